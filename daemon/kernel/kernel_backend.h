@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a kernel capture backend (kmod, bpf) provides to kernel_session.c.
+ * A backend hands out per-CPU streams of whole FXT records in the layout
+ * of include/fxt/sched.h; the session merges them and writes the section.
+ */
+#ifndef FXT_KERNEL_BACKEND_H
+#define FXT_KERNEL_BACKEND_H
+
+#include <sys/types.h>
+
+#include "kernel_session.h"
+
+struct kernel_backend_ops {
+	const char *name;
+	/* 0 if it can run here; else -errno and a one-line reason in why. */
+	int (*probe)(char *why, size_t why_len);
+	int (*open)(const struct kernel_session_config *cfg, void **state);
+	int (*start)(void *state);
+	int (*stop)(void *state);
+	int (*event_fd)(void *state);
+	unsigned int (*ncpus)(void *state);
+	/*
+	 * Moves whole records of one CPU, oldest first, into buf (at most
+	 * cap bytes) and releases them from the kernel buffer. Returns the
+	 * bytes copied, 0 when empty, or -errno.
+	 */
+	ssize_t (*read_cpu)(void *state, unsigned int cpu, void *buf,
+			    size_t cap);
+	void (*stats)(void *state, struct kernel_session_stats *st);
+	void (*close)(void *state);
+};
+
+extern const struct kernel_backend_ops kernel_backend_kmod;
+extern const struct kernel_backend_ops kernel_backend_bpf;
+
+#endif /* FXT_KERNEL_BACKEND_H */

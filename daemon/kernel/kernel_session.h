@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The manager's view of kernel scheduling capture: one session, backed by
+ * the fxt_sched module or by the BPF program, producing the records of the
+ * "kernel" provider section.
+ */
+#ifndef FXT_KERNEL_SESSION_H
+#define FXT_KERNEL_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum kernel_backend_choice {
+	KERNEL_BACKEND_AUTO,
+	KERNEL_BACKEND_KMOD,
+	KERNEL_BACKEND_BPF,
+	KERNEL_BACKEND_OFF,
+};
+
+enum kernel_buffer_mode {
+	KERNEL_MODE_ONESHOT,
+	KERNEL_MODE_CIRCULAR,
+	KERNEL_MODE_STREAMING,
+};
+
+struct kernel_session_config {
+	enum kernel_backend_choice backend;
+	enum kernel_buffer_mode mode;
+	size_t buffer_bytes_per_cpu;	/* 0: the backend's default */
+};
+
+struct kernel_session_stats {
+	uint64_t records;	/* written by the kernel side */
+	uint64_t bytes;
+	uint64_t dropped;	/* lost to full buffers */
+	unsigned int ncpus;
+};
+
+/* Appends bytes (whole records) to the archive; returns 0 or -errno. */
+typedef int (*kernel_write_fn)(void *ctx, const void *data, size_t len);
+
+struct kernel_session;
+
+/*
+ * Opens the backend cfg asks for (auto: kmod if /dev/fxt_sched exists,
+ * else BPF if the kernel has BTF and we may load programs). On failure
+ * returns -errno and a one-line reason for the user in why.
+ */
+int kernel_session_open(struct kernel_session **out,
+			const struct kernel_session_config *cfg, char *why,
+			size_t why_len);
+/* "kmod" or "bpf". */
+const char *kernel_session_backend(const struct kernel_session *ks);
+int kernel_session_start(struct kernel_session *ks);
+/* Readable when a CPU buffer passed its watermark; -1 if there is none. */
+int kernel_session_event_fd(const struct kernel_session *ks);
+/*
+ * Writes what the kernel side holds, every CPU merged in timestamp order,
+ * names before the records that use them. The first call starts with the
+ * section's initialization record and the FXT_SCHED_STRING_TABLE string
+ * records (the caller writes the provider info record before it).
+ * Streaming: call when the event fd is readable; all modes: once after stop.
+ */
+int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
+			 void *ctx);
+int kernel_session_stop(struct kernel_session *ks);
+void kernel_session_stats(const struct kernel_session *ks,
+			  struct kernel_session_stats *st);
+void kernel_session_close(struct kernel_session *ks);
+
+#endif /* FXT_KERNEL_SESSION_H */

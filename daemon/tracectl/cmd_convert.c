@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <stdio.h>
+
+#include "tracectl.h"
+
+int cmd_convert(int argc, char **argv)
+{
+	fprintf(stderr, "tracectl convert: not available in this build\n");
+	return TRACECTL_EXIT_FAIL;
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* tracectl: drive the fxtrace manager and read FXT archives. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tracectl.h"
+
+struct subcommand {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct subcommand subcommands[] = {
+	{ "start", cmd_start, "start a trace" },
+	{ "stop", cmd_stop, "stop the trace and write the archive" },
+	{ "status", cmd_status, "show the trace state and providers" },
+	{ "record", cmd_record, "trace while a command runs" },
+	{ "dump", cmd_dump, "print every record of an FXT file" },
+	{ "convert", cmd_convert, "convert an FXT file to Chrome JSON" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out, "Usage: tracectl COMMAND [OPTIONS]\n\nCommands:\n");
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(out, "  %-8s %s\n", subcommands[i].name,
+			subcommands[i].summary);
+	fprintf(out,
+		"\nExamples:\n"
+		"  sudo tracectl start -o trace.fxt --categories net,gfx\n"
+		"  sudo tracectl stop\n"
+		"  sudo tracectl record -o trace.fxt -- ./my-app\n"
+		"  tracectl dump trace.fxt\n"
+		"  tracectl convert trace.fxt -o trace.json\n"
+		"\n'tracectl COMMAND --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return TRACECTL_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return TRACECTL_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("tracectl %s\n", FXTRACE_VERSION);
+		return TRACECTL_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		if (!strcmp(argv[1], subcommands[i].name))
+			return subcommands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "tracectl: unknown command '%s'; see 'tracectl --help'\n",
+		argv[1]);
+	return TRACECTL_EXIT_USAGE;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Scheduling records as the kernel side writes them: one definition for
+ * the kernel module and the BPF program, read back by the manager.
+ *
+ * Argument names are indexed strings of the kernel provider's section.
+ * The kernel side never writes string records: the manager writes
+ * FXT_SCHED_STRING_TABLE as string records 1..FXT_SCHED_STR_COUNT at the
+ * start of the "kernel" provider section, before any record below.
+ */
+#ifndef FXT_SCHED_H
+#define FXT_SCHED_H
+
+#include "fxt.h"
+
+enum fxt_sched_string {
+	FXT_SCHED_STR_OUTGOING_WEIGHT = 1,
+	FXT_SCHED_STR_INCOMING_WEIGHT = 2,
+	FXT_SCHED_STR_WEIGHT = 3,
+	FXT_SCHED_STR_WAKER = 4,
+	FXT_SCHED_STR_PROCESS = 5,
+	FXT_SCHED_STR_COUNT = 5,
+};
+
+/* Index i holds the string of FXT_SCHED_STR_* value i; 0 is the empty string. */
+#define FXT_SCHED_STRING_TABLE                                          \
+	{ "", "outgoing_weight", "incoming_weight", "weight", "waker",  \
+	  "process" }
+
+/* Perfetto reads a weight of INT32_MIN as the idle thread. */
+#define FXT_SCHED_IDLE_WEIGHT ((__s32)0x80000000)
+
+/* Task names are at most TASK_COMM_LEN - 1 = 15 bytes: two words. */
+#define FXT_SCHED_NAME_MAX 15u
+
+#define FXT_SCHED_SWITCH_WORDS 6u
+#define FXT_SCHED_WAKEUP_WORDS 6u
+#define FXT_SCHED_RECORD_MAX_WORDS 6u
+
+/*
+ * Linux task state bits as the sched_switch tracepoint passes them
+ * (include/linux/sched.h, unchanged in their low bits since 4.14).
+ */
+#define FXT_LINUX_TASK_RUNNING 0x0000u
+#define FXT_LINUX_TASK_INTERRUPTIBLE 0x0001u
+#define FXT_LINUX_TASK_UNINTERRUPTIBLE 0x0002u
+#define FXT_LINUX_TASK_STOPPED 0x0004u
+#define FXT_LINUX_TASK_TRACED 0x0008u
+#define FXT_LINUX_EXIT_DEAD 0x0010u
+#define FXT_LINUX_EXIT_ZOMBIE 0x0020u
+#define FXT_LINUX_TASK_PARKED 0x0040u
+#define FXT_LINUX_TASK_DEAD 0x0080u
+
+/* The state the outgoing thread is left in, as FXT names it. */
+static inline unsigned int fxt_sched_thread_state(unsigned int linux_state,
+						  int preempted)
+{
+	if (preempted || linux_state == FXT_LINUX_TASK_RUNNING)
+		return FXT_THREAD_RUNNING;
+	if (linux_state & (FXT_LINUX_TASK_DEAD | FXT_LINUX_EXIT_DEAD))
+		return FXT_THREAD_DEAD;
+	if (linux_state & FXT_LINUX_EXIT_ZOMBIE)
+		return FXT_THREAD_DYING;
+	if (linux_state & (FXT_LINUX_TASK_STOPPED | FXT_LINUX_TASK_TRACED))
+		return FXT_THREAD_SUSPENDED;
+	return FXT_THREAD_BLOCKED;
+}
+
+static inline __u64 fxt_sched_int32_arg(__u16 name_index, __s32 value)
+{
+	return fxt_arg_header(FXT_ARG_INT32, 1, name_index, (__u32)value);
+}
+
+/* Writes FXT_SCHED_SWITCH_WORDS words at w. */
+static inline void fxt_sched_write_switch(__u64 *w, __u64 ts, unsigned int cpu,
+					  unsigned int out_state, __u64 out_tid,
+					  __u64 in_tid, __s32 out_weight,
+					  __s32 in_weight)
+{
+	w[0] = fxt_context_switch_header(FXT_SCHED_SWITCH_WORDS, 2, cpu,
+					 out_state);
+	w[1] = ts;
+	w[2] = out_tid;
+	w[3] = in_tid;
+	w[4] = fxt_sched_int32_arg(FXT_SCHED_STR_OUTGOING_WEIGHT, out_weight);
+	w[5] = fxt_sched_int32_arg(FXT_SCHED_STR_INCOMING_WEIGHT, in_weight);
+}
+
+/* Writes FXT_SCHED_WAKEUP_WORDS words at w. */
+static inline void fxt_sched_write_wakeup(__u64 *w, __u64 ts, unsigned int cpu,
+					  __u64 tid, __s32 weight,
+					  __u64 waker_tid)
+{
+	w[0] = fxt_thread_wakeup_header(FXT_SCHED_WAKEUP_WORDS, 2, cpu);
+	w[1] = ts;
+	w[2] = tid;
+	w[3] = fxt_sched_int32_arg(FXT_SCHED_STR_WEIGHT, weight);
+	w[4] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_SCHED_STR_WAKER, 0);
+	w[5] = waker_tid;
+}
+
+/*
+ * Thread kernel object record: header, tid, name (inline, name_len bytes,
+ * zero-padded), koid argument "process" = tgid.
+ */
+static inline __u32 fxt_sched_thread_words(__u32 name_len)
+{
+	return 4 + fxt_words(name_len);
+}
+
+/* Process kernel object record: header, pid, name (inline). */
+static inline __u32 fxt_sched_process_words(__u32 name_len)
+{
+	return 2 + fxt_words(name_len);
+}
+
+/*
+ * Writes all but the name stream, which the caller copies to w + 2 and
+ * pads with zeros to a whole word.
+ */
+static inline void fxt_sched_write_thread_object(__u64 *w, __u64 tid,
+						 __u64 tgid, __u32 name_len)
+{
+	__u32 words = fxt_sched_thread_words(name_len);
+
+	w[0] = fxt_kernel_object_header(words, FXT_ZX_OBJ_THREAD,
+					fxt_string_ref_inline((__u16)name_len),
+					1);
+	w[1] = tid;
+	w[words - 2] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_SCHED_STR_PROCESS, 0);
+	w[words - 1] = tgid;
+}
+
+static inline void fxt_sched_write_process_object(__u64 *w, __u64 tgid,
+						  __u32 name_len)
+{
+	w[0] = fxt_kernel_object_header(fxt_sched_process_words(name_len),
+					FXT_ZX_OBJ_PROCESS,
+					fxt_string_ref_inline((__u16)name_len),
+					0);
+	w[1] = tgid;
+}
+
+#endif /* FXT_SCHED_H */

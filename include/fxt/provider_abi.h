@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * The manager <-> provider contract: socket messages and the layout of the
+ * shared trace buffer. Not for applications: they use <fxt/provider.h>.
+ *
+ * Socket: AF_UNIX SOCK_SEQPACKET, default FXT_MANAGER_SOCKET, overridden by
+ * $FXTRACE_SOCKET. Every message starts with struct fxt_msg_header; a peer
+ * drops a connection whose version it does not speak. Controllers
+ * (tracectl) use the same framing with their own message types
+ * (FXT_MSG_CTL_*), defined by the manager.
+ */
+#ifndef FXT_PROVIDER_ABI_H
+#define FXT_PROVIDER_ABI_H
+
+#ifndef FXT_NO_LINUX_TYPES
+#include <linux/types.h>
+#endif
+
+#define FXT_MANAGER_SOCKET "/run/fxtrace/manager.sock"
+#define FXT_SOCKET_ENV "FXTRACE_SOCKET"
+
+#define FXT_PROTO_MAGIC 0x46585450u /* "PTXF" on the wire: "FXTP" */
+#define FXT_PROTO_VERSION 1u
+
+struct fxt_msg_header {
+	__u32 magic;
+	__u16 version;
+	__u16 type;	/* enum fxt_msg_type */
+	__u32 length;	/* whole message, header included */
+	__u32 reserved;
+};
+
+enum fxt_msg_type {
+	/* provider -> manager */
+	FXT_MSG_PROVIDER_HELLO = 1,	/* struct fxt_msg_provider_hello */
+	FXT_MSG_PROVIDER_STARTED = 2,	/* ack of START */
+	FXT_MSG_PROVIDER_STOPPED = 3,	/* ack of STOP: buffer is final */
+	FXT_MSG_PROVIDER_SAVE = 4,	/* streaming: struct fxt_msg_save */
+	/* manager -> provider */
+	FXT_MSG_BUFFER = 16,	/* struct fxt_msg_buffer + SCM_RIGHTS memfd */
+	FXT_MSG_START = 17,	/* struct fxt_msg_start */
+	FXT_MSG_STOP = 18,
+	FXT_MSG_TERMINATE = 19,	/* forget the buffer: unmap, close */
+	FXT_MSG_SAVED = 20,	/* streaming: struct fxt_msg_save, half free */
+	/* controllers: 64 and above, defined by the manager */
+	FXT_MSG_CTL_BASE = 64,
+};
+
+#define FXT_PROVIDER_NAME_MAX 64
+
+struct fxt_msg_provider_hello {
+	struct fxt_msg_header hdr;
+	__u32 pid;
+	__u32 reserved;
+	char name[FXT_PROVIDER_NAME_MAX];	/* NUL-terminated */
+};
+
+enum fxt_buffering_mode {
+	FXT_BUFFERING_ONESHOT = 0,
+	FXT_BUFFERING_CIRCULAR = 1,
+	FXT_BUFFERING_STREAMING = 2,
+};
+
+struct fxt_msg_buffer {
+	struct fxt_msg_header hdr;
+	__u64 size;		/* bytes of the memfd, header page included */
+	__u32 provider_id;
+	__u32 reserved;
+};
+
+#define FXT_CATEGORIES_MAX 1024
+
+/* Categories: comma-separated, NUL-terminated; empty = every category. */
+struct fxt_msg_start {
+	struct fxt_msg_header hdr;
+	__u32 mode;		/* enum fxt_buffering_mode */
+	__u32 reserved;
+	char categories[FXT_CATEGORIES_MAX];
+};
+
+struct fxt_msg_save {
+	struct fxt_msg_header hdr;
+	__u32 half;		/* 0 or 1 */
+	__u32 reserved;
+	__u64 generation;	/* wrapped count of the half being saved */
+};
+
+/*
+ * The shared buffer (a sealed memfd): this header page, then data.
+ *
+ *   oneshot:             [header][data ...........................]
+ *   circular, streaming: [header][durable][rolling 0][rolling 1]
+ *
+ * The durable area holds records that must survive wrapping (string,
+ * thread and name records); the rolling halves take events. Offsets and
+ * sizes are bytes, multiples of 8. A record's header word is stored last,
+ * with release ordering, so a reader that finds a zero header word has
+ * reached the end of what was written (a crashed writer leaves zeros).
+ *
+ * Rules: the provider writes every field but the ones marked "manager";
+ * the manager reads the data only after STOPPED, SAVE, or the provider's
+ * death.
+ */
+#define FXT_BUFFER_MAGIC 0x4658544255464652ull /* "RFFUBTXF" */
+#define FXT_BUFFER_VERSION 1u
+#define FXT_BUFFER_HEADER_SIZE 4096u
+
+struct fxt_buffer_header {
+	__u64 magic;
+	__u32 version;
+	__u32 mode;		/* enum fxt_buffering_mode */
+	__u64 total_size;	/* the memfd, header included (manager) */
+	__u64 durable_offset;	/* from the start of the memfd (manager) */
+	__u64 durable_size;	/* (manager) */
+	__u64 rolling_offset[2];	/* (manager) */
+	__u64 rolling_size;	/* each half; oneshot: the whole data area */
+
+	/* Bytes of whole records written so far in each area. */
+	__u64 durable_end;
+	__u64 rolling_end[2];
+	/* Times each half was (re)started; the larger is the newer. */
+	__u64 rolling_generation[2];
+
+	__u64 records_dropped;
+	__u64 bytes_dropped;
+	__u64 records_written;
+
+	__u64 reserved[112];
+};
+
+_Static_assert(sizeof(struct fxt_buffer_header) == 1024,
+	       "shared-memory ABI: the header is 1024 bytes");
+
+#endif /* FXT_PROVIDER_ABI_H */

@@ -72,6 +72,17 @@ enum fxt_event_type {
 };
 #define FXT_EVENT_TYPE_MAX FXT_EVENT_FLOW_END
 
+/*
+ * Instant event scope: one word after the arguments, as Fuchsia's
+ * trace-engine writes it (the spec text omits it; an appended word is an
+ * extension the spec allows). No word means thread scope.
+ */
+enum fxt_instant_scope {
+	FXT_SCOPE_THREAD = 0,
+	FXT_SCOPE_PROCESS = 1,
+	FXT_SCOPE_GLOBAL = 2,
+};
+
 /* Argument types: argument header [0..3]. */
 enum fxt_arg_type {
 	FXT_ARG_NULL = 0,

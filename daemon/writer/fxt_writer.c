@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * FXT record encoder. Each record is sized first (validating every field),
+ * then space for it is reserved and filled: a failed write leaves nothing.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fxt_writer.h"
+
+#define FXT_WRITER_DEFAULT_FLUSH (1u << 20)
+
+void fxt_writer_init(struct fxt_writer *w)
+{
+	memset(w, 0, sizeof(*w));
+}
+
+void fxt_writer_init_flush(struct fxt_writer *w, size_t buffer_bytes,
+			   fxt_writer_flush_fn fn, void *ctx)
+{
+	fxt_writer_init(w);
+	w->flush = fn;
+	w->flush_ctx = ctx;
+	w->flush_at = buffer_bytes ? buffer_bytes : FXT_WRITER_DEFAULT_FLUSH;
+}
+
+static int write_fd(void *ctx, const void *data, size_t len)
+{
+	int fd = (int)(intptr_t)ctx;
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+void fxt_writer_init_fd(struct fxt_writer *w, int fd)
+{
+	fxt_writer_init_flush(w, 0, write_fd, (void *)(intptr_t)fd);
+}
+
+void fxt_writer_release(struct fxt_writer *w)
+{
+	free(w->buf);
+	w->buf = NULL;
+	w->len = 0;
+	w->cap = 0;
+}
+
+void *fxt_writer_take(struct fxt_writer *w, size_t *len)
+{
+	void *buf = w->buf;
+
+	*len = w->len;
+	fxt_writer_init(w);
+	return buf;
+}
+
+static int fail(struct fxt_writer *w, int err)
+{
+	if (!w->err)
+		w->err = err;
+	return err;
+}
+
+static int break_output(struct fxt_writer *w, int err)
+{
+	w->broken = true;
+	w->err = err;
+	return err;
+}
+
+int fxt_writer_flush(struct fxt_writer *w)
+{
+	int err;
+
+	if (w->broken)
+		return w->err;
+	if (!w->flush || !w->len)
+		return 0;
+	err = w->flush(w->flush_ctx, w->buf, w->len);
+	if (err < 0)
+		return break_output(w, err);
+	w->bytes_flushed += w->len;
+	w->len = 0;
+	return 0;
+}
+
+static int grow(struct fxt_writer *w, size_t need)
+{
+	size_t cap = w->cap ? w->cap : 4096;
+	void *buf;
+
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2)
+			return -ENOMEM;
+		cap *= 2;
+	}
+	buf = realloc(w->buf, cap);
+	if (!buf)
+		return -ENOMEM;
+	w->buf = buf;
+	w->cap = cap;
+	return 0;
+}
+
+/* Space for a record of words words, or NULL with the error kept. */
+static uint64_t *reserve(struct fxt_writer *w, uint64_t words)
+{
+	size_t bytes;
+	uint64_t *p;
+	int err;
+
+	if (w->broken)
+		return NULL;
+	if (words > SIZE_MAX / FXT_WORD_BYTES - w->len / FXT_WORD_BYTES) {
+		fail(w, -E2BIG);
+		return NULL;
+	}
+	bytes = (size_t)words * FXT_WORD_BYTES;
+	if (w->flush && w->len && w->len + bytes > w->flush_at &&
+	    fxt_writer_flush(w) < 0)
+		return NULL;
+	if (w->len + bytes > w->cap) {
+		err = grow(w, w->len + bytes);
+		if (err < 0) {
+			break_output(w, err);
+			return NULL;
+		}
+	}
+	p = w->buf + w->len / FXT_WORD_BYTES;
+	w->len += bytes;
+	w->records++;
+	return p;
+}
+
+/* Keeps buffered output bounded: flush once a record crosses the mark. */
+static int commit(struct fxt_writer *w)
+{
+	if (w->flush && w->len >= w->flush_at)
+		return fxt_writer_flush(w);
+	return 0;
+}
+
+static void put_stream(uint64_t **p, const void *data, size_t len)
+{
+	size_t words = fxt_words((uint32_t)len);
+
+	if (!words)
+		return;
+	(*p)[words - 1] = 0;
+	memcpy(*p, data, len);
+	*p += words;
+}
+
+/* The string ref of s; -EINVAL for an index past the table. */
+static int str_ref(const struct fxt_writer_str *s, uint16_t *ref)
+{
+	if (s->index) {
+		if (s->index > FXT_STRING_INDEX_MAX)
+			return -EINVAL;
+		*ref = s->index;
+		return 0;
+	}
+	if (s->len > FXT_STRING_INDEX_MAX)
+		return -E2BIG;
+	if (s->len && !s->data)
+		return -EINVAL;
+	*ref = s->len ? fxt_string_ref_inline((uint16_t)s->len) : 0;
+	return 0;
+}
+
+static void put_str(uint64_t **p, const struct fxt_writer_str *s)
+{
+	if (!s->index)
+		put_stream(p, s->data, s->len);
+}
+
+static uint32_t thread_words(const struct fxt_writer_thread *t)
+{
+	return t->index == FXT_THREAD_REF_INLINE ? 2 : 0;
+}
+
+static void put_thread(uint64_t **p, const struct fxt_writer_thread *t)
+{
+	if (t->index == FXT_THREAD_REF_INLINE) {
+		*(*p)++ = t->pid;
+		*(*p)++ = t->tid;
+	}
+}
+
+struct arg_refs {
+	uint16_t name;
+	uint16_t value;
+	uint32_t words;
+};
+
+static int size_arg(const struct fxt_writer_arg *a, struct arg_refs *r)
+{
+	int err;
+
+	if ((unsigned int)a->type > FXT_ARG_TYPE_MAX)
+		return -EINVAL;
+	err = str_ref(&a->name, &r->name);
+	if (err)
+		return err;
+	r->value = 0;
+	if (a->type == FXT_ARG_STRING) {
+		err = str_ref(&a->value.str, &r->value);
+		if (err)
+			return err;
+	}
+	r->words = fxt_arg_words(a->type, r->name, r->value);
+	if (r->words > FXT_RECORD_MAX_WORDS)
+		return -E2BIG;
+	return 0;
+}
+
+static int size_args(const struct fxt_writer_arg *args, unsigned int nargs,
+		     uint64_t *words)
+{
+	struct arg_refs r;
+	unsigned int i;
+	int err;
+
+	if (nargs > FXT_MAX_ARGS || (nargs && !args))
+		return -EINVAL;
+	for (i = 0; i < nargs; i++) {
+		err = size_arg(&args[i], &r);
+		if (err)
+			return err;
+		*words += r.words;
+	}
+	return 0;
+}
+
+static uint32_t arg_value32(const struct fxt_writer_arg *a,
+			    const struct arg_refs *r)
+{
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		return (uint32_t)a->value.i32;
+	case FXT_ARG_UINT32:
+		return a->value.u32;
+	case FXT_ARG_STRING:
+		return r->value;
+	case FXT_ARG_BOOL:
+		return a->value.b ? 1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static void put_arg(uint64_t **p, const struct fxt_writer_arg *a)
+{
+	struct arg_refs r;
+	uint64_t value;
+
+	/* Validated by size_args(): cannot fail here. */
+	(void)size_arg(a, &r);
+	*(*p)++ = fxt_arg_header(a->type, r.words, r.name, arg_value32(a, &r));
+	put_str(p, &a->name);
+	switch (a->type) {
+	case FXT_ARG_INT64:
+	case FXT_ARG_UINT64:
+	case FXT_ARG_POINTER:
+	case FXT_ARG_KOID:
+		*(*p)++ = a->value.u64;
+		break;
+	case FXT_ARG_DOUBLE:
+		memcpy(&value, &a->value.f64, sizeof(value));
+		*(*p)++ = value;
+		break;
+	case FXT_ARG_STRING:
+		put_str(p, &a->value.str);
+		break;
+	default:
+		break;
+	}
+}
+
+static void put_args(uint64_t **p, const struct fxt_writer_arg *args,
+		     unsigned int nargs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nargs; i++)
+		put_arg(p, &args[i]);
+}
+
+/* Reserves a normal record (size field of 12 bits). */
+static uint64_t *reserve_record(struct fxt_writer *w, uint64_t words)
+{
+	if (words > FXT_RECORD_MAX_WORDS) {
+		fail(w, -E2BIG);
+		return NULL;
+	}
+	return reserve(w, words);
+}
+
+/* Ends a record: reserve() failing has already kept the error. */
+static int done(struct fxt_writer *w, uint64_t *p)
+{
+	if (!p)
+		return w->broken ? w->err : -E2BIG;
+	return commit(w);
+}
+
+int fxt_write_raw(struct fxt_writer *w, const void *records, size_t bytes)
+{
+	uint64_t *p;
+
+	if (bytes % FXT_WORD_BYTES)
+		return fail(w, -EINVAL);
+	if (!bytes)
+		return 0;
+	p = reserve(w, bytes / FXT_WORD_BYTES);
+	if (!p)
+		return w->err;
+	memcpy(p, records, bytes);
+	w->records--;	/* counted by the caller's records, not as one */
+	return commit(w);
+}
+
+static int write_words(struct fxt_writer *w, const uint64_t *words,
+		       unsigned int n)
+{
+	uint64_t *p = reserve(w, n);
+
+	if (!p)
+		return w->err;
+	memcpy(p, words, n * sizeof(*words));
+	return commit(w);
+}
+
+int fxt_write_magic(struct fxt_writer *w)
+{
+	uint64_t word = fxt_magic_record();
+
+	return write_words(w, &word, 1);
+}
+
+int fxt_write_provider_info(struct fxt_writer *w, uint32_t provider_id,
+			    const char *name, size_t name_len)
+{
+	uint64_t *p;
+
+	if (name_len > 0xff || (name_len && !name))
+		return fail(w, -EINVAL);
+	p = reserve(w, 1 + fxt_words((uint32_t)name_len));
+	if (!p)
+		return w->err;
+	*p++ = fxt_provider_info_header(provider_id, (uint32_t)name_len);
+	put_stream(&p, name, name_len);
+	return commit(w);
+}
+
+int fxt_write_provider_section(struct fxt_writer *w, uint32_t provider_id)
+{
+	uint64_t word = fxt_provider_section_header(provider_id);
+
+	return write_words(w, &word, 1);
+}
+
+int fxt_write_provider_event(struct fxt_writer *w, uint32_t provider_id,
+			     unsigned int event_id)
+{
+	uint64_t word;
+
+	if (event_id > 0xf)
+		return fail(w, -EINVAL);
+	word = fxt_provider_event_header(provider_id, event_id);
+	return write_words(w, &word, 1);
+}
+
+int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second)
+{
+	uint64_t words[2] = { fxt_init_header(), ticks_per_second };
+
+	return write_words(w, words, 2);
+}
+
+int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
+		     size_t len)
+{
+	uint64_t *p;
+
+	if (!index || index > FXT_STRING_INDEX_MAX || (len && !s))
+		return fail(w, -EINVAL);
+	if (len > FXT_STRING_INDEX_MAX)
+		return fail(w, -E2BIG);
+	p = reserve(w, 1 + fxt_words((uint32_t)len));
+	if (!p)
+		return w->err;
+	*p++ = fxt_string_header(index, (uint16_t)len);
+	put_stream(&p, s, len);
+	return commit(w);
+}
+
+int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid,
+		     uint64_t tid)
+{
+	uint64_t words[3] = { fxt_thread_header(index), pid, tid };
+
+	if (!index)
+		return fail(w, -EINVAL);
+	return write_words(w, words, 3);
+}
+
+static bool event_has_extra(enum fxt_event_type type, uint64_t extra)
+{
+	switch (type) {
+	case FXT_EVENT_INSTANT:
+		return extra != FXT_SCOPE_THREAD;
+	case FXT_EVENT_DURATION_BEGIN:
+	case FXT_EVENT_DURATION_END:
+		return false;
+	default:
+		return true;
+	}
+}
+
+int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
+		    const struct fxt_writer_event *ev, uint64_t extra)
+{
+	uint16_t cat, name;
+	uint64_t words = 2;
+	bool has_extra;
+	uint64_t *p;
+	int err;
+
+	if ((unsigned int)type > FXT_EVENT_TYPE_MAX)
+		return fail(w, -EINVAL);
+	err = str_ref(&ev->category, &cat);
+	if (!err)
+		err = str_ref(&ev->name, &name);
+	if (!err)
+		err = size_args(ev->args, ev->nargs, &words);
+	if (err)
+		return fail(w, err);
+	has_extra = event_has_extra(type, extra);
+	words += thread_words(&ev->thread) + fxt_string_ref_words(cat) +
+		 fxt_string_ref_words(name) + has_extra;
+	p = reserve_record(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_event_header((uint32_t)words, type, ev->nargs,
+				ev->thread.index, cat, name);
+	*p++ = ev->ts;
+	put_thread(&p, &ev->thread);
+	put_str(&p, &ev->category);
+	put_str(&p, &ev->name);
+	put_args(&p, ev->args, ev->nargs);
+	if (has_extra)
+		*p++ = extra;
+	return commit(w);
+}
+
+int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
+		      enum fxt_instant_scope scope)
+{
+	if ((unsigned int)scope > FXT_SCOPE_GLOBAL)
+		return fail(w, -EINVAL);
+	return fxt_write_event(w, FXT_EVENT_INSTANT, ev, scope);
+}
+
+int fxt_write_counter(struct fxt_writer *w, const struct fxt_writer_event *ev,
+		      uint64_t counter_id)
+{
+	return fxt_write_event(w, FXT_EVENT_COUNTER, ev, counter_id);
+}
+
+int fxt_write_duration_begin(struct fxt_writer *w,
+			     const struct fxt_writer_event *ev)
+{
+	return fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, ev, 0);
+}
+
+int fxt_write_duration_end(struct fxt_writer *w,
+			   const struct fxt_writer_event *ev)
+{
+	return fxt_write_event(w, FXT_EVENT_DURATION_END, ev, 0);
+}
+
+int fxt_write_duration_complete(struct fxt_writer *w,
+				const struct fxt_writer_event *ev,
+				uint64_t end_ts)
+{
+	return fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, ev, end_ts);
+}
+
+int fxt_write_async_begin(struct fxt_writer *w,
+			  const struct fxt_writer_event *ev, uint64_t id)
+{
+	return fxt_write_event(w, FXT_EVENT_ASYNC_BEGIN, ev, id);
+}
+
+int fxt_write_async_instant(struct fxt_writer *w,
+			    const struct fxt_writer_event *ev, uint64_t id)
+{
+	return fxt_write_event(w, FXT_EVENT_ASYNC_INSTANT, ev, id);
+}
+
+int fxt_write_async_end(struct fxt_writer *w, const struct fxt_writer_event *ev,
+			uint64_t id)
+{
+	return fxt_write_event(w, FXT_EVENT_ASYNC_END, ev, id);
+}
+
+int fxt_write_flow_begin(struct fxt_writer *w,
+			 const struct fxt_writer_event *ev, uint64_t id)
+{
+	return fxt_write_event(w, FXT_EVENT_FLOW_BEGIN, ev, id);
+}
+
+int fxt_write_flow_step(struct fxt_writer *w, const struct fxt_writer_event *ev,
+			uint64_t id)
+{
+	return fxt_write_event(w, FXT_EVENT_FLOW_STEP, ev, id);
+}
+
+int fxt_write_flow_end(struct fxt_writer *w, const struct fxt_writer_event *ev,
+		       uint64_t id)
+{
+	return fxt_write_event(w, FXT_EVENT_FLOW_END, ev, id);
+}
+
+int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
+		   unsigned int blob_type, const void *payload, size_t len)
+{
+	uint64_t words = 1;
+	uint16_t name_ref;
+	uint64_t *p;
+	int err;
+
+	err = str_ref(&name, &name_ref);
+	if (err)
+		return fail(w, err);
+	if (blob_type > 0xff || (len && !payload))
+		return fail(w, -EINVAL);
+	if (len > FXT_STRING_INDEX_MAX)
+		return fail(w, -E2BIG);
+	words += fxt_string_ref_words(name_ref) + fxt_words((uint32_t)len);
+	p = reserve_record(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_blob_header((uint32_t)words, name_ref, (uint16_t)len,
+			       blob_type);
+	put_str(&p, &name);
+	put_stream(&p, payload, len);
+	return commit(w);
+}
+
+int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
+			       struct fxt_writer_thread process,
+			       struct fxt_writer_str name,
+			       const struct fxt_writer_arg *args,
+			       unsigned int nargs)
+{
+	uint64_t words = 2;
+	uint16_t name_ref;
+	uint64_t *p;
+	int err;
+
+	err = str_ref(&name, &name_ref);
+	if (!err)
+		err = size_args(args, nargs, &words);
+	if (err)
+		return fail(w, err);
+	words += (process.index == FXT_THREAD_REF_INLINE) +
+		 fxt_string_ref_words(name_ref);
+	p = reserve_record(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_userspace_object_header((uint32_t)words, process.index,
+					   name_ref, nargs);
+	*p++ = pointer;
+	if (process.index == FXT_THREAD_REF_INLINE)
+		*p++ = process.pid;
+	put_str(&p, &name);
+	put_args(&p, args, nargs);
+	return commit(w);
+}
+
+int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
+			    uint64_t koid, struct fxt_writer_str name,
+			    const struct fxt_writer_arg *args,
+			    unsigned int nargs)
+{
+	uint64_t words = 2;
+	uint16_t name_ref;
+	uint64_t *p;
+	int err;
+
+	if (obj_type > 0xff)
+		return fail(w, -EINVAL);
+	err = str_ref(&name, &name_ref);
+	if (!err)
+		err = size_args(args, nargs, &words);
+	if (err)
+		return fail(w, err);
+	words += fxt_string_ref_words(name_ref);
+	p = reserve_record(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_kernel_object_header((uint32_t)words, obj_type, name_ref,
+					nargs);
+	*p++ = koid;
+	put_str(&p, &name);
+	put_args(&p, args, nargs);
+	return commit(w);
+}
+
+int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
+			     unsigned int cpu, unsigned int out_state,
+			     uint64_t out_tid, uint64_t in_tid,
+			     const struct fxt_writer_arg *args,
+			     unsigned int nargs)
+{
+	uint64_t words = 4;
+	uint64_t *p;
+	int err;
+
+	if (cpu > 0xffff || out_state > 0xf)
+		return fail(w, -EINVAL);
+	err = size_args(args, nargs, &words);
+	if (err)
+		return fail(w, err);
+	p = reserve_record(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_context_switch_header((uint32_t)words, nargs, cpu,
+					 out_state);
+	*p++ = ts;
+	*p++ = out_tid;
+	*p++ = in_tid;
+	put_args(&p, args, nargs);
+	return commit(w);
+}
+
+int fxt_write_thread_wakeup(struct fxt_writer *w, uint64_t ts,
+			    unsigned int cpu, uint64_t tid,
+			    const struct fxt_writer_arg *args,
+			    unsigned int nargs)
+{
+	uint64_t words = 3;
+	uint64_t *p;
+	int err;
+
+	if (cpu > 0xffff)
+		return fail(w, -EINVAL);
+	err = size_args(args, nargs, &words);
+	if (err)
+		return fail(w, err);
+	p = reserve_record(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_thread_wakeup_header((uint32_t)words, nargs, cpu);
+	*p++ = ts;
+	*p++ = tid;
+	put_args(&p, args, nargs);
+	return commit(w);
+}
+
+int fxt_write_legacy_context_switch(struct fxt_writer *w, uint64_t ts,
+				    unsigned int cpu, unsigned int out_state,
+				    struct fxt_writer_thread out_thread,
+				    struct fxt_writer_thread in_thread,
+				    uint8_t out_prio, uint8_t in_prio)
+{
+	uint32_t words;
+	uint64_t *p;
+
+	if (cpu > 0xff || out_state > 0xf)
+		return fail(w, -EINVAL);
+	words = 2 + thread_words(&out_thread) + thread_words(&in_thread);
+	p = reserve_record(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_legacy_context_switch_header(words, cpu, out_state,
+						out_thread.index,
+						in_thread.index, out_prio,
+						in_prio);
+	*p++ = ts;
+	put_thread(&p, &out_thread);
+	put_thread(&p, &in_thread);
+	return commit(w);
+}
+
+int fxt_write_log(struct fxt_writer *w, uint64_t ts,
+		  struct fxt_writer_thread thread, const char *msg,
+		  size_t len)
+{
+	uint64_t words;
+	uint64_t *p;
+
+	if (len && !msg)
+		return fail(w, -EINVAL);
+	if (len > FXT_STRING_INDEX_MAX)
+		return fail(w, -E2BIG);
+	words = 2 + thread_words(&thread) + fxt_words((uint32_t)len);
+	p = reserve_record(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_log_header((uint32_t)words, (uint16_t)len, thread.index);
+	*p++ = ts;
+	put_thread(&p, &thread);
+	put_stream(&p, msg, len);
+	return commit(w);
+}
+
+static uint64_t *reserve_large(struct fxt_writer *w, uint64_t words)
+{
+	if (words > FXT_LARGE_RECORD_MAX_WORDS) {
+		fail(w, -E2BIG);
+		return NULL;
+	}
+	return reserve(w, words);
+}
+
+static void put_payload(uint64_t **p, const void *payload, uint64_t len)
+{
+	uint64_t words = (len + FXT_WORD_BYTES - 1) / FXT_WORD_BYTES;
+
+	**p = len;
+	(*p)++;
+	if (!words)
+		return;
+	(*p)[words - 1] = 0;
+	memcpy(*p, payload, len);
+	*p += words;
+}
+
+static uint64_t payload_words(uint64_t len)
+{
+	return 1 + (len + FXT_WORD_BYTES - 1) / FXT_WORD_BYTES;
+}
+
+int fxt_write_large_blob_with_metadata(struct fxt_writer *w,
+				       const struct fxt_writer_event *ev,
+				       const void *payload, uint64_t len)
+{
+	uint64_t words = 3;
+	uint16_t cat, name;
+	uint64_t *p;
+	int err;
+
+	if ((len && !payload) || len > (FXT_LARGE_RECORD_MAX_WORDS << 3))
+		return fail(w, -EINVAL);
+	err = str_ref(&ev->category, &cat);
+	if (!err)
+		err = str_ref(&ev->name, &name);
+	if (!err)
+		err = size_args(ev->args, ev->nargs, &words);
+	if (err)
+		return fail(w, err);
+	words += fxt_string_ref_words(cat) + fxt_string_ref_words(name) +
+		 thread_words(&ev->thread) + payload_words(len);
+	p = reserve_large(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_large_blob_header(words, FXT_LARGE_BLOB_WITH_METADATA);
+	*p++ = fxt_large_blob_format_word(cat, name, ev->nargs,
+					  ev->thread.index);
+	put_str(&p, &ev->category);
+	put_str(&p, &ev->name);
+	*p++ = ev->ts;
+	put_thread(&p, &ev->thread);
+	put_args(&p, ev->args, ev->nargs);
+	put_payload(&p, payload, len);
+	return commit(w);
+}
+
+int fxt_write_large_blob(struct fxt_writer *w, struct fxt_writer_str category,
+			 struct fxt_writer_str name, const void *payload,
+			 uint64_t len)
+{
+	uint64_t words = 2;
+	uint16_t cat, name_ref;
+	uint64_t *p;
+	int err;
+
+	if ((len && !payload) || len > (FXT_LARGE_RECORD_MAX_WORDS << 3))
+		return fail(w, -EINVAL);
+	err = str_ref(&category, &cat);
+	if (!err)
+		err = str_ref(&name, &name_ref);
+	if (err)
+		return fail(w, err);
+	words += fxt_string_ref_words(cat) + fxt_string_ref_words(name_ref) +
+		 payload_words(len);
+	p = reserve_large(w, words);
+	if (!p)
+		return done(w, p);
+	*p++ = fxt_large_blob_header(words, FXT_LARGE_BLOB_NO_METADATA);
+	*p++ = fxt_large_blob_format_word(cat, name_ref, 0, 0);
+	put_str(&p, &category);
+	put_str(&p, &name);
+	put_payload(&p, payload, len);
+	return commit(w);
+}

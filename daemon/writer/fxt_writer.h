@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * FXT record encoder for userspace: appends whole records to a growable
+ * memory buffer, or to a bounded buffer handed to a flush callback.
+ *
+ * One function per record kind, built on the header builders of
+ * <fxt/fxt.h>. Every function writes one complete record or nothing and
+ * returns 0 or a negative errno:
+ *   -EINVAL  a field out of range (bad index, too many args, bad type)
+ *   -E2BIG   the record would exceed its size field
+ *   -ENOMEM  the buffer could not grow
+ *   other    what the flush callback returned
+ * The first error is also kept (fxt_writer_error()) so a caller may write
+ * many records and check once. After an -ENOMEM or a flush error every
+ * later write fails with that error: the output would have a hole.
+ */
+#ifndef FXT_WRITER_H
+#define FXT_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <fxt/fxt.h>
+
+/*
+ * A string as a record refers to it: an index of the provider's string
+ * table (1..0x7fff, registered with fxt_write_string()), or inline bytes.
+ * index 0 and len 0 is the empty string.
+ */
+struct fxt_writer_str {
+	uint16_t index;
+	const char *data;
+	uint32_t len;
+};
+
+/* A thread: an index of the thread table (1..255), or inline koids. */
+struct fxt_writer_thread {
+	uint8_t index;
+	uint64_t pid;
+	uint64_t tid;
+};
+
+struct fxt_writer_arg {
+	enum fxt_arg_type type;
+	struct fxt_writer_str name;
+	union {
+		int32_t i32;
+		uint32_t u32;
+		int64_t i64;
+		uint64_t u64;
+		double f64;
+		struct fxt_writer_str str;
+		uint64_t pointer;
+		uint64_t koid;
+		bool b;
+	} value;
+};
+
+/* The part every event record shares. */
+struct fxt_writer_event {
+	uint64_t ts;
+	struct fxt_writer_thread thread;
+	struct fxt_writer_str category;
+	struct fxt_writer_str name;
+	const struct fxt_writer_arg *args;
+	unsigned int nargs;
+};
+
+/* Returns 0 or a negative errno; data is len bytes of whole records. */
+typedef int (*fxt_writer_flush_fn)(void *ctx, const void *data, size_t len);
+
+struct fxt_writer {
+	uint64_t *buf;
+	size_t len;		/* bytes written, a multiple of 8 */
+	size_t cap;		/* bytes allocated */
+	fxt_writer_flush_fn flush;
+	void *flush_ctx;
+	size_t flush_at;	/* flush mode: hand over when this full */
+	int err;		/* first error, 0 if none */
+	bool broken;		/* output lost data: refuse further writes */
+	uint64_t records;	/* records written */
+	uint64_t bytes_flushed;
+};
+
+/* Growable memory buffer; fxt_writer_data() / fxt_writer_size() read it. */
+void fxt_writer_init(struct fxt_writer *w);
+/*
+ * Buffered output: records are collected up to about buffer_bytes (0 for
+ * a default of 1 MiB) and handed to fn whole; a record larger than that is
+ * buffered alone.
+ */
+void fxt_writer_init_flush(struct fxt_writer *w, size_t buffer_bytes,
+			   fxt_writer_flush_fn fn, void *ctx);
+/* Buffered output to a file descriptor (write(2), retrying on EINTR). */
+void fxt_writer_init_fd(struct fxt_writer *w, int fd);
+/* Hands buffered records to the flush callback (no-op in memory mode). */
+int fxt_writer_flush(struct fxt_writer *w);
+/* Frees the buffer; does not flush. */
+void fxt_writer_release(struct fxt_writer *w);
+/* Memory mode: the buffer is the caller's, to free(); the writer is reset. */
+void *fxt_writer_take(struct fxt_writer *w, size_t *len);
+
+static inline const void *fxt_writer_data(const struct fxt_writer *w)
+{
+	return w->buf;
+}
+
+static inline size_t fxt_writer_size(const struct fxt_writer *w)
+{
+	return w->len;
+}
+
+static inline int fxt_writer_error(const struct fxt_writer *w)
+{
+	return w->err;
+}
+
+/* Constructors for the argument structs above. */
+static inline struct fxt_writer_str fxt_wstr_len(const char *s, size_t len)
+{
+	return (struct fxt_writer_str){ .data = s, .len = (uint32_t)len };
+}
+
+static inline struct fxt_writer_str fxt_wstr(const char *s)
+{
+	return fxt_wstr_len(s, s ? strlen(s) : 0);
+}
+
+static inline struct fxt_writer_str fxt_wstr_index(uint16_t index)
+{
+	return (struct fxt_writer_str){ .index = index };
+}
+
+static inline struct fxt_writer_thread fxt_wthread(uint64_t pid, uint64_t tid)
+{
+	return (struct fxt_writer_thread){ .pid = pid, .tid = tid };
+}
+
+static inline struct fxt_writer_thread fxt_wthread_index(uint8_t index)
+{
+	return (struct fxt_writer_thread){ .index = index };
+}
+
+#define FXT_WARG_(t, n, field, v)                                          \
+	((struct fxt_writer_arg){ .type = (t), .name = (n),                \
+				  .value.field = (v) })
+
+static inline struct fxt_writer_arg fxt_warg_null(struct fxt_writer_str n)
+{
+	return (struct fxt_writer_arg){ .type = FXT_ARG_NULL, .name = n };
+}
+
+static inline struct fxt_writer_arg fxt_warg_int32(struct fxt_writer_str n,
+						   int32_t v)
+{
+	return FXT_WARG_(FXT_ARG_INT32, n, i32, v);
+}
+
+static inline struct fxt_writer_arg fxt_warg_uint32(struct fxt_writer_str n,
+						    uint32_t v)
+{
+	return FXT_WARG_(FXT_ARG_UINT32, n, u32, v);
+}
+
+static inline struct fxt_writer_arg fxt_warg_int64(struct fxt_writer_str n,
+						   int64_t v)
+{
+	return FXT_WARG_(FXT_ARG_INT64, n, i64, v);
+}
+
+static inline struct fxt_writer_arg fxt_warg_uint64(struct fxt_writer_str n,
+						    uint64_t v)
+{
+	return FXT_WARG_(FXT_ARG_UINT64, n, u64, v);
+}
+
+static inline struct fxt_writer_arg fxt_warg_double(struct fxt_writer_str n,
+						    double v)
+{
+	return FXT_WARG_(FXT_ARG_DOUBLE, n, f64, v);
+}
+
+static inline struct fxt_writer_arg fxt_warg_string(struct fxt_writer_str n,
+						    struct fxt_writer_str v)
+{
+	return FXT_WARG_(FXT_ARG_STRING, n, str, v);
+}
+
+static inline struct fxt_writer_arg fxt_warg_pointer(struct fxt_writer_str n,
+						     uint64_t v)
+{
+	return FXT_WARG_(FXT_ARG_POINTER, n, pointer, v);
+}
+
+static inline struct fxt_writer_arg fxt_warg_koid(struct fxt_writer_str n,
+						  uint64_t v)
+{
+	return FXT_WARG_(FXT_ARG_KOID, n, koid, v);
+}
+
+static inline struct fxt_writer_arg fxt_warg_bool(struct fxt_writer_str n,
+						  bool v)
+{
+	return FXT_WARG_(FXT_ARG_BOOL, n, b, v);
+}
+
+/* Already encoded records (e.g. a provider's buffer), copied as they are. */
+int fxt_write_raw(struct fxt_writer *w, const void *records, size_t bytes);
+
+/* Metadata, written by the manager only. */
+int fxt_write_magic(struct fxt_writer *w);
+int fxt_write_provider_info(struct fxt_writer *w, uint32_t provider_id,
+			    const char *name, size_t name_len);
+int fxt_write_provider_section(struct fxt_writer *w, uint32_t provider_id);
+int fxt_write_provider_event(struct fxt_writer *w, uint32_t provider_id,
+			     unsigned int event_id);
+
+int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second);
+/* Registers (or replaces) string index 1..0x7fff. */
+int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
+		     size_t len);
+/* Registers (or replaces) thread index 1..255. */
+int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid,
+		     uint64_t tid);
+
+/*
+ * Any event type; extra is the word the type carries (counter id, end
+ * time, async or flow correlation id, the scope of an instant event).
+ */
+int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
+		    const struct fxt_writer_event *ev, uint64_t extra);
+/*
+ * FXT_SCOPE_THREAD writes the record of the spec text; process and global
+ * scope append the scope word as Fuchsia's trace-engine does.
+ */
+int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
+		      enum fxt_instant_scope scope);
+int fxt_write_counter(struct fxt_writer *w, const struct fxt_writer_event *ev,
+		      uint64_t counter_id);
+int fxt_write_duration_begin(struct fxt_writer *w,
+			     const struct fxt_writer_event *ev);
+int fxt_write_duration_end(struct fxt_writer *w,
+			   const struct fxt_writer_event *ev);
+int fxt_write_duration_complete(struct fxt_writer *w,
+				const struct fxt_writer_event *ev,
+				uint64_t end_ts);
+int fxt_write_async_begin(struct fxt_writer *w,
+			  const struct fxt_writer_event *ev, uint64_t id);
+int fxt_write_async_instant(struct fxt_writer *w,
+			    const struct fxt_writer_event *ev, uint64_t id);
+int fxt_write_async_end(struct fxt_writer *w, const struct fxt_writer_event *ev,
+			uint64_t id);
+int fxt_write_flow_begin(struct fxt_writer *w,
+			 const struct fxt_writer_event *ev, uint64_t id);
+int fxt_write_flow_step(struct fxt_writer *w, const struct fxt_writer_event *ev,
+			uint64_t id);
+int fxt_write_flow_end(struct fxt_writer *w, const struct fxt_writer_event *ev,
+		       uint64_t id);
+
+/* Blob record; payload up to 0x7fff bytes. */
+int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
+		   unsigned int blob_type, const void *payload, size_t len);
+/* process: an indexed thread (its pid is used) or inline (pid only). */
+int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
+			       struct fxt_writer_thread process,
+			       struct fxt_writer_str name,
+			       const struct fxt_writer_arg *args,
+			       unsigned int nargs);
+int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
+			    uint64_t koid, struct fxt_writer_str name,
+			    const struct fxt_writer_arg *args,
+			    unsigned int nargs);
+
+/* Scheduling record type 1. */
+int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
+			     unsigned int cpu, unsigned int out_state,
+			     uint64_t out_tid, uint64_t in_tid,
+			     const struct fxt_writer_arg *args,
+			     unsigned int nargs);
+/* Scheduling record type 2. */
+int fxt_write_thread_wakeup(struct fxt_writer *w, uint64_t ts,
+			    unsigned int cpu, uint64_t tid,
+			    const struct fxt_writer_arg *args,
+			    unsigned int nargs);
+/*
+ * Scheduling record type 0 (2018/2021 revisions). Priorities 0 give the
+ * oldest layout, where bits 44..63 were reserved.
+ */
+int fxt_write_legacy_context_switch(struct fxt_writer *w, uint64_t ts,
+				    unsigned int cpu, unsigned int out_state,
+				    struct fxt_writer_thread out_thread,
+				    struct fxt_writer_thread in_thread,
+				    uint8_t out_prio, uint8_t in_prio);
+
+/* Log record; message up to 0x7fff bytes. */
+int fxt_write_log(struct fxt_writer *w, uint64_t ts,
+		  struct fxt_writer_thread thread, const char *msg,
+		  size_t len);
+
+/* Large blob record, format 0 (with metadata). */
+int fxt_write_large_blob_with_metadata(struct fxt_writer *w,
+				       const struct fxt_writer_event *ev,
+				       const void *payload, uint64_t len);
+/* Large blob record, format 1 (category and name only). */
+int fxt_write_large_blob(struct fxt_writer *w, struct fxt_writer_str category,
+			 struct fxt_writer_str name, const void *payload,
+			 uint64_t len);
+
+#endif /* FXT_WRITER_H */

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The BPF kernel backend: loads bpf/fxt_sched.bpf.c through its generated
+ * skeleton and reads the per-CPU mmapped rings of bpf/fxt_sched_ring.h.
+ *
+ * The reader is woken by a 100 ms timer, never by the program: a wakeup
+ * per record would itself cause scheduling records, which wake the
+ * reader again.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+#include <linux/types.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <fxt/sched.h>
+
+#include "bpf/fxt_sched_ring.h"
+#include "fxt_sched_bpf.skel.h"
+#include "kernel_backend.h"
+
+#define BPF_RING_DEFAULT_BYTES (2u << 20)
+#define BPF_RING_MIN_BYTES 4096u
+#define BPF_RING_MAX_BYTES (1u << 30)
+#define BPF_POLL_INTERVAL_NS 100000000L
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+struct bpf_backend {
+	struct fxt_sched_bpf *skel;
+	unsigned int ncpus;
+	size_t ring_bytes;	/* data bytes per CPU, a power of two */
+	size_t elem_bytes;	/* control page + data */
+	void *map;		/* the mmapped array */
+	size_t map_len;
+	int timer_fd;
+	enum kernel_buffer_mode mode;
+	bool running;
+	uint64_t corrupt;	/* records skipped for a bad size */
+};
+
+static bool has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+static bool may_load_bpf(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = {};
+
+	if (geteuid() == 0)
+		return true;
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	if (has_cap(data, CAP_SYS_ADMIN))
+		return true;
+	return has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON);
+}
+
+static int bpf_probe(char *why, size_t why_len)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		snprintf(why, why_len,
+			 "BPF needs kernel BTF (/sys/kernel/btf/vmlinux: %s; build the kernel with CONFIG_DEBUG_INFO_BTF=y)",
+			 strerror(errno));
+		return -ENOENT;
+	}
+	if (!may_load_bpf()) {
+		snprintf(why, why_len,
+			 "BPF needs root or CAP_BPF+CAP_PERFMON");
+		return -EPERM;
+	}
+	return 0;
+}
+
+static size_t ring_size(size_t want)
+{
+	size_t bytes = BPF_RING_MIN_BYTES;
+
+	if (!want)
+		return BPF_RING_DEFAULT_BYTES;
+	while (bytes < want && bytes < BPF_RING_MAX_BYTES)
+		bytes <<= 1;
+	return bytes;
+}
+
+static __u32 ring_mode(enum kernel_buffer_mode mode)
+{
+	switch (mode) {
+	case KERNEL_MODE_ONESHOT:
+		return FXT_BPF_RING_ONESHOT;
+	case KERNEL_MODE_CIRCULAR:
+		return FXT_BPF_RING_CIRCULAR;
+	default:
+		return FXT_BPF_RING_STREAMING;
+	}
+}
+
+static struct fxt_bpf_ring_ctl *ring_ctl(struct bpf_backend *b,
+					 unsigned int cpu)
+{
+	return (void *)((char *)b->map + (size_t)cpu * b->elem_bytes);
+}
+
+static int map_rings(struct bpf_backend *b)
+{
+	int fd = bpf_map__fd(b->skel->maps.fxt_ring);
+	long page = sysconf(_SC_PAGESIZE);
+
+	b->map_len = (b->elem_bytes * b->ncpus + page - 1) & ~(size_t)(page - 1);
+	b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      fd, 0);
+	if (b->map == MAP_FAILED) {
+		b->map = NULL;
+		return -errno;
+	}
+	return 0;
+}
+
+static int load_skeleton(struct bpf_backend *b)
+{
+	struct fxt_sched_bpf *skel = b->skel;
+	int err;
+
+	skel->rodata->ring_bytes = b->ring_bytes;
+	skel->rodata->ring_mode = ring_mode(b->mode);
+	err = bpf_map__set_value_size(skel->maps.fxt_ring,
+				      (__u32)b->elem_bytes);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.fxt_ring, b->ncpus);
+	if (!err)
+		err = fxt_sched_bpf__load(skel);
+	return err;
+}
+
+static void bpf_close(void *state)
+{
+	struct bpf_backend *b = state;
+
+	if (!b)
+		return;
+	if (b->map)
+		munmap(b->map, b->map_len);
+	fxt_sched_bpf__destroy(b->skel);
+	if (b->timer_fd >= 0)
+		close(b->timer_fd);
+	free(b);
+}
+
+static int bpf_open(const struct kernel_session_config *cfg, void **state)
+{
+	struct bpf_backend *b = calloc(1, sizeof(*b));
+	int n, err;
+
+	if (!b)
+		return -ENOMEM;
+	b->timer_fd = -1;
+	b->mode = cfg->mode;
+	n = libbpf_num_possible_cpus();
+	if (n <= 0) {
+		err = n ? n : -EINVAL;
+		goto fail;
+	}
+	b->ncpus = n;
+	b->ring_bytes = ring_size(cfg->buffer_bytes_per_cpu);
+	b->elem_bytes = FXT_BPF_RING_CTL_BYTES + b->ring_bytes;
+	b->skel = fxt_sched_bpf__open();
+	if (!b->skel) {
+		err = -errno;
+		goto fail;
+	}
+	err = load_skeleton(b);
+	if (err)
+		goto fail;
+	err = map_rings(b);
+	if (err)
+		goto fail;
+	b->timer_fd = timerfd_create(CLOCK_MONOTONIC,
+				     TFD_NONBLOCK | TFD_CLOEXEC);
+	if (b->timer_fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	*state = b;
+	return 0;
+fail:
+	bpf_close(b);
+	return err < 0 ? err : -EINVAL;
+}
+
+static int arm_timer(struct bpf_backend *b, long interval_ns)
+{
+	struct itimerspec its = {
+		.it_interval = { .tv_nsec = interval_ns },
+		.it_value = { .tv_nsec = interval_ns },
+	};
+
+	return timerfd_settime(b->timer_fd, 0, &its, NULL) ? -errno : 0;
+}
+
+static int bpf_start(void *state)
+{
+	struct bpf_backend *b = state;
+	int err = fxt_sched_bpf__attach(b->skel);
+
+	if (err)
+		return err;
+	b->running = true;
+	/* Circular rings are read only after stop: no reason to wake. */
+	if (b->mode == KERNEL_MODE_CIRCULAR)
+		return 0;
+	return arm_timer(b, BPF_POLL_INTERVAL_NS);
+}
+
+static int bpf_stop(void *state)
+{
+	struct bpf_backend *b = state;
+
+	fxt_sched_bpf__detach(b->skel);
+	b->running = false;
+	return arm_timer(b, 0);
+}
+
+static int bpf_event_fd(void *state)
+{
+	return ((struct bpf_backend *)state)->timer_fd;
+}
+
+static unsigned int bpf_ncpus(void *state)
+{
+	return ((struct bpf_backend *)state)->ncpus;
+}
+
+static void ack_timer(struct bpf_backend *b)
+{
+	uint64_t expirations;
+
+	(void)!read(b->timer_fd, &expirations, sizeof(expirations));
+}
+
+/* Copies len bytes from ring position pos, wrapping at the ring's end. */
+static void ring_copy(const struct bpf_backend *b, const char *data,
+		      uint64_t pos, void *dst, size_t len)
+{
+	size_t off = pos & (b->ring_bytes - 1);
+	size_t first = b->ring_bytes - off;
+
+	if (first >= len) {
+		memcpy(dst, data + off, len);
+		return;
+	}
+	memcpy(dst, data + off, first);
+	memcpy((char *)dst + first, data, len - first);
+}
+
+static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
+			    size_t cap)
+{
+	struct bpf_backend *b = state;
+	struct fxt_bpf_ring_ctl *ctl;
+	const char *data;
+	uint64_t head, tail, hdr, size;
+	size_t copied = 0;
+
+	if (cpu == 0)
+		ack_timer(b);
+	if (cpu >= b->ncpus)
+		return -EINVAL;
+	if (b->running && b->mode == KERNEL_MODE_CIRCULAR)
+		return 0;
+	ctl = ring_ctl(b, cpu);
+	data = (const char *)ctl + FXT_BPF_RING_CTL_BYTES;
+	head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE); /* C */
+	tail = ctl->tail;
+	while (tail < head) {
+		ring_copy(b, data, tail, &hdr, sizeof(hdr));
+		size = FXT_GET(hdr, FXT_HDR_SIZE) * FXT_WORD_BYTES;
+		if (!size || size > head - tail) {
+			b->corrupt++;
+			tail = head;
+			break;
+		}
+		if (copied + size > cap)
+			break;
+		ring_copy(b, data, tail, (char *)buf + copied, size);
+		copied += size;
+		tail += size;
+	}
+	__atomic_store_n(&ctl->tail, tail, __ATOMIC_RELEASE); /* D */
+	return copied;
+}
+
+/* Events the kernel skipped because one of our programs was running. */
+static uint64_t recursion_misses(struct bpf_backend *b)
+{
+	struct bpf_program *prog;
+	uint64_t misses = 0;
+
+	bpf_object__for_each_program(prog, b->skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			misses += info.recursion_misses;
+	}
+	return misses;
+}
+
+static void bpf_stats(void *state, struct kernel_session_stats *st)
+{
+	struct bpf_backend *b = state;
+	unsigned int cpu;
+
+	memset(st, 0, sizeof(*st));
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		const struct fxt_bpf_ring_ctl *ctl = ring_ctl(b, cpu);
+
+		st->records += __atomic_load_n(&ctl->records, __ATOMIC_RELAXED);
+		st->bytes += __atomic_load_n(&ctl->bytes, __ATOMIC_RELAXED);
+		st->dropped += __atomic_load_n(&ctl->dropped, __ATOMIC_RELAXED);
+	}
+	st->dropped += recursion_misses(b) + b->corrupt;
+	st->ncpus = b->ncpus;
+}
+
+const struct kernel_backend_ops kernel_backend_bpf = {
+	.name = "bpf",
+	.probe = bpf_probe,
+	.open = bpf_open,
+	.start = bpf_start,
+	.stop = bpf_stop,
+	.event_fd = bpf_event_fd,
+	.ncpus = bpf_ncpus,
+	.read_cpu = bpf_read_cpu,
+	.stats = bpf_stats,
+	.close = bpf_close,
+};

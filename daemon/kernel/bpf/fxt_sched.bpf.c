@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Scheduling capture as BPF programs: the same FXT words the fxt_sched
+ * module writes (include/fxt/sched.h), into the per-CPU ring of
+ * fxt_sched_ring.h. CO-RE: only the task_struct fields used here are
+ * declared, and relocated against the running kernel's BTF.
+ */
+#include <stdbool.h>
+#include <linux/types.h>
+#include <linux/bpf.h>
+
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include <fxt/sched.h>
+
+#include "fxt_sched_ring.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct load_weight {
+	unsigned long weight;
+} __attribute__((preserve_access_index));
+
+struct sched_entity {
+	struct load_weight load;
+} __attribute__((preserve_access_index));
+
+struct task_struct {
+	int pid;
+	int tgid;
+	char comm[16];
+	struct sched_entity se;
+} __attribute__((preserve_access_index));
+
+/* Set by the loader before load; the verifier sees them as constants. */
+const volatile __u64 ring_bytes = 8;		/* power of two */
+const volatile __u32 ring_mode = FXT_BPF_RING_STREAMING;
+
+/* Sized by the loader: max_entries = possible CPUs, value = ctl + data. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, FXT_BPF_RING_CTL_BYTES + 8);
+	__uint(max_entries, 1);
+} fxt_ring SEC(".maps");
+
+#define barrier() asm volatile("" ::: "memory")
+#define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
+
+#if defined(__TARGET_ARCH_x86)
+#define FXT_BPF_PUBLISH(p, v) WRITE_ONCE(*(p), (v))
+#else
+#define FXT_BPF_PUBLISH(p, v) ((void)__sync_lock_test_and_set((p), (v)))
+#endif
+
+/* Fair-scheduler weight (nice 0 = 1024); the idle task reads as idle. */
+static __always_inline __s32 task_weight(const struct task_struct *t)
+{
+	unsigned long w;
+
+	if (t->pid == 0)
+		return FXT_SCHED_IDLE_WEIGHT;
+	w = t->se.load.weight >> 10;
+	return w < 2 ? 2 : (__s32)w;
+}
+
+static __always_inline __u64 word_at(char *data, __u64 pos)
+{
+	return *(__u64 *)(data + (pos & (ring_bytes - 8)));
+}
+
+/* Circular: make room by releasing the oldest whole records (>= 2 words). */
+static __always_inline bool overwrite_oldest(struct fxt_bpf_ring_ctl *ctl,
+					     char *data, __u64 head,
+					     __u32 bytes)
+{
+	__u64 tail = ctl->tail;
+	__u64 size;
+	int i;
+
+#pragma unroll
+	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS / 2; i++) {
+		if (head + bytes - tail <= ring_bytes)
+			break;
+		size = FXT_GET(word_at(data, tail), FXT_HDR_SIZE) * 8;
+		if (!size)
+			return false;
+		tail += size;
+		ctl->dropped++;
+	}
+	if (head + bytes - tail > ring_bytes)
+		return false;
+	WRITE_ONCE(ctl->tail, tail);
+	return true;
+}
+
+static __always_inline bool make_room(struct fxt_bpf_ring_ctl *ctl,
+				      char *data, __u64 head, __u32 bytes)
+{
+	if (ctl->stopped)
+		return false;
+	if (head + bytes - READ_ONCE(ctl->tail) <= ring_bytes)
+		return true;
+	if (ring_mode == FXT_BPF_RING_CIRCULAR)
+		return overwrite_oldest(ctl, data, head, bytes);
+	if (ring_mode == FXT_BPF_RING_ONESHOT)
+		ctl->stopped = 1;
+	return false;
+}
+
+/*
+ * Appends one record of this CPU. Programs run with preemption off, so
+ * only an interrupt can nest here (a self-wakeup runs with interrupts
+ * on); the nested writer drops its record rather than interleave.
+ */
+static __always_inline void ring_write(const __u64 *rec, __u32 words)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 bytes = words * 8;
+	struct fxt_bpf_ring_ctl *ctl;
+	char *elem, *data;
+	__u64 head;
+	int i;
+
+	elem = bpf_map_lookup_elem(&fxt_ring, &cpu);
+	if (!elem)
+		return;
+	ctl = (struct fxt_bpf_ring_ctl *)elem;
+	data = elem + FXT_BPF_RING_CTL_BYTES;
+	if (ctl->busy) {
+		__sync_fetch_and_add(&ctl->dropped, 1);
+		return;
+	}
+	ctl->busy = 1;
+	barrier();
+	head = ctl->head;
+	if (!make_room(ctl, data, head, bytes)) {
+		__sync_fetch_and_add(&ctl->dropped, 1);
+		goto out;
+	}
+#pragma unroll
+	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS; i++) {
+		if (i < words)
+			*(__u64 *)(data + ((head + i * 8) & (ring_bytes - 8))) =
+				rec[i];
+	}
+	barrier();
+	FXT_BPF_PUBLISH(&ctl->head, head + bytes);
+	ctl->records++;
+	ctl->bytes += bytes;
+out:
+	barrier();
+	ctl->busy = 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	__u64 rec[FXT_SCHED_SWITCH_WORDS];
+
+	fxt_sched_write_switch(rec, bpf_ktime_get_boot_ns(),
+			       bpf_get_smp_processor_id(),
+			       fxt_sched_thread_state(prev_state, preempt),
+			       prev->pid, next->pid, task_weight(prev),
+			       task_weight(next));
+	ring_write(rec, FXT_SCHED_SWITCH_WORDS);
+	return 0;
+}
+
+static __always_inline void write_wakeup(const struct task_struct *p)
+{
+	__u64 rec[FXT_SCHED_WAKEUP_WORDS];
+
+	fxt_sched_write_wakeup(rec, bpf_ktime_get_boot_ns(),
+			       bpf_get_smp_processor_id(), p->pid,
+			       task_weight(p),
+			       (__u32)bpf_get_current_pid_tgid());
+	ring_write(rec, FXT_SCHED_WAKEUP_WORDS);
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(fxt_sched_wakeup, struct task_struct *p)
+{
+	write_wakeup(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(fxt_sched_wakeup_new, struct task_struct *p)
+{
+	write_wakeup(p);
+	return 0;
+}
+
+/* Name bytes before the NUL, at most FXT_SCHED_NAME_MAX. */
+static __always_inline __u32 read_name(__u64 *name, const char *src)
+{
+	long n = bpf_probe_read_kernel_str(name, 16, src);
+
+	return n > 1 ? (__u32)(n - 1) : 0;
+}
+
+static __always_inline void write_names(const struct task_struct *t,
+					const char *comm)
+{
+	__u64 rec[FXT_SCHED_RECORD_MAX_WORDS] = {};
+	__u64 name[2] = {};
+	__u32 len = read_name(name, comm);
+	__u32 tid = t->pid, tgid = t->tgid;
+
+	if (tid == tgid) {
+		fxt_sched_write_process_object(rec, tgid, len);
+		rec[2] = name[0];
+		rec[3] = name[1];
+		ring_write(rec, fxt_sched_process_words(len));
+	}
+	/* The name first: the writer then places the argument after it. */
+	rec[2] = name[0];
+	rec[3] = name[1];
+	fxt_sched_write_thread_object(rec, tid, tgid, len);
+	ring_write(rec, fxt_sched_thread_words(len));
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(fxt_sched_fork, struct task_struct *parent,
+	     struct task_struct *child)
+{
+	write_names(child, child->comm);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(fxt_sched_exec, struct task_struct *p, int old_pid, void *bprm)
+{
+	write_names(p, p->comm);
+	return 0;
+}
+
+/* Fires before the new name is copied in: take it from the argument. */
+SEC("tp_btf/task_rename")
+int BPF_PROG(fxt_task_rename, struct task_struct *task, const char *comm)
+{
+	write_names(task, comm);
+	return 0;
+}

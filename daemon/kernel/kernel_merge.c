@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Each CPU's stream is already in timestamp order, so the merge only
+ * compares the heads: the CPU count is small, a linear scan of the heads
+ * costs less than keeping a heap up to date.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include <fxt/fxt.h>
+
+#include "kernel_merge.h"
+
+struct cpu_stream {
+	uint64_t *chunk;
+	size_t words;		/* valid words in chunk */
+	size_t pos;		/* word index of the head record */
+	uint64_t budget;	/* bytes this drain may still read */
+	bool empty;		/* read_cpu had nothing more */
+	size_t head;		/* words of the timed head record, 0: none */
+};
+
+struct kernel_merge {
+	unsigned int ncpus;
+	size_t chunk_bytes;
+	uint64_t malformed;
+	struct cpu_stream cpu[];
+};
+
+struct merge_run {
+	struct kernel_merge *m;
+	kernel_read_cpu_fn read_cpu;
+	void *read_ctx;
+	kernel_emit_fn emit;
+	void *emit_ctx;
+};
+
+struct kernel_merge *kernel_merge_new(unsigned int ncpus, size_t chunk_bytes)
+{
+	struct kernel_merge *m;
+	unsigned int i;
+
+	m = calloc(1, sizeof(*m) + ncpus * sizeof(m->cpu[0]));
+	if (!m)
+		return NULL;
+	m->ncpus = ncpus;
+	m->chunk_bytes = chunk_bytes & ~(size_t)(FXT_WORD_BYTES - 1);
+	for (i = 0; i < ncpus; i++) {
+		m->cpu[i].chunk = malloc(m->chunk_bytes);
+		if (!m->cpu[i].chunk) {
+			kernel_merge_free(m);
+			return NULL;
+		}
+	}
+	return m;
+}
+
+void kernel_merge_free(struct kernel_merge *m)
+{
+	unsigned int i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->ncpus; i++)
+		free(m->cpu[i].chunk);
+	free(m);
+}
+
+uint64_t kernel_merge_malformed(const struct kernel_merge *m)
+{
+	return m->malformed;
+}
+
+static bool record_has_ts(uint64_t header)
+{
+	switch (FXT_GET(header, FXT_HDR_TYPE)) {
+	case FXT_RECORD_EVENT:
+	case FXT_RECORD_SCHEDULING:
+	case FXT_RECORD_LOG:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Words of the head record, 0 if the stream is drained. Refills. */
+static ssize_t head_words(struct merge_run *r, unsigned int cpu)
+{
+	struct cpu_stream *s = &r->m->cpu[cpu];
+	size_t size, cap;
+	ssize_t n;
+
+	while (s->pos == s->words) {
+		if (s->empty || !s->budget)
+			return 0;
+		cap = r->m->chunk_bytes < s->budget ? r->m->chunk_bytes :
+						      s->budget;
+		n = r->read_cpu(r->read_ctx, cpu, s->chunk, cap);
+		if (n < 0)
+			return n;
+		s->budget -= n < (ssize_t)s->budget ? (uint64_t)n : s->budget;
+		s->empty = n == 0;
+		s->words = (size_t)n / FXT_WORD_BYTES;
+		s->pos = 0;
+	}
+	size = FXT_GET(s->chunk[s->pos], FXT_HDR_SIZE);
+	if (!size || size > s->words - s->pos ||
+	    (record_has_ts(s->chunk[s->pos]) && size < 2)) {
+		/* Not a record boundary: nothing after it can be trusted. */
+		r->m->malformed++;
+		s->pos = s->words;
+		return head_words(r, cpu);
+	}
+	return (ssize_t)size;
+}
+
+/*
+ * Emits the untimed records at the head of a CPU's stream; returns the
+ * words of the timed record left at the head, 0 if none, or -errno.
+ */
+static ssize_t settle_head(struct merge_run *r, unsigned int cpu)
+{
+	struct cpu_stream *s = &r->m->cpu[cpu];
+	ssize_t words;
+	int err;
+
+	for (;;) {
+		words = head_words(r, cpu);
+		if (words <= 0)
+			return words;
+		if (record_has_ts(s->chunk[s->pos]))
+			return words;
+		err = r->emit(r->emit_ctx, s->chunk + s->pos, (size_t)words);
+		if (err)
+			return err;
+		s->pos += (size_t)words;
+	}
+}
+
+/* The CPU whose head record is oldest, or ncpus when all are drained. */
+static unsigned int oldest_head(const struct kernel_merge *m)
+{
+	unsigned int i, best = m->ncpus;
+	uint64_t ts, best_ts = 0;
+
+	for (i = 0; i < m->ncpus; i++) {
+		if (!m->cpu[i].head)
+			continue;
+		ts = m->cpu[i].chunk[m->cpu[i].pos + 1];
+		if (best == m->ncpus || ts < best_ts) {
+			best = i;
+			best_ts = ts;
+		}
+	}
+	return best;
+}
+
+static int refresh_head(struct merge_run *r, unsigned int cpu)
+{
+	ssize_t words = settle_head(r, cpu);
+
+	if (words < 0)
+		return (int)words;
+	r->m->cpu[cpu].head = (size_t)words;
+	return 0;
+}
+
+int kernel_merge_run(struct kernel_merge *m, kernel_read_cpu_fn read_cpu,
+		     void *read_ctx, kernel_emit_fn emit, void *emit_ctx,
+		     uint64_t budget)
+{
+	struct merge_run r = { m, read_cpu, read_ctx, emit, emit_ctx };
+	struct cpu_stream *s;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < m->ncpus; i++) {
+		m->cpu[i] = (struct cpu_stream){ .chunk = m->cpu[i].chunk,
+						 .budget = budget };
+		err = refresh_head(&r, i);
+		if (err)
+			return err;
+	}
+	while ((i = oldest_head(m)) < m->ncpus) {
+		s = &m->cpu[i];
+		err = emit(emit_ctx, s->chunk + s->pos, s->head);
+		if (err)
+			return err;
+		s->pos += s->head;
+		err = refresh_head(&r, i);
+		if (err)
+			return err;
+	}
+	return 0;
+}

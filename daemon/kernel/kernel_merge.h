@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The k-way merge of per-CPU record streams into one timestamp-ordered
+ * stream, in bounded memory: one chunk per CPU, refilled by read_cpu.
+ */
+#ifndef FXT_KERNEL_MERGE_H
+#define FXT_KERNEL_MERGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* Moves whole records of one CPU into buf; bytes, 0 when empty, -errno. */
+typedef ssize_t (*kernel_read_cpu_fn)(void *ctx, unsigned int cpu, void *buf,
+				      size_t cap);
+/* Takes one whole record; 0 or -errno. */
+typedef int (*kernel_emit_fn)(void *ctx, const uint64_t *rec, size_t words);
+
+struct kernel_merge;
+
+/* chunk_bytes: per-CPU read size, a multiple of 8 and >= one record. */
+struct kernel_merge *kernel_merge_new(unsigned int ncpus, size_t chunk_bytes);
+void kernel_merge_free(struct kernel_merge *m);
+
+/*
+ * Emits every record read_cpu yields, records with a timestamp in
+ * timestamp order, records without one (kernel objects) ahead of the
+ * next timed record of their CPU. A CPU is read at most budget bytes, so
+ * a busy CPU cannot keep one drain going forever. Returns 0 or the first
+ * -errno of read_cpu or emit.
+ */
+int kernel_merge_run(struct kernel_merge *m, kernel_read_cpu_fn read_cpu,
+		     void *read_ctx, kernel_emit_fn emit, void *emit_ctx,
+		     uint64_t budget);
+/* Records skipped because their size field did not fit their chunk. */
+uint64_t kernel_merge_malformed(const struct kernel_merge *m);
+
+#endif /* FXT_KERNEL_MERGE_H */

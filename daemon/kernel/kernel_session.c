@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * One kernel capture session over a backend (kmod or bpf): choosing the
+ * backend, naming the tasks that predate the trace, and writing the
+ * "kernel" section body: initialization, the sched string table, names,
+ * then every CPU's records merged in timestamp order.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <fxt/sched.h>
+
+#include "kernel_backend.h"
+#include "kernel_config.h"
+#include "kernel_merge.h"
+#include "kernel_names.h"
+#include "kernel_session.h"
+
+#define KERNEL_CHUNK_BYTES (64u << 10)
+#define KERNEL_OUT_BYTES (64u << 10)
+/* A drain reads a CPU at most this many times its ring's default size. */
+#define KERNEL_DRAIN_BUDGET (64ull << 20)
+
+struct kernel_session {
+	const struct kernel_backend_ops *ops;
+	void *state;
+	struct kernel_session_config cfg;
+	struct kernel_merge *merge;
+	struct kernel_names names;	/* written at the next drain */
+	uint64_t name_records;		/* names written so far */
+	uint64_t name_bytes;
+	bool started;
+	bool preamble_written;
+};
+
+/* Collects records into whole-record batches for the caller's writer. */
+struct kernel_out {
+	kernel_write_fn write;
+	void *ctx;
+	size_t len;
+	uint64_t buf[KERNEL_OUT_BYTES / FXT_WORD_BYTES];
+};
+
+static const struct kernel_backend_ops *backend_kmod(void)
+{
+#ifdef FXT_HAVE_KMOD_BACKEND
+	return &kernel_backend_kmod;
+#else
+	return NULL;
+#endif
+}
+
+static const struct kernel_backend_ops *backend_bpf(void)
+{
+#ifdef FXT_HAVE_BPF_BACKEND
+	return &kernel_backend_bpf;
+#else
+	return NULL;
+#endif
+}
+
+static int probe(const struct kernel_backend_ops *ops, const char *missing,
+		 char *why, size_t why_len)
+{
+	if (!ops) {
+		snprintf(why, why_len, "%s", missing);
+		return -ENOTSUP;
+	}
+	return ops->probe(why, why_len);
+}
+
+static int choose_auto(const struct kernel_backend_ops **out, char *why,
+		       size_t why_len)
+{
+	char kmod_why[160], bpf_why[160];
+	int err;
+
+	err = probe(backend_kmod(), "this build has no fxt_sched module backend",
+		    kmod_why, sizeof(kmod_why));
+	if (!err) {
+		*out = backend_kmod();
+		return 0;
+	}
+	err = probe(backend_bpf(), "this build has no BPF backend (rebuild with -Dbpf=enabled)",
+		    bpf_why, sizeof(bpf_why));
+	if (!err) {
+		*out = backend_bpf();
+		return 0;
+	}
+	snprintf(why, why_len, "no kernel capture: %s and %s", kmod_why,
+		 bpf_why);
+	return err;
+}
+
+static int choose_backend(enum kernel_backend_choice choice,
+			  const struct kernel_backend_ops **out, char *why,
+			  size_t why_len)
+{
+	char reason[192];
+	int err;
+
+	switch (choice) {
+	case KERNEL_BACKEND_AUTO:
+		return choose_auto(out, why, why_len);
+	case KERNEL_BACKEND_KMOD:
+		*out = backend_kmod();
+		err = probe(*out, "this build has no fxt_sched module backend",
+			    reason, sizeof(reason));
+		break;
+	case KERNEL_BACKEND_BPF:
+		*out = backend_bpf();
+		err = probe(*out, "this build has no BPF backend (rebuild with -Dbpf=enabled)",
+			    reason, sizeof(reason));
+		break;
+	default:
+		snprintf(why, why_len, "kernel capture is off");
+		return -EINVAL;
+	}
+	if (err)
+		snprintf(why, why_len, "no kernel capture: %s", reason);
+	return err;
+}
+
+int kernel_session_open(struct kernel_session **out,
+			const struct kernel_session_config *cfg, char *why,
+			size_t why_len)
+{
+	struct kernel_session *ks;
+	int err;
+
+	ks = calloc(1, sizeof(*ks));
+	if (!ks) {
+		snprintf(why, why_len, "out of memory");
+		return -ENOMEM;
+	}
+	ks->cfg = *cfg;
+	err = choose_backend(cfg->backend, &ks->ops, why, why_len);
+	if (err)
+		goto fail;
+	err = ks->ops->open(cfg, &ks->state);
+	if (err) {
+		snprintf(why, why_len, "kernel capture (%s): cannot set up: %s",
+			 ks->ops->name, strerror(-err));
+		goto fail;
+	}
+	ks->merge = kernel_merge_new(ks->ops->ncpus(ks->state),
+				     KERNEL_CHUNK_BYTES);
+	if (!ks->merge) {
+		err = -ENOMEM;
+		snprintf(why, why_len, "out of memory");
+		goto fail;
+	}
+	*out = ks;
+	return 0;
+fail:
+	kernel_session_close(ks);
+	return err;
+}
+
+const char *kernel_session_backend(const struct kernel_session *ks)
+{
+	return ks->ops->name;
+}
+
+/*
+ * Names are read after the programs are attached: a task renamed in
+ * between shows up in both, and the later record wins.
+ */
+int kernel_session_start(struct kernel_session *ks)
+{
+	int err;
+
+	if (ks->started)
+		return -EALREADY;
+	err = ks->ops->start(ks->state);
+	if (err)
+		return err;
+	ks->started = true;
+	err = kernel_names_dump(&ks->names, "/proc");
+	return err == -ENOMEM ? err : 0;
+}
+
+int kernel_session_event_fd(const struct kernel_session *ks)
+{
+	return ks->ops->event_fd ? ks->ops->event_fd(ks->state) : -1;
+}
+
+static int out_flush(struct kernel_out *o)
+{
+	int err = 0;
+
+	if (o->len)
+		err = o->write(o->ctx, o->buf, o->len);
+	o->len = 0;
+	return err;
+}
+
+static int out_emit(void *ctx, const uint64_t *rec, size_t words)
+{
+	struct kernel_out *o = ctx;
+	size_t bytes = words * FXT_WORD_BYTES;
+	int err;
+
+	if (o->len + bytes > sizeof(o->buf)) {
+		err = out_flush(o);
+		if (err)
+			return err;
+	}
+	if (bytes > sizeof(o->buf))
+		return o->write(o->ctx, rec, bytes);
+	memcpy((char *)o->buf + o->len, rec, bytes);
+	o->len += bytes;
+	return 0;
+}
+
+static int write_preamble(struct kernel_out *o)
+{
+	static const char *const strings[] = FXT_SCHED_STRING_TABLE;
+	uint64_t rec[1 + 4];
+	unsigned int i;
+	size_t len;
+	int err;
+
+	rec[0] = fxt_init_header();
+	rec[1] = 1000000000ull;
+	err = out_emit(o, rec, 2);
+	for (i = 1; !err && i <= FXT_SCHED_STR_COUNT; i++) {
+		len = strlen(strings[i]);
+		memset(rec, 0, sizeof(rec));
+		rec[0] = fxt_string_header((__u16)i, (__u16)len);
+		memcpy(rec + 1, strings[i], len);
+		err = out_emit(o, rec, 1 + fxt_words((__u32)len));
+	}
+	return err;
+}
+
+static ssize_t session_read_cpu(void *ctx, unsigned int cpu, void *buf,
+				size_t cap)
+{
+	struct kernel_session *ks = ctx;
+
+	return ks->ops->read_cpu(ks->state, cpu, buf, cap);
+}
+
+/* Names are whole records already: they go to the writer as one block. */
+static int write_names(struct kernel_session *ks, struct kernel_out *o)
+{
+	size_t bytes = ks->names.len * FXT_WORD_BYTES;
+	int err;
+
+	if (!bytes)
+		return 0;
+	err = out_flush(o);
+	if (!err)
+		err = o->write(o->ctx, ks->names.words, bytes);
+	if (err)
+		return err;
+	ks->name_records += ks->names.records;
+	ks->name_bytes += bytes;
+	kernel_names_clear(&ks->names);
+	return 0;
+}
+
+int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
+			 void *ctx)
+{
+	struct kernel_out *o = malloc(sizeof(*o));
+	int err = 0;
+
+	if (!o)
+		return -ENOMEM;
+	o->write = write;
+	o->ctx = ctx;
+	o->len = 0;
+	if (!ks->preamble_written) {
+		err = write_preamble(o);
+		ks->preamble_written = !err;
+	}
+	if (!err)
+		err = write_names(ks, o);
+	if (!err)
+		err = kernel_merge_run(ks->merge, session_read_cpu, ks, out_emit,
+				       o, KERNEL_DRAIN_BUDGET);
+	if (!err)
+		err = out_flush(o);
+	free(o);
+	return err;
+}
+
+/* Circular rings may have lost the fork records: name the survivors again. */
+int kernel_session_stop(struct kernel_session *ks)
+{
+	int err;
+
+	if (!ks->started)
+		return 0;
+	err = ks->ops->stop(ks->state);
+	ks->started = false;
+	if (!err && ks->cfg.mode == KERNEL_MODE_CIRCULAR) {
+		err = kernel_names_dump(&ks->names, "/proc");
+		if (err != -ENOMEM)
+			err = 0;
+	}
+	return err;
+}
+
+/* records and bytes count what the section body holds beyond its preamble. */
+void kernel_session_stats(const struct kernel_session *ks,
+			  struct kernel_session_stats *st)
+{
+	ks->ops->stats(ks->state, st);
+	st->records += ks->name_records;
+	st->bytes += ks->name_bytes;
+	st->dropped += kernel_merge_malformed(ks->merge);
+}
+
+void kernel_session_close(struct kernel_session *ks)
+{
+	if (!ks)
+		return;
+	if (ks->started)
+		(void)kernel_session_stop(ks);
+	if (ks->state)
+		ks->ops->close(ks->state);
+	kernel_merge_free(ks->merge);
+	kernel_names_free(&ks->names);
+	free(ks);
+}

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Scheduler tracepoint probes. Each probe builds one record of
+ * include/fxt/sched.h on the stack and appends it to this CPU's ring with
+ * interrupts disabled: that makes the probe the ring's only writer and
+ * keeps timestamps in ring order.
+ *
+ * Koids are Linux ids: a thread is its pid (tid), a process its tgid.
+ * Names come from kernel object records: every task's at start, then on
+ * fork, exec and rename. Exit needs no record: a reused pid always
+ * passes through fork first, which names it again.
+ */
+#include <linux/kernel.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/prio.h>
+#include <linux/sched/signal.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/tracepoint.h>
+
+#include <trace/events/sched.h>
+#include <trace/events/task.h>
+
+#include <fxt/fxt.h>
+#include <fxt/sched.h>
+
+#include "fxt_probes.h"
+
+/*
+ * Weight reported for RT and deadline tasks: the heaviest CFS weight
+ * (nice -20), so they compare above every fair task.
+ */
+#define FXT_RT_WEIGHT 88761
+
+static s32 fxt_task_weight(const struct task_struct *p)
+{
+	unsigned long weight;
+
+	if (is_idle_task(p))
+		return FXT_SCHED_IDLE_WEIGHT;
+	if (p->prio < MAX_RT_PRIO)
+		return FXT_RT_WEIGHT;
+	/* scale_load_down() is private to kernel/sched. */
+	weight = p->se.load.weight;
+	if (IS_ENABLED(CONFIG_64BIT))
+		weight >>= SCHED_FIXEDPOINT_SHIFT;
+	return (s32)min_t(unsigned long, weight, S32_MAX);
+}
+
+static void fxt_append(struct fxt_session *s, const u64 *words, u32 nwords)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	fxt_ring_write(fxt_session_this_ring(s), words, nwords);
+	local_irq_restore(flags);
+}
+
+static void fxt_write_thread(struct fxt_session *s,
+			     const struct task_struct *t, const char *comm)
+{
+	u64 w[FXT_SCHED_RECORD_MAX_WORDS] = { 0 };
+	u32 len = strnlen(comm, FXT_SCHED_NAME_MAX);
+
+	fxt_sched_write_thread_object(w, t->pid, t->tgid, len);
+	memcpy(&w[2], comm, len);
+	fxt_append(s, w, fxt_sched_thread_words(len));
+}
+
+static void fxt_write_process(struct fxt_session *s,
+			      const struct task_struct *leader,
+			      const char *comm)
+{
+	u64 w[FXT_SCHED_RECORD_MAX_WORDS] = { 0 };
+	u32 len = strnlen(comm, FXT_SCHED_NAME_MAX);
+
+	fxt_sched_write_process_object(w, leader->tgid, len);
+	memcpy(&w[2], comm, len);
+	fxt_append(s, w, fxt_sched_process_words(len));
+}
+
+static void fxt_write_all_names(struct fxt_session *s)
+{
+	struct task_struct *g, *t;
+
+	rcu_read_lock();
+	for_each_process(g) {
+		fxt_write_process(s, g, g->comm);
+		for_each_thread(g, t)
+			fxt_write_thread(s, t, t->comm);
+	}
+	rcu_read_unlock();
+}
+
+static void fxt_probe_switch(void *data, bool preempt,
+			     struct task_struct *prev,
+			     struct task_struct *next,
+			     unsigned int prev_state)
+{
+	u64 w[FXT_SCHED_SWITCH_WORDS];
+	unsigned long flags;
+
+	local_irq_save(flags);
+	fxt_sched_write_switch(w, ktime_get_boot_fast_ns(), smp_processor_id(),
+			       fxt_sched_thread_state(prev_state, preempt),
+			       prev->pid, next->pid, fxt_task_weight(prev),
+			       fxt_task_weight(next));
+	fxt_ring_write(fxt_session_this_ring(data), w, FXT_SCHED_SWITCH_WORDS);
+	local_irq_restore(flags);
+}
+
+/* Also sched_wakeup_new. May run with interrupts enabled. */
+static void fxt_probe_wakeup(void *data, struct task_struct *p)
+{
+	u64 w[FXT_SCHED_WAKEUP_WORDS];
+	unsigned long flags;
+
+	local_irq_save(flags);
+	fxt_sched_write_wakeup(w, ktime_get_boot_fast_ns(), task_cpu(p),
+			       p->pid, fxt_task_weight(p), current->pid);
+	fxt_ring_write(fxt_session_this_ring(data), w, FXT_SCHED_WAKEUP_WORDS);
+	local_irq_restore(flags);
+}
+
+static void fxt_probe_fork(void *data, struct task_struct *parent,
+			   struct task_struct *child)
+{
+	if (thread_group_leader(child))
+		fxt_write_process(data, child, child->comm);
+	fxt_write_thread(data, child, child->comm);
+}
+
+static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
+			   struct linux_binprm *bprm)
+{
+	if (thread_group_leader(p))
+		fxt_write_process(data, p, p->comm);
+	fxt_write_thread(data, p, p->comm);
+}
+
+/* Runs before the new name is copied into task->comm. */
+static void fxt_probe_rename(void *data, struct task_struct *task,
+			     const char *comm)
+{
+	if (thread_group_leader(task))
+		fxt_write_process(data, task, comm);
+	fxt_write_thread(data, task, comm);
+}
+
+/*
+ * The probes are registered through void pointers: let the compiler check
+ * their prototypes against this kernel's tracepoints. Never called, so
+ * the unexported tracepoint symbols are never referenced.
+ */
+static inline void fxt_check_probe_prototypes(void)
+{
+	register_trace_sched_switch(fxt_probe_switch, NULL);
+	register_trace_sched_wakeup(fxt_probe_wakeup, NULL);
+	register_trace_sched_wakeup_new(fxt_probe_wakeup, NULL);
+	register_trace_sched_process_fork(fxt_probe_fork, NULL);
+	register_trace_sched_process_exec(fxt_probe_exec, NULL);
+	register_trace_task_rename(fxt_probe_rename, NULL);
+}
+
+struct fxt_tracepoint {
+	const char *name;
+	void *probe;
+	u32 events;		/* FXT_SCHED_EV_* that need it */
+	bool required;
+	struct tracepoint *tp;
+	bool registered;
+};
+
+/* Name probes first: the name dump at start runs between the two groups. */
+static struct fxt_tracepoint fxt_tracepoints[] = {
+	{ "sched_process_fork", fxt_probe_fork, FXT_SCHED_EV_NAMES, true },
+	{ "sched_process_exec", fxt_probe_exec, FXT_SCHED_EV_NAMES, true },
+	{ "task_rename", fxt_probe_rename, FXT_SCHED_EV_NAMES, false },
+	{ "sched_switch", fxt_probe_switch, FXT_SCHED_EV_SWITCH, true },
+	{ "sched_wakeup", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
+	{ "sched_wakeup_new", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
+};
+
+static void fxt_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++)
+		if (!strcmp(tp->name, fxt_tracepoints[i].name))
+			fxt_tracepoints[i].tp = tp;
+}
+
+int fxt_probes_init(void)
+{
+	size_t i;
+
+	for_each_kernel_tracepoint(fxt_find_tracepoint, NULL);
+	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
+		if (!fxt_tracepoints[i].tp && fxt_tracepoints[i].required) {
+			pr_err("fxt_sched: tracepoint %s not found\n",
+			       fxt_tracepoints[i].name);
+			return -ENOENT;
+		}
+	}
+	return 0;
+}
+
+static int fxt_register(struct fxt_session *s, u32 events)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
+		struct fxt_tracepoint *t = &fxt_tracepoints[i];
+
+		if (!(t->events & events & s->events) || !t->tp)
+			continue;
+		err = tracepoint_probe_register(t->tp, t->probe, s);
+		if (err)
+			return err;
+		t->registered = true;
+	}
+	return 0;
+}
+
+int fxt_probes_start(struct fxt_session *s)
+{
+	int err;
+
+	err = fxt_register(s, FXT_SCHED_EV_NAMES);
+	if (!err && (s->events & FXT_SCHED_EV_NAMES))
+		fxt_write_all_names(s);
+	if (!err)
+		err = fxt_register(s, FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP);
+	if (err)
+		fxt_probes_stop(s);
+	return err;
+}
+
+void fxt_probes_stop(struct fxt_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
+		struct fxt_tracepoint *t = &fxt_tracepoints[i];
+
+		if (!t->registered)
+			continue;
+		WARN_ON(tracepoint_probe_unregister(t->tp, t->probe, s));
+		t->registered = false;
+	}
+	tracepoint_synchronize_unregister();
+}

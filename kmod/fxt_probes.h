@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Scheduler tracepoint probes writing include/fxt/sched.h records into
+ * the session's per-CPU rings.
+ */
+#ifndef FXT_PROBES_H
+#define FXT_PROBES_H
+
+#include "fxt_session.h"
+
+/* Finds the tracepoints (they are not exported to modules). */
+int fxt_probes_init(void);
+/* Registers the probes of s->events; writes every task's names first. */
+int fxt_probes_start(struct fxt_session *s);
+/* Unregisters and waits until no probe runs any more. */
+void fxt_probes_stop(struct fxt_session *s);
+
+#endif /* FXT_PROBES_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * One CPU's ring of whole FXT records: a control page the kernel writes,
+ * a consumer page the reader writes, then the data, all in one
+ * vmalloc_user() area that the device maps page by page.
+ */
+#ifndef FXT_RING_H
+#define FXT_RING_H
+
+#include <linux/irq_work.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#include <fxt/fxt_sched_uapi.h>
+
+struct fxt_ring {
+	void *area;
+	struct fxt_sched_ctrl *ctrl;
+	struct fxt_sched_consumer *consumer;
+	u8 *data;
+	u64 mask;		/* data bytes - 1 */
+	u64 watermark;
+	u32 mode;
+	/* Rules: the fields below are written only by this CPU, irqs off. */
+	u64 head;		/* private copy of ctrl->head */
+	u64 oldest;		/* private copy of ctrl->oldest */
+	bool full;		/* oneshot: the ring stopped at its first drop */
+	struct irq_work wake_work;
+	wait_queue_head_t *waiters;
+};
+
+/* Bytes of one CPU's area: control page, consumer page, data. */
+static inline size_t fxt_ring_area_bytes(u64 data_bytes)
+{
+	return 2 * PAGE_SIZE + data_bytes;
+}
+
+int fxt_ring_init(struct fxt_ring *r, u64 data_bytes, u32 mode,
+		  u64 watermark, wait_queue_head_t *waiters);
+void fxt_ring_free(struct fxt_ring *r);
+/* Stopped rings only. */
+void fxt_ring_reset(struct fxt_ring *r);
+/* Appends one whole record; the caller is this CPU's only writer. */
+void fxt_ring_write(struct fxt_ring *r, const u64 *words, u32 nwords);
+/* Streaming: the reader's fill reached the watermark. */
+bool fxt_ring_readable(const struct fxt_ring *r);
+
+#endif /* FXT_RING_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The state of one open /dev/fxt_sched: its configuration and its
+ * per-CPU rings. The device allows one open file at a time.
+ */
+#ifndef FXT_SESSION_H
+#define FXT_SESSION_H
+
+#include <linux/atomic.h>
+#include <linux/mutex.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+
+#include "fxt_ring.h"
+
+struct fxt_session {
+	/* Rules: everything below is changed only under lock. */
+	struct mutex lock;
+	struct fxt_ring *rings;	/* nr_cpu_ids; area NULL if not possible */
+	unsigned int ncpus;
+	u64 buffer_bytes;
+	u64 watermark;
+	u32 mode;
+	u32 events;
+	bool tracing;
+	/* Rules: vma open/close; configure refuses while non-zero. */
+	atomic_t mappings;
+	wait_queue_head_t waiters;
+};
+
+static inline struct fxt_ring *fxt_session_this_ring(struct fxt_session *s)
+{
+	return &s->rings[smp_processor_id()];
+}
+
+#endif /* FXT_SESSION_H */

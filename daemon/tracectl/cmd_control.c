@@ -1,30 +1,517 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracectl start, stop, status, record: requests to fxtraced over its
+ * socket (control_proto.h). The manager writes the archive; tracectl only
+ * resolves the path and reports.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "control_proto.h"
+#include "fxt_msg.h"
+#include "parse.h"
 #include "tracectl.h"
 
-static int unavailable(const char *name)
+struct start_options {
+	struct fxt_ctl_start req;
+	bool help;
+};
+
+struct reply {
+	struct fxt_ctl_provider *providers;
+	size_t nproviders;
+	struct fxt_ctl_result result;
+};
+
+static const char *const mode_names[] = { "oneshot", "circular", "streaming" };
+static const char *const kernel_names[] = { "auto", "kmod", "bpf", "off" };
+
+static int lookup(const char *const *names, size_t n, const char *s)
 {
-	fprintf(stderr, "tracectl %s: not available in this build\n", name);
-	return TRACECTL_EXIT_FAIL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return (int)i;
+	return -1;
+}
+
+static const char *mode_name(unsigned int mode)
+{
+	return mode < 3 ? mode_names[mode] : "?";
+}
+
+static int connect_manager(const char *cmd)
+{
+	const char *path = fxt_msg_socket_path();
+	int fd = fxt_msg_connect(path);
+
+	if (fd >= 0)
+		return fd;
+	if (fd == -EACCES)
+		fprintf(stderr, "tracectl %s: cannot connect to %s: %s\n"
+			"run with sudo or add yourself to group '%s'\n",
+			cmd, path, strerror(-fd), FXT_CTL_GROUP);
+	else
+		fprintf(stderr, "tracectl %s: cannot reach fxtraced at %s: %s\n"
+			"is fxtraced running? start it with: sudo systemctl start fxtraced, "
+			"or fxtraced --socket %s (and set %s=%s here)\n",
+			cmd, path, strerror(-fd), path, FXT_SOCKET_ENV, path);
+	return -1;
+}
+
+static ssize_t recv_blocking(int fd, void *buf, size_t cap)
+{
+	ssize_t n;
+
+	do
+		n = fxt_msg_recv(fd, buf, cap, NULL);
+	while (n == -EAGAIN || n == -EINTR);
+	return n;
+}
+
+/* Reads provider descriptions up to the result; 0 or -errno. */
+static int read_reply(int fd, struct reply *rep)
+{
+	union {
+		struct fxt_msg_header hdr;
+		struct fxt_ctl_provider provider;
+		struct fxt_ctl_result result;
+		char buf[FXT_MSG_MAX];
+	} msg;
+
+	memset(rep, 0, sizeof(*rep));
+	for (;;) {
+		ssize_t n = recv_blocking(fd, msg.buf, sizeof(msg.buf));
+
+		if (n <= 0)
+			return n ? (int)n : -ECONNRESET;
+		if (msg.hdr.type == FXT_MSG_CTL_RESULT &&
+		    n == sizeof(msg.result)) {
+			rep->result = msg.result;
+			rep->result.message[FXT_CTL_MESSAGE_MAX - 1] = '\0';
+			rep->result.output[FXT_CTL_PATH_MAX - 1] = '\0';
+			rep->result.kernel[FXT_CTL_BACKEND_MAX - 1] = '\0';
+			return 0;
+		}
+		if (msg.hdr.type == FXT_MSG_CTL_PROVIDER &&
+		    n == sizeof(msg.provider)) {
+			struct fxt_ctl_provider *p;
+
+			p = realloc(rep->providers,
+				    (rep->nproviders + 1) * sizeof(*p));
+			if (!p)
+				return -ENOMEM;
+			rep->providers = p;
+			msg.provider.name[FXT_PROVIDER_NAME_MAX - 1] = '\0';
+			p[rep->nproviders++] = msg.provider;
+			continue;
+		}
+		return -EBADMSG;
+	}
+}
+
+/* Sends a request and waits for its reply; 0, or 1 after printing why. */
+static int request(const char *cmd, const void *msg, size_t len,
+		   struct reply *rep)
+{
+	int fd, r;
+
+	fd = connect_manager(cmd);
+	if (fd < 0)
+		return 1;
+	r = fxt_msg_send(fd, msg, len, -1);
+	if (r >= 0)
+		r = read_reply(fd, rep);
+	close(fd);
+	if (r < 0) {
+		fprintf(stderr, "tracectl %s: no answer from fxtraced: %s\n",
+			cmd, strerror(-r));
+		return 1;
+	}
+	if (rep->result.error) {
+		fprintf(stderr, "tracectl %s: %s\n", cmd,
+			rep->result.message[0] ? rep->result.message :
+			strerror(-rep->result.error));
+		return 1;
+	}
+	return 0;
+}
+
+static void human_size(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes >= 10ull << 20)
+		snprintf(buf, len, "%lluM", (unsigned long long)(bytes >> 20));
+	else if (bytes >= 10ull << 10)
+		snprintf(buf, len, "%lluK", (unsigned long long)(bytes >> 10));
+	else
+		snprintf(buf, len, "%llu", (unsigned long long)bytes);
+}
+
+static const char *provider_note(const struct fxt_ctl_provider *p)
+{
+	if (p->flags & FXT_CTL_PROVIDER_KERNEL)
+		return "";
+	if (p->flags & FXT_CTL_PROVIDER_NO_STOPPED)
+		return " (did not acknowledge stop)";
+	if (!(p->flags & FXT_CTL_PROVIDER_ALIVE))
+		return " (exited)";
+	return "";
+}
+
+static void print_results(const struct reply *rep)
+{
+	uint64_t drops = 0;
+	size_t i;
+
+	printf("%-24s %8s %10s %10s %8s %8s\n", "PROVIDER", "PID", "RECORDS",
+	       "BYTES", "DROPS", "SKIPPED");
+	for (i = 0; i < rep->nproviders; i++) {
+		const struct fxt_ctl_provider *p = &rep->providers[i];
+
+		printf("%-24s %8u %10llu %10llu %8llu %8llu%s\n", p->name,
+		       p->pid, (unsigned long long)p->records,
+		       (unsigned long long)p->bytes,
+		       (unsigned long long)p->records_dropped,
+		       (unsigned long long)p->skipped, provider_note(p));
+		drops += p->records_dropped;
+	}
+	if (!rep->nproviders)
+		printf("(no provider was connected)\n");
+	if (drops)
+		printf("Warning: %llu records were dropped; a larger --buffer-size or --mode streaming keeps them\n",
+		       (unsigned long long)drops);
+	printf("Trace written to %s\n", rep->result.output);
+}
+
+static void start_usage(FILE *out, const char *cmd)
+{
+	fprintf(out,
+		"Usage: tracectl %s [OPTIONS]%s\n"
+		"  -o, --output FILE      archive to write (default trace.fxt)\n"
+		"  -c, --categories LIST  comma-separated categories (default all)\n"
+		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
+		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
+		"  -d, --duration T       stop after T (e.g. 10s, 500ms)\n"
+		"  -k, --kernel=BACKEND   scheduling capture: auto (default), kmod, bpf, off\n"
+		"Talks to fxtraced at $%s (default %s).\n\n"
+		"Examples:\n",
+		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
+		FXT_SOCKET_ENV, FXT_MANAGER_SOCKET);
+	if (!strcmp(cmd, "record"))
+		fprintf(out,
+			"  sudo tracectl record -o trace.fxt -- ./my-app --flag\n"
+			"  sudo tracectl record --mode streaming --kernel=off -- make -j2\n");
+	else
+		fprintf(out,
+			"  sudo tracectl start -o trace.fxt --categories net,gfx\n"
+			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
+			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n");
+}
+
+static int resolve_output(const char *path, char *out, size_t len)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/') {
+		if (strlen(path) >= len)
+			return -ENAMETOOLONG;
+		strcpy(out, path);
+		return 0;
+	}
+	if (!getcwd(cwd, sizeof(cwd)))
+		return -errno;
+	if ((size_t)snprintf(out, len, "%s/%s", cwd, path) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int parse_start(int argc, char **argv, struct start_options *o)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "categories", required_argument, NULL, 'c' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	const char *output = "trace.fxt", *cmd = argv[0];
+	uint64_t value;
+	int c, v;
+
+	fxt_msg_init(&o->req, FXT_MSG_CTL_START, sizeof(o->req));
+	/* "+": stop at the first non-option, the command of record. */
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:c:b:m:d:k:h", longopts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'c':
+			if (strlen(optarg) >= sizeof(o->req.categories)) {
+				fprintf(stderr, "tracectl %s: category list longer than %u bytes\n",
+					cmd, FXT_CATEGORIES_MAX - 1);
+				return -EINVAL;
+			}
+			strcpy(o->req.categories, optarg);
+			break;
+		case 'b':
+			if (parse_size(optarg, &value) < 0 || value < 4096) {
+				fprintf(stderr, "tracectl %s: --buffer-size %s: give a size of at least 4K, e.g. 256K or 4M\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->req.buffer_size = value;
+			break;
+		case 'm':
+			v = lookup(mode_names, 3, optarg);
+			if (v < 0) {
+				fprintf(stderr, "tracectl %s: --mode %s: use oneshot, circular or streaming\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->req.mode = (__u32)v;
+			break;
+		case 'd':
+			if (parse_duration_ns(optarg, &value) < 0) {
+				fprintf(stderr, "tracectl %s: --duration %s: give e.g. 10s, 500ms or 2m\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->req.duration_ns = value;
+			break;
+		case 'k':
+			v = lookup(kernel_names, 4, optarg);
+			if (v < 0) {
+				fprintf(stderr, "tracectl %s: --kernel=%s: use auto, kmod, bpf or off\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->req.kernel = (__u32)v;
+			break;
+		case 'h':
+			o->help = true;
+			return 0;
+		default:
+			start_usage(stderr, cmd);
+			return -EINVAL;
+		}
+	}
+	if (resolve_output(output, o->req.output, sizeof(o->req.output)) < 0) {
+		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
+			cmd, output);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int do_start(const char *cmd, const struct start_options *o)
+{
+	struct reply rep;
+	int r = request(cmd, &o->req, sizeof(o->req), &rep);
+
+	free(rep.providers);
+	if (r)
+		return TRACECTL_EXIT_FAIL;
+	if (rep.result.message[0])
+		printf("%s\n", rep.result.message);
+	printf("Tracing to %s (mode %s, kernel %s)\n", rep.result.output,
+	       mode_name(rep.result.mode), rep.result.kernel);
+	return TRACECTL_EXIT_OK;
+}
+
+static int do_stop(const char *cmd)
+{
+	struct fxt_msg_header req;
+	struct reply rep;
+	int r;
+
+	fxt_msg_init(&req, FXT_MSG_CTL_STOP, sizeof(req));
+	r = request(cmd, &req, sizeof(req), &rep);
+	if (!r)
+		print_results(&rep);
+	free(rep.providers);
+	return r ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
 }
 
 int cmd_start(int argc, char **argv)
 {
-	return unavailable("start");
+	struct start_options o = { 0 };
+
+	if (parse_start(argc, argv, &o) < 0)
+		return TRACECTL_EXIT_USAGE;
+	if (o.help) {
+		start_usage(stdout, "start");
+		return TRACECTL_EXIT_OK;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tracectl start: unexpected argument '%s'; to trace a command use: tracectl record -- COMMAND\n",
+			argv[optind]);
+		return TRACECTL_EXIT_USAGE;
+	}
+	return do_start("start", &o);
+}
+
+static bool want_help(int argc, char **argv)
+{
+	return argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 }
 
 int cmd_stop(int argc, char **argv)
 {
-	return unavailable("stop");
+	if (want_help(argc, argv)) {
+		printf("Usage: tracectl stop\n"
+		       "Stops the running trace; fxtraced writes the archive and tracectl\n"
+		       "prints, per provider, its records, bytes and drops.\n\n"
+		       "Examples:\n  sudo tracectl stop\n"
+		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl stop\n");
+		return TRACECTL_EXIT_OK;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "tracectl stop: takes no arguments\n");
+		return TRACECTL_EXIT_USAGE;
+	}
+	return do_stop("stop");
+}
+
+static void print_status(const struct reply *rep)
+{
+	static const char *const states[] = { "idle", "tracing", "stopping" };
+	const struct fxt_ctl_result *res = &rep->result;
+	size_t i;
+
+	printf("State: %s\n", res->state < 3 ? states[res->state] : "?");
+	if (res->state != FXT_CTL_STATE_IDLE) {
+		printf("Mode: %s\nKernel: %s\nOutput: %s\nElapsed: %.1f s\n",
+		       mode_name(res->mode), res->kernel, res->output,
+		       (double)res->elapsed_ns / 1e9);
+	} else if (res->output[0]) {
+		printf("Last trace: %s\n", res->output);
+	}
+	printf("Providers: %zu\n", rep->nproviders);
+	for (i = 0; i < rep->nproviders; i++) {
+		const struct fxt_ctl_provider *p = &rep->providers[i];
+		char used[32], size[32];
+
+		if (p->flags & FXT_CTL_PROVIDER_KERNEL) {
+			printf("  %-24s kernel    %llu records, %llu dropped\n",
+			       p->name, (unsigned long long)p->records,
+			       (unsigned long long)p->records_dropped);
+			continue;
+		}
+		human_size(p->buffer_used, used, sizeof(used));
+		human_size(p->buffer_size, size, sizeof(size));
+		printf("  %-24s pid %-7u", p->name, p->pid);
+		if (p->flags & FXT_CTL_PROVIDER_TRACING)
+			printf(" buffer %s/%s (%.0f%%), %llu dropped%s\n", used,
+			       size,
+			       p->buffer_size ? 100.0 * (double)p->buffer_used /
+						       (double)p->buffer_size : 0.0,
+			       (unsigned long long)p->records_dropped,
+			       provider_note(p));
+		else
+			printf(" not tracing\n");
+	}
 }
 
 int cmd_status(int argc, char **argv)
 {
-	return unavailable("status");
+	struct fxt_msg_header req;
+	struct reply rep;
+	int r;
+
+	if (want_help(argc, argv)) {
+		printf("Usage: tracectl status\n"
+		       "Shows whether a trace runs, its mode, kernel backend and output,\n"
+		       "and each connected provider with its buffer fill.\n\n"
+		       "Examples:\n  tracectl status\n"
+		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl status\n");
+		return TRACECTL_EXIT_OK;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "tracectl status: takes no arguments\n");
+		return TRACECTL_EXIT_USAGE;
+	}
+	fxt_msg_init(&req, FXT_MSG_CTL_STATUS, sizeof(req));
+	r = request("status", &req, sizeof(req), &rep);
+	if (!r)
+		print_status(&rep);
+	free(rep.providers);
+	return r ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+}
+
+/* The command's exit status as a shell reports it. */
+static int run_command(char **argv)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	int status;
+	pid_t pid;
+
+	/* ^C goes to the command; we stay to stop the trace. */
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "tracectl record: fork: %s\n", strerror(errno));
+		return 127;
+	}
+	if (pid == 0) {
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGQUIT, &old_quit, NULL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "tracectl record: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 127;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
 }
 
 int cmd_record(int argc, char **argv)
 {
-	return unavailable("record");
+	struct start_options o = { 0 };
+	int status, r;
+
+	if (parse_start(argc, argv, &o) < 0)
+		return TRACECTL_EXIT_USAGE;
+	if (o.help) {
+		start_usage(stdout, "record");
+		return TRACECTL_EXIT_OK;
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "tracectl record: give the command to trace after --, e.g. tracectl record -- ./my-app\n");
+		return TRACECTL_EXIT_USAGE;
+	}
+	if (o.req.duration_ns) {
+		fprintf(stderr, "tracectl record: --duration does not apply; the trace ends with the command\n");
+		return TRACECTL_EXIT_USAGE;
+	}
+	r = do_start("record", &o);
+	if (r)
+		return r;
+	status = run_command(argv + optind);
+	r = do_stop("record");
+	if (r)
+		return r;
+	return status;
 }

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The controller <-> manager messages (tracectl <-> fxtraced), framed like
+ * the provider messages of <fxt/provider_abi.h> on the same socket. A
+ * connection whose first message is FXT_MSG_PROVIDER_HELLO is a provider;
+ * one whose first message is a request below is a controller.
+ *
+ * Every request is answered by zero or more FXT_MSG_CTL_PROVIDER messages
+ * (stop, status) and then exactly one FXT_MSG_CTL_RESULT. A controller
+ * must be root, a uid given to fxtraced with --allow-uid, or a member of
+ * group FXT_CTL_GROUP; others get a RESULT with error -EPERM.
+ */
+#ifndef FXT_CONTROL_PROTO_H
+#define FXT_CONTROL_PROTO_H
+
+#include <fxt/provider_abi.h>
+
+#define FXT_CTL_GROUP "tracing"
+#define FXT_CTL_PATH_MAX 4096
+#define FXT_CTL_MESSAGE_MAX 512
+#define FXT_CTL_BACKEND_MAX 16
+
+enum fxt_ctl_msg_type {
+	/* controller -> manager */
+	FXT_MSG_CTL_START = FXT_MSG_CTL_BASE,	/* struct fxt_ctl_start */
+	FXT_MSG_CTL_STOP = FXT_MSG_CTL_BASE + 1,	/* header only */
+	FXT_MSG_CTL_STATUS = FXT_MSG_CTL_BASE + 2, /* header only */
+	/* manager -> controller */
+	FXT_MSG_CTL_PROVIDER = FXT_MSG_CTL_BASE + 16, /* fxt_ctl_provider */
+	FXT_MSG_CTL_RESULT = FXT_MSG_CTL_BASE + 17,	/* fxt_ctl_result */
+};
+
+enum fxt_ctl_kernel {
+	FXT_CTL_KERNEL_AUTO = 0,
+	FXT_CTL_KERNEL_KMOD = 1,
+	FXT_CTL_KERNEL_BPF = 2,
+	FXT_CTL_KERNEL_OFF = 3,
+};
+
+struct fxt_ctl_start {
+	struct fxt_msg_header hdr;
+	__u32 mode;		/* enum fxt_buffering_mode */
+	__u32 kernel;		/* enum fxt_ctl_kernel */
+	__u64 buffer_size;	/* data bytes per provider; 0: default */
+	__u64 duration_ns;	/* stop by itself after this; 0: never */
+	char output[FXT_CTL_PATH_MAX];	/* absolute path, NUL-terminated */
+	char categories[FXT_CATEGORIES_MAX];
+};
+
+enum fxt_ctl_provider_flags {
+	FXT_CTL_PROVIDER_ALIVE = 1u << 0,	/* still connected */
+	FXT_CTL_PROVIDER_KERNEL = 1u << 1,	/* the kernel section */
+	FXT_CTL_PROVIDER_TRACING = 1u << 2,	/* has a buffer in this trace */
+	FXT_CTL_PROVIDER_NO_STOPPED = 1u << 3,	/* did not ack STOP in time */
+};
+
+struct fxt_ctl_provider {
+	struct fxt_msg_header hdr;
+	__u32 id;
+	__u32 pid;
+	__u32 uid;
+	__u32 flags;		/* enum fxt_ctl_provider_flags */
+	__u64 records;		/* written to the archive */
+	__u64 bytes;
+	__u64 records_dropped;	/* as the provider counted them */
+	__u64 bytes_dropped;
+	__u64 skipped;		/* malformed or forbidden records left out */
+	__u64 buffer_size;	/* data bytes */
+	__u64 buffer_used;
+	char name[FXT_PROVIDER_NAME_MAX];
+};
+
+enum fxt_ctl_state {
+	FXT_CTL_STATE_IDLE = 0,
+	FXT_CTL_STATE_TRACING = 1,
+	FXT_CTL_STATE_STOPPING = 2,
+};
+
+struct fxt_ctl_result {
+	struct fxt_msg_header hdr;
+	__s32 error;		/* 0 or -errno */
+	__u32 state;		/* enum fxt_ctl_state, after the request */
+	__u32 mode;
+	__u32 nproviders;	/* FXT_MSG_CTL_PROVIDER messages before this */
+	__u64 buffer_size;
+	__u64 elapsed_ns;	/* since the trace started */
+	char kernel[FXT_CTL_BACKEND_MAX];	/* "kmod", "bpf" or "off" */
+	char output[FXT_CTL_PATH_MAX];
+	/* Why it failed, or a note (e.g. why there is no kernel capture). */
+	char message[FXT_CTL_MESSAGE_MAX];
+};
+
+#endif /* FXT_CONTROL_PROTO_H */

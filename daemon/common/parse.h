@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef FXT_COMMON_PARSE_H
+#define FXT_COMMON_PARSE_H
+
+#include <stdint.h>
+
+/* "4096", "64K", "4M", "1G" (powers of 1024). 0 or -EINVAL. */
+int parse_size(const char *s, uint64_t *out);
+/* "500ms", "10s", "2m", "1h"; a bare number is seconds. 0 or -EINVAL. */
+int parse_duration_ns(const char *s, uint64_t *out);
+
+#endif /* FXT_COMMON_PARSE_H */

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <fxt/fxt.h>
+
+#include "archive.h"
+
+#define ARCHIVE_TICKS_PER_SECOND 1000000000ull
+#define ARCHIVE_NAME_MAX 255u
+
+struct archive {
+	int fd;
+	int error;	/* the first write error; later writes are refused */
+	uint64_t bytes;
+};
+
+static int write_all(struct archive *a, const void *data, size_t len)
+{
+	const char *p = data;
+
+	if (a->error)
+		return a->error;
+	while (len) {
+		ssize_t n = write(a->fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			a->error = n < 0 ? -errno : -EIO;
+			return a->error;
+		}
+		p += n;
+		len -= (size_t)n;
+		a->bytes += (uint64_t)n;
+	}
+	return 0;
+}
+
+static int write_word(struct archive *a, uint64_t w)
+{
+	return write_all(a, &w, sizeof(w));
+}
+
+int archive_open(const char *path, struct archive **ret)
+{
+	struct archive *a;
+	int r;
+
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY,
+		     0644);
+	if (a->fd < 0) {
+		r = -errno;
+		free(a);
+		return r;
+	}
+	r = write_word(a, fxt_magic_record());
+	if (r < 0) {
+		archive_close(a);
+		return r;
+	}
+	*ret = a;
+	return 0;
+}
+
+int archive_close(struct archive *a)
+{
+	int r;
+
+	if (!a)
+		return 0;
+	r = a->error;
+	if (close(a->fd) < 0 && !r)
+		r = -errno;
+	free(a);
+	return r;
+}
+
+static int write_provider_info(struct archive *a, uint32_t id,
+			       const char *name)
+{
+	uint64_t stream[(ARCHIVE_NAME_MAX + 7) / 8] = { 0 };
+	size_t len = strnlen(name, ARCHIVE_NAME_MAX);
+	int r;
+
+	memcpy(stream, name, len);
+	r = write_word(a, fxt_provider_info_header(id, (__u32)len));
+	if (r < 0)
+		return r;
+	return write_all(a, stream, fxt_words((__u32)len) * FXT_WORD_BYTES);
+}
+
+int archive_begin_section(struct archive *a, uint32_t id, const char *name,
+			  bool *visited, bool with_init)
+{
+	int r;
+
+	if (*visited)
+		r = write_word(a, fxt_provider_section_header(id));
+	else
+		r = write_provider_info(a, id, name);
+	if (r < 0)
+		return r;
+	*visited = true;
+	if (!with_init)
+		return 0;
+	r = write_word(a, fxt_init_header());
+	if (r < 0)
+		return r;
+	return write_word(a, ARCHIVE_TICKS_PER_SECOND);
+}
+
+int archive_write_overflow(struct archive *a, uint32_t id)
+{
+	return write_word(a, fxt_provider_event_header(
+				     id, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW));
+}
+
+int archive_write(struct archive *a, const void *data, size_t len)
+{
+	return write_all(a, data, len);
+}
+
+uint64_t archive_bytes(const struct archive *a)
+{
+	return a->bytes;
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A provider's buffer into the archive: its section header, a buffer
+ * overflow event if it dropped records, then its records, durable area
+ * first, then the rolling halves oldest first. The buffer is untrusted:
+ * each area is copied, then walked record by record (record_walk.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "archive.h"
+#include "manager.h"
+
+static int emit_to_archive(void *ctx, const void *data, size_t len)
+{
+	return archive_write(ctx, data, len);
+}
+
+static int walk_area(struct provider *p, struct archive *a,
+		     enum provider_area area, bool up_to_end, size_t from,
+		     size_t *end)
+{
+	void *data;
+	size_t len, walked = 0;
+	int r;
+
+	r = provider_buffer_copy_area(&p->buffer, area, up_to_end, &data, &len);
+	if (r < 0)
+		return r;
+	if (from < len)
+		r = record_walk((char *)data + from, len - from, &p->walk,
+				&walked, emit_to_archive, a);
+	free(data);
+	if (end)
+		*end = from + walked;
+	return r;
+}
+
+/* Section header, drops, and the durable records not written yet. */
+static int begin_visit(struct provider *p, struct archive *a, bool up_to_end)
+{
+	struct provider_buffer_state st;
+	size_t end = p->durable_saved;
+	int r;
+
+	r = archive_begin_section(a, p->id, p->name, &p->visited, true);
+	if (r < 0)
+		return r;
+	provider_buffer_state(&p->buffer, &st);
+	if (st.records_dropped > p->drops_reported) {
+		r = archive_write_overflow(a, p->id);
+		if (r < 0)
+			return r;
+		p->drops_reported = st.records_dropped;
+	}
+	r = walk_area(p, a, PROVIDER_AREA_DURABLE, up_to_end, p->durable_saved,
+		      &end);
+	p->durable_saved = end;
+	return r;
+}
+
+static bool half_saved(const struct provider *p,
+		       const struct provider_buffer_state *st, unsigned int h)
+{
+	return p->saved_generation[h] == st->rolling_generation[h] + 1;
+}
+
+int collect_provider(struct provider *p, struct archive *a)
+{
+	struct provider_buffer_state st;
+	bool up_to_end = p->fd >= 0 && p->stopped;
+	unsigned int first = 0, i;
+	int r;
+
+	r = begin_visit(p, a, up_to_end);
+	if (r < 0)
+		return r;
+	provider_buffer_state(&p->buffer, &st);
+	if (p->buffer.mode == FXT_BUFFERING_ONESHOT)
+		return walk_area(p, a, PROVIDER_AREA_ROLLING0, up_to_end, 0,
+				 NULL);
+	if (st.rolling_generation[1] < st.rolling_generation[0])
+		first = 1;
+	for (i = 0; i < 2; i++) {
+		unsigned int h = (first + i) % 2;
+
+		if (half_saved(p, &st, h))
+			continue;
+		r = walk_area(p, a, PROVIDER_AREA_ROLLING0 + h, up_to_end, 0,
+			      NULL);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int collect_save(struct provider *p, struct archive *a, unsigned int half)
+{
+	struct provider_buffer_state st;
+	int r;
+
+	if (half > 1)
+		return -EBADMSG;
+	r = begin_visit(p, a, true);
+	if (r < 0)
+		return r;
+	provider_buffer_state(&p->buffer, &st);
+	r = walk_area(p, a, PROVIDER_AREA_ROLLING0 + half, true, 0, NULL);
+	p->saved_generation[half] = st.rolling_generation[half] + 1;
+	return r;
+}

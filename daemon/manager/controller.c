@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A controller (tracectl) connection. Controlling traces needs root, a
+ * uid the administrator allowed with --allow-uid, or group "tracing",
+ * checked on the peer's credentials, never on what it says.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fxt_msg.h"
+#include "log.h"
+#include "manager.h"
+
+#define PEER_GROUPS_MAX 256
+
+static bool in_tracing_group(int fd, gid_t primary)
+{
+	gid_t groups[PEER_GROUPS_MAX];
+	socklen_t len = sizeof(groups);
+	struct group *g = getgrnam(FXT_CTL_GROUP);
+	size_t i;
+
+	if (!g)
+		return false;
+	if (primary == g->gr_gid)
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0)
+		return false;
+	for (i = 0; i < len / sizeof(gid_t); i++)
+		if (groups[i] == g->gr_gid)
+			return true;
+	return false;
+}
+
+static bool allowed(const struct manager *m, int fd, const struct ucred *cred)
+{
+	unsigned int i;
+
+	if (cred->uid == 0)
+		return true;
+	for (i = 0; i < m->n_allow_uid; i++)
+		if (m->allow_uid[i] == cred->uid)
+			return true;
+	return in_tracing_group(fd, cred->gid);
+}
+
+int controller_send_result(struct controller *c, int error,
+			   const char *message)
+{
+	struct fxt_ctl_result res;
+
+	fxt_msg_init(&res, FXT_MSG_CTL_RESULT, sizeof(res));
+	res.error = error;
+	trace_describe(c->manager, &res);
+	snprintf(res.message, sizeof(res.message), "%s", message ? message : "");
+	return fxt_msg_send(c->fd, &res, sizeof(res), -1);
+}
+
+int controller_send_providers(struct controller *c)
+{
+	struct fxt_ctl_provider d;
+	struct provider *p;
+	int r;
+
+	for (p = c->manager->providers; p; p = p->next) {
+		provider_describe(p, &d);
+		r = fxt_msg_send(c->fd, &d, sizeof(d), -1);
+		if (r < 0)
+			return r;
+	}
+	return trace_send_kernel(c->manager, c);
+}
+
+static int handle_start(struct controller *c, const void *buf, size_t len)
+{
+	char note[FXT_CTL_MESSAGE_MAX];
+	int r;
+
+	if (len != sizeof(struct fxt_ctl_start))
+		return -EBADMSG;
+	r = trace_start(c->manager, buf, note, sizeof(note));
+	if (r < 0)
+		log_warning_errno(r, "Refused to start a trace for uid %u: %s",
+				  (unsigned int)c->uid, note);
+	return controller_send_result(c, r, note);
+}
+
+static int handle_stop(struct controller *c)
+{
+	struct manager *m = c->manager;
+	char note[FXT_CTL_MESSAGE_MAX] = "";
+	int r = trace_stop(m, c);
+
+	if (r == 0)
+		return 0;	/* the result comes when the archive is written */
+	if (r == -ESRCH && m->last_output[0])
+		snprintf(note, sizeof(note),
+			 "no trace is running (the last one was written to %.400s)",
+			 m->last_output);
+	else if (r == -ESRCH)
+		snprintf(note, sizeof(note),
+			 "no trace is running; start one with: tracectl start");
+	else
+		snprintf(note, sizeof(note), "the trace is already stopping");
+	return controller_send_result(c, r, note);
+}
+
+static int handle_request(struct controller *c, const void *buf, size_t len)
+{
+	const struct fxt_msg_header *h = buf;
+
+	if (!c->allowed)
+		return controller_send_result(c, -EPERM,
+			"controlling traces needs root or group '" FXT_CTL_GROUP
+			"': run with sudo or add yourself to group '"
+			FXT_CTL_GROUP "'");
+	switch (h->type) {
+	case FXT_MSG_CTL_START:
+		return handle_start(c, buf, len);
+	case FXT_MSG_CTL_STOP:
+		return handle_stop(c);
+	case FXT_MSG_CTL_STATUS: {
+		int r = controller_send_providers(c);
+
+		return r < 0 ? r : controller_send_result(c, 0, NULL);
+	}
+	default:
+		return controller_send_result(c, -EBADMSG, "unknown request");
+	}
+}
+
+static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
+			    void *userdata)
+{
+	struct controller *c = userdata;
+	union {
+		struct fxt_msg_header hdr;
+		char buf[FXT_MSG_MAX];
+	} msg;
+	ssize_t n;
+	int r;
+
+	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
+	if (n == -EAGAIN)
+		return 0;
+	if (n <= 0) {
+		if (n < 0 && n != -ECONNRESET)
+			log_warning_errno((int)n, "Dropping controller of uid %u",
+					  (unsigned int)c->uid);
+		controller_free(c);
+		return 0;
+	}
+	r = handle_request(c, msg.buf, (size_t)n);
+	if (r < 0 && r != -EPIPE && r != -ECONNRESET)
+		log_warning_errno(r, "Failed to answer controller of uid %u",
+				  (unsigned int)c->uid);
+	return 0;
+}
+
+int controller_new(struct manager *m, int fd)
+{
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	struct controller *c;
+	int r;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
+		return -errno;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->manager = m;
+	c->fd = fd;
+	c->pid = cred.pid;
+	c->uid = cred.uid;
+	c->allowed = allowed(m, fd, &cred);
+	r = sd_event_add_io(m->event, &c->io, fd, EPOLLIN, on_controller_io, c);
+	if (r < 0) {
+		free(c);
+		return r;
+	}
+	(void)sd_event_source_set_description(c->io, "fxt-controller");
+	c->next = m->controllers;
+	m->controllers = c;
+	if (!c->allowed)
+		log_notice("Refusing control to uid %u (pid %d): not root, not in group '%s'",
+			   (unsigned int)c->uid, (int)c->pid, FXT_CTL_GROUP);
+	return 0;
+}
+
+struct controller *controller_free(struct controller *c)
+{
+	struct controller **pp;
+
+	if (!c)
+		return NULL;
+	for (pp = &c->manager->controllers; *pp; pp = &(*pp)->next)
+		if (*pp == c) {
+			*pp = c->next;
+			break;
+		}
+	trace_forget_controller(c->manager, c);
+	sd_event_source_disable_unref(c->io);
+	close(c->fd);
+	free(c);
+	return NULL;
+}

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* fxtraced: the fxtrace manager. Runs in the foreground. */
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "log.h"
+#include "parse.h"
+#include "manager.h"
+
+struct options {
+	const char *socket_path;
+	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
+	unsigned int n_allow_uid;
+	uint64_t buffer_size;
+	bool verbose;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: fxtraced [OPTIONS]\n"
+		"The fxtrace manager: hands trace buffers to providers and writes\n"
+		"trace archives for tracectl. Runs in the foreground.\n\n"
+		"  --socket PATH       listen on PATH (default $%s, else %s,\n"
+		"                      or the socket passed by systemd)\n"
+		"  --allow-uid UID     also let UID (number or name) control traces;\n"
+		"                      by default only root and group '%s' may\n"
+		"  --buffer-size SIZE  default buffer per provider (default 1M)\n"
+		"  -v, --verbose       log debug messages\n"
+		"  -h, --help\n\n"
+		"Examples:\n"
+		"  sudo systemctl start fxtraced\n"
+		"  sudo fxtraced\n"
+		"  fxtraced --socket /tmp/fxt.sock --allow-uid $(id -u) &\n"
+		"  FXTRACE_SOCKET=/tmp/fxt.sock tracectl status\n",
+		FXT_SOCKET_ENV, FXT_MANAGER_SOCKET, FXT_CTL_GROUP);
+}
+
+static int parse_uid(const char *s, uid_t *uid)
+{
+	struct passwd *pw;
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*s && !*end && !errno && v < (uid_t)-1) {
+		*uid = (uid_t)v;
+		return 0;
+	}
+	pw = getpwnam(s);
+	if (!pw)
+		return -ENOENT;
+	*uid = pw->pw_uid;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "socket", required_argument, NULL, 's' },
+		{ "allow-uid", required_argument, NULL, 'u' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			o->socket_path = optarg;
+			break;
+		case 'u':
+			if (o->n_allow_uid == MANAGER_ALLOW_UID_MAX ||
+			    parse_uid(optarg, &o->allow_uid[o->n_allow_uid++]) < 0) {
+				fprintf(stderr, "fxtraced: --allow-uid %s: no such user (or too many)\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'b':
+			if (parse_size(optarg, &o->buffer_size) < 0 ||
+			    o->buffer_size < PROVIDER_BUFFER_MIN_SIZE ||
+			    o->buffer_size > PROVIDER_BUFFER_MAX_SIZE) {
+				fprintf(stderr, "fxtraced: --buffer-size %s: give 4K..1G, e.g. 4M\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_SUCCESS);
+		default:
+			usage(stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fxtraced: unexpected argument '%s'\n", argv[optind]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct manager *m = NULL;
+	int r;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return 2;
+	log_level_set(o.verbose ? LOG_DEBUG : LOG_INFO);
+	r = manager_new(&m);
+	if (r < 0) {
+		log_error_errno(r, "Failed to allocate the manager");
+		return EXIT_FAILURE;
+	}
+	memcpy(m->allow_uid, o.allow_uid, sizeof(o.allow_uid));
+	m->n_allow_uid = o.n_allow_uid;
+	if (o.buffer_size)
+		m->default_buffer_size = (o.buffer_size + 7) & ~7ull;
+	r = manager_start(m, o.socket_path);
+	if (r >= 0)
+		r = manager_run(m);
+	(void)sd_notify(0, "STOPPING=1");
+	manager_free(m);
+	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

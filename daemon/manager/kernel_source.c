@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "archive.h"
+#include "fxt_msg.h"
+#include "kernel_source.h"
+#include "log.h"
+
+#ifdef FXT_HAVE_KERNEL_SESSION
+#include "kernel_session.h"
+
+struct kernel_source {
+	struct kernel_session *session;
+	sd_event_source *io;
+	struct archive *archive;
+	uint32_t id;
+	bool visited;
+	bool in_drain;		/* section header written for this drain */
+	bool stopped;
+};
+
+static int write_to_archive(void *ctx, const void *data, size_t len)
+{
+	struct kernel_source *ks = ctx;
+	int r;
+
+	if (!ks->in_drain) {
+		/* kernel_session_drain() writes the initialization record. */
+		r = archive_begin_section(ks->archive, ks->id, "kernel",
+					  &ks->visited, false);
+		if (r < 0)
+			return r;
+		ks->in_drain = true;
+	}
+	return archive_write(ks->archive, data, len);
+}
+
+static int drain(struct kernel_source *ks)
+{
+	int r;
+
+	ks->in_drain = false;
+	r = kernel_session_drain(ks->session, write_to_archive, ks);
+	ks->in_drain = false;
+	return r;
+}
+
+static int on_kernel_data(sd_event_source *s, int fd, uint32_t revents,
+			  void *userdata)
+{
+	struct kernel_source *ks = userdata;
+	int r = drain(ks);
+
+	if (r < 0) {
+		log_warning_errno(r, "Failed to write kernel records; kernel capture continues, written at stop");
+		ks->io = sd_event_source_disable_unref(ks->io);
+	}
+	return 0;
+}
+
+static enum kernel_backend_choice backend_choice(enum fxt_ctl_kernel c)
+{
+	switch (c) {
+	case FXT_CTL_KERNEL_KMOD:
+		return KERNEL_BACKEND_KMOD;
+	case FXT_CTL_KERNEL_BPF:
+		return KERNEL_BACKEND_BPF;
+	case FXT_CTL_KERNEL_OFF:
+		return KERNEL_BACKEND_OFF;
+	default:
+		return KERNEL_BACKEND_AUTO;
+	}
+}
+
+static int watch(sd_event *event, struct kernel_source *ks)
+{
+	int fd = kernel_session_event_fd(ks->session);
+	int r;
+
+	if (fd < 0)
+		return 0;
+	r = sd_event_add_io(event, &ks->io, fd, EPOLLIN, on_kernel_data, ks);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(ks->io, "fxt-kernel");
+	return 0;
+}
+
+int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
+		       enum fxt_buffering_mode mode, uint32_t provider_id,
+		       struct archive *archive, struct kernel_source **ret,
+		       char *why, size_t why_len)
+{
+	struct kernel_session_config cfg = {
+		.backend = backend_choice(choice),
+		.mode = (enum kernel_buffer_mode)mode,
+	};
+	struct kernel_source *ks;
+	int r;
+
+	*ret = NULL;
+	why[0] = '\0';
+	if (choice == FXT_CTL_KERNEL_OFF)
+		return 0;
+	ks = calloc(1, sizeof(*ks));
+	if (!ks)
+		return -ENOMEM;
+	ks->archive = archive;
+	ks->id = provider_id;
+	r = kernel_session_open(&ks->session, &cfg, why, why_len);
+	if (r >= 0)
+		r = kernel_session_start(ks->session);
+	if (r >= 0 && mode == FXT_BUFFERING_STREAMING)
+		r = watch(event, ks);
+	if (r < 0) {
+		if (!why[0])
+			snprintf(why, why_len, "kernel capture failed: %s",
+				 strerror(-r));
+		kernel_source_free(ks);
+		return choice == FXT_CTL_KERNEL_AUTO ? 0 : r;
+	}
+	*ret = ks;
+	return 0;
+}
+
+const char *kernel_source_backend(const struct kernel_source *ks)
+{
+	return ks ? kernel_session_backend(ks->session) : "off";
+}
+
+int kernel_source_finish(struct kernel_source *ks)
+{
+	int r, r2;
+
+	ks->io = sd_event_source_disable_unref(ks->io);
+	r = kernel_session_stop(ks->session);
+	ks->stopped = true;
+	r2 = drain(ks);
+	return r < 0 ? r : r2;
+}
+
+void kernel_source_describe(const struct kernel_source *ks,
+			    struct fxt_ctl_provider *out)
+{
+	struct kernel_session_stats st = { 0 };
+
+	fxt_msg_init(out, FXT_MSG_CTL_PROVIDER, sizeof(*out));
+	kernel_session_stats(ks->session, &st);
+	out->id = ks->id;
+	out->flags = FXT_CTL_PROVIDER_KERNEL | FXT_CTL_PROVIDER_TRACING;
+	out->records = st.records;
+	out->bytes = st.bytes;
+	out->records_dropped = st.dropped;
+	snprintf(out->name, sizeof(out->name), "kernel");
+}
+
+struct kernel_source *kernel_source_free(struct kernel_source *ks)
+{
+	if (!ks)
+		return NULL;
+	sd_event_source_disable_unref(ks->io);
+	if (ks->session) {
+		if (!ks->stopped)
+			(void)kernel_session_stop(ks->session);
+		kernel_session_close(ks->session);
+	}
+	free(ks);
+	return NULL;
+}
+
+#else /* !FXT_HAVE_KERNEL_SESSION */
+
+struct kernel_source {
+	int unused;
+};
+
+int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
+		       enum fxt_buffering_mode mode, uint32_t provider_id,
+		       struct archive *archive, struct kernel_source **ret,
+		       char *why, size_t why_len)
+{
+	*ret = NULL;
+	why[0] = '\0';
+	if (choice == FXT_CTL_KERNEL_OFF)
+		return 0;
+	snprintf(why, why_len,
+		 "no kernel capture: this fxtraced was built without kernel support");
+	return choice == FXT_CTL_KERNEL_AUTO ? 0 : -EOPNOTSUPP;
+}
+
+const char *kernel_source_backend(const struct kernel_source *ks)
+{
+	return "off";
+}
+
+int kernel_source_finish(struct kernel_source *ks)
+{
+	return 0;
+}
+
+void kernel_source_describe(const struct kernel_source *ks,
+			    struct fxt_ctl_provider *out)
+{
+	fxt_msg_init(out, FXT_MSG_CTL_PROVIDER, sizeof(*out));
+}
+
+struct kernel_source *kernel_source_free(struct kernel_source *ks)
+{
+	return NULL;
+}
+
+#endif

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel scheduling capture for a trace: the "kernel" provider section,
+ * drained from kernel_session into the archive at stop, and in streaming
+ * mode whenever the kernel side passes its watermark.
+ */
+#ifndef FXT_KERNEL_SOURCE_H
+#define FXT_KERNEL_SOURCE_H
+
+#include <stddef.h>
+
+#include <systemd/sd-event.h>
+
+#include "control_proto.h"
+
+struct archive;
+struct kernel_source;
+
+/*
+ * 0 with *ret set, or 0 with *ret NULL and a note in why when the choice
+ * is "off" or "auto" finds no capture here; -errno with the reason in why
+ * when an explicit backend cannot run.
+ */
+int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
+		       enum fxt_buffering_mode mode, uint32_t provider_id,
+		       struct archive *archive, struct kernel_source **ret,
+		       char *why, size_t why_len);
+const char *kernel_source_backend(const struct kernel_source *ks);
+/* Stops capture and writes what is left; 0 or -errno. */
+int kernel_source_finish(struct kernel_source *ks);
+void kernel_source_describe(const struct kernel_source *ks,
+			    struct fxt_ctl_provider *out);
+struct kernel_source *kernel_source_free(struct kernel_source *ks);
+
+#endif /* FXT_KERNEL_SOURCE_H */

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A provider connection. Any user may be one: it gets a buffer of its own
+ * and nothing else. What it claims (name, pid) is only a label; the pid
+ * and uid come from SO_PEERCRED.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "fxt_msg.h"
+#include "log.h"
+#include "manager.h"
+
+static void provider_gone(struct provider *p, const char *why)
+{
+	struct manager *m = p->manager;
+
+	if (p->fd < 0)
+		return;
+	log_info("Provider %s[%d] %s", p->name, (int)p->pid, why);
+	p->io = sd_event_source_disable_unref(p->io);
+	close(p->fd);
+	p->fd = -1;
+	if (p->in_trace) {
+		/* Its buffer is still mapped here: read it at stop. */
+		trace_provider_stopped(m, p);
+		return;
+	}
+	provider_free(p);
+	manager_update_status(m);
+}
+
+static int handle_message(struct provider *p, const void *buf, size_t len)
+{
+	const struct fxt_msg_header *h = buf;
+
+	switch (h->type) {
+	case FXT_MSG_PROVIDER_STARTED:
+		p->started = true;
+		return 0;
+	case FXT_MSG_PROVIDER_STOPPED:
+		if (p->stop_sent && !p->stopped)
+			trace_provider_stopped(p->manager, p);
+		return 0;
+	case FXT_MSG_PROVIDER_SAVE:
+		if (len != sizeof(struct fxt_msg_save))
+			return -EBADMSG;
+		return trace_save(p->manager, p, buf);
+	default:
+		return -EBADMSG;
+	}
+}
+
+static int on_provider_io(sd_event_source *s, int fd, uint32_t revents,
+			  void *userdata)
+{
+	struct provider *p = userdata;
+	union {
+		struct fxt_msg_header hdr;
+		char buf[FXT_MSG_MAX];
+	} msg;
+	ssize_t n;
+	int r;
+
+	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
+	if (n == -EAGAIN)
+		return 0;
+	if (n == 0 || n == -ECONNRESET) {
+		provider_gone(p, "disconnected");
+		return 0;
+	}
+	r = n < 0 ? (int)n : handle_message(p, msg.buf, (size_t)n);
+	if (r < 0) {
+		log_warning_errno(r, "Provider %s[%d] sent a bad message (type %u)",
+				  p->name, (int)p->pid, n > 0 ? msg.hdr.type : 0);
+		provider_gone(p, "dropped");
+	}
+	return 0;
+}
+
+static void copy_name(char *dst, const char *src)
+{
+	size_t i;
+
+	/* Untrusted: printable ASCII only, so logs and archives stay sane. */
+	for (i = 0; i + 1 < FXT_PROVIDER_NAME_MAX && src[i]; i++)
+		dst[i] = (src[i] > ' ' && src[i] < 127) ? src[i] : '_';
+	dst[i] = '\0';
+	if (!i)
+		strcpy(dst, "unnamed");
+}
+
+int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
+		 size_t len)
+{
+	const struct fxt_msg_provider_hello *h = (const void *)hello;
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	struct provider *p;
+	int r;
+
+	if (len != sizeof(*h))
+		return -EBADMSG;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
+		return -errno;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	p->manager = m;
+	p->fd = fd;
+	p->buffer.fd = -1;
+	p->pid = cred.pid;
+	p->uid = cred.uid;
+	p->id = manager_next_id(m);
+	copy_name(p->name, h->name);
+	r = sd_event_add_io(m->event, &p->io, fd, EPOLLIN, on_provider_io, p);
+	if (r < 0) {
+		p->fd = -1;
+		provider_free(p);
+		return r;
+	}
+	(void)sd_event_source_set_description(p->io, "fxt-provider");
+	p->next = m->providers;
+	m->providers = p;
+	log_info("Provider %s[%d] (uid %u) connected as id %u", p->name,
+		 (int)p->pid, (unsigned int)p->uid, p->id);
+	if (trace_state(m) == FXT_CTL_STATE_TRACING) {
+		r = trace_join(m, p);
+		if (r < 0) {
+			log_warning_errno(r, "Provider %s[%d] could not join the trace",
+					  p->name, (int)p->pid);
+			provider_gone(p, "dropped");
+			return 0;
+		}
+	}
+	manager_update_status(m);
+	return 0;
+}
+
+struct provider *provider_free(struct provider *p)
+{
+	struct provider **pp;
+
+	if (!p)
+		return NULL;
+	for (pp = &p->manager->providers; *pp; pp = &(*pp)->next)
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	sd_event_source_disable_unref(p->io);
+	if (p->fd >= 0)
+		close(p->fd);
+	provider_buffer_destroy(&p->buffer);
+	free(p);
+	return NULL;
+}
+
+int provider_join_trace(struct provider *p, enum fxt_buffering_mode mode,
+			uint64_t data_size, const char *categories)
+{
+	struct fxt_msg_buffer buf;
+	struct fxt_msg_start start;
+	int r;
+
+	if (p->fd < 0 || p->in_trace)
+		return 0;
+	r = provider_buffer_create(&p->buffer, data_size, mode, p->name);
+	if (r < 0)
+		return r;
+	p->in_trace = true;
+	fxt_msg_init(&buf, FXT_MSG_BUFFER, sizeof(buf));
+	buf.size = p->buffer.size;
+	buf.provider_id = p->id;
+	r = fxt_msg_send(p->fd, &buf, sizeof(buf), p->buffer.fd);
+	/* Our mapping keeps the memory; the provider holds the only fd. */
+	close(p->buffer.fd);
+	p->buffer.fd = -1;
+	if (r < 0)
+		return r;
+	fxt_msg_init(&start, FXT_MSG_START, sizeof(start));
+	start.mode = mode;
+	snprintf(start.categories, sizeof(start.categories), "%s", categories);
+	return fxt_msg_send(p->fd, &start, sizeof(start), -1);
+}
+
+int provider_send_stop(struct provider *p)
+{
+	struct fxt_msg_header stop;
+
+	if (p->fd < 0 || !p->in_trace)
+		return -ENOTCONN;
+	fxt_msg_init(&stop, FXT_MSG_STOP, sizeof(stop));
+	p->stop_sent = true;
+	return fxt_msg_send(p->fd, &stop, sizeof(stop), -1);
+}
+
+/* After the archive is written: the provider forgets its buffer. */
+void provider_leave_trace(struct provider *p)
+{
+	struct fxt_msg_header terminate;
+
+	if (p->fd >= 0 && p->in_trace) {
+		fxt_msg_init(&terminate, FXT_MSG_TERMINATE, sizeof(terminate));
+		(void)fxt_msg_send(p->fd, &terminate, sizeof(terminate), -1);
+	}
+	provider_buffer_destroy(&p->buffer);
+	p->in_trace = p->started = p->stopped = p->stop_sent = false;
+	p->visited = false;
+	p->durable_saved = 0;
+	memset(p->saved_generation, 0, sizeof(p->saved_generation));
+	p->drops_reported = 0;
+	memset(&p->walk, 0, sizeof(p->walk));
+	if (p->fd < 0)
+		provider_free(p);
+}
+
+void provider_describe(const struct provider *p, struct fxt_ctl_provider *out)
+{
+	struct provider_buffer_state st = { 0 };
+
+	fxt_msg_init(out, FXT_MSG_CTL_PROVIDER, sizeof(*out));
+	out->id = p->id;
+	out->pid = (__u32)p->pid;
+	out->uid = (__u32)p->uid;
+	out->flags = (p->fd >= 0 ? FXT_CTL_PROVIDER_ALIVE : 0) |
+		     (p->in_trace ? FXT_CTL_PROVIDER_TRACING : 0) |
+		     (p->stop_sent && !p->stopped ?
+			      FXT_CTL_PROVIDER_NO_STOPPED : 0);
+	if (p->in_trace && p->buffer.map) {
+		provider_buffer_state(&p->buffer, &st);
+		out->buffer_size = provider_buffer_data_size(&p->buffer);
+		out->buffer_used = provider_buffer_used(&p->buffer);
+	}
+	out->records = p->walk.records;
+	out->bytes = p->walk.bytes;
+	out->skipped = p->walk.skipped;
+	out->records_dropped = st.records_dropped;
+	out->bytes_dropped = st.bytes_dropped;
+	memcpy(out->name, p->name, sizeof(out->name));
+}

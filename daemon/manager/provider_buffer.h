@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A provider's shared trace buffer as the manager sees it: a sealed memfd
+ * laid out by <fxt/provider_abi.h>, mapped here for the whole trace so it
+ * can still be read after the provider dies. Everything in it but the
+ * layout the manager wrote is untrusted.
+ */
+#ifndef FXT_PROVIDER_BUFFER_H
+#define FXT_PROVIDER_BUFFER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fxt/provider_abi.h>
+
+/* Data bytes when the controller gives no size, and the bounds. */
+#define PROVIDER_BUFFER_DEFAULT_SIZE (1024u * 1024u)
+#define PROVIDER_BUFFER_MIN_SIZE 4096u
+#define PROVIDER_BUFFER_MAX_SIZE (1024ull * 1024u * 1024u)
+
+struct provider_buffer {
+	int fd;			/* the memfd; -1 once handed out */
+	void *map;
+	size_t size;		/* the whole memfd */
+	enum fxt_buffering_mode mode;
+	/* The layout as the manager wrote it (the header copy is shared). */
+	uint64_t durable_offset, durable_size;
+	uint64_t rolling_offset[2], rolling_size;
+};
+
+/* A snapshot of the fields the provider writes, each read once. */
+struct provider_buffer_state {
+	uint64_t durable_end;
+	uint64_t rolling_end[2];
+	uint64_t rolling_generation[2];
+	uint64_t records_dropped;
+	uint64_t bytes_dropped;
+	uint64_t records_written;
+};
+
+enum provider_area {
+	PROVIDER_AREA_DURABLE,
+	PROVIDER_AREA_ROLLING0,
+	PROVIDER_AREA_ROLLING1,
+};
+
+int provider_buffer_create(struct provider_buffer *b, uint64_t data_size,
+			   enum fxt_buffering_mode mode, const char *name);
+void provider_buffer_destroy(struct provider_buffer *b);
+
+void provider_buffer_state(const struct provider_buffer *b,
+			   struct provider_buffer_state *st);
+uint64_t provider_buffer_data_size(const struct provider_buffer *b);
+/* Bytes the provider says it wrote, clamped to the areas. */
+uint64_t provider_buffer_used(const struct provider_buffer *b);
+
+/*
+ * A private copy of one area, so that a provider still writing cannot
+ * change what is validated. up_to_end: only up to the provider's end mark
+ * (it acknowledged STOP or asked for a SAVE); otherwise the whole area,
+ * to be read up to the first zero header word (a dead provider's end mark
+ * may lag its last record). *data is malloc'd (NULL when empty).
+ */
+int provider_buffer_copy_area(const struct provider_buffer *b,
+			      enum provider_area area, bool up_to_end,
+			      void **data, size_t *len);
+
+#endif /* FXT_PROVIDER_BUFFER_H */

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The trace: at most one at a time. Start gives every connected provider
+ * a buffer; providers that connect later join. Stop sends STOP, waits for
+ * every STOPPED (or the provider's death, or a timeout), then writes the
+ * archive: each provider's section, then the kernel's.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "archive.h"
+#include "fxt_msg.h"
+#include "kernel_source.h"
+#include "log.h"
+#include "manager.h"
+
+struct trace {
+	enum fxt_buffering_mode mode;
+	uint64_t buffer_size;
+	char categories[FXT_CATEGORIES_MAX];
+	char output[FXT_CTL_PATH_MAX];
+	struct archive *archive;
+	struct kernel_source *kernel;
+	uint64_t started_ns;
+	bool stopping;
+	sd_event_source *stop_timer;
+	sd_event_source *duration_timer;
+	struct controller *stop_requester;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct trace *trace_free(struct trace *t)
+{
+	if (!t)
+		return NULL;
+	sd_event_source_disable_unref(t->stop_timer);
+	sd_event_source_disable_unref(t->duration_timer);
+	kernel_source_free(t->kernel);
+	(void)archive_close(t->archive);
+	free(t);
+	return NULL;
+}
+
+static int on_duration_end(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+
+	log_info("Trace duration reached, stopping");
+	(void)trace_stop(m, NULL);
+	return 0;
+}
+
+static int validate(const struct fxt_ctl_start *req, char *note,
+		    size_t note_len)
+{
+	if (req->mode > FXT_BUFFERING_STREAMING || req->kernel > FXT_CTL_KERNEL_OFF) {
+		snprintf(note, note_len, "unknown mode or kernel backend");
+		return -EINVAL;
+	}
+	if (req->output[0] != '/' ||
+	    !memchr(req->output, '\0', sizeof(req->output))) {
+		snprintf(note, note_len, "the output path must be absolute");
+		return -EINVAL;
+	}
+	if (!memchr(req->categories, '\0', sizeof(req->categories))) {
+		snprintf(note, note_len, "the category list is not terminated");
+		return -EINVAL;
+	}
+	if (req->buffer_size &&
+	    (req->buffer_size < PROVIDER_BUFFER_MIN_SIZE ||
+	     req->buffer_size > PROVIDER_BUFFER_MAX_SIZE)) {
+		snprintf(note, note_len,
+			 "the buffer size must be between %u bytes and %llu MiB",
+			 PROVIDER_BUFFER_MIN_SIZE,
+			 PROVIDER_BUFFER_MAX_SIZE >> 20);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int start_duration_timer(struct manager *m, struct trace *t,
+				uint64_t duration_ns)
+{
+	int r;
+
+	if (!duration_ns)
+		return 0;
+	r = sd_event_add_time_relative(m->event, &t->duration_timer,
+				       CLOCK_MONOTONIC, duration_ns / 1000, 0,
+				       on_duration_end, m);
+	if (r >= 0)
+		(void)sd_event_source_set_description(t->duration_timer,
+						      "fxt-trace-duration");
+	return r;
+}
+
+int trace_start(struct manager *m, const struct fxt_ctl_start *req,
+		char *note, size_t note_len)
+{
+	struct provider *p, *next;
+	struct trace *t;
+	int r;
+
+	note[0] = '\0';
+	if (m->trace) {
+		snprintf(note, note_len,
+			 "a trace is already running (to %s); stop it first with: tracectl stop",
+			 m->trace->output);
+		return -EBUSY;
+	}
+	r = validate(req, note, note_len);
+	if (r < 0)
+		return r;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->mode = req->mode;
+	t->buffer_size = req->buffer_size ? (req->buffer_size + 7) & ~7ull :
+					    m->default_buffer_size;
+	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
+	snprintf(t->output, sizeof(t->output), "%s", req->output);
+	r = archive_open(t->output, &t->archive);
+	if (r < 0) {
+		snprintf(note, note_len, "cannot create %.400s: %s", t->output,
+			 strerror(-r));
+		trace_free(t);
+		return r;
+	}
+	r = kernel_source_open(m->event, req->kernel, t->mode,
+			       manager_next_id(m), t->archive, &t->kernel, note,
+			       note_len);
+	if (r >= 0)
+		r = start_duration_timer(m, t, req->duration_ns);
+	if (r < 0) {
+		(void)unlink(t->output);
+		trace_free(t);
+		return r;
+	}
+	t->started_ns = now_ns();
+	m->trace = t;
+	for (p = m->providers; p; p = next) {
+		next = p->next;
+		r = trace_join(m, p);
+		if (r < 0)
+			log_warning_errno(r, "Provider %s[%d] could not join the trace",
+					  p->name, (int)p->pid);
+	}
+	log_info("Trace started: %s, mode %u, kernel %s%s%s", t->output,
+		 t->mode, kernel_source_backend(t->kernel), note[0] ? ": " : "",
+		 note);
+	manager_update_status(m);
+	return 0;
+}
+
+int trace_join(struct manager *m, struct provider *p)
+{
+	struct trace *t = m->trace;
+
+	if (!t || t->stopping)
+		return 0;
+	return provider_join_trace(p, t->mode, t->buffer_size, t->categories);
+}
+
+static void reply(struct manager *m, struct controller *c, int error)
+{
+	struct provider *p;
+	struct fxt_ctl_provider d;
+	char message[FXT_CTL_MESSAGE_MAX] = "";
+
+	if (!c)
+		return;
+	for (p = m->providers; p; p = p->next) {
+		if (!p->in_trace)
+			continue;
+		provider_describe(p, &d);
+		(void)fxt_msg_send(c->fd, &d, sizeof(d), -1);
+	}
+	(void)trace_send_kernel(m, c);
+	if (error)
+		snprintf(message, sizeof(message), "writing %.400s failed: %s",
+			 m->trace->output, strerror(-error));
+	(void)controller_send_result(c, error, message);
+}
+
+/* Providers in id order, so archives list them as they connected. */
+static int collect_all(struct manager *m)
+{
+	struct trace *t = m->trace;
+	uint32_t last = 0;
+	int r, first_error = 0;
+
+	for (;;) {
+		struct provider *p, *best = NULL;
+
+		for (p = m->providers; p; p = p->next)
+			if (p->in_trace && p->id > last &&
+			    (!best || p->id < best->id))
+				best = p;
+		if (!best)
+			break;
+		last = best->id;
+		r = collect_provider(best, t->archive);
+		if (r < 0 && !first_error)
+			first_error = log_error_errno(r, "Failed to write provider %s[%d] to %s",
+						      best->name, (int)best->pid, t->output);
+	}
+	if (t->kernel) {
+		r = kernel_source_finish(t->kernel);
+		if (r < 0 && !first_error)
+			first_error = log_error_errno(r, "Failed to write the kernel section to %s",
+						      t->output);
+	}
+	return first_error;
+}
+
+static void finish(struct manager *m)
+{
+	struct trace *t = m->trace;
+	struct provider *p, *next;
+	int r, r2;
+
+	r = collect_all(m);
+	r2 = archive_close(t->archive);
+	t->archive = NULL;
+	if (r2 < 0 && !r)
+		r = log_error_errno(r2, "Failed to write %s", t->output);
+	log_info("Trace written to %s", t->output);
+	snprintf(m->last_output, sizeof(m->last_output), "%s", t->output);
+	reply(m, t->stop_requester, r);
+	for (p = m->providers; p; p = next) {
+		next = p->next;
+		if (p->in_trace)
+			provider_leave_trace(p);
+	}
+	m->trace = trace_free(t);
+	manager_trace_finished(m);
+}
+
+static void finish_if_all_stopped(struct manager *m)
+{
+	struct provider *p;
+
+	for (p = m->providers; p; p = p->next)
+		if (p->in_trace && !p->stopped)
+			return;
+	finish(m);
+}
+
+static int on_stop_timeout(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+	struct provider *p;
+
+	for (p = m->providers; p; p = p->next)
+		if (p->in_trace && !p->stopped)
+			log_warning("Provider %s[%d] did not acknowledge STOP; reading its buffer as it is",
+				    p->name, (int)p->pid);
+	finish(m);
+	return 0;
+}
+
+int trace_stop(struct manager *m, struct controller *c)
+{
+	struct trace *t = m->trace;
+	struct provider *p;
+	int r;
+
+	if (!t)
+		return -ESRCH;
+	if (t->stopping) {
+		if (t->stop_requester || !c)
+			return -EALREADY;
+		t->stop_requester = c;
+		return 0;
+	}
+	t->stopping = true;
+	t->stop_requester = c;
+	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);
+	for (p = m->providers; p; p = p->next) {
+		if (!p->in_trace || p->stopped)
+			continue;
+		if (provider_send_stop(p) < 0)
+			p->stopped = true;	/* gone: read what is there */
+	}
+	r = sd_event_add_time_relative(m->event, &t->stop_timer,
+				       CLOCK_MONOTONIC,
+				       MANAGER_STOP_TIMEOUT_USEC, 0,
+				       on_stop_timeout, m);
+	if (r < 0) {
+		log_warning_errno(r, "Failed to arm the stop timeout; not waiting for providers");
+		finish(m);
+		return 0;
+	}
+	(void)sd_event_source_set_description(t->stop_timer, "fxt-stop-timeout");
+	manager_update_status(m);
+	finish_if_all_stopped(m);
+	return 0;
+}
+
+void trace_provider_stopped(struct manager *m, struct provider *p)
+{
+	p->stopped = true;
+	if (m->trace && m->trace->stopping)
+		finish_if_all_stopped(m);
+}
+
+void trace_forget_controller(struct manager *m, struct controller *c)
+{
+	if (m->trace && m->trace->stop_requester == c)
+		m->trace->stop_requester = NULL;
+}
+
+int trace_save(struct manager *m, struct provider *p,
+	       const struct fxt_msg_save *save)
+{
+	struct fxt_msg_save saved;
+	int r;
+
+	if (!m->trace || !p->in_trace ||
+	    m->trace->mode != FXT_BUFFERING_STREAMING || save->half > 1)
+		return -EBADMSG;
+	r = collect_save(p, m->trace->archive, save->half);
+	if (r < 0)
+		log_error_errno(r, "Failed to append provider %s[%d] to %s",
+				p->name, (int)p->pid, m->trace->output);
+	fxt_msg_init(&saved, FXT_MSG_SAVED, sizeof(saved));
+	saved.half = save->half;
+	saved.generation = save->generation;
+	return fxt_msg_send(p->fd, &saved, sizeof(saved), -1);
+}
+
+enum fxt_ctl_state trace_state(const struct manager *m)
+{
+	if (!m->trace)
+		return FXT_CTL_STATE_IDLE;
+	return m->trace->stopping ? FXT_CTL_STATE_STOPPING :
+				    FXT_CTL_STATE_TRACING;
+}
+
+void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
+{
+	const struct trace *t = m->trace;
+
+	res->state = trace_state(m);
+	if (!t) {
+		snprintf(res->kernel, sizeof(res->kernel), "off");
+		snprintf(res->output, sizeof(res->output), "%s",
+			 m->last_output);
+		return;
+	}
+	res->mode = t->mode;
+	res->buffer_size = t->buffer_size;
+	res->elapsed_ns = now_ns() - t->started_ns;
+	snprintf(res->kernel, sizeof(res->kernel), "%s",
+		 kernel_source_backend(t->kernel));
+	snprintf(res->output, sizeof(res->output), "%s", t->output);
+}
+
+int trace_send_kernel(const struct manager *m, struct controller *c)
+{
+	struct fxt_ctl_provider d;
+
+	if (!m->trace || !m->trace->kernel)
+		return 0;
+	kernel_source_describe(m->trace->kernel, &d);
+	return fxt_msg_send(c->fd, &d, sizeof(d), -1);
+}

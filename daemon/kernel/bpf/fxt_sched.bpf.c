@@ -202,7 +202,8 @@ static __always_inline __u32 read_name(__u64 *name, const char *src)
 {
 	long n = bpf_probe_read_kernel_str(name, 16, src);
 
-	return n > 1 ? (__u32)(n - 1) : 0;
+	/* The mask is a no-op for n <= 16; it bounds the length for the verifier. */
+	return n > 1 ? (__u32)(n - 1) & FXT_SCHED_NAME_MAX : 0;
 }
 
 static __always_inline void write_names(const struct task_struct *t,

@@ -1,2 +1,1538 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Streaming FXT reader.
+ *
+ * Input arrives in big chunks into one read buffer; a record is decoded in
+ * place once all of its words are in the buffer. The buffer grows only to
+ * hold the largest record seen (32760 bytes for normal records, up to
+ * max_large_record_bytes for large ones). Memory input that is 8-byte
+ * aligned is decoded where it lies.
+ *
+ * Decoding a record never allocates: strings point into the record or
+ * into the provider's string table, which is copied only when a string
+ * record (re)assigns an index.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "fxt_reader.h"
+
+#define READ_CHUNK (1u << 20)
+#define PROVIDERS_MAX 4096u
+#define STRING_TABLE_SIZE (FXT_STRING_INDEX_MAX + 1)
+#define THREAD_TABLE_SIZE (FXT_THREAD_INDEX_MAX + 1)
+#define NS_PER_SECOND 1000000000ull
+
+enum source_kind {
+	SOURCE_MEM,	/* aligned memory, decoded in place */
+	SOURCE_MEM_COPY, /* unaligned memory, copied through the buffer */
+	SOURCE_FD,
+	SOURCE_FILE,
+};
+
+struct string_slot {
+	char *data;
+	uint32_t len;
+	uint32_t cap;
+	bool set;
+};
+
+struct thread_slot {
+	struct fxt_thread_id id;
+	bool set;
+};
+
+struct provider_state {
+	struct fxt_provider pub;
+	char name[256];
+	struct string_slot *strings;	/* STRING_TABLE_SIZE, on first use */
+	struct thread_slot *threads;	/* THREAD_TABLE_SIZE, on first use */
+};
+
+struct fxt_reader {
+	struct fxt_reader_options opt;
+	enum source_kind kind;
+	int fd;
+	FILE *file;
+	const uint8_t *mem;
+	size_t mem_len;
+	size_t mem_pos;
+
+	uint8_t *buf;		/* owned unless SOURCE_MEM */
+	size_t cap;
+	size_t start;		/* first unconsumed byte */
+	size_t end;		/* end of valid data */
+	uint64_t buf_offset;	/* input offset of buf[0] */
+	bool eof;
+	bool done;
+	int io_error;
+
+	struct provider_state **providers;
+	size_t nproviders;
+	size_t providers_cap;
+	struct provider_state *current;
+	bool too_many_providers;
+
+	struct fxt_reader_stats stats;
+	uint64_t rec_offset;	/* offset of the record being decoded */
+	bool rec_nonconforming;
+	char reason[320];
+};
+
+/* Decoding state of one record: its words and a cursor over them. */
+struct cursor {
+	struct fxt_reader *r;
+	const uint64_t *w;
+	uint64_t n;
+	uint64_t i;
+	bool bad;		/* malformed: skip the record */
+};
+
+static const char *const empty_string = "";
+
+/* ---- diagnostics ---------------------------------------------------- */
+
+__attribute__((format(printf, 4, 5))) static void
+diag(struct fxt_reader *r, enum fxt_diag_kind kind, uint64_t offset,
+     const char *fmt, ...)
+{
+	va_list ap;
+
+	switch (kind) {
+	case FXT_DIAG_MALFORMED:
+		r->stats.malformed++;
+		break;
+	case FXT_DIAG_NONCONFORMING:
+		r->stats.nonconforming++;
+		break;
+	case FXT_DIAG_UNKNOWN:
+		r->stats.unknown_skipped++;
+		break;
+	}
+	if (!r->opt.diag)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+	r->opt.diag(r->opt.diag_ctx, kind, offset, r->reason);
+}
+
+/*
+ * Several nonconformities of one record count once; each is still
+ * reported so that the reason is visible.
+ */
+__attribute__((format(printf, 3, 4))) static void
+nonconforming(struct cursor *c, uint64_t offset, const char *fmt, ...)
+{
+	struct fxt_reader *r = c->r;
+	va_list ap;
+
+	if (!r->rec_nonconforming) {
+		r->rec_nonconforming = true;
+		r->stats.nonconforming++;
+	}
+	if (!r->opt.diag)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+	r->opt.diag(r->opt.diag_ctx, FXT_DIAG_NONCONFORMING, offset, r->reason);
+}
+
+__attribute__((format(printf, 3, 4))) static void
+malformed(struct cursor *c, uint64_t offset, const char *fmt, ...)
+{
+	struct fxt_reader *r = c->r;
+	va_list ap;
+
+	if (c->bad)
+		return;
+	c->bad = true;
+	r->stats.malformed++;
+	if (!r->opt.diag)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	va_end(ap);
+	r->opt.diag(r->opt.diag_ctx, FXT_DIAG_MALFORMED, offset, r->reason);
+}
+
+/* ---- names ---------------------------------------------------------- */
+
+const char *fxt_record_type_name(enum fxt_record_type type)
+{
+	static const char *const names[16] = {
+		[FXT_RECORD_METADATA] = "metadata",
+		[FXT_RECORD_INITIALIZATION] = "initialization",
+		[FXT_RECORD_STRING] = "string",
+		[FXT_RECORD_THREAD] = "thread",
+		[FXT_RECORD_EVENT] = "event",
+		[FXT_RECORD_BLOB] = "blob",
+		[FXT_RECORD_USERSPACE_OBJECT] = "userspace_object",
+		[FXT_RECORD_KERNEL_OBJECT] = "kernel_object",
+		[FXT_RECORD_SCHEDULING] = "scheduling",
+		[FXT_RECORD_LOG] = "log",
+		[FXT_RECORD_LARGE] = "large",
+	};
+
+	if ((unsigned int)type < 16 && names[type])
+		return names[type];
+	return "unknown";
+}
+
+const char *fxt_event_type_name(enum fxt_event_type type)
+{
+	static const char *const names[] = {
+		"instant",	     "counter",	    "duration_begin",
+		"duration_end",	     "duration_complete", "async_begin",
+		"async_instant",     "async_end",   "flow_begin",
+		"flow_step",	     "flow_end",
+	};
+
+	if ((unsigned int)type <= FXT_EVENT_TYPE_MAX)
+		return names[type];
+	return "unknown";
+}
+
+const char *fxt_arg_type_name(enum fxt_arg_type type)
+{
+	static const char *const names[] = {
+		"null",	  "int32",  "uint32", "int64",	 "uint64",
+		"double", "string", "pointer", "koid", "bool",
+	};
+
+	if ((unsigned int)type <= FXT_ARG_TYPE_MAX)
+		return names[type];
+	return "unknown";
+}
+
+const char *fxt_thread_state_name(unsigned int state)
+{
+	static const char *const names[] = {
+		"new", "running", "suspended", "blocked", "dying", "dead",
+	};
+
+	if (state <= FXT_THREAD_DEAD)
+		return names[state];
+	return "unknown";
+}
+
+const char *fxt_diag_kind_name(enum fxt_diag_kind kind)
+{
+	switch (kind) {
+	case FXT_DIAG_MALFORMED:
+		return "malformed";
+	case FXT_DIAG_NONCONFORMING:
+		return "nonconforming";
+	case FXT_DIAG_UNKNOWN:
+		return "unknown";
+	}
+	return "?";
+}
+
+uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks)
+{
+	uint64_t tps = p ? p->ticks_per_second : NS_PER_SECOND;
+
+	if (tps == NS_PER_SECOND || !tps)
+		return ticks;
+	return (uint64_t)((unsigned __int128)ticks * NS_PER_SECOND / tps);
+}
+
+/* ---- UTF-8 ---------------------------------------------------------- */
+
+static bool utf8_valid_tail(const uint8_t *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		uint8_t c = s[i];
+		size_t n;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		if (c >= 0xc2 && c <= 0xdf) {
+			n = 1;
+			cp = c & 0x1f;
+		} else if (c >= 0xe0 && c <= 0xef) {
+			n = 2;
+			cp = c & 0x0f;
+		} else if (c >= 0xf0 && c <= 0xf4) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			return false;
+		}
+		if (len - i <= n)
+			return false;
+		for (size_t k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return false;
+			cp = (cp << 6) | (s[i + k] & 0x3f);
+		}
+		/* overlong forms, surrogates, beyond U+10FFFF */
+		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
+		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+			return false;
+		i += n + 1;
+	}
+	return true;
+}
+
+bool fxt_utf8_valid(const char *str, size_t len)
+{
+	const uint8_t *s = (const uint8_t *)str;
+	size_t i = 0;
+	uint64_t w;
+
+	/* ASCII fast path, a word at a time */
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ull)
+			return utf8_valid_tail(s + i, len - i);
+	}
+	for (; i < len; i++)
+		if (s[i] & 0x80)
+			return utf8_valid_tail(s + i, len - i);
+	return true;
+}
+
+/* ---- providers ------------------------------------------------------ */
+
+static struct provider_state *provider_new(struct fxt_reader *r, uint32_t id)
+{
+	struct provider_state *p, **v;
+
+	if (r->nproviders == r->providers_cap) {
+		size_t cap = r->providers_cap ? r->providers_cap * 2 : 8;
+
+		v = realloc(r->providers, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		r->providers = v;
+		r->providers_cap = cap;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pub.id = id;
+	p->pub.name.data = p->name;
+	p->pub.ticks_per_second = NS_PER_SECOND;
+	r->providers[r->nproviders++] = p;
+	return p;
+}
+
+static void provider_reset(struct provider_state *p)
+{
+	size_t i;
+
+	if (p->strings)
+		for (i = 0; i < STRING_TABLE_SIZE; i++)
+			p->strings[i].set = false;
+	if (p->threads)
+		memset(p->threads, 0, THREAD_TABLE_SIZE * sizeof(*p->threads));
+	p->pub.ticks_per_second = NS_PER_SECOND;
+}
+
+static struct provider_state *provider_find(struct fxt_reader *r, uint32_t id)
+{
+	size_t i;
+
+	for (i = r->nproviders; i-- > 0;)
+		if (r->providers[i]->pub.id == id)
+			return r->providers[i];
+	return NULL;
+}
+
+/* The provider with this id, created if new; NULL only without memory. */
+static struct provider_state *provider_get(struct fxt_reader *r, uint32_t id,
+					   uint64_t offset)
+{
+	struct provider_state *p = provider_find(r, id);
+
+	if (p)
+		return p;
+	if (r->nproviders >= PROVIDERS_MAX) {
+		if (!r->too_many_providers)
+			diag(r, FXT_DIAG_MALFORMED, offset,
+			     "more than %u providers: provider %" PRIu32
+			     " and any later new one share the state of the last",
+			     PROVIDERS_MAX, id);
+		r->too_many_providers = true;
+		return r->providers[r->nproviders - 1];
+	}
+	return provider_new(r, id);
+}
+
+/* Records before any provider metadata belong to an unnamed provider 0. */
+static struct provider_state *current_provider(struct fxt_reader *r)
+{
+	if (!r->current)
+		r->current = provider_get(r, 0, r->rec_offset);
+	return r->current;
+}
+
+size_t fxt_reader_provider_count(const struct fxt_reader *r)
+{
+	return r->nproviders;
+}
+
+const struct fxt_provider *fxt_reader_provider(const struct fxt_reader *r,
+					       size_t i)
+{
+	return i < r->nproviders ? &r->providers[i]->pub : NULL;
+}
+
+const struct fxt_reader_stats *fxt_reader_stats(const struct fxt_reader *r)
+{
+	return &r->stats;
+}
+
+/* ---- opening and closing -------------------------------------------- */
+
+static struct fxt_reader *reader_new(const struct fxt_reader_options *opt,
+				     enum source_kind kind)
+{
+	struct fxt_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	if (opt)
+		r->opt = *opt;
+	if (!r->opt.max_large_record_bytes)
+		r->opt.max_large_record_bytes = FXT_READER_LARGE_RECORD_MAX;
+	r->kind = kind;
+	r->fd = -1;
+	if (kind != SOURCE_MEM) {
+		r->cap = READ_CHUNK;
+		r->buf = malloc(r->cap);
+		if (!r->buf) {
+			free(r);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open_fd(int fd,
+				      const struct fxt_reader_options *opt)
+{
+	struct fxt_reader *r = reader_new(opt, SOURCE_FD);
+
+	if (r)
+		r->fd = fd;
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open_file(FILE *f,
+					const struct fxt_reader_options *opt)
+{
+	struct fxt_reader *r = reader_new(opt, SOURCE_FILE);
+
+	if (r)
+		r->file = f;
+	return r;
+}
+
+struct fxt_reader *fxt_reader_open_mem(const void *data, size_t len,
+				       const struct fxt_reader_options *opt)
+{
+	bool aligned = ((uintptr_t)data % FXT_WORD_BYTES) == 0;
+	struct fxt_reader *r;
+
+	r = reader_new(opt, aligned ? SOURCE_MEM : SOURCE_MEM_COPY);
+	if (!r)
+		return NULL;
+	r->mem = data;
+	r->mem_len = data ? len : 0;
+	if (aligned) {
+		r->buf = (uint8_t *)data;
+		r->end = r->mem_len;
+		r->cap = r->mem_len;
+		r->eof = true;
+	}
+	return r;
+}
+
+void fxt_reader_close(struct fxt_reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nproviders; i++) {
+		struct provider_state *p = r->providers[i];
+
+		if (p->strings)
+			for (size_t k = 0; k < STRING_TABLE_SIZE; k++)
+				free(p->strings[k].data);
+		free(p->strings);
+		free(p->threads);
+		free(p);
+	}
+	free(r->providers);
+	if (r->kind != SOURCE_MEM)
+		free(r->buf);
+	free(r);
+}
+
+/* ---- input buffer --------------------------------------------------- */
+
+static ssize_t source_read(struct fxt_reader *r, uint8_t *dst, size_t len)
+{
+	size_t n;
+	ssize_t got;
+
+	switch (r->kind) {
+	case SOURCE_MEM_COPY:
+		n = r->mem_len - r->mem_pos;
+		if (n > len)
+			n = len;
+		memcpy(dst, r->mem + r->mem_pos, n);
+		r->mem_pos += n;
+		return (ssize_t)n;
+	case SOURCE_FD:
+		do {
+			got = read(r->fd, dst, len);
+		} while (got < 0 && errno == EINTR);
+		return got < 0 ? -errno : got;
+	case SOURCE_FILE:
+		n = fread(dst, 1, len, r->file);
+		if (!n && ferror(r->file))
+			return -EIO;
+		return (ssize_t)n;
+	case SOURCE_MEM:
+		break;
+	}
+	return 0;
+}
+
+/* Makes room for need bytes from start, moving data to the front. */
+static int make_room(struct fxt_reader *r, size_t need)
+{
+	size_t have = r->end - r->start;
+	uint8_t *buf;
+	size_t cap;
+
+	if (r->cap - r->start >= need && r->cap - r->end >= READ_CHUNK / 4)
+		return 0;
+	if (r->start) {
+		memmove(r->buf, r->buf + r->start, have);
+		r->buf_offset += r->start;
+		r->start = 0;
+		r->end = have;
+	}
+	if (r->cap >= need)
+		return 0;
+	cap = r->cap;
+	while (cap < need)
+		cap *= 2;
+	buf = realloc(r->buf, cap);
+	if (!buf)
+		return -ENOMEM;
+	r->buf = buf;
+	r->cap = cap;
+	return 0;
+}
+
+/* 1 when need bytes are buffered, 0 at end of input, <0 on error. */
+static int fill(struct fxt_reader *r, size_t need)
+{
+	ssize_t got;
+	int err;
+
+	if (r->end - r->start >= need)
+		return 1;
+	if (r->kind == SOURCE_MEM || r->eof)
+		return 0;
+	err = make_room(r, need);
+	if (err)
+		return err;
+	while (r->end - r->start < need) {
+		got = source_read(r, r->buf + r->end, r->cap - r->end);
+		if (got < 0)
+			return (int)got;
+		if (!got) {
+			r->eof = true;
+			return 0;
+		}
+		r->end += (size_t)got;
+	}
+	return 1;
+}
+
+static uint64_t input_offset(const struct fxt_reader *r)
+{
+	return r->buf_offset + r->start;
+}
+
+static void consume(struct fxt_reader *r, uint64_t bytes)
+{
+	r->start += bytes;
+	r->stats.bytes += bytes;
+}
+
+/* Skips bytes past the buffered data: seeks where it can, else reads. */
+static int skip_input(struct fxt_reader *r, uint64_t bytes)
+{
+	uint64_t buffered = r->end - r->start;
+	uint64_t left;
+	ssize_t got;
+
+	if (bytes <= buffered) {
+		consume(r, bytes);
+		return 1;
+	}
+	consume(r, buffered);
+	left = bytes - buffered;
+	r->buf_offset += r->end;
+	r->start = r->end = 0;
+	if (r->kind == SOURCE_MEM || r->kind == SOURCE_MEM_COPY) {
+		size_t avail = r->kind == SOURCE_MEM ? 0 : r->mem_len - r->mem_pos;
+
+		if (left > avail) {
+			r->stats.bytes += avail;
+			r->mem_pos = r->mem_len;
+			return 0;
+		}
+		r->mem_pos += left;
+		r->buf_offset += left;
+		r->stats.bytes += left;
+		return 1;
+	}
+	if (r->kind == SOURCE_FD) {
+		struct stat st;
+		off_t pos = lseek(r->fd, 0, SEEK_CUR);
+
+		if (pos >= 0 && !fstat(r->fd, &st) && S_ISREG(st.st_mode)) {
+			if ((uint64_t)pos + left > (uint64_t)st.st_size)
+				return 0;
+			if (lseek(r->fd, (off_t)left, SEEK_CUR) >= 0) {
+				r->buf_offset += left;
+				r->stats.bytes += left;
+				return 1;
+			}
+		}
+	}
+	while (left) {
+		size_t n = left < r->cap ? (size_t)left : r->cap;
+
+		got = source_read(r, r->buf, n);
+		if (got < 0)
+			return (int)got;
+		if (!got)
+			return 0;
+		left -= (uint64_t)got;
+		r->buf_offset += (uint64_t)got;
+		r->stats.bytes += (uint64_t)got;
+	}
+	return 1;
+}
+
+/* ---- cursor --------------------------------------------------------- */
+
+static uint64_t cur_offset(const struct cursor *c)
+{
+	return c->r->rec_offset + c->i * FXT_WORD_BYTES;
+}
+
+static uint64_t take_word(struct cursor *c, const char *what)
+{
+	if (c->bad)
+		return 0;
+	if (c->i >= c->n) {
+		malformed(c, c->r->rec_offset,
+			  "record of %" PRIu64 " words ends before its %s",
+			  c->n, what);
+		return 0;
+	}
+	return c->w[c->i++];
+}
+
+static struct fxt_str take_stream(struct cursor *c, uint32_t len,
+				  const char *what)
+{
+	uint32_t words = fxt_words(len);
+	struct fxt_str s = { empty_string, 0 };
+
+	if (c->bad)
+		return s;
+	if (c->n - c->i < words) {
+		malformed(c, c->r->rec_offset,
+			  "%s of %" PRIu32 " bytes runs past the end of its record",
+			  what, len);
+		return s;
+	}
+	s.data = (const char *)&c->w[c->i];
+	s.len = len;
+	c->i += words;
+	return s;
+}
+
+static void check_utf8(struct cursor *c, struct fxt_str s, uint64_t offset,
+		       const char *what)
+{
+	if (!c->bad && !fxt_utf8_valid(s.data, s.len))
+		nonconforming(c, offset, "%s is not valid UTF-8", what);
+}
+
+/* A string ref's string: from the stream that follows, or the table. */
+static struct fxt_str take_string(struct cursor *c, uint16_t ref,
+				  const char *what)
+{
+	struct fxt_str s = { empty_string, 0 };
+	struct provider_state *p;
+	struct string_slot *slot;
+	uint64_t offset;
+
+	if (ref == FXT_STRING_REF_EMPTY)
+		return s;
+	if (fxt_string_ref_is_inline(ref)) {
+		offset = cur_offset(c);
+		s = take_stream(c, ref & FXT_STRING_INDEX_MAX, what);
+		check_utf8(c, s, offset, what);
+		return s;
+	}
+	p = current_provider(c->r);
+	slot = p && p->strings ? &p->strings[ref] : NULL;
+	if (!slot || !slot->set) {
+		nonconforming(c, c->r->rec_offset,
+			      "%s refers to string index %u, which has no string record",
+			      what, ref);
+		return s;
+	}
+	s.data = slot->len ? slot->data : empty_string;
+	s.len = slot->len;
+	return s;
+}
+
+/* A thread ref's koids: inline words that follow, or the table. */
+static struct fxt_thread_id take_thread(struct cursor *c, uint8_t ref,
+					const char *what)
+{
+	struct fxt_thread_id t = { 0, 0 };
+	struct provider_state *p;
+
+	if (ref == FXT_THREAD_REF_INLINE) {
+		t.pid = take_word(c, what);
+		t.tid = take_word(c, what);
+		return t;
+	}
+	p = current_provider(c->r);
+	if (!p || !p->threads || !p->threads[ref].set) {
+		nonconforming(c, c->r->rec_offset,
+			      "%s refers to thread index %u, which has no thread record",
+			      what, ref);
+		return t;
+	}
+	return p->threads[ref].id;
+}
+
+static void check_reserved(struct cursor *c, uint64_t word, uint64_t used,
+			   uint64_t offset, const char *what)
+{
+	uint64_t extra = word & ~used;
+
+	if (extra)
+		nonconforming(c, offset,
+			      "reserved bits 0x%016" PRIx64 " of the %s are set",
+			      extra, what);
+}
+
+/* Bits [lo..hi] inclusive, as the spec writes fields. */
+static inline uint64_t bits(unsigned int lo, unsigned int hi)
+{
+	return fxt_mask(hi - lo + 1) << lo;
+}
+
+static void check_leftover(struct cursor *c, const char *what)
+{
+	if (!c->bad && c->i < c->n)
+		nonconforming(c, cur_offset(c),
+			      "%" PRIu64 " words after the last field of the %s",
+			      c->n - c->i, what);
+}
+
+/* ---- arguments ------------------------------------------------------ */
+
+static uint64_t arg_reserved_mask(enum fxt_arg_type type)
+{
+	switch (type) {
+	case FXT_ARG_INT32:
+	case FXT_ARG_UINT32:
+		return ~0ull;
+	case FXT_ARG_STRING:
+		return bits(0, 47);
+	case FXT_ARG_BOOL:
+		return bits(0, 32);
+	default:
+		return bits(0, 31);
+	}
+}
+
+static void decode_arg_value(struct cursor *c, struct fxt_arg *a,
+			     uint64_t header)
+{
+	uint32_t value32 = (uint32_t)FXT_GET(header, FXT_ARG_VALUE32);
+	uint64_t word;
+
+	switch (a->type) {
+	case FXT_ARG_NULL:
+		break;
+	case FXT_ARG_INT32:
+		a->value.i32 = (int32_t)value32;
+		break;
+	case FXT_ARG_UINT32:
+		a->value.u32 = value32;
+		break;
+	case FXT_ARG_BOOL:
+		a->value.b = value32 & 1;
+		break;
+	case FXT_ARG_STRING:
+		a->value.str = take_string(
+			c, (uint16_t)FXT_GET(header, FXT_ARG_STRING_VALUE),
+			"string argument value");
+		break;
+	case FXT_ARG_DOUBLE:
+		word = take_word(c, "argument value");
+		memcpy(&a->value.f64, &word, sizeof(word));
+		break;
+	default:	/* the 64-bit integer kinds share one word */
+		a->value.u64 = take_word(c, "argument value");
+		break;
+	}
+}
+
+/*
+ * Decodes nargs arguments from the cursor into rec->args. Arguments of
+ * unknown types are skipped by their size and not returned.
+ */
+static void take_args(struct cursor *c, struct fxt_record *rec,
+		      unsigned int nargs)
+{
+	unsigned int i;
+
+	rec->nargs = 0;
+	for (i = 0; i < nargs && !c->bad; i++) {
+		uint64_t offset = cur_offset(c);
+		uint64_t header = take_word(c, "argument header");
+		uint64_t size = FXT_GET(header, FXT_ARG_SIZE);
+		enum fxt_arg_type type = FXT_GET(header, FXT_ARG_TYPE);
+		uint64_t start = c->i - 1;
+		struct cursor sub;
+		struct fxt_arg *a;
+
+		if (c->bad)
+			return;
+		if (!size) {
+			malformed(c, offset, "argument %u has size 0", i + 1);
+			return;
+		}
+		if (size > c->n - start) {
+			malformed(c, offset,
+				  "argument %u of %" PRIu64
+				  " words runs past the end of the record",
+				  i + 1, size);
+			return;
+		}
+		c->i = start + size;
+		if ((unsigned int)type > FXT_ARG_TYPE_MAX) {
+			diag(c->r, FXT_DIAG_UNKNOWN, offset,
+			     "argument %u has unknown type %u; skipped", i + 1,
+			     (unsigned int)type);
+			continue;
+		}
+		/* the argument's own words, so nothing reads past its size */
+		sub = (struct cursor){ c->r, c->w, start + size, start + 1, false };
+		a = &rec->args[rec->nargs];
+		a->type = type;
+		a->name = take_string(&sub, (uint16_t)FXT_GET(header, FXT_ARG_NAME),
+				      "argument name");
+		decode_arg_value(&sub, a, header);
+		if (sub.bad) {
+			c->bad = true;
+			return;
+		}
+		check_reserved(c, header, arg_reserved_mask(type), offset,
+			       "argument header");
+		if (sub.i < sub.n)
+			nonconforming(c, offset,
+				      "argument %u is %" PRIu64
+				      " words longer than its type needs",
+				      i + 1, sub.n - sub.i);
+		rec->nargs++;
+	}
+}
+
+/* ---- records -------------------------------------------------------- */
+
+static void decode_provider_info(struct cursor *c, struct fxt_record *rec,
+				 uint64_t h)
+{
+	uint32_t len = (uint32_t)FXT_GET(h, FXT_META_NAME_LEN);
+	uint32_t id = (uint32_t)FXT_GET(h, FXT_META_PROVIDER_ID);
+	struct provider_state *p;
+	struct fxt_str name;
+
+	check_reserved(c, h, bits(0, 59), c->r->rec_offset,
+		       "provider info header");
+	name = take_stream(c, len, "provider name");
+	check_utf8(c, name, c->r->rec_offset + 8, "provider name");
+	check_leftover(c, "provider info record");
+	if (c->bad)
+		return;
+	p = provider_get(c->r, id, c->r->rec_offset);
+	if (!p) {
+		c->r->io_error = -ENOMEM;
+		return;
+	}
+	/* A provider info record registers the provider afresh. */
+	provider_reset(p);
+	memcpy(p->name, name.data, len);
+	p->name[len] = 0;
+	p->pub.name.len = len;
+	c->r->current = p;
+	rec->metadata.provider_id = id;
+	rec->metadata.provider_name = (struct fxt_str){ p->name, len };
+}
+
+static void decode_trace_info(struct cursor *c, struct fxt_record *rec,
+			      uint64_t h)
+{
+	rec->metadata.trace_info_type =
+		(unsigned int)FXT_GET(h, FXT_META_TRACE_INFO_TYPE);
+	rec->metadata.magic = (uint32_t)FXT_GET(h, FXT_META_MAGIC);
+	if (rec->metadata.magic != FXT_MAGIC_NUMBER)
+		nonconforming(c, c->r->rec_offset,
+			      "magic number record holds 0x%08" PRIx32
+			      ", not 0x%08x",
+			      rec->metadata.magic, FXT_MAGIC_NUMBER);
+	check_reserved(c, h, bits(0, 55), c->r->rec_offset,
+		       "magic number record");
+	if (c->n != 1)
+		nonconforming(c, c->r->rec_offset,
+			      "magic number record has %" PRIu64
+			      " words; it must have exactly 1",
+			      c->n);
+	c->i = c->n;
+	c->r->stats.magic_seen = true;
+}
+
+/* Returns false for unknown metadata kinds, which are skipped. */
+static bool decode_metadata(struct cursor *c, struct fxt_record *rec,
+			    uint64_t h)
+{
+	struct fxt_reader *r = c->r;
+	struct provider_state *p;
+
+	rec->metadata.type = FXT_GET(h, FXT_META_TYPE);
+	if (rec->metadata.type != FXT_METADATA_TRACE_INFO)
+		rec->metadata.provider_id =
+			(uint32_t)FXT_GET(h, FXT_META_PROVIDER_ID);
+	switch (rec->metadata.type) {
+	case FXT_METADATA_PROVIDER_INFO:
+		decode_provider_info(c, rec, h);
+		return true;
+	case FXT_METADATA_PROVIDER_SECTION:
+		check_reserved(c, h, bits(0, 51), r->rec_offset,
+			       "provider section header");
+		check_leftover(c, "provider section record");
+		p = provider_get(r, rec->metadata.provider_id, r->rec_offset);
+		if (!p)
+			r->io_error = -ENOMEM;
+		else
+			r->current = p;
+		return true;
+	case FXT_METADATA_PROVIDER_EVENT:
+		check_reserved(c, h, bits(0, 55), r->rec_offset,
+			       "provider event header");
+		check_leftover(c, "provider event record");
+		rec->metadata.event_id = (unsigned int)FXT_GET(h, FXT_META_EVENT_ID);
+		return true;
+	case FXT_METADATA_TRACE_INFO:
+		if (FXT_GET(h, FXT_META_TRACE_INFO_TYPE) !=
+		    FXT_TRACE_INFO_MAGIC_NUMBER) {
+			diag(r, FXT_DIAG_UNKNOWN, r->rec_offset,
+			     "trace info record of unknown type %u; skipped",
+			     (unsigned int)FXT_GET(h, FXT_META_TRACE_INFO_TYPE));
+			return false;
+		}
+		decode_trace_info(c, rec, h);
+		return true;
+	default:
+		diag(r, FXT_DIAG_UNKNOWN, r->rec_offset,
+		     "metadata record of unknown type %u; skipped",
+		     (unsigned int)rec->metadata.type);
+		return false;
+	}
+}
+
+static void decode_init(struct cursor *c, struct fxt_record *rec, uint64_t h)
+{
+	struct provider_state *p;
+
+	check_reserved(c, h, bits(0, 15), c->r->rec_offset,
+		       "initialization header");
+	rec->init.ticks_per_second = take_word(c, "ticks per second");
+	check_leftover(c, "initialization record");
+	if (c->bad)
+		return;
+	if (!rec->init.ticks_per_second) {
+		nonconforming(c, c->r->rec_offset,
+			      "0 ticks per second; keeping the previous rate");
+		return;
+	}
+	p = current_provider(c->r);
+	if (p)
+		p->pub.ticks_per_second = rec->init.ticks_per_second;
+}
+
+static int string_assign(struct provider_state *p, uint16_t index,
+			 struct fxt_str s)
+{
+	struct string_slot *slot;
+
+	if (!p->strings) {
+		p->strings = calloc(STRING_TABLE_SIZE, sizeof(*p->strings));
+		if (!p->strings)
+			return -ENOMEM;
+	}
+	slot = &p->strings[index];
+	if (slot->cap < s.len) {
+		char *data = realloc(slot->data, s.len);
+
+		if (!data)
+			return -ENOMEM;
+		slot->data = data;
+		slot->cap = s.len;
+	}
+	if (s.len)
+		memcpy(slot->data, s.data, s.len);
+	slot->len = s.len;
+	slot->set = true;
+	return 0;
+}
+
+static void decode_string(struct cursor *c, struct fxt_record *rec,
+			  uint64_t h)
+{
+	struct provider_state *p;
+
+	check_reserved(c, h, bits(0, 30) | bits(32, 46), c->r->rec_offset,
+		       "string record header");
+	rec->string.index = (uint16_t)FXT_GET(h, FXT_STRING_INDEX);
+	rec->string.value = take_stream(c, (uint32_t)FXT_GET(h, FXT_STRING_LEN),
+					"string");
+	check_utf8(c, rec->string.value, c->r->rec_offset + 8, "string");
+	check_leftover(c, "string record");
+	if (c->bad)
+		return;
+	if (!rec->string.index) {
+		nonconforming(c, c->r->rec_offset,
+			      "string record for index 0 (the empty string); ignored");
+		return;
+	}
+	p = current_provider(c->r);
+	if (!p || string_assign(p, rec->string.index, rec->string.value))
+		c->r->io_error = -ENOMEM;
+}
+
+static void decode_thread(struct cursor *c, struct fxt_record *rec,
+			  uint64_t h)
+{
+	struct provider_state *p;
+
+	check_reserved(c, h, bits(0, 23), c->r->rec_offset,
+		       "thread record header");
+	rec->thread.index = (uint8_t)FXT_GET(h, FXT_THREAD_INDEX);
+	rec->thread.thread.pid = take_word(c, "process koid");
+	rec->thread.thread.tid = take_word(c, "thread koid");
+	check_leftover(c, "thread record");
+	if (c->bad)
+		return;
+	if (!rec->thread.index) {
+		nonconforming(c, c->r->rec_offset,
+			      "thread record for index 0 (inline threads); ignored");
+		return;
+	}
+	p = current_provider(c->r);
+	if (p && !p->threads)
+		p->threads = calloc(THREAD_TABLE_SIZE, sizeof(*p->threads));
+	if (!p || !p->threads) {
+		c->r->io_error = -ENOMEM;
+		return;
+	}
+	p->threads[rec->thread.index].id = rec->thread.thread;
+	p->threads[rec->thread.index].set = true;
+}
+
+static const char *const event_extra_names[] = {
+	[FXT_EVENT_COUNTER] = "counter id",
+	[FXT_EVENT_DURATION_COMPLETE] = "end time",
+	[FXT_EVENT_ASYNC_BEGIN] = "async correlation id",
+	[FXT_EVENT_ASYNC_INSTANT] = "async correlation id",
+	[FXT_EVENT_ASYNC_END] = "async correlation id",
+	[FXT_EVENT_FLOW_BEGIN] = "flow correlation id",
+	[FXT_EVENT_FLOW_STEP] = "flow correlation id",
+	[FXT_EVENT_FLOW_END] = "flow correlation id",
+};
+
+static void decode_event_extra(struct cursor *c, struct fxt_record *rec)
+{
+	enum fxt_event_type type = rec->event.type;
+	uint64_t scope;
+
+	rec->event.scope = FXT_SCOPE_THREAD;
+	switch (type) {
+	case FXT_EVENT_INSTANT:
+		if (c->bad || c->i >= c->n)
+			return;
+		scope = c->w[c->i++];
+		if (scope > FXT_SCOPE_GLOBAL)
+			nonconforming(c, cur_offset(c) - 8,
+				      "instant event scope %" PRIu64
+				      " is not 0 (thread), 1 (process) or 2 (global)",
+				      scope);
+		else
+			rec->event.scope = scope;
+		break;
+	case FXT_EVENT_DURATION_BEGIN:
+	case FXT_EVENT_DURATION_END:
+		break;
+	default:
+		rec->event.extra = take_word(c, event_extra_names[type]);
+		break;
+	}
+}
+
+/* Returns false for unknown event types, which are skipped. */
+static bool decode_event(struct cursor *c, struct fxt_record *rec, uint64_t h)
+{
+	rec->event.type = FXT_GET(h, FXT_EVENT_TYPE);
+	if ((unsigned int)rec->event.type > FXT_EVENT_TYPE_MAX) {
+		diag(c->r, FXT_DIAG_UNKNOWN, c->r->rec_offset,
+		     "event of unknown type %u; skipped",
+		     (unsigned int)rec->event.type);
+		return false;
+	}
+	rec->event.ts = take_word(c, "timestamp");
+	rec->event.thread = take_thread(
+		c, (uint8_t)FXT_GET(h, FXT_EVENT_THREAD), "event thread");
+	rec->event.category = take_string(
+		c, (uint16_t)FXT_GET(h, FXT_EVENT_CATEGORY), "event category");
+	rec->event.name = take_string(
+		c, (uint16_t)FXT_GET(h, FXT_EVENT_NAME), "event name");
+	take_args(c, rec, (unsigned int)FXT_GET(h, FXT_EVENT_NARGS));
+	decode_event_extra(c, rec);
+	check_leftover(c, "event record");
+	return true;
+}
+
+static void decode_blob(struct cursor *c, struct fxt_record *rec, uint64_t h)
+{
+	struct fxt_str payload;
+
+	check_reserved(c, h, bits(0, 46) | bits(48, 55), c->r->rec_offset,
+		       "blob header");
+	rec->blob.name = take_string(c, (uint16_t)FXT_GET(h, FXT_BLOB_NAME),
+				     "blob name");
+	rec->blob.blob_type = (unsigned int)FXT_GET(h, FXT_BLOB_TYPE);
+	payload = take_stream(c, (uint32_t)FXT_GET(h, FXT_BLOB_SIZE),
+			      "blob payload");
+	rec->blob.payload = payload.data;
+	rec->blob.payload_len = payload.len;
+	check_leftover(c, "blob record");
+}
+
+static void decode_userspace_object(struct cursor *c, struct fxt_record *rec,
+				    uint64_t h)
+{
+	uint8_t ref = (uint8_t)FXT_GET(h, FXT_UOBJ_PROCESS);
+
+	check_reserved(c, h, bits(0, 43), c->r->rec_offset,
+		       "userspace object header");
+	rec->userspace_object.pointer = take_word(c, "pointer");
+	if (ref == FXT_THREAD_REF_INLINE)
+		rec->userspace_object.pid = take_word(c, "process koid");
+	else
+		rec->userspace_object.pid =
+			take_thread(c, ref, "userspace object process").pid;
+	rec->userspace_object.name = take_string(
+		c, (uint16_t)FXT_GET(h, FXT_UOBJ_NAME), "userspace object name");
+	take_args(c, rec, (unsigned int)FXT_GET(h, FXT_UOBJ_NARGS));
+	check_leftover(c, "userspace object record");
+}
+
+static void decode_kernel_object(struct cursor *c, struct fxt_record *rec,
+				 uint64_t h)
+{
+	check_reserved(c, h, bits(0, 43), c->r->rec_offset,
+		       "kernel object header");
+	rec->kernel_object.obj_type = (unsigned int)FXT_GET(h, FXT_KOBJ_TYPE);
+	rec->kernel_object.koid = take_word(c, "koid");
+	rec->kernel_object.name = take_string(
+		c, (uint16_t)FXT_GET(h, FXT_KOBJ_NAME), "kernel object name");
+	take_args(c, rec, (unsigned int)FXT_GET(h, FXT_KOBJ_NARGS));
+	check_leftover(c, "kernel object record");
+}
+
+static void decode_legacy_switch(struct cursor *c, struct fxt_record *rec,
+				 uint64_t h)
+{
+	rec->sched.cpu = (unsigned int)FXT_GET(h, FXT_LEGACY_CS_CPU);
+	rec->sched.out_state = (unsigned int)FXT_GET(h, FXT_LEGACY_CS_OUT_STATE);
+	rec->sched.out_prio = (unsigned int)FXT_GET(h, FXT_LEGACY_CS_OUT_PRIO);
+	rec->sched.in_prio = (unsigned int)FXT_GET(h, FXT_LEGACY_CS_IN_PRIO);
+	rec->sched.ts = take_word(c, "timestamp");
+	rec->sched.out_thread = take_thread(
+		c, (uint8_t)FXT_GET(h, FXT_LEGACY_CS_OUT_THREAD),
+		"outgoing thread");
+	rec->sched.in_thread = take_thread(
+		c, (uint8_t)FXT_GET(h, FXT_LEGACY_CS_IN_THREAD),
+		"incoming thread");
+	check_leftover(c, "legacy context switch record");
+}
+
+/* Returns false for unknown scheduling record types, which are skipped. */
+static bool decode_sched(struct cursor *c, struct fxt_record *rec, uint64_t h)
+{
+	unsigned int nargs = (unsigned int)FXT_GET(h, FXT_SCHED_NARGS);
+
+	rec->sched.type = FXT_GET(h, FXT_SCHED_TYPE);
+	switch (rec->sched.type) {
+	case FXT_SCHED_LEGACY_CONTEXT_SWITCH:
+		decode_legacy_switch(c, rec, h);
+		return true;
+	case FXT_SCHED_CONTEXT_SWITCH:
+		check_reserved(c, h, bits(0, 39) | bits(60, 63),
+			       c->r->rec_offset, "context switch header");
+		rec->sched.cpu = (unsigned int)FXT_GET(h, FXT_SCHED_CPU);
+		rec->sched.out_state =
+			(unsigned int)FXT_GET(h, FXT_SCHED_OUT_STATE);
+		rec->sched.ts = take_word(c, "timestamp");
+		rec->sched.out_thread.tid = take_word(c, "outgoing thread koid");
+		rec->sched.in_thread.tid = take_word(c, "incoming thread koid");
+		take_args(c, rec, nargs);
+		check_leftover(c, "context switch record");
+		return true;
+	case FXT_SCHED_THREAD_WAKEUP:
+		check_reserved(c, h, bits(0, 35) | bits(60, 63),
+			       c->r->rec_offset, "thread wakeup header");
+		rec->sched.cpu = (unsigned int)FXT_GET(h, FXT_SCHED_CPU);
+		rec->sched.ts = take_word(c, "timestamp");
+		rec->sched.woken.tid = take_word(c, "woken thread koid");
+		take_args(c, rec, nargs);
+		check_leftover(c, "thread wakeup record");
+		return true;
+	default:
+		diag(c->r, FXT_DIAG_UNKNOWN, c->r->rec_offset,
+		     "scheduling record of unknown type %u; skipped",
+		     (unsigned int)rec->sched.type);
+		return false;
+	}
+}
+
+static void decode_log(struct cursor *c, struct fxt_record *rec, uint64_t h)
+{
+	uint64_t offset;
+
+	check_reserved(c, h, bits(0, 30) | bits(32, 39), c->r->rec_offset,
+		       "log header");
+	rec->log.ts = take_word(c, "timestamp");
+	rec->log.thread = take_thread(c, (uint8_t)FXT_GET(h, FXT_LOG_THREAD),
+				      "log thread");
+	offset = cur_offset(c);
+	rec->log.message = take_stream(c, (uint32_t)FXT_GET(h, FXT_LOG_LEN),
+				       "log message");
+	check_utf8(c, rec->log.message, offset, "log message");
+	check_leftover(c, "log record");
+}
+
+static void take_large_payload(struct cursor *c, struct fxt_record *rec)
+{
+	uint64_t len = take_word(c, "blob size");
+
+	if (c->bad)
+		return;
+	if (len > (c->n - c->i) * FXT_WORD_BYTES) {
+		malformed(c, cur_offset(c) - 8,
+			  "large blob payload of %" PRIu64
+			  " bytes runs past the end of the record",
+			  len);
+		return;
+	}
+	rec->large_blob.payload = &c->w[c->i];
+	rec->large_blob.payload_len = len;
+	c->i += (len + FXT_WORD_BYTES - 1) / FXT_WORD_BYTES;
+}
+
+/* Returns false for unknown large record kinds, which are skipped. */
+static bool decode_large(struct cursor *c, struct fxt_record *rec, uint64_t h)
+{
+	uint64_t fmt_offset = c->r->rec_offset + 8;
+	uint64_t f;
+
+	rec->large_blob.large_type = (unsigned int)FXT_GET(h, FXT_LARGE_TYPE);
+	rec->large_blob.format = (unsigned int)FXT_GET(h, FXT_LARGE_BLOB_FORMAT);
+	if (rec->large_blob.large_type != FXT_LARGE_BLOB ||
+	    rec->large_blob.format > FXT_LARGE_BLOB_NO_METADATA) {
+		diag(c->r, FXT_DIAG_UNKNOWN, c->r->rec_offset,
+		     "large record of unknown type %u format %u; skipped",
+		     rec->large_blob.large_type, rec->large_blob.format);
+		return false;
+	}
+	check_reserved(c, h, bits(0, 43), c->r->rec_offset, "large blob header");
+	f = take_word(c, "format header");
+	rec->large_blob.has_metadata =
+		rec->large_blob.format == FXT_LARGE_BLOB_WITH_METADATA;
+	rec->large_blob.category = take_string(
+		c, (uint16_t)FXT_GET(f, FXT_LBLOB_CATEGORY), "blob category");
+	rec->large_blob.name = take_string(
+		c, (uint16_t)FXT_GET(f, FXT_LBLOB_NAME), "blob name");
+	if (rec->large_blob.has_metadata) {
+		check_reserved(c, f, bits(0, 43), fmt_offset,
+			       "large blob format header");
+		rec->large_blob.ts = take_word(c, "timestamp");
+		rec->large_blob.thread = take_thread(
+			c, (uint8_t)FXT_GET(f, FXT_LBLOB_THREAD), "blob thread");
+		take_args(c, rec, (unsigned int)FXT_GET(f, FXT_LBLOB_NARGS));
+	} else {
+		check_reserved(c, f, bits(0, 31), fmt_offset,
+			       "large blob format header");
+	}
+	take_large_payload(c, rec);
+	check_leftover(c, "large blob record");
+	return true;
+}
+
+/*
+ * Decodes the record of size words at w into rec. Returns true when the
+ * record is to be handed out, false when it was skipped (reported).
+ */
+static bool decode(struct fxt_reader *r, struct fxt_record *rec,
+		   const uint64_t *w, uint64_t size)
+{
+	struct cursor c = { r, w, size, 1, false };
+	uint64_t h = w[0];
+	bool known = true;
+
+	rec->offset = r->rec_offset;
+	rec->size_words = size;
+	rec->words = w;
+	rec->type = FXT_GET(h, FXT_HDR_TYPE);
+	rec->nargs = 0;
+	memset(&rec->metadata, 0, sizeof(*rec) - offsetof(struct fxt_record,
+							  metadata));
+	r->rec_nonconforming = false;
+
+	switch (rec->type) {
+	case FXT_RECORD_METADATA:
+		if (r->opt.provider_buffer) {
+			nonconforming(&c, r->rec_offset,
+				      "metadata record in a provider buffer; skipped");
+			return false;
+		}
+		known = decode_metadata(&c, rec, h);
+		break;
+	case FXT_RECORD_INITIALIZATION:
+		decode_init(&c, rec, h);
+		break;
+	case FXT_RECORD_STRING:
+		decode_string(&c, rec, h);
+		break;
+	case FXT_RECORD_THREAD:
+		decode_thread(&c, rec, h);
+		break;
+	case FXT_RECORD_EVENT:
+		known = decode_event(&c, rec, h);
+		break;
+	case FXT_RECORD_BLOB:
+		decode_blob(&c, rec, h);
+		break;
+	case FXT_RECORD_USERSPACE_OBJECT:
+		decode_userspace_object(&c, rec, h);
+		break;
+	case FXT_RECORD_KERNEL_OBJECT:
+		decode_kernel_object(&c, rec, h);
+		break;
+	case FXT_RECORD_SCHEDULING:
+		known = decode_sched(&c, rec, h);
+		break;
+	case FXT_RECORD_LOG:
+		decode_log(&c, rec, h);
+		break;
+	case FXT_RECORD_LARGE:
+		known = decode_large(&c, rec, h);
+		break;
+	default:
+		diag(r, FXT_DIAG_UNKNOWN, r->rec_offset,
+		     "record of unknown type %u (%" PRIu64 " bytes); skipped",
+		     (unsigned int)rec->type, size * FXT_WORD_BYTES);
+		return false;
+	}
+	if (!known || c.bad)
+		return false;
+	rec->provider = r->current ? &r->current->pub : NULL;
+	if (!rec->provider && rec->type != FXT_RECORD_METADATA) {
+		struct provider_state *p = current_provider(r);
+
+		rec->provider = p ? &p->pub : NULL;
+	}
+	return true;
+}
+
+/* ---- the record loop ------------------------------------------------ */
+
+static uint64_t record_words(uint64_t h)
+{
+	if (FXT_GET(h, FXT_HDR_TYPE) == FXT_RECORD_LARGE)
+		return FXT_GET(h, FXT_LARGE_SIZE);
+	return FXT_GET(h, FXT_HDR_SIZE);
+}
+
+static int end_truncated(struct fxt_reader *r, uint64_t need)
+{
+	uint64_t have = r->end - r->start;
+
+	r->stats.truncated = true;
+	diag(r, FXT_DIAG_MALFORMED, input_offset(r),
+	     "input ends inside a record: %" PRIu64 " of %" PRIu64
+	     " bytes present; reading ends at the last whole record",
+	     have, need);
+	consume(r, have);
+	r->done = true;
+	return 0;
+}
+
+static void check_magic_first(struct fxt_reader *r, uint64_t h, bool empty)
+{
+	if (!r->opt.expect_magic || r->stats.bytes || input_offset(r))
+		return;
+	if (empty)
+		diag(r, FXT_DIAG_NONCONFORMING, 0,
+		     "empty input: no FXT magic number record");
+	else if (h != FXT_MAGIC_RECORD)
+		diag(r, FXT_DIAG_NONCONFORMING, 0,
+		     "input does not start with the FXT magic number record "
+		     "(bytes 10 00 04 46 78 54 16 00): not an FXT archive, "
+		     "or one written without it");
+}
+
+/*
+ * A header of size 0 cannot be skipped by its size: skip it word by word
+ * up to the next header with a size, reporting the run once.
+ */
+static int skip_zero_sized(struct fxt_reader *r, uint64_t h)
+{
+	int ret;
+
+	if (r->opt.provider_buffer && h == 0) {
+		/* zero header word: the end of written data (provider ABI) */
+		r->done = true;
+		return 0;
+	}
+	diag(r, FXT_DIAG_MALFORMED, input_offset(r),
+	     "record header 0x%016" PRIx64 " has size 0; skipping words up "
+	     "to the next header with a size",
+	     h);
+	do {
+		consume(r, FXT_WORD_BYTES);
+		ret = fill(r, FXT_WORD_BYTES);
+		if (ret <= 0)
+			return ret;
+		memcpy(&h, r->buf + r->start, sizeof(h));
+	} while (!record_words(h));
+	return 1;
+}
+
+static int skip_large(struct fxt_reader *r, uint64_t bytes)
+{
+	int ret;
+
+	r->stats.large_skipped++;
+	diag(r, FXT_DIAG_MALFORMED, input_offset(r),
+	     "large record of %" PRIu64 " bytes is over the %" PRIu64
+	     "-byte limit; skipped",
+	     bytes, r->opt.max_large_record_bytes);
+	ret = skip_input(r, bytes);
+	if (!ret) {
+		r->stats.truncated = true;
+		r->done = true;
+	}
+	return ret;
+}
+
+static int reader_fail(struct fxt_reader *r, int err)
+{
+	r->done = true;
+	r->io_error = err;
+	return err;
+}
+
+int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
+{
+	uint64_t h, words, bytes;
+	int ret;
+
+	for (;;) {
+		if (r->done)
+			return r->io_error;
+		ret = fill(r, FXT_WORD_BYTES);
+		if (ret < 0)
+			return reader_fail(r, ret);
+		if (!ret) {
+			check_magic_first(r, 0, r->end == r->start);
+			if (r->end > r->start)
+				return end_truncated(r, FXT_WORD_BYTES);
+			r->done = true;
+			return 0;
+		}
+		memcpy(&h, r->buf + r->start, sizeof(h));
+		check_magic_first(r, h, false);
+		if (h == __builtin_bswap64(FXT_MAGIC_RECORD)) {
+			diag(r, FXT_DIAG_MALFORMED, input_offset(r),
+			     "big-endian FXT archive: not supported");
+			r->done = true;
+			return 0;
+		}
+		words = record_words(h);
+		if (!words) {
+			ret = skip_zero_sized(r, h);
+			if (ret <= 0)
+				return ret < 0 ? reader_fail(r, ret) : 0;
+			continue;
+		}
+		bytes = words * FXT_WORD_BYTES;
+		if (bytes > r->opt.max_large_record_bytes &&
+		    bytes > FXT_RECORD_MAX_WORDS * FXT_WORD_BYTES) {
+			ret = skip_large(r, bytes);
+			if (ret < 0)
+				return reader_fail(r, ret);
+			continue;
+		}
+		ret = fill(r, (size_t)bytes);
+		if (ret < 0)
+			return reader_fail(r, ret);
+		if (!ret)
+			return end_truncated(r, bytes);
+		r->rec_offset = input_offset(r);
+		ret = decode(r, rec, (const uint64_t *)(r->buf + r->start),
+			     words);
+		consume(r, bytes);
+		if (r->io_error)
+			return reader_fail(r, r->io_error);
+		if (ret) {
+			r->stats.records++;
+			r->stats.by_type[rec->type]++;
+			return 1;
+		}
+	}
+}

@@ -94,6 +94,8 @@ struct fxt_record {
 			 * correlation id; 0 for the other types
 			 */
 			uint64_t extra;
+			/* instant events: the optional scope word */
+			enum fxt_instant_scope scope;
 		} event;
 		struct {
 			struct fxt_str name;
@@ -145,6 +147,12 @@ enum fxt_diag_kind {
 	FXT_DIAG_MALFORMED,
 	/* Decodable, but the spec forbids it (reserved bits, bad UTF-8...). */
 	FXT_DIAG_NONCONFORMING,
+	/*
+	 * A record, metadata, event, large record or argument type this
+	 * reader does not know: skipped by its size, as the spec allows for
+	 * types added later.
+	 */
+	FXT_DIAG_UNKNOWN,
 };
 
 typedef void (*fxt_diag_fn)(void *ctx, enum fxt_diag_kind kind,
@@ -159,6 +167,7 @@ struct fxt_reader_stats {
 	uint64_t bytes;			/* consumed */
 	bool truncated;			/* input ended inside a record */
 	bool magic_seen;
+	uint64_t large_skipped;		/* large records over the limit */
 };
 
 struct fxt_reader_options {
@@ -171,7 +180,15 @@ struct fxt_reader_options {
 	bool provider_buffer;
 	fxt_diag_fn diag;
 	void *diag_ctx;
+	/*
+	 * Large records (type 15) bigger than this are reported and skipped
+	 * by their size instead of being read into memory; 0 means
+	 * FXT_READER_LARGE_RECORD_MAX.
+	 */
+	uint64_t max_large_record_bytes;
 };
+
+#define FXT_READER_LARGE_RECORD_MAX (64ull << 20)
 
 struct fxt_reader *fxt_reader_open_fd(int fd,
 				      const struct fxt_reader_options *opt);
@@ -199,5 +216,8 @@ const char *fxt_record_type_name(enum fxt_record_type type);
 const char *fxt_event_type_name(enum fxt_event_type type);
 const char *fxt_arg_type_name(enum fxt_arg_type type);
 const char *fxt_thread_state_name(unsigned int state);
+const char *fxt_diag_kind_name(enum fxt_diag_kind kind);
+/* Well-formed UTF-8: no overlong forms, surrogates or code points > U+10FFFF. */
+bool fxt_utf8_valid(const char *s, size_t len);
 
 #endif /* FXT_READER_H */

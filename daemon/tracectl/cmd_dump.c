@@ -1,10 +1,838 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracectl dump: one line per FXT record, then a summary by record type,
+ * by provider and of every problem found. Lines are formatted by hand into
+ * a large buffer: a full dump of a big archive is bound by formatting.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
+#include "fxt_reader.h"
 #include "tracectl.h"
+
+#define OUT_FLUSH_AT (256u << 10)
+#define DIAG_SHOWN_MAX 1000u
+#define BLOB_PREVIEW_BYTES 16u
+#define PROGRESS_MIN_BYTES (64ull << 20)
+
+struct out {
+	FILE *f;
+	char *buf;
+	size_t len;
+	size_t cap;
+	int err;
+};
+
+struct provider_count {
+	const struct fxt_provider *provider;
+	uint64_t records;
+	uint64_t overflows;	/* provider event: buffer overflow */
+};
+
+struct dump {
+	struct out out;
+	bool summary_only;
+	bool strict;
+	const char *path;
+	uint64_t diags_shown;
+	uint64_t diags_hidden;
+	struct provider_count *counts;
+	size_t ncounts;
+	size_t counts_cap;
+	struct provider_count *last;
+	uint64_t overflows_unattributed;
+	/* progress line */
+	bool progress;
+	uint64_t input_size;
+	struct timespec last_progress;
+};
+
+/* ---- output buffer -------------------------------------------------- */
+
+static void out_flush(struct out *o)
+{
+	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len && !o->err)
+		o->err = errno ? errno : EIO;
+	o->len = 0;
+}
+
+static void out_reserve(struct out *o, size_t n)
+{
+	if (o->len + n <= o->cap)
+		return;
+	out_flush(o);
+	if (n > o->cap) {
+		char *buf = realloc(o->buf, n);
+
+		if (!buf) {
+			fprintf(stderr, "tracectl dump: out of memory\n");
+			exit(TRACECTL_EXIT_FAIL);
+		}
+		o->buf = buf;
+		o->cap = n;
+	}
+}
+
+static void out_mem(struct out *o, const char *s, size_t n)
+{
+	out_reserve(o, n);
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	out_mem(o, s, strlen(s));
+}
+
+static void out_char(struct out *o, char c)
+{
+	out_reserve(o, 1);
+	o->buf[o->len++] = c;
+}
+
+static void out_u64(struct out *o, uint64_t v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_mem(o, tmp + i, sizeof(tmp) - i);
+}
+
+static void out_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		out_char(o, '-');
+		out_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		out_u64(o, (uint64_t)v);
+	}
+}
+
+static void out_hex(struct out *o, uint64_t v, unsigned int min_digits)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = digits[v & 0xf];
+		v >>= 4;
+	} while (v || sizeof(tmp) - i < min_digits);
+	out_mem(o, "0x", 2);
+	out_mem(o, tmp + i, sizeof(tmp) - i);
+}
+
+__attribute__((format(printf, 2, 3))) static void
+out_fmt(struct out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	out_reserve(o, 128);
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= o->cap - o->len) {
+		out_reserve(o, (size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+		va_end(ap);
+	}
+	o->len += (size_t)n;
+}
+
+/* A quoted string; bytes that are not valid UTF-8 text become \xNN. */
+static void out_quoted(struct out *o, struct fxt_str s)
+{
+	static const char digits[] = "0123456789abcdef";
+	bool raw_ok = fxt_utf8_valid(s.data, s.len);
+	uint32_t i;
+
+	out_reserve(o, (size_t)s.len * 4 + 2);
+	o->buf[o->len++] = '"';
+	for (i = 0; i < s.len; i++) {
+		unsigned char c = (unsigned char)s.data[i];
+
+		if (c == '"' || c == '\\') {
+			o->buf[o->len++] = '\\';
+			o->buf[o->len++] = (char)c;
+		} else if (c == '\n') {
+			o->buf[o->len++] = '\\';
+			o->buf[o->len++] = 'n';
+		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && !raw_ok)) {
+			o->buf[o->len++] = '\\';
+			o->buf[o->len++] = 'x';
+			o->buf[o->len++] = digits[c >> 4];
+			o->buf[o->len++] = digits[c & 0xf];
+		} else {
+			o->buf[o->len++] = (char)c;
+		}
+	}
+	o->buf[o->len++] = '"';
+}
+
+/* ---- record fields -------------------------------------------------- */
+
+static void out_field_str(struct out *o, const char *key, struct fxt_str s)
+{
+	out_char(o, ' ');
+	out_str(o, key);
+	out_char(o, '=');
+	out_quoted(o, s);
+}
+
+static void out_field_u64(struct out *o, const char *key, uint64_t v)
+{
+	out_char(o, ' ');
+	out_str(o, key);
+	out_char(o, '=');
+	out_u64(o, v);
+}
+
+static void out_field_hex(struct out *o, const char *key, uint64_t v)
+{
+	out_char(o, ' ');
+	out_str(o, key);
+	out_char(o, '=');
+	out_hex(o, v, 1);
+}
+
+static void out_thread(struct out *o, const char *key, struct fxt_thread_id t)
+{
+	out_char(o, ' ');
+	out_str(o, key);
+	out_char(o, '=');
+	out_u64(o, t.pid);
+	out_char(o, '/');
+	out_u64(o, t.tid);
+}
+
+/* Ticks, and nanoseconds too when the provider's ticks are not ns. */
+static void out_ts(struct out *o, const char *key, uint64_t ticks,
+		   const struct fxt_provider *p)
+{
+	out_field_u64(o, key, ticks);
+	if (p && p->ticks_per_second != 1000000000ull) {
+		out_str(o, " (");
+		out_u64(o, fxt_ticks_to_ns(p, ticks));
+		out_str(o, " ns)");
+	}
+}
+
+static void out_typed(struct out *o, const char *type, uint64_t v, bool hex,
+		      bool is_signed)
+{
+	out_str(o, type);
+	out_char(o, '(');
+	if (hex)
+		out_hex(o, v, 1);
+	else if (is_signed)
+		out_i64(o, (int64_t)v);
+	else
+		out_u64(o, v);
+	out_char(o, ')');
+}
+
+/* name=value; int32, double, string and bool go untyped, as in C. */
+static void out_arg(struct out *o, const struct fxt_arg *a)
+{
+	out_char(o, ' ');
+	out_mem(o, a->name.data, a->name.len);
+	out_char(o, '=');
+	switch (a->type) {
+	case FXT_ARG_NULL:
+		out_str(o, "null");
+		break;
+	case FXT_ARG_INT32:
+		out_i64(o, a->value.i32);
+		break;
+	case FXT_ARG_UINT32:
+		out_typed(o, "uint32", a->value.u32, false, false);
+		break;
+	case FXT_ARG_INT64:
+		out_typed(o, "int64", (uint64_t)a->value.i64, false, true);
+		break;
+	case FXT_ARG_UINT64:
+		out_typed(o, "uint64", a->value.u64, false, false);
+		break;
+	case FXT_ARG_DOUBLE:
+		out_fmt(o, "%.17g", a->value.f64);
+		break;
+	case FXT_ARG_STRING:
+		out_quoted(o, a->value.str);
+		break;
+	case FXT_ARG_POINTER:
+		out_typed(o, "pointer", a->value.pointer, true, false);
+		break;
+	case FXT_ARG_KOID:
+		out_typed(o, "koid", a->value.koid, false, false);
+		break;
+	case FXT_ARG_BOOL:
+		out_str(o, a->value.b ? "true" : "false");
+		break;
+	}
+}
+
+static void out_args(struct out *o, const struct fxt_record *rec)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs; i++)
+		out_arg(o, &rec->args[i]);
+}
+
+static void out_bytes(struct out *o, const void *data, uint64_t len)
+{
+	const unsigned char *p = data;
+	uint64_t i, n = len < BLOB_PREVIEW_BYTES ? len : BLOB_PREVIEW_BYTES;
+
+	out_field_u64(o, "size", len);
+	if (!n)
+		return;
+	out_str(o, " bytes:");
+	for (i = 0; i < n; i++)
+		out_fmt(o, " %02x", p[i]);
+	if (n < len)
+		out_str(o, " ...");
+}
+
+static void out_kind(struct out *o, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	out_mem(o, kind, n);
+	while (n++ < 18)
+		out_char(o, ' ');
+}
+
+static void dump_metadata(struct out *o, const struct fxt_record *rec)
+{
+	switch (rec->metadata.type) {
+	case FXT_METADATA_PROVIDER_INFO:
+		out_kind(o, "provider_info");
+		out_field_u64(o, "id", rec->metadata.provider_id);
+		out_field_str(o, "name", rec->metadata.provider_name);
+		break;
+	case FXT_METADATA_PROVIDER_SECTION:
+		out_kind(o, "provider_section");
+		out_field_u64(o, "id", rec->metadata.provider_id);
+		break;
+	case FXT_METADATA_PROVIDER_EVENT:
+		out_kind(o, "provider_event");
+		out_field_u64(o, "id", rec->metadata.provider_id);
+		if (rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW)
+			out_str(o, " buffer_overflow (records were dropped)");
+		else
+			out_field_u64(o, "event", rec->metadata.event_id);
+		break;
+	case FXT_METADATA_TRACE_INFO:
+		out_kind(o, "magic");
+		out_char(o, ' ');
+		out_hex(o, rec->metadata.magic, 8);
+		break;
+	}
+}
+
+static const char *const scope_names[] = { "thread", "process", "global" };
+
+static void dump_event(struct out *o, const struct fxt_record *rec)
+{
+	const struct fxt_provider *p = rec->provider;
+
+	out_kind(o, fxt_event_type_name(rec->event.type));
+	out_ts(o, "ts", rec->event.ts, p);
+	out_thread(o, "thread", rec->event.thread);
+	out_field_str(o, "category", rec->event.category);
+	out_field_str(o, "name", rec->event.name);
+	switch (rec->event.type) {
+	case FXT_EVENT_INSTANT:
+		if (rec->event.scope != FXT_SCOPE_THREAD)
+			out_fmt(o, " scope=%s", scope_names[rec->event.scope]);
+		break;
+	case FXT_EVENT_DURATION_COMPLETE:
+		out_ts(o, "end_ts", rec->event.extra, p);
+		break;
+	case FXT_EVENT_DURATION_BEGIN:
+	case FXT_EVENT_DURATION_END:
+		break;
+	default:
+		out_field_u64(o, "id", rec->event.extra);
+		break;
+	}
+	out_args(o, rec);
+}
+
+static void out_state(struct out *o, unsigned int state)
+{
+	out_char(o, ' ');
+	out_str(o, fxt_thread_state_name(state));
+	if (state > FXT_THREAD_DEAD)
+		out_fmt(o, "(%u)", state);
+}
+
+static void dump_sched(struct out *o, const struct fxt_record *rec)
+{
+	switch (rec->sched.type) {
+	case FXT_SCHED_CONTEXT_SWITCH:
+		out_kind(o, "context_switch");
+		out_ts(o, "ts", rec->sched.ts, rec->provider);
+		out_field_u64(o, "cpu", rec->sched.cpu);
+		out_field_u64(o, "out_tid", rec->sched.out_thread.tid);
+		out_state(o, rec->sched.out_state);
+		out_field_u64(o, "in_tid", rec->sched.in_thread.tid);
+		break;
+	case FXT_SCHED_THREAD_WAKEUP:
+		out_kind(o, "thread_wakeup");
+		out_ts(o, "ts", rec->sched.ts, rec->provider);
+		out_field_u64(o, "cpu", rec->sched.cpu);
+		out_field_u64(o, "tid", rec->sched.woken.tid);
+		break;
+	case FXT_SCHED_LEGACY_CONTEXT_SWITCH:
+		out_kind(o, "legacy_switch");
+		out_ts(o, "ts", rec->sched.ts, rec->provider);
+		out_field_u64(o, "cpu", rec->sched.cpu);
+		out_thread(o, "out", rec->sched.out_thread);
+		out_state(o, rec->sched.out_state);
+		out_field_u64(o, "out_prio", rec->sched.out_prio);
+		out_thread(o, "in", rec->sched.in_thread);
+		out_field_u64(o, "in_prio", rec->sched.in_prio);
+		break;
+	}
+	out_args(o, rec);
+}
+
+static void out_obj_type(struct out *o, unsigned int type)
+{
+	if (type == FXT_ZX_OBJ_PROCESS)
+		out_str(o, " type=process");
+	else if (type == FXT_ZX_OBJ_THREAD)
+		out_str(o, " type=thread");
+	else
+		out_field_u64(o, "type", type);
+}
+
+static const char *blob_type_name(unsigned int type)
+{
+	switch (type) {
+	case FXT_BLOB_DATA:
+		return "data";
+	case FXT_BLOB_LAST_BRANCH:
+		return "last_branch";
+	case FXT_BLOB_PERFETTO:
+		return "perfetto";
+	}
+	return NULL;
+}
+
+static void dump_blob(struct out *o, const struct fxt_record *rec)
+{
+	const char *type = blob_type_name(rec->blob.blob_type);
+
+	out_kind(o, "blob");
+	out_field_str(o, "name", rec->blob.name);
+	if (type)
+		out_fmt(o, " type=%s", type);
+	else
+		out_field_u64(o, "type", rec->blob.blob_type);
+	out_bytes(o, rec->blob.payload, rec->blob.payload_len);
+}
+
+static void dump_large_blob(struct out *o, const struct fxt_record *rec)
+{
+	out_kind(o, "large_blob");
+	out_field_str(o, "category", rec->large_blob.category);
+	out_field_str(o, "name", rec->large_blob.name);
+	if (rec->large_blob.has_metadata) {
+		out_ts(o, "ts", rec->large_blob.ts, rec->provider);
+		out_thread(o, "thread", rec->large_blob.thread);
+		out_args(o, rec);
+	}
+	out_bytes(o, rec->large_blob.payload, rec->large_blob.payload_len);
+}
+
+static void dump_record(struct out *o, const struct fxt_record *rec)
+{
+	out_hex(o, rec->offset, 8);
+	out_str(o, "  ");
+	switch (rec->type) {
+	case FXT_RECORD_METADATA:
+		dump_metadata(o, rec);
+		break;
+	case FXT_RECORD_INITIALIZATION:
+		out_kind(o, "initialization");
+		out_field_u64(o, "ticks_per_second", rec->init.ticks_per_second);
+		break;
+	case FXT_RECORD_STRING:
+		out_kind(o, "string");
+		out_fmt(o, " #%u ", rec->string.index);
+		out_quoted(o, rec->string.value);
+		break;
+	case FXT_RECORD_THREAD:
+		out_kind(o, "thread");
+		out_fmt(o, " #%u", rec->thread.index);
+		out_thread(o, "thread", rec->thread.thread);
+		break;
+	case FXT_RECORD_EVENT:
+		dump_event(o, rec);
+		break;
+	case FXT_RECORD_BLOB:
+		dump_blob(o, rec);
+		break;
+	case FXT_RECORD_USERSPACE_OBJECT:
+		out_kind(o, "userspace_object");
+		out_field_hex(o, "pointer", rec->userspace_object.pointer);
+		out_field_u64(o, "pid", rec->userspace_object.pid);
+		out_field_str(o, "name", rec->userspace_object.name);
+		out_args(o, rec);
+		break;
+	case FXT_RECORD_KERNEL_OBJECT:
+		out_kind(o, "kernel_object");
+		out_obj_type(o, rec->kernel_object.obj_type);
+		out_field_u64(o, "koid", rec->kernel_object.koid);
+		out_field_str(o, "name", rec->kernel_object.name);
+		out_args(o, rec);
+		break;
+	case FXT_RECORD_SCHEDULING:
+		dump_sched(o, rec);
+		break;
+	case FXT_RECORD_LOG:
+		out_kind(o, "log");
+		out_ts(o, "ts", rec->log.ts, rec->provider);
+		out_thread(o, "thread", rec->log.thread);
+		out_char(o, ' ');
+		out_quoted(o, rec->log.message);
+		break;
+	case FXT_RECORD_LARGE:
+		dump_large_blob(o, rec);
+		break;
+	}
+	out_char(o, '\n');
+	if (o->len >= OUT_FLUSH_AT)
+		out_flush(o);
+}
+
+/* ---- counting ------------------------------------------------------- */
+
+static struct provider_count *count_for(struct dump *d,
+					const struct fxt_provider *p)
+{
+	size_t i;
+
+	if (d->last && d->last->provider == p)
+		return d->last;
+	for (i = 0; i < d->ncounts; i++)
+		if (d->counts[i].provider == p)
+			return d->last = &d->counts[i];
+	if (d->ncounts == d->counts_cap) {
+		size_t cap = d->counts_cap ? d->counts_cap * 2 : 16;
+		struct provider_count *v =
+			realloc(d->counts, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		d->counts = v;
+		d->counts_cap = cap;
+		d->last = NULL;
+	}
+	d->counts[d->ncounts] = (struct provider_count){ .provider = p };
+	return d->last = &d->counts[d->ncounts++];
+}
+
+static void count_record(struct dump *d, const struct fxt_record *rec)
+{
+	struct provider_count *c;
+
+	if (rec->type == FXT_RECORD_METADATA &&
+	    rec->metadata.type == FXT_METADATA_PROVIDER_EVENT &&
+	    rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW) {
+		size_t i;
+
+		for (i = 0; i < d->ncounts; i++)
+			if (d->counts[i].provider->id ==
+			    rec->metadata.provider_id)
+				break;
+		if (i < d->ncounts)
+			d->counts[i].overflows++;
+		else
+			d->overflows_unattributed++;
+	}
+	if (!rec->provider)
+		return;
+	c = count_for(d, rec->provider);
+	if (c)
+		c->records++;
+}
+
+/* ---- diagnostics and progress --------------------------------------- */
+
+static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
+		    const char *reason)
+{
+	struct dump *d = ctx;
+
+	if (d->diags_shown >= DIAG_SHOWN_MAX) {
+		d->diags_hidden++;
+		return;
+	}
+	d->diags_shown++;
+	/* keep stdout and stderr in order when both go to one place */
+	out_flush(&d->out);
+	fflush(stdout);
+	fprintf(stderr, "offset 0x%" PRIx64 ": %s: %s\n", offset,
+		fxt_diag_kind_name(kind), reason);
+}
+
+static void progress(struct dump *d, const struct fxt_reader *r, bool last)
+{
+	struct timespec now;
+	uint64_t bytes = fxt_reader_stats(r)->bytes;
+
+	if (!d->progress)
+		return;
+	if (last) {
+		fprintf(stderr, "\r\033[K");
+		return;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec == d->last_progress.tv_sec &&
+	    now.tv_nsec - d->last_progress.tv_nsec < 250000000)
+		return;
+	d->last_progress = now;
+	fprintf(stderr, "\rreading %s: %" PRIu64 " of %" PRIu64 " MiB (%u%%)",
+		d->path, bytes >> 20, d->input_size >> 20,
+		(unsigned int)(bytes * 100 / d->input_size));
+}
+
+/* ---- summary -------------------------------------------------------- */
+
+static void summary(struct dump *d, const struct fxt_reader *r)
+{
+	const struct fxt_reader_stats *s = fxt_reader_stats(r);
+	struct out *o = &d->out;
+	unsigned int t;
+	size_t i;
+
+	if (!d->summary_only)
+		out_char(o, '\n');
+	out_fmt(o, "%" PRIu64 " records, %" PRIu64 " bytes\n", s->records,
+		s->bytes);
+	out_str(o, "records by type:\n");
+	for (t = 0; t < 16; t++)
+		if (s->by_type[t])
+			out_fmt(o, "  %-18s %12" PRIu64 "\n",
+				fxt_record_type_name(t), s->by_type[t]);
+	out_str(o, "providers:\n");
+	for (i = 0; i < fxt_reader_provider_count(r); i++) {
+		const struct fxt_provider *p = fxt_reader_provider(r, i);
+		struct provider_count *c = count_for(d, p);
+
+		out_fmt(o, "  id %-10" PRIu32 " ", p->id);
+		out_quoted(o, p->name);
+		out_fmt(o, " %" PRIu64 " records, %" PRIu64 " ticks/s",
+			c ? c->records : 0, p->ticks_per_second);
+		if (c && c->overflows)
+			out_fmt(o, ", buffer full %" PRIu64
+				" times: records were dropped",
+				c->overflows);
+		out_char(o, '\n');
+	}
+	if (d->overflows_unattributed)
+		out_fmt(o, "  %" PRIu64 " buffer overflow events of providers "
+			"not seen in the trace\n", d->overflows_unattributed);
+	out_fmt(o, "problems: %" PRIu64 " malformed, %" PRIu64
+		" nonconforming, %" PRIu64 " unknown skipped, %s\n",
+		s->malformed, s->nonconforming, s->unknown_skipped,
+		s->truncated ? "truncated" : "not truncated");
+	if (s->large_skipped)
+		out_fmt(o, "  %" PRIu64 " large records over the size limit "
+			"were skipped\n", s->large_skipped);
+	if (d->diags_hidden)
+		out_fmt(o, "  (%" PRIu64 " more diagnostics not shown)\n",
+			d->diags_hidden);
+}
+
+/* ---- command -------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tracectl dump [OPTIONS] FILE\n"
+		"\n"
+		"Print every record of an FXT trace, one per line (offset, kind,\n"
+		"fields, arguments as name=value), then a summary: records by type\n"
+		"and by provider, dropped-record reports, and problems found.\n"
+		"Problems go to stderr as 'offset 0x...: kind: reason'.\n"
+		"FILE '-' reads standard input.\n"
+		"\n"
+		"Options:\n"
+		"  -s, --summary-only    print only the summary\n"
+		"      --strict          exit 1 if any record is malformed or does\n"
+		"                        not conform to the FXT spec\n"
+		"      --provider-buffer input is one provider's raw buffer: no\n"
+		"                        magic number, metadata is out of place\n"
+		"  -h, --help            show this help\n"
+		"\n"
+		"Exit status: 0 read, 1 unreadable (or a problem with --strict),\n"
+		"2 bad usage.\n"
+		"\n"
+		"Examples:\n"
+		"  tracectl dump trace.fxt | less\n"
+		"  tracectl dump --summary-only trace.fxt\n"
+		"  tracectl dump --strict trace.fxt >/dev/null && echo conforms\n"
+		"  tracectl dump trace.fxt | grep context_switch\n"
+		"  zcat trace.fxt.gz | tracectl dump -\n");
+}
+
+enum { OPT_STRICT = 256, OPT_PROVIDER_BUFFER };
+
+static const struct option long_options[] = {
+	{ "summary-only", no_argument, NULL, 's' },
+	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "provider-buffer", no_argument, NULL, OPT_PROVIDER_BUFFER },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int open_input(const char *path)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return STDIN_FILENO;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	return fd;
+}
+
+static void setup_progress(struct dump *d, int fd)
+{
+	struct stat st;
+
+	/* only where a person watches and the line cannot mix with records */
+	if (!d->summary_only || !isatty(STDOUT_FILENO) || !isatty(STDERR_FILENO))
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size < PROGRESS_MIN_BYTES)
+		return;
+	d->progress = true;
+	d->input_size = (uint64_t)st.st_size;
+}
+
+static int run(struct dump *d, struct fxt_reader *r)
+{
+	struct fxt_record rec;
+	uint64_t n = 0;
+	int ret;
+
+	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+		count_record(d, &rec);
+		if (!d->summary_only)
+			dump_record(&d->out, &rec);
+		if (!(++n & 0xffff))
+			progress(d, r, false);
+	}
+	progress(d, r, true);
+	return ret;
+}
 
 int cmd_dump(int argc, char **argv)
 {
-	fprintf(stderr, "tracectl dump: not available in this build\n");
-	return TRACECTL_EXIT_FAIL;
+	struct fxt_reader_options opt = { .expect_magic = true };
+	struct dump d = { .out = { .f = stdout } };
+	const struct fxt_reader_stats *s;
+	struct fxt_reader *r;
+	int c, fd, ret, status = TRACECTL_EXIT_OK;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "sh", long_options, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			d.summary_only = true;
+			break;
+		case OPT_STRICT:
+			d.strict = true;
+			break;
+		case OPT_PROVIDER_BUFFER:
+			opt.provider_buffer = true;
+			opt.expect_magic = false;
+			break;
+		case 'h':
+			usage(stdout);
+			return TRACECTL_EXIT_OK;
+		default:
+			usage(stderr);
+			return TRACECTL_EXIT_USAGE;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "tracectl dump: expected one FILE (or '-' for stdin)\n\n");
+		usage(stderr);
+		return TRACECTL_EXIT_USAGE;
+	}
+	d.path = argv[optind];
+	fd = open_input(d.path);
+	if (fd < 0) {
+		fprintf(stderr, "tracectl dump: cannot open %s: %s\n", d.path,
+			strerror(-fd));
+		return TRACECTL_EXIT_FAIL;
+	}
+	opt.diag = on_diag;
+	opt.diag_ctx = &d;
+	r = fxt_reader_open_fd(fd, &opt);
+	d.out.cap = OUT_FLUSH_AT * 2;
+	d.out.buf = malloc(d.out.cap);
+	if (!r || !d.out.buf) {
+		fprintf(stderr, "tracectl dump: out of memory\n");
+		status = TRACECTL_EXIT_FAIL;
+		goto cleanup;
+	}
+	setup_progress(&d, fd);
+	ret = run(&d, r);
+	if (ret < 0) {
+		out_flush(&d.out);
+		fflush(stdout);
+		fprintf(stderr, "tracectl dump: reading %s failed at byte %" PRIu64
+			": %s\n", d.path, fxt_reader_stats(r)->bytes,
+			strerror(-ret));
+		status = TRACECTL_EXIT_FAIL;
+	}
+	summary(&d, r);
+	out_flush(&d.out);
+	if (fflush(stdout) || d.out.err) {
+		fprintf(stderr, "tracectl dump: writing the output failed: %s\n",
+			strerror(d.out.err ? d.out.err : errno));
+		status = TRACECTL_EXIT_FAIL;
+	}
+	s = fxt_reader_stats(r);
+	if (d.strict && (s->malformed || s->nonconforming || s->truncated)) {
+		fprintf(stderr, "tracectl dump: %s does not conform: %" PRIu64
+			" malformed, %" PRIu64 " nonconforming records\n",
+			d.path, s->malformed, s->nonconforming);
+		status = TRACECTL_EXIT_FAIL;
+	}
+cleanup:
+	fxt_reader_close(r);
+	free(d.out.buf);
+	free(d.counts);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return status;
 }

@@ -30,6 +30,7 @@ struct kernel_merge {
 
 struct merge_run {
 	struct kernel_merge *m;
+	uint64_t horizon;
 	kernel_read_cpu_fn read_cpu;
 	void *read_ctx;
 	kernel_emit_fn emit;
@@ -129,8 +130,9 @@ static ssize_t settle_head(struct merge_run *r, unsigned int cpu)
 		words = head_words(r, cpu);
 		if (words <= 0)
 			return words;
+		/* Later than the horizon: kept at the head for the next run. */
 		if (record_has_ts(s->chunk[s->pos]))
-			return words;
+			return s->chunk[s->pos + 1] <= r->horizon ? words : 0;
 		err = r->emit(r->emit_ctx, s->chunk + s->pos, (size_t)words);
 		if (err)
 			return err;
@@ -168,16 +170,17 @@ static int refresh_head(struct merge_run *r, unsigned int cpu)
 
 int kernel_merge_run(struct kernel_merge *m, kernel_read_cpu_fn read_cpu,
 		     void *read_ctx, kernel_emit_fn emit, void *emit_ctx,
-		     uint64_t budget)
+		     uint64_t budget, uint64_t horizon)
 {
-	struct merge_run r = { m, read_cpu, read_ctx, emit, emit_ctx };
+	struct merge_run r = { m, horizon, read_cpu, read_ctx, emit,
+			       emit_ctx };
 	struct cpu_stream *s;
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < m->ncpus; i++) {
-		m->cpu[i] = (struct cpu_stream){ .chunk = m->cpu[i].chunk,
-						 .budget = budget };
+		m->cpu[i].budget = budget;
+		m->cpu[i].empty = false;
 		err = refresh_head(&r, i);
 		if (err)
 			return err;

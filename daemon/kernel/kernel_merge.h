@@ -23,15 +23,19 @@ struct kernel_merge *kernel_merge_new(unsigned int ncpus, size_t chunk_bytes);
 void kernel_merge_free(struct kernel_merge *m);
 
 /*
- * Emits every record read_cpu yields, records with a timestamp in
- * timestamp order, records without one (kernel objects) ahead of the
- * next timed record of their CPU. A CPU is read at most budget bytes, so
- * a busy CPU cannot keep one drain going forever. Returns 0 or the first
- * -errno of read_cpu or emit.
+ * Emits the records read_cpu yields up to the horizon: records with a
+ * timestamp in timestamp order, records without one (kernel objects)
+ * ahead of the next timed record of their CPU. A record later than the
+ * horizon stays, with all after it on its CPU, for the next run: with
+ * the horizon "now", a CPU read early in a run cannot hold records older
+ * than those a later-read CPU gave, and runs follow each other in order.
+ * A CPU is read at most budget bytes per run, so a busy CPU cannot keep
+ * one run going forever. Returns 0 or the first -errno of read_cpu or
+ * emit.
  */
 int kernel_merge_run(struct kernel_merge *m, kernel_read_cpu_fn read_cpu,
 		     void *read_ctx, kernel_emit_fn emit, void *emit_ctx,
-		     uint64_t budget);
+		     uint64_t budget, uint64_t horizon);
 /* Records skipped because their size field did not fit their chunk. */
 uint64_t kernel_merge_malformed(const struct kernel_merge *m);
 

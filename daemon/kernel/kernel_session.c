@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <fxt/sched.h>
 
@@ -20,8 +21,9 @@
 
 #define KERNEL_CHUNK_BYTES (64u << 10)
 #define KERNEL_OUT_BYTES (64u << 10)
-/* A drain reads a CPU at most this many times its ring's default size. */
+/* Bytes a drain reads from one CPU at most. */
 #define KERNEL_DRAIN_BUDGET (64ull << 20)
+#define KERNEL_PUBLISH_SLACK_NS 50000000ull
 
 struct kernel_session {
 	const struct kernel_backend_ops *ops;
@@ -165,9 +167,21 @@ const char *kernel_session_backend(const struct kernel_session *ks)
 }
 
 /*
- * Names are read after the programs are attached: a task renamed in
- * between shows up in both, and the later record wins.
+ * The module names every task itself when it starts; the BPF programs
+ * only see names change, so the others come from /proc, read after the
+ * programs are attached: a task renamed in between shows up in both, and
+ * the later record wins.
  */
+static int dump_names(struct kernel_session *ks)
+{
+	int err;
+
+	if (ks->ops == backend_kmod())
+		return 0;
+	err = kernel_names_dump(&ks->names, "/proc");
+	return err == -ENOMEM ? err : 0;
+}
+
 int kernel_session_start(struct kernel_session *ks)
 {
 	int err;
@@ -178,8 +192,7 @@ int kernel_session_start(struct kernel_session *ks)
 	if (err)
 		return err;
 	ks->started = true;
-	err = kernel_names_dump(&ks->names, "/proc");
-	return err == -ENOMEM ? err : 0;
+	return dump_names(ks);
 }
 
 int kernel_session_event_fd(const struct kernel_session *ks)
@@ -263,6 +276,23 @@ static int write_names(struct kernel_session *ks, struct kernel_out *o)
 	return 0;
 }
 
+/*
+ * While capture runs, a drain stops short of the time it began: a record
+ * stamped before that may not be published yet (its writer interrupted,
+ * or its virtual CPU descheduled, between the clock read and the
+ * publish). The kernel side stamps records with CLOCK_BOOTTIME.
+ */
+static uint64_t drain_horizon(const struct kernel_session *ks)
+{
+	struct timespec now;
+	uint64_t ns;
+
+	if (!ks->started || clock_gettime(CLOCK_BOOTTIME, &now))
+		return UINT64_MAX;
+	ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+	return ns > KERNEL_PUBLISH_SLACK_NS ? ns - KERNEL_PUBLISH_SLACK_NS : 0;
+}
+
 int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 			 void *ctx)
 {
@@ -282,7 +312,7 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 		err = write_names(ks, o);
 	if (!err)
 		err = kernel_merge_run(ks->merge, session_read_cpu, ks, out_emit,
-				       o, KERNEL_DRAIN_BUDGET);
+				       o, KERNEL_DRAIN_BUDGET, drain_horizon(ks));
 	if (!err)
 		err = out_flush(o);
 	free(o);
@@ -298,11 +328,8 @@ int kernel_session_stop(struct kernel_session *ks)
 		return 0;
 	err = ks->ops->stop(ks->state);
 	ks->started = false;
-	if (!err && ks->cfg.mode == KERNEL_MODE_CIRCULAR) {
-		err = kernel_names_dump(&ks->names, "/proc");
-		if (err != -ENOMEM)
-			err = 0;
-	}
+	if (!err && ks->cfg.mode == KERNEL_MODE_CIRCULAR)
+		err = dump_names(ks);
 	return err;
 }
 

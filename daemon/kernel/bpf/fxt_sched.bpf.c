@@ -27,12 +27,30 @@ struct sched_entity {
 	struct load_weight load;
 } __attribute__((preserve_access_index));
 
+struct thread_info {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
+	struct thread_info thread_info;
+	unsigned int flags;
+	int prio;
 	int pid;
 	int tgid;
 	char comm[16];
 	struct sched_entity se;
 } __attribute__((preserve_access_index));
+
+/* Before 5.16 (and where thread_info is not in the task) cpu was here. */
+struct task_struct___cpu {
+	unsigned int cpu;
+} __attribute__((preserve_access_index));
+
+#define PF_IDLE 0x00000002u
+#define MAX_RT_PRIO 100
+/* As the module: RT and deadline tasks weigh as much as nice -20. */
+#define FXT_RT_WEIGHT 88761
+#define SCHED_FIXEDPOINT_SHIFT 10	/* 64-bit kernels */
 
 /* Set by the loader before load; the verifier sees them as constants. */
 const volatile __u64 ring_bytes = 8;		/* power of two */
@@ -57,15 +75,24 @@ struct {
 #define FXT_BPF_PUBLISH(p, v) ((void)__sync_lock_test_and_set((p), (v)))
 #endif
 
-/* Fair-scheduler weight (nice 0 = 1024); the idle task reads as idle. */
+/* The task's fair-scheduler weight (nice 0 = 1024), as the module says it. */
 static __always_inline __s32 task_weight(const struct task_struct *t)
 {
 	unsigned long w;
 
-	if (t->pid == 0)
+	if (t->flags & PF_IDLE)
 		return FXT_SCHED_IDLE_WEIGHT;
-	w = t->se.load.weight >> 10;
-	return w < 2 ? 2 : (__s32)w;
+	if (t->prio < MAX_RT_PRIO)
+		return FXT_RT_WEIGHT;
+	w = t->se.load.weight >> SCHED_FIXEDPOINT_SHIFT;
+	return w > 0x7fffffff ? 0x7fffffff : (__s32)w;
+}
+
+static __always_inline unsigned int task_cpu(const struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->thread_info.cpu))
+		return t->thread_info.cpu;
+	return ((const struct task_struct___cpu *)t)->cpu;
 }
 
 static __always_inline __u64 word_at(char *data, __u64 pos)
@@ -176,8 +203,7 @@ static __always_inline void write_wakeup(const struct task_struct *p)
 {
 	__u64 rec[FXT_SCHED_WAKEUP_WORDS];
 
-	fxt_sched_write_wakeup(rec, bpf_ktime_get_boot_ns(),
-			       bpf_get_smp_processor_id(), p->pid,
+	fxt_sched_write_wakeup(rec, bpf_ktime_get_boot_ns(), task_cpu(p), p->pid,
 			       task_weight(p),
 			       (__u32)bpf_get_current_pid_tgid());
 	ring_write(rec, FXT_SCHED_WAKEUP_WORDS);

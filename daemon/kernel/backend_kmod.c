@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel capture through the fxt_sched module: /dev/fxt_sched's per-CPU
+ * rings, mapped read-only, with a writable consumer page per CPU
+ * (include/fxt/fxt_sched_uapi.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <fxt/fxt.h>
+#include <fxt/fxt_sched_uapi.h>
+
+#include "kernel_backend.h"
+
+struct kmod_cpu {
+	const uint8_t *region;	/* ctrl page, consumer page, data */
+	struct fxt_sched_consumer *consumer;
+};
+
+struct kmod_state {
+	int fd;
+	struct fxt_sched_info info;
+	struct kmod_cpu *cpus;
+};
+
+static int kmod_probe(char *why, size_t why_len)
+{
+	int fd, version;
+
+	fd = open(FXT_SCHED_DEVICE, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		int err = -errno;
+
+		if (err == -ENOENT)
+			snprintf(why, why_len, "%s does not exist: load the "
+				 "module (modprobe fxt_sched)", FXT_SCHED_DEVICE);
+		else if (err == -EBUSY)
+			snprintf(why, why_len, "%s is in use by another trace "
+				 "session", FXT_SCHED_DEVICE);
+		else
+			snprintf(why, why_len, "cannot open %s: %s (needs "
+				 "CAP_PERFMON or CAP_SYS_ADMIN)",
+				 FXT_SCHED_DEVICE, strerror(-err));
+		return err;
+	}
+	version = ioctl(fd, FXT_SCHED_IOC_VERSION);
+	close(fd);
+	if (version != (int)FXT_SCHED_ABI_VERSION) {
+		snprintf(why, why_len, "fxt_sched speaks ABI %d, this build "
+			 "needs %u: install a matching module", version,
+			 FXT_SCHED_ABI_VERSION);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* The next power of two within the module's bounds. */
+static uint64_t kmod_buffer_bytes(size_t wanted)
+{
+	uint64_t bytes = FXT_SCHED_BUFFER_MIN;
+
+	if (!wanted)
+		return FXT_SCHED_BUFFER_DEFAULT;
+	while (bytes < wanted && bytes < FXT_SCHED_BUFFER_MAX)
+		bytes <<= 1;
+	return bytes;
+}
+
+static uint32_t kmod_mode(enum kernel_buffer_mode mode)
+{
+	switch (mode) {
+	case KERNEL_MODE_ONESHOT:
+		return FXT_SCHED_MODE_ONESHOT;
+	case KERNEL_MODE_CIRCULAR:
+		return FXT_SCHED_MODE_CIRCULAR;
+	default:
+		return FXT_SCHED_MODE_STREAMING;
+	}
+}
+
+static void kmod_unmap(struct kmod_state *s)
+{
+	unsigned int cpu;
+
+	if (!s->cpus)
+		return;
+	for (cpu = 0; cpu < s->info.ncpus; cpu++) {
+		if (s->cpus[cpu].region)
+			munmap((void *)s->cpus[cpu].region, s->info.cpu_stride);
+		if (s->cpus[cpu].consumer)
+			munmap(s->cpus[cpu].consumer, s->info.page_size);
+	}
+	free(s->cpus);
+	s->cpus = NULL;
+}
+
+static int kmod_map(struct kmod_state *s)
+{
+	unsigned int cpu;
+
+	s->cpus = calloc(s->info.ncpus, sizeof(*s->cpus));
+	if (!s->cpus)
+		return -ENOMEM;
+	for (cpu = 0; cpu < s->info.ncpus; cpu++) {
+		off_t base = (off_t)(cpu * s->info.cpu_stride);
+		void *p;
+
+		p = mmap(NULL, s->info.cpu_stride, PROT_READ, MAP_SHARED,
+			 s->fd, base);
+		if (p == MAP_FAILED)
+			return -errno;
+		s->cpus[cpu].region = p;
+		p = mmap(NULL, s->info.page_size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, s->fd,
+			 base + (off_t)s->info.consumer_offset);
+		if (p == MAP_FAILED)
+			return -errno;
+		s->cpus[cpu].consumer = p;
+	}
+	return 0;
+}
+
+static void kmod_close(void *state)
+{
+	struct kmod_state *s = state;
+
+	if (!s)
+		return;
+	kmod_unmap(s);
+	if (s->fd >= 0)
+		close(s->fd);
+	free(s);
+}
+
+static int kmod_configure(struct kmod_state *s,
+			  const struct kernel_session_config *cfg)
+{
+	struct fxt_sched_config kc = {
+		.buffer_bytes = kmod_buffer_bytes(cfg->buffer_bytes_per_cpu),
+		.mode = kmod_mode(cfg->mode),
+		.events = FXT_SCHED_EV_ALL,
+	};
+
+	if (ioctl(s->fd, FXT_SCHED_IOC_CONFIGURE, &kc) < 0)
+		return -errno;
+	if (ioctl(s->fd, FXT_SCHED_IOC_INFO, &s->info) < 0)
+		return -errno;
+	if (s->info.abi_version != FXT_SCHED_ABI_VERSION || !s->info.ncpus)
+		return -EPROTO;
+	if (ioctl(s->fd, FXT_SCHED_IOC_RESET) < 0)
+		return -errno;
+	return kmod_map(s);
+}
+
+static int kmod_open(const struct kernel_session_config *cfg, void **state)
+{
+	struct kmod_state *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	s->fd = open(FXT_SCHED_DEVICE, O_RDWR | O_CLOEXEC);
+	if (s->fd < 0) {
+		err = -errno;
+		free(s);
+		return err;
+	}
+	err = kmod_configure(s, cfg);
+	if (err) {
+		kmod_close(s);
+		return err;
+	}
+	*state = s;
+	return 0;
+}
+
+static int kmod_ioctl(void *state, unsigned long cmd)
+{
+	struct kmod_state *s = state;
+
+	return ioctl(s->fd, cmd) < 0 ? -errno : 0;
+}
+
+static int kmod_start(void *state)
+{
+	return kmod_ioctl(state, FXT_SCHED_IOC_START);
+}
+
+static int kmod_stop(void *state)
+{
+	return kmod_ioctl(state, FXT_SCHED_IOC_STOP);
+}
+
+static int kmod_event_fd(void *state)
+{
+	return ((struct kmod_state *)state)->fd;
+}
+
+static unsigned int kmod_ncpus(void *state)
+{
+	return ((struct kmod_state *)state)->info.ncpus;
+}
+
+static uint64_t kmod_word_at(const uint8_t *data, uint64_t mask, uint64_t pos)
+{
+	uint64_t w;
+
+	memcpy(&w, data + (pos & mask), sizeof(w));
+	return w;
+}
+
+static ssize_t kmod_read_cpu(void *state, unsigned int cpu, void *buf,
+			     size_t cap)
+{
+	struct kmod_state *s = state;
+	const struct fxt_sched_ctrl *ctrl;
+	const uint8_t *data;
+	uint64_t mask = s->info.buffer_bytes - 1;
+	uint64_t head, tail, oldest, pos;
+	uint8_t *out = buf;
+	size_t len = 0;
+
+	if (cpu >= s->info.ncpus)
+		return -EINVAL;
+	ctrl = (const void *)(s->cpus[cpu].region + s->info.ctrl_offset);
+	data = s->cpus[cpu].region + s->info.data_offset;
+	/* C: pairs with the module's release of head (B). */
+	head = __atomic_load_n(&ctrl->head, __ATOMIC_ACQUIRE);
+	tail = s->cpus[cpu].consumer->tail;
+	oldest = __atomic_load_n(&ctrl->oldest, __ATOMIC_RELAXED);
+	if (head - oldest < head - tail)	/* circular: overwritten */
+		tail = oldest;
+	if (head - tail > s->info.buffer_bytes)
+		return -EPROTO;
+	for (pos = tail; pos != head;) {
+		uint64_t words = FXT_GET(kmod_word_at(data, mask, pos),
+					 FXT_HDR_SIZE);
+		uint64_t i;
+
+		if (!words || words * 8 > head - pos)
+			return -EPROTO;
+		if (len + words * 8 > cap)
+			break;
+		for (i = 0; i < words; i++) {
+			uint64_t w = kmod_word_at(data, mask, pos + i * 8);
+
+			memcpy(out + len + i * 8, &w, sizeof(w));
+		}
+		len += words * 8;
+		pos += words * 8;
+	}
+	/* D: the copies are done before the module may reuse the bytes. */
+	__atomic_store_n(&s->cpus[cpu].consumer->tail, pos, __ATOMIC_RELEASE);
+	return (ssize_t)len;
+}
+
+static void kmod_stats(void *state, struct kernel_session_stats *st)
+{
+	struct kmod_state *s = state;
+	struct fxt_sched_stats ks;
+
+	memset(st, 0, sizeof(*st));
+	st->ncpus = s->info.ncpus;
+	if (ioctl(s->fd, FXT_SCHED_IOC_STATS, &ks) < 0)
+		return;
+	st->records = ks.records;
+	st->bytes = ks.bytes;
+	st->dropped = ks.dropped + ks.overwritten;
+}
+
+const struct kernel_backend_ops kernel_backend_kmod = {
+	.name = "kmod",
+	.probe = kmod_probe,
+	.open = kmod_open,
+	.start = kmod_start,
+	.stop = kmod_stop,
+	.event_fd = kmod_event_fd,
+	.ncpus = kmod_ncpus,
+	.read_cpu = kmod_read_cpu,
+	.stats = kmod_stats,
+	.close = kmod_close,
+};

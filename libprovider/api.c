@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Entry points of the <fxt/provider.h> macros: check the site, enter a
+ * write, hand the record to the writer (record.c), leave.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "provider_private.h"
+#include "record.h"
+
+FXT_EXPORT uint64_t fxt_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Enter a write if the site's category is enabled in the running trace:
+ * returns the session (then call write_end()), or NULL.
+ */
+static struct fxt_session *write_begin(struct fxt_site *site, const char *cat,
+				       const char *name,
+				       struct fxt_thread **tp,
+				       uint16_t *cat_ref, uint16_t *name_ref)
+{
+	struct fxt_session *s;
+	struct fxt_thread *t;
+
+	if (!atomic_load_explicit(&fxt_current, memory_order_relaxed))
+		return fxt_site_session(site, NULL, cat, name, cat_ref,
+					name_ref);
+	t = fxt_thread_self();
+	if (unlikely(!t))
+		return NULL;
+	if (unlikely(fxt_write_nested(t))) {
+		/* A signal handler interrupted this thread's write. */
+		s = atomic_load(&fxt_current);
+		if (s)
+			fxt_buffer_count_drop(s->buf, 0);
+		return NULL;
+	}
+	fxt_write_enter(t);
+	s = fxt_site_session(site, t, cat, name, cat_ref, name_ref);
+	if (!s)
+		fxt_write_leave(t);
+	*tp = t;
+	return s;
+}
+
+static void write_end(struct fxt_thread *t)
+{
+	fxt_write_leave(t);
+}
+
+FXT_EXPORT void fxt_internal_event(struct fxt_site *site, const char *category,
+				   const char *name, unsigned int event_type,
+				   uint64_t ts, uint64_t extra,
+				   const struct fxt_arg_in *args,
+				   unsigned int nargs)
+{
+	struct fxt_event_desc e = {
+		.type = event_type, .cat = category, .name = name, .ts = ts,
+		.extra = extra, .args = args, .nargs = nargs,
+	};
+	struct fxt_thread *t;
+	struct fxt_session *s;
+
+	if (unlikely(event_type > FXT_EVENT_TYPE_MAX))
+		return;
+	s = write_begin(site, category, name, &t, &e.cat_ref, &e.name_ref);
+	if (!s)
+		return;
+	fxt_write_event(t, s, &e);
+	write_end(t);
+}
+
+static const char *const scope_names[] = {
+	[TRACE_SCOPE_PROCESS] = "process",
+	[TRACE_SCOPE_GLOBAL] = "global",
+};
+
+FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
+				     const char *category, const char *name,
+				     enum fxt_scope scope,
+				     const struct fxt_arg_in *args,
+				     unsigned int nargs)
+{
+	struct fxt_arg_in with_scope[FXT_MAX_ARGS];
+
+	if (scope != TRACE_SCOPE_PROCESS && scope != TRACE_SCOPE_GLOBAL) {
+		fxt_internal_event(site, category, name, FXT_EVENT_INSTANT, 0,
+				   0, args, nargs);
+		return;
+	}
+	if (nargs > FXT_MAX_ARGS - 1)
+		nargs = FXT_MAX_ARGS - 1;
+	memcpy(with_scope, args, nargs * sizeof(*args));
+	with_scope[nargs] = (struct fxt_arg_in){
+		.name = "scope", .type = FXT_ARG_STRING,
+		.flags = FXT_ARG_IN_LITERAL, .v.str = scope_names[scope],
+	};
+	fxt_internal_event(site, category, name, FXT_EVENT_INSTANT, 0, 0,
+			   with_scope, nargs + 1);
+}
+
+FXT_EXPORT void fxt_internal_blob(struct fxt_site *site, const char *category,
+				  const char *name, unsigned int blob_type,
+				  const void *data, size_t len)
+{
+	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s;
+
+	s = write_begin(site, category, name, &t, &cat_ref, &name_ref);
+	if (!s)
+		return;
+	fxt_write_blob(t, s, name, blob_type, data, len);
+	write_end(t);
+}
+
+FXT_EXPORT void fxt_internal_log(struct fxt_site *site, const char *category,
+				 const char *message, size_t len)
+{
+	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s;
+
+	s = write_begin(site, category, "", &t, &cat_ref, &name_ref);
+	if (!s)
+		return;
+	fxt_write_log(t, s, message, len);
+	write_end(t);
+}
+
+FXT_EXPORT void fxt_internal_logf(struct fxt_site *site, const char *category,
+				  const char *fmt, ...)
+{
+	char message[1024];
+	va_list ap;
+	int n;
+
+	if (!fxt_category_enabled(category))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(message))
+		n = sizeof(message) - 1;
+	fxt_internal_log(site, category, message, (size_t)n);
+}
+
+FXT_EXPORT void fxt_internal_userspace_object(struct fxt_site *site,
+					      const char *category,
+					      const void *pointer,
+					      const char *name,
+					      const struct fxt_arg_in *args,
+					      unsigned int nargs)
+{
+	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s;
+
+	/* name may be dynamic: never interned by its address. */
+	s = write_begin(site, category, "", &t, &cat_ref, &name_ref);
+	if (!s)
+		return;
+	fxt_write_userspace_object(t, s, pointer, name, args, nargs);
+	write_end(t);
+}
+
+FXT_EXPORT void fxt_internal_kernel_object(struct fxt_site *site,
+					   const char *category, uint64_t koid,
+					   unsigned int obj_type,
+					   const char *name,
+					   const struct fxt_arg_in *args,
+					   unsigned int nargs)
+{
+	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s;
+
+	s = write_begin(site, category, "", &t, &cat_ref, &name_ref);
+	if (!s)
+		return;
+	fxt_write_kernel_object(t, s, koid, obj_type, name, args, nargs);
+	write_end(t);
+}
+
+FXT_EXPORT void fxt_internal_scope_begin(struct fxt_scope_state *scope,
+					 struct fxt_site *site,
+					 const char *category,
+					 const char *name,
+					 const struct fxt_arg_in *args,
+					 unsigned int nargs)
+{
+	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s;
+
+	scope->site = NULL;
+	s = write_begin(site, category, name, &t, &cat_ref, &name_ref);
+	if (!s)
+		return;
+	write_end(t);
+	if (nargs > FXT_MAX_ARGS)
+		nargs = FXT_MAX_ARGS;
+	scope->site = site;
+	scope->category = category;
+	scope->name = name;
+	scope->nargs = nargs;
+	memcpy(scope->args, args, nargs * sizeof(*args));
+	scope->start = fxt_now();
+}
+
+FXT_EXPORT void fxt_internal_scope_end(struct fxt_scope_state *scope)
+{
+	fxt_internal_event(scope->site, scope->category, scope->name,
+			   FXT_EVENT_DURATION_COMPLETE, scope->start, fxt_now(),
+			   scope->args, scope->nargs);
+	scope->site = NULL;
+}

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The shared trace buffer: reserving space for records, the three
+ * buffering modes, and publishing what was written.
+ *
+ * Writers take space with one release fetch_add on an area's bump pointer
+ * and publish a record by storing its header word last (fxt_commit()).
+ * Only switching rolling halves and stopping take b->lock. Before either
+ * reads or reuses an area it closes the area (sets FXT_AREA_CLOSED in the
+ * bump pointer, acq_rel) and waits in fxt_quiesce() for every thread that
+ * was writing:
+ *
+ *   writer                          closer
+ *   seq = odd        (A)            fetch_or(bump, CLOSED)  (C, acq_rel)
+ *   fetch_add(bump)  (B, release)   load(seq) until even    (D, acquire)
+ *   write, commit
+ *   seq = even       (E, release)
+ *
+ * If B comes before C in the bump's modification order, C synchronizes
+ * with B, so D sees A (odd) and waits for E; if after, B sees CLOSED and
+ * the writer touches nothing. A full area never blocks: the record is
+ * dropped and counted (oneshot, streaming without a free half).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "provider_private.h"
+
+static bool area_fits(const struct fxt_area *a, uint64_t off, uint32_t bytes)
+{
+	return off + bytes <= a->size;
+}
+
+static uint64_t *area_reserve(struct fxt_area *a, uint32_t bytes)
+{
+	uint64_t off = atomic_fetch_add_explicit(&a->bump, bytes,
+						 memory_order_release);
+
+	if (likely(area_fits(a, off, bytes)))
+		return (uint64_t *)(a->base + off);
+	/* Exactly one reservation covers the end: its offset ends the data. */
+	FXT_TESTCASE(off == a->size);
+	if (off <= a->size)
+		atomic_store_explicit(&a->end_at_full, off,
+				      memory_order_relaxed);
+	return NULL;
+}
+
+static uint64_t area_close(struct fxt_area *a)
+{
+	return atomic_fetch_or_explicit(&a->bump, FXT_AREA_CLOSED,
+					memory_order_acq_rel) &
+	       ~FXT_AREA_CLOSED;
+}
+
+/* Bytes of whole records in a closed, quiesced area. */
+static uint64_t area_end(struct fxt_area *a)
+{
+	uint64_t bump = atomic_load_explicit(&a->bump, memory_order_acquire) &
+			~FXT_AREA_CLOSED;
+
+	if (bump <= a->size)
+		return bump;
+	return atomic_load_explicit(&a->end_at_full, memory_order_relaxed);
+}
+
+static void area_reset(struct fxt_area *a, bool open)
+{
+	atomic_store_explicit(&a->end_at_full, a->size, memory_order_relaxed);
+	atomic_store_explicit(&a->bump, open ? 0 : FXT_AREA_CLOSED,
+			      memory_order_release);
+}
+
+static uint64_t count_records(const struct fxt_area *a, uint64_t end)
+{
+	uint64_t n = 0, off = 0;
+
+	while (off + FXT_WORD_BYTES <= end) {
+		uint64_t w = __atomic_load_n((const uint64_t *)(a->base + off),
+					     __ATOMIC_ACQUIRE);
+		uint64_t words = FXT_GET(w, FXT_HDR_SIZE);
+
+		if (!w || !words)
+			break;
+		off += words * FXT_WORD_BYTES;
+		n++;
+	}
+	return n;
+}
+
+static bool range_ok(uint64_t off, uint64_t len, uint64_t total)
+{
+	return off % FXT_WORD_BYTES == 0 && len % FXT_WORD_BYTES == 0 &&
+	       off >= FXT_BUFFER_HEADER_SIZE && off <= total &&
+	       len <= total - off;
+}
+
+static int header_check(const struct fxt_buffer_header *h, uint64_t size)
+{
+	if (h->magic && h->magic != FXT_BUFFER_MAGIC)
+		return -EPROTO;
+	if (h->version && h->version != FXT_BUFFER_VERSION)
+		return -EPROTO;
+	if (h->total_size != size || !h->rolling_size)
+		return -EINVAL;
+	if (h->durable_size && !range_ok(h->durable_offset, h->durable_size, size))
+		return -EINVAL;
+	if (!range_ok(h->rolling_offset[0], h->rolling_size, size))
+		return -EINVAL;
+	/* Oneshot buffers may leave the second half out. */
+	if (h->rolling_offset[1] &&
+	    !range_ok(h->rolling_offset[1], h->rolling_size, size))
+		return -EINVAL;
+	return 0;
+}
+
+static void area_init(struct fxt_area *a, uint8_t *map, uint64_t off,
+		      uint64_t size)
+{
+	a->base = size ? map + off : NULL;
+	a->size = size;
+	area_reset(a, false);
+}
+
+int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size)
+{
+	struct fxt_buffer_header *h;
+	struct stat st;
+	int r;
+
+	if (size < FXT_BUFFER_HEADER_SIZE || size > (1ull << 40))
+		return -EINVAL;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < size)
+		return -EINVAL;
+	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (h == MAP_FAILED)
+		return -errno;
+	r = header_check(h, size);
+	if (r < 0) {
+		munmap(h, size);
+		return r;
+	}
+	memset(b, 0, sizeof(*b));
+	pthread_mutex_init(&b->lock, NULL);
+	b->hdr = h;
+	b->map_size = size;
+	b->fd = fd;
+	b->save_fd = -1;
+	area_init(&b->durable, (uint8_t *)h, h->durable_offset, h->durable_size);
+	area_init(&b->rolling[0], (uint8_t *)h, h->rolling_offset[0],
+		  h->rolling_size);
+	area_init(&b->rolling[1], (uint8_t *)h, h->rolling_offset[1],
+		  h->rolling_offset[1] ? h->rolling_size : 0);
+	return 0;
+}
+
+static void zero_area(struct fxt_area *a)
+{
+	if (a->size)
+		memset(a->base, 0, a->size);
+}
+
+/* Make half the current one; under lock, the half closed and quiesced. */
+static void switch_to(struct fxt_buffer *b, unsigned int half)
+{
+	struct fxt_area *a = &b->rolling[half];
+
+	zero_area(a);
+	b->wraps++;
+	b->hdr->rolling_generation[half] = b->wraps;
+	b->hdr->rolling_end[half] = 0;
+	b->published[half] = false;
+	area_reset(a, true);
+	atomic_store_explicit(&b->current, half, memory_order_release);
+}
+
+/* Circular and streaming need a durable area and both halves. */
+static enum fxt_buffering_mode usable_mode(const struct fxt_buffer *b,
+					   enum fxt_buffering_mode mode)
+{
+	if (mode != FXT_BUFFERING_CIRCULAR && mode != FXT_BUFFERING_STREAMING)
+		return FXT_BUFFERING_ONESHOT;
+	if (!b->rolling[1].size)
+		return FXT_BUFFERING_ONESHOT;
+	return mode;
+}
+
+void fxt_buffer_start(struct fxt_buffer *b, enum fxt_buffering_mode mode)
+{
+	struct fxt_buffer_header *h = b->hdr;
+
+	pthread_mutex_lock(&b->lock);
+	if (b->started) {
+		zero_area(&b->durable);
+		zero_area(&b->rolling[0]);
+		zero_area(&b->rolling[1]);
+	}
+	b->started = true;
+	b->stopped = false;
+	b->mode = usable_mode(b, mode);
+	h->magic = FXT_BUFFER_MAGIC;
+	h->version = FXT_BUFFER_VERSION;
+	h->mode = b->mode;
+	h->durable_end = 0;
+	h->rolling_end[0] = h->rolling_end[1] = 0;
+	h->rolling_generation[0] = h->rolling_generation[1] = 0;
+	h->records_dropped = h->bytes_dropped = h->records_written = 0;
+	atomic_store(&b->records_dropped, 0);
+	atomic_store(&b->bytes_dropped, 0);
+	b->half_free[0] = b->half_free[1] = true;
+	b->published[0] = b->published[1] = true;
+	b->wraps = 0;
+	area_reset(&b->durable, b->durable.size != 0);
+	area_reset(&b->rolling[1], false);
+	switch_to(b, 0);
+	pthread_mutex_unlock(&b->lock);
+}
+
+void fxt_buffer_count_drop(struct fxt_buffer *b, uint32_t bytes)
+{
+	atomic_fetch_add_explicit(&b->records_dropped, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&b->bytes_dropped, bytes,
+				  memory_order_relaxed);
+}
+
+static void publish_drops(struct fxt_buffer *b)
+{
+	b->hdr->records_dropped = atomic_load(&b->records_dropped);
+	b->hdr->bytes_dropped = atomic_load(&b->bytes_dropped);
+}
+
+/* Close a rolling half and publish its end; under lock. */
+static void close_half(struct fxt_buffer *b, unsigned int half)
+{
+	struct fxt_area *a = &b->rolling[half];
+	uint64_t end;
+
+	area_close(a);
+	fxt_quiesce();
+	end = area_end(a);
+	b->hdr->records_written += count_records(a, end);
+	__atomic_store_n(&b->hdr->rolling_end[half], end, __ATOMIC_RELEASE);
+	b->published[half] = true;
+	publish_drops(b);
+}
+
+/*
+ * Half h (current) has no room for bytes: move events to the other half.
+ * Called without being inside a write. Returns true when the caller
+ * should retry its reservation.
+ */
+static bool rotate(struct fxt_buffer *b, unsigned int h, uint32_t bytes)
+{
+	struct fxt_area *a = &b->rolling[h];
+	unsigned int other = h ^ 1;
+	uint64_t bump;
+	bool retry = true;
+
+	pthread_mutex_lock(&b->lock);
+	if (b->stopped || !b->hdr) {
+		retry = false;
+		goto out;
+	}
+	bump = atomic_load_explicit(&a->bump, memory_order_relaxed);
+	if (atomic_load(&b->current) != h ||
+	    (!(bump & FXT_AREA_CLOSED) && area_fits(a, bump, bytes)))
+		goto out;	/* someone else rotated already */
+	if (!b->published[h]) {
+		close_half(b, h);
+		if (b->mode == FXT_BUFFERING_STREAMING) {
+			b->half_free[h] = false;
+			fxt_transport_send_save(b, h,
+						b->hdr->rolling_generation[h]);
+		}
+	}
+	if (b->mode == FXT_BUFFERING_STREAMING && !b->half_free[other]) {
+		retry = false;	/* drop until the manager saved it */
+		goto out;
+	}
+	switch_to(b, other);
+out:
+	pthread_mutex_unlock(&b->lock);
+	return retry;
+}
+
+void fxt_buffer_saved(struct fxt_buffer *b, unsigned int half,
+		      uint64_t generation)
+{
+	unsigned int cur;
+
+	if (half > 1)
+		return;
+	pthread_mutex_lock(&b->lock);
+	if (b->stopped || !b->hdr || b->mode != FXT_BUFFERING_STREAMING ||
+	    b->half_free[half] ||
+	    b->hdr->rolling_generation[half] != generation)
+		goto out;
+	b->half_free[half] = true;
+	cur = atomic_load(&b->current);
+	/* Events were waiting (dropped) for this half: resume now. */
+	if (cur != half && !b->half_free[cur] &&
+	    (atomic_load(&b->rolling[cur].bump) & FXT_AREA_CLOSED))
+		switch_to(b, half);
+out:
+	pthread_mutex_unlock(&b->lock);
+}
+
+static __attribute__((noinline)) uint64_t *
+reserve_event_slow(struct fxt_thread *t, struct fxt_buffer *b, unsigned int h,
+		   uint32_t bytes)
+{
+	uint64_t *p;
+	int tries;
+
+	if (b->mode == FXT_BUFFERING_ONESHOT || bytes > b->rolling[h].size)
+		goto drop;
+	for (tries = 0; tries < 4; tries++) {
+		bool retry;
+
+		/* Rotating waits for writers: do not be one meanwhile. */
+		fxt_write_leave(t);
+		retry = rotate(b, h, bytes);
+		fxt_write_enter(t);
+		if (!retry)
+			break;
+		h = atomic_load_explicit(&b->current, memory_order_acquire);
+		p = area_reserve(&b->rolling[h], bytes);
+		if (p)
+			return p;
+	}
+drop:
+	fxt_buffer_count_drop(b, bytes);
+	return NULL;
+}
+
+uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
+			    uint32_t bytes)
+{
+	unsigned int h = atomic_load_explicit(&b->current,
+					      memory_order_acquire);
+	uint64_t *p = area_reserve(&b->rolling[h], bytes);
+
+	if (likely(p))
+		return p;
+	return reserve_event_slow(t, b, h, bytes);
+}
+
+/*
+ * Space for a string, thread or name record, which must outlive wrapping.
+ * NULL when there is no room or no durable area in a wrapping mode: the
+ * caller falls back to inline strings and threads.
+ */
+uint64_t *fxt_buffer_reserve_durable(struct fxt_buffer *b, uint32_t bytes)
+{
+	if (b->durable.size)
+		return area_reserve(&b->durable, bytes);
+	if (b->mode == FXT_BUFFERING_ONESHOT)
+		return area_reserve(&b->rolling[0], bytes);
+	return NULL;
+}
+
+void fxt_buffer_stop(struct fxt_buffer *b)
+{
+	struct fxt_buffer_header *h = b->hdr;
+	unsigned int cur;
+	uint64_t end;
+
+	pthread_mutex_lock(&b->lock);
+	if (b->stopped || !h)
+		goto out;
+	b->stopped = true;
+	area_close(&b->durable);
+	area_close(&b->rolling[0]);
+	area_close(&b->rolling[1]);
+	fxt_quiesce();
+	end = b->durable.size ? area_end(&b->durable) : 0;
+	h->records_written += count_records(&b->durable, end);
+	h->durable_end = end;
+	cur = atomic_load(&b->current);
+	/* A half closed by rotate() has published its end already. */
+	if (!b->published[cur]) {
+		end = area_end(&b->rolling[cur]);
+		h->records_written += count_records(&b->rolling[cur], end);
+		h->rolling_end[cur] = end;
+		b->published[cur] = true;
+	}
+	publish_drops(b);
+	/* The STOPPED message carries this to the manager. */
+	atomic_thread_fence(memory_order_release);
+out:
+	pthread_mutex_unlock(&b->lock);
+}
+
+void fxt_buffer_unmap(struct fxt_buffer *b)
+{
+	fxt_buffer_stop(b);
+	pthread_mutex_lock(&b->lock);
+	if (b->hdr) {
+		munmap(b->hdr, b->map_size);
+		b->hdr = NULL;
+	}
+	if (b->fd >= 0) {
+		close(b->fd);
+		b->fd = -1;
+	}
+	pthread_mutex_unlock(&b->lock);
+}

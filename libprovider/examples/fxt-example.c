@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fxt-example: a provider that emits every kind of record from several
+ * named threads, for demos and the manager's integration tests.
+ *
+ *   fxt-example [--seconds S] [--iterations N] [--threads T]
+ *
+ * Runs until S seconds passed or each thread did N iterations, whichever
+ * comes first (default: 5 seconds, 2 threads). Categories: "example",
+ * "example.io". Exit status 0, or 2 on a bad command line.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fxt/provider.h>
+
+#define THREADS_MAX 64
+
+struct worker {
+	pthread_t thread;
+	unsigned int index;
+	unsigned long iterations;	/* 0: until the deadline */
+	uint64_t deadline;		/* fxt_now() value */
+	unsigned long done;
+};
+
+static const char usage[] =
+	"usage: fxt-example [--seconds S] [--iterations N] [--threads T]\n"
+	"Emits trace events (categories example, example.io) from T threads\n"
+	"for S seconds (default 5) or N iterations per thread.\n"
+	"example: fxt-example --seconds 2 --threads 4\n";
+
+static void do_io(struct worker *w, unsigned long i)
+{
+	char peer[32];
+	uint64_t flow = ((uint64_t)w->index << 32) | i;
+
+	snprintf(peer, sizeof(peer), "peer-%lu", i % 7);
+	TRACE_DURATION("example.io", "send", TRACE_ARG_STR("peer", peer),
+		       TRACE_ARG_U64("bytes", 512 + i % 1024));
+	TRACE_FLOW_BEGIN("example.io", "request", flow);
+	TRACE_ASYNC_BEGIN("example.io", "rpc", flow,
+			  TRACE_ARG_U32("worker", w->index));
+	TRACE_ASYNC_INSTANT("example.io", "rpc-sent", flow);
+	TRACE_FLOW_STEP("example.io", "request", flow);
+	TRACE_ASYNC_END("example.io", "rpc", flow,
+			TRACE_ARG_BOOL("ok", i % 13 != 0));
+	TRACE_FLOW_END("example.io", "request", flow);
+}
+
+static void do_compute(struct worker *w, unsigned long i)
+{
+	uint64_t start = fxt_now();
+	volatile double x = 1.0;
+	int k;
+
+	TRACE_DURATION_BEGIN("example", "compute", TRACE_ARG_I32("round", (int)i));
+	for (k = 0; k < 200; k++)
+		x = x * 1.000001 + 0.5;
+	TRACE_DURATION_END("example", "compute");
+	TRACE_COMPLETE("example", "compute-complete", start, fxt_now(),
+		       TRACE_ARG_DOUBLE("x", x), TRACE_ARG_I64("k", -k),
+		       TRACE_ARG_PTR("worker", w), TRACE_ARG_NULL("nothing"));
+	TRACE_COUNTER("example", "progress", w->index,
+		      TRACE_ARG_U64("iterations", i),
+		      TRACE_ARG_I32("remaining", (int)(w->iterations - i)));
+}
+
+static void do_rare(struct worker *w, unsigned long i)
+{
+	static const unsigned char blob[] = "fxt-example blob payload";
+
+	TRACE_INSTANT("example", "tick", TRACE_SCOPE_THREAD,
+		      TRACE_ARG_U64("i", i));
+	if (i % 100)
+		return;
+	TRACE_INSTANT("example", "milestone", TRACE_SCOPE_PROCESS,
+		      TRACE_ARG_STR_LITERAL("what", "hundred"));
+	TRACE_INSTANT("example", "global-milestone", TRACE_SCOPE_GLOBAL);
+	TRACE_LOGF("example", "worker %u reached iteration %lu", w->index, i);
+	TRACE_BLOB("example", "payload", FXT_BLOB_DATA, blob, sizeof(blob));
+	TRACE_USERSPACE_OBJECT("example", w, "worker-state",
+			       TRACE_ARG_U32("index", w->index));
+	TRACE_KERNEL_OBJECT("example", 0x1000 + w->index, FXT_ZX_OBJ_THREAD,
+			    "virtual-thread",
+			    TRACE_ARG_KOID("process", (uint64_t)getpid()));
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	char name[16];
+	unsigned long i;
+
+	snprintf(name, sizeof(name), "example-%u", w->index);
+	pthread_setname_np(pthread_self(), name);
+	for (i = 0; !w->iterations || i < w->iterations; i++) {
+		if (fxt_now() >= w->deadline)
+			break;
+		do_compute(w, i);
+		do_io(w, i);
+		do_rare(w, i);
+		if (i % 64 == 63)
+			usleep(1000);
+	}
+	w->done = i;
+	return NULL;
+}
+
+static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	if (errno || end == s || *end || *out > max)
+		return -1;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, unsigned long *seconds,
+		      unsigned long *iterations, unsigned long *threads)
+{
+	static const struct option opts[] = {
+		{ "seconds", required_argument, NULL, 's' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "s:n:t:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (parse_ulong(optarg, 86400, seconds))
+				return -1;
+			break;
+		case 'n':
+			if (parse_ulong(optarg, 1000000000ul, iterations))
+				return -1;
+			break;
+		case 't':
+			if (parse_ulong(optarg, THREADS_MAX, threads) ||
+			    !*threads)
+				return -1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		default:
+			return -1;
+		}
+	}
+	return optind == argc ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long seconds = 5, iterations = 0, threads = 2, i, total = 0;
+	struct worker workers[THREADS_MAX];
+	uint64_t deadline;
+
+	if (parse_args(argc, argv, &seconds, &iterations, &threads)) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	fxt_provider_init("fxt-example");
+	deadline = fxt_now() + seconds * 1000000000ull;
+	TRACE_INSTANT("example", "start", TRACE_SCOPE_PROCESS,
+		      TRACE_ARG_U32("threads", threads));
+	for (i = 0; i < threads; i++) {
+		workers[i] = (struct worker){
+			.index = (unsigned int)i, .iterations = iterations,
+			.deadline = deadline,
+		};
+		if (pthread_create(&workers[i].thread, NULL, worker_main,
+				   &workers[i])) {
+			fprintf(stderr, "fxt-example: cannot create thread %lu\n", i);
+			threads = i;
+			break;
+		}
+	}
+	for (i = 0; i < threads; i++) {
+		pthread_join(workers[i].thread, NULL);
+		total += workers[i].done;
+	}
+	TRACE_INSTANT("example", "done", TRACE_SCOPE_PROCESS,
+		      TRACE_ARG_U64("iterations", total));
+	printf("fxt-example: %lu threads, %lu iterations\n", threads, total);
+	return 0;
+}

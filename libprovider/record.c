@@ -1,0 +1,325 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The record writer: FXT words for events, arguments, blobs, logs, object
+ * and thread records (layout: include/fxt/fxt.h). Every function here runs
+ * inside a write (fxt_write_enter()), with refs already interned; it
+ * reserves the whole record, fills it, and commits the header word last.
+ */
+#include <string.h>
+#include <sys/prctl.h>
+
+#include "provider_private.h"
+#include "record.h"
+
+uint32_t fxt_string_len(const char *s)
+{
+	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
+}
+
+uint32_t fxt_stream_words(uint16_t ref)
+{
+	return fxt_string_ref_words(ref);
+}
+
+uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len)
+{
+	uint32_t words = fxt_words(len);
+
+	if (!words)
+		return p;
+	p[words - 1] = 0;	/* the padding */
+	memcpy(p, s, len);
+	return p + words;
+}
+
+static uint64_t *put_ref_stream(uint64_t *p, uint16_t ref, const char *s)
+{
+	if (!fxt_string_ref_is_inline(ref))
+		return p;
+	return fxt_put_stream(p, s, ref & FXT_STRING_INDEX_MAX);
+}
+
+static bool arg_type_known(unsigned int type)
+{
+	return type <= FXT_ARG_TYPE_MAX;
+}
+
+/* Refs of each argument's name and (string) value. */
+uint32_t fxt_prepare_args(struct fxt_thread *t, struct fxt_session *s,
+			  const struct fxt_arg_in *args, unsigned int nargs,
+			  struct fxt_arg_refs *refs)
+{
+	uint32_t words = 0;
+	unsigned int i;
+
+	for (i = 0; i < nargs; i++) {
+		const struct fxt_arg_in *a = &args[i];
+		struct fxt_arg_refs *r = &refs[i];
+
+		r->type = arg_type_known(a->type) ? a->type : FXT_ARG_NULL;
+		r->name = fxt_intern(t, s, a->name);
+		r->value = 0;
+		if (r->type == FXT_ARG_STRING) {
+			if (a->flags & FXT_ARG_IN_LITERAL)
+				r->value = fxt_intern(t, s, a->v.str);
+			else
+				r->value = fxt_string_ref_inline(
+					(uint16_t)fxt_string_len(a->v.str));
+			if (r->value == fxt_string_ref_inline(0))
+				r->value = FXT_STRING_REF_EMPTY;
+		}
+		r->words = fxt_arg_words(r->type, r->name, r->value);
+		words += r->words;
+	}
+	return words;
+}
+
+static uint32_t arg_value32(const struct fxt_arg_in *a,
+			    const struct fxt_arg_refs *r)
+{
+	switch (r->type) {
+	case FXT_ARG_INT32:
+		return (uint32_t)(int32_t)a->v.i64;
+	case FXT_ARG_UINT32:
+		return (uint32_t)a->v.u64;
+	case FXT_ARG_BOOL:
+		return a->v.u64 ? 1 : 0;
+	case FXT_ARG_STRING:
+		return r->value;
+	default:
+		return 0;
+	}
+}
+
+uint64_t *fxt_put_args(uint64_t *q, const struct fxt_arg_in *args,
+		       unsigned int nargs, const struct fxt_arg_refs *refs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nargs; i++) {
+		const struct fxt_arg_in *a = &args[i];
+		const struct fxt_arg_refs *r = &refs[i];
+
+		*q++ = fxt_arg_header(r->type, r->words, r->name,
+				      arg_value32(a, r));
+		q = put_ref_stream(q, r->name, a->name);
+		switch (r->type) {
+		case FXT_ARG_INT64:
+		case FXT_ARG_UINT64:
+		case FXT_ARG_POINTER:
+		case FXT_ARG_KOID:
+			*q++ = a->v.u64;
+			break;
+		case FXT_ARG_DOUBLE:
+			memcpy(q++, &a->v.f64, sizeof(uint64_t));
+			break;
+		case FXT_ARG_STRING:
+			q = put_ref_stream(q, r->value, a->v.str);
+			break;
+		default:
+			break;
+		}
+	}
+	return q;
+}
+
+static bool event_has_extra_word(unsigned int type)
+{
+	return type != FXT_EVENT_INSTANT && type != FXT_EVENT_DURATION_BEGIN &&
+	       type != FXT_EVENT_DURATION_END;
+}
+
+static uint32_t thread_words(const struct fxt_thread *t)
+{
+	return t->thread_ref == FXT_THREAD_REF_INLINE ? 2 : 0;
+}
+
+static uint64_t *put_thread(uint64_t *q, const struct fxt_thread *t)
+{
+	if (t->thread_ref != FXT_THREAD_REF_INLINE)
+		return q;
+	*q++ = t->pid;
+	*q++ = t->tid;
+	return q;
+}
+
+void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
+		     const struct fxt_event_desc *e)
+{
+	struct fxt_arg_refs refs[FXT_MAX_ARGS];
+	unsigned int nargs = e->nargs > FXT_MAX_ARGS ? FXT_MAX_ARGS : e->nargs;
+	bool extra = event_has_extra_word(e->type);
+	uint32_t words = 2 + thread_words(t) + fxt_stream_words(e->cat_ref) +
+			 fxt_stream_words(e->name_ref) + extra;
+	uint64_t ts, *p, *q;
+
+	words += fxt_prepare_args(t, s, e->args, nargs, refs);
+	if (unlikely(words > FXT_RECORD_MAX_WORDS)) {
+		fxt_buffer_count_drop(s->buf, words * 8);
+		return;
+	}
+	ts = e->ts ? e->ts : fxt_now();
+	p = fxt_reserve_event(t, s->buf, words * 8);
+	if (unlikely(!p))
+		return;
+	p[1] = ts;
+	q = put_thread(p + 2, t);
+	q = put_ref_stream(q, e->cat_ref, e->cat);
+	q = put_ref_stream(q, e->name_ref, e->name);
+	q = fxt_put_args(q, e->args, nargs, refs);
+	if (extra)
+		*q = e->extra;
+	fxt_commit(p, fxt_event_header(words, e->type, nargs, t->thread_ref,
+				       e->cat_ref, e->name_ref));
+}
+
+void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
+		    const char *name, unsigned int blob_type,
+		    const void *data, size_t len)
+{
+	uint16_t name_ref = fxt_intern(t, s, name);
+	uint32_t words;
+	uint64_t *p, *q;
+
+	if (len > FXT_BLOB_MAX) {
+		fxt_buffer_count_drop(s->buf, (uint32_t)len);
+		return;
+	}
+	words = 1 + fxt_stream_words(name_ref) + fxt_words((uint32_t)len);
+	p = fxt_reserve_event(t, s->buf, words * 8);
+	if (!p)
+		return;
+	q = put_ref_stream(p + 1, name_ref, name);
+	fxt_put_stream(q, data, (uint32_t)len);
+	fxt_commit(p, fxt_blob_header(words, name_ref, (uint16_t)len,
+				      blob_type));
+}
+
+void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
+		   const char *message, size_t len)
+{
+	uint32_t n = len > FXT_STRING_LEN_MAX ? FXT_STRING_LEN_MAX
+					       : (uint32_t)len;
+	uint32_t words = 2 + thread_words(t) + fxt_words(n);
+	uint64_t ts = fxt_now(), *p, *q;
+
+	p = fxt_reserve_event(t, s->buf, words * 8);
+	if (!p)
+		return;
+	p[1] = ts;
+	q = put_thread(p + 2, t);
+	fxt_put_stream(q, message, n);
+	fxt_commit(p, fxt_log_header(words, (uint16_t)n, t->thread_ref));
+}
+
+/* Names outlive wrapping: durable area first, else with the events. */
+static uint64_t *reserve_name_record(struct fxt_thread *t,
+				     struct fxt_session *s, uint32_t words)
+{
+	uint64_t *p = fxt_buffer_reserve_durable(s->buf, words * 8);
+
+	if (p)
+		return p;
+	return fxt_reserve_event(t, s->buf, words * 8);
+}
+
+void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
+				const void *pointer, const char *name,
+				const struct fxt_arg_in *args,
+				unsigned int nargs)
+{
+	struct fxt_arg_refs refs[FXT_MAX_ARGS];
+	uint16_t name_ref = fxt_string_ref_inline(
+		(uint16_t)fxt_string_len(name));
+	bool inline_process = t->thread_ref == FXT_THREAD_REF_INLINE;
+	uint32_t words;
+	uint64_t *p, *q;
+
+	if (nargs > FXT_MAX_ARGS)
+		nargs = FXT_MAX_ARGS;
+	if (name_ref == fxt_string_ref_inline(0))
+		name_ref = FXT_STRING_REF_EMPTY;
+	words = 2 + inline_process + fxt_stream_words(name_ref) +
+		fxt_prepare_args(t, s, args, nargs, refs);
+	if (words > FXT_RECORD_MAX_WORDS) {
+		fxt_buffer_count_drop(s->buf, words * 8);
+		return;
+	}
+	p = reserve_name_record(t, s, words);
+	if (!p)
+		return;
+	p[1] = (uint64_t)(uintptr_t)pointer;
+	q = p + 2;
+	if (inline_process)
+		*q++ = t->pid;
+	q = put_ref_stream(q, name_ref, name);
+	fxt_put_args(q, args, nargs, refs);
+	fxt_commit(p, fxt_userspace_object_header(words, t->thread_ref,
+						  name_ref, nargs));
+}
+
+void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
+			     uint64_t koid, unsigned int obj_type,
+			     const char *name, const struct fxt_arg_in *args,
+			     unsigned int nargs)
+{
+	struct fxt_arg_refs refs[FXT_MAX_ARGS];
+	uint16_t name_ref = fxt_string_ref_inline(
+		(uint16_t)fxt_string_len(name));
+	uint32_t words;
+	uint64_t *p, *q;
+
+	if (nargs > FXT_MAX_ARGS)
+		nargs = FXT_MAX_ARGS;
+	if (name_ref == fxt_string_ref_inline(0))
+		name_ref = FXT_STRING_REF_EMPTY;
+	words = 2 + fxt_stream_words(name_ref) +
+		fxt_prepare_args(t, s, args, nargs, refs);
+	if (words > FXT_RECORD_MAX_WORDS) {
+		fxt_buffer_count_drop(s->buf, words * 8);
+		return;
+	}
+	p = reserve_name_record(t, s, words);
+	if (!p)
+		return;
+	p[1] = koid;
+	q = put_ref_stream(p + 2, name_ref, name);
+	fxt_put_args(q, args, nargs, refs);
+	fxt_commit(p, fxt_kernel_object_header(words, obj_type, name_ref,
+					       nargs));
+}
+
+static void write_thread_record(struct fxt_thread *t, struct fxt_session *s)
+{
+	unsigned int index = atomic_fetch_add(&s->next_thread_index, 1);
+	uint64_t *p;
+
+	FXT_TESTCASE(index == FXT_THREAD_INDEX_MAX);
+	if (index > FXT_THREAD_INDEX_MAX)
+		return;		/* table full: this thread stays inline */
+	p = fxt_buffer_reserve_durable(s->buf, 3 * 8);
+	if (!p)
+		return;
+	p[1] = t->pid;
+	p[2] = t->tid;
+	fxt_commit(p, fxt_thread_header((uint8_t)index));
+	t->thread_ref = (uint8_t)index;
+}
+
+/* A thread's first event in a trace: its thread record and names. */
+void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s)
+{
+	char comm[17] = "";
+	struct fxt_arg_in process = {
+		.name = "process", .type = FXT_ARG_KOID, .v.u64 = t->pid,
+	};
+
+	write_thread_record(t, s);
+	if (prctl(PR_GET_NAME, comm) < 0)
+		comm[0] = 0;
+	fxt_write_kernel_object(t, s, t->tid, FXT_ZX_OBJ_THREAD, comm,
+				&process, 1);
+	if (!atomic_exchange(&s->process_named, true))
+		fxt_write_kernel_object(t, s, t->pid, FXT_ZX_OBJ_PROCESS,
+					fxt_provider_name(), NULL, 0);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/* The record writer (record.c), called by the entry points (api.c). */
+#ifndef FXT_PROVIDER_RECORD_H
+#define FXT_PROVIDER_RECORD_H
+
+#include "provider_private.h"
+
+struct fxt_arg_refs {
+	uint16_t type;
+	uint16_t name;
+	uint16_t value;		/* string arguments */
+	uint16_t words;
+};
+
+struct fxt_event_desc {
+	unsigned int type;	/* enum fxt_event_type */
+	const char *cat, *name;
+	uint16_t cat_ref, name_ref;
+	uint64_t ts;		/* 0: now */
+	uint64_t extra;		/* counter id, end time, correlation id */
+	const struct fxt_arg_in *args;
+	unsigned int nargs;
+};
+
+uint32_t fxt_prepare_args(struct fxt_thread *t, struct fxt_session *s,
+			  const struct fxt_arg_in *args, unsigned int nargs,
+			  struct fxt_arg_refs *refs);
+uint64_t *fxt_put_args(uint64_t *q, const struct fxt_arg_in *args,
+		       unsigned int nargs, const struct fxt_arg_refs *refs);
+void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
+		     const struct fxt_event_desc *e);
+void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
+		    const char *name, unsigned int blob_type,
+		    const void *data, size_t len);
+void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
+		   const char *message, size_t len);
+void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
+				const void *pointer, const char *name,
+				const struct fxt_arg_in *args,
+				unsigned int nargs);
+void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
+			     uint64_t koid, unsigned int obj_type,
+			     const char *name, const struct fxt_arg_in *args,
+			     unsigned int nargs);
+
+#endif /* FXT_PROVIDER_RECORD_H */

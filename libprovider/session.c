@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Traces in this process and the call-site cache in front of them.
+ *
+ * A call site's word (struct fxt_site) caches "disabled", or "enabled"
+ * with the category and name string refs of one trace generation. Every
+ * start and stop bumps fxt_trace_gen and resets every registered site to
+ * 0 ("evaluate again"), so a disabled site costs its caller one relaxed
+ * load and one branch (anchor: Fuchsia trace-engine's site cache).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "provider_private.h"
+
+/* Rules: written only here, under sites_lock; read lock-free anywhere. */
+_Atomic(struct fxt_session *) fxt_current;
+_Atomic uint64_t fxt_trace_gen;
+
+/* Registered sites, linked through fxt_site.next; rules: sites_lock. */
+static struct fxt_site sites_end;
+static struct fxt_site *sites_head = &sites_end;
+static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define SITE_CAT_SHIFT 2
+#define SITE_NAME_SHIFT 18
+#define SITE_GEN_SHIFT 34
+#define SITE_GEN_MASK ((1ull << 30) - 1)
+
+static uint64_t site_enabled_state(uint64_t gen, uint16_t cat_ref,
+				   uint16_t name_ref)
+{
+	return FXT_SITE_ENABLED | (uint64_t)cat_ref << SITE_CAT_SHIFT |
+	       (uint64_t)name_ref << SITE_NAME_SHIFT |
+	       (gen & SITE_GEN_MASK) << SITE_GEN_SHIFT;
+}
+
+static void flush_sites_locked(void)
+{
+	struct fxt_site *site;
+
+	for (site = sites_head; site != &sites_end; site = site->next)
+		__atomic_store_n(&site->state, 0, __ATOMIC_RELAXED);
+}
+
+static void site_register(struct fxt_site *site)
+{
+	pthread_mutex_lock(&sites_lock);
+	if (!site->next) {
+		site->next = sites_head;
+		sites_head = site;
+	}
+	pthread_mutex_unlock(&sites_lock);
+}
+
+static bool category_matches(const char *list, const char *category)
+{
+	size_t len = strlen(category);
+	const char *p = list;
+
+	if (!*list)
+		return true;
+	while (*p) {
+		const char *end = strchrnul(p, ',');
+		size_t n = end - p;
+
+		if (n == 1 && *p == '*')
+			return true;
+		if (n == len && !memcmp(p, category, len))
+			return true;
+		if (n && p[n - 1] == '*' && len >= n - 1 &&
+		    !memcmp(p, category, n - 1))
+			return true;
+		p = *end ? end + 1 : end;
+	}
+	return false;
+}
+
+bool fxt_session_category_enabled(const struct fxt_session *s,
+				  const char *category)
+{
+	return category_matches(s->categories, category);
+}
+
+FXT_EXPORT bool fxt_category_enabled(const char *category)
+{
+	struct fxt_session *s = atomic_load_explicit(&fxt_current,
+						     memory_order_acquire);
+
+	fxt_transport_ensure_started();
+	return s && category && fxt_session_category_enabled(s, category);
+}
+
+/*
+ * Evaluate a site for the current trace. The trace may change meanwhile:
+ * a site cached against an old generation is reset to 0 again.
+ */
+static struct fxt_session *site_evaluate(struct fxt_site *site,
+					 struct fxt_thread *t,
+					 struct fxt_session *s,
+					 const char *cat, const char *name,
+					 uint16_t *cat_ref, uint16_t *name_ref)
+{
+	uint64_t gen = atomic_load(&fxt_trace_gen);
+	uint64_t state = FXT_SITE_DISABLED;
+
+	/* The first site evaluated connects to the manager, in background. */
+	fxt_transport_ensure_started();
+	if (!site->next)
+		site_register(site);
+	if (s && t && fxt_session_category_enabled(s, cat)) {
+		*cat_ref = fxt_intern(t, s, cat);
+		*name_ref = fxt_intern(t, s, name);
+		state = site_enabled_state(s->gen, *cat_ref, *name_ref);
+	} else {
+		s = NULL;
+	}
+	__atomic_store_n(&site->state, state, __ATOMIC_RELAXED);
+	if (atomic_load(&fxt_trace_gen) != gen)
+		__atomic_store_n(&site->state, 0, __ATOMIC_RELAXED);
+	return s;
+}
+
+struct fxt_session *fxt_site_session(struct fxt_site *site,
+				     struct fxt_thread *t, const char *cat,
+				     const char *name, uint16_t *cat_ref,
+				     uint16_t *name_ref)
+{
+	struct fxt_session *s = atomic_load_explicit(&fxt_current,
+						     memory_order_acquire);
+	uint64_t state;
+
+	if (unlikely(!s)) {
+		if (site)
+			site_evaluate(site, t, NULL, cat, name, cat_ref,
+				      name_ref);
+		else
+			fxt_transport_ensure_started();
+		return NULL;
+	}
+	if (unlikely(t->gen != s->gen))
+		fxt_thread_join_session(t, s);
+	if (!site) {
+		if (!fxt_session_category_enabled(s, cat))
+			return NULL;
+		*cat_ref = fxt_intern(t, s, cat);
+		*name_ref = fxt_intern(t, s, name);
+		return s;
+	}
+	state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
+	if (likely((state & FXT_SITE_ENABLED) &&
+		   (state >> SITE_GEN_SHIFT) == (s->gen & SITE_GEN_MASK))) {
+		*cat_ref = (uint16_t)(state >> SITE_CAT_SHIFT);
+		*name_ref = (uint16_t)(state >> SITE_NAME_SHIFT);
+		return s;
+	}
+	return site_evaluate(site, t, s, cat, name, cat_ref, name_ref);
+}
+
+static void new_generation_locked(struct fxt_session *s)
+{
+	uint64_t gen = atomic_fetch_add(&fxt_trace_gen, 1) + 1;
+
+	if (s)
+		s->gen = gen;
+	atomic_store_explicit(&fxt_current, s, memory_order_release);
+	flush_sites_locked();
+}
+
+struct fxt_session *fxt_session_start(struct fxt_buffer *b,
+				      const char *categories)
+{
+	struct fxt_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->buf = b;
+	strncpy(s->categories, categories ? categories : "",
+		sizeof(s->categories) - 1);
+	atomic_init(&s->next_thread_index, 1);
+	pthread_mutex_lock(&sites_lock);
+	new_generation_locked(s);
+	pthread_mutex_unlock(&sites_lock);
+	return s;
+}
+
+/* Writers stop taking the session at once; the buffer then quiesces. */
+void fxt_session_stop(struct fxt_session *s)
+{
+	pthread_mutex_lock(&sites_lock);
+	if (atomic_load(&fxt_current) == s)
+		new_generation_locked(NULL);
+	pthread_mutex_unlock(&sites_lock);
+	fxt_buffer_stop(s->buf);
+}
+
+/* fork child: a single thread, the parent's locks possibly taken. */
+void fxt_session_forget(void)
+{
+	pthread_mutex_init(&sites_lock, NULL);
+	new_generation_locked(NULL);
+}
+
+void fxt_sites_lock(void)
+{
+	pthread_mutex_lock(&sites_lock);
+}
+
+void fxt_sites_unlock(void)
+{
+	pthread_mutex_unlock(&sites_lock);
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Per-thread state: the write sequence word fxt_quiesce() waits on, the
+ * string cache, the thread ref. Allocated at a thread's first event,
+ * freed by a pthread key destructor when the thread exits.
+ */
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "provider_private.h"
+
+static __thread struct fxt_thread *self
+	__attribute__((tls_model("initial-exec")));
+
+/* Every live thread's state; rules: under threads_lock. */
+static struct fxt_thread *threads;
+static pthread_mutex_t threads_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t thread_key;
+static pthread_once_t thread_key_once = PTHREAD_ONCE_INIT;
+
+static void thread_unlink_locked(struct fxt_thread *t)
+{
+	struct fxt_thread **pp;
+
+	for (pp = &threads; *pp; pp = &(*pp)->next) {
+		if (*pp == t) {
+			*pp = t->next;
+			return;
+		}
+	}
+}
+
+static void thread_exit(void *arg)
+{
+	struct fxt_thread *t = arg;
+
+	pthread_mutex_lock(&threads_lock);
+	thread_unlink_locked(t);
+	pthread_mutex_unlock(&threads_lock);
+	if (self == t)
+		self = NULL;
+	free(t);
+}
+
+static void thread_key_create(void)
+{
+	(void)pthread_key_create(&thread_key, thread_exit);
+}
+
+static __attribute__((noinline)) struct fxt_thread *thread_create(void)
+{
+	struct fxt_thread *t;
+
+	if (pthread_once(&thread_key_once, thread_key_create))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = (uint32_t)getpid();
+	t->tid = (uint32_t)gettid();
+	t->gen = 0;	/* no session has generation 0 */
+	if (pthread_setspecific(thread_key, t)) {
+		free(t);
+		return NULL;
+	}
+	pthread_mutex_lock(&threads_lock);
+	t->next = threads;
+	threads = t;
+	pthread_mutex_unlock(&threads_lock);
+	self = t;
+	return t;
+}
+
+struct fxt_thread *fxt_thread_self(void)
+{
+	if (likely(self))
+		return self;
+	return thread_create();
+}
+
+static void wait_for_thread(struct fxt_thread *t)
+{
+	/* Pairs with the release store in fxt_write_leave(). */
+	uint64_t seq = atomic_load_explicit(&t->seq, memory_order_acquire);
+
+	if (!(seq & 1))
+		return;
+	while (atomic_load_explicit(&t->seq, memory_order_acquire) == seq)
+		sched_yield();
+}
+
+void fxt_quiesce(void)
+{
+	struct fxt_thread *t;
+
+	pthread_mutex_lock(&threads_lock);
+	for (t = threads; t; t = t->next)
+		wait_for_thread(t);
+	pthread_mutex_unlock(&threads_lock);
+}
+
+/* First event of this thread in session s: fresh caches, thread records. */
+void fxt_thread_join_session(struct fxt_thread *t, struct fxt_session *s)
+{
+	memset(t->strings, 0, sizeof(t->strings));
+	t->thread_ref = FXT_THREAD_REF_INLINE;
+	t->gen = s->gen;
+	fxt_write_thread_records(t, s);
+}
+
+void fxt_threads_lock(void)
+{
+	pthread_mutex_lock(&threads_lock);
+}
+
+void fxt_threads_unlock(void)
+{
+	pthread_mutex_unlock(&threads_lock);
+}
+
+/* Only the forking thread survives; it is a new process now. */
+void fxt_threads_after_fork_child(void)
+{
+	struct fxt_thread *t = threads, *next;
+
+	pthread_mutex_init(&threads_lock, NULL);
+	for (; t; t = next) {
+		next = t->next;
+		if (t != self)
+			free(t);
+	}
+	threads = self;
+	if (self) {
+		self->next = NULL;
+		self->pid = (uint32_t)getpid();
+		self->tid = (uint32_t)gettid();
+		self->gen = 0;
+	}
+}

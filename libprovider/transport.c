@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The link to the trace manager: one background thread per process,
+ * started by the first call site evaluated (never by a constructor, so a
+ * program that links the library but never traces gets no thread).
+ *
+ * The thread connects to $FXTRACE_SOCKET (default FXT_MANAGER_SOCKET),
+ * says HELLO, then waits for the manager's messages: BUFFER (a memfd,
+ * mapped here), START, STOP, TERMINATE, SAVED. Without a manager it
+ * tries again once a second, forever; one failed connect() a second is
+ * its whole cost. It never prints and never blocks the application:
+ * application threads only ever send SAVE, with MSG_DONTWAIT.
+ *
+ * fork(): the child forgets the trace (it must not write into the
+ * parent's buffer), closes its copy of the socket, and connects as a new
+ * provider when it next evaluates a call site.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "provider_private.h"
+
+/* Rules: under transport_lock, except where the background thread owns. */
+static pthread_mutex_t transport_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool transport_started;
+static bool transport_disabled;
+static bool hello_sent;
+/* Rules: under name_lock, which writers take (transport_lock they never). */
+static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
+static char provider_name[FXT_PROVIDER_NAME_MAX];
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* Owned by the background thread (and by the fork child handler). */
+static int manager_fd = -1;
+static struct fxt_buffer *buffer;
+static struct fxt_session *session;
+
+/* Test hooks' session (no manager). */
+static struct fxt_session *test_session;
+
+union fxt_msg_any {
+	struct fxt_msg_header hdr;
+	struct fxt_msg_provider_hello hello;
+	struct fxt_msg_buffer buffer;
+	struct fxt_msg_start start;
+	struct fxt_msg_save save;
+	uint8_t bytes[2048];
+};
+
+static void set_default_name_locked(void)
+{
+	if (!provider_name[0])
+		strncpy(provider_name, program_invocation_short_name,
+			sizeof(provider_name) - 1);
+}
+
+FXT_EXPORT int fxt_provider_init(const char *name)
+{
+	int r = 0;
+
+	if (!name || !*name)
+		return -EINVAL;
+	pthread_mutex_lock(&name_lock);
+	if (hello_sent && strncmp(name, provider_name, sizeof(provider_name) - 1))
+		r = -EALREADY;
+	else
+		strncpy(provider_name, name, sizeof(provider_name) - 1);
+	pthread_mutex_unlock(&name_lock);
+	return r;
+}
+
+const char *fxt_provider_name(void)
+{
+	pthread_mutex_lock(&name_lock);
+	set_default_name_locked();
+	pthread_mutex_unlock(&name_lock);
+	return provider_name;
+}
+
+static void msg_header_init(struct fxt_msg_header *h, unsigned int type,
+			    size_t length)
+{
+	h->magic = FXT_PROTO_MAGIC;
+	h->version = FXT_PROTO_VERSION;
+	h->type = (uint16_t)type;
+	h->length = (uint32_t)length;
+	h->reserved = 0;
+}
+
+static int send_msg(int fd, void *msg, size_t len)
+{
+	ssize_t n = send(fd, msg, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	if (n < 0)
+		return -errno;
+	return (size_t)n == len ? 0 : -EMSGSIZE;
+}
+
+static int send_simple(int fd, unsigned int type)
+{
+	struct fxt_msg_header h;
+
+	msg_header_init(&h, type, sizeof(h));
+	return send_msg(fd, &h, sizeof(h));
+}
+
+void fxt_transport_send_save(struct fxt_buffer *b, unsigned int half,
+			     uint64_t generation)
+{
+	struct fxt_msg_save m = { .half = half, .generation = generation };
+
+	if (b->save_fd < 0)
+		return;
+	msg_header_init(&m.hdr, FXT_MSG_PROVIDER_SAVE, sizeof(m));
+	(void)send_msg(b->save_fd, &m, sizeof(m));
+}
+
+static const char *socket_path(void)
+{
+	const char *p = secure_getenv(FXT_SOCKET_ENV);
+
+	return p && *p ? p : FXT_MANAGER_SOCKET;
+}
+
+static int connect_manager(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *path = socket_path();
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+static int send_hello(int fd)
+{
+	struct fxt_msg_provider_hello m = { .pid = (uint32_t)getpid() };
+
+	msg_header_init(&m.hdr, FXT_MSG_PROVIDER_HELLO, sizeof(m));
+	pthread_mutex_lock(&name_lock);
+	set_default_name_locked();
+	memcpy(m.name, provider_name, sizeof(m.name));
+	hello_sent = true;
+	pthread_mutex_unlock(&name_lock);
+	m.name[sizeof(m.name) - 1] = 0;
+	return send_msg(fd, &m, sizeof(m));
+}
+
+static void close_received_fds(struct msghdr *mh)
+{
+	struct cmsghdr *c;
+
+	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
+		int *fds = (int *)CMSG_DATA(c);
+		size_t i, n;
+
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < n; i++)
+			close(fds[i]);
+	}
+}
+
+/*
+ * One message, and the fd passed with it (exactly one SCM_RIGHTS fd, or
+ * none): -errno on error, 0 on end of connection, else its length.
+ */
+static ssize_t recv_msg(int fd, union fxt_msg_any *m, int *passed_fd)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int) * 4)];
+	} control;
+	struct iovec iov = { .iov_base = m, .iov_len = sizeof(*m) };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = &control, .msg_controllen = sizeof(control),
+	};
+	struct cmsghdr *c;
+	ssize_t n;
+
+	*passed_fd = -1;
+	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
+	if (n < 0)
+		return -errno;
+	if (mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) {
+		close_received_fds(&mh);
+		return -EBADMSG;
+	}
+	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		if (c->cmsg_len != CMSG_LEN(sizeof(int)) || *passed_fd >= 0) {
+			close_received_fds(&mh);
+			if (*passed_fd >= 0)
+				*passed_fd = -1;
+			return -EBADMSG;
+		}
+		memcpy(passed_fd, CMSG_DATA(c), sizeof(int));
+	}
+	return n;
+}
+
+static void end_session(void)
+{
+	if (session) {
+		fxt_session_stop(session);
+		session = NULL;
+	}
+}
+
+static void drop_buffer(void)
+{
+	end_session();
+	if (buffer) {
+		fxt_buffer_unmap(buffer);
+		buffer = NULL;	/* never freed: see provider_private.h */
+	}
+}
+
+static void on_buffer(const struct fxt_msg_buffer *m, int fd)
+{
+	struct fxt_buffer *b = malloc(sizeof(*b));
+
+	drop_buffer();
+	if (!b || fxt_buffer_map(b, fd, m->size) < 0) {
+		free(b);
+		close(fd);
+		return;		/* the manager sees no STARTED */
+	}
+	b->provider_id = m->provider_id;
+	buffer = b;
+}
+
+static void on_start(int fd, const struct fxt_msg_start *m)
+{
+	char categories[FXT_CATEGORIES_MAX];
+
+	if (!buffer)
+		return;
+	end_session();
+	memcpy(categories, m->categories, sizeof(categories));
+	categories[sizeof(categories) - 1] = 0;
+	fxt_buffer_start(buffer, (enum fxt_buffering_mode)m->mode);
+	buffer->save_fd = fd;
+	session = fxt_session_start(buffer, categories);
+	if (session)
+		(void)send_simple(fd, FXT_MSG_PROVIDER_STARTED);
+}
+
+static size_t msg_min_length(unsigned int type)
+{
+	switch (type) {
+	case FXT_MSG_BUFFER:
+		return sizeof(struct fxt_msg_buffer);
+	case FXT_MSG_START:
+		return sizeof(struct fxt_msg_start);
+	case FXT_MSG_SAVED:
+		return sizeof(struct fxt_msg_save);
+	default:
+		return sizeof(struct fxt_msg_header);
+	}
+}
+
+/* Handle one message; false ends the connection. */
+static bool handle_msg(int fd, union fxt_msg_any *m, size_t n, int passed_fd)
+{
+	const struct fxt_msg_header *h = &m->hdr;
+
+	if (n < sizeof(*h) || h->magic != FXT_PROTO_MAGIC ||
+	    h->version != FXT_PROTO_VERSION || h->length != n ||
+	    n < msg_min_length(h->type))
+		goto bad;
+	if ((passed_fd >= 0) != (h->type == FXT_MSG_BUFFER))
+		goto bad;
+	switch (h->type) {
+	case FXT_MSG_BUFFER:
+		on_buffer(&m->buffer, passed_fd);
+		break;
+	case FXT_MSG_START:
+		on_start(fd, &m->start);
+		break;
+	case FXT_MSG_STOP:
+		end_session();
+		(void)send_simple(fd, FXT_MSG_PROVIDER_STOPPED);
+		break;
+	case FXT_MSG_TERMINATE:
+		drop_buffer();
+		break;
+	case FXT_MSG_SAVED:
+		if (buffer)
+			fxt_buffer_saved(buffer, m->save.half,
+					 m->save.generation);
+		break;
+	default:
+		break;		/* newer manager: ignore what we do not know */
+	}
+	return true;
+bad:
+	if (passed_fd >= 0)
+		close(passed_fd);
+	return false;
+}
+
+static void serve(int fd)
+{
+	union fxt_msg_any *m = malloc(sizeof(*m));
+
+	if (!m)
+		return;
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int passed_fd;
+		ssize_t n;
+
+		if (poll(&pfd, 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		n = recv_msg(fd, m, &passed_fd);
+		if (n == -EAGAIN || n == -EINTR)
+			continue;
+		if (n <= 0 || !handle_msg(fd, m, (size_t)n, passed_fd))
+			break;
+	}
+	free(m);
+}
+
+static void *transport_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		int fd = connect_manager();
+
+		if (fd >= 0) {
+			manager_fd = fd;
+			if (send_hello(fd) == 0)
+				serve(fd);
+			/* The manager is gone: what it did not take is lost. */
+			drop_buffer();
+			manager_fd = -1;
+			close(fd);
+		}
+		sleep(1);
+	}
+	return NULL;
+}
+
+/*
+ * Lock order: threads_lock first. fxt_quiesce() holds it while waiting
+ * for writers, and writers may need any of the others (never it).
+ */
+static void atfork_prepare(void)
+{
+	fxt_threads_lock();
+	pthread_mutex_lock(&transport_lock);
+	pthread_mutex_lock(&name_lock);
+	fxt_sites_lock();
+	fxt_intern_lock();
+}
+
+static void atfork_parent(void)
+{
+	fxt_intern_unlock();
+	fxt_sites_unlock();
+	pthread_mutex_unlock(&name_lock);
+	pthread_mutex_unlock(&transport_lock);
+	fxt_threads_unlock();
+}
+
+static void atfork_child(void)
+{
+	pthread_mutex_init(&transport_lock, NULL);
+	pthread_mutex_init(&name_lock, NULL);
+	fxt_session_forget();
+	fxt_intern_after_fork_child();
+	fxt_threads_after_fork_child();
+	/* The parent's trace stays the parent's: no write, no unmap race. */
+	if (buffer && buffer->hdr)
+		munmap(buffer->hdr, buffer->map_size);
+	if (buffer && buffer->fd >= 0)
+		close(buffer->fd);
+	buffer = NULL;
+	session = NULL;
+	test_session = NULL;
+	if (manager_fd >= 0)
+		close(manager_fd);
+	manager_fd = -1;
+	transport_started = false;
+	hello_sent = false;
+}
+
+static void register_atfork(void)
+{
+	(void)pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
+static int spawn_thread(void)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int r;
+
+	if (pthread_attr_init(&attr))
+		return -ENOMEM;
+	(void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	(void)pthread_attr_setstacksize(&attr, 64 * 1024);
+	/* The application's signals are not ours to receive. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	r = pthread_create(&tid, &attr, transport_thread, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (!r)
+		(void)pthread_setname_np(tid, "fxt-provider");
+	return -r;
+}
+
+void fxt_transport_ensure_started(void)
+{
+	if (__atomic_load_n(&transport_started, __ATOMIC_ACQUIRE))
+		return;
+	(void)pthread_once(&atfork_once, register_atfork);
+	pthread_mutex_lock(&transport_lock);
+	if (!transport_started && !transport_disabled &&
+	    spawn_thread() == 0)
+		__atomic_store_n(&transport_started, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&transport_lock);
+}
+
+/* ---- test hooks ----------------------------------------------------- */
+
+void fxt_test_disable_transport(void)
+{
+	pthread_mutex_lock(&transport_lock);
+	transport_disabled = true;
+	pthread_mutex_unlock(&transport_lock);
+	(void)pthread_once(&atfork_once, register_atfork);
+}
+
+struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,
+				   enum fxt_buffering_mode mode,
+				   const char *categories, int save_fd)
+{
+	struct fxt_buffer *b = malloc(sizeof(*b));
+
+	if (!b)
+		return NULL;
+	if (fxt_buffer_map(b, memfd, size) < 0) {
+		free(b);
+		return NULL;
+	}
+	fxt_buffer_start(b, mode);
+	b->save_fd = save_fd;
+	test_session = fxt_session_start(b, categories);
+	return b;
+}
+
+void fxt_test_stop(struct fxt_buffer *b)
+{
+	if (test_session && test_session->buf == b) {
+		fxt_session_stop(test_session);
+		test_session = NULL;
+	}
+	fxt_buffer_stop(b);
+}
+
+void fxt_test_detach(struct fxt_buffer *b)
+{
+	fxt_test_stop(b);
+	fxt_buffer_unmap(b);
+}

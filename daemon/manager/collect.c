@@ -37,7 +37,7 @@ static int walk_area(struct provider *p, struct archive *a,
 }
 
 /* Section header, drops, and the durable records not written yet. */
-static int begin_visit(struct provider *p, struct archive *a, bool up_to_end)
+static int begin_visit(struct provider *p, struct archive *a)
 {
 	struct provider_buffer_state st;
 	size_t end = p->durable_saved;
@@ -53,7 +53,12 @@ static int begin_visit(struct provider *p, struct archive *a, bool up_to_end)
 			return r;
 		p->drops_reported = st.records_dropped;
 	}
-	r = walk_area(p, a, PROVIDER_AREA_DURABLE, up_to_end, p->durable_saved,
+	/*
+	 * The durable area only grows during a trace and its end mark is
+	 * published at stop: read it by committed headers, resuming where
+	 * the last visit ended.
+	 */
+	r = walk_area(p, a, PROVIDER_AREA_DURABLE, false, p->durable_saved,
 		      &end);
 	p->durable_saved = end;
 	return r;
@@ -72,7 +77,7 @@ int collect_provider(struct provider *p, struct archive *a)
 	unsigned int first = 0, i;
 	int r;
 
-	r = begin_visit(p, a, up_to_end);
+	r = begin_visit(p, a);
 	if (r < 0)
 		return r;
 	provider_buffer_state(&p->buffer, &st);
@@ -101,7 +106,7 @@ int collect_save(struct provider *p, struct archive *a, unsigned int half)
 
 	if (half > 1)
 		return -EBADMSG;
-	r = begin_visit(p, a, true);
+	r = begin_visit(p, a);
 	if (r < 0)
 		return r;
 	provider_buffer_state(&p->buffer, &st);

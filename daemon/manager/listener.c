@@ -58,6 +58,8 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 		pending_free(pc, true);
 		return 0;
 	}
+	/* epoll takes an fd once: the new owner's source replaces ours. */
+	pc->io = sd_event_source_disable_unref(pc->io);
 	if (msg.hdr.type == FXT_MSG_PROVIDER_HELLO) {
 		n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
 		r = n < 0 ? (int)n : provider_new(pc->manager, fd, &msg.hdr, n);

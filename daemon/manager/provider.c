@@ -101,7 +101,7 @@ int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 	const struct fxt_msg_provider_hello *h = (const void *)hello;
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
-	struct provider *p;
+	struct provider *p, **tail;
 	int r;
 
 	if (len != sizeof(*h))
@@ -125,8 +125,10 @@ int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 		return r;
 	}
 	(void)sd_event_source_set_description(p->io, "fxt-provider");
-	p->next = m->providers;
-	m->providers = p;
+	/* In connection order, as tracectl lists them. */
+	for (tail = &m->providers; *tail; tail = &(*tail)->next)
+		;
+	*tail = p;
 	log_info("Provider %s[%d] (uid %u) connected as id %u", p->name,
 		 (int)p->pid, (unsigned int)p->uid, p->id);
 	if (trace_state(m) == FXT_CTL_STATE_TRACING) {

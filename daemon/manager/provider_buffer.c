@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <fxt/fxt.h>
+
 #include "provider_buffer.h"
 
 #define ALIGN_DOWN_8(x) ((x) & ~(uint64_t)7)
@@ -15,7 +17,8 @@
 /*
  * Circular and streaming keep 1/8 of the data for records that must
  * survive wrapping (strings, threads); the rest is split in two halves.
- * Oneshot has one area: rolling half 0 spans the data, half 1 is empty.
+ * Oneshot has one area: rolling half 0 spans the data; half 1 has
+ * offset 0 (absent), and strings and threads go with the events.
  */
 static void layout(struct provider_buffer *b, uint64_t data_size)
 {
@@ -26,7 +29,7 @@ static void layout(struct provider_buffer *b, uint64_t data_size)
 		b->durable_size = 0;
 		b->rolling_size = data_size;
 		b->rolling_offset[0] = data;
-		b->rolling_offset[1] = data + data_size;
+		b->rolling_offset[1] = 0;
 		return;
 	}
 	b->durable_size = ALIGN_DOWN_8(data_size / 8);
@@ -140,13 +143,51 @@ uint64_t provider_buffer_used(const struct provider_buffer *b)
 	return used;
 }
 
+static uint64_t record_bytes(uint64_t header)
+{
+	if (FXT_GET(header, FXT_HDR_TYPE) == FXT_RECORD_LARGE)
+		return FXT_GET(header, FXT_LARGE_SIZE) * FXT_WORD_BYTES;
+	return FXT_GET(header, FXT_HDR_SIZE) * FXT_WORD_BYTES;
+}
+
+/*
+ * Copies the committed records of a live area: a header word is stored
+ * last with release ordering (provider_abi.h), so once the acquire load
+ * sees it, the record's other words are there. Stops at the first zero
+ * header or at a record that overruns the area (copied partially, for the
+ * walk to see and count it).
+ */
+static size_t copy_committed(const unsigned char *area, size_t size,
+			     unsigned char *out)
+{
+	size_t pos = 0;
+
+	while (pos + FXT_WORD_BYTES <= size) {
+		uint64_t header = __atomic_load_n((const uint64_t *)(area + pos),
+						  __ATOMIC_ACQUIRE);
+		uint64_t bytes = record_bytes(header);
+
+		if (!header)
+			break;
+		if (!bytes || bytes > size - pos) {
+			memcpy(out + pos, &header, sizeof(header));
+			return pos + FXT_WORD_BYTES;
+		}
+		memcpy(out + pos + FXT_WORD_BYTES, area + pos + FXT_WORD_BYTES,
+		       bytes - FXT_WORD_BYTES);
+		memcpy(out + pos, &header, sizeof(header));
+		pos += bytes;
+	}
+	return pos;
+}
+
 int provider_buffer_copy_area(const struct provider_buffer *b,
 			      enum provider_area area, bool up_to_end,
 			      void **data, size_t *len)
 {
 	struct provider_buffer_state st;
 	uint64_t offset, size, end;
-	void *copy;
+	unsigned char *copy;
 
 	*data = NULL;
 	*len = 0;
@@ -164,13 +205,18 @@ int provider_buffer_copy_area(const struct provider_buffer *b,
 		size = b->rolling_size;
 		end = st.rolling_end[half];
 	}
-	size = up_to_end ? ALIGN_DOWN_8(clamp(end, size)) : size;
+	if (up_to_end)
+		size = ALIGN_DOWN_8(clamp(end, size));
 	if (!size)
 		return 0;
 	copy = malloc(size);
 	if (!copy)
 		return -ENOMEM;
-	memcpy(copy, (const char *)b->map + offset, size);
+	if (up_to_end)
+		memcpy(copy, (const char *)b->map + offset, size);
+	else
+		size = copy_committed((const unsigned char *)b->map + offset,
+				      size, copy);
 	*data = copy;
 	*len = size;
 	return 0;

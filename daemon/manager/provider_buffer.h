@@ -57,10 +57,11 @@ uint64_t provider_buffer_used(const struct provider_buffer *b);
 
 /*
  * A private copy of one area, so that a provider still writing cannot
- * change what is validated. up_to_end: only up to the provider's end mark
- * (it acknowledged STOP or asked for a SAVE); otherwise the whole area,
- * to be read up to the first zero header word (a dead provider's end mark
- * may lag its last record). *data is malloc'd (NULL when empty).
+ * change what is validated. up_to_end: up to the provider's end mark (it
+ * published it: STOPPED, or SAVE of that half); otherwise the committed
+ * records up to the first zero header word (the durable area while the
+ * provider runs, or a dead provider's buffer, whose end marks may lag).
+ * *data is malloc'd (NULL when empty).
  */
 int provider_buffer_copy_area(const struct provider_buffer *b,
 			      enum provider_area area, bool up_to_end,

@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared by the integration tests: a private fxtraced on a temporary
+# socket, providers in the background, and archive checks. Waits poll for
+# a state (with a generous ceiling that only catches hangs); no test
+# asserts how long anything takes.
+set -eu
+
+: "${FXTRACED:?}" "${TRACECTL:?}" "${PROTO_PROVIDER:?}" "${CHECK_ARCHIVE:?}"
+
+T=$(mktemp -d /tmp/fxt-it-XXXXXX)
+chmod 755 "$T"
+export FXTRACE_SOCKET="$T/manager.sock"
+MGR=""
+BG_PIDS=""
+
+cleanup() {
+	status=$?
+	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
+	if [ -n "$MGR" ]; then kill "$MGR" 2>/dev/null || true; fi
+	wait 2>/dev/null || true
+	if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
+		echo "--- fxtraced log"; cat "$T/fxtraced.log" 2>/dev/null || true
+	fi
+	rm -rf "$T"
+	exit "$status"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# poll CMD...: retries CMD until it succeeds (ceiling: 60 s, a hang).
+poll() {
+	i=0
+	until "$@" >/dev/null 2>&1; do
+		i=$((i + 1))
+		[ "$i" -lt 1200 ] || fail "timed out waiting for: $*"
+		sleep 0.05
+	done
+}
+
+start_manager() {
+	"$FXTRACED" --socket "$FXTRACE_SOCKET" --allow-uid "$(id -u)" "$@" \
+		>"$T/fxtraced.log" 2>&1 &
+	MGR=$!
+	poll "$TRACECTL" status
+}
+
+stop_manager() {
+	kill -TERM "$MGR"
+	wait "$MGR" || fail "fxtraced exited with status $?"
+	MGR=""
+}
+
+provider_connected() {
+	"$TRACECTL" status | grep -q "^  $1 "
+}
+
+# start_provider NAME [proto-provider options]: runs it, waits until the
+# manager lists it.
+start_provider() {
+	name=$1
+	shift
+	"$PROTO_PROVIDER" --name "$name" "$@" >"$T/$name.out" 2>&1 &
+	BG_PIDS="$BG_PIDS $!"
+	poll provider_connected "$name"
+}
+
+wrote() {
+	grep -q '^wrote' "$T/$1.out"
+}
+
+wait_wrote() {
+	poll wrote "$1"
+}
+
+# check FILE: the independent archive check; prints per-provider lines
+# into $T/check.out. Also tracectl dump --strict when it is built.
+check() {
+	"$CHECK_ARCHIVE" "$1" >"$T/check.out" || fail "archive check of $1"
+	cat "$T/check.out"
+	if "$TRACECTL" dump --help >/dev/null 2>&1; then
+		"$TRACECTL" dump --strict "$1" >"$T/dump.out" 2>&1 ||
+			{ cat "$T/dump.out"; fail "tracectl dump --strict $1"; }
+	fi
+}
+
+# field NAME KEY: a value from the check output for provider NAME.
+field() {
+	awk -v n="$1" -v k="$2" '$1 == n {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); if (kv[1] == k) print kv[2] }
+	}' "$T/check.out"
+}
+
+expect_field() {
+	v=$(field "$1" "$2")
+	[ "$v" = "$3" ] || fail "provider $1: $2 is '$v', expected $3"
+}

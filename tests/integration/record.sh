@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tracectl record: starts, runs the command (a provider that exits when
+# done), stops when it exits, and exits with its status. A relative -o is
+# resolved against tracectl's directory.
+. "$(dirname "$0")/lib.sh"
+
+start_manager
+cd "$T"
+"$TRACECTL" record -o rec.fxt --kernel=off -- \
+	"$PROTO_PROVIDER" --name app --events 400 --exit-after-write | tee "$T/rec.out"
+grep -q "^Trace written to $T/rec.fxt" "$T/rec.out" || fail "archive path not absolute"
+check "$T/rec.fxt"
+expect_field app events 400
+
+set +e
+"$TRACECTL" record -o rec2.fxt --kernel=off -- sh -c 'exit 3'
+status=$?
+set -e
+[ "$status" -eq 3 ] || fail "record exited $status, the command 3"
+[ -s "$T/rec2.fxt" ] || fail "no archive for the failing command"
+
+set +e
+"$TRACECTL" record -o rec3.fxt >/dev/null 2>&1
+status=$?
+set -e
+[ "$status" -eq 2 ] || fail "record without a command: exit $status, not 2"
+stop_manager
+echo "record: ok"

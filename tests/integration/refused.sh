@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Control needs root, group 'tracing' or --allow-uid: another user is
+# refused with what to do, and may still be a provider. Also: a clear
+# error when no manager runs.
+. "$(dirname "$0")/lib.sh"
+
+set +e
+FXTRACE_SOCKET="$T/none.sock" "$TRACECTL" status 2>"$T/none.err"
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "status without a manager exited $status"
+grep -q "is fxtraced running? start it with: sudo systemctl start fxtraced" "$T/none.err" ||
+	fail "no hint to start fxtraced"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	echo "refused: needs root and setpriv to act as nobody; skipped"
+	exit 77
+fi
+if getent group tracing | grep -q '\bnobody\b'; then
+	echo "refused: nobody is in group tracing here; skipped"
+	exit 77
+fi
+"$FXTRACED" --socket "$FXTRACE_SOCKET" >"$T/fxtraced.log" 2>&1 &
+MGR=$!
+poll "$TRACECTL" status
+# Binaries in a build tree nobody may not enter: run copies.
+install -m 755 "$TRACECTL" "$T/tracectl"
+install -m 755 "$PROTO_PROVIDER" "$T/proto-provider"
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+for cmd in status stop "start -o $T/x.fxt"; do
+	set +e
+	# shellcheck disable=SC2086
+	as_nobody "$T/tracectl" $cmd 2>"$T/refused.err"
+	status=$?
+	set -e
+	[ "$status" -eq 1 ] || fail "nobody: tracectl $cmd exited $status"
+	grep -q "run with sudo or add yourself to group 'tracing'" "$T/refused.err" ||
+		{ cat "$T/refused.err"; fail "nobody: refusal does not say what to do"; }
+done
+[ ! -e "$T/x.fxt" ] || fail "a refused start created the archive"
+
+# Any user may be a provider.
+as_nobody "$T/proto-provider" --name nobodys --events 50 >"$T/nobodys.out" 2>&1 &
+BG_PIDS="$BG_PIDS $!"
+poll provider_connected nobodys
+"$TRACECTL" start -o "$T/p.fxt" --kernel=off
+wait_wrote nobodys
+"$TRACECTL" stop
+check "$T/p.fxt"
+expect_field nobodys events 50
+stop_manager
+echo "refused: ok"

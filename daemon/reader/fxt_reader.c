@@ -1512,7 +1512,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		}
 		bytes = words * FXT_WORD_BYTES;
 		if (bytes > r->opt.max_large_record_bytes &&
-		    bytes > FXT_RECORD_MAX_WORDS * FXT_WORD_BYTES) {
+		    FXT_GET(h, FXT_HDR_TYPE) == FXT_RECORD_LARGE) {
 			ret = skip_large(r, bytes);
 			if (ret < 0)
 				return reader_fail(r, ret);

@@ -410,3 +410,14 @@ void fxt_buffer_unmap(struct fxt_buffer *b)
 	}
 	pthread_mutex_unlock(&b->lock);
 }
+
+/* Test hook: may events move to the other half without dropping? */
+bool fxt_test_other_half_free(struct fxt_buffer *b)
+{
+	bool free_half;
+
+	pthread_mutex_lock(&b->lock);
+	free_half = b->half_free[atomic_load(&b->current) ^ 1];
+	pthread_mutex_unlock(&b->lock);
+	return free_half;
+}

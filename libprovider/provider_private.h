@@ -220,6 +220,9 @@ struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,
 				   const char *categories, int save_fd);
 void fxt_test_stop(struct fxt_buffer *b);
 void fxt_test_detach(struct fxt_buffer *b);
+/* The buffer the manager gave, and whether its other half is free. */
+struct fxt_buffer *fxt_test_transport_buffer(void);
+bool fxt_test_other_half_free(struct fxt_buffer *b);
 /* Never try to reach a manager (tests running beside a real one). */
 void fxt_test_disable_transport(void);
 

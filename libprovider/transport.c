@@ -492,3 +492,8 @@ void fxt_test_detach(struct fxt_buffer *b)
 	fxt_test_stop(b);
 	fxt_buffer_unmap(b);
 }
+
+struct fxt_buffer *fxt_test_transport_buffer(void)
+{
+	return __atomic_load_n(&buffer, __ATOMIC_ACQUIRE);
+}

@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The provider against a fake manager on a real socket: HELLO, BUFFER
+ * with the memfd by SCM_RIGHTS, START, streaming SAVE/SAVED while the
+ * application writes, STOP/STOPPED, TERMINATE; reconnection after the
+ * manager goes away; a fork child connecting as a new provider.
+ *
+ * The fake manager speaks provider_abi.h only; the provider side is the
+ * real library with its real background thread.
+ */
+#include "provider_test.h"
+
+#include <poll.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#define WAIT_LIMIT_MS 30000	/* a hang guard, not a timing check */
+
+static char socket_path[108];
+static int listen_fd = -1;
+
+union msg {
+	struct fxt_msg_header hdr;
+	struct fxt_msg_provider_hello hello;
+	struct fxt_msg_save save;
+	struct fxt_msg_start start;
+	struct fxt_msg_buffer buffer;
+	uint8_t bytes[2048];
+};
+
+static void header_init(struct fxt_msg_header *h, unsigned int type,
+			size_t len)
+{
+	*h = (struct fxt_msg_header){
+		.magic = FXT_PROTO_MAGIC, .version = FXT_PROTO_VERSION,
+		.type = (uint16_t)type, .length = (uint32_t)len,
+	};
+}
+
+static void send_simple(int fd, unsigned int type)
+{
+	struct fxt_msg_header h;
+
+	header_init(&h, type, sizeof(h));
+	assert_int_equal(send(fd, &h, sizeof(h), MSG_NOSIGNAL), sizeof(h));
+}
+
+static void send_buffer(int fd, int memfd, uint64_t size)
+{
+	struct fxt_msg_buffer m = { .size = size, .provider_id = 7 };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} control;
+	struct iovec iov = { .iov_base = &m, .iov_len = sizeof(m) };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = &control, .msg_controllen = sizeof(control),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+
+	header_init(&m.hdr, FXT_MSG_BUFFER, sizeof(m));
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &memfd, sizeof(int));
+	assert_int_equal(sendmsg(fd, &mh, MSG_NOSIGNAL), sizeof(m));
+}
+
+static void send_start(int fd, enum fxt_buffering_mode mode,
+		       const char *categories)
+{
+	struct fxt_msg_start m = { .mode = mode };
+
+	header_init(&m.hdr, FXT_MSG_START, sizeof(m));
+	strncpy(m.categories, categories, sizeof(m.categories) - 1);
+	assert_int_equal(send(fd, &m, sizeof(m), MSG_NOSIGNAL), sizeof(m));
+}
+
+/* The next message (waiting for it); its type, or -1 at end of stream. */
+static int recv_any(int fd, union msg *m)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+
+	assert_int_equal(poll(&p, 1, WAIT_LIMIT_MS), 1);
+	n = recv(fd, m, sizeof(*m), 0);
+	if (n <= 0)
+		return -1;
+	assert_true((size_t)n >= sizeof(m->hdr));
+	assert_true(m->hdr.magic == FXT_PROTO_MAGIC);
+	assert_int_equal(m->hdr.version, FXT_PROTO_VERSION);
+	assert_int_equal(m->hdr.length, n);
+	return m->hdr.type;
+}
+
+static int accept_provider(pid_t pid, const char *name)
+{
+	struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+	union msg m;
+	int fd;
+
+	assert_int_equal(poll(&p, 1, WAIT_LIMIT_MS), 1);
+	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(recv_any(fd, &m), FXT_MSG_PROVIDER_HELLO);
+	assert_int_equal(m.hello.pid, pid);
+	assert_string_equal(m.hello.name, name);
+	return fd;
+}
+
+static void wait_enabled(const char *category, bool want)
+{
+	struct timespec ms = { .tv_nsec = 1000000 };
+	int i;
+
+	for (i = 0; i < WAIT_LIMIT_MS; i++) {
+		if (fxt_category_enabled(category) == want)
+			return;
+		nanosleep(&ms, NULL);
+	}
+	fail_msg("category %s never became %s", category,
+		 want ? "enabled" : "disabled");
+}
+
+/* ---- streaming ------------------------------------------------------ */
+
+static void wait_other_half_free(void)
+{
+	struct timespec us = { .tv_nsec = 10000 };
+	struct fxt_buffer *b = fxt_test_transport_buffer();
+	int i;
+
+	assert_non_null(b);
+	for (i = 0; i < WAIT_LIMIT_MS * 100; i++) {
+		if (fxt_test_other_half_free(b))
+			return;
+		nanosleep(&us, NULL);
+	}
+	fail_msg("the manager never saved the other half");
+}
+
+#define STREAM_EVENTS 20000
+#define STREAM_HALF 8192
+
+struct stream_manager {
+	int conn, stop_fd;
+	struct test_buffer buf;
+	uint8_t *data;		/* the halves, in the order they were saved */
+	size_t len, cap;
+	uint64_t saved_gen[2];
+	unsigned int saves;
+};
+
+static void append(struct stream_manager *sm, const void *p, size_t n)
+{
+	if (sm->len + n > sm->cap) {
+		sm->cap = (sm->len + n) * 2;
+		sm->data = realloc(sm->data, sm->cap);
+		assert_non_null(sm->data);
+	}
+	memcpy(sm->data + sm->len, p, n);
+	sm->len += n;
+}
+
+static const uint8_t *half_base(struct stream_manager *sm, unsigned int h)
+{
+	return (const uint8_t *)sm->buf.hdr + sm->buf.hdr->rolling_offset[h];
+}
+
+static void on_save(struct stream_manager *sm, const struct fxt_msg_save *m)
+{
+	const struct fxt_buffer_header *h = sm->buf.hdr;
+	struct fxt_msg_save reply = *m;
+
+	assert_true(m->half < 2);
+	assert_true(m->generation == h->rolling_generation[m->half]);
+	append(sm, half_base(sm, m->half), h->rolling_end[m->half]);
+	sm->saved_gen[m->half] = m->generation;
+	sm->saves++;
+	header_init(&reply.hdr, FXT_MSG_SAVED, sizeof(reply));
+	assert_int_equal(send(sm->conn, &reply, sizeof(reply), MSG_NOSIGNAL),
+			 sizeof(reply));
+}
+
+/* After STOPPED: what was not saved yet, older half first. */
+static void collect_rest(struct stream_manager *sm)
+{
+	const struct fxt_buffer_header *h = sm->buf.hdr;
+	unsigned int first = h->rolling_generation[1] < h->rolling_generation[0];
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		unsigned int half = i ? !first : first;
+
+		if (h->rolling_generation[half] &&
+		    h->rolling_generation[half] != sm->saved_gen[half])
+			append(sm, half_base(sm, half), h->rolling_end[half]);
+	}
+}
+
+static void *stream_manager_main(void *arg)
+{
+	struct stream_manager *sm = arg;
+	bool stopping = false;
+	union msg m;
+
+	sm->conn = accept_provider(getpid(), "transport-test");
+	assert_int_equal(test_buffer_layout(&sm->buf, 1 << 16, STREAM_HALF,
+					    true), 0);
+	send_buffer(sm->conn, sm->buf.fd, sm->buf.size);
+	send_start(sm->conn, FXT_BUFFERING_STREAMING, "net");
+	assert_int_equal(recv_any(sm->conn, &m), FXT_MSG_PROVIDER_STARTED);
+	for (;;) {
+		struct pollfd p[2] = {
+			{ .fd = sm->conn, .events = POLLIN },
+			{ .fd = sm->stop_fd, .events = POLLIN },
+		};
+
+		assert_true(poll(p, stopping ? 1 : 2, WAIT_LIMIT_MS) > 0);
+		if (!stopping && p[1].revents) {
+			send_simple(sm->conn, FXT_MSG_STOP);
+			stopping = true;
+			continue;
+		}
+		switch (recv_any(sm->conn, &m)) {
+		case FXT_MSG_PROVIDER_SAVE:
+			on_save(sm, &m.save);
+			break;
+		case FXT_MSG_PROVIDER_STOPPED:
+			assert_true(stopping);
+			collect_rest(sm);
+			send_simple(sm->conn, FXT_MSG_TERMINATE);
+			return NULL;
+		default:
+			fail_msg("unexpected message %u", m.hdr.type);
+		}
+	}
+}
+
+/* Decode durable area + saved and final halves; check the sequence. */
+static void check_stream(struct stream_manager *sm)
+{
+	const struct fxt_buffer_header *h = sm->buf.hdr;
+	size_t len = h->durable_end + sm->len;
+	uint8_t *data = malloc(len);
+	uint64_t events = 0;
+	int64_t last = -1;
+	struct fxt_reader *r;
+	struct fxt_record rec;
+
+	assert_non_null(data);
+	memcpy(data, (const uint8_t *)h + h->durable_offset, h->durable_end);
+	memcpy(data + h->durable_end, sm->data, sm->len);
+	r = test_reader(data, len);
+	while (fxt_reader_next(r, &rec) == 1) {
+		if (rec.type != FXT_RECORD_EVENT ||
+		    !str_is(rec.event.name, "send"))
+			continue;
+		assert_true((int64_t)rec.args[0].value.u32 > last);
+		last = rec.args[0].value.u32;
+		events++;
+	}
+	/* Each event was handed over or counted as dropped, never lost. */
+	assert_int_equal(events + h->records_dropped, 2 * STREAM_EVENTS);
+	assert_true(events >= STREAM_EVENTS);
+	assert_int_equal(last, 2 * STREAM_EVENTS - 1);
+	fxt_reader_close(r);
+	free(data);
+}
+
+static int stream_conn = -1;
+
+static void test_streaming_save_saved(void **state)
+{
+	struct stream_manager sm = { .conn = -1 };
+	int stop_pipe[2];
+	pthread_t manager;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(pipe(stop_pipe), 0);
+	sm.stop_fd = stop_pipe[0];
+	assert_int_equal(pthread_create(&manager, NULL, stream_manager_main,
+					&sm), 0);
+	/* Any call site starts the provider's connection. */
+	TRACE_INSTANT("net", "before", TRACE_SCOPE_THREAD);
+	wait_enabled("net", true);
+	/* Paced: the manager saves each half before the next one fills. */
+	for (i = 0; i < STREAM_EVENTS; i++) {
+		TRACE_INSTANT("net", "send", TRACE_SCOPE_THREAD,
+			      TRACE_ARG_U32("i", i));
+		wait_other_half_free();
+	}
+	/* Unpaced: the writer may outrun the manager; drops are counted. */
+	for (; i < 2 * STREAM_EVENTS - 1; i++)
+		TRACE_INSTANT("net", "send", TRACE_SCOPE_THREAD,
+			      TRACE_ARG_U32("i", i));
+	wait_other_half_free();
+	TRACE_INSTANT("net", "send", TRACE_SCOPE_THREAD, TRACE_ARG_U32("i", i));
+	assert_int_equal(write(stop_pipe[1], "s", 1), 1);
+	pthread_join(manager, NULL);
+	wait_enabled("net", false);
+	/* 20000 events of 24 bytes cannot fit two 8 KiB halves unsaved. */
+	assert_true(sm.saves > 0);
+	check_stream(&sm);
+	stream_conn = sm.conn;
+	test_buffer_free(&sm.buf);
+	free(sm.data);
+	close(stop_pipe[0]);
+	close(stop_pipe[1]);
+}
+
+/* ---- manager gone, manager back ------------------------------------- */
+
+/*
+ * The manager goes away in the middle of a trace: the provider stops
+ * tracing at once (never blocks, never crashes), then says HELLO again
+ * when a manager is back, and joins the trace that manager runs.
+ */
+static void test_manager_restart(void **state)
+{
+	struct test_buffer buf = { .fd = -1 };
+	int conn;
+	union msg m;
+
+	(void)state;
+	assert_true(stream_conn >= 0);
+	assert_int_equal(test_buffer_layout(&buf, 1 << 16, 1 << 16, false), 0);
+	send_buffer(stream_conn, buf.fd, buf.size);
+	send_start(stream_conn, FXT_BUFFERING_ONESHOT, "");
+	assert_int_equal(recv_any(stream_conn, &m), FXT_MSG_PROVIDER_STARTED);
+	wait_enabled("net", true);
+	TRACE_INSTANT("net", "while-connected", TRACE_SCOPE_THREAD);
+	close(stream_conn);
+	stream_conn = -1;
+	wait_enabled("net", false);
+	TRACE_INSTANT("net", "while-alone", TRACE_SCOPE_THREAD);
+	test_buffer_free(&buf);
+
+	conn = accept_provider(getpid(), "transport-test");
+	assert_int_equal(test_buffer_layout(&buf, 1 << 16, 1 << 16, false), 0);
+	send_buffer(conn, buf.fd, buf.size);
+	send_start(conn, FXT_BUFFERING_ONESHOT, "net");
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STARTED);
+	wait_enabled("net", true);
+	TRACE_INSTANT("net", "rejoined", TRACE_SCOPE_THREAD);
+	send_simple(conn, FXT_MSG_STOP);
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STOPPED);
+	assert_true(buf.hdr->rolling_end[0] > 0);
+	assert_int_equal(buf.hdr->mode, FXT_BUFFERING_ONESHOT);
+	assert_true(buf.hdr->magic == FXT_BUFFER_MAGIC);
+	assert_true(buf.hdr->records_written > 0);
+	send_simple(conn, FXT_MSG_TERMINATE);
+	stream_conn = conn;
+	test_buffer_free(&buf);
+}
+
+/* ---- fork ----------------------------------------------------------- */
+
+/* The child of a traced process connects as a provider of its own. */
+static void test_fork_child_new_provider(void **state)
+{
+	struct test_buffer buf = { .fd = -1 };
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	int written[2], status, conn, children_events = 0;
+	uint8_t *data;
+	size_t len;
+	char c;
+	union msg m;
+	pid_t child;
+
+	(void)state;
+	assert_int_equal(pipe(written), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		TRACE_INSTANT("net", "child-first", TRACE_SCOPE_THREAD);
+		wait_enabled("net", true);
+		TRACE_INSTANT("net", "child", TRACE_SCOPE_THREAD);
+		if (write(written[1], "w", 1) != 1)
+			_exit(4);
+		wait_enabled("net", false);
+		_exit(0);
+	}
+	conn = accept_provider(child, "transport-test");
+	assert_int_equal(test_buffer_layout(&buf, 1 << 16, 1 << 16, false), 0);
+	send_buffer(conn, buf.fd, buf.size);
+	send_start(conn, FXT_BUFFERING_ONESHOT, "net");
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STARTED);
+	assert_int_equal(read(written[0], &c, 1), 1);
+	send_simple(conn, FXT_MSG_STOP);
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STOPPED);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	data = test_buffer_collect(&buf, &len);
+	r = test_reader(data, len);
+	while (fxt_reader_next(r, &rec) == 1) {
+		if (rec.type != FXT_RECORD_EVENT)
+			continue;
+		assert_str(rec.event.name, "child");
+		assert_true(rec.event.thread.pid == (uint64_t)child);
+		children_events++;
+	}
+	assert_int_equal(children_events, 1);
+	/* The parent was not part of that trace. */
+	assert_false(fxt_category_enabled("net"));
+	fxt_reader_close(r);
+	free(data);
+	close(conn);
+	close(written[0]);
+	close(written[1]);
+	test_buffer_free(&buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_streaming_save_saved),
+		cmocka_unit_test(test_manager_restart),
+		cmocka_unit_test(test_fork_child_new_provider),
+	};
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int ret;
+
+	snprintf(socket_path, sizeof(socket_path),
+		 "/tmp/fxt-provider-test-%d.sock", getpid());
+	strcpy(sa.sun_path, socket_path);
+	listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	unlink(socket_path);
+	if (listen_fd < 0 || bind(listen_fd, (struct sockaddr *)&sa,
+				  sizeof(sa)) < 0 ||
+	    listen(listen_fd, 8) < 0) {
+		perror("fake manager socket");
+		return 1;
+	}
+	setenv(FXT_SOCKET_ENV, socket_path, 1);
+	fxt_provider_init("transport-test");
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	unlink(socket_path);
+	return ret;
+}

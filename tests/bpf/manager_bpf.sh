@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# End to end: fxtraced with tracectl record --kernel=bpf around the
+# named-thread ping-pong, in streaming and oneshot modes; the archive
+# must hold the ping-pong's switches, wakeups and names, and pass
+# tracectl dump --strict.
+set -eu
+
+: "${FXTRACED:?}" "${TRACECTL:?}" "${PINGPONG:?}" "${CHECK_KERNEL:?}"
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "skip: needs root and kernel BTF"
+	exit 77
+fi
+
+T=$(mktemp -d /tmp/fxt-bpf-e2e-XXXXXX)
+export FXTRACE_SOCKET="$T/manager.sock"
+MGR=""
+cleanup() {
+	status=$?
+	if [ -n "$MGR" ]; then kill "$MGR" 2>/dev/null || true; fi
+	wait 2>/dev/null || true
+	if [ "$status" -ne 0 ]; then
+		echo "--- fxtraced log"; cat "$T/fxtraced.log" 2>/dev/null || true
+	fi
+	rm -rf "$T"
+	exit "$status"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+"$FXTRACED" --socket "$FXTRACE_SOCKET" >"$T/fxtraced.log" 2>&1 &
+MGR=$!
+i=0
+until "$TRACECTL" status >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ "$i" -lt 1200 ] || fail "fxtraced did not answer"
+	sleep 0.05
+done
+
+for mode in streaming oneshot; do
+	"$TRACECTL" record -o "$T/$mode.fxt" --mode "$mode" --kernel=bpf -- \
+		"$PINGPONG" 2000 0 >"$T/$mode.out" ||
+		fail "tracectl record --kernel=bpf --mode $mode"
+	ids=$(grep -o 'ping=[0-9]* pong=[0-9]* pid=[0-9]*' "$T/$mode.out") ||
+		fail "no ping-pong output"
+	set -- $(echo "$ids" | tr '=' ' ' | awk '{ print $2, $4, $6 }')
+	"$CHECK_KERNEL" "$T/$mode.fxt" "$1" "$2" "$3" ||
+		fail "$mode: kernel section check"
+	"$TRACECTL" dump --strict "$T/$mode.fxt" >"$T/dump.out" 2>&1 ||
+		{ tail "$T/dump.out"; fail "$mode: tracectl dump --strict"; }
+done
+kill -TERM "$MGR"
+wait "$MGR" || fail "fxtraced exited with status $?"
+MGR=""
+echo "manager_bpf: ok"

@@ -84,17 +84,33 @@ static void archive_begin(struct archive *a)
 struct run {
 	struct kernel_session *ks;
 	struct pingpong pp;
+	struct pingpong pp_cpu1;	/* a second pair, to load CPU 1 too */
 	long rounds;
 	int cpu;		/* pin both threads here; -1: let them move */
+	bool both_cpus;
 	atomic_bool done;
 };
+
+static void *driver_cpu1(void *arg)
+{
+	struct run *r = arg;
+
+	if (pingpong_run(&r->pp_cpu1, r->rounds, 1))
+		fprintf(stderr, "ping-pong on CPU 1 failed\n");
+	return NULL;
+}
 
 static void *driver(void *arg)
 {
 	struct run *r = arg;
+	pthread_t t;
+	bool second = r->both_cpus && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
+		      !pthread_create(&t, NULL, driver_cpu1, r);
 
 	if (pingpong_run(&r->pp, r->rounds, r->cpu))
 		fprintf(stderr, "ping-pong failed\n");
+	if (second)
+		pthread_join(t, NULL);
 	atomic_store(&r->done, true);
 	return NULL;
 }
@@ -319,6 +335,7 @@ struct scenario {
 	long rounds;
 	int cpu;
 	bool drain_live;
+	bool both_cpus;		/* a second pair pinned to CPU 1 */
 };
 
 static void check_common(const struct scenario *sc, const struct seen *s)
@@ -395,7 +412,8 @@ static int run_scenario(const struct scenario *sc, const char *tracectl)
 	};
 	struct kernel_session_stats st;
 	struct archive a = { 0 };
-	struct run r = { .rounds = sc->rounds, .cpu = sc->cpu };
+	struct run r = { .rounds = sc->rounds, .cpu = sc->cpu,
+			 .both_cpus = sc->both_cpus };
 	struct seen s;
 	char why[256], path[] = "/tmp/fxt-bpf-test-XXXXXX";
 	int err, before = failures;
@@ -442,12 +460,15 @@ static int run_scenario(const struct scenario *sc, const char *tracectl)
 int main(int argc, char **argv)
 {
 	static const struct scenario scenarios[] = {
-		{ "streaming", KERNEL_MODE_STREAMING, 0, 2000, 0, true },
-		{ "oneshot-2cpu", KERNEL_MODE_ONESHOT, 0, 2000, -1, false },
-		{ "oneshot-full", KERNEL_MODE_ONESHOT, 4096, 5000, 0, false },
+		{ "streaming", KERNEL_MODE_STREAMING, 0, 2000, 0, true, false },
+		{ "oneshot-2cpu", KERNEL_MODE_ONESHOT, 0, 2000, -1, false,
+		  false },
+		{ "oneshot-full", KERNEL_MODE_ONESHOT, 4096, 5000, 0, false,
+		  false },
 		{ "streaming-full", KERNEL_MODE_STREAMING, 4096, 20000, 0,
-		  true },
-		{ "circular", KERNEL_MODE_CIRCULAR, 4096, 5000, 0, false },
+		  true, true },
+		{ "circular", KERNEL_MODE_CIRCULAR, 4096, 5000, 0, false,
+		  false },
 	};
 	const char *tracectl = argc > 1 ? argv[1] : NULL;
 	unsigned int i;

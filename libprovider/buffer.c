@@ -29,6 +29,10 @@
 
 #include "provider_private.h"
 
+/* Every buffer ever mapped: kept, never freed (provider_private.h). */
+static struct fxt_buffer *buffers_all;
+static pthread_mutex_t buffers_all_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static bool area_fits(const struct fxt_area *a, uint64_t off, uint32_t bytes)
 {
 	return off + bytes <= a->size;
@@ -156,6 +160,10 @@ int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size)
 		  h->rolling_size);
 	area_init(&b->rolling[1], (uint8_t *)h, h->rolling_offset[1],
 		  h->rolling_offset[1] ? h->rolling_size : 0);
+	pthread_mutex_lock(&buffers_all_lock);
+	b->all_next = buffers_all;
+	buffers_all = b;
+	pthread_mutex_unlock(&buffers_all_lock);
 	return 0;
 }
 
@@ -409,6 +417,11 @@ void fxt_buffer_unmap(struct fxt_buffer *b)
 		b->fd = -1;
 	}
 	pthread_mutex_unlock(&b->lock);
+}
+
+void fxt_buffers_after_fork_child(void)
+{
+	pthread_mutex_init(&buffers_all_lock, NULL);
 }
 
 /* Test hook: may events move to the other half without dropping? */

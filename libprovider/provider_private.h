@@ -64,6 +64,7 @@ struct fxt_buffer {
 	_Atomic uint64_t bytes_dropped;
 	/* Streaming: how SAVE messages go out (transport.c); -1 in tests. */
 	int save_fd;
+	struct fxt_buffer *all_next;	/* every buffer ever mapped */
 };
 
 int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size);
@@ -73,6 +74,7 @@ void fxt_buffer_unmap(struct fxt_buffer *b);
 void fxt_buffer_saved(struct fxt_buffer *b, unsigned int half,
 		      uint64_t generation);
 uint64_t *fxt_buffer_reserve_durable(struct fxt_buffer *b, uint32_t bytes);
+void fxt_buffers_after_fork_child(void);
 void fxt_buffer_count_drop(struct fxt_buffer *b, uint32_t bytes);
 
 /* Publish a record: its header word last, with release ordering. */
@@ -89,6 +91,7 @@ struct fxt_session {
 	char categories[FXT_CATEGORIES_MAX];	/* empty: all */
 	_Atomic unsigned int next_thread_index;	/* 1..255 */
 	atomic_bool process_named;
+	struct fxt_session *all_next;	/* every session ever started */
 };
 
 /* The running trace, or NULL; rules: written only by session.c. */

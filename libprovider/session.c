@@ -22,6 +22,9 @@ static struct fxt_site sites_end;
 static struct fxt_site *sites_head = &sites_end;
 static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Every session ever started: kept, never freed (provider_private.h). */
+static struct fxt_session *sessions_all;
+
 #define SITE_CAT_SHIFT 2
 #define SITE_NAME_SHIFT 18
 #define SITE_GEN_SHIFT 34
@@ -179,6 +182,8 @@ struct fxt_session *fxt_session_start(struct fxt_buffer *b,
 		sizeof(s->categories) - 1);
 	atomic_init(&s->next_thread_index, 1);
 	pthread_mutex_lock(&sites_lock);
+	s->all_next = sessions_all;
+	sessions_all = s;
 	new_generation_locked(s);
 	pthread_mutex_unlock(&sites_lock);
 	return s;

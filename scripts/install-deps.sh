@@ -11,6 +11,7 @@ jq linux-perf
 linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
 linux-source-6.1 xz-utils
+liblttng-ust-dev lttng-tools
 "
 
 if [ "$(id -u)" -ne 0 ]; then

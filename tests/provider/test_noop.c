@@ -10,6 +10,7 @@
 #include <dirent.h>
 
 static int evaluations;
+static int threads_before;
 
 static int count_evaluation(void)
 {
@@ -84,7 +85,7 @@ static void test_lazy_start(void **state)
 {
 	(void)state;
 	/* Linking the library costs no thread until a call site runs. */
-	assert_int_equal(thread_count(), 1);
+	threads_before = thread_count();
 	assert_false(provider_thread_exists());
 }
 
@@ -100,7 +101,7 @@ static void test_every_call_is_a_noop(void **state)
 	assert_false(fxt_category_enabled("c"));
 	assert_false(TRACE_ENABLED("c"));
 	assert_true(provider_thread_exists());
-	assert_int_equal(thread_count(), 2);
+	assert_int_equal(thread_count(), threads_before + 1);
 }
 
 static void test_site_settles_disabled(void **state)

@@ -25,6 +25,9 @@
 #define READ_CHUNK (1u << 20)
 #define PROVIDERS_MAX 4096u
 #define STRING_TABLE_SIZE (FXT_STRING_INDEX_MAX + 1)
+/* the string table is paged: a small trace touches a page or two */
+#define STRING_PAGE_SLOTS 256u
+#define STRING_PAGES (STRING_TABLE_SIZE / STRING_PAGE_SLOTS)
 #define THREAD_TABLE_SIZE (FXT_THREAD_INDEX_MAX + 1)
 #define NS_PER_SECOND 1000000000ull
 
@@ -50,7 +53,7 @@ struct thread_slot {
 struct provider_state {
 	struct fxt_provider pub;
 	char name[256];
-	struct string_slot *strings;	/* STRING_TABLE_SIZE, on first use */
+	struct string_slot *strings[STRING_PAGES];	/* pages, on first use */
 	struct thread_slot *threads;	/* THREAD_TABLE_SIZE, on first use */
 };
 
@@ -330,13 +333,22 @@ static struct provider_state *provider_new(struct fxt_reader *r, uint32_t id)
 	return p;
 }
 
+static struct string_slot *string_slot(struct provider_state *p,
+				       uint16_t index)
+{
+	struct string_slot *page = p->strings[index / STRING_PAGE_SLOTS];
+
+	return page ? &page[index % STRING_PAGE_SLOTS] : NULL;
+}
+
 static void provider_reset(struct provider_state *p)
 {
-	size_t i;
+	size_t i, k;
 
-	if (p->strings)
-		for (i = 0; i < STRING_TABLE_SIZE; i++)
-			p->strings[i].set = false;
+	for (i = 0; i < STRING_PAGES; i++)
+		if (p->strings[i])
+			for (k = 0; k < STRING_PAGE_SLOTS; k++)
+				p->strings[i][k].set = false;
 	if (p->threads)
 		memset(p->threads, 0, THREAD_TABLE_SIZE * sizeof(*p->threads));
 	p->pub.ticks_per_second = NS_PER_SECOND;
@@ -471,10 +483,13 @@ void fxt_reader_close(struct fxt_reader *r)
 	for (i = 0; i < r->nproviders; i++) {
 		struct provider_state *p = r->providers[i];
 
-		if (p->strings)
-			for (size_t k = 0; k < STRING_TABLE_SIZE; k++)
-				free(p->strings[k].data);
-		free(p->strings);
+		for (size_t k = 0; k < STRING_PAGES; k++) {
+			if (!p->strings[k])
+				continue;
+			for (size_t j = 0; j < STRING_PAGE_SLOTS; j++)
+				free(p->strings[k][j].data);
+			free(p->strings[k]);
+		}
 		free(p->threads);
 		free(p);
 	}
@@ -702,7 +717,7 @@ static struct fxt_str take_string(struct cursor *c, uint16_t ref,
 		return s;
 	}
 	p = current_provider(c->r);
-	slot = p && p->strings ? &p->strings[ref] : NULL;
+	slot = p ? string_slot(p, ref) : NULL;
 	if (!slot || !slot->set) {
 		nonconforming(c, c->r->rec_offset,
 			      "%s refers to string index %u, which has no string record",
@@ -998,14 +1013,15 @@ static void decode_init(struct cursor *c, struct fxt_record *rec, uint64_t h)
 static int string_assign(struct provider_state *p, uint16_t index,
 			 struct fxt_str s)
 {
+	struct string_slot **page = &p->strings[index / STRING_PAGE_SLOTS];
 	struct string_slot *slot;
 
-	if (!p->strings) {
-		p->strings = calloc(STRING_TABLE_SIZE, sizeof(*p->strings));
-		if (!p->strings)
+	if (!*page) {
+		*page = calloc(STRING_PAGE_SLOTS, sizeof(**page));
+		if (!*page)
 			return -ENOMEM;
 	}
-	slot = &p->strings[index];
+	slot = &(*page)[index % STRING_PAGE_SLOTS];
 	if (slot->cap < s.len) {
 		char *data = realloc(slot->data, s.len);
 
@@ -1489,7 +1505,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		if (ret < 0)
 			return reader_fail(r, ret);
 		if (!ret) {
-			check_magic_first(r, 0, r->end == r->start);
+			if (r->end == r->start)
+				check_magic_first(r, 0, true);
 			if (r->end > r->start)
 				return end_truncated(r, FXT_WORD_BYTES);
 			r->done = true;

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* State shared by the converter's files; not for other users. */
+#ifndef FXT_CONVERT_INTERNAL_H
+#define FXT_CONVERT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu_tracks.h"
+#include "fxt_json.h"
+#include "json_writer.h"
+#include "name_cache.h"
+
+struct converter {
+	struct json_writer w;
+	struct name_cache *names;
+	struct cpu_tracks cpus;
+	struct fxt_json_stats *stats;
+	bool cpus_process_named;
+	uint64_t last_sched_ns;	/* end of the still-running CPU slices */
+	int err;		/* -ENOMEM from a growing table */
+};
+
+static inline uint64_t conv_ns(const struct fxt_provider *p, uint64_t ticks)
+{
+	if (!p || p->ticks_per_second == 1000000000ull ||
+	    !p->ticks_per_second)
+		return ticks;
+	return fxt_ticks_to_ns(p, ticks);
+}
+
+static inline bool str_is(const struct fxt_str *s, const char *lit,
+			  size_t lit_len)
+{
+	return s->len == lit_len && !memcmp(s->data, lit, lit_len);
+}
+
+#define STR_IS(s, lit) str_is((s), (lit), sizeof(lit) - 1)
+
+const struct fxt_arg *conv_find_arg(const struct fxt_record *rec,
+				    const char *name, size_t len);
+
+/* "{" after the right separator: every event starts with this. */
+void conv_begin_event(struct converter *c, char phase);
+void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid);
+void conv_put_arg_value(struct json_writer *w, const struct fxt_arg *a);
+/* ,"key": with a literal key */
+#define conv_put_key(w, key) json_put_lit((w), ",\"" key "\":")
+/* All args of rec, each as "name":value (no braces, no leading comma). */
+void conv_put_args(struct converter *c, const struct fxt_record *rec,
+		   bool first);
+
+void conv_thread_name(struct converter *c, uint64_t pid, uint64_t tid,
+		      const char *name, size_t len);
+void conv_process_name(struct converter *c, uint64_t pid, const char *name,
+		       size_t len);
+
+void conv_event(struct converter *c, const struct fxt_record *rec);
+void conv_log(struct converter *c, const struct fxt_record *rec);
+void conv_blob(struct converter *c, const struct fxt_record *rec);
+void conv_large_blob(struct converter *c, const struct fxt_record *rec);
+void conv_kernel_object(struct converter *c, const struct fxt_record *rec);
+void conv_userspace_object(struct converter *c, const struct fxt_record *rec);
+void conv_thread_record(struct converter *c, const struct fxt_record *rec);
+
+void conv_sched(struct converter *c, const struct fxt_record *rec);
+/* Closes the slices still running at the end of the input. */
+void conv_sched_finish(struct converter *c);
+
+#endif /* FXT_CONVERT_INTERNAL_H */

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The conversion driver: reads records, hands each to its writer, and
+ * frames the document (object or array format, trailing metadata).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "convert_internal.h"
+
+#define DEFAULT_BUFFER_SIZE (4u << 20)
+#define PROGRESS_EVERY 0xffffu	/* records between progress calls, minus 1 */
+
+const struct fxt_arg *conv_find_arg(const struct fxt_record *rec,
+				    const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++)
+		if (str_is(&rec->args[i].name, name, len))
+			return &rec->args[i];
+	return NULL;
+}
+
+void conv_begin_event(struct converter *c, char phase)
+{
+	struct json_writer *w = &c->w;
+
+	json_reserve(w, 16);
+	if (c->stats->events++)
+		w->buf[w->len++] = ',';
+	memcpy(w->buf + w->len, "\n{\"ph\":\"", 8);
+	w->len += 8;
+	w->buf[w->len++] = phase;
+	w->buf[w->len++] = '"';
+}
+
+void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid)
+{
+	conv_put_key(&c->w, "pid");
+	json_put_u64(&c->w, pid);
+	conv_put_key(&c->w, "tid");
+	json_put_u64(&c->w, tid);
+}
+
+void conv_put_arg_value(struct json_writer *w, const struct fxt_arg *a)
+{
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		json_put_i64(w, a->value.i32);
+		break;
+	case FXT_ARG_UINT32:
+		json_put_u64(w, a->value.u32);
+		break;
+	case FXT_ARG_INT64:
+		json_put_i64(w, a->value.i64);
+		break;
+	case FXT_ARG_UINT64:
+		json_put_u64(w, a->value.u64);
+		break;
+	case FXT_ARG_DOUBLE:
+		json_put_double(w, a->value.f64);
+		break;
+	case FXT_ARG_STRING:
+		json_put_string(w, a->value.str.data, a->value.str.len);
+		break;
+	case FXT_ARG_POINTER:
+		json_put_hex_string(w, a->value.pointer);
+		break;
+	case FXT_ARG_KOID:
+		json_put_u64(w, a->value.koid);
+		break;
+	case FXT_ARG_BOOL:
+		if (a->value.b)
+			json_put_lit(w, "true");
+		else
+			json_put_lit(w, "false");
+		break;
+	case FXT_ARG_NULL:
+	default:
+		json_put_lit(w, "null");
+		break;
+	}
+}
+
+void conv_put_args(struct converter *c, const struct fxt_record *rec,
+		   bool first)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++) {
+		const struct fxt_arg *a = &rec->args[i];
+
+		if (!first)
+			json_put_char(&c->w, ',');
+		first = false;
+		json_put_string(&c->w, a->name.data, a->name.len);
+		json_put_char(&c->w, ':');
+		conv_put_arg_value(&c->w, a);
+	}
+}
+
+static void count_drop(struct converter *c, uint32_t provider_id)
+{
+	struct fxt_json_stats *s = c->stats;
+	size_t i;
+
+	s->buffer_overflows++;
+	for (i = 0; i < s->ndrops; i++) {
+		if (s->drops[i].provider_id == provider_id) {
+			s->drops[i].buffer_overflows++;
+			return;
+		}
+	}
+	if (s->ndrops == FXT_JSON_MAX_DROP_PROVIDERS)
+		return;		/* still in the total */
+	s->drops[s->ndrops].provider_id = provider_id;
+	s->drops[s->ndrops].buffer_overflows = 1;
+	s->ndrops++;
+}
+
+static void conv_metadata(struct converter *c, const struct fxt_record *rec)
+{
+	if (rec->metadata.type == FXT_METADATA_PROVIDER_EVENT &&
+	    rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW)
+		count_drop(c, rec->metadata.provider_id);
+}
+
+static void dispatch(struct converter *c, const struct fxt_record *rec)
+{
+	switch (rec->type) {
+	case FXT_RECORD_EVENT:
+		conv_event(c, rec);
+		break;
+	case FXT_RECORD_SCHEDULING:
+		conv_sched(c, rec);
+		break;
+	case FXT_RECORD_METADATA:
+		conv_metadata(c, rec);
+		break;
+	case FXT_RECORD_INITIALIZATION:
+	case FXT_RECORD_STRING:
+		break;		/* the reader applies them */
+	case FXT_RECORD_THREAD:
+		conv_thread_record(c, rec);
+		break;
+	case FXT_RECORD_BLOB:
+		conv_blob(c, rec);
+		break;
+	case FXT_RECORD_USERSPACE_OBJECT:
+		conv_userspace_object(c, rec);
+		break;
+	case FXT_RECORD_KERNEL_OBJECT:
+		conv_kernel_object(c, rec);
+		break;
+	case FXT_RECORD_LOG:
+		conv_log(c, rec);
+		break;
+	case FXT_RECORD_LARGE:
+		if (rec->large_blob.large_type == FXT_LARGE_BLOB)
+			conv_large_blob(c, rec);
+		else
+			c->stats->unconverted++;
+		break;
+	default:
+		c->stats->unconverted++;
+		break;
+	}
+}
+
+static uint64_t drops_of(const struct fxt_json_stats *s, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndrops; i++)
+		if (s->drops[i].provider_id == id)
+			return s->drops[i].buffer_overflows;
+	return 0;
+}
+
+static void put_provider(struct converter *c, bool first, uint32_t id,
+			 const struct fxt_str *name, uint64_t ticks_per_second)
+{
+	struct json_writer *w = &c->w;
+
+	if (!first)
+		json_put_lit(w, ",");
+	json_put_lit(w, "\n{\"id\":");
+	json_put_u64(w, id);
+	json_put_lit(w, ",\"name\":");
+	json_put_string(w, name ? name->data : "", name ? name->len : 0);
+	if (ticks_per_second) {
+		json_put_lit(w, ",\"ticks_per_second\":");
+		json_put_u64(w, ticks_per_second);
+	}
+	json_put_lit(w, ",\"buffer_overflows\":");
+	json_put_u64(w, drops_of(c->stats, id));
+	json_put_char(w, '}');
+}
+
+static bool reader_has_provider(struct fxt_reader *r, uint32_t id)
+{
+	size_t i, n = fxt_reader_provider_count(r);
+
+	for (i = 0; i < n; i++)
+		if (fxt_reader_provider(r, i)->id == id)
+			return true;
+	return false;
+}
+
+/* Known only now that the whole input is read: after traceEvents. */
+static void put_trailer(struct converter *c, struct fxt_reader *r)
+{
+	const struct fxt_reader_stats *rs = fxt_reader_stats(r);
+	struct json_writer *w = &c->w;
+	size_t i, n = fxt_reader_provider_count(r);
+	bool first = true;
+
+	json_put_lit(w, "\n],\n\"providers\":[");
+	for (i = 0; i < n; i++, first = false) {
+		const struct fxt_provider *p = fxt_reader_provider(r, i);
+
+		put_provider(c, first, p->id, &p->name, p->ticks_per_second);
+	}
+	for (i = 0; i < c->stats->ndrops; i++) {
+		uint32_t id = c->stats->drops[i].provider_id;
+
+		if (reader_has_provider(r, id))
+			continue;
+		put_provider(c, first, id, NULL, 0);
+		first = false;
+	}
+	json_put_lit(w, "],\n\"buffer_overflows\":");
+	json_put_u64(w, c->stats->buffer_overflows);
+	json_put_lit(w, ",\n\"malformed_records\":");
+	json_put_u64(w, rs->malformed);
+	json_put_lit(w, ",\n\"nonconforming_records\":");
+	json_put_u64(w, rs->nonconforming);
+	json_put_lit(w, ",\n\"truncated_input\":");
+	if (rs->truncated)
+		json_put_lit(w, "true");
+	else
+		json_put_lit(w, "false");
+	json_put_lit(w, "\n}\n");
+}
+
+static int run(struct converter *c, struct fxt_reader *r,
+	       const struct fxt_json_options *opt)
+{
+	struct fxt_record rec;
+	uint64_t n = 0;
+	int ret;
+
+	if (opt->json_array)
+		json_put_lit(&c->w, "[");
+	else
+		json_put_lit(&c->w,
+			     "{\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[");
+	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+		dispatch(c, &rec);
+		if (c->err || c->w.err)
+			return c->err ? c->err : c->w.err;
+		if (opt->progress && !(++n & PROGRESS_EVERY))
+			opt->progress(opt->progress_ctx,
+				      fxt_reader_stats(r)->bytes);
+	}
+	if (ret < 0)
+		return ret;
+	conv_sched_finish(c);
+	if (opt->json_array)
+		json_put_lit(&c->w, "\n]\n");
+	else
+		put_trailer(c, r);
+	return c->err;
+}
+
+int fxt_json_convert(struct fxt_reader *r, int out_fd,
+		     const struct fxt_json_options *opt,
+		     struct fxt_json_stats *stats)
+{
+	static const struct fxt_json_options defaults;
+	struct converter c;
+	int ret, wret;
+
+	if (!opt)
+		opt = &defaults;
+	memset(stats, 0, sizeof(*stats));
+	memset(&c, 0, sizeof(c));
+	c.stats = stats;
+	ret = json_writer_init(&c.w, out_fd,
+			       opt->buffer_size ? opt->buffer_size :
+						  DEFAULT_BUFFER_SIZE);
+	if (ret)
+		return ret;
+	c.names = name_cache_new();
+	ret = c.names ? run(&c, r, opt) : -ENOMEM;
+	stats->records = fxt_reader_stats(r)->records;
+	wret = json_writer_finish(&c.w);
+	stats->bytes_written = c.w.flushed;
+	stats->output_failed = wret != 0;
+	name_cache_free(c.names);
+	cpu_tracks_free(&c.cpus);
+	return ret ? ret : wret;
+}

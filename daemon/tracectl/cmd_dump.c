@@ -630,26 +630,26 @@ static void summary(struct dump *d, const struct fxt_reader *r)
 
 	if (!d->summary_only)
 		out_char(o, '\n');
-	out_fmt(o, "%" PRIu64 " records, %" PRIu64 " bytes\n", s->records,
-		s->bytes);
+	out_fmt(o, "summary: %" PRIu64 " records, %" PRIu64 " bytes\n",
+		s->records, s->bytes);
 	out_str(o, "records by type:\n");
 	for (t = 0; t < 16; t++)
 		if (s->by_type[t])
 			out_fmt(o, "  %-18s %12" PRIu64 "\n",
 				fxt_record_type_name(t), s->by_type[t]);
-	out_str(o, "providers:\n");
+	out_str(o, "providers (id, name):\n");
 	for (i = 0; i < fxt_reader_provider_count(r); i++) {
 		const struct fxt_provider *p = fxt_reader_provider(r, i);
 		struct provider_count *c = count_for(d, p);
 
-		out_fmt(o, "  id %-10" PRIu32 " ", p->id);
+		out_fmt(o, "  %" PRIu32 " ", p->id);
 		out_quoted(o, p->name);
-		out_fmt(o, " %" PRIu64 " records, %" PRIu64 " ticks/s",
+		out_fmt(o, ": %" PRIu64 " records, %" PRIu64 " ticks/s",
 			c ? c->records : 0, p->ticks_per_second);
 		if (c && c->overflows)
-			out_fmt(o, ", buffer full %" PRIu64
-				" times: records were dropped",
-				c->overflows);
+			out_fmt(o, ", buffer overflowed %" PRIu64
+				" time%s: records were dropped",
+				c->overflows, c->overflows == 1 ? "" : "s");
 		out_char(o, '\n');
 	}
 	if (d->overflows_unattributed)

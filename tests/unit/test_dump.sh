@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs the real 'tracectl dump' on generated archives: output, stdin,
+# diagnostics and exit codes.
+# Usage: test_dump.sh TRACECTL FXT_SAMPLE
+set -u
+tracectl=$1
+sample=$2
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+failures=0
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# expect_exit WANT CMD...: runs CMD with stdout/stderr in $dir/out, $dir/err
+expect_exit() {
+	want=$1
+	shift
+	"$@" >"$dir/out" 2>"$dir/err"
+	got=$?
+	[ "$got" -eq "$want" ] || fail "'$*' exited $got, expected $want; stderr: $(cat "$dir/err")"
+}
+
+expect_line() {	# FILE PATTERN (fixed string)
+	grep -qF -- "$2" "$dir/$1" || fail "$1 lacks: $2"
+}
+
+"$sample" "$dir/good.fxt" || exit 1
+"$sample" --nonconforming "$dir/nonconforming.fxt" || exit 1
+"$sample" --malformed "$dir/malformed.fxt" || exit 1
+
+expect_exit 0 "$tracectl" dump "$dir/good.fxt"
+expect_line out '0x00000000  magic              0x16547846'
+expect_line out '0x00000008  provider_info      id=7 name="kernel"'
+expect_line out 'instant            ts=1000 thread=100/101 category="cat" name="all args" scope=global null=null i32=-7 u32=uint32(4294967280)'
+expect_line out 'f64=2.5 cat="inline value" ptr=pointer(0x7ffd0000beef) koid=koid(4242) flag=true indexed="name two"'
+expect_line out 'duration_complete  ts=1000 thread=100/101 category="cat" name="name two" end_ts=2000'
+expect_line out 'context_switch     ts=3000 cpu=1 out_tid=101 blocked in_tid=102 outgoing_weight=5 incoming_weight=-2147483648'
+expect_line out 'thread_wakeup      ts=3001 cpu=1 tid=101 weight=3 waker=koid(101)'
+expect_line out 'legacy_switch      ts=3002 cpu=2 out=100/101 suspended out_prio=10 in=7/8 in_prio=20'
+expect_line out 'large_blob         category="cat" name="large" ts=2400 (100000 ns) thread=1/2'
+expect_line out 'provider_event     id=7 buffer_overflow (records were dropped)'
+expect_line out 'summary: 34 records, 1448 bytes'
+expect_line out '  event                        12'
+expect_line out '  7 "kernel": 29 records, 1000000000 ticks/s, buffer overflowed 1 time: records were dropped'
+expect_line out 'problems: 0 malformed, 0 nonconforming, 0 unknown skipped, not truncated'
+[ "$(grep -c '^0x' "$dir/out")" -eq 34 ] || fail "expected 34 record lines"
+[ -s "$dir/err" ] && fail "stderr not empty on a good file: $(cat "$dir/err")"
+cp "$dir/out" "$dir/good.out"
+
+expect_exit 0 "$tracectl" dump - <"$dir/good.fxt"
+cmp -s "$dir/out" "$dir/good.out" || fail "stdin dump differs from file dump"
+
+expect_exit 0 "$tracectl" dump --strict "$dir/good.fxt"
+expect_exit 0 "$tracectl" dump --summary-only "$dir/good.fxt"
+grep -q '^0x' "$dir/out" && fail "--summary-only printed records"
+expect_line out 'summary: 34 records'
+
+expect_exit 0 "$tracectl" dump "$dir/nonconforming.fxt"
+expect_line err 'offset 0x5a8: nonconforming: reserved bits 0x0000010000000000 of the initialization header are set'
+expect_exit 1 "$tracectl" dump --strict "$dir/nonconforming.fxt"
+expect_line out 'problems: 0 malformed, 1 nonconforming'
+
+expect_exit 0 "$tracectl" dump "$dir/malformed.fxt"
+expect_line err 'offset 0x5c8: malformed: argument 1 of 3 words runs past the end of the record'
+expect_exit 1 "$tracectl" dump --strict --summary-only "$dir/malformed.fxt"
+expect_line out 'problems: 1 malformed'
+
+head -c 1001 "$dir/good.fxt" >"$dir/cut.fxt"
+expect_exit 1 "$tracectl" dump --strict "$dir/cut.fxt"
+expect_line out ', truncated'
+expect_line err 'ends inside a record'
+
+printf 'not a trace at all\n' >"$dir/text.fxt"
+expect_exit 1 "$tracectl" dump --strict "$dir/text.fxt"
+expect_line err 'offset 0x0: nonconforming: input does not start with the FXT magic number record'
+
+expect_exit 1 "$tracectl" dump "$dir/missing.fxt"
+expect_line err 'cannot open'
+expect_exit 2 "$tracectl" dump
+expect_exit 2 "$tracectl" dump --bogus "$dir/good.fxt"
+expect_exit 2 "$tracectl" dump "$dir/good.fxt" "$dir/good.fxt"
+expect_exit 0 "$tracectl" dump --help
+expect_line out 'Examples:'
+
+if [ "$failures" -ne 0 ]; then
+	echo "$failures failure(s)"
+	exit 1
+fi
+echo "tracectl dump: all checks passed"

@@ -130,19 +130,6 @@ static uint64_t clamp(uint64_t v, uint64_t max)
 	return v < max ? v : max;
 }
 
-uint64_t provider_buffer_used(const struct provider_buffer *b)
-{
-	struct provider_buffer_state st;
-	uint64_t used;
-
-	provider_buffer_state(b, &st);
-	used = clamp(st.durable_end, b->durable_size) +
-	       clamp(st.rolling_end[0], b->rolling_size);
-	if (b->mode != FXT_BUFFERING_ONESHOT)
-		used += clamp(st.rolling_end[1], b->rolling_size);
-	return used;
-}
-
 static uint64_t record_bytes(uint64_t header)
 {
 	if (FXT_GET(header, FXT_HDR_TYPE) == FXT_RECORD_LARGE)
@@ -179,6 +166,40 @@ static size_t copy_committed(const unsigned char *area, size_t size,
 		pos += bytes;
 	}
 	return pos;
+}
+
+/* Bytes of committed records from the start of an area. */
+static uint64_t scan_committed(const unsigned char *area, uint64_t size)
+{
+	uint64_t pos = 0;
+
+	while (pos + FXT_WORD_BYTES <= size) {
+		uint64_t header = __atomic_load_n((const uint64_t *)(area + pos),
+						  __ATOMIC_ACQUIRE);
+		uint64_t bytes = record_bytes(header);
+
+		if (!header || !bytes || bytes > size - pos)
+			break;
+		pos += bytes;
+	}
+	return pos;
+}
+
+/*
+ * Providers publish end marks only when a half closes or the trace
+ * stops, so the fill of a running buffer is measured by its headers.
+ */
+uint64_t provider_buffer_used(const struct provider_buffer *b)
+{
+	const unsigned char *map = b->map;
+	uint64_t used;
+
+	used = scan_committed(map + b->durable_offset, b->durable_size);
+	used += scan_committed(map + b->rolling_offset[0], b->rolling_size);
+	if (b->mode != FXT_BUFFERING_ONESHOT)
+		used += scan_committed(map + b->rolling_offset[1],
+				       b->rolling_size);
+	return used;
 }
 
 int provider_buffer_copy_area(const struct provider_buffer *b,

@@ -52,7 +52,7 @@ void provider_buffer_destroy(struct provider_buffer *b);
 void provider_buffer_state(const struct provider_buffer *b,
 			   struct provider_buffer_state *st);
 uint64_t provider_buffer_data_size(const struct provider_buffer *b);
-/* Bytes the provider says it wrote, clamped to the areas. */
+/* Bytes of committed records in the areas. */
 uint64_t provider_buffer_used(const struct provider_buffer *b);
 
 /*

@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Two passes over an untrusted area. The first walks header sizes only,
+ * to find where the written records end (a zero header word, or a record
+ * overrunning the area: a writer that died mid-record). The second hands
+ * that prefix to the FXT reader in provider-buffer mode, which decodes
+ * every record, drops the metadata records and the malformed ones; what
+ * it returns is kept, in runs of adjacent records.
+ */
 #include <errno.h>
 #include <string.h>
 
 #include <fxt/fxt.h>
 
+#include "fxt_reader.h"
 #include "record_walk.h"
 
 static uint64_t record_words(uint64_t header)
@@ -13,15 +22,13 @@ static uint64_t record_words(uint64_t header)
 	return FXT_GET(header, FXT_HDR_SIZE);
 }
 
-int record_walk(const void *data, size_t len, struct record_walk_stats *st,
-		size_t *end, record_emit_fn emit, void *ctx)
+/* Bytes of whole records before the end; counts them in *headers. */
+static size_t written_end(const unsigned char *p, size_t len,
+			  uint64_t *headers, bool *torn)
 {
-	const unsigned char *p = data;
-	size_t pos = 0, run = 0;
-	int r;
+	size_t pos = 0;
 
-	len -= len % FXT_WORD_BYTES;
-	while (pos < len) {
+	while (pos + FXT_WORD_BYTES <= len) {
 		uint64_t header, words;
 
 		memcpy(&header, p + pos, sizeof(header));
@@ -29,26 +36,80 @@ int record_walk(const void *data, size_t len, struct record_walk_stats *st,
 			break;
 		words = record_words(header);
 		if (!words || words > (len - pos) / FXT_WORD_BYTES) {
-			st->skipped++;
-			st->torn = true;
+			*torn = true;
 			break;
 		}
-		if (FXT_GET(header, FXT_HDR_TYPE) == FXT_RECORD_METADATA) {
-			/* The spec: metadata from a provider is garbage. */
-			if (run) {
-				r = emit(ctx, p + pos - run, run);
-				if (r < 0)
-					return r;
-				run = 0;
-			}
-			st->skipped++;
-		} else {
-			run += words * FXT_WORD_BYTES;
-			st->records++;
-			st->bytes += words * FXT_WORD_BYTES;
-		}
+		(*headers)++;
 		pos += words * FXT_WORD_BYTES;
 	}
-	*end = pos;
-	return run ? emit(ctx, p + pos - run, run) : 0;
+	return pos;
+}
+
+struct run {
+	const unsigned char *base;
+	size_t start, len;
+	record_emit_fn emit;
+	void *ctx;
+};
+
+static int flush(struct run *run)
+{
+	int r = 0;
+
+	if (run->len)
+		r = run->emit(run->ctx, run->base + run->start, run->len);
+	run->len = 0;
+	return r;
+}
+
+static int add(struct run *run, size_t offset, size_t len)
+{
+	int r;
+
+	if (run->len && run->start + run->len == offset) {
+		run->len += len;
+		return 0;
+	}
+	r = flush(run);
+	run->start = offset;
+	run->len = len;
+	return r;
+}
+
+int record_walk(const void *data, size_t len, struct record_walk_stats *st,
+		size_t *end, record_emit_fn emit, void *ctx)
+{
+	struct fxt_reader_options opt = { .provider_buffer = true };
+	struct run run = { .base = data, .emit = emit, .ctx = ctx };
+	struct fxt_reader *reader;
+	struct fxt_record rec;
+	uint64_t headers = 0, kept = 0;
+	bool torn = false;
+	int r = 0, n;
+
+	*end = written_end(data, len, &headers, &torn);
+	if (!*end)
+		goto out;
+	reader = fxt_reader_open_mem(data, *end, &opt);
+	if (!reader)
+		return -ENOMEM;
+	while ((n = fxt_reader_next(reader, &rec)) > 0) {
+		size_t bytes = rec.size_words * FXT_WORD_BYTES;
+
+		r = add(&run, rec.offset, bytes);
+		if (r < 0)
+			break;
+		kept++;
+		st->bytes += bytes;
+	}
+	fxt_reader_close(reader);
+	if (r >= 0 && n < 0)
+		r = n;
+	if (r >= 0)
+		r = flush(&run);
+out:
+	st->records += kept;
+	st->skipped += (headers > kept ? headers - kept : 0) + torn;
+	st->torn |= torn;
+	return r;
 }

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The real provider library (libprovider/examples fxt-example) against the
+# real manager: a provider that joins a running trace, one traced with
+# tracectl record in each mode, and one killed mid-trace. Archives must
+# pass tracectl dump --strict.
+. "$(dirname "$0")/lib.sh"
+
+if [ -z "${FXT_EXAMPLE:-}" ]; then
+	echo "libprovider: fxt-example not built; skipped"
+	exit 77
+fi
+
+strict_dump() {
+	"$TRACECTL" dump --strict "$1" >"$T/dump.out" 2>&1 ||
+		{ tail -20 "$T/dump.out"; fail "tracectl dump --strict $1"; }
+}
+
+count() {
+	grep -c "$1" "$T/dump.out" || true
+}
+
+start_manager
+for mode in oneshot circular streaming; do
+	"$TRACECTL" record -o "$T/$mode.fxt" --mode "$mode" --kernel=off -- \
+		"$FXT_EXAMPLE" --iterations 200 --threads 2 | tee "$T/rec.out"
+	grep -q '^fxt-example .*(exited)' "$T/rec.out" || fail "$mode: no fxt-example in stop output"
+	check "$T/$mode.fxt"
+	strict_dump "$T/$mode.fxt"
+	grep -q '"fxt-example"' "$T/dump.out" || fail "$mode: provider name missing"
+	[ "$(count 'name="tick"')" -gt 0 ] || fail "$mode: no tick events"
+	[ "$(count 'name="done"')" -eq 1 ] || fail "$mode: the last event (done) is missing"
+done
+
+# Joins a running trace, is killed mid-trace: whole records are kept.
+"$TRACECTL" start -o "$T/kill.fxt" --kernel=off
+"$FXT_EXAMPLE" --seconds 60 --threads 2 >/dev/null &
+ex=$!
+BG_PIDS="$BG_PIDS $ex"
+has_data() {
+	"$TRACECTL" status | grep -q '^  fxt-example .* buffer [1-9]'
+}
+poll has_data
+kill -9 "$ex"
+"$TRACECTL" stop | tee "$T/stop.out"
+grep -q '^fxt-example .*(exited)' "$T/stop.out" || fail "killed provider not reported"
+check "$T/kill.fxt"
+strict_dump "$T/kill.fxt"
+[ "$(count 'name="tick"')" -gt 0 ] || fail "killed provider: no events kept"
+stop_manager
+echo "libprovider: ok"

@@ -280,7 +280,7 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 	size_t copied = 0;
 
 	if (cpu == 0)
-		ack_timer(b);
+		ack_timer(b);	/* the merge reads every CPU once per drain */
 	if (cpu >= b->ncpus)
 		return -EINVAL;
 	if (b->running && b->mode == KERNEL_MODE_CIRCULAR)

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <fxt/fxt.h>
 
@@ -158,6 +159,32 @@ static unsigned int oldest_head(const struct kernel_merge *m)
 	return best;
 }
 
+/*
+ * Records kept from the last run move to the chunk's start and the rest
+ * of the chunk is filled. Every run reads every CPU once at least: a
+ * backend may rearm its event fd there.
+ */
+static int top_up(struct merge_run *r, unsigned int cpu, uint64_t budget)
+{
+	struct cpu_stream *s = &r->m->cpu[cpu];
+	size_t kept = s->words - s->pos;
+	ssize_t n;
+
+	memmove(s->chunk, s->chunk + s->pos, kept * FXT_WORD_BYTES);
+	s->words = kept;
+	s->pos = 0;
+	s->empty = false;
+	s->budget = budget;
+	if (!kept)
+		return 0;
+	n = r->read_cpu(r->read_ctx, cpu, s->chunk + kept,
+			r->m->chunk_bytes - kept * FXT_WORD_BYTES);
+	if (n < 0)
+		return (int)n;
+	s->words += (size_t)n / FXT_WORD_BYTES;
+	return 0;
+}
+
 static int refresh_head(struct merge_run *r, unsigned int cpu)
 {
 	ssize_t words = settle_head(r, cpu);
@@ -179,9 +206,9 @@ int kernel_merge_run(struct kernel_merge *m, kernel_read_cpu_fn read_cpu,
 	int err;
 
 	for (i = 0; i < m->ncpus; i++) {
-		m->cpu[i].budget = budget;
-		m->cpu[i].empty = false;
-		err = refresh_head(&r, i);
+		err = top_up(&r, i, budget);
+		if (!err)
+			err = refresh_head(&r, i);
 		if (err)
 			return err;
 	}

@@ -73,9 +73,11 @@ until "$tracectl" status >/dev/null 2>&1; do
 	sleep 0.05
 done
 
-echo "==> Recording fxt-example for ${seconds}s with kernel scheduling (--kernel=auto)"
+# 4000 iterations per thread keep the trace a few MB, quick to open.
+echo "==> Recording fxt-example (up to ${seconds}s) with kernel scheduling (--kernel=auto)"
 "$tracectl" record -o "$out/trace.fxt" --mode streaming --buffer-size 8M \
-	--kernel=auto -- "$example" --seconds "$seconds" --threads 2
+	--kernel=auto -- "$example" --seconds "$seconds" --threads 2 \
+	--iterations 4000
 
 echo "==> Stopping fxtraced"
 kill "$daemon"

@@ -189,7 +189,7 @@ static void print_results(const struct reply *rep)
 	if (!rep->nproviders)
 		printf("(no provider was connected)\n");
 	if (drops)
-		printf("Warning: %llu records were dropped; a larger --buffer-size or --mode streaming keeps them\n",
+		printf("Warning: %llu records were dropped (DROPS); a larger --buffer-size, or --mode streaming, keeps more\n",
 		       (unsigned long long)drops);
 	printf("Trace written to %s\n", rep->result.output);
 }

@@ -143,8 +143,11 @@ int kernel_session_open(struct kernel_session **out,
 		goto fail;
 	err = ks->ops->open(cfg, &ks->state);
 	if (err) {
-		snprintf(why, why_len, "kernel capture (%s): cannot set up: %s",
-			 ks->ops->name, strerror(-err));
+		snprintf(why, why_len, "kernel capture (%s): cannot set up: %s%s",
+			 ks->ops->name, strerror(-err),
+			 ks->ops == backend_bpf() ?
+				 " (libbpf's messages say why; the programs need Linux >= 5.18 with BTF)" :
+				 "");
 		goto fail;
 	}
 	ks->merge = kernel_merge_new(ks->ops->ncpus(ks->state),

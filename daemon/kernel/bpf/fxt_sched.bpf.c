@@ -4,6 +4,9 @@
  * module writes (include/fxt/sched.h), into the per-CPU ring of
  * fxt_sched_ring.h. CO-RE: only the task_struct fields used here are
  * declared, and relocated against the running kernel's BTF.
+ *
+ * Needs Linux >= 5.18: tp_btf/sched_switch with its prev_state argument
+ * (the state the scheduler acted on, not a later re-read of the task).
  */
 #include <stdbool.h>
 #include <linux/types.h>
@@ -69,8 +72,9 @@ struct {
 #define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
 
+/* A: release the record words before head (TSO orders plain stores). */
 #if defined(__TARGET_ARCH_x86)
-#define FXT_BPF_PUBLISH(p, v) WRITE_ONCE(*(p), (v))
+#define FXT_BPF_PUBLISH(p, v) (WRITE_ONCE(*(p), (v)))
 #else
 #define FXT_BPF_PUBLISH(p, v) ((void)__sync_lock_test_and_set((p), (v)))
 #endif

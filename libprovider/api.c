@@ -13,17 +13,14 @@
 
 FXT_EXPORT uint64_t fxt_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return fxt_clock_ns();
 }
 
 /*
  * Enter a write if the site's category is enabled in the running trace:
  * returns the session (then call write_end()), or NULL.
  */
-static struct fxt_session *write_begin(struct fxt_site *site, const char *cat,
+static inline struct fxt_session *write_begin(struct fxt_site *site, const char *cat,
 				       const char *name,
 				       struct fxt_thread **tp,
 				       uint16_t *cat_ref, uint16_t *name_ref)
@@ -45,23 +42,22 @@ static struct fxt_session *write_begin(struct fxt_site *site, const char *cat,
 		return NULL;
 	}
 	fxt_write_enter(t);
-	s = fxt_site_session(site, t, cat, name, cat_ref, name_ref);
+	s = fxt_site_session_fast(site, t, cat, name, cat_ref, name_ref);
 	if (!s)
 		fxt_write_leave(t);
 	*tp = t;
 	return s;
 }
 
-static void write_end(struct fxt_thread *t)
+static inline void write_end(struct fxt_thread *t)
 {
 	fxt_write_leave(t);
 }
 
-FXT_EXPORT void fxt_internal_event(struct fxt_site *site, const char *category,
-				   const char *name, unsigned int event_type,
-				   uint64_t ts, uint64_t extra,
-				   const struct fxt_arg_in *args,
-				   unsigned int nargs)
+static inline void event_entry(struct fxt_site *site, const char *category,
+			       const char *name, unsigned int event_type,
+			       uint64_t ts, uint64_t extra,
+			       const struct fxt_arg_in *args, unsigned int nargs)
 {
 	struct fxt_event_desc e = {
 		.type = event_type, .cat = category, .name = name, .ts = ts,
@@ -79,6 +75,15 @@ FXT_EXPORT void fxt_internal_event(struct fxt_site *site, const char *category,
 	write_end(t);
 }
 
+FXT_EXPORT void fxt_internal_event(struct fxt_site *site, const char *category,
+				   const char *name, unsigned int event_type,
+				   uint64_t ts, uint64_t extra,
+				   const struct fxt_arg_in *args,
+				   unsigned int nargs)
+{
+	event_entry(site, category, name, event_type, ts, extra, args, nargs);
+}
+
 static const char *const scope_names[] = {
 	[TRACE_SCOPE_PROCESS] = "process",
 	[TRACE_SCOPE_GLOBAL] = "global",
@@ -92,9 +97,9 @@ FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
 {
 	struct fxt_arg_in with_scope[FXT_MAX_ARGS];
 
-	if (scope != TRACE_SCOPE_PROCESS && scope != TRACE_SCOPE_GLOBAL) {
-		fxt_internal_event(site, category, name, FXT_EVENT_INSTANT, 0,
-				   0, args, nargs);
+	if (likely(scope != TRACE_SCOPE_PROCESS && scope != TRACE_SCOPE_GLOBAL)) {
+		event_entry(site, category, name, FXT_EVENT_INSTANT, 0, 0, args,
+			    nargs);
 		return;
 	}
 	if (nargs > FXT_MAX_ARGS - 1)
@@ -104,8 +109,8 @@ FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
 		.name = "scope", .type = FXT_ARG_STRING,
 		.flags = FXT_ARG_IN_LITERAL, .v.str = scope_names[scope],
 	};
-	fxt_internal_event(site, category, name, FXT_EVENT_INSTANT, 0, 0,
-			   with_scope, nargs + 1);
+	event_entry(site, category, name, FXT_EVENT_INSTANT, 0, 0, with_scope,
+		    nargs + 1);
 }
 
 FXT_EXPORT void fxt_internal_blob(struct fxt_site *site, const char *category,
@@ -216,13 +221,15 @@ FXT_EXPORT void fxt_internal_scope_begin(struct fxt_scope_state *scope,
 	scope->name = name;
 	scope->nargs = nargs;
 	memcpy(scope->args, args, nargs * sizeof(*args));
-	scope->start = fxt_now();
+	scope->start = fxt_clock_ns();
 }
 
 FXT_EXPORT void fxt_internal_scope_end(struct fxt_scope_state *scope)
 {
-	fxt_internal_event(scope->site, scope->category, scope->name,
-			   FXT_EVENT_DURATION_COMPLETE, scope->start, fxt_now(),
-			   scope->args, scope->nargs);
+	uint64_t end = fxt_clock_ns();
+
+	event_entry(scope->site, scope->category, scope->name,
+		    FXT_EVENT_DURATION_COMPLETE, scope->start, end, scope->args,
+		    scope->nargs);
 	scope->site = NULL;
 }

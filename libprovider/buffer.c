@@ -141,7 +141,9 @@ int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size)
 		return -errno;
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < size)
 		return -EINVAL;
-	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* Populated now, in the background thread, not by the first events. */
+	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		 fd, 0);
 	if (h == MAP_FAILED)
 		return -errno;
 	r = header_check(h, size);

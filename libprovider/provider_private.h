@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <fxt/provider.h>
 #include <fxt/provider_abi.h>
@@ -114,6 +115,12 @@ struct fxt_session *fxt_site_session(struct fxt_site *site,
 				     struct fxt_thread *t, const char *cat,
 				     const char *name, uint16_t *cat_ref,
 				     uint16_t *name_ref);
+
+/* An enabled site's word: its refs, valid for one trace generation. */
+#define FXT_SITE_CAT_SHIFT 2
+#define FXT_SITE_NAME_SHIFT 18
+#define FXT_SITE_GEN_SHIFT 34
+#define FXT_SITE_GEN_MASK ((1ull << 30) - 1)
 void fxt_sites_lock(void);
 void fxt_sites_unlock(void);
 
@@ -168,6 +175,29 @@ static inline bool fxt_write_nested(struct fxt_thread *t)
 	return atomic_load_explicit(&t->seq, memory_order_relaxed) & 1;
 }
 
+/* fxt_site_session() for a site already evaluated in this trace. */
+static inline struct fxt_session *
+fxt_site_session_fast(struct fxt_site *site, struct fxt_thread *t,
+		      const char *cat, const char *name, uint16_t *cat_ref,
+		      uint16_t *name_ref)
+{
+	struct fxt_session *s = atomic_load_explicit(&fxt_current,
+						     memory_order_acquire);
+	uint64_t state;
+
+	if (likely(s && site && t->gen == s->gen)) {
+		state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
+		if (likely((state & FXT_SITE_ENABLED) &&
+			   (state >> FXT_SITE_GEN_SHIFT) ==
+				   (s->gen & FXT_SITE_GEN_MASK))) {
+			*cat_ref = (uint16_t)(state >> FXT_SITE_CAT_SHIFT);
+			*name_ref = (uint16_t)(state >> FXT_SITE_NAME_SHIFT);
+			return s;
+		}
+	}
+	return fxt_site_session(site, t, cat, name, cat_ref, name_ref);
+}
+
 /* ---- intern.c: string table ----------------------------------------- */
 
 /* A string ref for str: an index, or inline (0x8000 | len), or 0 if "". */
@@ -195,6 +225,15 @@ static inline uint16_t fxt_intern_cached(struct fxt_thread *t,
 }
 
 /* ---- record.c: writer helpers --------------------------------------- */
+
+/* The trace clock: CLOCK_BOOTTIME in ns (vDSO), as the kernel side uses. */
+static inline uint64_t fxt_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
 			    uint32_t bytes);

@@ -45,9 +45,11 @@ static bool arg_type_known(unsigned int type)
 }
 
 /* Refs of each argument's name and (string) value. */
-uint32_t fxt_prepare_args(struct fxt_thread *t, struct fxt_session *s,
-			  const struct fxt_arg_in *args, unsigned int nargs,
-			  struct fxt_arg_refs *refs)
+static inline uint32_t prepare_args(struct fxt_thread *t,
+				    struct fxt_session *s,
+				    const struct fxt_arg_in *args,
+				    unsigned int nargs,
+				    struct fxt_arg_refs *refs)
 {
 	uint32_t words = 0;
 	unsigned int i;
@@ -57,11 +59,11 @@ uint32_t fxt_prepare_args(struct fxt_thread *t, struct fxt_session *s,
 		struct fxt_arg_refs *r = &refs[i];
 
 		r->type = arg_type_known(a->type) ? a->type : FXT_ARG_NULL;
-		r->name = fxt_intern(t, s, a->name);
+		r->name = fxt_intern_cached(t, s, a->name);
 		r->value = 0;
 		if (r->type == FXT_ARG_STRING) {
 			if (a->flags & FXT_ARG_IN_LITERAL)
-				r->value = fxt_intern(t, s, a->v.str);
+				r->value = fxt_intern_cached(t, s, a->v.str);
 			else
 				r->value = fxt_string_ref_inline(
 					(uint16_t)fxt_string_len(a->v.str));
@@ -91,8 +93,9 @@ static uint32_t arg_value32(const struct fxt_arg_in *a,
 	}
 }
 
-uint64_t *fxt_put_args(uint64_t *q, const struct fxt_arg_in *args,
-		       unsigned int nargs, const struct fxt_arg_refs *refs)
+static inline uint64_t *put_args(uint64_t *q, const struct fxt_arg_in *args,
+				 unsigned int nargs,
+				 const struct fxt_arg_refs *refs)
 {
 	unsigned int i;
 
@@ -153,12 +156,12 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 			 fxt_stream_words(e->name_ref) + extra;
 	uint64_t ts, *p, *q;
 
-	words += fxt_prepare_args(t, s, e->args, nargs, refs);
+	words += prepare_args(t, s, e->args, nargs, refs);
 	if (unlikely(words > FXT_RECORD_MAX_WORDS)) {
 		fxt_buffer_count_drop(s->buf, words * 8);
 		return;
 	}
-	ts = e->ts ? e->ts : fxt_now();
+	ts = e->ts ? e->ts : fxt_clock_ns();
 	p = fxt_reserve_event(t, s->buf, words * 8);
 	if (unlikely(!p))
 		return;
@@ -166,7 +169,7 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 	q = put_thread(p + 2, t);
 	q = put_ref_stream(q, e->cat_ref, e->cat);
 	q = put_ref_stream(q, e->name_ref, e->name);
-	q = fxt_put_args(q, e->args, nargs, refs);
+	q = put_args(q, e->args, nargs, refs);
 	if (extra)
 		*q = e->extra;
 	fxt_commit(p, fxt_event_header(words, e->type, nargs, t->thread_ref,
@@ -177,7 +180,7 @@ void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
 		    const char *name, unsigned int blob_type,
 		    const void *data, size_t len)
 {
-	uint16_t name_ref = fxt_intern(t, s, name);
+	uint16_t name_ref = fxt_intern_cached(t, s, name);
 	uint32_t words;
 	uint64_t *p, *q;
 
@@ -201,7 +204,7 @@ void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
 	uint32_t n = len > FXT_STRING_LEN_MAX ? FXT_STRING_LEN_MAX
 					       : (uint32_t)len;
 	uint32_t words = 2 + thread_words(t) + fxt_words(n);
-	uint64_t ts = fxt_now(), *p, *q;
+	uint64_t ts = fxt_clock_ns(), *p, *q;
 
 	p = fxt_reserve_event(t, s->buf, words * 8);
 	if (!p)
@@ -240,7 +243,7 @@ void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
 	if (name_ref == fxt_string_ref_inline(0))
 		name_ref = FXT_STRING_REF_EMPTY;
 	words = 2 + inline_process + fxt_stream_words(name_ref) +
-		fxt_prepare_args(t, s, args, nargs, refs);
+		prepare_args(t, s, args, nargs, refs);
 	if (words > FXT_RECORD_MAX_WORDS) {
 		fxt_buffer_count_drop(s->buf, words * 8);
 		return;
@@ -253,7 +256,7 @@ void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
 	if (inline_process)
 		*q++ = t->pid;
 	q = put_ref_stream(q, name_ref, name);
-	fxt_put_args(q, args, nargs, refs);
+	put_args(q, args, nargs, refs);
 	fxt_commit(p, fxt_userspace_object_header(words, t->thread_ref,
 						  name_ref, nargs));
 }
@@ -274,7 +277,7 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 	if (name_ref == fxt_string_ref_inline(0))
 		name_ref = FXT_STRING_REF_EMPTY;
 	words = 2 + fxt_stream_words(name_ref) +
-		fxt_prepare_args(t, s, args, nargs, refs);
+		prepare_args(t, s, args, nargs, refs);
 	if (words > FXT_RECORD_MAX_WORDS) {
 		fxt_buffer_count_drop(s->buf, words * 8);
 		return;
@@ -284,7 +287,7 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 		return;
 	p[1] = koid;
 	q = put_ref_stream(p + 2, name_ref, name);
-	fxt_put_args(q, args, nargs, refs);
+	put_args(q, args, nargs, refs);
 	fxt_commit(p, fxt_kernel_object_header(words, obj_type, name_ref,
 					       nargs));
 }

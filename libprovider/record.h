@@ -22,11 +22,6 @@ struct fxt_event_desc {
 	unsigned int nargs;
 };
 
-uint32_t fxt_prepare_args(struct fxt_thread *t, struct fxt_session *s,
-			  const struct fxt_arg_in *args, unsigned int nargs,
-			  struct fxt_arg_refs *refs);
-uint64_t *fxt_put_args(uint64_t *q, const struct fxt_arg_in *args,
-		       unsigned int nargs, const struct fxt_arg_refs *refs);
 void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 		     const struct fxt_event_desc *e);
 void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,

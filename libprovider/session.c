@@ -25,17 +25,13 @@ static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Every session ever started: kept, never freed (provider_private.h). */
 static struct fxt_session *sessions_all;
 
-#define SITE_CAT_SHIFT 2
-#define SITE_NAME_SHIFT 18
-#define SITE_GEN_SHIFT 34
-#define SITE_GEN_MASK ((1ull << 30) - 1)
 
 static uint64_t site_enabled_state(uint64_t gen, uint16_t cat_ref,
 				   uint16_t name_ref)
 {
-	return FXT_SITE_ENABLED | (uint64_t)cat_ref << SITE_CAT_SHIFT |
-	       (uint64_t)name_ref << SITE_NAME_SHIFT |
-	       (gen & SITE_GEN_MASK) << SITE_GEN_SHIFT;
+	return FXT_SITE_ENABLED | (uint64_t)cat_ref << FXT_SITE_CAT_SHIFT |
+	       (uint64_t)name_ref << FXT_SITE_NAME_SHIFT |
+	       (gen & FXT_SITE_GEN_MASK) << FXT_SITE_GEN_SHIFT;
 }
 
 static void flush_sites_locked(void)
@@ -152,9 +148,9 @@ struct fxt_session *fxt_site_session(struct fxt_site *site,
 	}
 	state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
 	if (likely((state & FXT_SITE_ENABLED) &&
-		   (state >> SITE_GEN_SHIFT) == (s->gen & SITE_GEN_MASK))) {
-		*cat_ref = (uint16_t)(state >> SITE_CAT_SHIFT);
-		*name_ref = (uint16_t)(state >> SITE_NAME_SHIFT);
+		   (state >> FXT_SITE_GEN_SHIFT) == (s->gen & FXT_SITE_GEN_MASK))) {
+		*cat_ref = (uint16_t)(state >> FXT_SITE_CAT_SHIFT);
+		*name_ref = (uint16_t)(state >> FXT_SITE_NAME_SHIFT);
 		return s;
 	}
 	return site_evaluate(site, t, s, cat, name, cat_ref, name_ref);

@@ -65,10 +65,8 @@ static void out_flush(struct out *o)
 	o->len = 0;
 }
 
-static void out_reserve(struct out *o, size_t n)
+static void out_grow(struct out *o, size_t n)
 {
-	if (o->len + n <= o->cap)
-		return;
 	out_flush(o);
 	if (n > o->cap) {
 		char *buf = realloc(o->buf, n);
@@ -80,6 +78,12 @@ static void out_reserve(struct out *o, size_t n)
 		o->buf = buf;
 		o->cap = n;
 	}
+}
+
+static inline void out_reserve(struct out *o, size_t n)
+{
+	if (o->len + n > o->cap)
+		out_grow(o, n);
 }
 
 static void out_mem(struct out *o, const char *s, size_t n)
@@ -102,13 +106,28 @@ static void out_char(struct out *o, char c)
 
 static void out_u64(struct out *o, uint64_t v)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	char tmp[24];
 	size_t i = sizeof(tmp);
 
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	/* two digits per division: numbers are most of a dump */
+	while (v >= 100) {
+		unsigned int d = (unsigned int)(v % 100) * 2;
+
+		v /= 100;
+		tmp[--i] = pairs[d + 1];
+		tmp[--i] = pairs[d];
+	}
+	if (v >= 10) {
+		tmp[--i] = pairs[v * 2 + 1];
+		tmp[--i] = pairs[v * 2];
+	} else {
+		tmp[--i] = (char)('0' + v);
+	}
 	out_mem(o, tmp + i, sizeof(tmp) - i);
 }
 

@@ -12,6 +12,15 @@
 #include "json_writer.h"
 #include "name_cache.h"
 
+/* ,"pid":N,"tid":N as last formatted for a thread: most events repeat it. */
+struct thread_text {
+	uint64_t pid, tid;
+	uint8_t len;		/* 0: slot unused */
+	char text[7 + 20 + 7 + 20];
+};
+
+#define THREAD_TEXT_SLOTS 64u
+
 struct converter {
 	struct json_writer w;
 	struct name_cache *names;
@@ -20,6 +29,7 @@ struct converter {
 	bool cpus_process_named;
 	uint64_t last_sched_ns;	/* end of the still-running CPU slices */
 	int err;		/* -ENOMEM from a growing table */
+	struct thread_text thread_text[THREAD_TEXT_SLOTS];
 };
 
 static inline uint64_t conv_ns(const struct fxt_provider *p, uint64_t ticks)

@@ -37,10 +37,23 @@ void conv_begin_event(struct converter *c, char phase)
 
 void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid)
 {
-	conv_put_key(&c->w, "pid");
-	json_put_u64(&c->w, pid);
-	conv_put_key(&c->w, "tid");
-	json_put_u64(&c->w, tid);
+	struct thread_text *t;
+	char *p;
+
+	t = &c->thread_text[(tid ^ pid * 31) % THREAD_TEXT_SLOTS];
+	if (!t->len || t->pid != pid || t->tid != tid) {
+		p = t->text;
+		memcpy(p, ",\"pid\":", 7);
+		p += 7;
+		p += json_format_u64(p, pid);
+		memcpy(p, ",\"tid\":", 7);
+		p += 7;
+		p += json_format_u64(p, tid);
+		t->len = (uint8_t)(p - t->text);
+		t->pid = pid;
+		t->tid = tid;
+	}
+	json_put_raw(&c->w, t->text, t->len);
 }
 
 void conv_put_arg_value(struct json_writer *w, const struct fxt_arg *a)

@@ -62,44 +62,41 @@ static const char digit_pairs[201] =
 	"68697071727374757677787980818283848586878889909192939495969798"
 	"99";
 
-static size_t decimal_digits(uint64_t v)
-{
-	size_t n = 1;
+static const uint64_t powers_of_10[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+	100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull,
+	10000000000000000000ull,
+};
 
-	for (;;) {
-		if (v < 10)
-			return n;
-		if (v < 100)
-			return n + 1;
-		if (v < 1000)
-			return n + 2;
-		if (v < 10000)
-			return n + 3;
-		v /= 10000;
-		n += 4;
-	}
+/* log10 from log2 (x 1233/4096 ~ log10(2)), corrected by one compare. */
+static inline size_t decimal_digits(uint64_t v)
+{
+	uint64_t x = v | 1;
+	unsigned int t = (unsigned int)(64 - __builtin_clzll(x)) * 1233 >> 12;
+
+	return t - (x < powers_of_10[t]) + 1;
 }
 
 size_t json_format_u64(char *p, uint64_t v)
 {
 	size_t n = decimal_digits(v);
-	char *end = p + n;
+	char *q = p + n;
 
+	/* Written in place, back to front: no stores re-read as one load. */
 	while (v >= 100) {
 		unsigned int pair = (unsigned int)(v % 100) * 2;
 
 		v /= 100;
-		end -= 2;
-		end[0] = digit_pairs[pair];
-		end[1] = digit_pairs[pair + 1];
+		q -= 2;
+		memcpy(q, digit_pairs + pair, 2);
 	}
-	if (v >= 10) {
-		end -= 2;
-		end[0] = digit_pairs[v * 2];
-		end[1] = digit_pairs[v * 2 + 1];
-	} else {
-		*--end = (char)('0' + v);
-	}
+	if (v >= 10)
+		memcpy(q - 2, digit_pairs + v * 2, 2);
+	else
+		q[-1] = (char)('0' + v);
 	return n;
 }
 
@@ -171,7 +168,7 @@ static inline uint64_t special_bytes(uint64_t x)
 
 static inline int is_plain(unsigned char c)
 {
-	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+	return json_plain_byte[c];
 }
 
 static inline int is_cont(unsigned char c)
@@ -302,7 +299,14 @@ void json_put_string_part(struct json_writer *w, const char *s, size_t len)
 	}
 }
 
-void json_put_string(struct json_writer *w, const char *s, size_t len)
+/* 1 for bytes that stand for themselves inside a JSON string. */
+const uint8_t json_plain_byte[256] = {
+	[0x20 ... 0x21] = 1,	/* '"' is 0x22 */
+	[0x23 ... 0x5b] = 1,	/* '\\' is 0x5c */
+	[0x5d ... 0x7f] = 1,
+};
+
+void json_put_string_slow(struct json_writer *w, const char *s, size_t len)
 {
 	json_put_char(w, '"');
 	json_put_string_part(w, s, len);

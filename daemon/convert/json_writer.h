@@ -41,8 +41,30 @@ void json_writer_flush(struct json_writer *w);
 size_t json_escape(char *dst, size_t dst_cap, const char *src, size_t len,
 		   size_t *consumed);
 
+extern const uint8_t json_plain_byte[256];
+void json_put_string_slow(struct json_writer *w, const char *s, size_t len);
+
 /* A quoted, escaped string of any length. */
-void json_put_string(struct json_writer *w, const char *s, size_t len);
+static inline void json_put_string(struct json_writer *w, const char *s,
+				   size_t len)
+{
+	char *p = w->buf + w->len;
+	size_t i;
+
+	/* Most strings are short names with nothing to escape. */
+	if (len > 64 || w->cap - w->len < len + 2)
+		goto slow;
+	for (i = 0; i < len; i++)
+		if (!json_plain_byte[(unsigned char)s[i]])
+			goto slow;
+	p[0] = '"';
+	memcpy(p + 1, s, len);
+	p[len + 1] = '"';
+	w->len += len + 2;
+	return;
+slow:
+	json_put_string_slow(w, s, len);
+}
 /* The escaped inside of a string, for strings written in pieces. */
 void json_put_string_part(struct json_writer *w, const char *s, size_t len);
 void json_put_double(struct json_writer *w, double v);
@@ -70,7 +92,7 @@ static inline void json_put_char(struct json_writer *w, char c)
 	w->buf[w->len++] = c;
 }
 
-/* Writes the decimal digits of v at p; returns the count (1..20). */
+/* Writes the decimal digits of v at p; returns their count (1..20). */
 size_t json_format_u64(char *p, uint64_t v);
 
 static inline void json_put_u64(struct json_writer *w, uint64_t v)

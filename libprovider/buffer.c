@@ -260,6 +260,29 @@ static void close_half(struct fxt_buffer *b, unsigned int half)
 }
 
 /*
+ * Streaming: ask the manager to save a closed half. If the request cannot
+ * even be sent (its queue is full, or it is gone), the half's records are
+ * given up, counted as dropped, and the half is free again.
+ */
+static void hand_over(struct fxt_buffer *b, unsigned int h)
+{
+	struct fxt_area *a = &b->rolling[h];
+	uint64_t end = b->hdr->rolling_end[h], n;
+
+	b->half_free[h] = false;
+	if (fxt_transport_send_save(b, h, b->hdr->rolling_generation[h]) == 0)
+		return;
+	n = count_records(a, end);
+	b->hdr->records_written -= n;
+	atomic_fetch_add(&b->records_dropped, n);
+	atomic_fetch_add(&b->bytes_dropped, end);
+	publish_drops(b);
+	/* Nothing in it is to be read any more. */
+	__atomic_store_n(&b->hdr->rolling_end[h], 0, __ATOMIC_RELEASE);
+	b->half_free[h] = true;
+}
+
+/*
  * Half h (current) has no room for bytes: move events to the other half.
  * Called without being inside a write. Returns true when the caller
  * should retry its reservation.
@@ -282,11 +305,8 @@ static bool rotate(struct fxt_buffer *b, unsigned int h, uint32_t bytes)
 		goto out;	/* someone else rotated already */
 	if (!b->published[h]) {
 		close_half(b, h);
-		if (b->mode == FXT_BUFFERING_STREAMING) {
-			b->half_free[h] = false;
-			fxt_transport_send_save(b, h,
-						b->hdr->rolling_generation[h]);
-		}
+		if (b->mode == FXT_BUFFERING_STREAMING)
+			hand_over(b, h);
 	}
 	if (b->mode == FXT_BUFFERING_STREAMING && !b->half_free[other]) {
 		retry = false;	/* drop until the manager saved it */

@@ -246,8 +246,9 @@ void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s);
 /* ---- transport.c ---------------------------------------------------- */
 
 void fxt_transport_ensure_started(void);
-void fxt_transport_send_save(struct fxt_buffer *b, unsigned int half,
-			     uint64_t generation);
+/* Never blocks: -EAGAIN when the manager's queue is full. */
+int fxt_transport_send_save(struct fxt_buffer *b, unsigned int half,
+			    uint64_t generation);
 const char *fxt_provider_name(void);
 
 /* ---- test hooks (tests only; not exported from the shared library) -- */
@@ -265,6 +266,8 @@ void fxt_test_detach(struct fxt_buffer *b);
 /* The buffer the manager gave, and whether its other half is free. */
 struct fxt_buffer *fxt_test_transport_buffer(void);
 bool fxt_test_other_half_free(struct fxt_buffer *b);
+/* Threads whose state is registered (live threads that traced). */
+unsigned int fxt_test_registered_threads(void);
 /* Never try to reach a manager (tests running beside a real one). */
 void fxt_test_disable_transport(void);
 

@@ -139,3 +139,15 @@ void fxt_threads_after_fork_child(void)
 		self->gen = 0;
 	}
 }
+
+unsigned int fxt_test_registered_threads(void)
+{
+	struct fxt_thread *t;
+	unsigned int n = 0;
+
+	pthread_mutex_lock(&threads_lock);
+	for (t = threads; t; t = t->next)
+		n++;
+	pthread_mutex_unlock(&threads_lock);
+	return n;
+}

@@ -112,15 +112,15 @@ static int send_simple(int fd, unsigned int type)
 	return send_msg(fd, &h, sizeof(h));
 }
 
-void fxt_transport_send_save(struct fxt_buffer *b, unsigned int half,
-			     uint64_t generation)
+int fxt_transport_send_save(struct fxt_buffer *b, unsigned int half,
+			    uint64_t generation)
 {
 	struct fxt_msg_save m = { .half = half, .generation = generation };
 
 	if (b->save_fd < 0)
-		return;
+		return -ENOTCONN;
 	msg_header_init(&m.hdr, FXT_MSG_PROVIDER_SAVE, sizeof(m));
-	(void)send_msg(b->save_fd, &m, sizeof(m));
+	return send_msg(b->save_fd, &m, sizeof(m));
 }
 
 static const char *socket_path(void)

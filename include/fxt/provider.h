@@ -111,7 +111,8 @@ struct fxt_arg_in {
  * A leading placeholder keeps the array non-empty when there are no
  * arguments; the count leaves it out.
  */
-#define FXT_ARGS_ARRAY(...) ((const struct fxt_arg_in[]){ { 0 }, __VA_ARGS__ })
+#define FXT_ARGS_ARRAY(...)                                                    \
+	((const struct fxt_arg_in[]){ { NULL, 0, 0, 0, { 0 } }, __VA_ARGS__ })
 #define FXT_ARGS(...) (FXT_ARGS_ARRAY(__VA_ARGS__) + 1),                       \
 	(unsigned int)(sizeof(FXT_ARGS_ARRAY(__VA_ARGS__)) /                   \
 		       sizeof(struct fxt_arg_in) - 1)

@@ -139,6 +139,26 @@ static void test_circular_durable_full(void **state)
 	test_buffer_free(&t);
 }
 
+/* Streaming whose SAVE cannot be sent: halves given up, all counted. */
+static void test_streaming_unsent_save_counted(void **state)
+{
+	struct test_buffer t = { .fd = -1 };
+	struct readback rb;
+
+	(void)state;
+	assert_int_equal(test_buffer_layout(&t, 64 << 10, 4096, true), 0);
+	test_buffer_attach(&t, FXT_BUFFERING_STREAMING, "", -1);
+	write_seq(1000);
+	fxt_test_stop(t.b);
+	read_back(&t, &rb);
+	assert_int_equal(rb.last, 999);
+	assert_true(rb.contiguous);
+	assert_true(t.hdr->records_dropped > 0);
+	assert_int_equal(rb.events + t.hdr->records_dropped, 1000);
+	read_back_free(&rb);
+	test_buffer_free(&t);
+}
+
 #define MANY_STRINGS 33000
 
 static void test_string_table_overflow_inline(void **state)
@@ -299,6 +319,7 @@ int main(void)
 		cmocka_unit_test(test_oneshot_drops_counted),
 		cmocka_unit_test(test_circular_keeps_durable_and_newest),
 		cmocka_unit_test(test_circular_durable_full),
+		cmocka_unit_test(test_streaming_unsent_save_counted),
 		cmocka_unit_test(test_string_table_overflow_inline),
 		cmocka_unit_test(test_thread_table_overflow_inline),
 		cmocka_unit_test(test_oversized_dropped),

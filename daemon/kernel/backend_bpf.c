@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <linux/membarrier.h>
 #include <linux/types.h>
 
 #include <bpf/bpf.h>
@@ -229,11 +230,18 @@ static int bpf_start(void *state)
 	return arm_timer(b, BPF_POLL_INTERVAL_NS);
 }
 
+/*
+ * Detaching does not wait for programs running on other CPUs; an RCU
+ * grace period does (membarrier GLOBAL is synchronize_rcu()): after it
+ * the rings and counters no longer move.
+ */
 static int bpf_stop(void *state)
 {
 	struct bpf_backend *b = state;
 
 	fxt_sched_bpf__detach(b->skel);
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		usleep(100000);	/* no membarrier: a grace period is shorter */
 	b->running = false;
 	return arm_timer(b, 0);
 }

@@ -19,11 +19,11 @@
 #include "kernel_names.h"
 #include "kernel_session.h"
 
-#define KERNEL_CHUNK_BYTES (64u << 10)
+#define KERNEL_CHUNK_BYTES (256u << 10)
 #define KERNEL_OUT_BYTES (64u << 10)
 /* Bytes a drain reads from one CPU at most. */
 #define KERNEL_DRAIN_BUDGET (64ull << 20)
-#define KERNEL_PUBLISH_SLACK_NS 50000000ull
+#define KERNEL_PUBLISH_SLACK_NS 20000000ull
 
 struct kernel_session {
 	const struct kernel_backend_ops *ops;

@@ -101,7 +101,7 @@ static ssize_t head_words(struct merge_run *r, unsigned int cpu)
 		n = r->read_cpu(r->read_ctx, cpu, s->chunk, cap);
 		if (n < 0)
 			return n;
-		s->budget -= n < (ssize_t)s->budget ? (uint64_t)n : s->budget;
+		s->budget -= (uint64_t)n < s->budget ? (uint64_t)n : s->budget;
 		s->empty = n == 0;
 		s->words = (size_t)n / FXT_WORD_BYTES;
 		s->pos = 0;

@@ -20,6 +20,9 @@ cleanup() {
 	wait 2>/dev/null || true
 	if [ "$status" -ne 0 ] && [ "$status" -ne 77 ]; then
 		echo "--- fxtraced log"; cat "$T/fxtraced.log" 2>/dev/null || true
+		for f in "$T"/*.out; do
+			[ -e "$f" ] && { echo "--- $f"; cat "$f"; }
+		done
 	fi
 	rm -rf "$T"
 	exit "$status"

@@ -28,9 +28,13 @@ static inline struct fxt_session *write_begin(struct fxt_site *site, const char 
 	struct fxt_session *s;
 	struct fxt_thread *t;
 
-	if (!atomic_load_explicit(&fxt_current, memory_order_relaxed))
-		return fxt_site_session(site, NULL, cat, name, cat_ref,
-					name_ref);
+	if (!atomic_load_explicit(&fxt_current, memory_order_relaxed)) {
+		/* The first site may wait to join a trace ($FXTRACE_START_WAIT_MS). */
+		fxt_transport_ensure_started();
+		if (!atomic_load_explicit(&fxt_current, memory_order_relaxed))
+			return fxt_site_session(site, NULL, cat, name, cat_ref,
+						name_ref);
+	}
 	t = fxt_thread_self();
 	if (unlikely(!t))
 		return NULL;

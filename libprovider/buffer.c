@@ -277,8 +277,9 @@ static void hand_over(struct fxt_buffer *b, unsigned int h)
 	atomic_fetch_add(&b->records_dropped, n);
 	atomic_fetch_add(&b->bytes_dropped, end);
 	publish_drops(b);
-	/* Nothing in it is to be read any more. */
+	/* Nothing in it is to be read any more, by end mark or by headers. */
 	__atomic_store_n(&b->hdr->rolling_end[h], 0, __ATOMIC_RELEASE);
+	__atomic_store_n((uint64_t *)a->base, 0, __ATOMIC_RELEASE);
 	b->half_free[h] = true;
 }
 

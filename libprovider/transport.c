@@ -38,6 +38,14 @@ static pthread_mutex_t name_lock = PTHREAD_MUTEX_INITIALIZER;
 static char provider_name[FXT_PROVIDER_NAME_MAX];
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
+/*
+ * $FXTRACE_START_WAIT_MS: how long the call site that starts the thread
+ * waits for the first connection attempt to settle (a trace joined, or no
+ * manager, or a manager that is not tracing). Unset or 0: no wait.
+ */
+static pthread_cond_t settled_cond = PTHREAD_COND_INITIALIZER;
+static bool settled;		/* rules: under transport_lock */
+
 /* Owned by the background thread (and by the fork child handler). */
 static int manager_fd = -1;
 static struct fxt_buffer *buffer;
@@ -221,6 +229,14 @@ static ssize_t recv_msg(int fd, union fxt_msg_any *m, int *passed_fd)
 	return n;
 }
 
+static void settle(void)
+{
+	pthread_mutex_lock(&transport_lock);
+	settled = true;
+	pthread_cond_broadcast(&settled_cond);
+	pthread_mutex_unlock(&transport_lock);
+}
+
 static void end_session(void)
 {
 	if (session) {
@@ -266,6 +282,7 @@ static void on_start(int fd, const struct fxt_msg_start *m)
 	session = fxt_session_start(buffer, categories);
 	if (session)
 		(void)send_simple(fd, FXT_MSG_PROVIDER_STARTED);
+	settle();
 }
 
 static size_t msg_min_length(unsigned int type)
@@ -353,10 +370,13 @@ static void *transport_thread(void *arg)
 	for (;;) {
 		int fd = connect_manager();
 
+		if (fd < 0)
+			settle();	/* no manager: nothing to wait for */
 		if (fd >= 0) {
 			manager_fd = fd;
 			if (send_hello(fd) == 0)
 				serve(fd);
+			settle();
 			/* The manager is gone: what it did not take is lost. */
 			drop_buffer();
 			manager_fd = -1;
@@ -410,6 +430,8 @@ static void atfork_child(void)
 	manager_fd = -1;
 	transport_started = false;
 	hello_sent = false;
+	settled = false;
+	pthread_cond_init(&settled_cond, NULL);
 }
 
 static void register_atfork(void)
@@ -439,15 +461,53 @@ static int spawn_thread(void)
 	return -r;
 }
 
+static long start_wait_ms(void)
+{
+	const char *v = secure_getenv(FXT_START_WAIT_ENV);
+	char *end;
+	long ms;
+
+	if (!v || !*v)
+		return 0;
+	ms = strtol(v, &end, 10);
+	if (*end || ms < 0)
+		return 0;
+	return ms > 10000 ? 10000 : ms;
+}
+
+/* Under transport_lock: until the first attempt settles, or timeout. */
+static void wait_settled_locked(long ms)
+{
+	struct timespec deadline;
+
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += ms / 1000;
+	deadline.tv_nsec += (ms % 1000) * 1000000;
+	if (deadline.tv_nsec >= 1000000000) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000;
+	}
+	while (!settled &&
+	       pthread_cond_timedwait(&settled_cond, &transport_lock,
+				      &deadline) != ETIMEDOUT)
+		;
+}
+
 void fxt_transport_ensure_started(void)
 {
+	long wait_ms;
+
 	if (__atomic_load_n(&transport_started, __ATOMIC_ACQUIRE))
 		return;
 	(void)pthread_once(&atfork_once, register_atfork);
 	pthread_mutex_lock(&transport_lock);
 	if (!transport_started && !transport_disabled &&
-	    spawn_thread() == 0)
+	    spawn_thread() == 0) {
 		__atomic_store_n(&transport_started, true, __ATOMIC_RELEASE);
+		wait_ms = start_wait_ms();
+		if (wait_ms)
+			wait_settled_locked(wait_ms);
+	}
 	pthread_mutex_unlock(&transport_lock);
 }
 

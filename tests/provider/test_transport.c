@@ -417,12 +417,62 @@ static void test_fork_child_new_provider(void **state)
 	test_buffer_free(&buf);
 }
 
+/* With $FXTRACE_START_WAIT_MS the very first event joins the trace. */
+static void test_start_wait_keeps_first_event(void **state)
+{
+	struct test_buffer buf = { .fd = -1 };
+	struct fxt_reader *r;
+	struct fxt_record rec;
+	int written[2], status, conn, first = 0;
+	uint8_t *data;
+	size_t len;
+	char c;
+	union msg m;
+	pid_t child;
+
+	(void)state;
+	assert_int_equal(pipe(written), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		setenv(FXT_START_WAIT_ENV, "10000", 1);
+		TRACE_INSTANT("net", "first", TRACE_SCOPE_THREAD);
+		if (write(written[1], "w", 1) != 1)
+			_exit(4);
+		wait_enabled("net", false);
+		_exit(0);
+	}
+	conn = accept_provider(child, "transport-test");
+	assert_int_equal(test_buffer_layout(&buf, 1 << 16, 1 << 16, false), 0);
+	send_buffer(conn, buf.fd, buf.size);
+	send_start(conn, FXT_BUFFERING_ONESHOT, "net");
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STARTED);
+	assert_int_equal(read(written[0], &c, 1), 1);
+	send_simple(conn, FXT_MSG_STOP);
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STOPPED);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	data = test_buffer_collect(&buf, &len);
+	r = test_reader(data, len);
+	while (fxt_reader_next(r, &rec) == 1)
+		first += rec.type == FXT_RECORD_EVENT &&
+			 str_is(rec.event.name, "first");
+	assert_int_equal(first, 1);
+	fxt_reader_close(r);
+	free(data);
+	close(conn);
+	close(written[0]);
+	close(written[1]);
+	test_buffer_free(&buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_streaming_save_saved),
 		cmocka_unit_test(test_manager_restart),
 		cmocka_unit_test(test_fork_child_new_provider),
+		cmocka_unit_test(test_start_wait_keeps_first_event),
 	};
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int ret;

@@ -79,6 +79,20 @@ static inline void event_entry(struct fxt_site *site, const char *category,
 	write_end(t);
 }
 
+FXT_EXPORT bool fxt_internal_enabled(struct fxt_site *site,
+				     const char *category)
+{
+	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s;
+
+	s = write_begin(site, category, "", &t, &cat_ref, &name_ref);
+	if (!s)
+		return false;
+	write_end(t);
+	return true;
+}
+
 FXT_EXPORT void fxt_internal_event(struct fxt_site *site, const char *category,
 				   const char *name, unsigned int event_type,
 				   uint64_t ts, uint64_t extra,

@@ -157,6 +157,7 @@ static inline bool fxt_site_maybe_enabled(const struct fxt_site *site)
 }
 
 /* Entry points of the macros: ABI-stable, not for direct use. */
+bool fxt_internal_enabled(struct fxt_site *site, const char *category);
 void fxt_internal_event(struct fxt_site *site, const char *category,
 			const char *name, unsigned int event_type,
 			uint64_t ts, uint64_t extra,
@@ -232,7 +233,7 @@ static inline void fxt_scope_cleanup(struct fxt_scope_state *scope)
 	__extension__({                                                        \
 		static struct fxt_site fxt_site_;                              \
 		fxt_site_maybe_enabled(&fxt_site_) &&                          \
-			fxt_category_enabled(FXT_LITERAL(cat));                \
+			fxt_internal_enabled(&fxt_site_, FXT_LITERAL(cat));    \
 	})
 
 /* scope: TRACE_SCOPE_THREAD, _PROCESS or _GLOBAL (an argument "scope"). */

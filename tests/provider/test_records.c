@@ -295,6 +295,9 @@ static void test_every_record(void **state, uint64_t durable)
 	assert_int_equal(test_buffer_layout(&t, durable, 1 << 20, false), 0);
 	test_buffer_attach(&t, FXT_BUFFERING_ONESHOT, "cat,wild*", -1);
 	write_everything();
+	assert_true(TRACE_ENABLED("cat"));
+	assert_true(TRACE_ENABLED("wildcard.sub"));
+	assert_false(TRACE_ENABLED("off"));
 	fxt_test_stop(t.b);
 	assert_int_equal(t.hdr->records_dropped, 0);
 	assert_true(t.hdr->rolling_end[0] > 0);

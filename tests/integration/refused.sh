@@ -43,7 +43,8 @@ done
 [ ! -e "$T/x.fxt" ] || fail "a refused start created the archive"
 
 # Any user may be a provider.
-as_nobody "$T/proto-provider" --name nobodys --events 50 >"$T/nobodys.out" 2>&1 &
+setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	"$T/proto-provider" --name nobodys --events 50 >"$T/nobodys.out" 2>&1 &
 BG_PIDS="$BG_PIDS $!"
 poll provider_connected nobodys
 "$TRACECTL" start -o "$T/p.fxt" --kernel=off
@@ -51,5 +52,29 @@ wait_wrote nobodys
 "$TRACECTL" stop
 check "$T/p.fxt"
 expect_field nobodys events 50
+stop_manager
+
+# --allow-uid lets one more user control; a manager without privileges
+# cannot capture the kernel: auto says why in one line and goes on.
+install -m 755 "$FXTRACED" "$T/fxtraced"
+install -d -o nobody -m 755 "$T/nobody"
+export FXTRACE_SOCKET="$T/nobody/manager.sock"
+# Not through the function: $! must be fxtraced itself.
+setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	"$T/fxtraced" --socket "$FXTRACE_SOCKET" --allow-uid nobody \
+	>"$T/fxtraced.log" 2>&1 &
+MGR=$!
+poll as_nobody "$T/tracectl" status
+as_nobody "$T/tracectl" start -o "$T/nobody/k.fxt" --kernel=auto | tee "$T/start.out"
+grep -q "kernel off" "$T/start.out" || fail "auto without privileges is not off"
+[ "$(wc -l <"$T/start.out")" -eq 2 ] || fail "auto did not explain in one line"
+set +e
+as_nobody "$T/tracectl" stop >/dev/null
+as_nobody "$T/tracectl" start -o "$T/nobody/k2.fxt" --kernel=bpf 2>"$T/bpf.err"
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "an impossible --kernel=bpf did not fail"
+cat "$T/bpf.err"
+[ ! -e "$T/nobody/k2.fxt" ] || fail "a failed start left its archive"
 stop_manager
 echo "refused: ok"

@@ -106,6 +106,10 @@ int collect_save(struct provider *p, struct archive *a, unsigned int half)
 
 	if (half > 1)
 		return -EBADMSG;
+	provider_buffer_state(&p->buffer, &st);
+	/* A repeated SAVE of the same fill must not duplicate records. */
+	if (half_saved(p, &st, half))
+		return 0;
 	r = begin_visit(p, a);
 	if (r < 0)
 		return r;

@@ -352,13 +352,27 @@ static void parse(int argc, char **argv, struct options *o)
 	o->crash_after = -1;
 	while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'n': o->name = optarg; break;
-		case 'e': o->events = strtoul(optarg, NULL, 10); break;
-		case 'c': o->crash_after = strtol(optarg, NULL, 10); break;
-		case 'g': o->garbage = true; break;
-		case 'i': o->ignore_stop = true; break;
-		case 's': o->stay = true; break;
-		case 'x': o->exit_after = true; break;
+		case 'n':
+			o->name = optarg;
+			break;
+		case 'e':
+			o->events = strtoul(optarg, NULL, 10);
+			break;
+		case 'c':
+			o->crash_after = strtol(optarg, NULL, 10);
+			break;
+		case 'g':
+			o->garbage = true;
+			break;
+		case 'i':
+			o->ignore_stop = true;
+			break;
+		case 's':
+			o->stay = true;
+			break;
+		case 'x':
+			o->exit_after = true;
+			break;
 		default:
 			fprintf(stderr, "usage: proto-provider [--name N] [--events N] [--crash-after N] [--garbage] [--ignore-stop] [--stay] [--exit-after-write]\n");
 			exit(2);

@@ -4,6 +4,10 @@
 # diagnostics and exit codes.
 # Usage: test_dump.sh TRACECTL FXT_SAMPLE
 set -u
+# a sanitizer finding must not look like exit status 1 (a bad trace)
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86"
+export ASAN_OPTIONS UBSAN_OPTIONS
 tracectl=$1
 sample=$2
 dir=$(mktemp -d)
@@ -85,6 +89,19 @@ expect_exit 2 "$tracectl" dump --bogus "$dir/good.fxt"
 expect_exit 2 "$tracectl" dump "$dir/good.fxt" "$dir/good.fxt"
 expect_exit 0 "$tracectl" dump --help
 expect_line out 'Examples:'
+
+# damaged archives: any diagnostics, but never a crash
+seed=1
+while [ $seed -le 40 ]; do
+	"$sample" --damaged $seed "$dir/damaged.fxt" || exit 1
+	"$tracectl" dump "$dir/damaged.fxt" >/dev/null 2>&1
+	got=$?
+	[ $got -le 1 ] || fail "dump of damaged archive (seed $seed) exited $got"
+	"$tracectl" dump --strict --summary-only "$dir/damaged.fxt" >/dev/null 2>&1
+	got=$?
+	[ $got -le 1 ] || fail "strict dump of damaged archive (seed $seed) exited $got"
+	seed=$((seed + 1))
+done
 
 if [ "$failures" -ne 0 ]; then
 	echo "$failures failure(s)"

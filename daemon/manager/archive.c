@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/fsuid.h>
 #include <unistd.h>
 
 #include <fxt/fxt.h>
@@ -45,7 +47,27 @@ static int write_word(struct archive *a, uint64_t w)
 	return write_all(a, &w, sizeof(w));
 }
 
-int archive_open(const char *path, struct archive **ret)
+/*
+ * Opens as uid/gid would: setfsuid() changes only the rights of file
+ * access, for this (single) thread. Unprivileged, it cannot change them,
+ * and needs not: we then have no more rights than the controller.
+ */
+static int open_as(const char *path, uid_t uid, gid_t gid)
+{
+	uid_t old_uid = (uid_t)setfsuid(uid);
+	gid_t old_gid = (gid_t)setfsgid(gid);
+	int fd, r;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY,
+		  0644);
+	r = fd < 0 ? -errno : fd;
+	(void)setfsgid(old_gid);
+	(void)setfsuid(old_uid);
+	return r;
+}
+
+int archive_open(const char *path, uid_t uid, gid_t gid,
+		 struct archive **ret)
 {
 	struct archive *a;
 	int r;
@@ -53,10 +75,9 @@ int archive_open(const char *path, struct archive **ret)
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	a->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY,
-		     0644);
+	a->fd = open_as(path, uid, gid);
 	if (a->fd < 0) {
-		r = -errno;
+		r = a->fd;
 		free(a);
 		return r;
 	}

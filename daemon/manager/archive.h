@@ -10,11 +10,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct archive;
 
-/* Creates (truncates) path and writes the magic number record. */
-int archive_open(const char *path, struct archive **ret);
+/*
+ * Creates (truncates) path with the file-system rights of uid/gid (the
+ * controller that asked: group "tracing" must not let anyone overwrite
+ * what root may) and writes the magic number record.
+ */
+int archive_open(const char *path, uid_t uid, gid_t gid,
+		 struct archive **ret);
 /* Flushes and closes; returns the first write error, if any. */
 int archive_close(struct archive *a);
 

@@ -84,7 +84,7 @@ static int handle_start(struct controller *c, const void *buf, size_t len)
 
 	if (len != sizeof(struct fxt_ctl_start))
 		return -EBADMSG;
-	r = trace_start(c->manager, buf, note, sizeof(note));
+	r = trace_start(c->manager, buf, c->uid, c->gid, note, sizeof(note));
 	if (r < 0)
 		log_warning_errno(r, "Refused to start a trace for uid %u: %s",
 				  (unsigned int)c->uid, note);
@@ -179,6 +179,7 @@ int controller_new(struct manager *m, int fd)
 	c->fd = fd;
 	c->pid = cred.pid;
 	c->uid = cred.uid;
+	c->gid = cred.gid;
 	c->allowed = allowed(m, fd, &cred);
 	r = sd_event_add_io(m->event, &c->io, fd, EPOLLIN, on_controller_io, c);
 	if (r < 0) {

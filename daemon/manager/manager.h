@@ -64,6 +64,7 @@ struct controller {
 	sd_event_source *io;
 	pid_t pid;
 	uid_t uid;
+	gid_t gid;
 	bool allowed;
 };
 
@@ -118,8 +119,9 @@ int controller_send_result(struct controller *c, int error,
 int controller_send_providers(struct controller *c);
 
 /* trace.c */
+/* The archive is created with the file-system rights of uid/gid. */
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		char *note, size_t note_len);
+		uid_t uid, gid_t gid, char *note, size_t note_len);
 /* Gives a provider that connects during the trace its buffer. */
 int trace_join(struct manager *m, struct provider *p);
 /* Starts stopping; c (may be NULL) gets the result when written. */

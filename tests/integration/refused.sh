@@ -54,10 +54,28 @@ check "$T/p.fxt"
 expect_field nobodys events 50
 stop_manager
 
+# An allowed user cannot make root's fxtraced write where it may not:
+# the archive is created with the controller's rights, and is its own.
+install -d -o nobody -m 755 "$T/nobody"
+"$FXTRACED" --socket "$FXTRACE_SOCKET" --allow-uid nobody >"$T/fxtraced.log" 2>&1 &
+MGR=$!
+poll "$TRACECTL" status
+set +e
+as_nobody "$T/tracectl" start -o "$T/root-owned.fxt" --kernel=off 2>"$T/perm.err"
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "nobody could start a trace into a root directory"
+grep -q "cannot create $T/root-owned.fxt: Permission denied" "$T/perm.err" ||
+	{ cat "$T/perm.err"; fail "no permission error"; }
+[ ! -e "$T/root-owned.fxt" ] || fail "root-owned.fxt was created"
+as_nobody "$T/tracectl" start -o "$T/nobody/mine.fxt" --kernel=off
+as_nobody "$T/tracectl" stop
+[ "$(stat -c %U "$T/nobody/mine.fxt")" = nobody ] || fail "the archive is not nobody's"
+stop_manager
+
 # --allow-uid lets one more user control; a manager without privileges
 # cannot capture the kernel: auto says why in one line and goes on.
 install -m 755 "$FXTRACED" "$T/fxtraced"
-install -d -o nobody -m 755 "$T/nobody"
 export FXTRACE_SOCKET="$T/nobody/manager.sock"
 # Not through the function: $! must be fxtraced itself.
 setpriv --reuid=nobody --regid=nogroup --clear-groups \

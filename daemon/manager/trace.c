@@ -328,9 +328,15 @@ int trace_save(struct manager *m, struct provider *p,
 	struct fxt_msg_save saved;
 	int r;
 
-	if (!m->trace || !p->in_trace ||
-	    m->trace->mode != FXT_BUFFERING_STREAMING || save->half > 1)
+	if (save->half > 1)
 		return -EBADMSG;
+	/* Late (the trace ended) or out of place: nothing to save. */
+	if (!m->trace || !p->in_trace || !m->trace->archive ||
+	    m->trace->mode != FXT_BUFFERING_STREAMING) {
+		log_debug("Ignoring SAVE from provider %s[%d]", p->name,
+			  (int)p->pid);
+		return 0;
+	}
 	r = collect_save(p, m->trace->archive, save->half);
 	if (r < 0)
 		log_error_errno(r, "Failed to append provider %s[%d] to %s",

@@ -180,7 +180,10 @@ static void switch_to(struct fxt_buffer *b, unsigned int half)
 {
 	struct fxt_area *a = &b->rolling[half];
 
-	zero_area(a);
+	/* A fresh memfd is zero: only a half used before needs clearing. */
+	if (b->used[half])
+		zero_area(a);
+	b->used[half] = true;
 	b->wraps++;
 	b->hdr->rolling_generation[half] = b->wraps;
 	b->hdr->rolling_end[half] = 0;
@@ -205,11 +208,9 @@ void fxt_buffer_start(struct fxt_buffer *b, enum fxt_buffering_mode mode)
 	struct fxt_buffer_header *h = b->hdr;
 
 	pthread_mutex_lock(&b->lock);
-	if (b->started) {
+	if (b->started)
 		zero_area(&b->durable);
-		zero_area(&b->rolling[0]);
-		zero_area(&b->rolling[1]);
-	}
+	b->used[0] = b->used[1] = b->started;
 	b->started = true;
 	b->stopped = false;
 	b->mode = usable_mode(b, mode);
@@ -253,7 +254,9 @@ static void close_half(struct fxt_buffer *b, unsigned int half)
 	area_close(a);
 	fxt_quiesce();
 	end = area_end(a);
-	b->hdr->records_written += count_records(a, end);
+	/* Circular: counted at stop, over what survived (no walk per wrap). */
+	if (b->mode == FXT_BUFFERING_STREAMING)
+		b->hdr->records_written += count_records(a, end);
 	__atomic_store_n(&b->hdr->rolling_end[half], end, __ATOMIC_RELEASE);
 	b->published[half] = true;
 	publish_drops(b);
@@ -419,6 +422,10 @@ void fxt_buffer_stop(struct fxt_buffer *b)
 		h->records_written += count_records(&b->rolling[cur], end);
 		h->rolling_end[cur] = end;
 		b->published[cur] = true;
+		if (b->mode == FXT_BUFFERING_CIRCULAR)
+			h->records_written +=
+				count_records(&b->rolling[cur ^ 1],
+					      h->rolling_end[cur ^ 1]);
 	}
 	publish_drops(b);
 	/* The STOPPED message carries this to the manager. */

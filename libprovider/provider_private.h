@@ -59,6 +59,7 @@ struct fxt_buffer {
 	bool half_free[2];		/* rules: under lock */
 	/* The half's rolling_end is final until it is reused. */
 	bool published[2];		/* rules: under lock */
+	bool used[2];			/* written since mapped: zero to reuse */
 	uint64_t wraps;			/* rules: under lock */
 	pthread_mutex_t lock;	/* switching halves, publishing, stop */
 	_Atomic uint64_t records_dropped;

@@ -1444,7 +1444,8 @@ static void check_magic_first(struct fxt_reader *r, uint64_t h, bool empty)
 
 /*
  * A header of size 0 cannot be skipped by its size: skip it word by word
- * up to the next header with a size, reporting the run once.
+ * up to the next header with a size, reporting the run once. Returns <0
+ * on an I/O error, else 0 (the caller goes on with what follows).
  */
 static int skip_zero_sized(struct fxt_reader *r, uint64_t h)
 {
@@ -1466,7 +1467,7 @@ static int skip_zero_sized(struct fxt_reader *r, uint64_t h)
 			return ret;
 		memcpy(&h, r->buf + r->start, sizeof(h));
 	} while (!record_words(h));
-	return 1;
+	return 0;
 }
 
 static int skip_large(struct fxt_reader *r, uint64_t bytes)
@@ -1523,8 +1524,8 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 		words = record_words(h);
 		if (!words) {
 			ret = skip_zero_sized(r, h);
-			if (ret <= 0)
-				return ret < 0 ? reader_fail(r, ret) : 0;
+			if (ret < 0)
+				return reader_fail(r, ret);
 			continue;
 		}
 		bytes = words * FXT_WORD_BYTES;

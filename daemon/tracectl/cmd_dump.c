@@ -573,24 +573,31 @@ static struct provider_count *count_for(struct dump *d,
 	return d->last = &d->counts[d->ncounts++];
 }
 
-static void count_record(struct dump *d, const struct fxt_record *rec)
+/* A provider event names its provider by id, wherever it appears. */
+static void count_overflow(struct dump *d, const struct fxt_reader *r,
+			   uint32_t provider_id)
+{
+	struct provider_count *c = NULL;
+	size_t i;
+
+	for (i = 0; i < fxt_reader_provider_count(r); i++)
+		if (fxt_reader_provider(r, i)->id == provider_id)
+			c = count_for(d, fxt_reader_provider(r, i));
+	if (c)
+		c->overflows++;
+	else
+		d->overflows_unattributed++;
+}
+
+static void count_record(struct dump *d, const struct fxt_reader *r,
+			 const struct fxt_record *rec)
 {
 	struct provider_count *c;
 
 	if (rec->type == FXT_RECORD_METADATA &&
 	    rec->metadata.type == FXT_METADATA_PROVIDER_EVENT &&
-	    rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW) {
-		size_t i;
-
-		for (i = 0; i < d->ncounts; i++)
-			if (d->counts[i].provider->id ==
-			    rec->metadata.provider_id)
-				break;
-		if (i < d->ncounts)
-			d->counts[i].overflows++;
-		else
-			d->overflows_unattributed++;
-	}
+	    rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW)
+		count_overflow(d, r, rec->metadata.provider_id);
 	if (!rec->provider)
 		return;
 	c = count_for(d, rec->provider);
@@ -762,7 +769,7 @@ static int run(struct dump *d, struct fxt_reader *r)
 	int ret;
 
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
-		count_record(d, &rec);
+		count_record(d, r, &rec);
 		if (!d->summary_only)
 			dump_record(&d->out, &rec);
 		if (!(++n & 0xffff))

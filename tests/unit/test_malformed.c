@@ -92,6 +92,18 @@ static void size_zero(void **state)
 	assert_false(res.stats.truncated);
 }
 
+static void size_zero_then_partial_word(void **state)
+{
+	const uint64_t w[] = { MAGIC, FXT_RECORD_EVENT, 0x41 };
+	struct result res;
+
+	read_words(w, 16 + 3, false, UINT64_MAX, &res);
+	assert_int_equal(res.log.n, 2);
+	expect_diag(&res, 0, FXT_DIAG_MALFORMED, 0x8, "size 0");
+	expect_diag(&res, 1, FXT_DIAG_MALFORMED, 0x10, "3 of 8 bytes");
+	assert_true(res.stats.truncated);
+}
+
 static void record_runs_past_end(void **state)
 {
 	struct result res;
@@ -467,6 +479,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(size_zero),
+		cmocka_unit_test(size_zero_then_partial_word),
 		cmocka_unit_test(record_runs_past_end),
 		cmocka_unit_test(truncated_tail),
 		cmocka_unit_test(argument_runs_past_record),

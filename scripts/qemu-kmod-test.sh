@@ -1,0 +1,88 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Builds the fxt_sched module against Debian's cloud kernel headers and
+# the static guest test programs, boots that kernel under qemu (TCG) with
+# a busybox initramfs, runs the module's tests and benchmark there and
+# prints one line: "kmod: N passed, M failed". Exit status: 0 if all
+# passed. The serial log is kept in $FXT_QEMU_LOG (default: in the work
+# directory, printed on failure).
+#
+# FXT_KMOD_TESTS="a b": run only these guest tests (no benchmark).
+# FXT_QEMU_VERBOSE=1: boot without "quiet" (kernel messages on the log).
+set -eu
+cd "$(dirname "$0")/.."
+top=$(pwd)
+
+need() {
+	command -v "$1" >/dev/null 2>&1 ||
+		[ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]
+}
+if ! need qemu-system-x86_64 || ! need cpio || [ ! -x /bin/busybox ] ||
+	! ls -d /usr/src/linux-headers-*-cloud-amd64 >/dev/null 2>&1; then
+	scripts/install-deps.sh
+fi
+
+kdir=$(ls -d /usr/src/linux-headers-*-cloud-amd64 | sort -V | tail -n 1)
+kver=${kdir#/usr/src/linux-headers-}
+vmlinuz=/boot/vmlinuz-$kver
+if [ ! -r "$vmlinuz" ]; then
+	echo "kmod: 0 passed, 1 failed ($vmlinuz missing: apt-get install linux-image-$kver)"
+	exit 1
+fi
+
+work=$(mktemp -d /tmp/fxt-kmod.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+log=${FXT_QEMU_LOG:-$work/serial.log}
+
+# Build in a copy so the source tree stays free of kbuild output.
+mkdir -p "$work/src" "$work/root/bin"
+cp -r Kbuild kmod include "$work/src/"
+if ! make -s -C "$kdir" M="$work/src" W=1 modules >"$work/build.log" 2>&1 ||
+	grep -q "warning:" "$work/build.log"; then
+	cat "$work/build.log"
+	echo "kmod: 0 passed, 1 failed (module build against $kver)"
+	exit 1
+fi
+cp "$work/src/kmod/fxt_sched.ko" "$work/root/"
+
+cflags="-static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Idaemon/kernel"
+# shellcheck disable=SC2086
+if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
+	tests/kernel/kring.c tests/kernel/krec.c tests/kernel/pingpong.c \
+	daemon/kernel/backend_kmod.c -lpthread ||
+	! gcc $cflags -o "$work/root/bin/kmod_bench" tests/kernel/bench.c \
+	tests/kernel/kring.c tests/kernel/pingpong.c -lpthread; then
+	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
+	exit 1
+fi
+
+cp /bin/busybox "$work/root/bin/busybox"
+cp scripts/qemu/init "$work/root/init"
+mkdir -p "$work/root/proc" "$work/root/sys" "$work/root/dev"
+(cd "$work/root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$work/initrd.gz"
+
+# A lockup or RCU stall ends the boot at once (panic=-1, -no-reboot).
+append="console=ttyS0 panic=-1 softlockup_panic=1"
+append="$append sysctl.kernel.panic_on_rcu_stall=1"
+[ -z "${FXT_QEMU_VERBOSE:-}" ] && append="$append quiet"
+[ -n "${FXT_KMOD_TESTS:-}" ] &&
+	append="$append fxt_tests=$(echo "$FXT_KMOD_TESTS" | tr ' ' ,)"
+
+status=0
+timeout "${FXT_QEMU_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg -m 1G -smp 2 -nographic \
+	-no-reboot -nic none -kernel "$vmlinuz" -initrd "$work/initrd.gz" \
+	-append "$append" </dev/null >"$log" 2>&1 ||
+	status=$?
+
+tr -d '\r' <"$log" | grep -E "^(PASS|FAIL|  |kmod-bench: )" || true
+result=$(tr -d '\r' <"$log" | grep -o "kmod: [0-9]* passed, [0-9]* failed" | tail -n 1)
+if [ -z "$result" ]; then
+	tail -n 60 "$log"
+	echo "kmod: 0 passed, 1 failed (no result from the guest; qemu status $status)"
+	exit 1
+fi
+echo "$result"
+case "$result" in
+*" 0 failed") exit 0 ;;
+*) exit 1 ;;
+esac

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Overhead per scheduler event: fxt_sched vs ftrace's sched_switch and
+ * sched_wakeup events into an instance, vs no tracing, measured with a
+ * same-CPU pipe ping-pong (2 switches + 2 wakeups per round trip) at RT
+ * priority. Runs alternate between the three setups; medians of RUNS.
+ *
+ * Usage: kmod_bench [ROUNDS [RUNS]]   (guest only: root, tracefs, module)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kring.h"
+#include "pingpong.h"
+
+#define INSTANCE "/sys/kernel/tracing/instances/fxt_bench"
+#define MAX_RUNS 15
+
+enum setup { NONE, FTRACE, FXT, NSETUPS };
+static const char *const setup_name[NSETUPS] = { "none", "ftrace", "fxt" };
+
+static int write_file(const char *path, const char *value)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	close(fd);
+	return n == (ssize_t)strlen(value) ? 0 : -EIO;
+}
+
+static int ftrace_enable(int on)
+{
+	const char *v = on ? "1" : "0";
+	int err = 0;
+
+	if (on)
+		err = write_file(INSTANCE "/buffer_size_kb", "4096");
+	if (!err)
+		err = write_file(INSTANCE "/events/sched/sched_switch/enable", v);
+	if (!err)
+		err = write_file(INSTANCE "/events/sched/sched_wakeup/enable", v);
+	if (!err)
+		err = write_file(INSTANCE "/tracing_on", v);
+	return err;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int run(enum setup s, struct kring *k, long rounds, double *ns,
+	       double *events_per_round)
+{
+	struct pingpong pp = { .cpu = 1, .rounds = rounds, .rt = 1 };
+	struct fxt_sched_stats st;
+	int err = 0;
+
+	if (s == FTRACE)
+		err = ftrace_enable(1);
+	if (s == FXT) {
+		err = kring_ioctl(k, FXT_SCHED_IOC_RESET);
+		if (!err)
+			err = kring_ioctl(k, FXT_SCHED_IOC_START);
+	}
+	if (!err)
+		err = pingpong_run(&pp);
+	if (s == FTRACE)
+		ftrace_enable(0);
+	if (s == FXT) {
+		kring_ioctl(k, FXT_SCHED_IOC_STOP);
+		if (!kring_stats(k, &st))
+			*events_per_round = (double)(st.records + st.overwritten) /
+					    (double)rounds;
+	}
+	*ns = pp.ns_per_round;
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	long rounds = argc > 1 ? atol(argv[1]) : 20000;
+	int runs = argc > 2 ? atoi(argv[2]) : 7;
+	double ns[NSETUPS][MAX_RUNS], med[NSETUPS], epr = 0, over[NSETUPS];
+	struct kring k;
+	double diff[MAX_RUNS];
+	int i, j, s, err;
+
+	if (rounds < 1 || runs < 1 || runs > MAX_RUNS) {
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d]]\n", argv[0],
+			MAX_RUNS);
+		return 2;
+	}
+	if (mkdir(INSTANCE, 0755) && errno != EEXIST) {
+		fprintf(stderr, "bench: cannot create %s: %s (is tracefs "
+			"mounted?)\n", INSTANCE, strerror(errno));
+		return 1;
+	}
+	err = kring_open(&k);
+	if (!err)
+		err = kring_configure(&k, 4 << 20, FXT_SCHED_MODE_CIRCULAR,
+				      FXT_SCHED_EV_ALL, 0);
+	if (err) {
+		fprintf(stderr, "bench: %s: %s\n", FXT_SCHED_DEVICE,
+			strerror(-err));
+		return 1;
+	}
+	for (i = 0; i < runs; i++) {
+		for (j = 0; j < NSETUPS; j++) {
+			s = (i + j) % NSETUPS;	/* rotate the order */
+			err = run((enum setup)s, &k, rounds, &ns[s][i], &epr);
+			if (err) {
+				fprintf(stderr, "bench: %s run: %s\n",
+					setup_name[s], strerror(-err));
+				return 1;
+			}
+		}
+	}
+	kring_close(&k);
+	rmdir(INSTANCE);
+	/* Overhead: median over runs of (traced - untraced) of one round. */
+	for (s = 0; s < NSETUPS; s++) {
+		for (i = 0; i < runs; i++)
+			diff[i] = (ns[s][i] - ns[NONE][i]) / 4;
+		over[s] = median(diff, runs);
+	}
+	for (s = 0; s < NSETUPS; s++)
+		med[s] = median(ns[s], runs);
+	printf("same-CPU pipe ping-pong, SCHED_FIFO, %ld round trips, median "
+	       "of %d runs; %.2f sched events per round trip\n", rounds, runs,
+	       epr);
+	for (s = 0; s < NSETUPS; s++) {
+		printf("%-6s %9.0f ns/round trip  %+7.1f ns/event overhead\n",
+		       setup_name[s], med[s], over[s]);
+	}
+	printf("ratio fxt/ftrace per event: %.2f (target <= 0.35)\n",
+	       over[FTRACE] > 0 ? over[FXT] / over[FTRACE] : 0.0);
+	return 0;
+}

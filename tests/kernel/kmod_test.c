@@ -1,0 +1,839 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Guest tests of the fxt_sched module (run by scripts/qemu-kmod-test.sh
+ * inside qemu, as root, with the module loaded).
+ *
+ * Usage: kmod_test MODULE.ko [TEST...]
+ * Prints "PASS name" or "FAIL name: reason" per test; exits 1 if any
+ * failed. Each test runs in its own process, so a crash is a failure.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+
+#include <fxt/fxt.h>
+#include <fxt/sched.h>
+
+#include "kernel_backend.h"
+#include "kring.h"
+#include "krec.h"
+#include "pingpong.h"
+
+static const char *module_path;
+
+#define CHECK(cond, ...)                                                \
+	do {                                                            \
+		if (!(cond)) {                                          \
+			printf("  %s:%d: check failed: %s: ", __FILE__, \
+			       __LINE__, #cond);                         \
+			printf(__VA_ARGS__);                            \
+			printf("\n");                                   \
+			return 1;                                       \
+		}                                                       \
+	} while (0)
+
+#define CHECK_OK(expr)                                                  \
+	do {                                                            \
+		int err_ = (expr);                                      \
+		CHECK(err_ == 0, "%s", strerror(-err_));                \
+	} while (0)
+
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Every CPU's records, decoded, in ring order per CPU. */
+struct capture {
+	struct krec *recs;
+	size_t n;
+	size_t bytes;
+	char why[128];		/* first decode failure, if any */
+};
+
+static void capture_free(struct capture *c)
+{
+	free(c->recs);
+	memset(c, 0, sizeof(*c));
+}
+
+static int decode_into(struct capture *c, const uint64_t *w, size_t words)
+{
+	size_t i = 0;
+
+	while (i < words) {
+		struct krec r;
+		unsigned int n = krec_decode(w + i, words - i, &r, c->why,
+					     sizeof(c->why));
+
+		if (!n)
+			return -EBADMSG;
+		c->recs = realloc(c->recs, (c->n + 1) * sizeof(*c->recs));
+		if (!c->recs)
+			return -ENOMEM;
+		c->recs[c->n++] = r;
+		i += n;
+	}
+	return 0;
+}
+
+/* Reads (and consumes) every CPU; records keep a cpu_of index. */
+static int capture_all(struct kring *k, struct capture *c, int *cpu_of,
+		       size_t cpu_of_cap)
+{
+	size_t cap = k->info.buffer_bytes;
+	uint64_t *buf = malloc(cap);
+	unsigned int cpu;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	memset(c, 0, sizeof(*c));
+	for (cpu = 0; cpu < k->info.ncpus && !err; cpu++) {
+		size_t got, first = c->n, i;
+
+		while ((got = kring_read(k, cpu, buf, cap, true)) > 0) {
+			c->bytes += got;
+			err = decode_into(c, buf, got / 8);
+			if (err)
+				break;
+		}
+		for (i = first; cpu_of && i < c->n && i < cpu_of_cap; i++)
+			cpu_of[i] = (int)cpu;
+	}
+	free(buf);
+	return err;
+}
+
+static int open_configured(struct kring *k, uint64_t bytes, uint32_t mode,
+			   uint64_t watermark)
+{
+	int err = kring_open(k);
+
+	if (!err)
+		err = kring_configure(k, bytes, mode, FXT_SCHED_EV_ALL,
+				      watermark);
+	if (!err)
+		err = kring_map(k);
+	return err;
+}
+
+static int run_pingpong(int cpu, long rounds, const char *last,
+			struct pingpong *pp)
+{
+	memset(pp, 0, sizeof(*pp));
+	pp->cpu = cpu;
+	pp->rounds = rounds;
+	pp->last_name = last;
+	return pingpong_run(pp);
+}
+
+static int test_abi(void)
+{
+	struct kring k;
+	int fd;
+
+	fd = open(FXT_SCHED_DEVICE, O_RDWR);
+	CHECK(fd >= 0, "open: %s", strerror(errno));
+	CHECK(ioctl(fd, FXT_SCHED_IOC_VERSION) == FXT_SCHED_ABI_VERSION,
+	      "version");
+	close(fd);
+	CHECK_OK(kring_open(&k));
+	CHECK(k.info.abi_version == FXT_SCHED_ABI_VERSION, "abi");
+	CHECK(k.info.ncpus >= 2, "ncpus %u", k.info.ncpus);
+	CHECK(k.info.buffer_bytes == FXT_SCHED_BUFFER_DEFAULT, "default size");
+	CHECK(k.info.mode == FXT_SCHED_MODE_STREAMING, "default mode");
+	CHECK(k.info.max_record_words == FXT_SCHED_RECORD_MAX_WORDS, "max");
+	CHECK(k.info.data_offset == 2 * k.info.page_size, "data offset");
+	CHECK(k.info.cpu_stride == k.info.data_offset + k.info.buffer_bytes,
+	      "stride");
+	CHECK(!k.info.tracing, "tracing at open");
+	kring_close(&k);
+	return 0;
+}
+
+static int configure_errno(struct kring *k, struct fxt_sched_config cfg)
+{
+	return ioctl(k->fd, FXT_SCHED_IOC_CONFIGURE, &cfg) < 0 ? errno : 0;
+}
+
+static int test_bad_args(void)
+{
+	struct fxt_sched_config ok = { 8192, FXT_SCHED_MODE_ONESHOT,
+				       FXT_SCHED_EV_ALL, 0, { 0, 0 } };
+	struct fxt_sched_config c;
+	struct kring k;
+	uint64_t stride;
+	void *p;
+
+	CHECK_OK(kring_open(&k));
+	c = ok, c.buffer_bytes = 12288;
+	CHECK(configure_errno(&k, c) == EINVAL, "not a power of two");
+	c = ok, c.buffer_bytes = 2048;
+	CHECK(configure_errno(&k, c) == EINVAL, "too small");
+	c = ok, c.buffer_bytes = FXT_SCHED_BUFFER_MAX * 2;
+	CHECK(configure_errno(&k, c) == EINVAL, "too big");
+	c = ok, c.mode = 3;
+	CHECK(configure_errno(&k, c) == EINVAL, "mode");
+	c = ok, c.events = 0;
+	CHECK(configure_errno(&k, c) == EINVAL, "no events");
+	c = ok, c.events = 1u << 7;
+	CHECK(configure_errno(&k, c) == EINVAL, "unknown event");
+	c = ok, c.watermark = 8192;
+	CHECK(configure_errno(&k, c) == EINVAL, "watermark");
+	c = ok, c.reserved[1] = 1;
+	CHECK(configure_errno(&k, c) == EINVAL, "reserved");
+	CHECK(configure_errno(&k, ok) == 0, "good config");
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_INFO, &k.info) == 0, "info");
+	CHECK(k.info.buffer_bytes == 8192 && k.info.watermark == 4096,
+	      "configured %llu/%llu", (unsigned long long)k.info.buffer_bytes,
+	      (unsigned long long)k.info.watermark);
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_STATS, (void *)8) < 0 &&
+	      errno == EFAULT, "stats to a bad pointer");
+	CHECK(ioctl(k.fd, _IO(FXT_SCHED_IOC_MAGIC, 99)) < 0 && errno == ENOTTY,
+	      "unknown ioctl");
+
+	stride = k.info.cpu_stride;
+	p = mmap(NULL, stride, PROT_READ | PROT_WRITE, MAP_SHARED, k.fd, 0);
+	CHECK(p == MAP_FAILED && errno == EPERM, "writable data mapping");
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, k.fd, 0);
+	CHECK(p == MAP_FAILED && errno == EPERM, "writable ctrl page");
+	p = mmap(NULL, 2 * stride, PROT_READ, MAP_SHARED, k.fd, 0);
+	CHECK(p == MAP_FAILED && errno == EINVAL, "mapping across CPUs");
+	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, k.fd,
+		 (off_t)(k.info.ncpus * stride));
+	CHECK(p == MAP_FAILED && errno == EINVAL, "mapping past the last CPU");
+	p = mmap(NULL, stride, PROT_READ | PROT_EXEC, MAP_SHARED, k.fd, 0);
+	CHECK(p == MAP_FAILED, "executable mapping");
+	p = mmap(NULL, stride, PROT_READ, MAP_SHARED, k.fd, 0);
+	CHECK(p != MAP_FAILED, "read-only mapping: %s", strerror(errno));
+	CHECK(mprotect(p, 4096, PROT_READ | PROT_WRITE) < 0 && errno == EACCES,
+	      "mprotect to writable");
+	CHECK(configure_errno(&k, ok) == EBUSY, "configure while mapped");
+	munmap(p, stride);
+	CHECK(configure_errno(&k, ok) == 0, "configure after munmap");
+
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_START) == 0, "start");
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_START) < 0 && errno == EBUSY,
+	      "start twice");
+	CHECK(configure_errno(&k, ok) == EBUSY, "configure while tracing");
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_RESET) < 0 && errno == EBUSY,
+	      "reset while tracing");
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_STOP) == 0, "stop");
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_STOP) == 0, "stop twice");
+	kring_close(&k);
+	return 0;
+}
+
+static const struct krec *find_thread(const struct capture *c, uint64_t tid,
+				      const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->recs[i].kind == KREC_THREAD && c->recs[i].tid == tid &&
+		    !strcmp(c->recs[i].name, name))
+			return &c->recs[i];
+	return NULL;
+}
+
+/* Traces a ping-pong on CPU 0 with a 4 MiB streaming ring. */
+static int traced_pingpong(struct capture *c, int **cpu_of,
+			   struct pingpong *pp, uint64_t *t0, uint64_t *t1,
+			   struct fxt_sched_stats *st)
+{
+	struct kring k;
+	int err;
+
+	err = open_configured(&k, 4 << 20, FXT_SCHED_MODE_STREAMING, 0);
+	if (err)
+		return err;
+	*t0 = boottime_ns();
+	err = kring_ioctl(&k, FXT_SCHED_IOC_START);
+	if (!err)
+		err = run_pingpong(0, 300, NULL, pp);
+	if (!err)
+		err = kring_ioctl(&k, FXT_SCHED_IOC_STOP);
+	*t1 = boottime_ns();
+	if (!err)
+		err = kring_stats(&k, st);
+	*cpu_of = calloc((4u << 20) / 24 * k.info.ncpus, sizeof(int));
+	if (!err)
+		err = capture_all(&k, c, *cpu_of,
+				  (4u << 20) / 24 * k.info.ncpus);
+	kring_close(&k);
+	return err;
+}
+
+static int test_pingpong(void)
+{
+	size_t i, switches = 0, back = 0, wakeups = 0, blocked = 0;
+	struct fxt_sched_stats st;
+	struct pingpong pp;
+	struct capture c;
+	uint64_t t0, t1;
+	int *cpu_of;
+	const struct krec *ping, *pong;
+
+	CHECK_OK(traced_pingpong(&c, &cpu_of, &pp, &t0, &t1, &st));
+	ping = find_thread(&c, (uint64_t)pp.ping_tid, "fxt-ping");
+	pong = find_thread(&c, (uint64_t)pp.pong_tid, "fxt-pong");
+	CHECK(ping && ping->process == (uint64_t)getpid(), "ping thread record");
+	CHECK(pong && pong->process == (uint64_t)getpid(), "pong thread record");
+	for (i = 0; i < c.n; i++) {
+		const struct krec *r = &c.recs[i];
+
+		if (r->kind == KREC_SWITCH && r->cpu == 0 &&
+		    r->out_tid == (uint64_t)pp.ping_tid &&
+		    r->in_tid == (uint64_t)pp.pong_tid) {
+			switches++;
+			/* Blocked in read(), or preempted by pong's wakeup. */
+			blocked += r->out_state == FXT_THREAD_BLOCKED;
+			CHECK(r->out_state == FXT_THREAD_BLOCKED ||
+			      r->out_state == FXT_THREAD_RUNNING,
+			      "ping left in state %u", r->out_state);
+			CHECK(r->out_weight == 1024 && r->in_weight == 1024,
+			      "nice 0 weights %d %d", r->out_weight,
+			      r->in_weight);
+		}
+		if (r->kind == KREC_SWITCH && r->cpu == 0 &&
+		    r->out_tid == (uint64_t)pp.pong_tid &&
+		    r->in_tid == (uint64_t)pp.ping_tid)
+			back++;
+		if (r->kind == KREC_WAKEUP && r->tid == (uint64_t)pp.pong_tid &&
+		    r->waker == (uint64_t)pp.ping_tid) {
+			wakeups++;
+			CHECK(r->cpu == 0 && r->weight == 1024,
+			      "wakeup cpu %u weight %d", r->cpu, r->weight);
+		}
+		if (r->kind == KREC_SWITCH && (r->out_tid == 0 || r->in_tid == 0))
+			CHECK((r->out_tid ? r->in_weight : r->out_weight) ==
+			      FXT_SCHED_IDLE_WEIGHT, "idle weight");
+	}
+	CHECK(switches >= 250 && back >= 250, "switches %zu/%zu", switches, back);
+	CHECK(wakeups >= 250, "wakeups of pong by ping: %zu", wakeups);
+	CHECK(blocked >= 30, "ping left blocked only %zu times", blocked);
+	CHECK(st.dropped == 0, "dropped %llu", (unsigned long long)st.dropped);
+	capture_free(&c);
+	free(cpu_of);
+	return 0;
+}
+
+static int test_timestamps(void)
+{
+	uint64_t last[64] = { 0 }, t0, t1;
+	struct fxt_sched_stats st;
+	struct pingpong pp;
+	struct capture c;
+	size_t i, checked = 0;
+	int *cpu_of;
+
+	CHECK_OK(traced_pingpong(&c, &cpu_of, &pp, &t0, &t1, &st));
+	for (i = 0; i < c.n; i++) {
+		const struct krec *r = &c.recs[i];
+		int cpu = cpu_of[i];
+
+		if (r->kind != KREC_SWITCH && r->kind != KREC_WAKEUP)
+			continue;
+		CHECK(cpu < 64, "cpu");
+		CHECK(r->ts >= last[cpu], "cpu %d: ts %" PRIu64 " after %" PRIu64,
+		      cpu, r->ts, last[cpu]);
+		CHECK(r->ts >= t0 && r->ts <= t1, "ts %" PRIu64 " outside "
+		      "[%" PRIu64 ", %" PRIu64 "] (CLOCK_BOOTTIME)", r->ts, t0, t1);
+		if (r->kind == KREC_SWITCH)
+			CHECK(r->cpu == (unsigned int)cpu, "switch of cpu %u in "
+			      "ring %d", r->cpu, cpu);
+		last[cpu] = r->ts;
+		checked++;
+	}
+	CHECK(checked > 1000, "only %zu timestamps", checked);
+	capture_free(&c);
+	free(cpu_of);
+	return 0;
+}
+
+static int test_conformance(void)
+{
+	size_t i, kinds[4] = { 0 };
+	struct fxt_sched_stats st;
+	struct pingpong pp;
+	struct capture c;
+	uint64_t t0, t1;
+	int *cpu_of;
+	int err;
+
+	err = traced_pingpong(&c, &cpu_of, &pp, &t0, &t1, &st);
+	CHECK(err == 0, "%s (%s)", strerror(-err), c.why);
+	for (i = 0; i < c.n; i++)
+		kinds[c.recs[i].kind]++;
+	CHECK(c.n == st.records, "decoded %zu of %llu records", c.n,
+	      (unsigned long long)st.records);
+	CHECK(c.bytes == st.bytes, "read %zu of %llu bytes", c.bytes,
+	      (unsigned long long)st.bytes);
+	CHECK(kinds[KREC_SWITCH] && kinds[KREC_WAKEUP] &&
+	      kinds[KREC_THREAD] && kinds[KREC_PROCESS],
+	      "kinds %zu %zu %zu %zu", kinds[0], kinds[1], kinds[2], kinds[3]);
+	/* The state dump names this process and init. */
+	for (i = 0; i < c.n; i++)
+		if (c.recs[i].kind == KREC_PROCESS && c.recs[i].tid == 1)
+			break;
+	CHECK(i < c.n, "no process record for pid 1");
+	capture_free(&c);
+	free(cpu_of);
+	return 0;
+}
+
+static int test_oneshot(void)
+{
+	const struct fxt_sched_ctrl *ctrl;
+	struct fxt_sched_stats st;
+	struct pingpong pp;
+	struct capture c;
+	struct kring k;
+	uint64_t head, records;
+
+	CHECK_OK(open_configured(&k, 4096, FXT_SCHED_MODE_ONESHOT, 0));
+	ctrl = kring_ctrl(&k, 0);
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(run_pingpong(0, 500, NULL, &pp));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK_OK(kring_stats(&k, &st));
+	head = ctrl->head;
+	records = ctrl->records;
+	CHECK(ctrl->dropped > 0, "cpu 0 dropped nothing");
+	CHECK(st.dropped >= ctrl->dropped, "stats dropped");
+	CHECK(head <= 4096 && head > 4096 - FXT_SCHED_RECORD_MAX_WORDS * 8,
+	      "head %" PRIu64 " not at the end", head);
+	CHECK(ctrl->overwritten == 0, "oneshot overwrote");
+	CHECK_OK(capture_all(&k, &c, NULL, 0));
+	CHECK(c.n == st.records, "decoded %zu of %llu", c.n,
+	      (unsigned long long)st.records);
+	capture_free(&c);
+
+	/* Stopped for good: even with room again, nothing more until reset. */
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(run_pingpong(0, 50, NULL, &pp));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK(ctrl->head == head && ctrl->records == records,
+	      "oneshot wrote after it was full");
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_RESET));
+	CHECK(ctrl->head == 0 && ctrl->dropped == 0, "reset");
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(run_pingpong(0, 5, NULL, &pp));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK(ctrl->head > 0, "nothing written after reset");
+	kring_close(&k);
+	return 0;
+}
+
+static int test_circular(void)
+{
+	const struct fxt_sched_ctrl *ctrl;
+	struct pingpong pp;
+	struct capture c;
+	struct kring k;
+	uint64_t *buf = malloc(4096);
+	size_t got, i;
+	char why[128];
+
+	CHECK(buf, "malloc");
+	CHECK_OK(open_configured(&k, 4096, FXT_SCHED_MODE_CIRCULAR, 0));
+	ctrl = kring_ctrl(&k, 0);
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(run_pingpong(0, 500, "fxt-last", &pp));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK(ctrl->overwritten > 0 && ctrl->dropped == 0,
+	      "overwritten %llu dropped %llu",
+	      (unsigned long long)ctrl->overwritten,
+	      (unsigned long long)ctrl->dropped);
+	CHECK(ctrl->head - ctrl->oldest <= 4096 &&
+	      ctrl->head - ctrl->oldest > 4096 - FXT_SCHED_RECORD_MAX_WORDS * 8,
+	      "held [%llu, %llu)", (unsigned long long)ctrl->oldest,
+	      (unsigned long long)ctrl->head);
+	got = kring_read(&k, 0, buf, 4096, true);
+	CHECK(got == ctrl->head - ctrl->oldest, "read %zu of %llu bytes", got,
+	      (unsigned long long)(ctrl->head - ctrl->oldest));
+	memset(&c, 0, sizeof(c));
+	CHECK(decode_into(&c, buf, got / 8) == 0, "decode: %s", c.why);
+	CHECK(c.n + ctrl->overwritten == ctrl->records, "records %zu + %llu",
+	      c.n, (unsigned long long)ctrl->overwritten);
+	/* The newest records are held: the rename after the last round. */
+	for (i = 0; i < c.n; i++)
+		if (c.recs[i].kind == KREC_THREAD &&
+		    !strcmp(c.recs[i].name, "fxt-last"))
+			break;
+	CHECK(i < c.n, "the last rename is not held");
+	for (i = 1; i < c.n; i++)
+		CHECK(!c.recs[i].ts || !c.recs[i - 1].ts ||
+		      c.recs[i].ts >= c.recs[i - 1].ts, "ts order");
+	(void)why;
+	capture_free(&c);
+	free(buf);
+	kring_close(&k);
+	return 0;
+}
+
+struct pp_thread {
+	struct pingpong pp;
+	int err;
+	volatile int done;
+};
+
+static void *pp_thread_main(void *arg)
+{
+	struct pp_thread *t = arg;
+
+	t->err = pingpong_run(&t->pp);
+	__atomic_store_n(&t->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static int drain(struct kring *k, struct capture *c, uint64_t *buf, size_t cap)
+{
+	unsigned int cpu;
+	size_t got;
+	int err;
+
+	for (cpu = 0; cpu < k->info.ncpus; cpu++) {
+		while ((got = kring_read(k, cpu, buf, cap, true)) > 0) {
+			c->bytes += got;
+			err = decode_into(c, buf, got / 8);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+static int test_streaming(void)
+{
+	struct fxt_sched_stats st;
+	struct pp_thread t = { .pp = { .cpu = 0, .rounds = 5000 } };
+	struct capture c = { 0 };
+	uint64_t buf[8192];
+	struct kring k;
+	pthread_t th;
+	size_t wakeups = 0;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	CHECK(sched_setaffinity(0, sizeof(set), &set) == 0, "pin reader");
+	CHECK_OK(open_configured(&k, 65536, FXT_SCHED_MODE_STREAMING, 4096));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK(pthread_create(&th, NULL, pp_thread_main, &t) == 0, "thread");
+	while (!__atomic_load_n(&t.done, __ATOMIC_ACQUIRE)) {
+		struct pollfd pfd = { .fd = k.fd, .events = POLLIN };
+		int n = poll(&pfd, 1, 100);
+
+		CHECK(n >= 0, "poll: %s", strerror(errno));
+		if (n == 1 && (pfd.revents & POLLIN))
+			wakeups++;
+		CHECK(drain(&k, &c, buf, sizeof(buf)) == 0, "%s", c.why);
+	}
+	pthread_join(th, NULL);
+	CHECK_OK(t.err);
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK(drain(&k, &c, buf, sizeof(buf)) == 0, "%s", c.why);
+	CHECK_OK(kring_stats(&k, &st));
+	CHECK(wakeups > 0, "poll never reported the watermark");
+	CHECK(c.n == st.records, "received %zu of %llu records", c.n,
+	      (unsigned long long)st.records);
+	CHECK(st.bytes > 4 * 65536, "only %llu bytes: nothing drained?",
+	      (unsigned long long)st.bytes);
+	printf("  streaming: %zu records, %zu poll wakeups, %llu dropped\n",
+	       c.n, wakeups, (unsigned long long)st.dropped);
+	capture_free(&c);
+
+	/* Nobody reads: the newest records are dropped and counted. */
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_RESET));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(run_pingpong(0, 2000, NULL, &t.pp));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK_OK(kring_stats(&k, &st));
+	CHECK(kring_ctrl(&k, 0)->dropped > 0, "full ring dropped nothing");
+	CHECK(kring_ctrl(&k, 0)->head <= 65536, "head past the ring");
+	CHECK(drain(&k, &c, buf, sizeof(buf)) == 0, "%s", c.why);
+	CHECK(c.n + st.dropped >= 3 * 2000, "records %zu + dropped %llu",
+	      c.n, (unsigned long long)st.dropped);
+	capture_free(&c);
+	kring_close(&k);
+	return 0;
+}
+
+static int test_start_stop(void)
+{
+	struct fxt_sched_stats st;
+	struct capture c;
+	struct kring k;
+	int i;
+
+	CHECK_OK(open_configured(&k, 1 << 20, FXT_SCHED_MODE_CIRCULAR, 0));
+	for (i = 0; i < 1000; i++) {
+		CHECK(ioctl(k.fd, FXT_SCHED_IOC_START) == 0, "start %d: %s", i,
+		      strerror(errno));
+		sched_yield();
+		CHECK(ioctl(k.fd, FXT_SCHED_IOC_STOP) == 0, "stop %d: %s", i,
+		      strerror(errno));
+	}
+	CHECK_OK(kring_stats(&k, &st));
+	CHECK(!st.tracing && st.records > 0, "records %llu",
+	      (unsigned long long)st.records);
+	CHECK(capture_all(&k, &c, NULL, 0) == 0, "decode: %s", c.why);
+	capture_free(&c);
+	kring_close(&k);
+	return 0;
+}
+
+static int test_two_readers(void)
+{
+	struct kring k;
+	int fd, status;
+	pid_t child;
+
+	CHECK_OK(kring_open(&k));
+	fd = open(FXT_SCHED_DEVICE, O_RDWR);
+	CHECK(fd < 0 && errno == EBUSY, "second open: fd %d errno %d", fd, errno);
+	child = fork();
+	if (!child)
+		_exit(open(FXT_SCHED_DEVICE, O_RDWR) < 0 && errno == EBUSY ? 0 : 1);
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0, "second open from another process");
+	kring_close(&k);
+	CHECK_OK(kring_open(&k));
+	kring_close(&k);
+	return 0;
+}
+
+static int drop_trace_caps(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	data[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
+	data[CAP_PERFMON / 32].effective &= ~(1u << (CAP_PERFMON % 32));
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+static int test_capabilities(void)
+{
+	int status, fd;
+	pid_t child;
+
+	fd = open(FXT_SCHED_DEVICE, O_RDWR);
+	CHECK(fd >= 0, "open as root: %s", strerror(errno));
+	child = fork();
+	if (!child) {
+		struct fxt_sched_stats st;
+
+		if (drop_trace_caps())
+			_exit(2);
+		if (ioctl(fd, FXT_SCHED_IOC_STATS, &st) == 0 || errno != EPERM)
+			_exit(3);
+		if (mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) != MAP_FAILED)
+			_exit(4);
+		close(fd);
+		if (open(FXT_SCHED_DEVICE, O_RDWR) >= 0 || errno != EPERM)
+			_exit(5);
+		_exit(0);
+	}
+	CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status),
+	      "child");
+	CHECK(WEXITSTATUS(status) == 0, "without CAP_SYS_ADMIN/CAP_PERFMON: "
+	      "step %d was allowed", WEXITSTATUS(status));
+	close(fd);
+	return 0;
+}
+
+static int load_module(void)
+{
+	int fd = open(module_path, O_RDONLY | O_CLOEXEC);
+	int i, err;
+
+	if (fd < 0)
+		return -errno;
+	err = syscall(SYS_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	for (i = 0; !err && i < 500 && access(FXT_SCHED_DEVICE, F_OK); i++)
+		usleep(10000);	/* devtmpfs creates the node */
+	return err;
+}
+
+static int unload_module(void)
+{
+	return syscall(SYS_delete_module, "fxt_sched", O_NONBLOCK) ? -errno : 0;
+}
+
+static int test_rmmod_mapped(void)
+{
+	struct pingpong pp;
+	struct capture c;
+	struct kring k;
+	int err;
+
+	CHECK_OK(open_configured(&k, 65536, FXT_SCHED_MODE_CIRCULAR, 0));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(run_pingpong(0, 20, NULL, &pp));
+	close(k.fd);	/* release() stops tracing once the maps are gone */
+	k.fd = -1;
+	err = unload_module();
+	CHECK(err == -EBUSY || err == -EAGAIN, "rmmod while mapped: %s",
+	      strerror(-err));
+	CHECK(capture_all(&k, &c, NULL, 0) == 0 && c.n > 0,
+	      "mapping unreadable after the refused rmmod: %s", c.why);
+	capture_free(&c);
+	kring_unmap(&k);
+	CHECK_OK(unload_module());
+	CHECK(access(FXT_SCHED_DEVICE, F_OK) < 0, "device left after rmmod");
+	CHECK_OK(load_module());
+
+	/* Unload right after closing a session that was tracing. */
+	CHECK_OK(open_configured(&k, 65536, FXT_SCHED_MODE_STREAMING, 0));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(run_pingpong(0, 20, NULL, &pp));
+	kring_close(&k);
+	CHECK_OK(unload_module());
+	CHECK_OK(load_module());
+	return 0;
+}
+
+static int test_backend(void)
+{
+	const struct kernel_backend_ops *b = &kernel_backend_kmod;
+	struct kernel_session_config cfg = { KERNEL_BACKEND_KMOD,
+					     KERNEL_MODE_STREAMING, 1 << 20 };
+	struct kernel_session_stats st;
+	struct capture c = { 0 };
+	uint64_t *buf = malloc(1 << 20);
+	struct pingpong pp;
+	char why[200] = "";
+	unsigned int cpu, ncpus;
+	size_t i, switches = 0;
+	void *state;
+	ssize_t got;
+
+	CHECK(buf, "malloc");
+	CHECK(b->probe(why, sizeof(why)) == 0, "probe: %s", why);
+	CHECK_OK(b->open(&cfg, &state));
+	CHECK(b->event_fd(state) >= 0, "event fd");
+	ncpus = b->ncpus(state);
+	CHECK(ncpus >= 2, "ncpus %u", ncpus);
+	CHECK_OK(b->start(state));
+	CHECK_OK(run_pingpong(0, 100, NULL, &pp));
+	CHECK_OK(b->stop(state));
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		/* A small buffer: read_cpu must stop at whole records. */
+		while ((got = b->read_cpu(state, cpu, buf, 100)) > 0) {
+			CHECK(got % 8 == 0 && got <= 100, "read %zd", got);
+			CHECK(decode_into(&c, buf, (size_t)got / 8) == 0, "%s",
+			      c.why);
+		}
+		CHECK(got == 0, "read_cpu: %s", strerror((int)-got));
+	}
+	b->stats(state, &st);
+	CHECK(st.records == c.n && st.dropped == 0 && st.ncpus == ncpus,
+	      "stats %llu records, %zu read", (unsigned long long)st.records,
+	      c.n);
+	for (i = 0; i < c.n; i++)
+		switches += c.recs[i].kind == KREC_SWITCH &&
+			    c.recs[i].out_tid == (uint64_t)pp.ping_tid;
+	CHECK(switches >= 90, "switches from ping: %zu", switches);
+	b->close(state);
+	capture_free(&c);
+	free(buf);
+	return 0;
+}
+
+struct test {
+	const char *name;
+	int (*fn)(void);
+};
+
+static const struct test tests[] = {
+	{ "abi", test_abi },
+	{ "bad_args", test_bad_args },
+	{ "capabilities", test_capabilities },
+	{ "pingpong_records", test_pingpong },
+	{ "timestamps_per_cpu", test_timestamps },
+	{ "records_conform", test_conformance },
+	{ "mode_oneshot", test_oneshot },
+	{ "mode_circular", test_circular },
+	{ "mode_streaming", test_streaming },
+	{ "start_stop_1000", test_start_stop },
+	{ "two_readers", test_two_readers },
+	{ "rmmod_while_mapped", test_rmmod_mapped },
+	{ "backend_kmod", test_backend },
+};
+
+static int run_one(const struct test *t)
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int failed = t->fn();
+
+		fflush(stdout);
+		_exit(failed);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		printf("FAIL %s: fork/wait: %s\n", t->name, strerror(errno));
+		return 1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		printf("PASS %s\n", t->name);
+		return 0;
+	}
+	if (WIFSIGNALED(status))
+		printf("FAIL %s: killed by signal %d\n", t->name,
+		       WTERMSIG(status));
+	else
+		printf("FAIL %s\n", t->name);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+	int j, failed = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s MODULE.ko [TEST...]\n", argv[0]);
+		return 2;
+	}
+	module_path = argv[1];
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		int selected = argc == 2;
+
+		for (j = 2; j < argc; j++)
+			selected |= !strcmp(argv[j], tests[i].name);
+		if (selected)
+			failed |= run_one(&tests[i]);
+	}
+	return failed;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Strict decoding of the records fxt_sched writes (include/fxt/sched.h),
+ * checking what Perfetto requires: sizes, argument types and names.
+ */
+#ifndef KREC_H
+#define KREC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum krec_kind { KREC_SWITCH, KREC_WAKEUP, KREC_THREAD, KREC_PROCESS };
+
+struct krec {
+	enum krec_kind kind;
+	unsigned int words;
+	unsigned int cpu;
+	uint64_t ts;
+	unsigned int out_state;
+	uint64_t out_tid, in_tid;
+	int32_t out_weight, in_weight;
+	uint64_t tid;		/* wakeup: woken; thread/process: koid */
+	int32_t weight;
+	uint64_t waker;
+	uint64_t process;	/* thread: its tgid */
+	char name[16];
+};
+
+/* Returns the record's words, or 0 with a reason in why. */
+unsigned int krec_decode(const uint64_t *w, size_t avail_words,
+			 struct krec *r, char *why, size_t why_len);
+
+#endif /* KREC_H */

@@ -19,6 +19,11 @@
 #define PROGRESS_MIN_BYTES (64ull << 20)
 /* Problems printed one by one; the rest are only counted. */
 #define DIAG_PRINT_MAX 10u
+/*
+ * Large records are read whole: bigger ones are skipped so that memory
+ * stays bounded. Blobs are only noted in the JSON, so little is lost.
+ */
+#define LARGE_RECORD_MAX (16ull << 20)
 
 struct convert_args {
 	const char *input;
@@ -206,6 +211,10 @@ static void report(const struct convert_args *a, struct fxt_reader *r,
 		fprintf(stderr, "tracectl convert: %s: %" PRIu64
 			" malformed record(s) skipped\n", a->input,
 			rs->malformed);
+	if (rs->unknown_skipped)
+		fprintf(stderr, "tracectl convert: %s: %" PRIu64
+			" record(s) of unknown type skipped\n", a->input,
+			rs->unknown_skipped);
 	if (rs->truncated)
 		fprintf(stderr, "tracectl convert: %s: input ends inside a "
 				"record; converted up to the last whole one\n",
@@ -239,6 +248,7 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 		.expect_magic = true,
 		.diag = on_diag,
 		.diag_ctx = &diag,
+		.max_large_record_bytes = LARGE_RECORD_MAX,
 	};
 	struct fxt_json_options jopt = { .json_array = a->json_array };
 	struct fxt_json_stats *stats;

@@ -3,7 +3,7 @@
 # Converts archives made by convert_gen with tracectl and checks the JSON
 # with jq (fields, exact values) and python3 (strict JSON, strict UTF-8).
 #
-# usage: check_convert.sh TRACECTL CONVERT_GEN all|hostile|cli
+# usage: check_convert.sh TRACECTL CONVERT_GEN all|hostile|cli|memory
 set -u
 
 tracectl=$1
@@ -258,10 +258,37 @@ run_cli() {
 	fi
 }
 
+# Peak RSS stays bounded (64 MiB) whatever the input holds.
+run_memory() {
+	"$gen" memory "$dir" || { fail "convert_gen memory"; return; }
+	json=$dir/memory.json
+	rss_kb=$(python3 -c '
+import resource, subprocess, sys
+with open(sys.argv[1] + "/stderr", "w") as err:
+    status = subprocess.run(sys.argv[2:], stderr=err).returncode
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if status == 0 else -status)
+' "$dir" "$tracectl" convert "$dir/memory.fxt" -o "$json")
+	sanitizer_report && fail "sanitizer report"
+	if [ "$rss_kb" -le 0 ]; then
+		fail "convert failed ($rss_kb): $(cat "$dir/stderr")"
+		return
+	fi
+	echo "peak RSS ${rss_kb} KB for a $(stat -c %s "$dir/memory.fxt")-byte archive"
+	[ "$rss_kb" -lt 65536 ] || fail "peak RSS ${rss_kb} KB >= 64 MiB"
+	[ "$(grep -c '"name":"thread_name","pid":[0-9]*,"tid":[0-9]*,"args":{"name":"thread-' "$json")" -eq 300000 ] ||
+		fail "not every thread named"
+	[ "$(grep -c '"name":"thread_name","pid":2147483647,' "$json")" -eq 65536 ] ||
+		fail "not every CPU named"
+	grep -q 'over the 16777216-byte limit' "$dir/stderr" ||
+		fail "big blob not refused: $(cat "$dir/stderr")"
+	grep -q '"name":"last"' "$json" || fail "records after the big blob lost"
+}
+
 case $mode in
 all) run_all ;;
 hostile) run_hostile ;;
 cli) run_cli ;;
+memory) run_memory ;;
 *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
 

@@ -10,6 +10,9 @@
  *                            malformed.fxt, garbage-N.fxt, flip-N.fxt
  *                            (all.fxt with random bytes changed),
  *                            noise.fxt (no magic, random bytes)
+ *   convert_gen memory DIR   DIR/memory.fxt: 300000 named threads, all
+ *                            65536 CPUs, a 20 MiB blob: what could make
+ *                            a converter's memory grow with its input
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 
 #define GARBAGE_FILES 8
 #define FLIP_FILES 100
+#define CPU_COUNT_MAX 65536u
 
 static void die(const char *what, int err)
 {
@@ -459,16 +463,64 @@ static void gen_hostile(const char *dir)
 	save(dir, "empty.fxt", "", 0);
 }
 
+#define MEMORY_THREADS 300000u
+#define MEMORY_BLOB_BYTES (20u << 20)
+
+static void gen_memory(const char *dir)
+{
+	struct fxt_writer_event e = ev(0, fxt_wthread(1, 1), fxt_wstr("c"),
+				       "e", NULL, 0);
+	char path[4096], name[32];
+	struct fxt_writer w;
+	unsigned int i;
+	void *blob;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/memory.fxt", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0)
+		die(path, errno);
+	fxt_writer_init_fd(&w, fd);
+	check(fxt_write_magic(&w), "magic");
+	check(fxt_write_provider_info(&w, 1, "kernel", 6), "provider");
+	check(fxt_write_provider_section(&w, 1), "section");
+	write_kernel_strings(&w);
+	for (i = 0; i < MEMORY_THREADS; i++) {
+		snprintf(name, sizeof(name), "thread-%u", i);
+		write_thread_object(&w, 100000 + i, 100000 + i / 4, name);
+		e.ts = i;
+		e.thread = fxt_wthread(100000 + i / 4, 100000 + i);
+		check(fxt_write_duration_complete(&w, &e, i + 1), "complete");
+	}
+	for (i = 0; i < CPU_COUNT_MAX; i++)
+		cswitch(&w, MEMORY_THREADS + i, i, FXT_THREAD_RUNNING, 0,
+			100000 + i, FXT_SCHED_IDLE_WEIGHT, 1);
+	blob = calloc(1, MEMORY_BLOB_BYTES);
+	if (!blob)
+		die("blob", ENOMEM);
+	check(fxt_write_large_blob(&w, fxt_wstr("c"), fxt_wstr("big"), blob,
+				   MEMORY_BLOB_BYTES), "large blob");
+	free(blob);
+	e.name = fxt_wstr("last");
+	check(fxt_write_instant(&w, &e, FXT_SCOPE_THREAD), "instant");
+	check(fxt_writer_flush(&w), "flush");
+	fxt_writer_release(&w);
+	if (close(fd))
+		die(path, errno);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 3) {
-		fprintf(stderr, "usage: convert_gen all|hostile DIR\n");
+		fprintf(stderr, "usage: convert_gen all|hostile|memory DIR\n");
 		return 2;
 	}
 	if (!strcmp(argv[1], "all"))
 		gen_all(argv[2]);
 	else if (!strcmp(argv[1], "hostile"))
 		gen_hostile(argv[2]);
+	else if (!strcmp(argv[1], "memory"))
+		gen_memory(argv[2]);
 	else
 		return 2;
 	return 0;

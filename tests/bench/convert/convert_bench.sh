@@ -19,7 +19,9 @@ tracectl=$build/daemon/tracectl/tracectl
 work=$(mktemp -d /tmp/convert-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# run NAME COMMAND...: appends "seconds max_rss_kb" to $work/NAME.
+# run NAME COMMAND...: appends "wall_ms rss_kb cpu_ms" to $work/NAME. CPU
+# time (user + system) matters on a shared machine where wall time
+# mostly measures the other processes.
 run() {
 	name=$1
 	shift
@@ -27,10 +29,12 @@ run() {
 	/usr/bin/time -v "$@" >/dev/null 2>"$work/time.txt"
 	end=$(date +%s%N)
 	rss=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$work/time.txt")
-	echo "$(( (end - start) / 1000000 )) $rss" >>"$work/$name"
+	cpu=$(awk -F': ' '/User time|System time/ { s += $2 }
+		END { printf "%.0f", s * 1000 }' "$work/time.txt")
+	echo "$(( (end - start) / 1000000 )) $rss $cpu" >>"$work/$name"
 }
 
-# median NAME FIELD: the median of that column (1: ms, 2: RSS KB).
+# median NAME FIELD: the median of that column (1: ms, 2: RSS KB, 3: CPU ms).
 median() {
 	cut -d' ' -f"$2" "$work/$1" | sort -n |
 		awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
@@ -63,19 +67,20 @@ done
 
 printf "input: %s bytes FXT -> %s bytes JSON; %s runs, medians\n" \
 	"$size" "$json_size" "$runs"
-printf "%-36s %8s %10s %10s\n" "" "ms" "MB/s in" "peak RSS"
-for n in cat read convert convert_file; do
-	ms=$(median $n 1)
-	printf "%-36s %8s %10s %7s KB\n" "$n (big input)" "$ms" \
-		"$(mbps "$size" "$ms")" "$(median $n 2)"
-done
-ms=$(median convert_small 1)
-printf "%-36s %8s %10s %7s KB\n" "convert (32 MiB input)" "$ms" \
-	"$(mbps "$small_size" "$ms")" "$(median convert_small 2)"
-jq_ms=$(median jq 1)
-printf "%-36s %8s %10s %7s KB\n" "jq -c . of its JSON ($small_json B)" \
-	"$jq_ms" "$(mbps "$small_json" "$jq_ms")" "$(median jq 2)"
-awk -v c="$(median convert 1)" -v r="$(median read 1)" \
-	-v j="$jq_ms" -v s="$ms" 'BEGIN {
-	printf "ratios: convert/read time %.2f; jq time / convert time (same archive) %.1f\n",
+row() {
+	printf "%-34s %7s %7s %9s %9s %8s KB\n" "$1" "$(median "$2" 1)" \
+		"$(median "$2" 3)" "$(mbps "$3" "$(median "$2" 1)")" \
+		"$(mbps "$3" "$(median "$2" 3)")" "$(median "$2" 2)"
+}
+printf "%-34s %7s %7s %9s %9s %11s\n" "" "wall ms" "CPU ms" "MB/s wall" \
+	"MB/s CPU" "peak RSS"
+row "cat" cat "$size"
+row "reader alone" read "$size"
+row "convert -o /dev/null" convert "$size"
+row "convert -o FILE" convert_file "$size"
+row "convert, 32 MiB archive" convert_small "$small_size"
+row "jq -c . of its JSON (MB of JSON)" jq "$small_json"
+awk -v c="$(median convert 3)" -v r="$(median read 3)" \
+	-v j="$(median jq 3)" -v s="$(median convert_small 3)" 'BEGIN {
+	printf "CPU time ratios: convert / reader alone %.2f; jq -c . of the JSON / convert of the same archive %.1f\n",
 		c / r, j / s }'

@@ -74,6 +74,9 @@ until "$tracectl" status >/dev/null 2>&1; do
 done
 
 # 4000 iterations per thread keep the trace a few MB, quick to open.
+# The example's first event waits until it has joined the trace.
+FXTRACE_START_WAIT_MS=5000
+export FXTRACE_START_WAIT_MS
 echo "==> Recording fxt-example (up to ${seconds}s) with kernel scheduling (--kernel=auto)"
 "$tracectl" record -o "$out/trace.fxt" --mode streaming --buffer-size 8M \
 	--kernel=auto -- "$example" --seconds "$seconds" --threads 2 \

@@ -202,11 +202,14 @@ static void start_usage(FILE *out, const char *cmd)
 		"  -c, --categories LIST  comma-separated categories (default all)\n"
 		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
-		"  -d, --duration T       stop after T (e.g. 10s, 500ms)\n"
+		"%s"
 		"  -k, --kernel=BACKEND   scheduling capture: auto (default), kmod, bpf, off\n"
 		"Talks to fxtraced at $%s (default %s).\n\n"
 		"Examples:\n",
 		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
+		strcmp(cmd, "record") ?
+			"  -d, --duration T       stop after T (e.g. 10s, 500ms)\n" :
+			"",
 		FXT_SOCKET_ENV, FXT_MANAGER_SOCKET);
 	if (!strcmp(cmd, "record"))
 		fprintf(out,

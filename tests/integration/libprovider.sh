@@ -20,6 +20,10 @@ count() {
 	grep -c "$1" "$T/dump.out" || true
 }
 
+# The first call site waits until the trace is joined (a ceiling, not a
+# delay): no event is written before START, whatever the machine's load.
+export FXTRACE_START_WAIT_MS=60000
+
 start_manager
 for mode in oneshot circular streaming; do
 	"$TRACECTL" record -o "$T/$mode.fxt" --mode "$mode" --kernel=off -- \
@@ -31,6 +35,33 @@ for mode in oneshot circular streaming; do
 	[ "$(count 'name="tick"')" -gt 0 ] || fail "$mode: no tick events"
 	[ "$(count 'name="done"')" -eq 1 ] || fail "$mode: the last event (done) is missing"
 done
+
+# Categories reach the provider: only example.io events are written.
+"$TRACECTL" record -o "$T/cat.fxt" --categories example.io --kernel=off -- \
+	"$FXT_EXAMPLE" --iterations 50 --threads 1 >/dev/null
+strict_dump "$T/cat.fxt"
+[ "$(count 'category="example.io"')" -gt 0 ] || fail "no example.io events"
+[ "$(count 'category="example" ')" -eq 0 ] || fail "category example was not filtered"
+
+# A live provider that fills its oneshot buffer: STOP, STOPPED, and its
+# drops reported by tracectl stop and in the archive.
+"$FXT_EXAMPLE" --seconds 600 --threads 2 >/dev/null &
+ex=$!
+BG_PIDS="$BG_PIDS $ex"
+poll provider_connected fxt-example
+"$TRACECTL" start -o "$T/full.fxt" --buffer-size 64K --kernel=off
+full() {
+	"$TRACECTL" status | grep -Eq '^  fxt-example .*\((9[0-9]|100)%\)'
+}
+poll full
+"$TRACECTL" stop | tee "$T/stop.out"
+drops=$(awk '$1 == "fxt-example" { print $5 }' "$T/stop.out")
+[ "$drops" -gt 0 ] || fail "a full buffer reported no drops"
+grep -q '^fxt-example .*(exited)' "$T/stop.out" && fail "the live provider shows as exited"
+check "$T/full.fxt"
+strict_dump "$T/full.fxt"
+expect_field fxt-example overflow 1
+kill "$ex"
 
 # Joins a running trace, is killed mid-trace: whole records are kept.
 "$TRACECTL" start -o "$T/kill.fxt" --kernel=off

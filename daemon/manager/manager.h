@@ -27,6 +27,8 @@
 #include "record_walk.h"
 
 #define MANAGER_ALLOW_UID_MAX 16
+/* Each provider costs a buffer: one user cannot take all memory. */
+#define MANAGER_PROVIDERS_PER_UID 256
 /* How long stop waits for providers' STOPPED before reading anyway. */
 #define MANAGER_STOP_TIMEOUT_USEC (1000ull * 1000u)
 

@@ -95,6 +95,16 @@ static void copy_name(char *dst, const char *src)
 		strcpy(dst, "unnamed");
 }
 
+static unsigned int providers_of(const struct manager *m, uid_t uid)
+{
+	const struct provider *p;
+	unsigned int n = 0;
+
+	for (p = m->providers; p; p = p->next)
+		n += p->uid == uid;
+	return n;
+}
+
 int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 		 size_t len)
 {
@@ -108,6 +118,8 @@ int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 		return -EBADMSG;
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
 		return -errno;
+	if (cred.uid && providers_of(m, cred.uid) >= MANAGER_PROVIDERS_PER_UID)
+		return -EUSERS;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return -ENOMEM;

@@ -16,7 +16,7 @@
 struct thread_text {
 	uint64_t pid, tid;
 	uint8_t len;		/* 0: slot unused */
-	char text[7 + 20 + 7 + 20];
+	char text[64];		/* copied whole: a fixed-size copy is cheap */
 };
 
 #define THREAD_TEXT_SLOTS 64u

@@ -53,7 +53,9 @@ void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid)
 		t->pid = pid;
 		t->tid = tid;
 	}
-	json_put_raw(&c->w, t->text, t->len);
+	json_reserve(&c->w, sizeof(t->text));
+	memcpy(c->w.buf + c->w.len, t->text, sizeof(t->text));
+	c->w.len += t->len;
 }
 
 void conv_put_arg_value(struct json_writer *w, const struct fxt_arg *a)

@@ -30,8 +30,11 @@ static const char *const names[] = {
 	"queue_depth", "bytes", "request", "vsync",
 };
 
-enum { S_CAT = 1, S_RENDER, S_LAYOUT, S_PAINT, S_IO, S_NET, S_FRAME,
-       S_DECODE, S_QUEUE, S_BYTES, S_REQUEST, S_VSYNC, S_ARG_N, S_ARG_URL };
+/* String indexes: names[] from 1, then the argument names. */
+enum {
+	S_CAT = 1, S_RENDER, S_LAYOUT, S_PAINT, S_IO, S_NET, S_FRAME,
+	S_DECODE, S_QUEUE, S_BYTES, S_REQUEST, S_VSYNC, S_ARG_N, S_ARG_URL,
+};
 
 static uint64_t rng_state = 88172645463325252ull;
 

@@ -620,6 +620,8 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 	/* keep stdout and stderr in order when both go to one place */
 	out_flush(&d->out);
 	fflush(stdout);
+	if (d->progress)
+		fputs("\r\033[K", stderr);
 	fprintf(stderr, "offset 0x%" PRIx64 ": %s: %s\n", offset,
 		fxt_diag_kind_name(kind), reason);
 }

@@ -13,6 +13,28 @@
  * The first error is also kept (fxt_writer_error()) so a caller may write
  * many records and check once. After an -ENOMEM or a flush error every
  * later write fails with that error: the output would have a hole.
+ *
+ *	struct fxt_writer w;
+ *	struct fxt_writer_arg args[] = {
+ *		fxt_warg_int32(fxt_wstr("fd"), 3),
+ *		fxt_warg_string(fxt_wstr_index(2), fxt_wstr("eth0")),
+ *	};
+ *	struct fxt_writer_event ev = {
+ *		.ts = now, .thread = fxt_wthread_index(1),
+ *		.category = fxt_wstr_index(1), .name = fxt_wstr("send"),
+ *		.args = args, .nargs = 2,
+ *	};
+ *
+ *	fxt_writer_init_fd(&w, fd);
+ *	fxt_write_magic(&w);
+ *	fxt_write_provider_info(&w, 1, "app", 3);
+ *	fxt_write_init(&w, 1000000000);
+ *	fxt_write_string(&w, 1, "net", 3);
+ *	fxt_write_string(&w, 2, "iface", 5);
+ *	fxt_write_thread(&w, 1, pid, tid);
+ *	fxt_write_duration_complete(&w, &ev, end);
+ *	err = fxt_writer_flush(&w) ?: fxt_writer_error(&w);
+ *	fxt_writer_release(&w);
  */
 #ifndef FXT_WRITER_H
 #define FXT_WRITER_H

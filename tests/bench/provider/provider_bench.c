@@ -397,7 +397,8 @@ static int lttng_run_child(char **argv, const char **why)
 		status = WEXITSTATUS(status);
 	else
 		status = 1;
-	sh("lttng stop %s >/dev/null", session);
+	/* LTTng prints how many events it discarded (if any). */
+	sh("lttng stop %s | grep -i discarded", session);
 out:
 	sh("lttng destroy %s >/dev/null 2>&1; rm -rf /tmp/%s", session, session);
 	return status;

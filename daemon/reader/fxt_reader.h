@@ -190,6 +190,7 @@ struct fxt_reader_options {
 
 #define FXT_READER_LARGE_RECORD_MAX (64ull << 20)
 
+/* The reader reads fd or f from where it stands and never closes it. */
 struct fxt_reader *fxt_reader_open_fd(int fd,
 				      const struct fxt_reader_options *opt);
 struct fxt_reader *fxt_reader_open_file(FILE *f,

@@ -223,15 +223,22 @@ FXT_EXPORT void fxt_internal_scope_begin(struct fxt_scope_state *scope,
 					 const struct fxt_arg_in *args,
 					 unsigned int nargs)
 {
+	struct fxt_session *s = atomic_load_explicit(&fxt_current,
+						     memory_order_relaxed);
+	uint64_t state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
 	uint16_t cat_ref, name_ref;
 	struct fxt_thread *t;
-	struct fxt_session *s;
 
 	scope->site = NULL;
-	s = write_begin(site, category, name, &t, &cat_ref, &name_ref);
-	if (!s)
-		return;
-	write_end(t);
+	/* Enabled in this trace already: nothing to write until the end. */
+	if (unlikely(!s || !(state & FXT_SITE_ENABLED) ||
+		     (state >> FXT_SITE_GEN_SHIFT) !=
+			     (s->gen & FXT_SITE_GEN_MASK))) {
+		s = write_begin(site, category, name, &t, &cat_ref, &name_ref);
+		if (!s)
+			return;
+		write_end(t);
+	}
 	if (nargs > FXT_MAX_ARGS)
 		nargs = FXT_MAX_ARGS;
 	scope->site = site;

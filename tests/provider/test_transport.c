@@ -359,6 +359,73 @@ static void test_manager_restart(void **state)
 	test_buffer_free(&buf);
 }
 
+/* ---- bad input from the manager ------------------------------------ */
+
+static void send_with_fds(int fd, const void *msg, size_t len, int nfds)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+	} control;
+	struct iovec iov = { .iov_base = (void *)msg, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = nfds ? &control : NULL,
+		.msg_controllen = nfds ? CMSG_SPACE(nfds * sizeof(int)) : 0,
+	};
+	int fds[2] = { STDIN_FILENO, STDIN_FILENO };
+
+	if (nfds) {
+		struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(nfds * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, nfds * sizeof(int));
+	}
+	assert_int_equal(sendmsg(fd, &mh, MSG_NOSIGNAL), len);
+}
+
+/*
+ * A message the provider cannot trust ends the connection (and only
+ * that): it says HELLO again a second later, and still works.
+ */
+static void test_bad_messages_end_connection(void **state)
+{
+	struct fxt_msg_buffer bm = { .size = 1 << 20 };
+	struct fxt_msg_header bad;
+	union msg m;
+	int conn = stream_conn, i;
+
+	(void)state;
+	assert_true(conn >= 0);
+	for (i = 0; i < 4; i++) {
+		header_init(&bm.hdr, FXT_MSG_BUFFER, sizeof(bm));
+		header_init(&bad, FXT_MSG_STOP, sizeof(bad));
+		switch (i) {
+		case 0:		/* wrong magic */
+			bad.magic = 0x12345678;
+			send_with_fds(conn, &bad, sizeof(bad), 0);
+			break;
+		case 1:		/* BUFFER without its memfd */
+			send_with_fds(conn, &bm, sizeof(bm), 0);
+			break;
+		case 2:		/* BUFFER with two fds */
+			send_with_fds(conn, &bm, sizeof(bm), 2);
+			break;
+		case 3:		/* length field disagrees with the datagram */
+			bad.length = sizeof(bad) + 8;
+			send_with_fds(conn, &bad, sizeof(bad), 0);
+			break;
+		}
+		assert_int_equal(recv_any(conn, &m), -1);
+		close(conn);
+		conn = accept_provider(getpid(), "transport-test");
+	}
+	stream_conn = conn;
+	assert_false(fxt_category_enabled("net"));
+}
+
 /* ---- fork ----------------------------------------------------------- */
 
 /* The child of a traced process connects as a provider of its own. */
@@ -471,6 +538,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_streaming_save_saved),
 		cmocka_unit_test(test_manager_restart),
+		cmocka_unit_test(test_bad_messages_end_connection),
 		cmocka_unit_test(test_fork_child_new_provider),
 		cmocka_unit_test(test_start_wait_keeps_first_event),
 	};

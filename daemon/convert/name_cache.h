@@ -10,7 +10,6 @@
 #ifndef FXT_NAME_CACHE_H
 #define FXT_NAME_CACHE_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 

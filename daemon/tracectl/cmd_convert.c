@@ -163,7 +163,13 @@ static int open_input(const char *path, uint64_t *size)
 			strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st)) {
+		fprintf(stderr, "tracectl convert: cannot stat '%s': %s\n", path,
+			strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "tracectl convert: '%s' is a directory; give an "
 				"FXT file\n", path);
 		close(fd);
@@ -270,7 +276,9 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 	ret = fxt_json_convert(r, out_fd, &jopt, stats);
 	if (progress.shown)
 		fprintf(stderr, "\r\033[K");
-	if (ret < 0) {
+	if (ret == -ENOMEM) {
+		fprintf(stderr, "tracectl convert: out of memory\n");
+	} else if (ret < 0) {
 		fprintf(stderr, "tracectl convert: %s '%s': %s\n",
 			stats->output_failed ? "writing" : "reading",
 			stats->output_failed ? a->output : a->input,
@@ -280,6 +288,10 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 				"(no magic number, no records)\n", a->input);
 		ret = -EINVAL;
 	} else {
+		if (!fxt_reader_stats(r)->magic_seen)
+			fprintf(stderr, "tracectl convert: %s: no FXT magic "
+					"number at the start (an old archive?); "
+					"converted anyway\n", a->input);
 		report(a, r, stats);
 	}
 	fxt_reader_close(r);

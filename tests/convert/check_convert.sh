@@ -244,6 +244,14 @@ run_cli() {
 	jq_defs='def one(f): [.[] | select(f)] | if length == 1 then .[0] else error("\(length)") end;'
 	check "array events" 'one(.name == "inst") | .ts == 1234.567'
 
+	# The 2018 revision has no magic number record: converted, with a note.
+	tail -c +9 "$dir/all.fxt" >"$dir/old.fxt"
+	json=$dir/old.json
+	convert "$dir/old.fxt" -o "$json" || fail "no magic: exit $?"
+	grep -q "no FXT magic number" "$dir/stderr" || fail "no magic: no note"
+	jq_defs='def one(f): [.traceEvents[] | select(f)] | if length == 1 then .[0] else error("\(length)") end;'
+	check "no magic: events kept" 'one(.name == "cpl") | .dur == 500.5'
+
 	cp "$dir/all.fxt" "$dir/same.fxt"
 	convert "$dir/same.fxt" -o "$dir/same.fxt"
 	[ $? -eq 1 ] || fail "output = input: want exit 1"

@@ -25,7 +25,7 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
-/* Test probes at boundaries (anchor: SQLite testcase()); empty here. */
+/* Marks a boundary case, as SQLite's testcase() does; empty here. */
 #define FXT_TESTCASE(x) ((void)0)
 
 struct fxt_thread;
@@ -75,6 +75,9 @@ void fxt_buffer_stop(struct fxt_buffer *b);
 void fxt_buffer_unmap(struct fxt_buffer *b);
 void fxt_buffer_saved(struct fxt_buffer *b, unsigned int half,
 		      uint64_t generation);
+/* Space for an event: may switch halves (leaving the write meanwhile). */
+uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
+			    uint32_t bytes);
 uint64_t *fxt_buffer_reserve_durable(struct fxt_buffer *b, uint32_t bytes);
 void fxt_buffers_after_fork_child(void);
 void fxt_buffer_count_drop(struct fxt_buffer *b, uint32_t bytes);
@@ -236,8 +239,6 @@ static inline uint64_t fxt_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
-			    uint32_t bytes);
 uint32_t fxt_stream_words(uint16_t ref);
 uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len);
 /* Length kept for an inline string (capped at FXT_STRING_LEN_MAX). */

@@ -6,7 +6,7 @@
  * with the category and name string refs of one trace generation. Every
  * start and stop bumps fxt_trace_gen and resets every registered site to
  * 0 ("evaluate again"), so a disabled site costs its caller one relaxed
- * load and one branch (anchor: Fuchsia trace-engine's site cache).
+ * load and one branch (the call-site cache of Fuchsia's trace-engine).
  */
 #include <stdlib.h>
 #include <string.h>

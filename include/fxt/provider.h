@@ -25,7 +25,7 @@
  * A shared object containing call sites must not be dlclose()d while the
  * process runs (its call-site words are on a process-wide list).
  *
- * Layers (anchor: Fuchsia trace-engine): the TRACE_* macros below; the
+ * Layers, as in Fuchsia's trace-engine: the TRACE_* macros below; the
  * fxt_internal_* entry points they call (ABI-stable, not for clients);
  * the record writer inside the library. Define FXT_NTRACE to compile
  * every macro out.

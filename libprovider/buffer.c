@@ -221,8 +221,7 @@ void fxt_buffer_start(struct fxt_buffer *b, enum fxt_buffering_mode mode)
 	h->rolling_end[0] = h->rolling_end[1] = 0;
 	h->rolling_generation[0] = h->rolling_generation[1] = 0;
 	h->records_dropped = h->bytes_dropped = h->records_written = 0;
-	atomic_store(&b->records_dropped, 0);
-	atomic_store(&b->bytes_dropped, 0);
+	atomic_store(&b->gate, 0);
 	b->half_free[0] = b->half_free[1] = true;
 	b->published[0] = b->published[1] = true;
 	b->wraps = 0;
@@ -232,17 +231,23 @@ void fxt_buffer_start(struct fxt_buffer *b, enum fxt_buffering_mode mode)
 	pthread_mutex_unlock(&b->lock);
 }
 
+/*
+ * Drops are counted in the shared header at once, so that a provider that
+ * dies or exits without a STOP still reports them. The header may only be
+ * touched while the buffer is mapped: the fetch_add on b->gate orders
+ * this writer against fxt_buffer_stop() like a reservation (see the
+ * diagram at the top). Not closed yet: stop will wait for us before anything is
+ * unmapped. Closed: the trace is over and the drop is not counted.
+ */
 void fxt_buffer_count_drop(struct fxt_buffer *b, uint32_t bytes)
 {
-	atomic_fetch_add_explicit(&b->records_dropped, 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&b->bytes_dropped, bytes,
-				  memory_order_relaxed);
-}
+	uint64_t gate = atomic_fetch_add_explicit(&b->gate, 0,
+						  memory_order_release);
 
-static void publish_drops(struct fxt_buffer *b)
-{
-	b->hdr->records_dropped = atomic_load(&b->records_dropped);
-	b->hdr->bytes_dropped = atomic_load(&b->bytes_dropped);
+	if (gate & FXT_AREA_CLOSED)
+		return;
+	__atomic_fetch_add(&b->hdr->records_dropped, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->hdr->bytes_dropped, bytes, __ATOMIC_RELAXED);
 }
 
 /* Close a rolling half and publish its end; under lock. */
@@ -259,7 +264,6 @@ static void close_half(struct fxt_buffer *b, unsigned int half)
 		b->hdr->records_written += count_records(a, end);
 	__atomic_store_n(&b->hdr->rolling_end[half], end, __ATOMIC_RELEASE);
 	b->published[half] = true;
-	publish_drops(b);
 }
 
 /*
@@ -277,9 +281,8 @@ static void hand_over(struct fxt_buffer *b, unsigned int h)
 		return;
 	n = count_records(a, end);
 	b->hdr->records_written -= n;
-	atomic_fetch_add(&b->records_dropped, n);
-	atomic_fetch_add(&b->bytes_dropped, end);
-	publish_drops(b);
+	__atomic_fetch_add(&b->hdr->records_dropped, n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->hdr->bytes_dropped, end, __ATOMIC_RELAXED);
 	/* Nothing in it is to be read any more, by end mark or by headers. */
 	__atomic_store_n(&b->hdr->rolling_end[h], 0, __ATOMIC_RELEASE);
 	__atomic_store_n((uint64_t *)a->base, 0, __ATOMIC_RELEASE);
@@ -408,6 +411,7 @@ void fxt_buffer_stop(struct fxt_buffer *b)
 	if (b->stopped || !h)
 		goto out;
 	b->stopped = true;
+	atomic_fetch_or_explicit(&b->gate, FXT_AREA_CLOSED, memory_order_acq_rel);
 	area_close(&b->durable);
 	area_close(&b->rolling[0]);
 	area_close(&b->rolling[1]);
@@ -427,7 +431,6 @@ void fxt_buffer_stop(struct fxt_buffer *b)
 				count_records(&b->rolling[cur ^ 1],
 					      h->rolling_end[cur ^ 1]);
 	}
-	publish_drops(b);
 	/* The STOPPED message carries this to the manager. */
 	atomic_thread_fence(memory_order_release);
 out:

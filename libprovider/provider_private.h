@@ -62,8 +62,8 @@ struct fxt_buffer {
 	bool used[2];			/* written since mapped: zero to reuse */
 	uint64_t wraps;			/* rules: under lock */
 	pthread_mutex_t lock;	/* switching halves, publishing, stop */
-	_Atomic uint64_t records_dropped;
-	_Atomic uint64_t bytes_dropped;
+	/* FXT_AREA_CLOSED once stopped: orders drop counting (buffer.c). */
+	_Atomic uint64_t gate;
 	/* Streaming: how SAVE messages go out (transport.c); -1 in tests. */
 	int save_fd;
 	struct fxt_buffer *all_next;	/* every buffer ever mapped */

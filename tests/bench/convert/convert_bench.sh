@@ -4,6 +4,8 @@
 # RUNS runs, with peers measured in the same run:
 #   cat      reading the archive (page cache) to /dev/null
 #   read     the streaming reader alone (decode, no JSON)
+#   dd       writing as many bytes as the JSON output to a file: what the
+#            file system alone costs of "convert -o FILE"
 #   jq       jq -c . re-printing JSON converted from a small archive
 #
 # usage: convert_bench.sh BUILDDIR [MEGABYTES] [RUNS]
@@ -60,6 +62,9 @@ while [ $i -lt "$runs" ]; do
 	run convert_file "$tracectl" convert "$work/big.fxt" -o "$work/big.json"
 	json_size=$(stat -c %s "$work/big.json")
 	rm -f "$work/big.json"
+	run dd dd if=/dev/zero of="$work/dd.out" bs=4M \
+		count=$((json_size / 4194304)) status=none
+	rm -f "$work/dd.out"
 	run convert_small "$tracectl" convert "$work/small.fxt" -o /dev/null
 	run jq jq -c . "$work/small.json"
 	i=$((i + 1))
@@ -78,6 +83,7 @@ row "cat" cat "$size"
 row "reader alone" read "$size"
 row "convert -o /dev/null" convert "$size"
 row "convert -o FILE" convert_file "$size"
+row "dd of the JSON's size (per FXT MB)" dd "$size"
 row "convert, 32 MiB archive" convert_small "$small_size"
 row "jq -c . of its JSON (MB of JSON)" jq "$small_json"
 awk -v c="$(median convert 3)" -v r="$(median read 3)" \

@@ -417,11 +417,10 @@ int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid,
 	return write_words(w, words, 3);
 }
 
-static bool event_has_extra(enum fxt_event_type type, uint64_t extra)
+static bool event_has_extra(enum fxt_event_type type)
 {
 	switch (type) {
 	case FXT_EVENT_INSTANT:
-		return extra != FXT_SCOPE_THREAD;
 	case FXT_EVENT_DURATION_BEGIN:
 	case FXT_EVENT_DURATION_END:
 		return false;
@@ -448,7 +447,7 @@ int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
 		err = size_args(ev->args, ev->nargs, &words);
 	if (err)
 		return fail(w, err);
-	has_extra = event_has_extra(type, extra);
+	has_extra = event_has_extra(type);
 	words += thread_words(&ev->thread) + fxt_string_ref_words(cat) +
 		 fxt_string_ref_words(name) + has_extra;
 	p = reserve_record(w, words);
@@ -469,9 +468,25 @@ int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
 int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
 		      enum fxt_instant_scope scope)
 {
+	static const char *const scope_names[] = {
+		[FXT_SCOPE_PROCESS] = "process",
+		[FXT_SCOPE_GLOBAL] = "global",
+	};
+	struct fxt_writer_arg args[FXT_MAX_ARGS];
+	struct fxt_writer_event scoped = *ev;
+
 	if ((unsigned int)scope > FXT_SCOPE_GLOBAL)
 		return fail(w, -EINVAL);
-	return fxt_write_event(w, FXT_EVENT_INSTANT, ev, scope);
+	if (scope == FXT_SCOPE_THREAD)
+		return fxt_write_event(w, FXT_EVENT_INSTANT, ev, 0);
+	if (ev->nargs >= FXT_MAX_ARGS)
+		return fail(w, -EINVAL);
+	memcpy(args, ev->args, ev->nargs * sizeof(*args));
+	args[ev->nargs] = fxt_warg_string(fxt_wstr("scope"),
+					  fxt_wstr(scope_names[scope]));
+	scoped.args = args;
+	scoped.nargs = ev->nargs + 1;
+	return fxt_write_event(w, FXT_EVENT_INSTANT, &scoped, 0);
 }
 
 int fxt_write_counter(struct fxt_writer *w, const struct fxt_writer_event *ev,

@@ -249,13 +249,15 @@ int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid,
 
 /*
  * Any event type; extra is the word the type carries (counter id, end
- * time, async or flow correlation id, the scope of an instant event).
+ * time, async or flow correlation id); instant and duration begin/end
+ * events carry none and ignore it.
  */
 int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
 		    const struct fxt_writer_event *ev, uint64_t extra);
 /*
- * FXT_SCOPE_THREAD writes the record of the spec text; process and global
- * scope append the scope word as Fuchsia's trace-engine does.
+ * The spec's instant event has no scope field: process and global scope
+ * are written as a string argument "scope" ("process" or "global"), as
+ * libprovider writes them. Thread scope adds nothing.
  */
 int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
 		      enum fxt_instant_scope scope);

@@ -73,9 +73,10 @@ enum fxt_event_type {
 #define FXT_EVENT_TYPE_MAX FXT_EVENT_FLOW_END
 
 /*
- * Instant event scope: one word after the arguments, as Fuchsia's
- * trace-engine writes it (the spec text omits it; an appended word is an
- * extension the spec allows). No word means thread scope.
+ * Instant event scope. The spec text gives instant events no scope field;
+ * we write it as a string argument "scope" ("process", "global"). Fuchsia's
+ * trace-engine instead appends one word holding these values after the
+ * arguments: readers accept both. Neither means thread scope.
  */
 enum fxt_instant_scope {
 	FXT_SCOPE_THREAD = 0,

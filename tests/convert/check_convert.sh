@@ -80,7 +80,7 @@ check_events() {
 	grep -q '"i64":-1234567890123[,}]' "$json" ||
 		fail "int64 not written exactly"
 	check "scope from argument" 'named("global_inst") | .s == "g" and .ts == 2000.000'
-	check "scope from scope word" 'named("proc_inst") | .s == "p" and .ts == 2000.001'
+	check "process scope from argument" 'named("proc_inst") | .s == "p" and .ts == 2000.001'
 	check "counter" 'named("ctr") | .ph == "C" and .args == {"a": 3, "b": 2.5} and (has("id") | not)'
 	check "counter id" 'named("ctr2") | .ph == "C" and .id == "0x7" and .args == {"v": 10}'
 	check "begin" 'one(.ph == "B") | .name == "dur" and .ts == 4000'

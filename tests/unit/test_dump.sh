@@ -39,7 +39,7 @@ expect_line() {	# FILE PATTERN (fixed string)
 expect_exit 0 "$tracectl" dump "$dir/good.fxt"
 expect_line out '0x00000000  magic              0x16547846'
 expect_line out '0x00000008  provider_info      id=7 name="kernel"'
-expect_line out 'instant            ts=1000 thread=100/101 category="cat" name="all args" scope=global null=null i32=-7 u32=uint32(4294967280)'
+expect_line out 'instant            ts=1000 thread=100/101 category="cat" name="all args" null=null i32=-7 u32=uint32(4294967280)'
 expect_line out 'f64=2.5 cat="inline value" ptr=pointer(0x7ffd0000beef) koid=koid(4242) flag=true indexed="name two"'
 expect_line out 'duration_complete  ts=1000 thread=100/101 category="cat" name="name two" end_ts=2000'
 expect_line out 'context_switch     ts=3000 cpu=1 out_tid=101 blocked in_tid=102 outgoing_weight=5 incoming_weight=-2147483648'
@@ -47,7 +47,7 @@ expect_line out 'thread_wakeup      ts=3001 cpu=1 tid=101 weight=3 waker=koid(10
 expect_line out 'legacy_switch      ts=3002 cpu=2 out=100/101 suspended out_prio=10 in=7/8 in_prio=20'
 expect_line out 'large_blob         category="cat" name="large" ts=2400 (100000 ns) thread=1/2'
 expect_line out 'provider_event     id=7 buffer_overflow (records were dropped)'
-expect_line out 'summary: 34 records, 1448 bytes'
+expect_line out 'summary: 34 records, 1464 bytes'
 expect_line out '  event                        12'
 expect_line out '  7 "kernel": 29 records, 1000000000 ticks/s, buffer overflowed 1 time: records were dropped'
 expect_line out 'problems: 0 malformed, 0 nonconforming, 0 unknown skipped, not truncated'
@@ -64,12 +64,12 @@ grep -q '^0x' "$dir/out" && fail "--summary-only printed records"
 expect_line out 'summary: 34 records'
 
 expect_exit 0 "$tracectl" dump "$dir/nonconforming.fxt"
-expect_line err 'offset 0x5a8: nonconforming: reserved bits 0x0000010000000000 of the initialization header are set'
+expect_line err 'offset 0x5b8: nonconforming: reserved bits 0x0000010000000000 of the initialization header are set'
 expect_exit 1 "$tracectl" dump --strict "$dir/nonconforming.fxt"
 expect_line out 'problems: 0 malformed, 1 nonconforming'
 
 expect_exit 0 "$tracectl" dump "$dir/malformed.fxt"
-expect_line err 'offset 0x5c8: malformed: argument 1 of 3 words runs past the end of the record'
+expect_line err 'offset 0x5d8: malformed: argument 1 of 3 words runs past the end of the record'
 expect_exit 1 "$tracectl" dump --strict --summary-only "$dir/malformed.fxt"
 expect_line out 'problems: 1 malformed'
 

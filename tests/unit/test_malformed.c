@@ -406,6 +406,18 @@ static void bad_instant_scope(void **state)
 	assert_int_equal(res.last.event.scope, FXT_SCOPE_THREAD);
 }
 
+/* Fuchsia's trace-engine appends a scope word to instant events. */
+static void fuchsia_instant_scope_word(void **state)
+{
+	struct result res;
+
+	READ_KEEP(&res, 0x8, MAGIC,
+		  fxt_event_header(5, FXT_EVENT_INSTANT, 0, 0, 0, 0), 1, 2, 3,
+		  FXT_SCOPE_GLOBAL);
+	assert_int_equal(res.log.n, 0);
+	assert_int_equal(res.last.event.scope, FXT_SCOPE_GLOBAL);
+}
+
 static void large_blob_payload_too_long(void **state)
 {
 	struct result res;
@@ -503,6 +515,7 @@ int main(void)
 		cmocka_unit_test(inline_string_past_record),
 		cmocka_unit_test(missing_event_word),
 		cmocka_unit_test(bad_instant_scope),
+		cmocka_unit_test(fuchsia_instant_scope_word),
 		cmocka_unit_test(large_blob_payload_too_long),
 		cmocka_unit_test(zero_ticks_per_second),
 		cmocka_unit_test(legacy_context_switch),

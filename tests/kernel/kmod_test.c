@@ -307,10 +307,14 @@ static int test_pingpong(void)
 		    r->out_tid == (uint64_t)pp.ping_tid &&
 		    r->in_tid == (uint64_t)pp.pong_tid) {
 			switches++;
-			/* Blocked in read(), or preempted by pong's wakeup. */
+			/*
+			 * Blocked in read(), preempted by pong's wakeup, or
+			 * dead at the end. One of the two blocks each round.
+			 */
 			blocked += r->out_state == FXT_THREAD_BLOCKED;
 			CHECK(r->out_state == FXT_THREAD_BLOCKED ||
-			      r->out_state == FXT_THREAD_RUNNING,
+			      r->out_state == FXT_THREAD_RUNNING ||
+			      r->out_state == FXT_THREAD_DEAD,
 			      "ping left in state %u", r->out_state);
 			CHECK(r->out_weight == 1024 && r->in_weight == 1024,
 			      "nice 0 weights %d %d", r->out_weight,
@@ -318,8 +322,10 @@ static int test_pingpong(void)
 		}
 		if (r->kind == KREC_SWITCH && r->cpu == 0 &&
 		    r->out_tid == (uint64_t)pp.pong_tid &&
-		    r->in_tid == (uint64_t)pp.ping_tid)
+		    r->in_tid == (uint64_t)pp.ping_tid) {
 			back++;
+			blocked += r->out_state == FXT_THREAD_BLOCKED;
+		}
 		if (r->kind == KREC_WAKEUP && r->tid == (uint64_t)pp.pong_tid &&
 		    r->waker == (uint64_t)pp.ping_tid) {
 			wakeups++;
@@ -330,9 +336,10 @@ static int test_pingpong(void)
 			CHECK((r->out_tid ? r->in_weight : r->out_weight) ==
 			      FXT_SCHED_IDLE_WEIGHT, "idle weight");
 	}
-	CHECK(switches >= 250 && back >= 250, "switches %zu/%zu", switches, back);
-	CHECK(wakeups >= 250, "wakeups of pong by ping: %zu", wakeups);
-	CHECK(blocked >= 30, "ping left blocked only %zu times", blocked);
+	/* Wakeup preemption merges some rounds: not 300 of each. */
+	CHECK(switches >= 100 && back >= 100, "switches %zu/%zu", switches, back);
+	CHECK(wakeups >= 100, "wakeups of pong by ping: %zu", wakeups);
+	CHECK(blocked >= 250, "left blocked only %zu times", blocked);
 	CHECK(st.dropped == 0, "dropped %llu", (unsigned long long)st.dropped);
 	capture_free(&c);
 	free(cpu_of);
@@ -366,7 +373,7 @@ static int test_timestamps(void)
 		last[cpu] = r->ts;
 		checked++;
 	}
-	CHECK(checked > 1000, "only %zu timestamps", checked);
+	CHECK(checked > 400, "only %zu timestamps", checked);
 	capture_free(&c);
 	free(cpu_of);
 	return 0;
@@ -766,6 +773,137 @@ static int test_backend(void)
 	return 0;
 }
 
+/* Appends words to a growing archive. */
+struct archive {
+	uint64_t *w;
+	size_t n, cap;
+};
+
+static void put(struct archive *a, uint64_t word)
+{
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 4096;
+		a->w = realloc(a->w, a->cap * sizeof(*a->w));
+		if (!a->w)
+			abort();
+	}
+	a->w[a->n++] = word;
+}
+
+static void put_string(struct archive *a, const char *str)
+{
+	size_t len = strlen(str), i;
+
+	for (i = 0; i < fxt_words((uint32_t)len); i++) {
+		uint64_t word = 0;
+		size_t part = len - i * 8 < 8 ? len - i * 8 : 8;
+
+		memcpy(&word, str + i * 8, part);
+		put(a, word);
+	}
+}
+
+/* The kernel provider's section, as the manager writes it. */
+static void put_section_start(struct archive *a)
+{
+	static const char *const table[] = FXT_SCHED_STRING_TABLE;
+	unsigned int i;
+
+	put(a, fxt_magic_record());
+	put(a, fxt_provider_info_header(1, 6));
+	put_string(a, "kernel");
+	put(a, fxt_init_header());
+	put(a, 1000000000u);
+	for (i = 1; i <= FXT_SCHED_STR_COUNT; i++) {
+		put(a, fxt_string_header((uint16_t)i,
+					 (uint16_t)strlen(table[i])));
+		put_string(a, table[i]);
+	}
+}
+
+static int write_file(const char *path, const struct archive *a)
+{
+	FILE *f = fopen(path, "wb");
+	int ok;
+
+	if (!f)
+		return -errno;
+	ok = fwrite(a->w, 8, a->n, f) == a->n;
+	return fclose(f) == 0 && ok ? 0 : -EIO;
+}
+
+static int run_dump_strict(const char *path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		execl("/bin/tracectl", "tracectl", "dump", "--strict", path,
+		      (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+/*
+ * The rings' records, behind the section start the manager writes, pass
+ * tracectl dump --strict (the project's reader); a malformed one does
+ * not.
+ */
+static int test_archive_strict(void)
+{
+	struct fxt_sched_stats st;
+	struct archive a = { 0 };
+	struct pingpong pp;
+	struct kring k;
+	uint64_t *buf;
+	unsigned int cpu;
+	size_t got, i, first_wakeup = 0;
+	int status;
+
+	CHECK(access("/bin/tracectl", X_OK) == 0, "no /bin/tracectl in the "
+	      "initramfs");
+	CHECK_OK(open_configured(&k, 1 << 20, FXT_SCHED_MODE_STREAMING, 0));
+	buf = malloc(1 << 20);
+	CHECK(buf, "malloc");
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(run_pingpong(0, 100, NULL, &pp));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK_OK(kring_stats(&k, &st));
+	put_section_start(&a);
+	for (cpu = 0; cpu < k.info.ncpus; cpu++) {
+		while ((got = kring_read(&k, cpu, buf, 1 << 20, true)) > 0)
+			for (i = 0; i < got / 8; i++)
+				put(&a, buf[i]);
+	}
+	kring_close(&k);
+	CHECK_OK(write_file("/tmp/kernel.fxt", &a));
+	status = run_dump_strict("/tmp/kernel.fxt");
+	CHECK(status == 0, "tracectl dump --strict exit %d on %llu records",
+	      status, (unsigned long long)st.records);
+
+	/* A waker koid argument one word short: strict must fail. */
+	for (i = 0; i < a.n && !first_wakeup; i++)
+		if (FXT_GET(a.w[i], FXT_HDR_TYPE) == FXT_RECORD_SCHEDULING &&
+		    FXT_GET(a.w[i], FXT_SCHED_TYPE) == FXT_SCHED_THREAD_WAKEUP)
+			first_wakeup = i;
+	CHECK(first_wakeup, "no wakeup in the archive");
+	a.w[first_wakeup + 4] = fxt_arg_header(FXT_ARG_KOID, 1,
+					       FXT_SCHED_STR_WAKER, 0);
+	CHECK_OK(write_file("/tmp/kernel-bad.fxt", &a));
+	status = run_dump_strict("/tmp/kernel-bad.fxt");
+	CHECK(status == 1, "tracectl dump --strict exit %d on a short koid",
+	      status);
+	free(a.w);
+	free(buf);
+	return 0;
+}
+
 struct test {
 	const char *name;
 	int (*fn)(void);
@@ -785,6 +923,7 @@ static const struct test tests[] = {
 	{ "two_readers", test_two_readers },
 	{ "rmmod_while_mapped", test_rmmod_mapped },
 	{ "backend_kmod", test_backend },
+	{ "archive_dump_strict", test_archive_strict },
 };
 
 static int run_one(const struct test *t)

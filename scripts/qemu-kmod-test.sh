@@ -56,21 +56,28 @@ if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	exit 1
 fi
 
-# tracectl for the archive test: dynamic (libsystemd has no static
-# library), so it goes in with its ldd dependencies and the loader.
-tracectl=${FXT_BUILD_DIR:-build}/daemon/tracectl/tracectl
-if [ ! -x "$tracectl" ]; then
-	tracectl=$work/build/daemon/tracectl/tracectl
-	{ meson setup "$work/build" && ninja -C "$work/build" daemon/tracectl/tracectl; } \
-		>"$work/meson.log" 2>&1 || echo "qemu-kmod-test: no tracectl (see $work/meson.log)"
+# The manager's programs for the archive and end-to-end tests: dynamic
+# (libsystemd has no static library), so they go in with their ldd
+# dependencies and the loader. From the project's build if there is one.
+build=${FXT_BUILD_DIR:-build}
+progs="daemon/tracectl/tracectl daemon/manager/fxtraced
+tests/integration/proto-provider"
+if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
+	build=$work/build
+	# shellcheck disable=SC2086
+	{ meson setup "$build" && ninja -C "$build" $progs; } \
+		>"$work/meson.log" 2>&1 ||
+		echo "qemu-kmod-test: manager programs do not build (see $work/meson.log)"
 fi
-if [ -x "$tracectl" ]; then
-	cp "$tracectl" "$work/root/bin/tracectl"
-	for lib in $(ldd "$tracectl" | grep -o '/[^ ]*'); do
+for prog in $progs; do
+	[ -x "$build/$prog" ] || continue
+	cp "$build/$prog" "$work/root/bin/"
+	for lib in $(ldd "$build/$prog" | grep -o '/[^ ]*'); do
 		mkdir -p "$work/root$(dirname "$lib")"
 		cp -L "$lib" "$work/root$lib"
 	done
-fi
+done
+cp scripts/qemu/e2e.sh "$work/root/bin/e2e.sh"
 
 cp /bin/busybox "$work/root/bin/busybox"
 cp scripts/qemu/init "$work/root/init"

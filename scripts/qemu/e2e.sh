@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# In the guest: fxtraced + tracectl record --kernel=kmod around a provider,
+# then the archive must pass tracectl dump --strict and hold the
+# provider's events, context switches and wakeups, and the provider's
+# thread name from a kernel object record. Prints PASS/FAIL e2e_manager_kmod.
+T=/tmp/e2e
+mkdir -p "$T"
+export FXTRACE_SOCKET="$T/manager.sock"
+fail() {
+	echo "  $*"
+	echo "--- fxtraced log"
+	sed 's/^/  /' "$T/fxtraced.log"
+	kill "$mgr" 2>/dev/null
+	echo "FAIL e2e_manager_kmod"
+	exit 1
+}
+
+/bin/fxtraced --socket "$FXTRACE_SOCKET" --allow-uid 0 >"$T/fxtraced.log" 2>&1 &
+mgr=$!
+i=0
+until /bin/tracectl status >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ "$i" -lt 600 ] || fail "fxtraced did not answer"
+	sleep 0.1
+done
+/bin/tracectl record -o "$T/e2e.fxt" --mode streaming --kernel=kmod -- \
+	/bin/proto-provider --name app --events 400 --exit-after-write \
+	>"$T/record.out" 2>&1 || { cat "$T/record.out"; fail "tracectl record failed"; }
+grep -q "kernel kmod" "$T/record.out" || { cat "$T/record.out"; fail "not traced with kmod"; }
+/bin/tracectl dump --strict "$T/e2e.fxt" >"$T/dump.out" 2>"$T/dump.err" ||
+	{ tail -5 "$T/dump.err"; fail "tracectl dump --strict"; }
+switches=$(grep -c " context_switch " "$T/dump.out")
+wakeups=$(grep -c " thread_wakeup " "$T/dump.out")
+echo "  e2e: $switches context switches, $wakeups wakeups," \
+	"$(grep -c 'name="proto-provider"' "$T/dump.out") provider thread records"
+[ "$switches" -gt 10 ] && [ "$wakeups" -gt 10 ] || fail "too few scheduling records"
+grep -q 'kernel_object .*type=thread.*name="proto-provider"' "$T/dump.out" ||
+	fail "no thread record naming the provider"
+grep -q '"app"' "$T/dump.out" || fail "no provider section for app"
+kill -TERM "$mgr"
+wait "$mgr" || fail "fxtraced exited with status $?"
+echo "PASS e2e_manager_kmod"

@@ -313,6 +313,9 @@ static int fxt_mmap_locked(struct fxt_session *s, struct vm_area_struct *vma)
 		return -EPERM;
 	if ((vma->vm_flags & VM_WRITE) && !consumer_page)
 		return -EPERM;
+	/* A private copy of the consumer page would never reach us. */
+	if ((vma->vm_flags & VM_WRITE) && !(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
 	err = remap_vmalloc_range(vma, s->rings[cpu].area,
 				  in_region >> PAGE_SHIFT);
 	if (err)
@@ -391,7 +394,6 @@ static const struct file_operations fxt_dev_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.poll = fxt_dev_poll,
 	.mmap = fxt_dev_mmap,
-	.llseek = no_llseek,
 };
 
 static struct miscdevice fxt_dev = {

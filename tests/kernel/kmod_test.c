@@ -218,6 +218,9 @@ static int test_bad_args(void)
 	CHECK(p == MAP_FAILED && errno == EPERM, "writable data mapping");
 	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, k.fd, 0);
 	CHECK(p == MAP_FAILED && errno == EPERM, "writable ctrl page");
+	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE, k.fd,
+		 (off_t)k.info.consumer_offset);
+	CHECK(p == MAP_FAILED && errno == EINVAL, "private consumer page");
 	p = mmap(NULL, 2 * stride, PROT_READ, MAP_SHARED, k.fd, 0);
 	CHECK(p == MAP_FAILED && errno == EINVAL, "mapping across CPUs");
 	p = mmap(NULL, 4096, PROT_READ, MAP_SHARED, k.fd,

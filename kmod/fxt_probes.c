@@ -11,6 +11,7 @@
  * passes through fork first, which names it again.
  */
 #include <linux/kernel.h>
+#include <linux/lockdep.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/prio.h>
@@ -99,15 +100,14 @@ static void fxt_probe_switch(void *data, bool preempt,
 			     unsigned int prev_state)
 {
 	u64 w[FXT_SCHED_SWITCH_WORDS];
-	unsigned long flags;
 
-	local_irq_save(flags);
+	/* __schedule() holds the runqueue lock with interrupts disabled. */
+	lockdep_assert_irqs_disabled();
 	fxt_sched_write_switch(w, ktime_get_boot_fast_ns(), smp_processor_id(),
 			       fxt_sched_thread_state(prev_state, preempt),
 			       prev->pid, next->pid, fxt_task_weight(prev),
 			       fxt_task_weight(next));
 	fxt_ring_write(fxt_session_this_ring(data), w, FXT_SCHED_SWITCH_WORDS);
-	local_irq_restore(flags);
 }
 
 /* Also sched_wakeup_new. May run with interrupts enabled. */

@@ -11,19 +11,21 @@
 #include "provider_private.h"
 #include "record.h"
 
-FXT_EXPORT uint64_t fxt_now(void)
+uint64_t fxt_test_library_events(void)
 {
-	return fxt_clock_ns();
+	struct fxt_thread *t = fxt_thread_self();
+
+	return t ? t->library_events : 0;
 }
 
 /*
  * Enter a write if the site's category is enabled in the running trace:
  * returns the session (then call write_end()), or NULL.
  */
-static inline struct fxt_session *write_begin(struct fxt_site *site, const char *cat,
-				       const char *name,
-				       struct fxt_thread **tp,
-				       uint16_t *cat_ref, uint16_t *name_ref)
+static inline struct fxt_session *
+write_begin_eval(struct fxt_site *site, const char *cat, const char *name,
+		 const struct fxt_site_eval *eval, struct fxt_thread **tp,
+		 uint16_t *cat_ref, uint16_t *name_ref)
 {
 	struct fxt_session *s;
 	struct fxt_thread *t;
@@ -32,8 +34,8 @@ static inline struct fxt_session *write_begin(struct fxt_site *site, const char 
 		/* The first site may wait to join a trace ($FXTRACE_START_WAIT_MS). */
 		fxt_transport_ensure_started();
 		if (!atomic_load_explicit(&fxt_current, memory_order_relaxed))
-			return fxt_site_session(site, NULL, cat, name, cat_ref,
-						name_ref);
+			return fxt_site_session_args(site, NULL, cat, name,
+						     eval, cat_ref, name_ref);
 	}
 	t = fxt_thread_self();
 	if (unlikely(!t))
@@ -46,11 +48,21 @@ static inline struct fxt_session *write_begin(struct fxt_site *site, const char 
 		return NULL;
 	}
 	fxt_write_enter(t);
-	s = fxt_site_session_fast(site, t, cat, name, cat_ref, name_ref);
+	s = fxt_site_session_fast(site, t, cat, name, eval, cat_ref, name_ref);
 	if (!s)
 		fxt_write_leave(t);
 	*tp = t;
 	return s;
+}
+
+static inline struct fxt_session *write_begin(struct fxt_site *site,
+					      const char *cat,
+					      const char *name,
+					      struct fxt_thread **tp,
+					      uint16_t *cat_ref,
+					      uint16_t *name_ref)
+{
+	return write_begin_eval(site, cat, name, NULL, tp, cat_ref, name_ref);
 }
 
 static inline void write_end(struct fxt_thread *t)
@@ -58,10 +70,13 @@ static inline void write_end(struct fxt_thread *t)
 	fxt_write_leave(t);
 }
 
-static inline void event_entry(struct fxt_site *site, const char *category,
-			       const char *name, unsigned int event_type,
-			       uint64_t ts, uint64_t extra,
-			       const struct fxt_arg_in *args, unsigned int nargs)
+static inline void event_entry_eval(struct fxt_site *site,
+				    const struct fxt_site_eval *eval,
+				    const char *category, const char *name,
+				    unsigned int event_type, uint64_t ts,
+				    uint64_t extra,
+				    const struct fxt_arg_in *args,
+				    unsigned int nargs)
 {
 	struct fxt_event_desc e = {
 		.type = event_type, .cat = category, .name = name, .ts = ts,
@@ -72,11 +87,22 @@ static inline void event_entry(struct fxt_site *site, const char *category,
 
 	if (unlikely(event_type > FXT_EVENT_TYPE_MAX))
 		return;
-	s = write_begin(site, category, name, &t, &e.cat_ref, &e.name_ref);
+	s = write_begin_eval(site, category, name, eval, &t, &e.cat_ref,
+			     &e.name_ref);
 	if (!s)
 		return;
+	t->library_events++;
 	fxt_write_event(t, s, &e);
 	write_end(t);
+}
+
+static inline void event_entry(struct fxt_site *site, const char *category,
+			       const char *name, unsigned int event_type,
+			       uint64_t ts, uint64_t extra,
+			       const struct fxt_arg_in *args, unsigned int nargs)
+{
+	event_entry_eval(site, NULL, category, name, event_type, ts, extra,
+			 args, nargs);
 }
 
 FXT_EXPORT bool fxt_internal_enabled(struct fxt_site *site,
@@ -107,17 +133,20 @@ static const char *const scope_names[] = {
 	[TRACE_SCOPE_GLOBAL] = "global",
 };
 
-FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
-				     const char *category, const char *name,
-				     enum fxt_scope scope,
-				     const struct fxt_arg_in *args,
-				     unsigned int nargs)
+/* Sites of process or global instants carry a "scope" argument. */
+static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
+			  const char *category, const char *name,
+			  enum fxt_scope scope, const struct fxt_arg_in *args,
+			  unsigned int nargs)
 {
 	struct fxt_arg_in with_scope[FXT_MAX_ARGS];
+	struct fxt_site_eval eval = {
+		.arg_name = arg_name, .args = args, .nargs = nargs,
+	};
 
 	if (likely(scope != TRACE_SCOPE_PROCESS && scope != TRACE_SCOPE_GLOBAL)) {
-		event_entry(site, category, name, FXT_EVENT_INSTANT, 0, 0, args,
-			    nargs);
+		event_entry_eval(site, &eval, category, name,
+				 FXT_EVENT_INSTANT, 0, 0, args, nargs);
 		return;
 	}
 	if (nargs > FXT_MAX_ARGS - 1)
@@ -127,8 +156,48 @@ FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
 		.name = "scope", .type = FXT_ARG_STRING,
 		.flags = FXT_ARG_IN_LITERAL, .v.str = scope_names[scope],
 	};
-	event_entry(site, category, name, FXT_EVENT_INSTANT, 0, 0, with_scope,
-		    nargs + 1);
+	/* The inline writer never sees this site's extra argument. */
+	eval.args = with_scope;
+	eval.nargs = nargs + 1;
+	eval.arg_name = NULL;
+	event_entry_eval(site, &eval, category, name, FXT_EVENT_INSTANT, 0, 0,
+			 with_scope, nargs + 1);
+}
+
+FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
+				     const char *category, const char *name,
+				     enum fxt_scope scope,
+				     const struct fxt_arg_in *args,
+				     unsigned int nargs)
+{
+	instant_entry(site, NULL, category, name, scope, args, nargs);
+}
+
+FXT_EXPORT void fxt_internal_instant_args(struct fxt_site_args *site,
+					  const char *category,
+					  const char *name,
+					  enum fxt_scope scope,
+					  const struct fxt_arg_in *args,
+					  unsigned int nargs)
+{
+	instant_entry(&site->site, site->arg_name, category, name, scope,
+		      args, nargs);
+}
+
+FXT_EXPORT void fxt_internal_event_args(struct fxt_site_args *site,
+					const char *category,
+					const char *name,
+					unsigned int event_type, uint64_t ts,
+					uint64_t extra,
+					const struct fxt_arg_in *args,
+					unsigned int nargs)
+{
+	struct fxt_site_eval eval = {
+		.arg_name = site->arg_name, .args = args, .nargs = nargs,
+	};
+
+	event_entry_eval(&site->site, &eval, category, name, event_type, ts,
+			 extra, args, nargs);
 }
 
 FXT_EXPORT void fxt_internal_blob(struct fxt_site *site, const char *category,
@@ -231,9 +300,7 @@ FXT_EXPORT void fxt_internal_scope_begin(struct fxt_scope_state *scope,
 
 	scope->site = NULL;
 	/* Enabled in this trace already: nothing to write until the end. */
-	if (unlikely(!s || !(state & FXT_SITE_ENABLED) ||
-		     (state >> FXT_SITE_GEN_SHIFT) !=
-			     (s->gen & FXT_SITE_GEN_MASK))) {
+	if (unlikely(!s || !fxt_site_state_current(state, s->gen))) {
 		s = write_begin(site, category, name, &t, &cat_ref, &name_ref);
 		if (!s)
 			return;
@@ -257,4 +324,65 @@ FXT_EXPORT void fxt_internal_scope_end(struct fxt_scope_state *scope)
 		    FXT_EVENT_DURATION_COMPLETE, scope->start, end, scope->args,
 		    scope->nargs);
 	scope->site = NULL;
+}
+
+/*
+ * TRACE_DURATION when the inline writer cannot begin it: the site is
+ * evaluated (with its argument names, so that the next time can be
+ * inline) and the arguments kept for the end, as fxt_internal_scope_*().
+ */
+FXT_EXPORT void fxt_internal_scope_args_begin(struct fxt_scope_args *scope,
+					      struct fxt_site_args *site,
+					      const char *category,
+					      const char *name,
+					      const struct fxt_arg_in *args,
+					      unsigned int nargs)
+{
+	struct fxt_site_eval eval = {
+		.arg_name = site->arg_name, .args = args, .nargs = nargs,
+	};
+	struct fxt_session *s;
+	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+
+	scope->header = 0;
+	s = write_begin_eval(&site->site, category, name, &eval, &t, &cat_ref,
+			     &name_ref);
+	if (!s)
+		return;
+	write_end(t);
+	if (nargs > FXT_MAX_ARGS)
+		nargs = FXT_MAX_ARGS;
+	scope->header = 1;
+	scope->u.slow.site = &site->site;
+	scope->u.slow.category = category;
+	scope->u.slow.name = name;
+	scope->u.slow.nargs = nargs;
+	memcpy(scope->u.slow.args, args, nargs * sizeof(*args));
+	scope->u.slow.start = fxt_clock_ns();
+}
+
+/* The end of a scope begun here, or of one whose trace changed. */
+FXT_EXPORT void fxt_internal_scope_args_end(struct fxt_scope_args *scope)
+{
+	struct fxt_session *s;
+
+	if (scope->header == 1) {
+		struct fxt_scope_state *slow = &scope->u.slow;
+		/* slow->site is the first member of a struct fxt_site_args. */
+		struct fxt_site_eval eval = {
+			.arg_name = ((struct fxt_site_args *)slow->site)->arg_name,
+			.args = slow->args, .nargs = slow->nargs,
+		};
+
+		event_entry_eval(slow->site, &eval, slow->category, slow->name,
+				 FXT_EVENT_DURATION_COMPLETE, slow->start,
+				 fxt_clock_ns(), slow->args, slow->nargs);
+	} else if (__atomic_load_n(&scope->w->seq, __ATOMIC_RELAXED) & 1) {
+		/* A signal handler interrupted this thread's write. */
+		s = atomic_load(&fxt_current);
+		if (s)
+			fxt_buffer_count_drop(s->buf, 0);
+	}
+	scope->header = 0;
 }

@@ -22,6 +22,7 @@
  * dropped and counted (oneshot, streaming without a free half).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -373,6 +374,34 @@ reserve_event_slow(struct fxt_thread *t, struct fxt_buffer *b, unsigned int h,
 drop:
 	fxt_buffer_count_drop(b, bytes);
 	return NULL;
+}
+
+/* The inline writer of <fxt/provider.h> sees areas as its own struct. */
+_Static_assert(sizeof(struct fxt_area) == sizeof(struct fxt_internal_area) &&
+		       offsetof(struct fxt_area, bump) ==
+			       offsetof(struct fxt_internal_area, bump) &&
+		       offsetof(struct fxt_area, base) ==
+			       offsetof(struct fxt_internal_area, base) &&
+		       offsetof(struct fxt_area, size) ==
+			       offsetof(struct fxt_internal_area, size) &&
+		       sizeof(_Atomic unsigned int) == sizeof(unsigned int),
+	       "struct fxt_internal_area mirrors struct fxt_area");
+_Static_assert(offsetof(struct fxt_thread, w) == 0,
+	       "the writer state begins struct fxt_thread");
+
+/* The inline writer's reservation at offset did not fit in half h. */
+FXT_EXPORT uint64_t *fxt_internal_reserve_slow(struct fxt_internal_writer *w,
+					       unsigned int h, uint64_t offset,
+					       uint32_t bytes)
+{
+	struct fxt_thread *t = (struct fxt_thread *)w;
+	struct fxt_area *a = &t->buf->rolling[h];
+
+	/* As area_reserve(): exactly one reservation covers the end. */
+	if (offset <= a->size)
+		atomic_store_explicit(&a->end_at_full, offset,
+				      memory_order_relaxed);
+	return reserve_event_slow(t, t->buf, h, bytes);
 }
 
 uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,

@@ -120,11 +120,39 @@ struct fxt_session *fxt_site_session(struct fxt_site *site,
 				     const char *name, uint16_t *cat_ref,
 				     uint16_t *name_ref);
 
-/* An enabled site's word: its refs, valid for one trace generation. */
-#define FXT_SITE_CAT_SHIFT 2
-#define FXT_SITE_NAME_SHIFT 18
-#define FXT_SITE_GEN_SHIFT 34
-#define FXT_SITE_GEN_MASK ((1ull << 30) - 1)
+/*
+ * A site with argument names (struct fxt_site_args): what the site's
+ * evaluation also interns, into arg_name[], for the inline writer.
+ */
+struct fxt_site_eval {
+	uint16_t *arg_name;	/* NULL: a plain struct fxt_site */
+	const struct fxt_arg_in *args;
+	unsigned int nargs;
+};
+
+struct fxt_session *fxt_site_session_args(struct fxt_site *site,
+					  struct fxt_thread *t,
+					  const char *cat, const char *name,
+					  const struct fxt_site_eval *eval,
+					  uint16_t *cat_ref,
+					  uint16_t *name_ref);
+
+/* Is an enabled site's word valid in the trace of generation gen? */
+static inline bool fxt_site_state_current(uint64_t state, uint64_t gen)
+{
+	return (state & FXT_SITE_ENABLED) &&
+	       ((state >> FXT_SITE_GEN_SHIFT) & FXT_SITE_GEN_MASK) ==
+		       (gen & FXT_SITE_GEN_MASK);
+}
+
+/* The site tag a thread joined to the trace of generation gen writes for. */
+static inline uint64_t fxt_site_tag(uint64_t gen)
+{
+	return FXT_SITE_FAST | FXT_SITE_ENABLED |
+	       (gen & FXT_SITE_GEN_MASK) << FXT_SITE_GEN_SHIFT;
+}
+
+#define FXT_SITE_TAG_NONE (~0ull)
 void fxt_sites_lock(void);
 void fxt_sites_unlock(void);
 
@@ -139,13 +167,16 @@ struct fxt_string_slot {
 
 struct fxt_thread {
 	/*
-	 * Odd while this thread writes into a buffer. Written only by its
+	 * First: what the inline writer of <fxt/provider.h> uses. w.seq is
+	 * odd while this thread writes into a buffer. Written only by its
 	 * thread (store, not RMW) before reserving; read by fxt_quiesce().
 	 */
-	_Atomic uint64_t seq;
+	struct fxt_internal_writer w;
 	uint64_t gen;		/* session the caches below belong to */
+	struct fxt_buffer *buf;	/* of that session */
 	uint8_t thread_ref;	/* 0: inline koids */
 	uint32_t pid, tid;
+	uint64_t library_events;	/* not by the inline writer (tests) */
 	struct fxt_thread *next;	/* registry; under fxt_threads_lock */
 	struct fxt_string_slot strings[FXT_STRING_CACHE_SLOTS];
 };
@@ -160,29 +191,30 @@ void fxt_threads_after_fork_child(void);
 
 static inline void fxt_write_enter(struct fxt_thread *t)
 {
-	uint64_t seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
+	uint64_t seq = __atomic_load_n(&t->w.seq, __ATOMIC_RELAXED);
 
-	atomic_store_explicit(&t->seq, seq + 1, memory_order_relaxed);
+	__atomic_store_n(&t->w.seq, seq + 1, __ATOMIC_RELAXED);
 	/* The reserve's release fetch_add orders this store before it. */
 }
 
 static inline void fxt_write_leave(struct fxt_thread *t)
 {
-	uint64_t seq = atomic_load_explicit(&t->seq, memory_order_relaxed);
+	uint64_t seq = __atomic_load_n(&t->w.seq, __ATOMIC_RELAXED);
 
 	/* Pairs with the acquire load in fxt_quiesce(). */
-	atomic_store_explicit(&t->seq, seq + 1, memory_order_release);
+	__atomic_store_n(&t->w.seq, seq + 1, __ATOMIC_RELEASE);
 }
 
 static inline bool fxt_write_nested(struct fxt_thread *t)
 {
-	return atomic_load_explicit(&t->seq, memory_order_relaxed) & 1;
+	return __atomic_load_n(&t->w.seq, __ATOMIC_RELAXED) & 1;
 }
 
-/* fxt_site_session() for a site already evaluated in this trace. */
+/* fxt_site_session_args() for a site already evaluated in this trace. */
 static inline struct fxt_session *
 fxt_site_session_fast(struct fxt_site *site, struct fxt_thread *t,
-		      const char *cat, const char *name, uint16_t *cat_ref,
+		      const char *cat, const char *name,
+		      const struct fxt_site_eval *eval, uint16_t *cat_ref,
 		      uint16_t *name_ref)
 {
 	struct fxt_session *s = atomic_load_explicit(&fxt_current,
@@ -191,15 +223,14 @@ fxt_site_session_fast(struct fxt_site *site, struct fxt_thread *t,
 
 	if (likely(s && site && t->gen == s->gen)) {
 		state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
-		if (likely((state & FXT_SITE_ENABLED) &&
-			   (state >> FXT_SITE_GEN_SHIFT) ==
-				   (s->gen & FXT_SITE_GEN_MASK))) {
+		if (likely(fxt_site_state_current(state, s->gen))) {
 			*cat_ref = (uint16_t)(state >> FXT_SITE_CAT_SHIFT);
 			*name_ref = (uint16_t)(state >> FXT_SITE_NAME_SHIFT);
 			return s;
 		}
 	}
-	return fxt_site_session(site, t, cat, name, cat_ref, name_ref);
+	return fxt_site_session_args(site, t, cat, name, eval, cat_ref,
+				     name_ref);
 }
 
 /* ---- intern.c: string table ----------------------------------------- */
@@ -228,16 +259,20 @@ static inline uint16_t fxt_intern_cached(struct fxt_thread *t,
 	return slot->ref;
 }
 
-/* ---- record.c: writer helpers --------------------------------------- */
+/* ---- clock.c: the trace clock --------------------------------------- */
 
-/* The trace clock: CLOCK_BOOTTIME in ns (vDSO), as the kernel side uses. */
+/* CLOCK_BOOTTIME in ns, as the kernel side uses: TSC or clock_gettime. */
 static inline uint64_t fxt_clock_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return fxt_internal_now();
 }
+
+/* CLOCK_BOOTTIME in ns from clock_gettime() (vDSO). */
+uint64_t fxt_clock_gettime_ns(void);
+/* A trace starts: re-anchor the TSC clock (calibrating it the first time). */
+void fxt_clock_trace_start(void);
+
+/* ---- record.c: writer helpers --------------------------------------- */
 
 uint32_t fxt_stream_words(uint16_t ref);
 uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len);
@@ -270,6 +305,8 @@ struct fxt_buffer *fxt_test_transport_buffer(void);
 bool fxt_test_other_half_free(struct fxt_buffer *b);
 /* Threads whose state is registered (live threads that traced). */
 unsigned int fxt_test_registered_threads(void);
+/* This thread's events written by the library, not the inline writer. */
+uint64_t fxt_test_library_events(void);
 /* Never try to reach a manager (tests running beside a real one). */
 void fxt_test_disable_transport(void);
 

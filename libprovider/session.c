@@ -27,11 +27,12 @@ static struct fxt_session *sessions_all;
 
 
 static uint64_t site_enabled_state(uint64_t gen, uint16_t cat_ref,
-				   uint16_t name_ref)
+				   uint16_t name_ref, bool fast)
 {
 	return FXT_SITE_ENABLED | (uint64_t)cat_ref << FXT_SITE_CAT_SHIFT |
 	       (uint64_t)name_ref << FXT_SITE_NAME_SHIFT |
-	       (gen & FXT_SITE_GEN_MASK) << FXT_SITE_GEN_SHIFT;
+	       (gen & FXT_SITE_GEN_MASK) << FXT_SITE_GEN_SHIFT |
+	       (fast ? FXT_SITE_FAST : 0);
 }
 
 static void flush_sites_locked(void)
@@ -91,6 +92,65 @@ FXT_EXPORT bool fxt_category_enabled(const char *category)
 }
 
 /*
+ * Intern a site's argument names into arg_name[]; true if every one is an
+ * index and no argument is a string (the inline writer may use the site).
+ */
+static bool intern_arg_names(struct fxt_thread *t, struct fxt_session *s,
+			     const struct fxt_site_eval *eval)
+{
+	bool fast = eval->nargs <= FXT_MAX_ARGS;
+	unsigned int i;
+
+	for (i = 0; fast && i < eval->nargs; i++) {
+		const struct fxt_arg_in *a = &eval->args[i];
+		uint16_t ref = fxt_intern(t, s, a->name);
+
+		__atomic_store_n(&eval->arg_name[i], ref, __ATOMIC_RELAXED);
+		if (!fxt_arg_fixed(a->type) || fxt_string_ref_is_inline(ref))
+			fast = false;
+	}
+	return fast;
+}
+
+static bool refs_indexed(uint16_t cat_ref, uint16_t name_ref)
+{
+	return !fxt_string_ref_is_inline(cat_ref) &&
+	       !fxt_string_ref_is_inline(name_ref);
+}
+
+/*
+ * The enabled state of a site in session s. With argument names, under
+ * sites_lock and only for the running trace: arg_name[] is then written
+ * for one generation at a time, before the state word that vouches for
+ * it (release); the inline writer reads it after its reservation, which
+ * a stop waits for before another trace can start.
+ */
+static uint64_t site_enabled(struct fxt_site *site, struct fxt_thread *t,
+			     struct fxt_session *s, const char *cat,
+			     const char *name, const struct fxt_site_eval *eval,
+			     uint16_t *cat_ref, uint16_t *name_ref)
+{
+	uint64_t state;
+	bool fast;
+
+	*cat_ref = fxt_intern(t, s, cat);
+	*name_ref = fxt_intern(t, s, name);
+	if (!eval || !eval->arg_name)
+		return site_enabled_state(s->gen, *cat_ref, *name_ref, false);
+	pthread_mutex_lock(&sites_lock);
+	if (atomic_load(&fxt_current) != s) {
+		pthread_mutex_unlock(&sites_lock);
+		return 0;
+	}
+	fast = intern_arg_names(t, s, eval) &&
+	       refs_indexed(*cat_ref, *name_ref);
+	state = site_enabled_state(s->gen, *cat_ref, *name_ref, fast);
+	__atomic_store_n(&site->state, state, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&sites_lock);
+	return state;
+}
+
+/*
  * Evaluate a site for the current trace. The trace may change meanwhile:
  * a site cached against an old generation is reset to 0 again.
  */
@@ -98,6 +158,7 @@ static struct fxt_session *site_evaluate(struct fxt_site *site,
 					 struct fxt_thread *t,
 					 struct fxt_session *s,
 					 const char *cat, const char *name,
+					 const struct fxt_site_eval *eval,
 					 uint16_t *cat_ref, uint16_t *name_ref)
 {
 	uint64_t gen = atomic_load(&fxt_trace_gen);
@@ -108,13 +169,13 @@ static struct fxt_session *site_evaluate(struct fxt_site *site,
 	if (!site->next)
 		site_register(site);
 	if (s && t && fxt_session_category_enabled(s, cat)) {
-		*cat_ref = fxt_intern(t, s, cat);
-		*name_ref = fxt_intern(t, s, name);
-		state = site_enabled_state(s->gen, *cat_ref, *name_ref);
+		state = site_enabled(site, t, s, cat, name, eval, cat_ref,
+				     name_ref);
+		/* The session is written to even if it stopped meanwhile. */
 	} else {
 		s = NULL;
 	}
-	__atomic_store_n(&site->state, state, __ATOMIC_RELAXED);
+	__atomic_store_n(&site->state, state, __ATOMIC_RELEASE);
 	if (atomic_load(&fxt_trace_gen) != gen)
 		__atomic_store_n(&site->state, 0, __ATOMIC_RELAXED);
 	return s;
@@ -125,13 +186,24 @@ struct fxt_session *fxt_site_session(struct fxt_site *site,
 				     const char *name, uint16_t *cat_ref,
 				     uint16_t *name_ref)
 {
+	return fxt_site_session_args(site, t, cat, name, NULL, cat_ref,
+				     name_ref);
+}
+
+struct fxt_session *fxt_site_session_args(struct fxt_site *site,
+					  struct fxt_thread *t,
+					  const char *cat, const char *name,
+					  const struct fxt_site_eval *eval,
+					  uint16_t *cat_ref,
+					  uint16_t *name_ref)
+{
 	struct fxt_session *s = atomic_load_explicit(&fxt_current,
 						     memory_order_acquire);
 	uint64_t state;
 
 	if (unlikely(!s)) {
 		if (site)
-			site_evaluate(site, t, NULL, cat, name, cat_ref,
+			site_evaluate(site, t, NULL, cat, name, eval, cat_ref,
 				      name_ref);
 		else
 			fxt_transport_ensure_started();
@@ -147,13 +219,12 @@ struct fxt_session *fxt_site_session(struct fxt_site *site,
 		return s;
 	}
 	state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
-	if (likely((state & FXT_SITE_ENABLED) &&
-		   (state >> FXT_SITE_GEN_SHIFT) == (s->gen & FXT_SITE_GEN_MASK))) {
+	if (likely(fxt_site_state_current(state, s->gen))) {
 		*cat_ref = (uint16_t)(state >> FXT_SITE_CAT_SHIFT);
 		*name_ref = (uint16_t)(state >> FXT_SITE_NAME_SHIFT);
 		return s;
 	}
-	return site_evaluate(site, t, s, cat, name, cat_ref, name_ref);
+	return site_evaluate(site, t, s, cat, name, eval, cat_ref, name_ref);
 }
 
 static void new_generation_locked(struct fxt_session *s)

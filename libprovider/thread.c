@@ -11,8 +11,15 @@
 
 #include "provider_private.h"
 
-static __thread struct fxt_thread *self
+/* &thread->w: what the inline writer of <fxt/provider.h> reads. */
+FXT_EXPORT __thread struct fxt_internal_writer *fxt_internal_self
 	__attribute__((tls_model("initial-exec")));
+
+/* w is the first member of struct fxt_thread. */
+static struct fxt_thread *self_thread(void)
+{
+	return (struct fxt_thread *)fxt_internal_self;
+}
 
 /* Every live thread's state; rules: under threads_lock. */
 static struct fxt_thread *threads;
@@ -39,8 +46,8 @@ static void thread_exit(void *arg)
 	pthread_mutex_lock(&threads_lock);
 	thread_unlink_locked(t);
 	pthread_mutex_unlock(&threads_lock);
-	if (self == t)
-		self = NULL;
+	if (self_thread() == t)
+		fxt_internal_self = NULL;
 	free(t);
 }
 
@@ -61,6 +68,7 @@ static __attribute__((noinline)) struct fxt_thread *thread_create(void)
 	t->pid = (uint32_t)getpid();
 	t->tid = (uint32_t)gettid();
 	t->gen = 0;	/* no session has generation 0 */
+	t->w.site_tag = FXT_SITE_TAG_NONE;
 	if (pthread_setspecific(thread_key, t)) {
 		free(t);
 		return NULL;
@@ -69,25 +77,27 @@ static __attribute__((noinline)) struct fxt_thread *thread_create(void)
 	t->next = threads;
 	threads = t;
 	pthread_mutex_unlock(&threads_lock);
-	self = t;
+	fxt_internal_self = &t->w;
 	return t;
 }
 
 struct fxt_thread *fxt_thread_self(void)
 {
-	if (likely(self))
-		return self;
+	struct fxt_thread *t = self_thread();
+
+	if (likely(t))
+		return t;
 	return thread_create();
 }
 
 static void wait_for_thread(struct fxt_thread *t)
 {
 	/* Pairs with the release store in fxt_write_leave(). */
-	uint64_t seq = atomic_load_explicit(&t->seq, memory_order_acquire);
+	uint64_t seq = __atomic_load_n(&t->w.seq, __ATOMIC_ACQUIRE);
 
 	if (!(seq & 1))
 		return;
-	while (atomic_load_explicit(&t->seq, memory_order_acquire) == seq)
+	while (__atomic_load_n(&t->w.seq, __ATOMIC_ACQUIRE) == seq)
 		sched_yield();
 }
 
@@ -107,7 +117,14 @@ void fxt_thread_join_session(struct fxt_thread *t, struct fxt_session *s)
 	memset(t->strings, 0, sizeof(t->strings));
 	t->thread_ref = FXT_THREAD_REF_INLINE;
 	t->gen = s->gen;
+	t->buf = s->buf;
 	fxt_write_thread_records(t, s);
+	/* The inline writer needs an indexed thread (no inline koids). */
+	t->w.thread_ref = t->thread_ref;
+	t->w.areas = (struct fxt_internal_area *)s->buf->rolling;
+	t->w.current = (const unsigned int *)&s->buf->current;
+	t->w.site_tag = t->thread_ref == FXT_THREAD_REF_INLINE ?
+				FXT_SITE_TAG_NONE : fxt_site_tag(s->gen);
 }
 
 void fxt_threads_lock(void)
@@ -123,7 +140,7 @@ void fxt_threads_unlock(void)
 /* Only the forking thread survives; it is a new process now. */
 void fxt_threads_after_fork_child(void)
 {
-	struct fxt_thread *t = threads, *next;
+	struct fxt_thread *t = threads, *next, *self = self_thread();
 
 	pthread_mutex_init(&threads_lock, NULL);
 	for (; t; t = next) {
@@ -137,6 +154,7 @@ void fxt_threads_after_fork_child(void)
 		self->pid = (uint32_t)getpid();
 		self->tid = (uint32_t)gettid();
 		self->gen = 0;
+		self->w.site_tag = FXT_SITE_TAG_NONE;
 	}
 }
 

@@ -43,7 +43,7 @@
 extern "C" {
 #endif
 
-#define FXT_PROVIDER_API_VERSION 1
+#define FXT_PROVIDER_API_VERSION 2
 
 /*
  * Joining a trace is asynchronous: a short program may end before its
@@ -143,6 +143,23 @@ struct fxt_site {
 
 #define FXT_SITE_DISABLED 1ull
 #define FXT_SITE_ENABLED 2ull
+/* Enabled, and every ref is an index: the inline writer may use the site. */
+#define FXT_SITE_FAST (1ull << 63)
+/* An enabled site's word: its refs, valid for one trace generation. */
+#define FXT_SITE_CAT_SHIFT 2
+#define FXT_SITE_NAME_SHIFT 18
+#define FXT_SITE_GEN_SHIFT 34
+#define FXT_SITE_GEN_MASK ((1ull << 29) - 1)
+/* The bits a writer compares with its own tag (struct fxt_internal_writer). */
+#define FXT_SITE_TAG_MASK                                                      \
+	(FXT_SITE_FAST | FXT_SITE_GEN_MASK << FXT_SITE_GEN_SHIFT |            \
+	 FXT_SITE_ENABLED | FXT_SITE_DISABLED)
+
+/* A site that also caches its argument names' refs (API version 2). */
+struct fxt_site_args {
+	struct fxt_site site;
+	uint16_t arg_name[FXT_MAX_ARGS];	/* valid with site.state */
+};
 
 #if defined(__GNUC__)
 #define FXT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -208,6 +225,349 @@ static inline void fxt_scope_cleanup(struct fxt_scope_state *scope)
 }
 
 /* ---------------------------------------------------------------------- */
+/* The inline writer (internal; the layout is ABI, API version 2)          */
+
+/*
+ * An enabled event whose site is cached as FXT_SITE_FAST, with numeric
+ * arguments only, from a thread with an indexed thread ref, is written
+ * here, in the caller: the record size is a constant, the words go
+ * straight into the reserved space. Anything else (first use of a site in
+ * a trace, strings, a full half, a nested write) goes to the library.
+ */
+
+/* A rolling half of the buffer: mirrors the library's struct fxt_area. */
+struct fxt_internal_area {
+	uint64_t bump;		/* atomic: next free byte */
+	uint64_t end_at_full;
+	uint8_t *base;
+	uint64_t size;
+};
+
+/* The calling thread's writer state (first member of the library's). */
+struct fxt_internal_writer {
+	uint64_t seq;		/* odd while the thread writes */
+	/* The site word bits (FXT_SITE_TAG_MASK) it may write for; ~0: none. */
+	uint64_t site_tag;
+	struct fxt_internal_area *areas;	/* the trace's rolling halves */
+	const unsigned int *current;	/* the half taking events */
+	uint8_t thread_ref;
+};
+
+extern __thread struct fxt_internal_writer *fxt_internal_self
+	__attribute__((tls_model("initial-exec")));
+
+/*
+ * The trace clock, CLOCK_BOOTTIME ns, from the TSC where the kernel uses
+ * it too (libprovider/README.md): ns = ns_base + (tsc - tsc_base) * mult
+ * >> 32 while tsc - tsc_base < tsc_span; a seqlock guards the update.
+ * tsc_span 0: clock_gettime() (fxt_now()).
+ */
+struct fxt_internal_clock {
+	uint32_t seq;		/* odd while being updated */
+	uint32_t reserved;
+	uint64_t mult;
+	uint64_t tsc_base;
+	uint64_t ns_base;
+	uint64_t tsc_span;
+};
+
+extern struct fxt_internal_clock fxt_internal_clock_params;
+
+uint64_t *fxt_internal_reserve_slow(struct fxt_internal_writer *w,
+				    unsigned int half, uint64_t offset,
+				    uint32_t bytes);
+void fxt_internal_event_args(struct fxt_site_args *site, const char *category,
+			     const char *name, unsigned int event_type,
+			     uint64_t ts, uint64_t extra,
+			     const struct fxt_arg_in *args, unsigned int nargs);
+void fxt_internal_instant_args(struct fxt_site_args *site,
+			       const char *category, const char *name,
+			       enum fxt_scope scope,
+			       const struct fxt_arg_in *args,
+			       unsigned int nargs);
+
+#define FXT_INLINE static inline __attribute__((always_inline))
+/* Argument loops unrolled: their count and types are compile-time. */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
+#define FXT_UNROLL _Pragma("GCC unroll 16")
+#else
+#define FXT_UNROLL
+#endif
+#if defined(__GNUC__)
+#define FXT_LIKELY(x) __builtin_expect(!!(x), 1)
+#else
+#define FXT_LIKELY(x) (x)
+#endif
+
+FXT_INLINE uint64_t fxt_internal_now(void)
+{
+#if defined(__x86_64__)
+	const struct fxt_internal_clock *c = &fxt_internal_clock_params;
+	uint32_t seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+	uint64_t base = __atomic_load_n(&c->tsc_base, __ATOMIC_RELAXED);
+	uint64_t span = __atomic_load_n(&c->tsc_span, __ATOMIC_RELAXED);
+	uint64_t mult = __atomic_load_n(&c->mult, __ATOMIC_RELAXED);
+	uint64_t ns = __atomic_load_n(&c->ns_base, __ATOMIC_RELAXED);
+	uint64_t d = __builtin_ia32_rdtsc() - base;
+
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (FXT_LIKELY(d < span &&
+		       __atomic_load_n(&c->seq, __ATOMIC_RELAXED) == seq &&
+		       !(seq & 1)))
+		return ns + ((d * mult) >> 32);
+#endif
+	return fxt_now();
+}
+
+FXT_INLINE bool fxt_arg_fixed(unsigned int type)
+{
+	return type <= FXT_ARG_TYPE_MAX && type != FXT_ARG_STRING;
+}
+
+FXT_INLINE bool fxt_args_fixed(const struct fxt_arg_in *args,
+			       unsigned int nargs)
+{
+	unsigned int i;
+
+	if (nargs > FXT_MAX_ARGS)
+		return false;
+	FXT_UNROLL
+	for (i = 0; i < nargs; i++)
+		if (!fxt_arg_fixed(args[i].type))
+			return false;
+	return true;
+}
+
+FXT_INLINE bool fxt_arg_wide(unsigned int type)
+{
+	return type == FXT_ARG_INT64 || type == FXT_ARG_UINT64 ||
+	       type == FXT_ARG_DOUBLE || type == FXT_ARG_POINTER ||
+	       type == FXT_ARG_KOID;
+}
+
+FXT_INLINE uint32_t fxt_args_words(const struct fxt_arg_in *args,
+				   unsigned int nargs)
+{
+	uint32_t words = 0;
+	unsigned int i;
+
+	FXT_UNROLL
+	for (i = 0; i < nargs; i++)
+		words += 1 + fxt_arg_wide(args[i].type);
+	return words;
+}
+
+FXT_INLINE uint32_t fxt_arg_value32(const struct fxt_arg_in *a)
+{
+	switch (a->type) {
+	case FXT_ARG_INT32:
+		return (uint32_t)(int32_t)a->v.i64;
+	case FXT_ARG_UINT32:
+		return (uint32_t)a->v.u64;
+	case FXT_ARG_BOOL:
+		return a->v.u64 ? 1 : 0;
+	default:
+		return 0;
+	}
+}
+
+/* Argument words of a fixed-size argument list; refs from the site. */
+FXT_INLINE uint64_t *fxt_put_fixed_args(uint64_t *q,
+					const struct fxt_site_args *site,
+					const struct fxt_arg_in *args,
+					unsigned int nargs)
+{
+	unsigned int i;
+
+	FXT_UNROLL
+	for (i = 0; i < nargs; i++) {
+		const struct fxt_arg_in *a = &args[i];
+		uint16_t name = __atomic_load_n(&site->arg_name[i],
+						__ATOMIC_RELAXED);
+		bool wide = fxt_arg_wide(a->type);
+
+		*q++ = fxt_arg_header(a->type, 1 + wide, name,
+				      fxt_arg_value32(a));
+		if (wide)
+			__builtin_memcpy(q++, &a->v, sizeof(uint64_t));
+	}
+	return q;
+}
+
+/* The writer, if this thread may write for the site right now. */
+FXT_INLINE struct fxt_internal_writer *
+fxt_fast_ready(const struct fxt_site *site, uint64_t *state)
+{
+	struct fxt_internal_writer *w = fxt_internal_self;
+	uint64_t s = __atomic_load_n(&site->state, __ATOMIC_ACQUIRE);
+
+	if (FXT_UNLIKELY(!w))
+		return NULL;
+	if (FXT_UNLIKELY((s & FXT_SITE_TAG_MASK) != w->site_tag))
+		return NULL;
+	if (FXT_UNLIKELY(__atomic_load_n(&w->seq, __ATOMIC_RELAXED) & 1))
+		return NULL;	/* a signal handler inside a write */
+	*state = s;
+	return w;
+}
+
+/*
+ * Space for bytes in the current half. The release orders the seq store
+ * before it, the acquire the reads of the site's refs after it (the
+ * library's buffer.c explains why both).
+ */
+FXT_INLINE uint64_t *fxt_fast_reserve(struct fxt_internal_writer *w,
+				      uint32_t bytes)
+{
+	unsigned int h = __atomic_load_n(w->current, __ATOMIC_ACQUIRE);
+	struct fxt_internal_area *a = &w->areas[h];
+	uint64_t off = __atomic_fetch_add(&a->bump, bytes, __ATOMIC_ACQ_REL);
+
+	if (FXT_LIKELY(off + bytes <= a->size))
+		return (uint64_t *)(a->base + off);
+	return fxt_internal_reserve_slow(w, h, off, bytes);
+}
+
+FXT_INLINE uint64_t fxt_fast_enter(struct fxt_internal_writer *w)
+{
+	uint64_t seq = __atomic_load_n(&w->seq, __ATOMIC_RELAXED);
+
+	__atomic_store_n(&w->seq, seq + 1, __ATOMIC_RELAXED);
+	return seq + 2;
+}
+
+FXT_INLINE void fxt_fast_leave(struct fxt_internal_writer *w, uint64_t seq)
+{
+	__atomic_store_n(&w->seq, seq, __ATOMIC_RELEASE);
+}
+
+FXT_INLINE bool fxt_event_has_extra(unsigned int type)
+{
+	return type != FXT_EVENT_INSTANT && type != FXT_EVENT_DURATION_BEGIN &&
+	       type != FXT_EVENT_DURATION_END;
+}
+
+FXT_INLINE uint64_t fxt_fast_header(const struct fxt_internal_writer *w,
+				    uint64_t state, uint32_t words,
+				    unsigned int type, unsigned int nargs)
+{
+	return fxt_event_header(words, type, nargs, w->thread_ref,
+				(uint16_t)(state >> FXT_SITE_CAT_SHIFT),
+				(uint16_t)(state >> FXT_SITE_NAME_SHIFT));
+}
+
+/* An event, after fxt_fast_ready(); string arguments go to the library. */
+FXT_INLINE void fxt_fast_event(struct fxt_site_args *site,
+			       struct fxt_internal_writer *w, uint64_t state,
+			       const char *category, const char *name,
+			       unsigned int type, uint64_t ts, uint64_t extra,
+			       const struct fxt_arg_in *args,
+			       unsigned int nargs)
+{
+	bool has_extra = fxt_event_has_extra(type);
+	uint32_t words;
+	uint64_t *p, *q, seq;
+
+	if (!fxt_args_fixed(args, nargs) || type > FXT_EVENT_TYPE_MAX) {
+		fxt_internal_event_args(site, category, name, type, ts, extra,
+					args, nargs);
+		return;
+	}
+	words = 2 + has_extra + fxt_args_words(args, nargs);
+	seq = fxt_fast_enter(w);
+	if (!ts)
+		ts = fxt_internal_now();
+	p = fxt_fast_reserve(w, words * 8);
+	if (FXT_LIKELY(p != NULL)) {
+		p[1] = ts;
+		q = fxt_put_fixed_args(p + 2, site, args, nargs);
+		if (has_extra)
+			*q = extra;
+		__atomic_store_n(p, fxt_fast_header(w, state, words, type,
+						    nargs),
+				 __ATOMIC_RELEASE);
+	}
+	fxt_fast_leave(w, seq);
+}
+
+/* TRACE_DURATION: the arguments encoded at the start, written at the end. */
+struct fxt_scope_args {
+	uint64_t header;	/* fast: the record's; 1: slow; 0: nothing */
+	uint64_t start;
+	uint64_t tag;		/* the site word, then the writer's site tag */
+	struct fxt_internal_writer *w;
+	uint32_t nwords;
+	union {
+		uint64_t words[2 * FXT_MAX_ARGS];
+		struct fxt_scope_state slow;
+	} u;
+};
+
+void fxt_internal_scope_args_begin(struct fxt_scope_args *scope,
+				   struct fxt_site_args *site,
+				   const char *category, const char *name,
+				   const struct fxt_arg_in *args,
+				   unsigned int nargs);
+void fxt_internal_scope_args_end(struct fxt_scope_args *scope);
+
+/* After fxt_fast_ready() gave w and scope->tag (the site's word). */
+FXT_INLINE void fxt_scope_args_begin(struct fxt_scope_args *scope,
+				     struct fxt_site_args *site,
+				     struct fxt_internal_writer *w,
+				     const char *category, const char *name,
+				     const struct fxt_arg_in *args,
+				     unsigned int nargs)
+{
+	uint64_t state = scope->tag;
+	uint32_t words;
+
+	if (!fxt_args_fixed(args, nargs)) {
+		fxt_internal_scope_args_begin(scope, site, category, name,
+					      args, nargs);
+		return;
+	}
+	words = fxt_args_words(args, nargs);
+	scope->nwords = words;
+	fxt_put_fixed_args(scope->u.words, site, args, nargs);
+	scope->header = fxt_fast_header(w, state, 3 + words,
+					FXT_EVENT_DURATION_COMPLETE, nargs);
+	scope->tag = w->site_tag;
+	scope->w = w;
+	scope->start = fxt_internal_now();
+}
+
+FXT_INLINE void fxt_scope_args_end(struct fxt_scope_args *scope)
+{
+	struct fxt_internal_writer *w = scope->w;
+	uint32_t words = scope->nwords, i;
+	uint64_t *p, seq, end;
+
+	/* A trace started or stopped meanwhile: the event is not written. */
+	if (FXT_UNLIKELY(scope->header == 1 || w->site_tag != scope->tag ||
+			 (__atomic_load_n(&w->seq, __ATOMIC_RELAXED) & 1))) {
+		fxt_internal_scope_args_end(scope);
+		return;
+	}
+	seq = fxt_fast_enter(w);
+	end = fxt_internal_now();
+	p = fxt_fast_reserve(w, (3 + words) * 8);
+	if (FXT_LIKELY(p != NULL)) {
+		p[1] = scope->start;
+		for (i = 0; i < words; i++)
+			p[2 + i] = scope->u.words[i];
+		p[2 + words] = end;
+		__atomic_store_n(p, scope->header, __ATOMIC_RELEASE);
+	}
+	fxt_fast_leave(w, seq);
+}
+
+static inline void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
+{
+	if (FXT_UNLIKELY(scope->header))
+		fxt_scope_args_end(scope);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Macros                                                                 */
 
 #define FXT_CAT2(a, b) a##b
@@ -223,10 +583,29 @@ static inline void fxt_scope_cleanup(struct fxt_scope_state *scope)
 			call;                                                  \
 	} while (0)
 
+/*
+ * The arguments are evaluated once: in the inline writer's call or in the
+ * library's, whichever runs.
+ */
 #define FXT_EVENT(type, cat, name, ts, extra, ...)                             \
-	FXT_SITE_CALL(fxt_internal_event(&fxt_site_, FXT_LITERAL(cat),          \
-					 FXT_LITERAL(name), (type), (ts),      \
-					 (extra), FXT_ARGS(__VA_ARGS__)))
+	do {                                                                   \
+		static struct fxt_site_args fxt_site_;                         \
+		struct fxt_internal_writer *fxt_w_;                            \
+		uint64_t fxt_state_;                                           \
+		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
+			break;                                                 \
+		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
+		if (FXT_LIKELY(fxt_w_ != NULL))                                \
+			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
+				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
+				       (type), (ts), (extra),                  \
+				       FXT_ARGS(__VA_ARGS__));                 \
+		else                                                           \
+			fxt_internal_event_args(&fxt_site_, FXT_LITERAL(cat),   \
+						FXT_LITERAL(name), (type),     \
+						(ts), (extra),                 \
+						FXT_ARGS(__VA_ARGS__));        \
+	} while (0)
 
 /* Is the category enabled (one load and a branch when it is not)? */
 #define TRACE_ENABLED(cat)                                                     \
@@ -238,9 +617,24 @@ static inline void fxt_scope_cleanup(struct fxt_scope_state *scope)
 
 /* scope: TRACE_SCOPE_THREAD, _PROCESS or _GLOBAL (an argument "scope"). */
 #define TRACE_INSTANT(cat, name, scope, ...)                                   \
-	FXT_SITE_CALL(fxt_internal_instant(&fxt_site_, FXT_LITERAL(cat),        \
-					   FXT_LITERAL(name), (scope),         \
-					   FXT_ARGS(__VA_ARGS__)))
+	do {                                                                   \
+		static struct fxt_site_args fxt_site_;                         \
+		struct fxt_internal_writer *fxt_w_;                            \
+		uint64_t fxt_state_;                                           \
+		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
+			break;                                                 \
+		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
+		if (FXT_LIKELY(fxt_w_ != NULL &&                               \
+			       (scope) == TRACE_SCOPE_THREAD))                 \
+			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
+				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
+				       FXT_EVENT_INSTANT, 0, 0,                \
+				       FXT_ARGS(__VA_ARGS__));                 \
+		else                                                           \
+			fxt_internal_instant_args(&fxt_site_, FXT_LITERAL(cat), \
+						  FXT_LITERAL(name), (scope),  \
+						  FXT_ARGS(__VA_ARGS__));      \
+	} while (0)
 
 /* The arguments are the counter's values (numeric). */
 #define TRACE_COUNTER(cat, name, counter_id, ...)                              \
@@ -261,14 +655,27 @@ static inline void fxt_scope_cleanup(struct fxt_scope_state *scope)
  * valid until then: they are read when the event is written.
  */
 #define TRACE_DURATION(cat, name, ...)                                         \
-	static struct fxt_site FXT_UNIQUE(fxt_dsite_);                         \
-	struct fxt_scope_state FXT_UNIQUE(fxt_scope_)                          \
-		__attribute__((cleanup(fxt_scope_cleanup)));                   \
-	FXT_UNIQUE(fxt_scope_).site = NULL;                                    \
-	if (fxt_site_maybe_enabled(&FXT_UNIQUE(fxt_dsite_)))                   \
-	fxt_internal_scope_begin(&FXT_UNIQUE(fxt_scope_),                      \
-				 &FXT_UNIQUE(fxt_dsite_), FXT_LITERAL(cat),    \
-				 FXT_LITERAL(name), FXT_ARGS(__VA_ARGS__))
+	static struct fxt_site_args FXT_UNIQUE(fxt_dsite_);                    \
+	struct fxt_scope_args FXT_UNIQUE(fxt_scope_)                           \
+		__attribute__((cleanup(fxt_scope_args_cleanup)));              \
+	FXT_UNIQUE(fxt_scope_).header = 0;                                     \
+	if (fxt_site_maybe_enabled(&FXT_UNIQUE(fxt_dsite_).site)) {            \
+		FXT_UNIQUE(fxt_scope_).w = fxt_fast_ready(                     \
+			&FXT_UNIQUE(fxt_dsite_).site,                          \
+			&FXT_UNIQUE(fxt_scope_).tag);                          \
+		if (FXT_LIKELY(FXT_UNIQUE(fxt_scope_).w != NULL))              \
+			fxt_scope_args_begin(&FXT_UNIQUE(fxt_scope_),          \
+					     &FXT_UNIQUE(fxt_dsite_),          \
+					     FXT_UNIQUE(fxt_scope_).w,         \
+					     FXT_LITERAL(cat),                 \
+					     FXT_LITERAL(name),                \
+					     FXT_ARGS(__VA_ARGS__));           \
+		else                                                           \
+			fxt_internal_scope_args_begin(                         \
+				&FXT_UNIQUE(fxt_scope_),                       \
+				&FXT_UNIQUE(fxt_dsite_), FXT_LITERAL(cat),     \
+				FXT_LITERAL(name), FXT_ARGS(__VA_ARGS__));     \
+	}
 
 #define TRACE_ASYNC_BEGIN(cat, name, id, ...)                                  \
 	FXT_EVENT(FXT_EVENT_ASYNC_BEGIN, cat, name, 0, (id), __VA_ARGS__)

@@ -346,12 +346,177 @@ static void test_stop_disables(void **state)
 	test_buffer_free(&t);
 }
 
+/* Sites with numeric arguments only: the inline writer's cases. */
+static void write_fixed(void)
+{
+	uint64_t start = fxt_now();
+
+	TRACE_INSTANT("cat", "fx-instant", TRACE_SCOPE_THREAD,
+		      TRACE_ARG_I32("a", -5), TRACE_ARG_U32("b", 6),
+		      TRACE_ARG_BOOL("c", 1), TRACE_ARG_NULL("d"));
+	TRACE_INSTANT("cat", "fx-wide", TRACE_SCOPE_THREAD,
+		      TRACE_ARG_I64("i64", -1234567890123ll),
+		      TRACE_ARG_U64("u64", 0xfedcba9876543210ull),
+		      TRACE_ARG_DOUBLE("double", 2.5),
+		      TRACE_ARG_PTR("ptr", &dummy_object),
+		      TRACE_ARG_KOID("koid", 99));
+	TRACE_INSTANT("cat", "fx-none", TRACE_SCOPE_THREAD);
+	TRACE_COUNTER("cat", "fx-counter", 7, TRACE_ARG_I64("v", 42));
+	TRACE_DURATION_BEGIN("cat", "fx-begin", TRACE_ARG_U32("n", 1));
+	TRACE_DURATION_END("cat", "fx-begin");
+	TRACE_COMPLETE("cat", "fx-complete", start, start + 1000,
+		       TRACE_ARG_I32("x", 1));
+	{
+		TRACE_DURATION("cat", "fx-scoped", TRACE_ARG_I32("depth", 3),
+			       TRACE_ARG_U64("big", 1ull << 40));
+		TRACE_ASYNC_BEGIN("cat", "fx-async", 42);
+		TRACE_FLOW_STEP("cat", "fx-flow", 43, TRACE_ARG_I32("f", 2));
+	}
+	TRACE_INSTANT("cat", "fx-fifteen", TRACE_SCOPE_THREAD,
+		      TRACE_ARG_I32("1", 1), TRACE_ARG_I32("2", 2),
+		      TRACE_ARG_I32("3", 3), TRACE_ARG_I32("4", 4),
+		      TRACE_ARG_I32("5", 5), TRACE_ARG_I32("6", 6),
+		      TRACE_ARG_I32("7", 7), TRACE_ARG_I32("8", 8),
+		      TRACE_ARG_I32("9", 9), TRACE_ARG_I32("10", 10),
+		      TRACE_ARG_I32("11", 11), TRACE_ARG_I32("12", 12),
+		      TRACE_ARG_I32("13", 13), TRACE_ARG_I32("14", 14),
+		      TRACE_ARG_I64("15", 15));
+	/* Strings and process scope stay with the library. */
+	TRACE_INSTANT("cat", "fx-string", TRACE_SCOPE_THREAD,
+		      TRACE_ARG_STR("s", "v"));
+	TRACE_INSTANT("cat", "fx-process", TRACE_SCOPE_PROCESS);
+}
+
+#define FIXED_EVENTS 13	/* events of write_fixed() */
+#define LIBRARY_ONLY 2	/* of which always written by the library */
+#define FIXED_PASSES 3
+
+static bool str_eq(struct fxt_str a, struct fxt_str b)
+{
+	return a.len == b.len && !memcmp(a.data, b.data, a.len);
+}
+
+/* The words of a record, timestamps left out. */
+static void assert_same_but_time(const struct fxt_record *a, const uint64_t *wa,
+				 const struct fxt_record *b, const uint64_t *wb)
+{
+	unsigned int i, last = a->size_words - 1;
+	bool end_time = a->event.type == FXT_EVENT_DURATION_COMPLETE;
+
+	assert_int_equal(a->size_words, b->size_words);
+	for (i = 0; i < a->size_words; i++) {
+		if (i == 1 || (end_time && i == last))
+			continue;
+		if (wa[i] != wb[i])
+			fail_msg("%.*s: word %u differs: %#llx, %#llx",
+				 (int)a->event.name.len, a->event.name.data, i,
+				 (unsigned long long)wa[i],
+				 (unsigned long long)wb[i]);
+	}
+}
+
+/*
+ * The first pass evaluates the sites (library writer); the next ones go
+ * inline, except strings and process scope: the words must not differ.
+ */
+static void test_inline_writer_words(void **state)
+{
+	struct test_buffer t = { .fd = -1 };
+	struct seen *s = malloc(sizeof(*s));
+	uint64_t before;
+	size_t i, j, events = 0;
+	int pass;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(test_buffer_layout(&t, 64 << 10, 1 << 20, false), 0);
+	test_buffer_attach(&t, FXT_BUFFERING_ONESHOT, "cat", -1);
+	write_fixed();	/* the thread joins: its records come first */
+	before = fxt_test_library_events();
+	for (pass = 1; pass < FIXED_PASSES; pass++)
+		write_fixed();
+	assert_int_equal(fxt_test_library_events() - before,
+			 (FIXED_PASSES - 1) * LIBRARY_ONLY);
+	fxt_test_stop(t.b);
+	assert_int_equal(t.hdr->records_dropped, 0);
+	read_all(&t, s);
+	for (i = 0; i < s->n; i++) {
+		const struct fxt_record *a = &s->rec[i];
+
+		if (a->type != FXT_RECORD_EVENT)
+			continue;
+		events++;
+		/* The same event of the next pass. */
+		for (j = i + 1; j < s->n; j++) {
+			const struct fxt_record *b = &s->rec[j];
+
+			if (b->type == FXT_RECORD_EVENT &&
+			    b->event.type == a->event.type &&
+			    str_eq(a->event.name, b->event.name)) {
+				assert_same_but_time(a, s->words[i], b,
+						     s->words[j]);
+				break;
+			}
+		}
+	}
+	assert_int_equal(events, FIXED_EVENTS * FIXED_PASSES);
+	assert_int_equal(find_arg(find_event(s, "fx-scoped"), "big")->value.u64,
+			 1ull << 40);
+	assert_int_equal(find_arg(find_event(s, "fx-fifteen"), "15")->value.i64,
+			 15);
+	assert_true(find_event(s, "fx-complete")->event.extra ==
+		    find_event(s, "fx-complete")->event.ts + 1000);
+	test_buffer_free(&t);
+	seen_free(s);
+}
+
+/* With buffers: the trace changes from first to second inside the scope. */
+static void scoped_across(struct test_buffer *first, struct test_buffer *second)
+{
+	TRACE_DURATION("cat", "across", TRACE_ARG_I32("n", 1));
+
+	if (!first)
+		return;
+	fxt_test_stop(first->b);
+	test_buffer_attach(second, FXT_BUFFERING_ONESHOT, "cat", -1);
+}
+
+/* A scoped duration begun inline in one trace is not written in the next. */
+static void test_scope_across_traces(void **state)
+{
+	struct test_buffer t1 = { .fd = -1 }, t2 = { .fd = -1 };
+	struct seen *s = malloc(sizeof(*s));
+	size_t i;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(test_buffer_layout(&t1, 64 << 10, 1 << 16, false), 0);
+	assert_int_equal(test_buffer_layout(&t2, 64 << 10, 1 << 16, false), 0);
+	test_buffer_attach(&t1, FXT_BUFFERING_ONESHOT, "cat", -1);
+	TRACE_INSTANT("cat", "join", TRACE_SCOPE_THREAD);
+	scoped_across(NULL, NULL);
+	scoped_across(&t1, &t2);	/* the second time: inline */
+	TRACE_INSTANT("cat", "in-second", TRACE_SCOPE_THREAD);
+	fxt_test_stop(t2.b);
+	read_all(&t2, s);
+	find_event(s, "in-second");
+	for (i = 0; i < s->n; i++)
+		assert_false(s->rec[i].type == FXT_RECORD_EVENT &&
+			     str_is(s->rec[i].event.name, "across"));
+	assert_int_equal(t2.hdr->records_dropped, 0);
+	test_buffer_free(&t1);
+	test_buffer_free(&t2);
+	seen_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_with_durable_area),
 		cmocka_unit_test(test_without_durable_area),
 		cmocka_unit_test(test_stop_disables),
+		cmocka_unit_test(test_inline_writer_words),
+		cmocka_unit_test(test_scope_across_traces),
 	};
 
 	fxt_test_disable_transport();

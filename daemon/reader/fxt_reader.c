@@ -1187,6 +1187,47 @@ static void decode_userspace_object(struct cursor *c, struct fxt_record *rec,
 	check_leftover(c, "userspace object record");
 }
 
+/*
+ * Arguments whose type consumers check: Perfetto drops a scheduling
+ * record whose weight is not int32 or whose waker is not a koid, and
+ * links a thread to its process only through a koid argument "process".
+ */
+struct typed_arg_rule {
+	const char *name;
+	enum fxt_arg_type type;
+};
+
+static const struct typed_arg_rule sched_arg_rules[] = {
+	{ "incoming_weight", FXT_ARG_INT32 },
+	{ "outgoing_weight", FXT_ARG_INT32 },
+	{ "weight", FXT_ARG_INT32 },
+	{ "waker", FXT_ARG_KOID },
+	{ "process", FXT_ARG_KOID },
+};
+
+static void check_arg_types(struct cursor *c, const struct fxt_record *rec)
+{
+	const struct typed_arg_rule *rule;
+	unsigned int i, j;
+
+	for (i = 0; i < rec->nargs; i++) {
+		const struct fxt_arg *a = &rec->args[i];
+
+		for (j = 0; j < sizeof(sched_arg_rules) / sizeof(*rule); j++) {
+			rule = &sched_arg_rules[j];
+			if (a->name.len != strlen(rule->name) ||
+			    memcmp(a->name.data, rule->name, a->name.len))
+				continue;
+			if (a->type != rule->type)
+				nonconforming(c, c->r->rec_offset,
+					      "argument \"%s\" is %s, must be %s",
+					      rule->name,
+					      fxt_arg_type_name(a->type),
+					      fxt_arg_type_name(rule->type));
+		}
+	}
+}
+
 static void decode_kernel_object(struct cursor *c, struct fxt_record *rec,
 				 uint64_t h)
 {
@@ -1197,6 +1238,7 @@ static void decode_kernel_object(struct cursor *c, struct fxt_record *rec,
 	rec->kernel_object.name = take_string(
 		c, (uint16_t)FXT_GET(h, FXT_KOBJ_NAME), "kernel object name");
 	take_args(c, rec, (unsigned int)FXT_GET(h, FXT_KOBJ_NARGS));
+	check_arg_types(c, rec);
 	check_leftover(c, "kernel object record");
 }
 
@@ -1237,6 +1279,7 @@ static bool decode_sched(struct cursor *c, struct fxt_record *rec, uint64_t h)
 		rec->sched.out_thread.tid = take_word(c, "outgoing thread koid");
 		rec->sched.in_thread.tid = take_word(c, "incoming thread koid");
 		take_args(c, rec, nargs);
+		check_arg_types(c, rec);
 		check_leftover(c, "context switch record");
 		return true;
 	case FXT_SCHED_THREAD_WAKEUP:
@@ -1246,6 +1289,7 @@ static bool decode_sched(struct cursor *c, struct fxt_record *rec, uint64_t h)
 		rec->sched.ts = take_word(c, "timestamp");
 		rec->sched.woken.tid = take_word(c, "woken thread koid");
 		take_args(c, rec, nargs);
+		check_arg_types(c, rec);
 		check_leftover(c, "thread wakeup record");
 		return true;
 	default:

@@ -418,6 +418,49 @@ static void fuchsia_instant_scope_word(void **state)
 	assert_int_equal(res.last.event.scope, FXT_SCOPE_GLOBAL);
 }
 
+/* Perfetto drops scheduling records whose arguments have other types. */
+static void sched_arg_types(void **state)
+{
+	struct fxt_writer_arg uint_weight[] = {
+		fxt_warg_uint32(fxt_wstr("outgoing_weight"), 5),
+	};
+	struct fxt_writer_arg u64_waker[] = {
+		fxt_warg_uint64(fxt_wstr("waker"), 7),
+	};
+	struct fxt_writer_arg u64_process[] = {
+		fxt_warg_uint64(fxt_wstr("process"), 1),
+	};
+	struct fxt_writer_arg good[] = {
+		fxt_warg_int32(fxt_wstr("weight"), 3),
+		fxt_warg_koid(fxt_wstr("waker"), 7),
+	};
+	struct fxt_reader_options opt = {
+		.expect_magic = true, .diag = diag_collect,
+	};
+	struct fxt_reader_stats stats;
+	struct diag_log log = { 0 };
+	struct fxt_writer w;
+
+	opt.diag_ctx = &log;
+	fxt_writer_init(&w);
+	fxt_write_magic(&w);
+	fxt_write_context_switch(&w, 1, 0, FXT_THREAD_BLOCKED, 2, 3,
+				 uint_weight, 1);
+	fxt_write_thread_wakeup(&w, 2, 0, 3, u64_waker, 1);
+	fxt_write_kernel_object(&w, FXT_ZX_OBJ_THREAD, 3, fxt_wstr("t"),
+				u64_process, 1);
+	fxt_write_thread_wakeup(&w, 3, 0, 3, good, 2);
+	assert_int_equal(fxt_writer_error(&w), 0);
+	assert_int_equal(read_all(fxt_writer_data(&w), fxt_writer_size(&w),
+				  &opt, &stats), 5);
+	assert_int_equal(stats.nonconforming, 3);
+	assert_int_equal(log.n, 3);
+	assert_non_null(strstr(log.e[0].reason, "\"outgoing_weight\" is uint32"));
+	assert_non_null(strstr(log.e[1].reason, "\"waker\" is uint64"));
+	assert_non_null(strstr(log.e[2].reason, "\"process\" is uint64"));
+	fxt_writer_release(&w);
+}
+
 static void large_blob_payload_too_long(void **state)
 {
 	struct result res;
@@ -516,6 +559,7 @@ int main(void)
 		cmocka_unit_test(missing_event_word),
 		cmocka_unit_test(bad_instant_scope),
 		cmocka_unit_test(fuchsia_instant_scope_word),
+		cmocka_unit_test(sched_arg_types),
 		cmocka_unit_test(large_blob_payload_too_long),
 		cmocka_unit_test(zero_ticks_per_second),
 		cmocka_unit_test(legacy_context_switch),

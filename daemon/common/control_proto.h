@@ -45,6 +45,7 @@ struct fxt_ctl_start {
 	__u64 duration_ns;	/* stop by itself after this; 0: never */
 	char output[FXT_CTL_PATH_MAX];	/* absolute path, NUL-terminated */
 	char categories[FXT_CATEGORIES_MAX];
+	__u64 kernel_buffer_size;	/* bytes per CPU; 0: the backend's */
 };
 
 enum fxt_ctl_provider_flags {

@@ -90,13 +90,15 @@ static int watch(sd_event *event, struct kernel_source *ks)
 }
 
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
-		       enum fxt_buffering_mode mode, uint32_t provider_id,
+		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
+		       uint32_t provider_id,
 		       struct archive *archive, struct kernel_source **ret,
 		       char *why, size_t why_len)
 {
 	struct kernel_session_config cfg = {
 		.backend = backend_choice(choice),
 		.mode = (enum kernel_buffer_mode)mode,
+		.buffer_bytes_per_cpu = bytes_per_cpu,
 	};
 	struct kernel_source *ks;
 	int r;
@@ -131,6 +133,22 @@ const char *kernel_source_backend(const struct kernel_source *ks)
 	return ks ? kernel_session_backend(ks->session) : "off";
 }
 
+/* Readers of the archive alone learn of kernel drops from this record. */
+static int write_drops(struct kernel_source *ks)
+{
+	struct kernel_session_stats st = { 0 };
+	int r;
+
+	kernel_session_stats(ks->session, &st);
+	if (!st.dropped)
+		return 0;
+	r = archive_begin_section(ks->archive, ks->id, "kernel", &ks->visited,
+				  false);
+	if (r < 0)
+		return r;
+	return archive_write_overflow(ks->archive, ks->id);
+}
+
 int kernel_source_finish(struct kernel_source *ks)
 {
 	int r, r2;
@@ -139,6 +157,8 @@ int kernel_source_finish(struct kernel_source *ks)
 	r = kernel_session_stop(ks->session);
 	ks->stopped = true;
 	r2 = drain(ks);
+	if (r2 >= 0)
+		r2 = write_drops(ks);
 	return r < 0 ? r : r2;
 }
 
@@ -178,7 +198,8 @@ struct kernel_source {
 };
 
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
-		       enum fxt_buffering_mode mode, uint32_t provider_id,
+		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
+		       uint32_t provider_id,
 		       struct archive *archive, struct kernel_source **ret,
 		       char *why, size_t why_len)
 {

@@ -138,7 +138,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 		return r;
 	}
 	r = kernel_source_open(m->event, req->kernel, t->mode,
-			       manager_next_id(m), t->archive, &t->kernel, note,
+			       req->kernel_buffer_size, manager_next_id(m), t->archive, &t->kernel, note,
 			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, req->duration_ns);

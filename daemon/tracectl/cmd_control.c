@@ -171,7 +171,7 @@ static const char *provider_note(const struct fxt_ctl_provider *p)
 
 static void print_results(const struct reply *rep)
 {
-	uint64_t drops = 0;
+	uint64_t drops = 0, kernel_drops = 0;
 	size_t i;
 
 	printf("%-24s %8s %10s %10s %8s %8s\n", "PROVIDER", "PID", "RECORDS",
@@ -184,13 +184,19 @@ static void print_results(const struct reply *rep)
 		       (unsigned long long)p->bytes,
 		       (unsigned long long)p->records_dropped,
 		       (unsigned long long)p->skipped, provider_note(p));
-		drops += p->records_dropped;
+		if (p->flags & FXT_CTL_PROVIDER_KERNEL)
+			kernel_drops += p->records_dropped;
+		else
+			drops += p->records_dropped;
 	}
 	if (!rep->nproviders)
 		printf("(no provider was connected)\n");
 	if (drops)
-		printf("Warning: %llu records were dropped (DROPS); a larger --buffer-size, or --mode streaming, keeps more\n",
+		printf("Warning: %llu provider records were dropped (DROPS); a larger --buffer-size, or --mode streaming, keeps more\n",
 		       (unsigned long long)drops);
+	if (kernel_drops)
+		printf("Warning: %llu kernel records were dropped (DROPS); a larger --kernel-buffer-size, or --mode streaming, keeps more\n",
+		       (unsigned long long)kernel_drops);
 	printf("Trace written to %s\n", rep->result.output);
 }
 
@@ -204,6 +210,8 @@ static void start_usage(FILE *out, const char *cmd)
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
 		"%s"
 		"  -k, --kernel=BACKEND   scheduling capture: auto (default), kmod, bpf, off\n"
+		"      --kernel-buffer-size SIZE\n"
+		"                         per CPU, a power of two, e.g. 1M (default 2M)\n"
 		"Talks to fxtraced at $%s (default %s).\n\n"
 		"Examples:\n",
 		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
@@ -248,6 +256,7 @@ static int parse_start(int argc, char **argv, struct start_options *o)
 		{ "mode", required_argument, NULL, 'm' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "kernel-buffer-size", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -305,6 +314,15 @@ static int parse_start(int argc, char **argv, struct start_options *o)
 				return -EINVAL;
 			}
 			o->req.kernel = (__u32)v;
+			break;
+		case 'K':
+			if (parse_size(optarg, &value) < 0 || value < 4096 ||
+			    (value & (value - 1))) {
+				fprintf(stderr, "tracectl %s: --kernel-buffer-size %s: give a power of two of at least 4K, e.g. 64K or 2M\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->req.kernel_buffer_size = value;
 			break;
 		case 'h':
 			o->help = true;

@@ -53,6 +53,18 @@ for mode in streaming oneshot; do
 	"$TRACECTL" dump --strict "$T/$mode.fxt" >"$T/dump.out" 2>&1 ||
 		{ tail "$T/dump.out"; fail "$mode: tracectl dump --strict"; }
 done
+# A kernel buffer too small for the run: the drops are reported by stop
+# and recorded in the archive as the kernel provider's buffer overflow.
+"$TRACECTL" record -o "$T/drops.fxt" --mode oneshot --kernel=bpf \
+	--kernel-buffer-size 8K -- "$PINGPONG" 20000 0 >"$T/drops.out" ||
+	fail "tracectl record --kernel-buffer-size 8K"
+awk '$1 == "kernel" && $5 > 0 { found = 1 } END { exit !found }' \
+	"$T/drops.out" || { cat "$T/drops.out"; fail "stop reported no kernel drops"; }
+"$TRACECTL" dump --strict "$T/drops.fxt" >"$T/dump.out" 2>&1 ||
+	{ tail "$T/dump.out"; fail "drops: tracectl dump --strict"; }
+grep -q 'provider_event .*buffer_overflow' "$T/dump.out" ||
+	fail "drops: no buffer overflow record in the archive"
+
 kill -TERM "$MGR"
 wait "$MGR" || fail "fxtraced exited with status $?"
 MGR=""

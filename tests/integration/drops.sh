@@ -12,7 +12,7 @@ wait_wrote small
 "$TRACECTL" stop | tee "$T/stop.out"
 drops=$(awk '$1 == "small" { print $5 }' "$T/stop.out")
 [ "$drops" -gt 0 ] || fail "tracectl stop reports no drops: '$drops'"
-grep -q "^Warning: $drops records were dropped" "$T/stop.out" ||
+grep -q "^Warning: $drops provider records were dropped" "$T/stop.out" ||
 	fail "no drop warning in tracectl stop"
 check "$T/oneshot.fxt"
 expect_field small overflow 1

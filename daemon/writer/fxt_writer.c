@@ -481,7 +481,8 @@ int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
 		return fxt_write_event(w, FXT_EVENT_INSTANT, ev, 0);
 	if (ev->nargs >= FXT_MAX_ARGS)
 		return fail(w, -EINVAL);
-	memcpy(args, ev->args, ev->nargs * sizeof(*args));
+	if (ev->nargs)
+		memcpy(args, ev->args, ev->nargs * sizeof(*args));
 	args[ev->nargs] = fxt_warg_string(fxt_wstr("scope"),
 					  fxt_wstr(scope_names[scope]));
 	scoped.args = args;

@@ -271,6 +271,7 @@ static inline uint64_t fxt_clock_ns(void)
 uint64_t fxt_clock_gettime_ns(void);
 /* A trace starts: re-anchor the TSC clock (calibrating it the first time). */
 void fxt_clock_trace_start(void);
+void fxt_clock_after_fork_child(void);
 
 /* ---- record.c: writer helpers --------------------------------------- */
 
@@ -307,6 +308,13 @@ bool fxt_test_other_half_free(struct fxt_buffer *b);
 unsigned int fxt_test_registered_threads(void);
 /* This thread's events written by the library, not the inline writer. */
 uint64_t fxt_test_library_events(void);
+/* Is the trace clock the TSC (not clock_gettime())? */
+bool fxt_test_clock_tsc(void);
+/*
+ * Check the clocksource and $FXTRACE_CLOCK again at the next trace start;
+ * re-anchor every span ns (0: the default, 100 ms).
+ */
+void fxt_test_clock_reset(uint64_t span);
 /* Never try to reach a manager (tests running beside a real one). */
 void fxt_test_disable_transport(void);
 

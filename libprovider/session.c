@@ -248,6 +248,7 @@ struct fxt_session *fxt_session_start(struct fxt_buffer *b,
 	strncpy(s->categories, categories ? categories : "",
 		sizeof(s->categories) - 1);
 	atomic_init(&s->next_thread_index, 1);
+	fxt_clock_trace_start();
 	pthread_mutex_lock(&sites_lock);
 	s->all_next = sessions_all;
 	sessions_all = s;

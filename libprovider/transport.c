@@ -417,6 +417,7 @@ static void atfork_child(void)
 	fxt_intern_after_fork_child();
 	fxt_threads_after_fork_child();
 	fxt_buffers_after_fork_child();
+	fxt_clock_after_fork_child();
 	/* The parent's trace stays the parent's: no write, no unmap race. */
 	if (buffer && buffer->hdr)
 		munmap(buffer->hdr, buffer->map_size);

@@ -7,8 +7,10 @@
  * Prints the median over R runs (default 7) of ns per event (thread CPU
  * time, so that time spent descheduled on a busy machine is left out) for: a
  * disabled call site, an enabled instant and scoped duration (interned
- * strings, 2 int32 arguments), on one thread and on two at once, and the
- * same-run references: clock_gettime(CLOCK_BOOTTIME) and, when built with
+ * strings, 2 int32 arguments), on one thread and on two at once, the
+ * trace clock as events read it (TSC or clock_gettime, see
+ * libprovider/clock.c), and the same-run references:
+ * clock_gettime(CLOCK_BOOTTIME) and, when built with
  * lttng-ust and run as root with lttng-tools installed, an LTTng-UST
  * tracepoint with 2 int fields recorded by an active session. NAME (one
  * of the row keys) runs only that row, for `perf stat -e instructions`.
@@ -110,7 +112,18 @@ static __attribute__((noinline)) void loop_clock(unsigned long n)
 	uint64_t sum = 0;
 
 	for (i = 0; i < n; i++)
-		sum += fxt_now();
+		sum += fxt_clock_gettime_ns();
+	__asm__ volatile("" : : "r"(sum));
+}
+
+/* The clock events read inline, while a trace runs (TSC or gettime). */
+static __attribute__((noinline)) void loop_trace_clock(unsigned long n)
+{
+	unsigned long i;
+	uint64_t sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += fxt_internal_now();
 	__asm__ volatile("" : : "r"(sum));
 }
 
@@ -255,6 +268,8 @@ struct row {
 static struct row rows[] = {
 	{ .key = "clock", .what = "clock_gettime(CLOCK_BOOTTIME), vDSO",
 	  .loop = loop_clock, .threads = 1, .scale = 1 },
+	{ .key = "now", .what = "trace clock read by events (during a trace)",
+	  .loop = loop_trace_clock, .threads = 1, .traced = true, .scale = 1 },
 	{ .key = "disabled", .what = "disabled TRACE_INSTANT, 1 thread",
 	  .loop = loop_disabled, .threads = 1, .scale = 100 },
 	{ .key = "disabled2", .what = "disabled TRACE_INSTANT, 2 threads",
@@ -307,7 +322,7 @@ static const struct row *find_row(const char *key)
 static void print_results(const char *lttng_why)
 {
 	const double lttng_doc = 64.0;	/* shared/notes/measured-here.md */
-	const struct row *clock = find_row("clock");
+	const struct row *clock = find_row("now");
 	unsigned int i;
 
 	printf("provider_bench: median of %u runs, ns per event, %lu events "
@@ -320,12 +335,16 @@ static void print_results(const char *lttng_why)
 			continue;
 		printf("  %-48s %8.2f", r->what, r->median);
 		peer = find_row(r->threads == 1 ? "lttng" : "lttng2");
-		if (r->traced && peer->selected)
+		if (r->loop == loop_trace_clock)
+			printf("  (%s)", fxt_test_clock_tsc() ? "TSC" :
+				"clock_gettime");
+		else if (r->traced && peer->selected)
 			printf("  x%.2f LTTng-UST", r->median / peer->median);
 		else if (r->traced)
 			printf("  x%.2f documented LTTng-UST (~%.0f ns)",
 			       r->median / lttng_doc, lttng_doc);
-		if ((r->traced || r->lttng) && clock->selected)
+		if ((r->traced || r->lttng) && clock->selected &&
+		    r != clock)
 			printf("  (%.1f without one clock read)",
 			       r->median - clock->median);
 		printf("\n");
@@ -410,7 +429,7 @@ out:
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: provider_bench [--runs R] [--events N] [--only NAME] [--no-lttng]\n"
-		   "NAME: clock disabled disabled2 instant instant2 duration duration2\n"
+		   "NAME: clock now disabled disabled2 instant instant2 duration duration2\n"
 		   "example: perf stat -e instructions provider_bench --only instant --runs 1 --events 10000000\n");
 }
 

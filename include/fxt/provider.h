@@ -134,7 +134,8 @@ struct fxt_arg_in {
  * One per macro use, zero-initialised. state: 0 = not evaluated for the
  * current trace; FXT_SITE_DISABLED = skip; FXT_SITE_ENABLED with the
  * category and name refs and the trace generation they belong to.
- * Written by the library only; the macros only test FXT_SITE_DISABLED.
+ * Written by the library only; the macros test FXT_SITE_DISABLED, and
+ * the inline writer reads the refs of an FXT_SITE_FAST site.
  */
 struct fxt_site {
 	uint64_t state;
@@ -620,19 +621,22 @@ static inline void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
 	do {                                                                   \
 		static struct fxt_site_args fxt_site_;                         \
 		struct fxt_internal_writer *fxt_w_;                            \
+		enum fxt_scope fxt_scope_;                                     \
 		uint64_t fxt_state_;                                           \
 		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
 			break;                                                 \
+		fxt_scope_ = (scope);                                          \
 		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
 		if (FXT_LIKELY(fxt_w_ != NULL &&                               \
-			       (scope) == TRACE_SCOPE_THREAD))                 \
+			       fxt_scope_ == TRACE_SCOPE_THREAD))              \
 			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
 				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
 				       FXT_EVENT_INSTANT, 0, 0,                \
 				       FXT_ARGS(__VA_ARGS__));                 \
 		else                                                           \
 			fxt_internal_instant_args(&fxt_site_, FXT_LITERAL(cat), \
-						  FXT_LITERAL(name), (scope),  \
+						  FXT_LITERAL(name),           \
+						  fxt_scope_,                  \
 						  FXT_ARGS(__VA_ARGS__));      \
 	} while (0)
 

@@ -31,6 +31,7 @@
 #define CALIBRATION_NS 10000000ull	/* the first rate: over 10 ms */
 #define STEP_NS 1000000ll		/* larger errors are not slewed */
 #define SAMPLE_TRIES 5
+#define SEQ_TRIES 1000
 
 FXT_EXPORT struct fxt_internal_clock fxt_internal_clock_params;
 
@@ -158,21 +159,29 @@ static uint64_t line_at(const struct fxt_internal_clock *c, uint64_t tsc)
 	return c->ns_base + (uint64_t)(((unsigned __int128)d * c->mult) >> 32);
 }
 
-/* The current line at the current TSC, however old the line is. */
+/*
+ * The current line at the current TSC, however old the line is. An
+ * update that does not end (this thread's own, interrupted by the signal
+ * handler calling us) gives clock_gettime() after a while.
+ */
 static uint64_t line_now(void)
 {
 	const struct fxt_internal_clock *c = &fxt_internal_clock_params;
 	struct fxt_internal_clock copy;
-	uint32_t seq;
+	int tries;
 
-	do {
-		seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+	for (tries = 0; tries < SEQ_TRIES; tries++) {
+		uint32_t seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+
 		copy.tsc_base = __atomic_load_n(&c->tsc_base, __ATOMIC_RELAXED);
 		copy.ns_base = __atomic_load_n(&c->ns_base, __ATOMIC_RELAXED);
 		copy.mult = __atomic_load_n(&c->mult, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	} while ((seq & 1) || __atomic_load_n(&c->seq, __ATOMIC_RELAXED) != seq);
-	return line_at(&copy, read_tsc());
+		if (!(seq & 1) &&
+		    __atomic_load_n(&c->seq, __ATOMIC_RELAXED) == seq)
+			return line_at(&copy, read_tsc());
+	}
+	return fxt_clock_gettime_ns();
 }
 
 static uint64_t span_ticks(uint64_t mult)

@@ -309,8 +309,11 @@ FXT_INLINE uint64_t fxt_internal_now(void)
 	uint64_t span = __atomic_load_n(&c->tsc_span, __ATOMIC_RELAXED);
 	uint64_t mult = __atomic_load_n(&c->mult, __ATOMIC_RELAXED);
 	uint64_t ns = __atomic_load_n(&c->ns_base, __ATOMIC_RELAXED);
-	uint64_t d = __builtin_ia32_rdtsc() - base;
+	uint64_t d;
 
+	if (FXT_UNLIKELY(!span))
+		return fxt_now();	/* clock_gettime(): no TSC read */
+	d = __builtin_ia32_rdtsc() - base;
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (FXT_LIKELY(d < span &&
 		       __atomic_load_n(&c->seq, __ATOMIC_RELAXED) == seq &&

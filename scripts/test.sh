@@ -29,7 +29,8 @@ if [ ! -d build-asan ]; then
 fi
 step ninja -C build-asan
 step env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	meson test -C build-asan --print-errorlogs --num-processes 2 --suite unit
+	meson test -C build-asan --print-errorlogs --num-processes 2 \
+	--suite unit --suite convert --suite provider --suite integration
 
 if [ -x scripts/qemu-kmod-test.sh ]; then
 	step scripts/qemu-kmod-test.sh

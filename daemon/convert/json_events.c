@@ -213,25 +213,11 @@ void conv_process_name(struct converter *c, uint64_t pid, const char *name,
 	json_put_lit(&c->w, "}}");
 }
 
-static const char *blob_type_name(unsigned int type)
-{
-	switch (type) {
-	case FXT_BLOB_DATA:
-		return "data";
-	case FXT_BLOB_LAST_BRANCH:
-		return "last_branch";
-	case FXT_BLOB_PERFETTO:
-		return "perfetto";
-	default:
-		return "unknown";
-	}
-}
-
 /* Blobs are noted (name, size, type), never dumped. */
 void conv_blob(struct converter *c, const struct fxt_record *rec)
 {
 	struct json_writer *w = &c->w;
-	const char *type = blob_type_name(rec->blob.blob_type);
+	const char *type = fxt_blob_type_name(rec->blob.blob_type);
 
 	begin_metadata_lit(c, "blob", 0, 0);
 	json_put_lit(w, "\"name\":");

@@ -225,6 +225,20 @@ const char *fxt_thread_state_name(unsigned int state)
 	return "unknown";
 }
 
+const char *fxt_blob_type_name(unsigned int type)
+{
+	switch (type) {
+	case FXT_BLOB_DATA:
+		return "data";
+	case FXT_BLOB_LAST_BRANCH:
+		return "last_branch";
+	case FXT_BLOB_PERFETTO:
+		return "perfetto";
+	default:
+		return "unknown";
+	}
+}
+
 const char *fxt_diag_kind_name(enum fxt_diag_kind kind)
 {
 	switch (kind) {

@@ -217,6 +217,8 @@ const char *fxt_record_type_name(enum fxt_record_type type);
 const char *fxt_event_type_name(enum fxt_event_type type);
 const char *fxt_arg_type_name(enum fxt_arg_type type);
 const char *fxt_thread_state_name(unsigned int state);
+/* "data", "last_branch", "perfetto", or "unknown". */
+const char *fxt_blob_type_name(unsigned int type);
 const char *fxt_diag_kind_name(enum fxt_diag_kind kind);
 /* Well-formed UTF-8: no overlong forms, surrogates or code points > U+10FFFF. */
 bool fxt_utf8_valid(const char *s, size_t len);

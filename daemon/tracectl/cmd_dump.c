@@ -446,26 +446,13 @@ static void out_obj_type(struct out *o, unsigned int type)
 		out_field_u64(o, "type", type);
 }
 
-static const char *blob_type_name(unsigned int type)
-{
-	switch (type) {
-	case FXT_BLOB_DATA:
-		return "data";
-	case FXT_BLOB_LAST_BRANCH:
-		return "last_branch";
-	case FXT_BLOB_PERFETTO:
-		return "perfetto";
-	}
-	return NULL;
-}
-
 static void dump_blob(struct out *o, const struct fxt_record *rec)
 {
-	const char *type = blob_type_name(rec->blob.blob_type);
+	const char *type = fxt_blob_type_name(rec->blob.blob_type);
 
 	out_kind(o, "blob");
 	out_field_str(o, "name", rec->blob.name);
-	if (type)
+	if (strcmp(type, "unknown"))
 		out_fmt(o, " type=%s", type);
 	else
 		out_field_u64(o, "type", rec->blob.blob_type);

@@ -19,6 +19,15 @@ TRACEPOINT_EVENT(fxtbench, event,
 	)
 )
 
+/* Never enabled by the session: the peer of a disabled call site. */
+TRACEPOINT_EVENT(fxtbench, off,
+	TP_ARGS(int, a, int, b),
+	TP_FIELDS(
+		ctf_integer(int, a, a)
+		ctf_integer(int, b, b)
+	)
+)
+
 #endif
 
 #include <lttng/tracepoint-event.h>

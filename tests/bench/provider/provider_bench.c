@@ -135,6 +135,14 @@ static __attribute__((noinline)) void loop_lttng(unsigned long n)
 	for (i = 0; i < n; i++)
 		tracepoint(fxtbench, event, (int)i, (int)(2 * i));
 }
+
+static __attribute__((noinline)) void loop_lttng_off(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		tracepoint(fxtbench, off, (int)i, (int)(2 * i));
+}
 #endif
 
 /* ---- runs ----------------------------------------------------------- */
@@ -263,6 +271,7 @@ struct row {
 
 #ifndef HAVE_LTTNG_UST
 #define loop_lttng NULL
+#define loop_lttng_off NULL
 #endif
 
 static struct row rows[] = {
@@ -286,6 +295,10 @@ static struct row rows[] = {
 	  .loop = loop_lttng, .threads = 1, .lttng = true, .scale = 1 },
 	{ .key = "lttng2", .what = "LTTng-UST tracepoint 2 int fields, 2 threads",
 	  .loop = loop_lttng, .threads = 2, .lttng = true, .scale = 1 },
+	{ .key = "lttng_off", .what = "LTTng-UST tracepoint disabled, 1 thread",
+	  .loop = loop_lttng_off, .threads = 1, .lttng = true, .scale = 100 },
+	{ .key = "lttng_off2", .what = "LTTng-UST tracepoint disabled, 2 threads",
+	  .loop = loop_lttng_off, .threads = 2, .lttng = true, .scale = 100 },
 };
 
 #define ROWS (sizeof(rows) / sizeof(rows[0]))
@@ -335,7 +348,13 @@ static void print_results(const char *lttng_why)
 			continue;
 		printf("  %-48s %8.2f", r->what, r->median);
 		peer = find_row(r->threads == 1 ? "lttng" : "lttng2");
-		if (r->loop == loop_trace_clock)
+		if (r->loop == loop_disabled) {
+			peer = find_row(r->threads == 1 ? "lttng_off" :
+							  "lttng_off2");
+			if (peer->selected)
+				printf("  x%.2f LTTng-UST disabled",
+				       r->median / peer->median);
+		} else if (r->loop == loop_trace_clock)
 			printf("  (%s)", fxt_test_clock_tsc() ? "TSC" :
 				"clock_gettime");
 		else if (r->traced && peer->selected)
@@ -343,8 +362,8 @@ static void print_results(const char *lttng_why)
 		else if (r->traced)
 			printf("  x%.2f documented LTTng-UST (~%.0f ns)",
 			       r->median / lttng_doc, lttng_doc);
-		if ((r->traced || r->lttng) && clock->selected &&
-		    r != clock)
+		if ((r->traced || (r->lttng && r->scale == 1)) &&
+		    clock->selected && r != clock)
 			printf("  (%.1f without one clock read)",
 			       r->median - clock->median);
 		printf("\n");

@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Installs, from Debian 12's apt, everything fxtrace needs to build and test.
+# Installs, from Debian 12's apt, everything fxtrace needs to build and
+# test, and extracts the kernel's checkpatch.pl from linux-source-6.1.
 set -eu
 
 PACKAGES="
 build-essential meson ninja-build pkg-config
 libsystemd-dev libcmocka-dev
 clang llvm libbpf-dev bpftool libclang-rt-14-dev
-jq linux-perf
+jq python3 linux-perf systemd util-linux
 linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
 linux-source-6.1 xz-utils
@@ -19,17 +20,30 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 
+# checkpatch.pl ships only inside the kernel source tarball: take just it.
+CHECKPATCH_DIR=/opt/linux-tools/linux-source-6.1
+extract_checkpatch() {
+	[ -x "$CHECKPATCH_DIR/scripts/checkpatch.pl" ] && return 0
+	mkdir -p /opt/linux-tools
+	tar -C /opt/linux-tools -xJf /usr/src/linux-source-6.1.tar.xz \
+		linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch
+	echo "install-deps.sh: checkpatch.pl in $CHECKPATCH_DIR/scripts"
+}
+
 missing=""
 for p in $PACKAGES; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
 		missing="$missing $p"
 done
-if [ -z "$missing" ]; then
+if [ -n "$missing" ]; then
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get -o DPkg::Lock::Timeout=600 update -q
+	# shellcheck disable=SC2086
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q \
+		--no-install-recommends $missing
+else
 	echo "install-deps.sh: all packages present"
-	exit 0
 fi
-
-export DEBIAN_FRONTEND=noninteractive
-apt-get -o DPkg::Lock::Timeout=600 update -q
-# shellcheck disable=SC2086
-apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends $missing
+extract_checkpatch

@@ -176,15 +176,17 @@ out_fmt(struct out *o, const char *fmt, ...)
 	o->len += (size_t)n;
 }
 
-/* A quoted string; bytes that are not valid UTF-8 text become \xNN. */
-static void out_quoted(struct out *o, struct fxt_str s)
+/*
+ * The inside of a quoted string: bytes that are not valid UTF-8 text
+ * become \xNN, so no input can send control sequences to a terminal.
+ */
+static void out_escaped(struct out *o, struct fxt_str s)
 {
 	static const char digits[] = "0123456789abcdef";
 	bool raw_ok = fxt_utf8_valid(s.data, s.len);
 	uint32_t i;
 
-	out_reserve(o, (size_t)s.len * 4 + 2);
-	o->buf[o->len++] = '"';
+	out_reserve(o, (size_t)s.len * 4);
 	for (i = 0; i < s.len; i++) {
 		unsigned char c = (unsigned char)s.data[i];
 
@@ -203,7 +205,13 @@ static void out_quoted(struct out *o, struct fxt_str s)
 			o->buf[o->len++] = (char)c;
 		}
 	}
-	o->buf[o->len++] = '"';
+}
+
+static void out_quoted(struct out *o, struct fxt_str s)
+{
+	out_char(o, '"');
+	out_escaped(o, s);
+	out_char(o, '"');
 }
 
 /* ---- record fields -------------------------------------------------- */
@@ -272,7 +280,7 @@ static void out_typed(struct out *o, const char *type, uint64_t v, bool hex,
 static void out_arg(struct out *o, const struct fxt_arg *a)
 {
 	out_char(o, ' ');
-	out_mem(o, a->name.data, a->name.len);
+	out_escaped(o, a->name);
 	out_char(o, '=');
 	switch (a->type) {
 	case FXT_ARG_NULL:

@@ -90,6 +90,13 @@ expect_exit 2 "$tracectl" dump "$dir/good.fxt" "$dir/good.fxt"
 expect_exit 0 "$tracectl" dump --help
 expect_line out 'Examples:'
 
+# an argument named ESC [2J x must not reach the terminal raw (found by
+# tests/fuzz): magic, then an instant event with one inline int32 argument
+printf '\020\000\004\106\170\124\026\000\204\000\020\000\001\200\001\200\350\003\000\000\000\000\000\000\001\000\000\000\000\000\000\000\002\000\000\000\000\000\000\000\143\000\000\000\000\000\000\000\156\000\000\000\000\000\000\000\041\000\005\200\007\000\000\000\033\133\062\112\170\000\000\000' >"$dir/escape.fxt"
+expect_exit 0 "$tracectl" dump --strict "$dir/escape.fxt"
+expect_line out 'name="n" \x1b[2Jx=7'
+grep -q "$(printf '\033')" "$dir/out" && fail "dump wrote a raw ESC byte"
+
 # damaged archives: any diagnostics, but never a crash
 seed=1
 while [ $seed -le 40 ]; do

@@ -171,11 +171,6 @@ static inline int is_plain(unsigned char c)
 	return json_plain_byte[c];
 }
 
-static inline int is_cont(unsigned char c)
-{
-	return (c & 0xc0) == 0x80;
-}
-
 /*
  * Length of the UTF-8 sequence at s (1..4) if valid, else the length of
  * its maximal invalid subpart (>= 1) as a negative number (Unicode 3.9,

@@ -14,13 +14,30 @@
 
 struct archive;
 
+#define ARCHIVE_GROUPS_MAX 256
+
+/* Whose file-system rights the archive is opened with. */
+struct archive_owner {
+	uid_t uid;
+	gid_t gid;
+	/* Supplementary groups (SO_PEERGROUPS); -1: unknown, keep none. */
+	int ngroups;
+	gid_t groups[ARCHIVE_GROUPS_MAX];
+};
+
 /*
- * Creates (truncates) path with the file-system rights of uid/gid (the
+ * Creates (truncates) path with the file-system rights of owner (the
  * controller that asked: group "tracing" must not let anyone overwrite
- * what root may) and writes the magic number record.
+ * what root may), refuses anything but a regular file (a FIFO would block
+ * the manager), and writes the magic number record.
  */
-int archive_open(const char *path, uid_t uid, gid_t gid,
+int archive_open(const char *path, const struct archive_owner *owner,
 		 struct archive **ret);
+/*
+ * After a failed start: removes the archive if archive_open() created it
+ * (never a file that was there before), again with the owner's rights.
+ */
+void archive_discard(struct archive *a, const char *path);
 /* Flushes and closes; returns the first write error, if any. */
 int archive_close(struct archive *a);
 

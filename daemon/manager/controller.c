@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "archive.h"
 #include "fxt_msg.h"
 #include "log.h"
 #include "manager.h"
@@ -77,14 +78,28 @@ int controller_send_providers(struct controller *c)
 	return trace_send_kernel(c->manager, c);
 }
 
+/* The controller's rights, supplementary groups included, for open(). */
+static void get_owner(const struct controller *c, struct archive_owner *o)
+{
+	socklen_t len = sizeof(o->groups);
+
+	o->uid = c->uid;
+	o->gid = c->gid;
+	o->ngroups = -1;
+	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERGROUPS, o->groups, &len) == 0)
+		o->ngroups = (int)(len / sizeof(gid_t));
+}
+
 static int handle_start(struct controller *c, const void *buf, size_t len)
 {
+	struct archive_owner owner;
 	char note[FXT_CTL_MESSAGE_MAX];
 	int r;
 
 	if (len != sizeof(struct fxt_ctl_start))
 		return -EBADMSG;
-	r = trace_start(c->manager, buf, c->uid, c->gid, note, sizeof(note));
+	get_owner(c, &owner);
+	r = trace_start(c->manager, buf, &owner, note, sizeof(note));
 	if (r < 0)
 		log_warning_errno(r, "Refused to start a trace for uid %u: %s",
 				  (unsigned int)c->uid, note);

@@ -33,6 +33,7 @@
 #define MANAGER_STOP_TIMEOUT_USEC (1000ull * 1000u)
 
 struct archive;
+struct archive_owner;
 struct kernel_source;
 struct trace;
 
@@ -121,9 +122,9 @@ int controller_send_result(struct controller *c, int error,
 int controller_send_providers(struct controller *c);
 
 /* trace.c */
-/* The archive is created with the file-system rights of uid/gid. */
+/* The archive is created with the file-system rights of owner. */
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		uid_t uid, gid_t gid, char *note, size_t note_len);
+		const struct archive_owner *owner, char *note, size_t note_len);
 /* Gives a provider that connects during the trace its buffer. */
 int trace_join(struct manager *m, struct provider *p);
 /* Starts stopping; c (may be NULL) gets the result when written. */

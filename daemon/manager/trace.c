@@ -106,7 +106,7 @@ static int start_duration_timer(struct manager *m, struct trace *t,
 }
 
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		uid_t uid, gid_t gid, char *note, size_t note_len)
+		const struct archive_owner *owner, char *note, size_t note_len)
 {
 	struct provider *p, *next;
 	struct trace *t;
@@ -130,10 +130,10 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 					    m->default_buffer_size;
 	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
 	snprintf(t->output, sizeof(t->output), "%s", req->output);
-	r = archive_open(t->output, uid, gid, &t->archive);
+	r = archive_open(t->output, owner, &t->archive);
 	if (r < 0) {
 		snprintf(note, note_len, "cannot create %.400s: %s", t->output,
-			 strerror(-r));
+			 r == -EINVAL ? "not a regular file" : strerror(-r));
 		trace_free(t);
 		return r;
 	}
@@ -143,8 +143,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	if (r >= 0)
 		r = start_duration_timer(m, t, req->duration_ns);
 	if (r < 0) {
-		/* Ours: we just created (truncated) it. */
-		(void)unlink(t->output);
+		archive_discard(t->archive, t->output);
 		trace_free(t);
 		return r;
 	}

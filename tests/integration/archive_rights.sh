@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The archive is opened with exactly the controller's rights: its own
+# supplementary groups count, the manager's do not; a FIFO or a device
+# cannot hold the manager in open(); a failed start removes only a file
+# it created, never one that was there.
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	echo "archive_rights: needs root and setpriv; skipped"
+	exit 77
+fi
+install -m 755 "$TRACECTL" "$T/tracectl"
+as_nobody() {
+	setpriv --reuid=nobody --regid=nogroup --clear-groups "$@"
+}
+# A group nobody is not in, but the manager is (a supplementary group
+# of the shell that started it).
+G=4242
+install -d -o root -g "$G" -m 770 "$T/grp"
+# A group nobody is given below, the manager is not in.
+G2=4343
+install -d -o root -g "$G2" -m 770 "$T/grp2"
+install -d -o root -m 755 "$T/ro"
+install -m 666 /dev/null "$T/ro/keep.fxt"
+echo precious >"$T/ro/keep.fxt"
+mkfifo -m 666 "$T/fifo"
+
+setpriv --groups="$G" "$FXTRACED" --socket "$FXTRACE_SOCKET" \
+	--allow-uid nobody >"$T/fxtraced.log" 2>&1 &
+MGR=$!
+poll "$TRACECTL" status
+
+# A FIFO: refused at once, the manager still answers.
+set +e
+timeout 30 "$TRACECTL" start -o "$T/fifo" --kernel=off 2>"$T/fifo.err"
+status=$?
+set -e
+[ "$status" -eq 1 ] || { cat "$T/fifo.err"; fail "start into a FIFO exited $status"; }
+grep -q "not a regular file" "$T/fifo.err" || { cat "$T/fifo.err"; fail "no reason for the FIFO"; }
+timeout 30 "$TRACECTL" status >/dev/null || fail "the manager does not answer after the FIFO"
+
+# The manager's supplementary group must not open $T/grp to nobody.
+set +e
+as_nobody "$T/tracectl" start -o "$T/grp/leak.fxt" --kernel=off 2>"$T/leak.err"
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "nobody wrote through the manager's group"
+grep -q "Permission denied" "$T/leak.err" || { cat "$T/leak.err"; fail "no permission error"; }
+[ ! -e "$T/grp/leak.fxt" ] || fail "leak.fxt was created"
+
+# The controller's own supplementary group does.
+setpriv --reuid=nobody --regid=nogroup --groups="$G2" \
+	"$T/tracectl" start -o "$T/grp2/mine.fxt" --kernel=off
+as_nobody "$T/tracectl" stop >/dev/null
+[ "$(stat -c %U "$T/grp2/mine.fxt")" = nobody ] || fail "mine.fxt is not nobody's"
+
+# A failed start leaves a file that was there (nobody may write it, not
+# remove it); the kernel module is absent on this machine.
+if [ ! -e /dev/fxt_sched ]; then
+	set +e
+	as_nobody "$T/tracectl" start -o "$T/ro/keep.fxt" --kernel=kmod 2>"$T/kmod.err"
+	status=$?
+	set -e
+	[ "$status" -eq 1 ] || fail "an impossible --kernel=kmod did not fail"
+	[ -e "$T/ro/keep.fxt" ] || fail "a failed start removed a file it did not create"
+	install -d -o nobody -m 755 "$T/nobody"
+	as_nobody "$T/tracectl" start -o "$T/nobody/new.fxt" --kernel=kmod 2>/dev/null &&
+		fail "an impossible --kernel=kmod did not fail"
+	[ ! -e "$T/nobody/new.fxt" ] || fail "a failed start left the file it created"
+fi
+stop_manager
+echo "archive_rights: ok"

@@ -22,7 +22,12 @@
 
 #include "fxt_reader.h"
 
+/* The fuzz targets build with a small chunk: inputs then cross chunks. */
+#ifdef FXT_READER_READ_CHUNK
+#define READ_CHUNK FXT_READER_READ_CHUNK
+#else
 #define READ_CHUNK (1u << 20)
+#endif
 #define PROVIDERS_MAX 4096u
 #define STRING_TABLE_SIZE (FXT_STRING_INDEX_MAX + 1)
 /* the string table is paged: a small trace touches a page or two */
@@ -609,6 +614,17 @@ static void consume(struct fxt_reader *r, uint64_t bytes)
 	r->stats.bytes += bytes;
 }
 
+/* A regular file that ends inside the record being skipped. */
+static void skip_to_end(struct fxt_reader *r, uint64_t pos, uint64_t size)
+{
+	uint64_t rest = size > pos ? size - pos : 0;
+
+	if (lseek(r->fd, 0, SEEK_END) < 0)
+		return;
+	r->buf_offset += rest;
+	r->stats.bytes += rest;
+}
+
 /* Skips bytes past the buffered data: seeks where it can, else reads. */
 static int skip_input(struct fxt_reader *r, uint64_t bytes)
 {
@@ -642,8 +658,11 @@ static int skip_input(struct fxt_reader *r, uint64_t bytes)
 		off_t pos = lseek(r->fd, 0, SEEK_CUR);
 
 		if (pos >= 0 && !fstat(r->fd, &st) && S_ISREG(st.st_mode)) {
-			if ((uint64_t)pos + left > (uint64_t)st.st_size)
+			if ((uint64_t)pos + left > (uint64_t)st.st_size) {
+				/* consumed to the end, as when reading it */
+				skip_to_end(r, (uint64_t)pos, (uint64_t)st.st_size);
 				return 0;
+			}
 			if (lseek(r->fd, (off_t)left, SEEK_CUR) >= 0) {
 				r->buf_offset += left;
 				r->stats.bytes += left;

@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -471,6 +473,42 @@ static void large_blob_payload_too_long(void **state)
 	expect_only_diag(&res, FXT_DIAG_MALFORMED, 0x18, "100 bytes");
 }
 
+/*
+ * A large record over the size limit, cut short by the end of a regular
+ * file bigger than one read: the reader seeks instead of reading, and
+ * must still count every byte as consumed, as it does from memory.
+ */
+static void large_record_skipped_past_end_of_file(void **state)
+{
+	const size_t words = (2u << 20) / 8;	/* past the 1 MiB read chunk */
+	struct fxt_reader_options opt = { .max_large_record_bytes = 4096 };
+	struct fxt_reader_stats from_file, from_mem;
+	uint64_t *w = calloc(words, sizeof(*w));
+	struct fxt_record rec;
+	struct fxt_reader *r;
+	FILE *f = tmpfile();
+
+	assert_non_null(w);
+	assert_non_null(f);
+	w[0] = MAGIC;
+	w[1] = fxt_large_blob_header(words * 2, FXT_LARGE_BLOB_NO_METADATA);
+	assert_int_equal(fwrite(w, 8, words, f), words);
+	assert_int_equal(fflush(f), 0);
+	rewind(f);
+	r = fxt_reader_open_fd(fileno(f), &opt);
+	while (fxt_reader_next(r, &rec) > 0)
+		;
+	from_file = *fxt_reader_stats(r);
+	fxt_reader_close(r);
+	read_all(w, words * 8, &opt, &from_mem);
+	assert_true(from_file.truncated);
+	assert_int_equal(from_file.large_skipped, 1);
+	assert_int_equal(from_mem.bytes, words * 8);
+	assert_int_equal(from_file.bytes, words * 8);
+	fclose(f);
+	free(w);
+}
+
 static void zero_ticks_per_second(void **state)
 {
 	struct result res;
@@ -561,6 +599,7 @@ int main(void)
 		cmocka_unit_test(fuchsia_instant_scope_word),
 		cmocka_unit_test(sched_arg_types),
 		cmocka_unit_test(large_blob_payload_too_long),
+		cmocka_unit_test(large_record_skipped_past_end_of_file),
 		cmocka_unit_test(zero_ticks_per_second),
 		cmocka_unit_test(legacy_context_switch),
 	};

@@ -2,15 +2,19 @@
 /*
  * Fuzz target: the FXT reader over arbitrary bytes, as an archive and as
  * a provider buffer, from aligned memory, unaligned memory (the copying
- * path) and a FILE. Every decoded string and payload is read byte by byte
- * so that ASan sees a pointer outside the input; the three sources must
- * agree record for record, and the stats must fit the input's length.
+ * path), a FILE and a file descriptor (a memory file: skips seek). Every
+ * decoded string and payload is read byte by byte so that ASan sees a
+ * pointer outside the input; all sources must agree record for record,
+ * and the stats must fit the input's length.
  */
+#define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "fuzz_target.h"
 #include "fxt_reader.h"
@@ -172,8 +176,20 @@ static void same(const struct summary *a, const struct summary *b,
 	      a->stats.bytes == b->stats.bytes, what);
 }
 
-static void read_three_ways(const uint8_t *data, size_t len,
-			    bool provider_buffer)
+static int memory_file(const uint8_t *data, size_t len)
+{
+	static int fd = -1;
+
+	if (fd < 0)
+		fd = memfd_create("fuzz_reader.fxt", 0);
+	check(fd >= 0 && ftruncate(fd, 0) == 0 &&
+	      pwrite(fd, data, len, 0) == (ssize_t)len &&
+	      lseek(fd, 0, SEEK_SET) == 0, "input to a memory file");
+	return fd;
+}
+
+static void read_every_way(const uint8_t *data, size_t len,
+			   bool provider_buffer)
 {
 	struct fxt_reader_options opt = {
 		.expect_magic = !provider_buffer,
@@ -182,7 +198,7 @@ static void read_three_ways(const uint8_t *data, size_t len,
 		.diag_ctx = &len,
 		.max_large_record_bytes = 1 << 20,
 	};
-	struct summary aligned, unaligned, file;
+	struct summary aligned, unaligned, file, fd;
 	uint64_t *words = malloc(len + 8);
 	uint8_t *odd = malloc(len + 1);
 	FILE *f;
@@ -200,13 +216,15 @@ static void read_three_ways(const uint8_t *data, size_t len,
 	read_all(fxt_reader_open_file(f, &opt), len, &file);
 	same(&aligned, &file, "memory and FILE input differ");
 	fclose(f);
+	read_all(fxt_reader_open_fd(memory_file(data, len), &opt), len, &fd);
+	same(&aligned, &fd, "memory and fd input differ");
 	free(odd);
 	free(words);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	read_three_ways(data, len, false);
-	read_three_ways(data, len, true);
+	read_every_way(data, len, false);
+	read_every_way(data, len, true);
 	return 0;
 }

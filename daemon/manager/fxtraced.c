@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <systemd/sd-daemon.h>
 
@@ -113,6 +114,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
+/*
+ * Every connection costs a descriptor and we use no select(): take the
+ * hard limit, as systemd advises (its default soft limit is 1024).
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
@@ -122,6 +137,7 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0)
 		return 2;
 	log_level_set(o.verbose ? LOG_DEBUG : LOG_INFO);
+	raise_fd_limit();
 	r = manager_new(&m);
 	if (r < 0) {
 		log_error_errno(r, "Failed to allocate the manager");

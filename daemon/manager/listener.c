@@ -24,16 +24,100 @@
 /* A connection that has not said what it is yet. */
 struct pending {
 	struct manager *manager;
+	struct pending *next;
 	int fd;
+	uid_t uid;
 	sd_event_source *io;
 };
 
 static void pending_free(struct pending *pc, bool close_fd)
 {
+	struct pending **pp;
+
+	for (pp = &pc->manager->pending; *pp; pp = &(*pp)->next)
+		if (*pp == pc) {
+			*pp = pc->next;
+			break;
+		}
 	sd_event_source_disable_unref(pc->io);
 	if (close_fd)
 		close(pc->fd);
 	free(pc);
+}
+
+static unsigned int connections_of(const struct manager *m, uid_t uid)
+{
+	const struct pending *pc;
+	const struct controller *c;
+	const struct provider *p;
+	unsigned int n = 0;
+
+	for (pc = m->pending; pc; pc = pc->next)
+		n += pc->uid == uid;
+	for (c = m->controllers; c; c = c->next)
+		n += c->uid == uid;
+	for (p = m->providers; p; p = p->next)
+		n += p->fd >= 0 && p->uid == uid;
+	return n;
+}
+
+static bool over_limit(struct manager *m, int fd, uid_t *uid)
+{
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
+		return true;
+	*uid = cred.uid;
+	if (!cred.uid ||
+	    connections_of(m, cred.uid) < MANAGER_CONNECTIONS_PER_UID)
+		return false;
+	/* One line per burst, not one per connection of a flood. */
+	if (m->refused++ % 1024 == 0)
+		log_warning("Refusing connections of uid %u: it has %u already (%u refused so far)",
+			    (unsigned int)cred.uid, MANAGER_CONNECTIONS_PER_UID,
+			    m->refused);
+	return true;
+}
+
+static int on_accept_retry(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+
+	(void)sd_event_source_set_enabled(m->listen_source, SD_EVENT_ON);
+	return 0;
+}
+
+/*
+ * Out of descriptors or memory: the connection stays in the backlog and
+ * the socket readable, so accepting again at once would spin. Pause. The
+ * timer exists from the start: out of descriptors, sd-event could not
+ * create its timerfd.
+ */
+static void pause_accepting(struct manager *m, int error)
+{
+	log_warning_errno(error, "Failed to accept a connection; pausing for %llu ms",
+			  MANAGER_ACCEPT_RETRY_USEC / 1000);
+	if (sd_event_source_set_time_relative(m->accept_retry,
+					      MANAGER_ACCEPT_RETRY_USEC) < 0 ||
+	    sd_event_source_set_enabled(m->accept_retry, SD_EVENT_ONESHOT) < 0)
+		return;	/* keep accepting: better a busy loop than deaf */
+	(void)sd_event_source_set_enabled(m->listen_source, SD_EVENT_OFF);
+}
+
+static int add_accept_retry(struct manager *m)
+{
+	int r;
+
+	r = sd_event_add_time_relative(m->event, &m->accept_retry,
+				       CLOCK_MONOTONIC,
+				       MANAGER_ACCEPT_RETRY_USEC, 0,
+				       on_accept_retry, m);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(m->accept_retry,
+					      "fxt-accept-retry");
+	return sd_event_source_set_enabled(m->accept_retry, SD_EVENT_OFF);
 }
 
 static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
@@ -78,12 +162,21 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 {
 	struct manager *m = userdata;
 	struct pending *pc;
+	uid_t uid = 0;
 	int cfd, r;
 
 	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (cfd < 0) {
-		if (errno != EAGAIN && errno != EINTR && errno != ECONNABORTED)
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM)
+			pause_accepting(m, -errno);
+		else if (errno != EAGAIN && errno != EINTR &&
+			 errno != ECONNABORTED)
 			log_warning_errno(-errno, "Failed to accept a connection");
+		return 0;
+	}
+	if (over_limit(m, cfd, &uid)) {
+		close(cfd);
 		return 0;
 	}
 	pc = calloc(1, sizeof(*pc));
@@ -93,6 +186,9 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 	}
 	pc->manager = m;
 	pc->fd = cfd;
+	pc->uid = uid;
+	pc->next = m->pending;
+	m->pending = pc;
 	r = sd_event_add_io(m->event, &pc->io, cfd, EPOLLIN, on_first_message,
 			    pc);
 	if (r < 0) {
@@ -185,6 +281,9 @@ int listener_open(struct manager *m, const char *path)
 			    on_accept, m);
 	if (r < 0)
 		return log_error_errno(r, "Failed to watch the socket");
+	r = add_accept_retry(m);
+	if (r < 0)
+		return log_error_errno(r, "Failed to set up the accept timer");
 	(void)sd_event_source_set_description(m->listen_source,
 					      "fxt-listen");
 	return 0;
@@ -192,6 +291,9 @@ int listener_open(struct manager *m, const char *path)
 
 void listener_close(struct manager *m)
 {
+	while (m->pending)
+		pending_free(m->pending, true);
+	m->accept_retry = sd_event_source_disable_unref(m->accept_retry);
 	m->listen_source = sd_event_source_disable_unref(m->listen_source);
 	if (m->listen_fd >= 0)
 		close(m->listen_fd);

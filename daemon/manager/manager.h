@@ -29,12 +29,21 @@
 #define MANAGER_ALLOW_UID_MAX 16
 /* Each provider costs a buffer: one user cannot take all memory. */
 #define MANAGER_PROVIDERS_PER_UID 256
+/*
+ * Each connection costs a descriptor: one user (not root) cannot take
+ * them all with connections that never say what they are, or controllers
+ * it may not use.
+ */
+#define MANAGER_CONNECTIONS_PER_UID (MANAGER_PROVIDERS_PER_UID + 16)
+/* Out of descriptors: accept again after this, not in a busy loop. */
+#define MANAGER_ACCEPT_RETRY_USEC (1000ull * 1000u)
 /* How long stop waits for providers' STOPPED before reading anyway. */
 #define MANAGER_STOP_TIMEOUT_USEC (1000ull * 1000u)
 
 struct archive;
 struct archive_owner;
 struct kernel_source;
+struct pending;
 struct trace;
 
 struct provider {
@@ -78,6 +87,9 @@ struct manager {
 	char *socket_path;	/* bound by us: unlinked at exit */
 	int listen_fd;
 	sd_event_source *listen_source;
+	sd_event_source *accept_retry;	/* armed while out of descriptors */
+	struct pending *pending;	/* connected, first message not read */
+	unsigned int refused;		/* connections over the per-uid limit */
 
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;

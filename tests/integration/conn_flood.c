@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Many connections to the manager from one user, as a flood would open
+ * them.
+ *
+ *   conn-flood status N   N connections, each asking STATUS: prints how
+ *                         many were answered and how many the manager
+ *                         closed unanswered (over its per-user limit).
+ *   conn-flood hold N MS  up to N connections that never speak, held MS
+ *                         milliseconds (to run the manager out of
+ *                         descriptors).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "control_proto.h"
+#include "fxt_msg.h"
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "conn-flood: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+/* 1: a RESULT came; 0: closed without one. */
+static int answered(int sock)
+{
+	union {
+		struct fxt_msg_header hdr;
+		char buf[FXT_MSG_MAX];
+	} m;
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	ssize_t n;
+
+	for (;;) {
+		if (poll(&pfd, 1, 60000) <= 0)
+			die("no answer and no close in 60 s", ETIMEDOUT);
+		n = fxt_msg_recv(sock, m.buf, sizeof(m.buf), NULL);
+		if (n == -EAGAIN || n == -EINTR)
+			continue;
+		if (n == 0 || n == -ECONNRESET)
+			return 0;
+		if (n < 0)
+			die("receive", (int)-n);
+		if (m.hdr.type == FXT_MSG_CTL_RESULT)
+			return 1;
+	}
+}
+
+static int flood_status(unsigned int n)
+{
+	struct fxt_msg_header req;
+	unsigned int i, yes = 0;
+	int *socks = calloc(n, sizeof(int));
+
+	if (!socks)
+		die("calloc", ENOMEM);
+	fxt_msg_init(&req, FXT_MSG_CTL_STATUS, sizeof(req));
+	for (i = 0; i < n; i++) {
+		socks[i] = fxt_msg_connect(fxt_msg_socket_path());
+		if (socks[i] < 0)
+			die("connect", -socks[i]);
+		/* A refused connection may be closed already: EPIPE. */
+		(void)fxt_msg_send(socks[i], &req, sizeof(req), -1);
+	}
+	for (i = 0; i < n; i++)
+		yes += answered(socks[i]);
+	printf("answered %u closed %u\n", yes, n - yes);
+	return 0;
+}
+
+static int flood_hold(unsigned int n, long ms)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+	unsigned int i;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", fxt_msg_socket_path());
+	for (i = 0; i < n; i++) {
+		int s = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK, 0);
+
+		if (s < 0)
+			die("socket", errno);
+		if (connect(s, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+			if (errno == EAGAIN)
+				break;	/* the backlog is full */
+			die("connect", errno);
+		}
+	}
+	printf("holding %u\n", i);
+	fflush(stdout);
+	nanosleep(&ts, NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "status"))
+		return flood_status((unsigned int)strtoul(argv[2], NULL, 10));
+	if (argc == 4 && !strcmp(argv[1], "hold"))
+		return flood_hold((unsigned int)strtoul(argv[2], NULL, 10),
+				  strtol(argv[3], NULL, 10));
+	fprintf(stderr, "usage: conn-flood status N | hold N MS\n");
+	return 2;
+}

@@ -51,6 +51,61 @@ static bool allowed(const struct manager *m, int fd, const struct ucred *cred)
 	return in_tracing_group(fd, cred->gid);
 }
 
+/*
+ * A reply is one message per provider: more than the socket buffer holds
+ * when many are connected. What does not fit waits here, sent as the
+ * controller reads; until then its next request is not read, so the queue
+ * never holds more than one reply.
+ */
+struct controller_out {
+	struct controller_out *next;
+	size_t len;
+	char msg[];
+};
+
+static int queue(struct controller *c, const void *msg, size_t len)
+{
+	struct controller_out *o = malloc(sizeof(*o) + len);
+
+	if (!o)
+		return -ENOMEM;
+	o->next = NULL;
+	o->len = len;
+	memcpy(o->msg, msg, len);
+	if (!c->out_head)
+		(void)sd_event_source_set_io_events(c->io, EPOLLOUT);
+	*c->out_tail = o;
+	c->out_tail = &o->next;
+	return 0;
+}
+
+/* 0 when all is sent, -EAGAIN when the socket is full again, or -errno. */
+static int flush_queue(struct controller *c)
+{
+	struct controller_out *o;
+	int r;
+
+	while ((o = c->out_head)) {
+		r = fxt_msg_send(c->fd, o->msg, o->len, -1);
+		if (r < 0)
+			return r;
+		c->out_head = o->next;
+		free(o);
+	}
+	c->out_tail = &c->out_head;
+	return sd_event_source_set_io_events(c->io, EPOLLIN);
+}
+
+int controller_send(struct controller *c, const void *msg, size_t len)
+{
+	int r;
+
+	if (c->out_head)
+		return queue(c, msg, len);
+	r = fxt_msg_send(c->fd, msg, len, -1);
+	return r == -EAGAIN ? queue(c, msg, len) : r;
+}
+
 int controller_send_result(struct controller *c, int error,
 			   const char *message)
 {
@@ -60,7 +115,7 @@ int controller_send_result(struct controller *c, int error,
 	res.error = error;
 	trace_describe(c->manager, &res);
 	snprintf(res.message, sizeof(res.message), "%s", message ? message : "");
-	return fxt_msg_send(c->fd, &res, sizeof(res), -1);
+	return controller_send(c, &res, sizeof(res));
 }
 
 int controller_send_providers(struct controller *c)
@@ -71,7 +126,7 @@ int controller_send_providers(struct controller *c)
 
 	for (p = c->manager->providers; p; p = p->next) {
 		provider_describe(p, &d);
-		r = fxt_msg_send(c->fd, &d, sizeof(d), -1);
+		r = controller_send(c, &d, sizeof(d));
 		if (r < 0)
 			return r;
 	}
@@ -161,6 +216,16 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 	ssize_t n;
 	int r;
 
+	if (c->out_head) {
+		r = flush_queue(c);
+		if (r < 0 && r != -EAGAIN) {
+			if (r != -EPIPE && r != -ECONNRESET)
+				log_warning_errno(r, "Dropping controller of uid %u",
+						  (unsigned int)c->uid);
+			controller_free(c);
+		}
+		return 0;
+	}
 	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
 	if (n == -EAGAIN)
 		return 0;
@@ -192,6 +257,7 @@ int controller_new(struct manager *m, int fd)
 		return -ENOMEM;
 	c->manager = m;
 	c->fd = fd;
+	c->out_tail = &c->out_head;
 	c->pid = cred.pid;
 	c->uid = cred.uid;
 	c->gid = cred.gid;
@@ -222,6 +288,12 @@ struct controller *controller_free(struct controller *c)
 			break;
 		}
 	trace_forget_controller(c->manager, c);
+	while (c->out_head) {
+		struct controller_out *o = c->out_head;
+
+		c->out_head = o->next;
+		free(o);
+	}
 	sd_event_source_disable_unref(c->io);
 	close(c->fd);
 	free(c);

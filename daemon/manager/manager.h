@@ -69,11 +69,15 @@ struct provider {
 	struct record_walk_stats walk;
 };
 
+struct controller_out;
+
 struct controller {
 	struct manager *manager;
 	struct controller *next;
 	int fd;
 	sd_event_source *io;
+	/* What its socket did not take yet; no request is read meanwhile. */
+	struct controller_out *out_head, **out_tail;
 	pid_t pid;
 	uid_t uid;
 	gid_t gid;
@@ -129,6 +133,8 @@ void provider_describe(const struct provider *p, struct fxt_ctl_provider *out);
 /* controller.c */
 int controller_new(struct manager *m, int fd);
 struct controller *controller_free(struct controller *c);
+/* Sends or queues one message: 0, or -errno if the controller is gone. */
+int controller_send(struct controller *c, const void *msg, size_t len);
 int controller_send_result(struct controller *c, int error,
 			   const char *message);
 int controller_send_providers(struct controller *c);

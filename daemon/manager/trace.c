@@ -184,7 +184,7 @@ static void reply(struct manager *m, struct controller *c, int error)
 		if (!p->in_trace)
 			continue;
 		provider_describe(p, &d);
-		(void)fxt_msg_send(c->fd, &d, sizeof(d), -1);
+		(void)controller_send(c, &d, sizeof(d));
 	}
 	(void)trace_send_kernel(m, c);
 	if (error)
@@ -380,5 +380,5 @@ int trace_send_kernel(const struct manager *m, struct controller *c)
 	if (!m->trace || !m->trace->kernel)
 		return 0;
 	kernel_source_describe(m->trace->kernel, &d);
-	return fxt_msg_send(c->fd, &d, sizeof(d), -1);
+	return controller_send(c, &d, sizeof(d));
 }

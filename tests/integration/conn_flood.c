@@ -9,6 +9,8 @@
  *   conn-flood hold N MS  up to N connections that never speak, held MS
  *                         milliseconds (to run the manager out of
  *                         descriptors).
+ *   conn-flood hello N    N providers that say HELLO and then never read
+ *                         their socket; runs until killed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -101,6 +103,29 @@ static int flood_hold(unsigned int n, long ms)
 	return 0;
 }
 
+static int flood_hello(unsigned int n)
+{
+	struct fxt_msg_provider_hello hello;
+	unsigned int i;
+
+	fxt_msg_init(&hello, FXT_MSG_PROVIDER_HELLO, sizeof(hello));
+	hello.pid = (__u32)getpid();
+	for (i = 0; i < n; i++) {
+		int s = fxt_msg_connect(fxt_msg_socket_path());
+
+		if (s < 0)
+			die("connect", -s);
+		snprintf(hello.name, sizeof(hello.name), "mute%u", i);
+		if (fxt_msg_send(s, &hello, sizeof(hello), -1) < 0)
+			die("send HELLO", errno);
+	}
+	printf("connected %u\n", n);
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "status"))
@@ -108,6 +133,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "hold"))
 		return flood_hold((unsigned int)strtoul(argv[2], NULL, 10),
 				  strtol(argv[3], NULL, 10));
-	fprintf(stderr, "usage: conn-flood status N | hold N MS\n");
+	if (argc == 3 && !strcmp(argv[1], "hello"))
+		return flood_hello((unsigned int)strtoul(argv[2], NULL, 10));
+	fprintf(stderr, "usage: conn-flood status N | hold N MS | hello N\n");
 	return 2;
 }

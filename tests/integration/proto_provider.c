@@ -3,7 +3,16 @@
  * A provider that speaks the manager protocol itself (real socket, real
  * memfd), so the manager is tested independently of libprovider, and can
  * be made to misbehave: die mid-trace leaving a torn record, write
- * metadata records it must not write, ignore STOP.
+ * metadata records it must not write, ignore STOP, and --abuse MODE:
+ *   lie      at STOP, end marks far beyond the areas, equal generations,
+ *            drop counters at their maximum
+ *   seals    try to resize and re-seal the memfd (must fail), then trace
+ *   fds      answer START with three descriptors attached
+ *   ctrunc   answer START with more descriptors than the manager takes
+ *   version  answer START in another protocol version
+ *   length   answer START with a length field that disagrees
+ *   save     send SAVE of a half that does not exist
+ * The last five must get the connection dropped.
  *
  * It writes string records "test", "tick", "i" and a thread record, then
  * --events instant events "test"/"tick" with an int64 argument i = 0, 1,
@@ -19,7 +28,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +47,7 @@ struct options {
 	bool ignore_stop;
 	bool stay;		/* survive TERMINATE, for another trace */
 	bool exit_after;	/* exit once the events are written */
+	const char *abuse;
 };
 
 struct area {
@@ -240,10 +252,96 @@ static void write_metadata_garbage(struct provider *p)
 	put_event(p, w, 2);
 }
 
+static bool abusing(const struct provider *p, const char *mode)
+{
+	return p->o.abuse && !strcmp(p->o.abuse, mode);
+}
+
+/* The memfd is the manager's: no resizing it, no sealing it shut. */
+static void try_seals(struct provider *p, int fd, uint64_t size)
+{
+	if (ftruncate(fd, 0) == 0 || ftruncate(fd, (off_t)size * 2) == 0 ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE) == 0)
+		die("the buffer is not sealed", EPERM);
+	printf("seals held\n");
+	fflush(stdout);
+}
+
+static void send_with_fds(struct provider *p, const void *msg, size_t len,
+			  unsigned int nfds)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int) * 16)];
+	} control;
+	struct iovec iov = { .iov_base = (void *)msg, .iov_len = len };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control.buf,
+		.msg_controllen = CMSG_SPACE(sizeof(int) * nfds),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&mh);
+	int fds[16];
+	unsigned int i;
+
+	for (i = 0; i < nfds; i++)
+		fds[i] = STDERR_FILENO;
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
+	if (sendmsg(p->sock, &mh, MSG_NOSIGNAL) < 0)
+		die("sendmsg", errno);
+}
+
+/* Instead of STARTED, a message the manager must refuse; true if sent. */
+static bool send_abusive(struct provider *p)
+{
+	struct fxt_msg_header h;
+	struct fxt_msg_save save;
+
+	fxt_msg_init(&h, FXT_MSG_PROVIDER_STARTED, sizeof(h));
+	if (abusing(p, "fds"))
+		send_with_fds(p, &h, sizeof(h), 3);
+	else if (abusing(p, "ctrunc"))
+		send_with_fds(p, &h, sizeof(h), 16);
+	else if (abusing(p, "version")) {
+		h.version = FXT_PROTO_VERSION + 1;
+		send_with_fds(p, &h, sizeof(h), 0);
+	} else if (abusing(p, "length")) {
+		h.length = sizeof(h) + 8;
+		send_with_fds(p, &h, sizeof(h), 0);
+	} else if (abusing(p, "save")) {
+		fxt_msg_init(&save, FXT_MSG_PROVIDER_SAVE, sizeof(save));
+		save.half = 7;
+		send_with_fds(p, &save, sizeof(save), 0);
+	} else
+		return false;
+	printf("abused\n");
+	fflush(stdout);
+	return true;
+}
+
+/* Published ends that lie: the manager must clamp, not trust them. */
+static void lie(struct provider *p)
+{
+	struct fxt_buffer_header *h = p->hdr;
+
+	h->durable_end = ~0ull - 7;
+	h->rolling_end[0] = ~0ull - 7;
+	h->rolling_end[1] = ~0ull - 7;
+	h->rolling_generation[0] = h->rolling_generation[1] = 5;
+	h->records_dropped = ~0ull;
+	h->bytes_dropped = ~0ull;
+	h->records_written = ~0ull;
+}
+
 static void map_buffer(struct provider *p, int fd, uint64_t size)
 {
 	struct fxt_buffer_header *h;
 
+	if (abusing(p, "seals"))
+		try_seals(p, fd, size);
 	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (h == MAP_FAILED)
@@ -269,6 +367,8 @@ static void run_trace(struct provider *p, enum fxt_buffering_mode mode)
 	p->wraps = 0;
 	p->half_busy[0] = p->half_busy[1] = false;
 	switch_to(p, 0);
+	if (send_abusive(p))
+		return;
 	send_simple(p, FXT_MSG_PROVIDER_STARTED);
 	write_names(p);
 	for (i = 0; i < p->o.events; i++) {
@@ -314,6 +414,8 @@ static void handle(struct provider *p)
 		if (p->o.ignore_stop)
 			return;
 		publish(p);
+		if (abusing(p, "lie"))
+			lie(p);
 		send_simple(p, FXT_MSG_PROVIDER_STOPPED);
 		return;
 	case FXT_MSG_SAVED:
@@ -343,6 +445,7 @@ static void parse(int argc, char **argv, struct options *o)
 		{ "ignore-stop", no_argument, NULL, 'i' },
 		{ "stay", no_argument, NULL, 's' },
 		{ "exit-after-write", no_argument, NULL, 'x' },
+		{ "abuse", required_argument, NULL, 'a' },
 		{}
 	};
 	int c;
@@ -373,8 +476,11 @@ static void parse(int argc, char **argv, struct options *o)
 		case 'x':
 			o->exit_after = true;
 			break;
+		case 'a':
+			o->abuse = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: proto-provider [--name N] [--events N] [--crash-after N] [--garbage] [--ignore-stop] [--stay] [--exit-after-write]\n");
+			fprintf(stderr, "usage: proto-provider [--name N] [--events N] [--crash-after N] [--garbage] [--ignore-stop] [--stay] [--exit-after-write] [--abuse MODE]\n");
 			exit(2);
 		}
 	}

@@ -19,6 +19,7 @@ struct options {
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;
 	uint64_t buffer_size;
+	uint64_t stop_timeout_ns;
 	bool verbose;
 };
 
@@ -33,6 +34,8 @@ static void usage(FILE *out)
 		"  --allow-uid UID     also let UID (number or name) control traces;\n"
 		"                      by default only root and group '%s' may\n"
 		"  --buffer-size SIZE  default buffer per provider (default 1M)\n"
+		"  --stop-timeout TIME how long a stop waits for providers to\n"
+		"                      acknowledge (default 1s, at most 1h)\n"
 		"  -v, --verbose       log debug messages\n"
 		"  -h, --help\n\n"
 		"Examples:\n"
@@ -68,6 +71,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "socket", required_argument, NULL, 's' },
 		{ "allow-uid", required_argument, NULL, 'u' },
 		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "stop-timeout", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -92,6 +96,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			    o->buffer_size < PROVIDER_BUFFER_MIN_SIZE ||
 			    o->buffer_size > PROVIDER_BUFFER_MAX_SIZE) {
 				fprintf(stderr, "fxtraced: --buffer-size %s: give 4K..1G, e.g. 4M\n",
+					optarg);
+				return -EINVAL;
+			}
+			break;
+		case 't':
+			if (parse_duration_ns(optarg, &o->stop_timeout_ns) < 0 ||
+			    o->stop_timeout_ns < 1000 ||
+			    o->stop_timeout_ns / 1000 > MANAGER_STOP_TIMEOUT_MAX_USEC) {
+				fprintf(stderr, "fxtraced: --stop-timeout %s: give 1ms..1h, e.g. 5s\n",
 					optarg);
 				return -EINVAL;
 			}
@@ -147,6 +160,8 @@ int main(int argc, char **argv)
 	m->n_allow_uid = o.n_allow_uid;
 	if (o.buffer_size)
 		m->default_buffer_size = (o.buffer_size + 7) & ~7ull;
+	if (o.stop_timeout_ns)
+		m->stop_timeout_usec = o.stop_timeout_ns / 1000;
 	r = manager_start(m, o.socket_path);
 	if (r >= 0)
 		r = manager_run(m);

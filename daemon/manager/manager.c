@@ -19,6 +19,7 @@ int manager_new(struct manager **ret)
 		return -ENOMEM;
 	m->listen_fd = -1;
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
+	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	r = sd_event_default(&m->event);
 	if (r < 0) {
 		free(m);

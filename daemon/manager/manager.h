@@ -39,6 +39,7 @@
 #define MANAGER_ACCEPT_RETRY_USEC (1000ull * 1000u)
 /* How long stop waits for providers' STOPPED before reading anyway. */
 #define MANAGER_STOP_TIMEOUT_USEC (1000ull * 1000u)
+#define MANAGER_STOP_TIMEOUT_MAX_USEC (3600ull * 1000u * 1000u)
 
 struct archive;
 struct archive_owner;
@@ -98,6 +99,7 @@ struct manager {
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;
 	uint64_t default_buffer_size;
+	uint64_t stop_timeout_usec;
 
 	struct provider *providers;
 	struct controller *controllers;

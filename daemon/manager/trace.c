@@ -295,7 +295,7 @@ int trace_stop(struct manager *m, struct controller *c)
 	}
 	r = sd_event_add_time_relative(m->event, &t->stop_timer,
 				       CLOCK_MONOTONIC,
-				       MANAGER_STOP_TIMEOUT_USEC, 0,
+				       m->stop_timeout_usec, 0,
 				       on_stop_timeout, m);
 	if (r < 0) {
 		log_warning_errno(r, "Failed to arm the stop timeout; not waiting for providers");

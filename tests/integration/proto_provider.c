@@ -12,7 +12,8 @@
  *   version  answer START in another protocol version
  *   length   answer START with a length field that disagrees
  *   save     send SAVE of a half that does not exist
- * The last five must get the connection dropped.
+ * The last five must get the connection dropped. --ack-after FILE holds
+ * STOPPED back until FILE exists, so a test decides when a stop ends.
  *
  * It writes string records "test", "tick", "i" and a thread record, then
  * --events instant events "test"/"tick" with an int64 argument i = 0, 1,
@@ -48,6 +49,7 @@ struct options {
 	bool stay;		/* survive TERMINATE, for another trace */
 	bool exit_after;	/* exit once the events are written */
 	const char *abuse;
+	const char *ack_after;	/* STOPPED only once this file exists */
 };
 
 struct area {
@@ -413,6 +415,8 @@ static void handle(struct provider *p)
 	case FXT_MSG_STOP:
 		if (p->o.ignore_stop)
 			return;
+		while (p->o.ack_after && access(p->o.ack_after, F_OK) < 0)
+			usleep(10000);
 		publish(p);
 		if (abusing(p, "lie"))
 			lie(p);
@@ -446,6 +450,7 @@ static void parse(int argc, char **argv, struct options *o)
 		{ "stay", no_argument, NULL, 's' },
 		{ "exit-after-write", no_argument, NULL, 'x' },
 		{ "abuse", required_argument, NULL, 'a' },
+		{ "ack-after", required_argument, NULL, 'A' },
 		{}
 	};
 	int c;
@@ -479,8 +484,11 @@ static void parse(int argc, char **argv, struct options *o)
 		case 'a':
 			o->abuse = optarg;
 			break;
+		case 'A':
+			o->ack_after = optarg;
+			break;
 		default:
-			fprintf(stderr, "usage: proto-provider [--name N] [--events N] [--crash-after N] [--garbage] [--ignore-stop] [--stay] [--exit-after-write] [--abuse MODE]\n");
+			fprintf(stderr, "usage: proto-provider [--name N] [--events N] [--crash-after N] [--garbage] [--ignore-stop] [--stay] [--exit-after-write] [--abuse MODE] [--ack-after FILE]\n");
 			exit(2);
 		}
 	}

@@ -12,6 +12,18 @@ void log_level_set(int max_level)
 	log_max_level = max_level;
 }
 
+/*
+ * Paths and names in messages come from controllers and providers: a
+ * newline in one must not start a line of its own, with a priority
+ * prefix of its choosing.
+ */
+static void defuse(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < ' ' || *s == 0x7f)
+			*s = '?';
+}
+
 void log_write(int level, int error, const char *fmt, ...)
 {
 	char line[1024];
@@ -22,6 +34,7 @@ void log_write(int level, int error, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	defuse(line);
 	if (error)
 		fprintf(stderr, "<%d>fxtraced: %s: %s\n", level, line,
 			strerror(error));

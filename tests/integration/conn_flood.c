@@ -73,8 +73,11 @@ static int flood_status(unsigned int n)
 		/* A refused connection may be closed already: EPIPE. */
 		(void)fxt_msg_send(socks[i], &req, sizeof(req), -1);
 	}
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		yes += answered(socks[i]);
+		close(socks[i]);
+	}
+	free(socks);
 	printf("answered %u closed %u\n", yes, n - yes);
 	return 0;
 }

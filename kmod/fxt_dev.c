@@ -110,47 +110,53 @@ static int fxt_check_config(struct fxt_sched_config *cfg)
 static long fxt_configure(struct fxt_session *s, void __user *arg)
 {
 	struct fxt_sched_config cfg;
-	int err;
+	long err;
 
 	if (copy_from_user(&cfg, arg, sizeof(cfg)))
 		return -EFAULT;
 	err = fxt_check_config(&cfg);
 	if (err)
 		return err;
+	mutex_lock(&s->lock);
 	if (s->tracing || atomic_read(&s->mappings))
-		return -EBUSY;
-	return fxt_alloc_rings(s, &cfg);
+		err = -EBUSY;
+	else
+		err = fxt_alloc_rings(s, &cfg);
+	mutex_unlock(&s->lock);
+	return err;
 }
 
 static long fxt_info(struct fxt_session *s, void __user *arg)
 {
 	struct fxt_sched_info info = {
 		.abi_version = FXT_SCHED_ABI_VERSION,
-		.ncpus = s->ncpus,
 		.page_size = PAGE_SIZE,
 		.max_record_words = FXT_SCHED_RECORD_MAX_WORDS,
-		.buffer_bytes = s->buffer_bytes,
-		.cpu_stride = fxt_cpu_stride(s),
 		.ctrl_offset = 0,
 		.consumer_offset = PAGE_SIZE,
 		.data_offset = 2 * PAGE_SIZE,
-		.mode = s->mode,
-		.events = s->events,
-		.watermark = s->watermark,
-		.tracing = s->tracing,
 	};
 
+	mutex_lock(&s->lock);
+	info.ncpus = s->ncpus;
+	info.buffer_bytes = s->buffer_bytes;
+	info.cpu_stride = fxt_cpu_stride(s);
+	info.mode = s->mode;
+	info.events = s->events;
+	info.watermark = s->watermark;
+	info.tracing = s->tracing;
+	mutex_unlock(&s->lock);
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
 static long fxt_stats(struct fxt_session *s, void __user *arg)
 {
-	struct fxt_sched_stats st = {
-		.ncpus = s->ncpus,
-		.tracing = s->tracing,
-	};
+	struct fxt_sched_stats st = { 0 };
 	unsigned int cpu;
 
+	mutex_lock(&s->lock);
+	st.ncpus = s->ncpus;
+	st.tracing = s->tracing;
 	for_each_possible_cpu(cpu) {
 		const struct fxt_sched_ctrl *c = s->rings[cpu].ctrl;
 
@@ -159,6 +165,7 @@ static long fxt_stats(struct fxt_session *s, void __user *arg)
 		st.dropped += READ_ONCE(c->dropped);
 		st.overwritten += READ_ONCE(c->overwritten);
 	}
+	mutex_unlock(&s->lock);
 	return copy_to_user(arg, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
@@ -199,44 +206,50 @@ static long fxt_reset(struct fxt_session *s)
 	return 0;
 }
 
+static long fxt_locked(struct fxt_session *s,
+		       long (*op)(struct fxt_session *s))
+{
+	long ret;
+
+	mutex_lock(&s->lock);
+	ret = op(s);
+	mutex_unlock(&s->lock);
+	return ret;
+}
+
+/*
+ * ->mmap() takes s->lock under mmap_lock, and a fault in copy_to_user()
+ * or copy_from_user() takes mmap_lock: s->lock is never held across a
+ * user copy, or an ioctl faulting on its argument and a concurrent mmap()
+ * of the device would deadlock (ABBA).
+ */
 static long fxt_dev_ioctl(struct file *file, unsigned int cmd,
 			  unsigned long arg)
 {
 	struct fxt_session *s = file->private_data;
 	void __user *uarg = (void __user *)arg;
-	long ret;
 
 	if (cmd == FXT_SCHED_IOC_VERSION)
 		return FXT_SCHED_ABI_VERSION;
 	if (!fxt_may_trace())
 		return -EPERM;
 
-	mutex_lock(&s->lock);
 	switch (cmd) {
 	case FXT_SCHED_IOC_INFO:
-		ret = fxt_info(s, uarg);
-		break;
+		return fxt_info(s, uarg);
 	case FXT_SCHED_IOC_CONFIGURE:
-		ret = fxt_configure(s, uarg);
-		break;
-	case FXT_SCHED_IOC_START:
-		ret = fxt_start(s);
-		break;
-	case FXT_SCHED_IOC_STOP:
-		ret = fxt_stop(s);
-		break;
-	case FXT_SCHED_IOC_RESET:
-		ret = fxt_reset(s);
-		break;
+		return fxt_configure(s, uarg);
 	case FXT_SCHED_IOC_STATS:
-		ret = fxt_stats(s, uarg);
-		break;
+		return fxt_stats(s, uarg);
+	case FXT_SCHED_IOC_START:
+		return fxt_locked(s, fxt_start);
+	case FXT_SCHED_IOC_STOP:
+		return fxt_locked(s, fxt_stop);
+	case FXT_SCHED_IOC_RESET:
+		return fxt_locked(s, fxt_reset);
 	default:
-		ret = -ENOTTY;
-		break;
+		return -ENOTTY;
 	}
-	mutex_unlock(&s->lock);
-	return ret;
 }
 
 static __poll_t fxt_dev_poll(struct file *file, poll_table *wait)

@@ -14,7 +14,10 @@
 #include "fxt_ring.h"
 
 struct fxt_session {
-	/* Rules: everything below is changed only under lock. */
+	/*
+	 * Rules: everything below is changed only under lock. ->mmap()
+	 * takes it under mmap_lock, so it is never held across a user copy.
+	 */
 	struct mutex lock;
 	struct fxt_ring *rings;	/* nr_cpu_ids; area NULL if not possible */
 	unsigned int ncpus;

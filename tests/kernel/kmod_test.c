@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
+#include <linux/userfaultfd.h>
 
 #include <fxt/fxt.h>
 #include <fxt/sched.h>
@@ -635,6 +637,150 @@ static int test_two_readers(void)
 	return 0;
 }
 
+/*
+ * An ioctl whose argument page faults, against an mmap() of the device:
+ * mmap() runs under mmap_lock and takes the device lock; the fault takes
+ * mmap_lock. The module must not hold its lock across the user copy. A
+ * userfaultfd page keeps the ioctl inside its fault for as long as the
+ * test wants, so the outcome does not depend on timing.
+ */
+struct fault_ioctl {
+	int fd;
+	unsigned long cmd;
+	void *arg;
+	int ret;
+	int err;
+};
+
+static void *fault_ioctl_main(void *arg)
+{
+	struct fault_ioctl *f = arg;
+
+	f->ret = ioctl(f->fd, f->cmd, f->arg);
+	f->err = errno;
+	return NULL;
+}
+
+struct map_once {
+	int fd;
+	pid_t tid;
+	void *map;
+	volatile int done;
+};
+
+static void *map_once_main(void *arg)
+{
+	struct map_once *m = arg;
+
+	__atomic_store_n(&m->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+	m->map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, m->fd, 0);
+	if (m->map != MAP_FAILED)
+		munmap(m->map, 4096);
+	__atomic_store_n(&m->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Sleeping on the device lock: wchan names the mutex or ->mmap(). */
+static bool waits_on_device_lock(pid_t tid)
+{
+	char path[64], wchan[128] = "";
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/wchan", (int)tid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return false;
+	n = read(fd, wchan, sizeof(wchan) - 1);
+	close(fd);
+	wchan[n > 0 ? n : 0] = '\0';
+	return strstr(wchan, "mutex") || strstr(wchan, "fxt_dev_mmap");
+}
+
+static int fault_during_mmap(struct kring *k, unsigned long cmd,
+			     const void *contents, size_t len)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+	struct fault_ioctl f = { .fd = k->fd, .cmd = cmd };
+	struct map_once m = { .fd = k->fd };
+	struct uffdio_copy copy = { .len = 4096 };
+	struct uffd_msg msg;
+	pthread_t ioctl_th, map_th;
+	uint8_t *page, *src;
+	int uffd;
+
+	/*
+	 * Once the mmap() thread holds mmap_lock, a page fault of ours would
+	 * wait behind it: fault in our pages and the checking path now.
+	 */
+	CHECK(mlockall(MCL_CURRENT) == 0, "mlockall: %s", strerror(errno));
+	CHECK(!waits_on_device_lock((pid_t)syscall(SYS_gettid)), "wchan");
+	uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC);
+	CHECK(uffd >= 0, "userfaultfd: %s", strerror(errno));
+	CHECK(ioctl(uffd, UFFDIO_API, &api) == 0, "UFFDIO_API");
+	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	src = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(page != MAP_FAILED && src != MAP_FAILED, "mmap");
+	memcpy(src, contents, len);
+	reg.range.start = (uintptr_t)page;
+	reg.range.len = 4096;
+	CHECK(ioctl(uffd, UFFDIO_REGISTER, &reg) == 0, "UFFDIO_REGISTER: %s",
+	      strerror(errno));
+
+	f.arg = page;
+	CHECK(pthread_create(&ioctl_th, NULL, fault_ioctl_main, &f) == 0,
+	      "thread");
+	/* The ioctl now sits in its fault on page until we fill it. */
+	CHECK(read(uffd, &msg, sizeof(msg)) == sizeof(msg) &&
+	      msg.event == UFFD_EVENT_PAGEFAULT, "no fault event");
+	CHECK(pthread_create(&map_th, NULL, map_once_main, &m) == 0, "thread");
+	while (!__atomic_load_n(&m.done, __ATOMIC_ACQUIRE)) {
+		pid_t tid = __atomic_load_n(&m.tid, __ATOMIC_ACQUIRE);
+
+		/* Stuck for good: exiting kills the fault and frees both. */
+		CHECK(!tid || !waits_on_device_lock(tid),
+		      "mmap() waits for the device lock held by an ioctl "
+		      "faulting on its argument (deadlock with mmap_lock)");
+		sched_yield();
+	}
+	pthread_join(map_th, NULL);
+	CHECK(m.map != MAP_FAILED, "mmap: %s", strerror(errno));
+	copy.dst = (uintptr_t)page;
+	copy.src = (uintptr_t)src;
+	CHECK(ioctl(uffd, UFFDIO_COPY, &copy) == 0, "UFFDIO_COPY: %s",
+	      strerror(errno));
+	pthread_join(ioctl_th, NULL);
+	CHECK(f.ret == 0, "ioctl after the fault: %s", strerror(f.err));
+	munmap(page, 4096);
+	munmap(src, 4096);
+	close(uffd);
+	munlockall();
+	return 0;
+}
+
+static int test_ioctl_fault_vs_mmap(void)
+{
+	struct fxt_sched_config cfg = { 8192, FXT_SCHED_MODE_ONESHOT,
+					FXT_SCHED_EV_ALL, 0, { 0, 0 } };
+	struct fxt_sched_stats st = { 0 };
+	struct kring k;
+
+	CHECK_OK(kring_open(&k));
+	CHECK(fault_during_mmap(&k, FXT_SCHED_IOC_STATS, &st, sizeof(st)) == 0,
+	      "stats");
+	CHECK(fault_during_mmap(&k, FXT_SCHED_IOC_INFO, &st, sizeof(st)) == 0,
+	      "info");
+	CHECK(fault_during_mmap(&k, FXT_SCHED_IOC_CONFIGURE, &cfg,
+				sizeof(cfg)) == 0, "configure");
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_INFO, &k.info) == 0 &&
+	      k.info.buffer_bytes == 8192, "configure from a faulting page");
+	kring_close(&k);
+	return 0;
+}
+
 static int drop_trace_caps(void)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -924,6 +1070,7 @@ static const struct test tests[] = {
 	{ "mode_streaming", test_streaming },
 	{ "start_stop_1000", test_start_stop },
 	{ "two_readers", test_two_readers },
+	{ "ioctl_fault_vs_mmap", test_ioctl_fault_vs_mmap },
 	{ "rmmod_while_mapped", test_rmmod_mapped },
 	{ "backend_kmod", test_backend },
 	{ "archive_dump_strict", test_archive_strict },

@@ -213,6 +213,24 @@ static int make_parent_dir(const char *path)
 	return r;
 }
 
+/*
+ * A socket of a dead manager: nobody answers on it. A live one would, and
+ * anything that is not a socket is not ours to remove.
+ */
+static void remove_stale_socket(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if (lstat(path, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return;
+	fd = fxt_msg_connect(path);
+	if (fd >= 0)
+		close(fd);
+	else if (fd == -ECONNREFUSED)
+		(void)unlink(path);
+}
+
 static int bind_socket(struct manager *m, const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -228,9 +246,7 @@ static int bind_socket(struct manager *m, const char *path)
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return log_error_errno(-errno, "Failed to create a socket");
-	/* A stale socket of a dead manager; a live one would answer. */
-	if (fxt_msg_connect(path) == -ECONNREFUSED)
-		(void)unlink(path);
+	remove_stale_socket(path);
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		r = -errno;
 		close(fd);

@@ -75,11 +75,15 @@ static int on_provider_io(sd_event_source *s, int fd, uint32_t revents,
 		return 0;
 	}
 	r = n < 0 ? (int)n : handle_message(p, msg.buf, (size_t)n);
-	if (r < 0) {
+	if (r == -EAGAIN)
+		/* Our answer did not fit: it leaves its socket unread. */
+		log_warning("Provider %s[%d] does not read its socket",
+			    p->name, (int)p->pid);
+	else if (r < 0)
 		log_warning_errno(r, "Provider %s[%d] sent a bad message (type %u)",
 				  p->name, (int)p->pid, n > 0 ? msg.hdr.type : 0);
+	if (r < 0)
 		provider_gone(p, "dropped");
-	}
 	return 0;
 }
 

@@ -41,5 +41,18 @@ has_idle_fds() {
 }
 poll has_idle_fds
 "$TRACECTL" status >/dev/null
+
+# Streaming: a provider that floods SAVE and never reads SAVED fills its
+# own receive queue; the manager never blocks on it, and drops it.
+start_provider saver --abuse saveflood
+start_provider calm --events 100 --stay
+"$TRACECTL" start -o "$T/flood.fxt" --mode streaming --kernel=off
+poll grep -q "Provider saver\\[[0-9]*\\] dropped" "$T/fxtraced.log"
+grep -q "Provider saver\\[[0-9]*\\] does not read its socket" "$T/fxtraced.log" ||
+	fail "no reason given for dropping saver"
+wait_wrote calm
+"$TRACECTL" stop >/dev/null
+check "$T/flood.fxt"
+expect_field calm events 100
 stop_manager
 echo "abuse: ok"

@@ -12,6 +12,7 @@
  *   version  answer START in another protocol version
  *   length   answer START with a length field that disagrees
  *   save     send SAVE of a half that does not exist
+ *   saveflood  streaming: SAVE after SAVE, never reading a SAVED
  * The last five must get the connection dropped. --ack-after FILE holds
  * STOPPED back until FILE exists, so a test decides when a stop ends.
  *
@@ -313,6 +314,15 @@ static bool send_abusive(struct provider *p)
 	} else if (abusing(p, "length")) {
 		h.length = sizeof(h) + 8;
 		send_with_fds(p, &h, sizeof(h), 0);
+	} else if (abusing(p, "saveflood")) {
+		unsigned int i;
+
+		fxt_msg_init(&save, FXT_MSG_PROVIDER_SAVE, sizeof(save));
+		save.generation = p->hdr->rolling_generation[0];
+		/* Until the manager gives up on us: EPIPE. */
+		for (i = 0; i < 1000000; i++)
+			if (fxt_msg_send(p->sock, &save, sizeof(save), -1) < 0)
+				break;
 	} else if (abusing(p, "save")) {
 		fxt_msg_init(&save, FXT_MSG_PROVIDER_SAVE, sizeof(save));
 		save.half = 7;

@@ -16,6 +16,7 @@
  * provider when it next evaluates a call site.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -254,12 +255,23 @@ static void drop_buffer(void)
 	}
 }
 
+/*
+ * A buffer anyone could shrink under our mapping would kill the
+ * application with SIGBUS: only a memfd sealed against it is mapped.
+ */
+static bool sealed(int fd)
+{
+	int seals = fcntl(fd, F_GET_SEALS);
+
+	return seals >= 0 && (seals & F_SEAL_SHRINK);
+}
+
 static void on_buffer(const struct fxt_msg_buffer *m, int fd)
 {
 	struct fxt_buffer *b = malloc(sizeof(*b));
 
 	drop_buffer();
-	if (!b || fxt_buffer_map(b, fd, m->size) < 0) {
+	if (!b || !sealed(fd) || fxt_buffer_map(b, fd, m->size) < 0) {
 		free(b);
 		close(fd);
 		return;		/* the manager sees no STARTED */

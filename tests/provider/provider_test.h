@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -29,15 +30,22 @@ struct test_buffer {
 	struct fxt_buffer *b;		/* the library's */
 };
 
-/* durable: bytes of the durable area (0: none); half: each rolling half. */
-static inline int test_buffer_layout(struct test_buffer *t, uint64_t durable,
-				     uint64_t half, bool two_halves)
+/*
+ * durable: bytes of the durable area (0: none); half: each rolling half.
+ * Sealed against resizing as the manager's are, unless !sealed.
+ */
+static inline int test_buffer_create(struct test_buffer *t, uint64_t durable,
+				     uint64_t half, bool two_halves,
+				     bool sealed)
 {
 	uint64_t off = FXT_BUFFER_HEADER_SIZE;
 
 	t->size = off + durable + half * (two_halves ? 2 : 1);
-	t->fd = memfd_create("fxt-test", MFD_CLOEXEC);
+	t->fd = memfd_create("fxt-test", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (t->fd < 0 || ftruncate(t->fd, (off_t)t->size) < 0)
+		return -errno;
+	if (sealed &&
+	    fcntl(t->fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW) < 0)
 		return -errno;
 	t->hdr = mmap(NULL, t->size, PROT_READ | PROT_WRITE, MAP_SHARED,
 		      t->fd, 0);
@@ -50,6 +58,12 @@ static inline int test_buffer_layout(struct test_buffer *t, uint64_t durable,
 	t->hdr->rolling_offset[1] = two_halves ? off + durable + half : 0;
 	t->hdr->rolling_size = half;
 	return 0;
+}
+
+static inline int test_buffer_layout(struct test_buffer *t, uint64_t durable,
+				     uint64_t half, bool two_halves)
+{
+	return test_buffer_create(t, durable, half, two_halves, true);
 }
 
 static inline void test_buffer_attach(struct test_buffer *t,

@@ -426,6 +426,29 @@ static void test_bad_messages_end_connection(void **state)
 	assert_false(fxt_category_enabled("net"));
 }
 
+/*
+ * A memfd the sender could still shrink would be a SIGBUS waiting in the
+ * application: the provider does not map it, so START finds no buffer and
+ * STOP is answered without a STARTED before it.
+ */
+static void test_unsealed_buffer_refused(void **state)
+{
+	struct test_buffer buf = { .fd = -1 };
+	int conn = stream_conn;
+	union msg m;
+
+	(void)state;
+	assert_true(conn >= 0);
+	assert_int_equal(test_buffer_create(&buf, 0, 1 << 16, false, false), 0);
+	send_buffer(conn, buf.fd, buf.size);
+	send_start(conn, FXT_BUFFERING_ONESHOT, "net");
+	send_simple(conn, FXT_MSG_STOP);
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STOPPED);
+	assert_false(fxt_category_enabled("net"));
+	send_simple(conn, FXT_MSG_TERMINATE);
+	test_buffer_free(&buf);
+}
+
 /* ---- fork ----------------------------------------------------------- */
 
 /* The child of a traced process connects as a provider of its own. */
@@ -539,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_streaming_save_saved),
 		cmocka_unit_test(test_manager_restart),
 		cmocka_unit_test(test_bad_messages_end_connection),
+		cmocka_unit_test(test_unsealed_buffer_refused),
 		cmocka_unit_test(test_fork_child_new_provider),
 		cmocka_unit_test(test_start_wait_keeps_first_event),
 	};

@@ -20,23 +20,37 @@
 
 #define PEER_GROUPS_MAX 256
 
+static bool has_group(const gid_t *groups, size_t n, gid_t gid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (groups[i] == gid)
+			return true;
+	return false;
+}
+
+/* The peer's supplementary groups as they were at connect(), never /proc. */
 static bool in_tracing_group(int fd, gid_t primary)
 {
-	gid_t groups[PEER_GROUPS_MAX];
+	gid_t groups[PEER_GROUPS_MAX], *many;
 	socklen_t len = sizeof(groups);
 	struct group *g = getgrnam(FXT_CTL_GROUP);
-	size_t i;
+	bool found;
 
 	if (!g)
 		return false;
 	if (primary == g->gr_gid)
 		return true;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0)
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) == 0)
+		return has_group(groups, len / sizeof(gid_t), g->gr_gid);
+	/* More groups than we guessed: len now says how many bytes. */
+	if (errno != ERANGE || !(many = malloc(len)))
 		return false;
-	for (i = 0; i < len / sizeof(gid_t); i++)
-		if (groups[i] == g->gr_gid)
-			return true;
-	return false;
+	found = getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, many, &len) == 0 &&
+		has_group(many, len / sizeof(gid_t), g->gr_gid);
+	free(many);
+	return found;
 }
 
 static bool allowed(const struct manager *m, int fd, const struct ucred *cred)

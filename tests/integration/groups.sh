@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Group 'tracing' lets a user control traces however many other groups it
+# has (the kernel's list of the peer's groups, not a guess of its size),
+# and being in many groups but not 'tracing' does not.
+. "$(dirname "$0")/lib.sh"
+
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	echo "groups: needs root and setpriv; skipped"
+	exit 77
+fi
+gid=$(getent group tracing | cut -d: -f3)
+if [ -z "$gid" ]; then
+	echo "groups: no group 'tracing' here; skipped"
+	exit 77
+fi
+install -m 755 "$TRACECTL" "$T/tracectl"
+"$FXTRACED" --socket "$FXTRACE_SOCKET" >"$T/fxtraced.log" 2>&1 &
+MGR=$!
+poll "$TRACECTL" status
+many=$(seq -s, 50000 50399)
+setpriv --reuid=nobody --regid=nogroup --groups="$many,$gid" \
+	"$T/tracectl" status >/dev/null ||
+	fail "a member of 'tracing' with 401 groups was refused"
+set +e
+setpriv --reuid=nobody --regid=nogroup --groups="$many" \
+	"$T/tracectl" status >/dev/null 2>&1
+status=$?
+set -e
+[ "$status" -eq 1 ] || fail "400 groups without 'tracing' got control (exit $status)"
+stop_manager
+echo "groups: ok"

@@ -223,6 +223,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 			    void *userdata)
 {
 	struct controller *c = userdata;
+	struct manager *m = c->manager;
 	union {
 		struct fxt_msg_header hdr;
 		char buf[FXT_MSG_MAX];
@@ -238,6 +239,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 						  (unsigned int)c->uid);
 			controller_free(c);
 		}
+		manager_maybe_exit(m);
 		return 0;
 	}
 	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);

@@ -70,12 +70,27 @@ void manager_update_status(struct manager *m)
 	}
 }
 
+/*
+ * Exiting waits for the trace to be written and for its stop result to
+ * reach the controller that asked (it may be queued: many providers).
+ */
+void manager_maybe_exit(struct manager *m)
+{
+	const struct controller *c;
+
+	if (!m->exiting || m->trace)
+		return;
+	for (c = m->controllers; c; c = c->next)
+		if (c->out_head)
+			return;
+	(void)sd_event_exit(m->event, 0);
+}
+
 /* Called when a trace's archive is written. */
 void manager_trace_finished(struct manager *m)
 {
 	manager_update_status(m);
-	if (m->exiting)
-		(void)sd_event_exit(m->event, 0);
+	manager_maybe_exit(m);
 }
 
 static int on_exit_signal(sd_event_source *s, const struct signalfd_siginfo *si,

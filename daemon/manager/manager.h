@@ -116,6 +116,7 @@ int manager_start(struct manager *m, const char *socket_path);
 int manager_run(struct manager *m);
 void manager_update_status(struct manager *m);
 void manager_trace_finished(struct manager *m);
+void manager_maybe_exit(struct manager *m);
 uint32_t manager_next_id(struct manager *m);
 
 /* listener.c */

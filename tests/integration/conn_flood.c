@@ -9,8 +9,9 @@
  *   conn-flood hold N MS  up to N connections that never speak, held MS
  *                         milliseconds (to run the manager out of
  *                         descriptors).
- *   conn-flood hello N    N providers that say HELLO and then never read
- *                         their socket; runs until killed.
+ *   conn-flood hello N    N providers that say HELLO, take no buffer
+ *                         (no STARTED), acknowledge STOP; runs until
+ *                         killed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -106,11 +107,32 @@ static int flood_hold(unsigned int n, long ms)
 	return 0;
 }
 
+static void answer(int sock)
+{
+	union {
+		struct fxt_msg_header hdr;
+		char buf[FXT_MSG_MAX];
+	} m;
+	struct fxt_msg_header stopped;
+	ssize_t n = fxt_msg_recv(sock, m.buf, sizeof(m.buf), NULL);
+
+	if (n == 0 || (n < 0 && n != -EAGAIN && n != -EINTR))
+		die("the manager dropped a provider", n ? (int)-n : EPIPE);
+	if (n > 0 && m.hdr.type == FXT_MSG_STOP) {
+		fxt_msg_init(&stopped, FXT_MSG_PROVIDER_STOPPED,
+			     sizeof(stopped));
+		(void)fxt_msg_send(sock, &stopped, sizeof(stopped), -1);
+	}
+}
+
 static int flood_hello(unsigned int n)
 {
 	struct fxt_msg_provider_hello hello;
+	struct pollfd *pfd = calloc(n, sizeof(*pfd));
 	unsigned int i;
 
+	if (!pfd)
+		die("calloc", ENOMEM);
 	fxt_msg_init(&hello, FXT_MSG_PROVIDER_HELLO, sizeof(hello));
 	hello.pid = (__u32)getpid();
 	for (i = 0; i < n; i++) {
@@ -121,11 +143,17 @@ static int flood_hello(unsigned int n)
 		snprintf(hello.name, sizeof(hello.name), "mute%u", i);
 		if (fxt_msg_send(s, &hello, sizeof(hello), -1) < 0)
 			die("send HELLO", errno);
+		pfd[i] = (struct pollfd){ .fd = s, .events = POLLIN };
 	}
 	printf("connected %u\n", n);
 	fflush(stdout);
-	for (;;)
-		pause();
+	for (;;) {
+		if (poll(pfd, n, -1) < 0 && errno != EINTR)
+			die("poll", errno);
+		for (i = 0; i < n; i++)
+			if (pfd[i].revents)
+				answer(pfd[i].fd);
+	}
 	return 0;
 }
 

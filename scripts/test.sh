@@ -13,27 +13,56 @@ fi
 scripts/install-deps.sh
 
 status=0
+passed=0
+failed=0
+skipped=0
+log=$(mktemp /tmp/fxtrace-test.XXXXXX)
+trap 'rm -f "$log"' EXIT
+
 step() {
 	echo "==> $*"
-	"$@" || { echo "FAILED: $*"; status=1; }
+	"$@" || { echo "FAILED: $*"; status=1; failed=$((failed + 1)); }
+}
+
+# Runs a test step and adds its counts (meson's "Ok:/Fail:/Skipped:"
+# summary, or the qemu harness's "N passed, N failed") to the totals.
+test_step() {
+	echo "==> $*"
+	if "$@" >"$log" 2>&1; then rc=0; else rc=$?; fi
+	cat "$log"
+	ok=$(sed -n 's/^Ok: *\([0-9]*\).*/\1/p' "$log")
+	bad=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$log")
+	skip=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$log")
+	if [ -z "$ok" ]; then
+		ok=$(sed -n 's/^kmod: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
+		bad=$(sed -n 's/^kmod: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+	fi
+	passed=$((passed + ${ok:-0}))
+	skipped=$((skipped + ${skip:-0}))
+	failed=$((failed + ${bad:-0}))
+	if [ "$rc" -ne 0 ]; then
+		echo "FAILED: $*"
+		status=1
+		[ -n "$bad" ] && [ "$bad" -gt 0 ] || failed=$((failed + 1))
+	fi
 }
 
 if [ ! -d build ]; then
 	meson setup build --werror
 fi
 step ninja -C build
-step meson test -C build --print-errorlogs --num-processes 2
+test_step meson test -C build --print-errorlogs --num-processes 2
 
 if [ ! -d build-asan ]; then
 	meson setup build-asan -Db_sanitize=address,undefined -Db_lundef=false
 fi
 step ninja -C build-asan
-step env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+test_step env ASAN_OPTIONS=detect_leaks=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	meson test -C build-asan --print-errorlogs --num-processes 2 \
 	--suite unit --suite convert --suite provider --suite integration
 
-if [ -x scripts/qemu-kmod-test.sh ]; then
-	step scripts/qemu-kmod-test.sh
-fi
+test_step scripts/qemu-kmod-test.sh
 
+echo "fxtrace: $passed passed, $failed failed, $skipped skipped"
 exit $status

@@ -24,22 +24,11 @@
 #include "fxt_reader.h"
 #include "kernel_session.h"
 #include "pingpong.h"
+#include "check.h"
 
 #define KERNEL_PROVIDER_ID 1u
 #define SKIP 77
 
-static int failures;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,      \
-				__LINE__, #cond);                          \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
 
 struct archive {
 	uint8_t *data;

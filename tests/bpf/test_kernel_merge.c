@@ -15,22 +15,11 @@
 #include <fxt/sched.h>
 
 #include "kernel_merge.h"
+#include "check.h"
 
 #define NCPU 3
 #define MAX_WORDS 4096
 
-static int failures;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		if (!(cond)) {                                             \
-			fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__,      \
-				__LINE__, #cond);                          \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fputc('\n', stderr);                               \
-			failures++;                                        \
-		}                                                          \
-	} while (0)
 
 /* A fake backend: each CPU's records, handed out whole, oldest first. */
 struct fake {

@@ -23,9 +23,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <fxt/fxt_msg.h>
 
 #include "provider_private.h"
 
@@ -94,141 +95,44 @@ const char *fxt_provider_name(void)
 	return provider_name;
 }
 
-static void msg_header_init(struct fxt_msg_header *h, unsigned int type,
-			    size_t length)
-{
-	h->magic = FXT_PROTO_MAGIC;
-	h->version = FXT_PROTO_VERSION;
-	h->type = (uint16_t)type;
-	h->length = (uint32_t)length;
-	h->reserved = 0;
-}
-
-static int send_msg(int fd, void *msg, size_t len)
-{
-	ssize_t n = send(fd, msg, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EMSGSIZE;
-}
-
 static int send_simple(int fd, unsigned int type)
 {
 	struct fxt_msg_header h;
 
-	msg_header_init(&h, type, sizeof(h));
-	return send_msg(fd, &h, sizeof(h));
+	fxt_msg_init(&h, type, sizeof(h));
+	return fxt_msg_send(fd, &h, sizeof(h), -1);
 }
 
+/* The socket is non-blocking: an application thread never waits here. */
 int fxt_transport_send_save(struct fxt_buffer *b, unsigned int half,
 			    uint64_t generation)
 {
-	struct fxt_msg_save m = { .half = half, .generation = generation };
+	struct fxt_msg_save m;
 
 	if (b->save_fd < 0)
 		return -ENOTCONN;
-	msg_header_init(&m.hdr, FXT_MSG_PROVIDER_SAVE, sizeof(m));
-	return send_msg(b->save_fd, &m, sizeof(m));
+	fxt_msg_init(&m, FXT_MSG_PROVIDER_SAVE, sizeof(m));
+	m.half = half;
+	m.generation = generation;
+	return fxt_msg_send(b->save_fd, &m, sizeof(m), -1);
 }
 
-static const char *socket_path(void)
-{
-	const char *p = secure_getenv(FXT_SOCKET_ENV);
-
-	return p && *p ? p : FXT_MANAGER_SOCKET;
-}
-
-static int connect_manager(void)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *path = socket_path();
-	int fd;
-
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int r = -errno;
-
-		close(fd);
-		return r;
-	}
-	return fd;
-}
 
 static int send_hello(int fd)
 {
-	struct fxt_msg_provider_hello m = { .pid = (uint32_t)getpid() };
+	struct fxt_msg_provider_hello m;
 
-	msg_header_init(&m.hdr, FXT_MSG_PROVIDER_HELLO, sizeof(m));
+	fxt_msg_init(&m, FXT_MSG_PROVIDER_HELLO, sizeof(m));
+	m.pid = (uint32_t)getpid();
 	pthread_mutex_lock(&name_lock);
 	set_default_name_locked();
 	memcpy(m.name, provider_name, sizeof(m.name));
 	hello_sent = true;
 	pthread_mutex_unlock(&name_lock);
 	m.name[sizeof(m.name) - 1] = 0;
-	return send_msg(fd, &m, sizeof(m));
+	return fxt_msg_send(fd, &m, sizeof(m), -1);
 }
 
-static void close_received_fds(struct msghdr *mh)
-{
-	struct cmsghdr *c;
-
-	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
-		int *fds = (int *)CMSG_DATA(c);
-		size_t i, n;
-
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < n; i++)
-			close(fds[i]);
-	}
-}
-
-/*
- * One message, and the fd passed with it (exactly one SCM_RIGHTS fd, or
- * none): -errno on error, 0 on end of connection, else its length.
- */
-static ssize_t recv_msg(int fd, union fxt_msg_any *m, int *passed_fd)
-{
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int) * 4)];
-	} control;
-	struct iovec iov = { .iov_base = m, .iov_len = sizeof(*m) };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = &control, .msg_controllen = sizeof(control),
-	};
-	struct cmsghdr *c;
-	ssize_t n;
-
-	*passed_fd = -1;
-	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
-	if (n < 0)
-		return -errno;
-	if (mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) {
-		close_received_fds(&mh);
-		return -EBADMSG;
-	}
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		if (c->cmsg_len != CMSG_LEN(sizeof(int)) || *passed_fd >= 0) {
-			close_received_fds(&mh);
-			if (*passed_fd >= 0)
-				*passed_fd = -1;
-			return -EBADMSG;
-		}
-		memcpy(passed_fd, CMSG_DATA(c), sizeof(int));
-	}
-	return n;
-}
 
 static void settle(void)
 {
@@ -316,11 +220,8 @@ static bool handle_msg(int fd, union fxt_msg_any *m, size_t n, int passed_fd)
 {
 	const struct fxt_msg_header *h = &m->hdr;
 
-	if (n < sizeof(*h) || h->magic != FXT_PROTO_MAGIC ||
-	    h->version != FXT_PROTO_VERSION || h->length != n ||
-	    n < msg_min_length(h->type))
-		goto bad;
-	if ((passed_fd >= 0) != (h->type == FXT_MSG_BUFFER))
+	if (n < msg_min_length(h->type) ||
+	    (passed_fd >= 0) != (h->type == FXT_MSG_BUFFER))
 		goto bad;
 	switch (h->type) {
 	case FXT_MSG_BUFFER:
@@ -367,7 +268,7 @@ static void serve(int fd)
 				continue;
 			break;
 		}
-		n = recv_msg(fd, m, &passed_fd);
+		n = fxt_msg_recv(fd, m, sizeof(*m), &passed_fd);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
 		if (n <= 0 || !handle_msg(fd, m, (size_t)n, passed_fd))
@@ -380,7 +281,8 @@ static void *transport_thread(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		int fd = connect_manager();
+		int fd = fxt_msg_connect_flags(fxt_msg_socket_path(),
+					       SOCK_NONBLOCK);
 
 		if (fd < 0)
 			settle();	/* no manager: nothing to wait for */

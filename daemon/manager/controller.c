@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "archive.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "log.h"
 #include "manager.h"
 

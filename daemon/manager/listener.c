@@ -17,7 +17,7 @@
 
 #include <systemd/sd-daemon.h>
 
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "log.h"
 #include "manager.h"
 

@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "log.h"
 #include "manager.h"
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "archive.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "kernel_source.h"
 #include "log.h"
 #include "manager.h"

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "control_proto.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "parse.h"
 #include "tracectl.h"
 

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "provider_private.h"
+#include "buffer.h"
+#include "intern.h"
+#include "session.h"
 
 #define TABLE_SLOTS (1u << 16)	/* twice the indices: short probes */
 #define TABLE_FILL_MAX (TABLE_SLOTS / 4 * 3)
@@ -49,6 +51,22 @@ static bool table_ready_for(const struct fxt_session *s)
 	return table != NULL;
 }
 
+uint32_t fxt_string_len(const char *s)
+{
+	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
+}
+
+uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len)
+{
+	uint32_t words = fxt_words(len);
+
+	if (!words)
+		return p;
+	p[words - 1] = 0;	/* the padding */
+	memcpy(p, s, len);
+	return p + words;
+}
+
 /* Write the string record; false if there is no durable room for it. */
 static bool write_string_record(struct fxt_session *s, uint16_t index,
 				const char *str, uint32_t len)
@@ -65,7 +83,6 @@ static bool write_string_record(struct fxt_session *s, uint16_t index,
 
 static uint16_t new_ref(struct fxt_session *s, const char *str, uint32_t len)
 {
-	FXT_TESTCASE(next_index == FXT_STRING_INDEX_MAX);
 	if (next_index > FXT_STRING_INDEX_MAX ||
 	    !write_string_record(s, (uint16_t)next_index, str, len))
 		return fxt_string_ref_inline((uint16_t)len);

@@ -28,7 +28,14 @@
 
 #include <fxt/fxt_msg.h>
 
-#include "provider_private.h"
+#include "buffer.h"
+#include "clock.h"
+#include "intern.h"
+#include "macro.h"
+#include "session.h"
+#include "test_hooks.h"
+#include "thread.h"
+#include "transport.h"
 
 /* Rules: under transport_lock, except where the background thread owns. */
 static pthread_mutex_t transport_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -87,12 +94,12 @@ FXT_EXPORT int fxt_provider_init(const char *name)
 	return r;
 }
 
-const char *fxt_provider_name(void)
+static void copy_name(char name[FXT_PROVIDER_NAME_MAX])
 {
 	pthread_mutex_lock(&name_lock);
 	set_default_name_locked();
+	memcpy(name, provider_name, FXT_PROVIDER_NAME_MAX);
 	pthread_mutex_unlock(&name_lock);
-	return provider_name;
 }
 
 static int send_simple(int fd, unsigned int type)
@@ -103,18 +110,36 @@ static int send_simple(int fd, unsigned int type)
 	return fxt_msg_send(fd, &h, sizeof(h), -1);
 }
 
-/* The socket is non-blocking: an application thread never waits here. */
-int fxt_transport_send_save(struct fxt_buffer *b, unsigned int half,
-			    uint64_t generation)
+/*
+ * The buffer's request to save a full half (fxt_buffer_save_fn); ctx is
+ * the manager's socket, non-blocking: an application thread never waits.
+ */
+static int send_save(void *ctx, unsigned int half, uint64_t generation)
 {
 	struct fxt_msg_save m;
 
-	if (b->save_fd < 0)
-		return -ENOTCONN;
 	fxt_msg_init(&m, FXT_MSG_PROVIDER_SAVE, sizeof(m));
 	m.half = half;
 	m.generation = generation;
-	return fxt_msg_send(b->save_fd, &m, sizeof(m), -1);
+	return fxt_msg_send((int)(intptr_t)ctx, &m, sizeof(m), -1);
+}
+
+/* A trace on b; its full halves are saved through save_fd (-1: never). */
+static struct fxt_session *start_session(struct fxt_buffer *b,
+					 unsigned int mode,
+					 const char *categories, int save_fd)
+{
+	char name[FXT_PROVIDER_NAME_MAX];
+	struct fxt_session_config c = {
+		.mode = (enum fxt_buffering_mode)mode,
+		.categories = categories,
+		.provider_name = name,
+		.save = save_fd >= 0 ? send_save : NULL,
+		.save_ctx = (void *)(intptr_t)save_fd,
+	};
+
+	copy_name(name);
+	return fxt_session_start(b, &c);
 }
 
 
@@ -155,7 +180,7 @@ static void drop_buffer(void)
 	end_session();
 	if (buffer) {
 		fxt_buffer_unmap(buffer);
-		buffer = NULL;	/* never freed: see provider_private.h */
+		buffer = NULL;	/* never freed: see session.h */
 	}
 }
 
@@ -193,9 +218,7 @@ static void on_start(int fd, const struct fxt_msg_start *m)
 	end_session();
 	memcpy(categories, m->categories, sizeof(categories));
 	categories[sizeof(categories) - 1] = 0;
-	fxt_buffer_start(buffer, (enum fxt_buffering_mode)m->mode);
-	buffer->save_fd = fd;
-	session = fxt_session_start(buffer, categories);
+	session = start_session(buffer, m->mode, categories, fd);
 	if (session)
 		(void)send_simple(fd, FXT_MSG_PROVIDER_STARTED);
 	settle();
@@ -448,9 +471,7 @@ struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,
 		free(b);
 		return NULL;
 	}
-	fxt_buffer_start(b, mode);
-	b->save_fd = save_fd;
-	test_session = fxt_session_start(b, categories);
+	test_session = start_session(b, mode, categories, save_fd);
 	return b;
 }
 

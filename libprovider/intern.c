@@ -122,12 +122,6 @@ out:
 	return ref;
 }
 
-uint16_t fxt_intern(struct fxt_thread *t, struct fxt_session *s,
-		    const char *str)
-{
-	return fxt_intern_cached(t, s, str);
-}
-
 void fxt_intern_lock(void)
 {
 	pthread_mutex_lock(&intern_lock);

@@ -13,9 +13,6 @@
 
 struct fxt_session;
 
-/* A string ref for str: an index, or inline (0x8000 | len), or 0 if "". */
-uint16_t fxt_intern(struct fxt_thread *t, struct fxt_session *s,
-		    const char *str);
 uint16_t fxt_intern_slow(struct fxt_session *s, const char *str);
 void fxt_intern_lock(void);
 void fxt_intern_unlock(void);
@@ -26,6 +23,10 @@ uint32_t fxt_string_len(const char *s);
 /* Writes len bytes of s, zero-padded to whole words; returns the end. */
 uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len);
 
+/*
+ * A string ref for str: an index, or inline (0x8000 | len), or 0 if "".
+ * This thread's cache first, then the trace's table.
+ */
 static inline uint16_t fxt_intern_cached(struct fxt_thread *t,
 					 struct fxt_session *s,
 					 const char *str)

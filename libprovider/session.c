@@ -97,7 +97,7 @@ static bool intern_arg_names(struct fxt_thread *t, struct fxt_session *s,
 
 	for (i = 0; fast && i < eval->nargs; i++) {
 		const struct fxt_arg_in *a = &eval->args[i];
-		uint16_t ref = fxt_intern(t, s, a->name);
+		uint16_t ref = fxt_intern_cached(t, s, a->name);
 
 		__atomic_store_n(&eval->arg_name[i], ref, __ATOMIC_RELAXED);
 		if (!fxt_arg_fixed(a->type) || fxt_string_ref_is_inline(ref))
@@ -127,8 +127,8 @@ static uint64_t site_enabled(struct fxt_site *site, struct fxt_thread *t,
 	uint64_t state;
 	bool fast;
 
-	*cat_ref = fxt_intern(t, s, cat);
-	*name_ref = fxt_intern(t, s, name);
+	*cat_ref = fxt_intern_cached(t, s, cat);
+	*name_ref = fxt_intern_cached(t, s, name);
 	if (!eval || !eval->arg_name)
 		return site_enabled_state(s->gen, *cat_ref, *name_ref, false);
 	pthread_mutex_lock(&sites_lock);
@@ -218,8 +218,8 @@ struct fxt_session *fxt_site_session_args(struct fxt_site *site,
 	if (!site) {
 		if (!fxt_session_category_enabled(s, cat))
 			return NULL;
-		*cat_ref = fxt_intern(t, s, cat);
-		*name_ref = fxt_intern(t, s, name);
+		*cat_ref = fxt_intern_cached(t, s, cat);
+		*name_ref = fxt_intern_cached(t, s, name);
 		return s;
 	}
 	state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);

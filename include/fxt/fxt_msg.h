@@ -29,8 +29,9 @@ int fxt_msg_send(int sock, const void *msg, size_t len, int fd);
  * 0 at end of stream, or -errno: -EAGAIN (nothing yet, non-blocking
  * socket), -EBADMSG (bad framing: magic, length, any control message but
  * one SCM_RIGHTS with one descriptor), -EPROTONOSUPPORT (version),
- * -EMSGSIZE (truncated), -EXFULL (descriptors truncated). A received descriptor goes to *fd if
- * fd is given, else it is closed; *fd is -1 when none came.
+ * -EMSGSIZE (truncated), -EXFULL (descriptors truncated). A received
+ * descriptor goes to *fd if fd is given, else it is closed; *fd is -1
+ * when none came.
  */
 ssize_t fxt_msg_recv(int sock, void *buf, size_t cap, int *fd);
 

@@ -72,12 +72,6 @@ union fxt_msg_any {
 	uint8_t bytes[2048];
 };
 
-static void set_default_name_locked(void)
-{
-	if (!provider_name[0])
-		strncpy(provider_name, program_invocation_short_name,
-			sizeof(provider_name) - 1);
-}
 
 FXT_EXPORT int fxt_provider_init(const char *name)
 {
@@ -94,11 +88,15 @@ FXT_EXPORT int fxt_provider_init(const char *name)
 	return r;
 }
 
-static void copy_name(char name[FXT_PROVIDER_NAME_MAX])
+/* The name (the program's unless set); for HELLO, it is final then. */
+static void copy_name(char name[FXT_PROVIDER_NAME_MAX], bool hello)
 {
 	pthread_mutex_lock(&name_lock);
-	set_default_name_locked();
+	if (!provider_name[0])
+		strncpy(provider_name, program_invocation_short_name,
+			sizeof(provider_name) - 1);
 	memcpy(name, provider_name, FXT_PROVIDER_NAME_MAX);
+	hello_sent |= hello;
 	pthread_mutex_unlock(&name_lock);
 }
 
@@ -138,7 +136,7 @@ static struct fxt_session *start_session(struct fxt_buffer *b,
 		.save_ctx = (void *)(intptr_t)save_fd,
 	};
 
-	copy_name(name);
+	copy_name(name, false);
 	return fxt_session_start(b, &c);
 }
 
@@ -149,15 +147,10 @@ static int send_hello(int fd)
 
 	fxt_msg_init(&m, FXT_MSG_PROVIDER_HELLO, sizeof(m));
 	m.pid = (uint32_t)getpid();
-	pthread_mutex_lock(&name_lock);
-	set_default_name_locked();
-	memcpy(m.name, provider_name, sizeof(m.name));
-	hello_sent = true;
-	pthread_mutex_unlock(&name_lock);
+	copy_name(m.name, true);
 	m.name[sizeof(m.name) - 1] = 0;
 	return fxt_msg_send(fd, &m, sizeof(m), -1);
 }
-
 
 static void settle(void)
 {
@@ -195,13 +188,24 @@ static bool sealed(int fd)
 	return seals >= 0 && (seals & F_SEAL_SHRINK);
 }
 
-static void on_buffer(const struct fxt_msg_buffer *m, int fd)
+static struct fxt_buffer *map_buffer(int fd, uint64_t size)
 {
 	struct fxt_buffer *b = malloc(sizeof(*b));
 
-	drop_buffer();
-	if (!b || !sealed(fd) || fxt_buffer_map(b, fd, m->size) < 0) {
+	if (b && fxt_buffer_map(b, fd, size) < 0) {
 		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void on_buffer(const struct fxt_msg_buffer *m, int fd)
+{
+	struct fxt_buffer *b;
+
+	drop_buffer();
+	b = sealed(fd) ? map_buffer(fd, m->size) : NULL;
+	if (!b) {
 		close(fd);
 		return;		/* the manager sees no STARTED */
 	}
@@ -463,15 +467,10 @@ struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,
 				   enum fxt_buffering_mode mode,
 				   const char *categories, int save_fd)
 {
-	struct fxt_buffer *b = malloc(sizeof(*b));
+	struct fxt_buffer *b = map_buffer(memfd, size);
 
-	if (!b)
-		return NULL;
-	if (fxt_buffer_map(b, memfd, size) < 0) {
-		free(b);
-		return NULL;
-	}
-	test_session = start_session(b, mode, categories, save_fd);
+	if (b)
+		test_session = start_session(b, mode, categories, save_fd);
 	return b;
 }
 

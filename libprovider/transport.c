@@ -72,7 +72,6 @@ union fxt_msg_any {
 	uint8_t bytes[2048];
 };
 
-
 FXT_EXPORT int fxt_provider_init(const char *name)
 {
 	int r = 0;
@@ -139,7 +138,6 @@ static struct fxt_session *start_session(struct fxt_buffer *b,
 	copy_name(name, false);
 	return fxt_session_start(b, &c);
 }
-
 
 static int send_hello(int fd)
 {

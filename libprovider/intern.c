@@ -13,6 +13,7 @@
 
 #include "buffer.h"
 #include "intern.h"
+#include "record.h"
 #include "session.h"
 
 #define TABLE_SLOTS (1u << 16)	/* twice the indices: short probes */
@@ -49,22 +50,6 @@ static bool table_ready_for(const struct fxt_session *s)
 	table_fill = 0;
 	next_index = 1;
 	return table != NULL;
-}
-
-uint32_t fxt_string_len(const char *s)
-{
-	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
-}
-
-uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len)
-{
-	uint32_t words = fxt_words(len);
-
-	if (!words)
-		return p;
-	p[words - 1] = 0;	/* the padding */
-	memcpy(p, s, len);
-	return p + words;
 }
 
 /* Write the string record; false if there is no durable room for it. */

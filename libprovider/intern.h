@@ -18,11 +18,6 @@ void fxt_intern_lock(void);
 void fxt_intern_unlock(void);
 void fxt_intern_after_fork_child(void);
 
-/* Length kept for an inline string (capped at FXT_STRING_LEN_MAX). */
-uint32_t fxt_string_len(const char *s);
-/* Writes len bytes of s, zero-padded to whole words; returns the end. */
-uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len);
-
 /*
  * A string ref for str: an index, or inline (0x8000 | len), or 0 if "".
  * This thread's cache first, then the trace's table.

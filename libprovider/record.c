@@ -16,9 +16,25 @@
 #include "session.h"
 #include "thread.h"
 
-static uint32_t fxt_stream_words(uint16_t ref)
+uint32_t fxt_string_len(const char *s)
+{
+	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
+}
+
+uint32_t fxt_stream_words(uint16_t ref)
 {
 	return fxt_string_ref_words(ref);
+}
+
+uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len)
+{
+	uint32_t words = fxt_words(len);
+
+	if (!words)
+		return p;
+	p[words - 1] = 0;	/* the padding */
+	memcpy(p, s, len);
+	return p + words;
 }
 
 static uint64_t *put_ref_stream(uint64_t *p, uint16_t ref, const char *s)

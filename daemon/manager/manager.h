@@ -42,7 +42,6 @@
 #define MANAGER_STOP_TIMEOUT_MAX_USEC (3600ull * 1000u * 1000u)
 
 struct archive;
-struct archive_owner;
 struct kernel_source;
 struct pending;
 struct trace;
@@ -143,9 +142,9 @@ int controller_send_result(struct controller *c, int error,
 int controller_send_providers(struct controller *c);
 
 /* trace.c */
-/* The archive is created with the file-system rights of owner. */
+/* Takes archive_fd, the output the controller opened (-1: none came). */
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		const struct archive_owner *owner, char *note, size_t note_len);
+		int archive_fd, char *note, size_t note_len);
 /* Gives a provider that connects during the trace its buffer. */
 int trace_join(struct manager *m, struct provider *p);
 /* Starts stopping; c (may be NULL) gets the result when written. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "archive.h"
+#include "cleanup.h"
 #include "fxt_msg.h"
 #include "kernel_source.h"
 #include "log.h"
@@ -105,11 +106,31 @@ static int start_duration_timer(struct manager *m, struct trace *t,
 	return r;
 }
 
-int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		const struct archive_owner *owner, char *note, size_t note_len)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct trace *, trace_free);
+
+static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 {
+	int r;
+
+	if (fd < 0) {
+		snprintf(note, note_len,
+			 "no archive came with the request: tracectl opens the output and passes it");
+		return -EBADF;
+	}
+	r = archive_open(fd, &t->archive);
+	if (r < 0)
+		snprintf(note, note_len, "cannot write %.400s: %s", t->output,
+			 r == -EINVAL ? "not a regular file" :
+			 r == -EBADF ? "not opened for writing" : strerror(-r));
+	return r;
+}
+
+int trace_start(struct manager *m, const struct fxt_ctl_start *req,
+		int archive_fd, char *note, size_t note_len)
+{
+	_cleanup_close_ int fd = archive_fd;
+	_cleanup_(trace_freep) struct trace *t = NULL;
 	struct provider *p, *next;
-	struct trace *t;
 	int r;
 
 	note[0] = '\0';
@@ -130,25 +151,25 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 					    m->default_buffer_size;
 	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
 	snprintf(t->output, sizeof(t->output), "%s", req->output);
-	r = archive_open(t->output, owner, &t->archive);
-	if (r < 0) {
-		snprintf(note, note_len, "cannot create %.400s: %s", t->output,
-			 r == -EINVAL ? "not a regular file" : strerror(-r));
-		trace_free(t);
+	r = open_archive(t, fd, note, note_len);
+	if (r < 0)
 		return r;
-	}
+	TAKE_FD(fd);
 	r = kernel_source_open(m->event, req->kernel, t->mode,
 			       req->kernel_buffer_size, manager_next_id(m), t->archive, &t->kernel, note,
 			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, req->duration_ns);
+	if (r < 0)
+		return r;
+	r = archive_begin(t->archive);
 	if (r < 0) {
-		archive_discard(t->archive, t->output);
-		trace_free(t);
+		snprintf(note, note_len, "cannot write %.400s: %s", t->output,
+			 strerror(-r));
 		return r;
 	}
 	t->started_ns = now_ns();
-	m->trace = t;
+	m->trace = TAKE_PTR(t);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
 		r = trace_join(m, p);
@@ -156,9 +177,9 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 			log_warning_errno(r, "Provider %s[%d] could not join the trace",
 					  p->name, (int)p->pid);
 	}
-	log_info("Trace started: %s, mode %u, kernel %s%s%s", t->output,
-		 t->mode, kernel_source_backend(t->kernel), note[0] ? ": " : "",
-		 note);
+	log_info("Trace started: %s, mode %u, kernel %s%s%s", m->trace->output,
+		 m->trace->mode, kernel_source_backend(m->trace->kernel),
+		 note[0] ? ": " : "", note);
 	manager_update_status(m);
 	return 0;
 }

@@ -303,6 +303,7 @@ struct controller *controller_free(struct controller *c)
 	}
 	sd_event_source_disable_unref(c->io);
 	close(c->fd);
+	manager_check_idle(c->manager);
 	free(c);
 	return NULL;
 }

@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <systemd/sd-id128.h>
+
 #include "archive.h"
 #include "cleanup.h"
 #include "fxt_msg.h"
@@ -20,6 +22,7 @@
 #include "manager.h"
 
 struct trace {
+	char id[SD_ID128_STRING_MAX];	/* in the journal: FXT_TRACE_ID */
 	enum fxt_buffering_mode mode;
 	uint64_t buffer_size;
 	char categories[FXT_CATEGORIES_MAX];
@@ -131,6 +134,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	_cleanup_close_ int fd = archive_fd;
 	_cleanup_(trace_freep) struct trace *t = NULL;
 	struct provider *p, *next;
+	sd_id128_t id;
 	int r;
 
 	note[0] = '\0';
@@ -146,6 +150,10 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
+	r = sd_id128_randomize(&id);
+	if (r < 0)
+		return r;
+	sd_id128_to_string(id, t->id);
 	t->mode = req->mode;
 	t->buffer_size = req->buffer_size ? (req->buffer_size + 7) & ~7ull :
 					    m->default_buffer_size;
@@ -402,4 +410,19 @@ int trace_send_kernel(const struct manager *m, struct controller *c)
 		return 0;
 	kernel_source_describe(m->trace->kernel, &d);
 	return controller_send(c, &d, sizeof(d));
+}
+
+void trace_format_status(const struct manager *m, unsigned int nproviders,
+			 char *buf, size_t len)
+{
+	const struct trace *t = m->trace;
+
+	if (t->stopping)
+		snprintf(buf, len, "Stopping trace %s: writing %s", t->id,
+			 t->output);
+	else
+		snprintf(buf, len,
+			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written",
+			 t->output, t->id, kernel_source_backend(t->kernel),
+			 nproviders, (unsigned long long)archive_bytes(t->archive));
 }

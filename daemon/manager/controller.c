@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +184,20 @@ static int handle_stop(struct controller *c)
 	return controller_send_result(c, r, note);
 }
 
+/* What to do, for the user by name: the uid means little to it. */
+static int refuse(struct controller *c)
+{
+	char message[FXT_CTL_MESSAGE_MAX], uid[16];
+	const struct passwd *pw = getpwuid(c->uid);
+
+	snprintf(uid, sizeof(uid), "%u", (unsigned int)c->uid);
+	snprintf(message, sizeof(message),
+		 "controlling traces needs root or group '%s': run with sudo or add yourself to group '%s': sudo usermod -aG %s %s, then log in again",
+		 FXT_CTL_GROUP, FXT_CTL_GROUP, FXT_CTL_GROUP,
+		 pw ? pw->pw_name : uid);
+	return controller_send_result(c, -EPERM, message);
+}
+
 /* A start request comes with the archive: *archive_fd, taken here. */
 static int handle_request(struct controller *c, const void *buf, size_t len,
 			  int *archive_fd)
@@ -190,10 +205,7 @@ static int handle_request(struct controller *c, const void *buf, size_t len,
 	const struct fxt_msg_header *h = buf;
 
 	if (!c->allowed)
-		return controller_send_result(c, -EPERM,
-			"controlling traces needs root or group '" FXT_CTL_GROUP
-			"': run with sudo or add yourself to group '"
-			FXT_CTL_GROUP "'");
+		return refuse(c);
 	switch (h->type) {
 	case FXT_MSG_CTL_START:
 		return handle_start(c, buf, len, TAKE_FD(*archive_fd));

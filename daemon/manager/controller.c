@@ -15,9 +15,12 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "controller.h"
 #include "fxt_msg.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
+#include "trace.h"
 
 #define PEER_GROUPS_MAX 256
 
@@ -262,33 +265,28 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 	return 0;
 }
 
-int controller_new(struct manager *m, int fd)
+int controller_new(struct manager *m, int fd, const struct ucred *cred)
 {
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
 	struct controller *c;
 	int r;
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
-		return -errno;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	c->manager = m;
 	c->fd = fd;
 	c->out_tail = &c->out_head;
-	c->pid = cred.pid;
-	c->uid = cred.uid;
-	c->gid = cred.gid;
-	c->allowed = allowed(m, fd, &cred);
+	c->pid = cred->pid;
+	c->uid = cred->uid;
+	c->gid = cred->gid;
+	c->allowed = allowed(m, fd, cred);
 	r = sd_event_add_io(m->event, &c->io, fd, EPOLLIN, on_controller_io, c);
 	if (r < 0) {
 		free(c);
 		return r;
 	}
 	(void)sd_event_source_set_description(c->io, "fxt-controller");
-	c->next = m->controllers;
-	m->controllers = c;
+	LIST_PREPEND(m->controllers, c);
 	if (!c->allowed)
 		log_notice("Refusing control to uid %u (pid %d): not root, not in group '%s'",
 			   (unsigned int)c->uid, (int)c->pid, FXT_CTL_GROUP);
@@ -297,15 +295,9 @@ int controller_new(struct manager *m, int fd)
 
 struct controller *controller_free(struct controller *c)
 {
-	struct controller **pp;
-
 	if (!c)
 		return NULL;
-	for (pp = &c->manager->controllers; *pp; pp = &(*pp)->next)
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
+	LIST_REMOVE(c->manager->controllers, c);
 	trace_forget_controller(c->manager, c);
 	while (c->out_head) {
 		struct controller_out *o = c->out_head;

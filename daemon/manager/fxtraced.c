@@ -11,8 +11,9 @@
 #include <systemd/sd-daemon.h>
 
 #include "log.h"
-#include "parse.h"
 #include "manager.h"
+#include "parse.h"
+#include "provider_buffer.h"
 
 struct options {
 	const char *socket_path;

@@ -17,28 +17,27 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "cleanup.h"
+#include "controller.h"
 #include "fxt_msg.h"
+#include "list.h"
+#include "listener.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
 
 /* A connection that has not said what it is yet. */
 struct pending {
 	struct manager *manager;
-	struct pending *next;
+	LIST_FIELDS(struct pending);
 	int fd;
-	uid_t uid;
+	struct ucred cred;	/* read once, at accept */
 	sd_event_source *io;
 };
 
 static void pending_free(struct pending *pc, bool close_fd)
 {
-	struct pending **pp;
-
-	for (pp = &pc->manager->pending; *pp; pp = &(*pp)->next)
-		if (*pp == pc) {
-			*pp = pc->next;
-			break;
-		}
+	LIST_REMOVE(pc->manager->pending, pc);
 	sd_event_source_disable_unref(pc->io);
 	if (close_fd)
 		close(pc->fd);
@@ -54,7 +53,7 @@ static unsigned int connections_of(const struct manager *m, uid_t uid)
 	unsigned int n = 0;
 
 	for (pc = m->pending; pc; pc = pc->next)
-		n += pc->uid == uid;
+		n += pc->cred.uid == uid;
 	for (c = m->controllers; c; c = c->next)
 		n += c->uid == uid;
 	for (p = m->providers; p; p = p->next)
@@ -62,21 +61,15 @@ static unsigned int connections_of(const struct manager *m, uid_t uid)
 	return n;
 }
 
-static bool over_limit(struct manager *m, int fd, uid_t *uid)
+static bool over_limit(struct manager *m, const struct ucred *cred)
 {
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
-		return true;
-	*uid = cred.uid;
-	if (!cred.uid ||
-	    connections_of(m, cred.uid) < MANAGER_CONNECTIONS_PER_UID)
+	if (!cred->uid ||
+	    connections_of(m, cred->uid) < MANAGER_CONNECTIONS_PER_UID)
 		return false;
 	/* One line per burst, not one per connection of a flood. */
 	if (m->refused++ % 1024 == 0)
 		log_warning("Refusing connections of uid %u: it has %u already (%u refused so far)",
-			    (unsigned int)cred.uid, MANAGER_CONNECTIONS_PER_UID,
+			    (unsigned int)cred->uid, MANAGER_CONNECTIONS_PER_UID,
 			    m->refused);
 	return true;
 }
@@ -147,10 +140,11 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 	pc->io = sd_event_source_disable_unref(pc->io);
 	if (msg.hdr.type == FXT_MSG_PROVIDER_HELLO) {
 		n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
-		r = n < 0 ? (int)n : provider_new(pc->manager, fd, &msg.hdr, n);
+		r = n < 0 ? (int)n : provider_new(pc->manager, fd, &pc->cred,
+						  &msg.hdr, n);
 	} else {
 		/* The controller reads its request itself. */
-		r = controller_new(pc->manager, fd);
+		r = controller_new(pc->manager, fd, &pc->cred);
 	}
 	if (r < 0)
 		log_warning_errno(r, "Dropping a new connection");
@@ -162,9 +156,11 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 		     void *userdata)
 {
 	struct manager *m = userdata;
+	_cleanup_close_ int cfd = -1;
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
 	struct pending *pc;
-	uid_t uid = 0;
-	int cfd, r;
+	int r;
 
 	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (cfd < 0) {
@@ -176,22 +172,18 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 			log_warning_errno(-errno, "Failed to accept a connection");
 		return 0;
 	}
-	if (over_limit(m, cfd, &uid)) {
-		close(cfd);
+	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 ||
+	    over_limit(m, &cred))
 		return 0;
-	}
 	pc = calloc(1, sizeof(*pc));
-	if (!pc) {
-		close(cfd);
+	if (!pc)
 		return 0;
-	}
 	pc->manager = m;
-	pc->fd = cfd;
-	pc->uid = uid;
-	pc->next = m->pending;
-	m->pending = pc;
-	r = sd_event_add_io(m->event, &pc->io, cfd, EPOLLIN, on_first_message,
-			    pc);
+	pc->fd = TAKE_FD(cfd);
+	pc->cred = cred;
+	LIST_PREPEND(m->pending, pc);
+	r = sd_event_add_io(m->event, &pc->io, pc->fd, EPOLLIN,
+			    on_first_message, pc);
 	if (r < 0) {
 		log_warning_errno(r, "Failed to watch a new connection");
 		pending_free(pc, true);

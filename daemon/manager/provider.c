@@ -15,6 +15,8 @@
 #include "fxt_msg.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
+#include "trace.h"
 
 static void provider_gone(struct provider *p, const char *why)
 {
@@ -112,20 +114,16 @@ static unsigned int providers_of(const struct manager *m, uid_t uid)
 	return n;
 }
 
-int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
-		 size_t len)
+int provider_new(struct manager *m, int fd, const struct ucred *cred,
+		 const struct fxt_msg_header *hello, size_t len)
 {
 	const struct fxt_msg_provider_hello *h = (const void *)hello;
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
-	struct provider *p, **tail;
+	struct provider *p;
 	int r;
 
 	if (len != sizeof(*h))
 		return -EBADMSG;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
-		return -errno;
-	if (cred.uid && providers_of(m, cred.uid) >= MANAGER_PROVIDERS_PER_UID)
+	if (cred->uid && providers_of(m, cred->uid) >= MANAGER_PROVIDERS_PER_UID)
 		return -EUSERS;
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -133,8 +131,8 @@ int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 	p->manager = m;
 	p->fd = fd;
 	p->buffer.fd = -1;
-	p->pid = cred.pid;
-	p->uid = cred.uid;
+	p->pid = cred->pid;
+	p->uid = cred->uid;
 	p->id = manager_next_id(m);
 	copy_name(p->name, h->name);
 	r = sd_event_add_io(m->event, &p->io, fd, EPOLLIN, on_provider_io, p);
@@ -145,9 +143,7 @@ int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 	}
 	(void)sd_event_source_set_description(p->io, "fxt-provider");
 	/* In connection order, as tracectl lists them. */
-	for (tail = &m->providers; *tail; tail = &(*tail)->next)
-		;
-	*tail = p;
+	LIST_APPEND(m->providers, p);
 	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
 		 "Provider %s[%d] (uid %u) connected as id %u", p->name,
 		 (int)p->pid, (unsigned int)p->uid, p->id);
@@ -167,15 +163,9 @@ int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 
 struct provider *provider_free(struct provider *p)
 {
-	struct provider **pp;
-
 	if (!p)
 		return NULL;
-	for (pp = &p->manager->providers; *pp; pp = &(*pp)->next)
-		if (*pp == p) {
-			*pp = p->next;
-			break;
-		}
+	LIST_REMOVE(p->manager->providers, p);
 	sd_event_source_disable_unref(p->io);
 	if (p->fd >= 0)
 		close(p->fd);

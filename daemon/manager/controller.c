@@ -37,10 +37,10 @@ static bool has_group(const gid_t *groups, size_t n, gid_t gid)
 /* The peer's supplementary groups as they were at connect(), never /proc. */
 static bool in_tracing_group(int fd, gid_t primary)
 {
-	gid_t groups[PEER_GROUPS_MAX], *many;
+	gid_t groups[PEER_GROUPS_MAX];
+	_cleanup_free_ gid_t *many = NULL;
 	socklen_t len = sizeof(groups);
 	struct group *g = getgrnam(FXT_CTL_GROUP);
-	bool found;
 
 	if (!g)
 		return false;
@@ -51,10 +51,8 @@ static bool in_tracing_group(int fd, gid_t primary)
 	/* More groups than we guessed: len now says how many bytes. */
 	if (errno != ERANGE || !(many = malloc(len)))
 		return false;
-	found = getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, many, &len) == 0 &&
-		has_group(many, len / sizeof(gid_t), g->gr_gid);
-	free(many);
-	return found;
+	return getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, many, &len) == 0 &&
+	       has_group(many, len / sizeof(gid_t), g->gr_gid);
 }
 
 static bool allowed(const struct manager *m, int fd, const struct ucred *cred)
@@ -265,28 +263,32 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 	return 0;
 }
 
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct controller *, controller_free);
+
 int controller_new(struct manager *m, int fd, const struct ucred *cred)
 {
+	_cleanup_close_ int owned_fd = fd;
+	_cleanup_(controller_freep) struct controller *new = NULL;
 	struct controller *c;
 	int r;
 
-	c = calloc(1, sizeof(*c));
-	if (!c)
+	new = calloc(1, sizeof(*new));
+	if (!new)
 		return -ENOMEM;
-	c->manager = m;
-	c->fd = fd;
-	c->out_tail = &c->out_head;
-	c->pid = cred->pid;
-	c->uid = cred->uid;
-	c->gid = cred->gid;
-	c->allowed = allowed(m, fd, cred);
-	r = sd_event_add_io(m->event, &c->io, fd, EPOLLIN, on_controller_io, c);
-	if (r < 0) {
-		free(c);
+	new->manager = m;
+	new->fd = TAKE_FD(owned_fd);
+	new->out_tail = &new->out_head;
+	new->pid = cred->pid;
+	new->uid = cred->uid;
+	new->gid = cred->gid;
+	new->allowed = allowed(m, new->fd, cred);
+	LIST_PREPEND(m->controllers, new);
+	r = sd_event_add_io(m->event, &new->io, new->fd, EPOLLIN,
+			    on_controller_io, new);
+	if (r < 0)
 		return r;
-	}
-	(void)sd_event_source_set_description(c->io, "fxt-controller");
-	LIST_PREPEND(m->controllers, c);
+	(void)sd_event_source_set_description(new->io, "fxt-controller");
+	c = TAKE_PTR(new);
 	if (!c->allowed)
 		log_notice("Refusing control to uid %u (pid %d): not root, not in group '%s'",
 			   (unsigned int)c->uid, (int)c->pid, FXT_CTL_GROUP);

@@ -32,6 +32,7 @@ struct controller {
 	bool allowed;
 };
 
+/* Takes fd, also on failure; cred: SO_PEERCRED, read once at accept. */
 int controller_new(struct manager *m, int fd, const struct ucred *cred);
 struct controller *controller_free(struct controller *c);
 /* Sends or queues one message: 0, or -errno if the controller is gone. */

@@ -35,11 +35,11 @@ struct pending {
 	sd_event_source *io;
 };
 
-static void pending_free(struct pending *pc, bool close_fd)
+static void pending_free(struct pending *pc)
 {
 	LIST_REMOVE(pc->manager->pending, pc);
 	sd_event_source_disable_unref(pc->io);
-	if (close_fd)
+	if (pc->fd >= 0)
 		close(pc->fd);
 	manager_check_idle(pc->manager);
 	free(pc);
@@ -133,22 +133,22 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 		if (n > 0)
 			log_warning("Dropping a connection that does not speak protocol %u",
 				    FXT_PROTO_VERSION);
-		pending_free(pc, true);
+		pending_free(pc);
 		return 0;
 	}
 	/* epoll takes an fd once: the new owner's source replaces ours. */
 	pc->io = sd_event_source_disable_unref(pc->io);
 	if (msg.hdr.type == FXT_MSG_PROVIDER_HELLO) {
 		n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
-		r = n < 0 ? (int)n : provider_new(pc->manager, fd, &pc->cred,
-						  &msg.hdr, n);
+		r = n < 0 ? (int)n : provider_new(pc->manager, TAKE_FD(pc->fd),
+						  &pc->cred, &msg.hdr, n);
 	} else {
 		/* The controller reads its request itself. */
-		r = controller_new(pc->manager, fd, &pc->cred);
+		r = controller_new(pc->manager, TAKE_FD(pc->fd), &pc->cred);
 	}
 	if (r < 0)
 		log_warning_errno(r, "Dropping a new connection");
-	pending_free(pc, r < 0);
+	pending_free(pc);
 	return 0;
 }
 
@@ -186,7 +186,7 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 			    on_first_message, pc);
 	if (r < 0) {
 		log_warning_errno(r, "Failed to watch a new connection");
-		pending_free(pc, true);
+		pending_free(pc);
 		return 0;
 	}
 	(void)sd_event_source_set_description(pc->io, "fxt-new-connection");
@@ -195,15 +195,13 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 
 static int make_parent_dir(const char *path)
 {
-	char *copy = strdup(path);
-	int r = 0;
+	_cleanup_free_ char *copy = strdup(path);
 
 	if (!copy)
 		return -ENOMEM;
 	if (mkdir(dirname(copy), 0755) < 0 && errno != EEXIST)
-		r = -errno;
-	free(copy);
-	return r;
+		return -errno;
+	return 0;
 }
 
 /*
@@ -227,7 +225,8 @@ static void remove_stale_socket(const char *path)
 static int bind_socket(struct manager *m, const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, r;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return log_error_errno(-ENAMETOOLONG, "Socket path %s", path);
@@ -240,21 +239,17 @@ static int bind_socket(struct manager *m, const char *path)
 	if (fd < 0)
 		return log_error_errno(-errno, "Failed to create a socket");
 	remove_stale_socket(path);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		r = -errno;
-		close(fd);
-		return log_error_errno(r, "Failed to bind %s (is another fxtraced running?)",
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return log_error_errno(-errno, "Failed to bind %s (is another fxtraced running?)",
 				       path);
-	}
 	(void)chmod(path, 0666);
 	if (listen(fd, 64) < 0) {
 		r = -errno;
-		close(fd);
 		(void)unlink(path);
 		return log_error_errno(r, "Failed to listen on %s", path);
 	}
 	m->socket_path = strdup(path);
-	m->listen_fd = fd;
+	m->listen_fd = TAKE_FD(fd);
 	return 0;
 }
 
@@ -302,7 +297,7 @@ int listener_open(struct manager *m, const char *path)
 void listener_close(struct manager *m)
 {
 	while (m->pending)
-		pending_free(m->pending, true);
+		pending_free(m->pending);
 	m->accept_retry = sd_event_source_disable_unref(m->accept_retry);
 	m->listen_source = sd_event_source_disable_unref(m->listen_source);
 	if (m->listen_fd >= 0)

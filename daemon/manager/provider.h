@@ -51,7 +51,7 @@ struct provider {
 	(&(struct log_fields){ .provider_name = (p)->name,                 \
 			       .provider_pid = (p)->pid })
 
-/* cred: SO_PEERCRED, read once at accept. */
+/* Takes fd, also on failure; cred: SO_PEERCRED, read once at accept. */
 int provider_new(struct manager *m, int fd, const struct ucred *cred,
 		 const struct fxt_msg_header *hello, size_t len);
 struct provider *provider_free(struct provider *p);

@@ -5,39 +5,15 @@
 # CAP_SYS_ADMIN), the manager records a BPF trace of the named-thread
 # ping-pong; and every system call it makes doing so (strace) is one the
 # unit's SystemCallFilter= allows.
-set -eu
-
-: "${FXTRACED:?}" "${TRACECTL:?}" "${PINGPONG:?}" "${CHECK_KERNEL:?}"
-: "${FXTRACED_SERVICE:?}"
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ] ||
    ! command -v setpriv >/dev/null || ! command -v strace >/dev/null ||
    ! command -v systemd-analyze >/dev/null; then
 	echo "skip: needs root, kernel BTF, setpriv, strace and systemd-analyze"
 	exit 77
 fi
-
-T=$(mktemp -d /tmp/fxt-sandbox-XXXXXX)
-chmod 755 "$T"
+. "$(dirname "$0")/../integration/lib.sh"
+: "${PINGPONG:?}" "${CHECK_KERNEL:?}" "${FXTRACED_SERVICE:?}"
 export FXTRACE_SOCKET="$T/run/manager.sock"
-MGR=""
-daemon=""
-cleanup() {
-	status=$?
-	if [ -n "$daemon" ]; then kill "$daemon" 2>/dev/null || true; fi
-	if [ -n "$MGR" ]; then kill "$MGR" 2>/dev/null || true; fi
-	wait 2>/dev/null || true
-	if [ "$status" -ne 0 ]; then
-		echo "--- fxtraced log"; cat "$T/fxtraced.log" 2>/dev/null || true
-	fi
-	rm -rf "$T"
-	exit "$status"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
 
 unit_value() {
 	sed -n "s/^$1=//p" "$FXTRACED_SERVICE"
@@ -58,14 +34,10 @@ setpriv --reuid=nobody --regid=nogroup --clear-groups \
 	strace -f -qq -o "$T/run/strace.txt" "$T/fxtraced" \
 	--socket "$FXTRACE_SOCKET" --allow-uid 0 >"$T/fxtraced.log" 2>&1 &
 MGR=$!
-i=0
-until "$TRACECTL" status >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ "$i" -lt 1200 ] || fail "fxtraced did not answer"
-	sleep 0.05
-done
+poll "$TRACECTL" status
 # setpriv execs strace, whose one child is fxtraced.
 daemon=$(tr -d " " <"/proc/$MGR/task/$MGR/children")
+BG_PIDS="$BG_PIDS $daemon"
 [ "$(awk '/^Uid:/ { print $2 }' "/proc/$daemon/status")" != 0 ] ||
 	fail "fxtraced runs as root"
 
@@ -82,7 +54,7 @@ done
 kill -TERM "$daemon"
 wait "$MGR" || fail "fxtraced exited with status $?"
 MGR=""
-daemon=""
+BG_PIDS=""
 
 # The allowed set: the filter's groups expanded, nested groups too.
 expand() {

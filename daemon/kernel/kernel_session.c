@@ -331,7 +331,7 @@ int kernel_session_stop(struct kernel_session *ks)
 		return 0;
 	err = ks->ops->stop(ks->state);
 	ks->started = false;
-	if (!err && ks->cfg.mode == KERNEL_MODE_CIRCULAR)
+	if (!err && ks->cfg.mode == FXT_BUFFERING_CIRCULAR)
 		err = dump_names(ks);
 	return err;
 }

@@ -299,13 +299,12 @@ static void bpf_stats(void *state, struct kernel_session_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	for (cpu = 0; cpu < b->ncpus; cpu++) {
-		const struct fxt_ring_ctrl *ctrl = (const void *)ring_elem(b, cpu);
+		const struct fxt_ring_ctrl *c = (const void *)ring_elem(b, cpu);
 
-		st->records += __atomic_load_n(&ctrl->records, __ATOMIC_RELAXED);
-		st->bytes += __atomic_load_n(&ctrl->head, __ATOMIC_RELAXED);
-		st->dropped += __atomic_load_n(&ctrl->dropped, __ATOMIC_RELAXED) +
-			       __atomic_load_n(&ctrl->overwritten,
-					       __ATOMIC_RELAXED);
+		st->records += __atomic_load_n(&c->records, __ATOMIC_RELAXED);
+		st->bytes += __atomic_load_n(&c->head, __ATOMIC_RELAXED);
+		st->dropped += __atomic_load_n(&c->dropped, __ATOMIC_RELAXED) +
+			       __atomic_load_n(&c->overwritten, __ATOMIC_RELAXED);
 	}
 	st->dropped += recursion_misses(b) + b->corrupt;
 	st->ncpus = b->ncpus;

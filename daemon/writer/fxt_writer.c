@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <fxt/encode.h>
+
 #include "fxt_writer.h"
 
 #define FXT_WRITER_DEFAULT_FLUSH (1u << 20)
@@ -154,13 +156,7 @@ static int commit(struct fxt_writer *w)
 
 static void put_stream(uint64_t **p, const void *data, size_t len)
 {
-	size_t words = fxt_words((uint32_t)len);
-
-	if (!words)
-		return;
-	(*p)[words - 1] = 0;
-	memcpy(*p, data, len);
-	*p += words;
+	*p = fxt_encode_stream(*p, data, (uint32_t)len);
 }
 
 /* The string ref of s; -EINVAL for an index past the table. */
@@ -244,49 +240,40 @@ static int size_args(const struct fxt_writer_arg *args, unsigned int nargs,
 	return 0;
 }
 
-static uint32_t arg_value32(const struct fxt_writer_arg *a,
-			    const struct arg_refs *r)
+/* The payload as fxt_encode_arg() takes it. */
+static uint64_t arg_value(const struct fxt_writer_arg *a)
 {
+	uint64_t value;
+
 	switch (a->type) {
 	case FXT_ARG_INT32:
 		return (uint32_t)a->value.i32;
 	case FXT_ARG_UINT32:
 		return a->value.u32;
-	case FXT_ARG_STRING:
-		return r->value;
 	case FXT_ARG_BOOL:
-		return a->value.b ? 1 : 0;
+		return a->value.b;
+	case FXT_ARG_DOUBLE:
+		memcpy(&value, &a->value.f64, sizeof(value));
+		return value;
 	default:
-		return 0;
+		return a->value.u64;
 	}
 }
 
 static void put_arg(uint64_t **p, const struct fxt_writer_arg *a)
 {
 	struct arg_refs r;
-	uint64_t value;
 
 	/* Validated by size_args(): cannot fail here. */
 	(void)size_arg(a, &r);
-	*(*p)++ = fxt_arg_header(a->type, r.words, r.name, arg_value32(a, &r));
-	put_str(p, &a->name);
-	switch (a->type) {
-	case FXT_ARG_INT64:
-	case FXT_ARG_UINT64:
-	case FXT_ARG_POINTER:
-	case FXT_ARG_KOID:
-		*(*p)++ = a->value.u64;
-		break;
-	case FXT_ARG_DOUBLE:
-		memcpy(&value, &a->value.f64, sizeof(value));
-		*(*p)++ = value;
-		break;
-	case FXT_ARG_STRING:
-		put_str(p, &a->value.str);
-		break;
-	default:
-		break;
-	}
+	*p = fxt_encode_arg(*p, &(const struct fxt_arg_encoding){
+		.type = a->type,
+		.name_ref = r.name,
+		.value_ref = r.value,
+		.name = a->name.data,
+		.str = a->value.str.data,
+		.value = arg_value(a),
+	});
 }
 
 static void put_args(uint64_t **p, const struct fxt_writer_arg *args,

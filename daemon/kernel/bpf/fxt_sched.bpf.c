@@ -3,8 +3,9 @@
  * Scheduling capture as BPF programs: the same FXT words the fxt_sched
  * module writes (include/fxt/sched.h), into the per-CPU rings of
  * include/fxt/ring.h: one BPF_F_MMAPABLE array map, one element per
- * possible CPU, laid out at FXT_RING_BPF_*_OFFSET. CO-RE: only the task_struct fields used here are
- * declared, and relocated against the running kernel's BTF.
+ * possible CPU, laid out at FXT_RING_BPF_*_OFFSET. CO-RE: only the
+ * task_struct fields used here are declared, and relocated against the
+ * running kernel's BTF.
  *
  * Needs Linux >= 5.18: tp_btf/sched_switch with its prev_state argument
  * (the state the scheduler acted on, not a later re-read of the task).
@@ -153,6 +154,7 @@ static __always_inline void ring_write(const __u64 *rec, __u32 words)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 bytes = words * 8;
+	const struct fxt_ring_consumer *consumer;
 	struct fxt_ring_ctrl *ctrl;
 	char *elem, *data;
 	__u64 head;
@@ -170,8 +172,8 @@ static __always_inline void ring_write(const __u64 *rec, __u32 words)
 	ctrl->busy = 1;
 	barrier();
 	head = ctrl->head;
-	if (!make_room(ctrl, (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET),
-		       data, head, bytes)) {
+	consumer = (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET);
+	if (!make_room(ctrl, consumer, data, head, bytes)) {
 		__sync_fetch_and_add(&ctrl->dropped, 1);
 		goto out;
 	}

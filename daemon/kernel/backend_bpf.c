@@ -91,17 +91,6 @@ static int bpf_probe(char *why, size_t why_len)
 	return 0;
 }
 
-static size_t ring_size(size_t want)
-{
-	size_t bytes = BPF_RING_MIN_BYTES;
-
-	if (!want)
-		return BPF_RING_DEFAULT_BYTES;
-	while (bytes < want && bytes < BPF_RING_MAX_BYTES)
-		bytes <<= 1;
-	return bytes;
-}
-
 static char *ring_elem(struct bpf_backend *b, unsigned int cpu)
 {
 	return (char *)b->map + (size_t)cpu * b->elem_bytes;
@@ -167,7 +156,10 @@ static int bpf_open(const struct kernel_session_config *cfg, void **state)
 		goto fail;
 	}
 	b->ncpus = n;
-	b->ring_bytes = ring_size(cfg->buffer_bytes_per_cpu);
+	b->ring_bytes = fxt_ring_data_bytes(cfg->buffer_bytes_per_cpu,
+					    BPF_RING_MIN_BYTES,
+					    BPF_RING_MAX_BYTES,
+					    BPF_RING_DEFAULT_BYTES);
 	b->elem_bytes = FXT_RING_BPF_DATA_OFFSET + b->ring_bytes;
 	b->skel = fxt_sched_bpf__open();
 	if (!b->skel) {

@@ -61,18 +61,6 @@ static int kmod_probe(char *why, size_t why_len)
 	return 0;
 }
 
-/* The next power of two within the module's bounds. */
-static uint64_t kmod_buffer_bytes(size_t wanted)
-{
-	uint64_t bytes = FXT_SCHED_BUFFER_MIN;
-
-	if (!wanted)
-		return FXT_SCHED_BUFFER_DEFAULT;
-	while (bytes < wanted && bytes < FXT_SCHED_BUFFER_MAX)
-		bytes <<= 1;
-	return bytes;
-}
-
 static void kmod_unmap(struct kmod_state *s)
 {
 	unsigned int cpu;
@@ -131,7 +119,10 @@ static int kmod_configure(struct kmod_state *s,
 			  const struct kernel_session_config *cfg)
 {
 	struct fxt_sched_config kc = {
-		.buffer_bytes = kmod_buffer_bytes(cfg->buffer_bytes_per_cpu),
+		.buffer_bytes = fxt_ring_data_bytes(cfg->buffer_bytes_per_cpu,
+						    FXT_SCHED_BUFFER_MIN,
+						    FXT_SCHED_BUFFER_MAX,
+						    FXT_SCHED_BUFFER_DEFAULT),
 		.mode = cfg->mode,
 		.events = FXT_SCHED_EV_ALL,
 	};

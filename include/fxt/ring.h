@@ -89,6 +89,19 @@ static inline __u64 fxt_ring_record_bytes(const void *data, __u64 mask,
 #if !defined(__KERNEL__) && !defined(__bpf__)
 #include <string.h>
 
+/* Data bytes for a wish of want: def for 0, else a power of two in bounds. */
+static inline __u64 fxt_ring_data_bytes(__u64 want, __u64 min, __u64 max,
+					__u64 def)
+{
+	__u64 bytes = min;
+
+	if (!want)
+		return def;
+	while (bytes < want && bytes < max)
+		bytes <<= 1;
+	return bytes;
+}
+
 /* One CPU's ring as its reader maps it. */
 struct fxt_ring_reader {
 	const struct fxt_ring_ctrl *ctrl;

@@ -154,11 +154,6 @@ static int commit(struct fxt_writer *w)
 	return 0;
 }
 
-static void put_stream(uint64_t **p, const void *data, size_t len)
-{
-	*p = fxt_encode_stream(*p, data, (uint32_t)len);
-}
-
 /* The string ref of s; -EINVAL for an index past the table. */
 static int str_ref(const struct fxt_writer_str *s, uint16_t *ref)
 {
@@ -179,7 +174,7 @@ static int str_ref(const struct fxt_writer_str *s, uint16_t *ref)
 static void put_str(uint64_t **p, const struct fxt_writer_str *s)
 {
 	if (!s->index)
-		put_stream(p, s->data, s->len);
+		*p = fxt_encode_stream(*p, s->data, s->len);
 }
 
 static uint32_t thread_words(const struct fxt_writer_thread *t)
@@ -348,7 +343,7 @@ int fxt_write_provider_info(struct fxt_writer *w, uint32_t provider_id,
 	if (!p)
 		return w->err;
 	*p++ = fxt_provider_info_header(provider_id, (uint32_t)name_len);
-	put_stream(&p, name, name_len);
+	p = fxt_encode_stream(p, name, (uint32_t)name_len);
 	return commit(w);
 }
 
@@ -390,7 +385,7 @@ int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
 	if (!p)
 		return w->err;
 	*p++ = fxt_string_header(index, (uint16_t)len);
-	put_stream(&p, s, len);
+	p = fxt_encode_stream(p, s, (uint32_t)len);
 	return commit(w);
 }
 
@@ -560,7 +555,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
 	*p++ = fxt_blob_header((uint32_t)words, name_ref, (uint16_t)len,
 			       blob_type);
 	put_str(&p, &name);
-	put_stream(&p, payload, len);
+	p = fxt_encode_stream(p, payload, (uint32_t)len);
 	return commit(w);
 }
 
@@ -718,7 +713,7 @@ int fxt_write_log(struct fxt_writer *w, uint64_t ts,
 	*p++ = fxt_log_header((uint32_t)words, (uint16_t)len, thread.index);
 	*p++ = ts;
 	put_thread(&p, &thread);
-	put_stream(&p, msg, len);
+	p = fxt_encode_stream(p, msg, (uint32_t)len);
 	return commit(w);
 }
 

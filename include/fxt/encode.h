@@ -40,9 +40,7 @@ struct fxt_arg_encoding {
 	uint16_t value_ref;	/* string arguments */
 	const char *name;	/* the bytes of an inline name_ref */
 	const char *str;	/* the bytes of an inline value_ref */
-	/* int32/uint32: the low 32 bits; bool: non-zero; 64-bit: all, a
-	 * double as its bits. */
-	uint64_t value;
+	uint64_t value;		/* 32-bit: low bits; bool: != 0; double: bits */
 };
 
 /* Writes one argument of fxt_arg_words() words; returns the next word. */

@@ -46,6 +46,11 @@ static int write_all(struct archive *a, const void *data, size_t len)
 	return 0;
 }
 
+static int write_word(struct archive *a, uint64_t w)
+{
+	return write_all(a, &w, sizeof(w));
+}
+
 /* The manager's own records, encoded by the writer, then appended. */
 static int write_records(struct archive *a, struct fxt_writer *w)
 {
@@ -144,7 +149,6 @@ int archive_open(const char *path, const struct archive_owner *owner,
 		 struct archive **ret)
 {
 	struct saved_rights saved;
-	struct fxt_writer w;
 	struct archive *a;
 	int r;
 
@@ -164,9 +168,7 @@ int archive_open(const char *path, const struct archive_owner *owner,
 		free(a);
 		return r;
 	}
-	fxt_writer_init(&w);
-	fxt_write_magic(&w);
-	r = write_records(a, &w);
+	r = write_word(a, fxt_magic_record());
 	if (r < 0) {
 		archive_close(a);
 		return r;

@@ -51,17 +51,6 @@ static int write_word(struct archive *a, uint64_t w)
 	return write_all(a, &w, sizeof(w));
 }
 
-/* The manager's own records, encoded by the writer, then appended. */
-static int write_records(struct archive *a, struct fxt_writer *w)
-{
-	int r = fxt_writer_error(w);
-
-	if (!r)
-		r = write_all(a, fxt_writer_data(w), fxt_writer_size(w));
-	fxt_writer_release(w);
-	return r;
-}
-
 struct saved_rights {
 	uid_t fsuid;
 	gid_t fsgid;
@@ -203,6 +192,17 @@ int archive_close(struct archive *a)
 	if (close(a->fd) < 0 && !r)
 		r = -errno;
 	free(a);
+	return r;
+}
+
+/* The manager's own records, encoded by the writer, then appended. */
+static int write_records(struct archive *a, struct fxt_writer *w)
+{
+	int r = fxt_writer_error(w);
+
+	if (!r)
+		r = write_all(a, fxt_writer_data(w), fxt_writer_size(w));
+	fxt_writer_release(w);
 	return r;
 }
 

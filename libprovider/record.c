@@ -80,6 +80,7 @@ static inline uint64_t *put_args(uint64_t *q, const struct fxt_arg_in *args,
 	for (i = 0; i < nargs; i++) {
 		const struct fxt_arg_encoding enc = {
 			.type = refs[i].type,
+			.words = refs[i].words,
 			.name_ref = refs[i].name,
 			.value_ref = refs[i].value,
 			.name = args[i].name,

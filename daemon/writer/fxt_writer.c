@@ -263,6 +263,7 @@ static void put_arg(uint64_t **p, const struct fxt_writer_arg *a)
 	(void)size_arg(a, &r);
 	*p = fxt_encode_arg(*p, &(const struct fxt_arg_encoding){
 		.type = a->type,
+		.words = r.words,
 		.name_ref = r.name,
 		.value_ref = r.value,
 		.name = a->name.data,

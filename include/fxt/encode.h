@@ -33,9 +33,10 @@ static inline uint64_t *fxt_encode_ref_stream(uint64_t *p, uint16_t ref,
 	return fxt_encode_stream(p, s, ref & FXT_STRING_INDEX_MAX);
 }
 
-/* An argument with its string refs resolved. */
+/* An argument with its string refs resolved and its size known. */
 struct fxt_arg_encoding {
 	unsigned int type;	/* enum fxt_arg_type */
+	uint32_t words;		/* fxt_arg_words() of type and refs */
 	uint16_t name_ref;
 	uint16_t value_ref;	/* string arguments */
 	const char *name;	/* the bytes of an inline name_ref */
@@ -43,7 +44,7 @@ struct fxt_arg_encoding {
 	uint64_t value;		/* 32-bit: low bits; bool: != 0; double: bits */
 };
 
-/* Writes one argument of fxt_arg_words() words; returns the next word. */
+/* Writes one argument; returns the word after it. */
 static inline uint64_t *fxt_encode_arg(uint64_t *p,
 				       const struct fxt_arg_encoding *a)
 {
@@ -63,9 +64,7 @@ static inline uint64_t *fxt_encode_arg(uint64_t *p,
 	default:
 		break;
 	}
-	*p++ = fxt_arg_header(a->type,
-			      fxt_arg_words(a->type, a->name_ref, a->value_ref),
-			      a->name_ref, value32);
+	*p++ = fxt_arg_header(a->type, a->words, a->name_ref, value32);
 	p = fxt_encode_ref_stream(p, a->name_ref, a->name);
 	switch (a->type) {
 	case FXT_ARG_INT64:

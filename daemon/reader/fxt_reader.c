@@ -329,7 +329,8 @@ bool fxt_utf8_valid(const char *str, size_t len)
 
 /* ---- providers ------------------------------------------------------ */
 
-static struct provider_state *provider_new(struct fxt_reader *r, uint32_t id)
+static struct provider_state *provider_state_new(struct fxt_reader *r,
+						 uint32_t id)
 {
 	struct provider_state *p, **v;
 
@@ -360,7 +361,7 @@ static struct string_slot *string_slot(struct provider_state *p,
 	return page ? &page[index % STRING_PAGE_SLOTS] : NULL;
 }
 
-static void provider_reset(struct provider_state *p)
+static void provider_state_reset(struct provider_state *p)
 {
 	size_t i, k;
 
@@ -373,7 +374,8 @@ static void provider_reset(struct provider_state *p)
 	p->pub.ticks_per_second = NS_PER_SECOND;
 }
 
-static struct provider_state *provider_find(struct fxt_reader *r, uint32_t id)
+static struct provider_state *provider_state_find(struct fxt_reader *r,
+						  uint32_t id)
 {
 	size_t i;
 
@@ -384,10 +386,10 @@ static struct provider_state *provider_find(struct fxt_reader *r, uint32_t id)
 }
 
 /* The provider with this id, created if new; NULL only without memory. */
-static struct provider_state *provider_get(struct fxt_reader *r, uint32_t id,
-					   uint64_t offset)
+static struct provider_state *provider_state_get(struct fxt_reader *r,
+						 uint32_t id, uint64_t offset)
 {
-	struct provider_state *p = provider_find(r, id);
+	struct provider_state *p = provider_state_find(r, id);
 
 	if (p)
 		return p;
@@ -400,14 +402,14 @@ static struct provider_state *provider_get(struct fxt_reader *r, uint32_t id,
 		r->too_many_providers = true;
 		return r->providers[r->nproviders - 1];
 	}
-	return provider_new(r, id);
+	return provider_state_new(r, id);
 }
 
 /* Records before any provider metadata belong to an unnamed provider 0. */
 static struct provider_state *current_provider(struct fxt_reader *r)
 {
 	if (!r->current)
-		r->current = provider_get(r, 0, r->rec_offset);
+		r->current = provider_state_get(r, 0, r->rec_offset);
 	return r->current;
 }
 
@@ -937,13 +939,13 @@ static void decode_provider_info(struct cursor *c, struct fxt_record *rec,
 	check_leftover(c, "provider info record");
 	if (c->bad)
 		return;
-	p = provider_get(c->r, id, c->r->rec_offset);
+	p = provider_state_get(c->r, id, c->r->rec_offset);
 	if (!p) {
 		c->r->io_error = -ENOMEM;
 		return;
 	}
 	/* A provider info record registers the provider afresh. */
-	provider_reset(p);
+	provider_state_reset(p);
 	memcpy(p->name, name.data, len);
 	p->name[len] = 0;
 	p->pub.name.len = len;
@@ -993,7 +995,8 @@ static bool decode_metadata(struct cursor *c, struct fxt_record *rec,
 		check_reserved(c, h, bits(0, 51), r->rec_offset,
 			       "provider section header");
 		check_leftover(c, "provider section record");
-		p = provider_get(r, rec->metadata.provider_id, r->rec_offset);
+		p = provider_state_get(r, rec->metadata.provider_id,
+				       r->rec_offset);
 		if (!p)
 			r->io_error = -ENOMEM;
 		else

@@ -36,7 +36,7 @@ struct archive {
 	size_t body_start;	/* after magic, provider info and preamble */
 };
 
-static int archive_write(void *ctx, const void *data, size_t len)
+static int append_to_archive(void *ctx, const void *data, size_t len)
 {
 	struct archive *a = ctx;
 
@@ -64,10 +64,10 @@ static void archive_begin(struct archive *a)
 {
 	uint64_t w[2] = { fxt_magic_record(), 0 };
 
-	archive_write(a, w, 8);
+	append_to_archive(a, w, 8);
 	w[0] = fxt_provider_info_header(KERNEL_PROVIDER_ID, 6);
 	memcpy(&w[1], "kernel", 6);
-	archive_write(a, w, 16);
+	append_to_archive(a, w, 16);
 }
 
 struct run {
@@ -106,7 +106,7 @@ static void *driver(void *arg)
 
 static void drain(struct run *r, struct archive *a)
 {
-	int err = kernel_session_drain(r->ks, archive_write, a);
+	int err = kernel_session_drain(r->ks, append_to_archive, a);
 
 	CHECK(!err, "drain: %s", strerror(-err));
 }

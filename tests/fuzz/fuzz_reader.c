@@ -139,7 +139,7 @@ static void diag_check(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 	check(kind <= FXT_DIAG_UNKNOWN, "diagnostic of no known kind");
 }
 
-static void read_all(struct fxt_reader *r, size_t len, struct summary *s)
+static void read_summary(struct fxt_reader *r, size_t len, struct summary *s)
 {
 	struct fxt_record rec;
 	size_t i;
@@ -206,18 +206,19 @@ static void read_every_way(const uint8_t *data, size_t len,
 
 	check(words && odd, "allocation");
 	memcpy(words, data, len);
-	read_all(fxt_reader_open_mem(words, len, &opt), len, &aligned);
+	read_summary(fxt_reader_open_mem(words, len, &opt), len, &aligned);
 	memcpy(odd + 1, data, len);
-	read_all(fxt_reader_open_mem(odd + 1, len, &opt), len, &unaligned);
+	read_summary(fxt_reader_open_mem(odd + 1, len, &opt), len, &unaligned);
 	same(&aligned, &unaligned, "aligned and unaligned memory differ");
 	f = fmemopen(words, len ? len : 1, "rb");
 	check(f != NULL, "fmemopen");
 	if (!len)
 		(void)fgetc(f);
-	read_all(fxt_reader_open_file(f, &opt), len, &file);
+	read_summary(fxt_reader_open_file(f, &opt), len, &file);
 	same(&aligned, &file, "memory and FILE input differ");
 	fclose(f);
-	read_all(fxt_reader_open_fd(memory_file(data, len), &opt), len, &fd);
+	read_summary(fxt_reader_open_fd(memory_file(data, len), &opt), len,
+		     &fd);
 	same(&aligned, &fd, "memory and fd input differ");
 	free(odd);
 	free(words);

@@ -84,7 +84,8 @@ static void *driver_cpu1(void *arg)
 {
 	struct run *r = arg;
 
-	if (pingpong_run(&r->pp_cpu1, r->rounds, 1))
+	r->pp_cpu1 = (struct pingpong){ .rounds = r->rounds, .cpu = 1 };
+	if (pingpong_run(&r->pp_cpu1))
 		fprintf(stderr, "ping-pong on CPU 1 failed\n");
 	return NULL;
 }
@@ -96,7 +97,8 @@ static void *driver(void *arg)
 	bool second = r->both_cpus && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
 		      !pthread_create(&t, NULL, driver_cpu1, r);
 
-	if (pingpong_run(&r->pp, r->rounds, r->cpu))
+	r->pp = (struct pingpong){ .rounds = r->rounds, .cpu = r->cpu };
+	if (pingpong_run(&r->pp))
 		fprintf(stderr, "ping-pong failed\n");
 	if (second)
 		pthread_join(t, NULL);
@@ -157,9 +159,9 @@ static bool str_is(struct fxt_str s, const char *want)
 
 static int tid_slot(const struct run *r, uint64_t tid)
 {
-	if (tid == (uint64_t)r->pp.tid[0])
+	if (tid == (uint64_t)r->pp.ping_tid)
 		return 0;
-	if (tid == (uint64_t)r->pp.tid[1])
+	if (tid == (uint64_t)r->pp.pong_tid)
 		return 1;
 	return -1;
 }
@@ -366,15 +368,17 @@ static void check_full_capture(const struct scenario *sc, const struct run *r,
 	int i;
 
 	for (i = 0; i < 2; i++) {
+		pid_t tid = i ? r->pp.pong_tid : r->pp.ping_tid;
+
 		CHECK(s->wakeups[i] > 0, "%s: no wakeup of tid %d", sc->name,
-		      r->pp.tid[i]);
+		      tid);
 		CHECK(s->thread_named[i], "%s: tid %d named with process %d",
-		      sc->name, r->pp.tid[i], getpid());
+		      sc->name, tid, getpid());
 		CHECK(s->first_name[i] >= 0 &&
 			      s->first_name[i] < s->first_use[i],
 		      "%s: tid %d named at record %" PRId64
 		      ", first used at %" PRId64,
-		      sc->name, r->pp.tid[i], s->first_name[i],
+		      sc->name, tid, s->first_name[i],
 		      s->first_use[i]);
 	}
 	CHECK(s->process_named, "%s: process %d named", sc->name, getpid());

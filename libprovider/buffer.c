@@ -47,6 +47,7 @@ static uint64_t *area_reserve(struct fxt_area *a, uint32_t bytes)
 	if (likely(area_fits(a, off, bytes)))
 		return (uint64_t *)(a->base + off);
 	/* Exactly one reservation covers the end: its offset ends the data. */
+	FXT_TESTCASE(off == a->size);
 	if (off <= a->size)
 		atomic_store_explicit(&a->end_at_full, off,
 				      memory_order_relaxed);

@@ -65,6 +65,7 @@ static bool write_string_record(struct fxt_session *s, uint16_t index,
 
 static uint16_t new_ref(struct fxt_session *s, const char *str, uint32_t len)
 {
+	FXT_TESTCASE(next_index == FXT_STRING_INDEX_MAX);
 	if (next_index > FXT_STRING_INDEX_MAX ||
 	    !write_string_record(s, (uint16_t)next_index, str, len))
 		return fxt_string_ref_inline((uint16_t)len);

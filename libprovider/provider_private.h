@@ -25,6 +25,9 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
+/* Marks a boundary case, as SQLite's testcase() does; empty here. */
+#define FXT_TESTCASE(x) ((void)0)
+
 struct fxt_thread;
 
 /* ---- buffer.c: the shared buffer ------------------------------------ */

@@ -297,6 +297,7 @@ static void write_thread_record(struct fxt_thread *t, struct fxt_session *s)
 	unsigned int index = atomic_fetch_add(&s->next_thread_index, 1);
 	uint64_t *p;
 
+	FXT_TESTCASE(index == FXT_THREAD_INDEX_MAX);
 	if (index > FXT_THREAD_INDEX_MAX)
 		return;		/* table full: this thread stays inline */
 	p = fxt_buffer_reserve_durable(s->buf, 3 * 8);

@@ -409,12 +409,13 @@ static int run_scenario(const struct scenario *sc, const char *tracectl)
 			 .both_cpus = sc->both_cpus };
 	struct seen s;
 	char why[256], path[] = "/tmp/fxt-bpf-test-XXXXXX";
-	int err, before = failures;
+	unsigned int before = check_failures;
+	int err;
 
 	err = kernel_session_open(&r.ks, &cfg, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "FAIL %s: %s\n", sc->name, why);
-		failures++;
+		check_failures++;
 		return 1;
 	}
 	CHECK(!strcmp(kernel_session_backend(r.ks), "bpf"), "backend %s",
@@ -448,7 +449,7 @@ static int run_scenario(const struct scenario *sc, const char *tracectl)
 	       s.switches_pp, s.wakeups[0], s.wakeups[1]);
 	kernel_session_close(r.ks);
 	free(a.data);
-	return failures == before ? 0 : 1;
+	return check_failures == before ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -473,5 +474,5 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
 		(void)run_scenario(&scenarios[i], i == 0 ? tracectl : NULL);
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }

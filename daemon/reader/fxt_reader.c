@@ -268,43 +268,50 @@ uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks)
 
 /* ---- UTF-8 ---------------------------------------------------------- */
 
+int fxt_utf8_sequence(const char *str, size_t len)
+{
+	const uint8_t *s = (const uint8_t *)str;
+	uint8_t c = s[0], lo = 0x80, hi = 0xbf;
+	int need, i;
+
+	/* overlong forms, surrogates and beyond U+10FFFF by the second byte */
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 1;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 2;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 3;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+	} else {
+		return -1;
+	}
+	for (i = 1; i <= need; i++) {
+		if ((size_t)i >= len || s[i] < lo || s[i] > hi)
+			return -i;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return need + 1;
+}
+
 static bool utf8_valid_tail(const uint8_t *s, size_t len)
 {
 	size_t i = 0;
 
 	while (i < len) {
-		uint8_t c = s[i];
-		size_t n;
-		uint32_t cp;
+		int n = s[i] < 0x80 ? 1 :
+			fxt_utf8_sequence((const char *)s + i, len - i);
 
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
+		if (n < 0)
 			return false;
-		}
-		if (len - i <= n)
-			return false;
-		for (size_t k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		/* overlong forms, surrogates, beyond U+10FFFF */
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return false;
-		i += n + 1;
+		i += (size_t)n;
 	}
 	return true;
 }

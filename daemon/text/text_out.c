@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "fxt_reader.h"
 #include "text_out.h"
 
 int text_out_init(struct text_out *o, int fd, size_t cap)
@@ -258,43 +259,6 @@ static inline int is_plain(unsigned char c)
 	return text_json_plain_byte[c];
 }
 
-/*
- * Length of the UTF-8 sequence at s (1..4) if valid, else the length of
- * its maximal invalid subpart (>= 1) as a negative number (Unicode 3.9,
- * "U+FFFD substitution of maximal subparts").
- */
-static int utf8_sequence(const unsigned char *s, size_t len)
-{
-	unsigned char c = s[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	int need, i;
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 1;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 2;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 3;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else {
-		return -1;
-	}
-	for (i = 1; i <= need; i++) {
-		if ((size_t)i >= len || s[i] < lo || s[i] > hi)
-			return -i;
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need + 1;
-}
-
 static size_t escape_ascii(char *dst, unsigned char c)
 {
 	if (c == '"' || c == '\\') {
@@ -346,7 +310,7 @@ size_t text_json_escape(char *dst, size_t dst_cap, const char *src,
 			in++;
 			continue;
 		}
-		seq = utf8_sequence(s + in, len - in);
+		seq = fxt_utf8_sequence(src + in, len - in);
 		if (seq > 0) {
 			if (dst_cap - out < (size_t)seq)
 				break;

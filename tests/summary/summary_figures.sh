@@ -47,6 +47,7 @@ threads.103.wakeup_latency_ns.max 5000
 threads.101.name worker
 threads.101.process myapp
 threads.101.pid 100
+threads.104.name </script><b>x
 slices.test/outer.self_ns 3100
 slices.test/outer.total_ns 3900
 slices.test/inner1.self_ns 200
@@ -95,7 +96,7 @@ grep -q '^THREADS by CPU time' "$T/table.txt" || fail "no thread table"
 grep -q '^SLICES by total time' "$T/table.txt" || fail "no slice table"
 first=$(grep -A2 '^THREADS' "$T/table.txt" | tail -1)
 case "$first" in
-*" 104 "*) ;;
+*" 104 "*"</script><b>x"*) ;;
 *) fail "busiest thread (104, 5.5 us) not first: $first" ;;
 esac
 grep -q 'worker .*myapp' "$T/table.txt" || fail "thread names missing"

@@ -146,6 +146,8 @@ static void gen_nested(struct fxt_writer *w)
 	name_process(w, 100, "myapp");
 	name_thread(w, 101, 100, "worker");
 	name_thread(w, 102, 100, "helper");
+	/* a name that would end the report's <script> element if unescaped */
+	name_thread(w, 104, 100, "</script><b>x");
 	begin(w, 1000, 101, "outer");
 	begin(w, 1050, 102, "outer");
 	complete(w, 1100, 1300, 101, "inner1");

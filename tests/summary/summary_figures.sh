@@ -126,4 +126,17 @@ rc=0
 [ "$rc" -eq 1 ] || fail "a missing file: exit $rc"
 "$TRACECTL" summary - <"$T/nested.fxt" | grep -q worker ||
 	fail "reading stdin"
+
+# Hostile archives (garbage, bit flips, truncation, huge strings): a
+# figure or a clear error, never a crash (this test also runs under ASan).
+mkdir "$T/hostile"
+"$CONVERT_GEN" hostile "$T/hostile"
+for f in "$T"/hostile/*.fxt; do
+	rc=0
+	"$TRACECTL" summary "$f" >/dev/null 2>&1 || rc=$?
+	[ "$rc" -le 1 ] || fail "summary $(basename "$f"): exit $rc"
+	rc=0
+	"$TRACECTL" report "$f" -o "$T/hostile.html" >/dev/null 2>&1 || rc=$?
+	[ "$rc" -le 1 ] || fail "report $(basename "$f"): exit $rc"
+done
 echo "summary_figures: ok"

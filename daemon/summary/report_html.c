@@ -207,22 +207,12 @@ static uint64_t display_bin_high(unsigned int bin)
 static void put_latency(struct json_writer *w, const struct trace_summary *s)
 {
 	const struct latency_hist *h = &s->all_latency;
-	struct hist_percentiles pct;
 	unsigned int b, bin = 0;
 	uint64_t count = 0;
 	bool first = true;
 
-	latency_hist_percentiles(h, &s->pool, &pct);
-	json_put_lit(w, ",\n\"latency\":{\"count\":");
-	json_put_u64(w, h->count);
-	json_put_lit(w, ",\"p50\":");
-	json_put_u64(w, pct.p50);
-	json_put_lit(w, ",\"p90\":");
-	json_put_u64(w, pct.p90);
-	json_put_lit(w, ",\"p99\":");
-	json_put_u64(w, pct.p99);
-	json_put_lit(w, ",\"max\":");
-	json_put_u64(w, h->max);
+	json_put_lit(w, ",\n\"latency\":{");
+	summary_json_latency(w, h, &s->pool);
 	json_put_lit(w, ",\"bins\":[");
 	for (b = 0; b <= HIST_BUCKETS; b++) {
 		uint32_t n = b < HIST_BUCKETS ?

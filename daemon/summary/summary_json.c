@@ -129,14 +129,30 @@ static void put_cpus(struct json_writer *w, const struct trace_summary *s)
 	json_put_char(w, ']');
 }
 
+void summary_json_latency(struct json_writer *w, const struct latency_hist *h,
+			  const struct hist_pool *pool)
+{
+	struct hist_percentiles pct;
+
+	latency_hist_percentiles(h, pool, &pct);
+	json_put_lit(w, "\"count\":");
+	json_put_u64(w, h->count);
+	json_put_lit(w, ",\"p50\":");
+	json_put_u64(w, pct.p50);
+	json_put_lit(w, ",\"p90\":");
+	json_put_u64(w, pct.p90);
+	json_put_lit(w, ",\"p99\":");
+	json_put_u64(w, pct.p99);
+	json_put_lit(w, ",\"max\":");
+	json_put_u64(w, h->max);
+}
+
 static void put_thread(struct json_writer *w, const struct trace_summary *s,
 		       const struct summary_thread *t, bool html_safe)
 {
-	struct hist_percentiles pct;
 	struct thread_names names;
 
 	trace_summary_names(s, t->tid, t->pid, &names);
-	latency_hist_percentiles(&t->latency, &s->pool, &pct);
 	json_put_lit(w, "\n{\"pid\":");
 	json_put_u64(w, names.pid);
 	json_put_lit(w, ",\"tid\":");
@@ -149,16 +165,8 @@ static void put_thread(struct json_writer *w, const struct trace_summary *s,
 	json_put_u64(w, t->cpu_ns);
 	json_put_lit(w, ",\"switches\":");
 	json_put_u64(w, t->switches);
-	json_put_lit(w, ",\"wakeup_latency_ns\":{\"count\":");
-	json_put_u64(w, t->latency.count);
-	json_put_lit(w, ",\"p50\":");
-	json_put_u64(w, pct.p50);
-	json_put_lit(w, ",\"p90\":");
-	json_put_u64(w, pct.p90);
-	json_put_lit(w, ",\"p99\":");
-	json_put_u64(w, pct.p99);
-	json_put_lit(w, ",\"max\":");
-	json_put_u64(w, t->latency.max);
+	json_put_lit(w, ",\"wakeup_latency_ns\":{");
+	summary_json_latency(w, &t->latency, &s->pool);
 	json_put_lit(w, "}}");
 }
 

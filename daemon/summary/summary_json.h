@@ -39,6 +39,10 @@ int summary_json_write(struct json_writer *w, const struct trace_summary *s,
 void summary_json_string(struct json_writer *w, const char *p, size_t len,
 			 bool html_safe);
 
+/* "count":N,"p50":N,"p90":N,"p99":N,"max":N of a latency histogram. */
+void summary_json_latency(struct json_writer *w, const struct latency_hist *h,
+			  const struct hist_pool *pool);
+
 /* The provider's name for the drops object: "provider N" when unnamed. */
 void summary_json_provider_key(struct json_writer *w,
 			       const struct fxt_provider *p, uint32_t id,

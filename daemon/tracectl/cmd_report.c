@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "report_html.h"
@@ -79,31 +78,13 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return 0;
 }
 
-/* trace.fxt -> trace.html; other names get .html appended. */
-static char *default_output(const char *input)
-{
-	size_t len = strlen(input);
-	char *out;
-
-	if (len > 4 && !strcmp(input + len - 4, ".fxt"))
-		len -= 4;
-	out = malloc(len + sizeof(".html"));
-	if (!out)
-		return NULL;
-	memcpy(out, input, len);
-	memcpy(out + len, ".html", sizeof(".html"));
-	return out;
-}
-
 static int open_output(const char *path, int in_fd)
 {
-	struct stat a, b;
 	int fd;
 
 	if (!strcmp(path, "-"))
 		return STDOUT_FILENO;
-	if (fstat(in_fd, &a) == 0 && stat(path, &b) == 0 &&
-	    a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+	if (tracectl_same_file(in_fd, path)) {
 		fprintf(stderr, "tracectl report: output '%s' is the input; "
 				"choose another name with -o\n", path);
 		return -1;
@@ -139,7 +120,7 @@ int cmd_report(int argc, char **argv)
 	if (!a.output && !strcmp(a.input, "-")) {
 		a.output = "-";
 	} else if (!a.output) {
-		default_out = default_output(a.input);
+		default_out = tracectl_output_name(a.input, ".html");
 		if (!default_out) {
 			fprintf(stderr, "tracectl report: out of memory\n");
 			return TRACECTL_EXIT_FAIL;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -145,4 +146,28 @@ void tracectl_input_close(struct tracectl_input *in)
 	if (in->fd > STDIN_FILENO)
 		close(in->fd);
 	in->fd = -1;
+}
+
+char *tracectl_output_name(const char *input, const char *suffix)
+{
+	size_t len = strlen(input), suffix_len = strlen(suffix);
+	char *out;
+
+	if (len > 4 && !strcmp(input + len - 4, ".fxt"))
+		len -= 4;
+	out = malloc(len + suffix_len + 1);
+	if (!out)
+		return NULL;
+	memcpy(out, input, len);
+	memcpy(out + len, suffix, suffix_len + 1);
+	return out;
+}
+
+bool tracectl_same_file(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
+	       S_ISREG(a.st_mode);
 }

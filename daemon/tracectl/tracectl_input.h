@@ -3,6 +3,7 @@
  * The archive side of tracectl summary and report: opens FILE ('-' is
  * stdin), reads it into a trace summary with a progress line on a
  * terminal for big files, and says on stderr what was wrong with it.
+ * Also the output naming shared by the commands that read an archive.
  */
 #ifndef FXT_TRACECTL_INPUT_H
 #define FXT_TRACECTL_INPUT_H
@@ -35,5 +36,13 @@ int tracectl_input_open(struct tracectl_input *in, const char *cmd,
  */
 int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s);
 void tracectl_input_close(struct tracectl_input *in);
+
+/*
+ * The default output name of a command reading input: trace.fxt ->
+ * trace<suffix>, other names get suffix appended. NULL on ENOMEM.
+ */
+char *tracectl_output_name(const char *input, const char *suffix);
+/* Whether path names the file open as fd (writing it would eat the input). */
+bool tracectl_same_file(int fd, const char *path);
 
 #endif /* FXT_TRACECTL_INPUT_H */

@@ -22,6 +22,7 @@
 
 #define TABLE_TOP_DEFAULT 20u
 #define NAME_WIDTH 24
+#define NAME_COLUMNS_MAX 48
 
 struct summary_args {
 	const char *input;
@@ -125,37 +126,39 @@ static const char *fmt_ns(char *buf, size_t size, uint64_t ns)
 }
 
 /*
- * Names as printable text, cut to width columns and padded to them (pad
- * false: not padded): no escape sequence reaches the terminal.
+ * Names as printable text, cut to width columns (at most NAME_COLUMNS_MAX)
+ * and padded to them unless pad is false. Control characters (C0, DEL,
+ * C1) and the bytes of invalid UTF-8 print as '?': no escape sequence
+ * reaches the terminal. "-" stands for an empty name.
  */
 static void put_name(const char *s, size_t len, int width, bool pad)
 {
-	char buf[4 * NAME_WIDTH + 1];
-	size_t i, o = 0;
+	char buf[4 * NAME_COLUMNS_MAX + 1];
+	bool valid = fxt_utf8_valid(s, len);
+	size_t i = 0, o = 0, n;
 	int cols = 0;
 
-	if (!fxt_utf8_valid(s, len))
-		len = 0;
-	for (i = 0; i < len && cols < width; i++) {
+	if (width > NAME_COLUMNS_MAX)
+		width = NAME_COLUMNS_MAX;
+	while (i < len && cols < width) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c < 0x20 || c == 0x7f)
-			c = '?';
-		if ((c & 0xc0) != 0x80)
-			cols++;
-		if (cols > width || o + 1 >= sizeof(buf))
-			break;
-		buf[o++] = (char)c;
+		n = !valid || c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+		if (c < 0x20 || c == 0x7f || (c >= 0x80 && !valid) ||
+		    (c == 0xc2 && (unsigned char)s[i + 1] < 0xa0)) {
+			buf[o++] = '?';
+		} else {
+			memcpy(buf + o, s + i, n);
+			o += n;
+		}
+		i += n;
+		cols++;
 	}
-	/* never end inside a UTF-8 sequence */
-	while (o && i < len && ((unsigned char)s[i] & 0xc0) == 0x80 &&
-	       ((unsigned char)buf[o - 1] & 0x80)) {
-		if (((unsigned char)buf[--o] & 0xc0) != 0x80)
-			break;
+	if (!o) {
+		buf[o++] = '-';
+		cols = 1;
 	}
 	buf[o] = '\0';
-	if (!o)
-		cols = snprintf(buf, sizeof(buf), "-");
 	printf("%s%*s", buf, pad && width > cols ? width - cols : 0, "");
 }
 
@@ -263,7 +266,7 @@ static int print_slices(const struct trace_summary *s, size_t top)
 		       fmt_ns(c, sizeof(c), v[i]->max_ns));
 		put_name(v[i]->category, v[i]->category_len, 16, false);
 		printf(" / ");
-		put_name(v[i]->name, v[i]->name_len, 48, false);
+		put_name(v[i]->name, v[i]->name_len, NAME_COLUMNS_MAX, false);
 		printf("\n");
 	}
 	if (n > top)

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # tracectl report in a real browser: headless Chromium (no network: every
 # host name fails to resolve) loads the page with no console message, the
-# page says it drew the CPU lanes and the latency histogram, and its
-# screenshot is not blank. Also: the page references nothing outside
+# page says it drew the CPU lanes and the latency histogram, its timeline
+# zooms, pans and shows the thread under the pointer, and its screenshot
+# is not blank. Also: the page references nothing outside
 # itself, a hostile thread name cannot break out of the data, and the
 # page's size does not grow with the archive's.
 set -eu
@@ -61,6 +62,13 @@ status=$(grep -o 'id="status">[^<]*' "$T/dom.out")
 echo "$status"
 echo "$status" | grep -Eq 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5$' ||
 	fail "lanes, histogram or tables missing: $status"
+
+# The page drives its timeline like a user (wheel, drag, hover).
+browse "$T/random.html#selftest" selftest --dump-dom --window-size=1200,900
+status=$(grep -o 'id="status">[^<]*' "$T/selftest.out")
+echo "$status"
+echo "$status" | grep -q 'selftest: zoom=true pan=true tooltip=true$' ||
+	fail "zoom, pan or tooltip: $status"
 
 browse "$T/random.html" shot --screenshot="$T/random.png" --window-size=1200,900
 [ -s "$T/random.png" ] || fail "no screenshot"

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Fuzz target: tracectl summary and report over arbitrary bytes. The
+ * summary must hold together (every thread's CPU time is some CPU's busy
+ * time, percentiles are ordered and within the maximum), its JSON must be
+ * strict JSON, and the report's data element must be strict JSON that no
+ * input can end early (no "</" inside it).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fuzz_target.h"
+#include "fxt_reader.h"
+#include "json_check.h"
+#include "report_html.h"
+#include "summary_json.h"
+#include "trace_summary.h"
+
+static int out_fd = -1;
+static char *text;
+static size_t text_cap;
+
+static void check(bool ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "fuzz_summary: invariant broken: %s\n", what);
+		abort();
+	}
+}
+
+static void rewind_output(void)
+{
+	check(ftruncate(out_fd, 0) == 0, "ftruncate on the memory file");
+	check(lseek(out_fd, 0, SEEK_SET) == 0, "lseek on the memory file");
+}
+
+/* The memory file's whole content, NUL-terminated. */
+static size_t read_output(void)
+{
+	off_t size = lseek(out_fd, 0, SEEK_END);
+	ssize_t got;
+
+	check(size >= 0, "lseek on the memory file");
+	if ((size_t)size + 1 > text_cap) {
+		free(text);
+		text_cap = (size_t)size + 1;
+		text = malloc(text_cap);
+		check(text != NULL, "allocation");
+	}
+	got = pread(out_fd, text, (size_t)size, 0);
+	check(got == size, "reading the memory file back");
+	text[size] = 0;
+	return (size_t)size;
+}
+
+static void check_json(const char *p, size_t len, const char *what)
+{
+	size_t at = 0;
+	const char *error = json_check(p, len, &at);
+
+	if (error) {
+		fprintf(stderr, "fuzz_summary: %s: invalid JSON (%s) at byte %zu\n",
+			what, error, at);
+		abort();
+	}
+}
+
+static void check_figures(const struct trace_summary *s)
+{
+	uint64_t busy = 0, cpu = 0;
+	unsigned int i;
+
+	for (i = 0; i < s->ncpus; i++)
+		busy += s->cpus[i].busy_ns;
+	for (i = 0; i < s->nthreads; i++) {
+		const struct summary_thread *t = &s->threads[i];
+		struct hist_percentiles p;
+
+		cpu += t->cpu_ns;
+		latency_hist_percentiles(&t->latency, &s->pool, &p);
+		check(p.p50 <= p.p90 && p.p90 <= p.p99 && p.p99 <= t->latency.max,
+		      "percentiles out of order");
+	}
+	if (!s->threads_untracked)
+		check(cpu == busy, "thread CPU time is not the CPUs' busy time");
+}
+
+static void check_report(void)
+{
+	static const char open_tag[] = "id=\"fxt-data\">";
+	size_t len = read_output();
+	char *start = strstr(text, open_tag), *end;
+
+	check(start != NULL, "no data element in the report");
+	start += sizeof(open_tag) - 1;
+	end = strstr(start, "</");
+	check(end != NULL && !strncmp(end, "</script>", 9),
+	      "the data element ends early");
+	check_json(start, (size_t)(end - start), "report data");
+	check(strstr(end, "</html>") != NULL && (size_t)(end - text) < len,
+	      "the page is cut");
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	struct fxt_reader_options ropt = {
+		.expect_magic = true,
+		.max_large_record_bytes = 1 << 20,
+	};
+	struct trace_summary_options sopt = { .timeline = true };
+	struct summary_json_options jopt = { .html_safe = true };
+	struct fxt_reader *r;
+	struct trace_summary s;
+	struct json_writer w;
+
+	if (out_fd < 0) {
+		out_fd = memfd_create("fuzz_summary", MFD_CLOEXEC);
+		check(out_fd >= 0, "memfd_create");
+	}
+	r = fxt_reader_open_mem(data, len, &ropt);
+	check(r != NULL, "allocation");
+	check(trace_summary_init(&s, &sopt) == 0, "allocation");
+	check(trace_summary_read(&s, r) == 0, "summary of memory input failed");
+	check_figures(&s);
+
+	rewind_output();
+	check(json_writer_init(&w, out_fd, 1) == 0, "json_writer_init");
+	check(summary_json_write(&w, &s, r, &jopt) == 0, "summary_json_write");
+	check(json_writer_finish(&w) == 0, "writing the summary");
+	check_json(text, read_output(), "summary");
+
+	rewind_output();
+	check(report_html_write(out_fd, &s, r, "fuzz</script>") == 0,
+	      "report_html_write");
+	check_report();
+
+	trace_summary_done(&s);
+	fxt_reader_close(r);
+	return 0;
+}

@@ -115,12 +115,23 @@ for args in "" "--top 0 x.fxt" "--top x x.fxt" "--bogus x.fxt" "a b"; do
 	grep -q '^tracectl summary: ' "$T/err" || fail "summary $args: $(cat "$T/err")"
 done
 "$TRACECTL" summary --help | grep -q '^Examples:' || fail "--help"
-head -c 4096 /dev/urandom >"$T/noise"
+for args in "" "--bogus x.fxt" "a b"; do
+	rc=0
+	# shellcheck disable=SC2086
+	"$TRACECTL" report $args >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 2 ] || fail "report $args: exit $rc, expected 2"
+	grep -q '^tracectl report: ' "$T/err" || fail "report $args: $(cat "$T/err")"
+done
+"$TRACECTL" report --help | grep -q '^Examples:' || fail "report --help"
 printf 'not a trace\n' >"$T/text"
 rc=0
 "$TRACECTL" summary "$T/text" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 1 ] && grep -q 'not an FXT archive' "$T/err" ||
 	fail "a text file: exit $rc, $(cat "$T/err")"
+rc=0
+"$TRACECTL" report "$T/text" -o "$T/text.html" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] && [ ! -e "$T/text.html" ] ||
+	fail "report of a text file: exit $rc, or a page left behind"
 rc=0
 "$TRACECTL" summary "$T/nonexistent.fxt" >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "a missing file: exit $rc"

@@ -9,7 +9,7 @@ PACKAGES="
 build-essential meson ninja-build pkg-config
 libsystemd-dev libcmocka-dev
 clang llvm libbpf-dev bpftool libclang-rt-14-dev
-jq python3 linux-perf systemd util-linux
+jq python3 linux-perf systemd util-linux strace
 linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
 linux-source-6.1 xz-utils

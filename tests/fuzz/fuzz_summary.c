@@ -13,19 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "fuzz_target.h"
 #include "fxt_reader.h"
 #include "json_check.h"
+#include "memfile.h"
 #include "report_html.h"
 #include "summary_json.h"
 #include "trace_summary.h"
 
-static int out_fd = -1;
-static char *text;
-static size_t text_cap;
+static struct memfile out = { .fd = -1 };
 
 static void check(bool ok, const char *what)
 {
@@ -33,31 +30,6 @@ static void check(bool ok, const char *what)
 		fprintf(stderr, "fuzz_summary: invariant broken: %s\n", what);
 		abort();
 	}
-}
-
-static void rewind_output(void)
-{
-	check(ftruncate(out_fd, 0) == 0, "ftruncate on the memory file");
-	check(lseek(out_fd, 0, SEEK_SET) == 0, "lseek on the memory file");
-}
-
-/* The memory file's whole content, NUL-terminated. */
-static size_t read_output(void)
-{
-	off_t size = lseek(out_fd, 0, SEEK_END);
-	ssize_t got;
-
-	check(size >= 0, "lseek on the memory file");
-	if ((size_t)size + 1 > text_cap) {
-		free(text);
-		text_cap = (size_t)size + 1;
-		text = malloc(text_cap);
-		check(text != NULL, "allocation");
-	}
-	got = pread(out_fd, text, (size_t)size, 0);
-	check(got == size, "reading the memory file back");
-	text[size] = 0;
-	return (size_t)size;
 }
 
 static void check_json(const char *p, size_t len, const char *what)
@@ -95,8 +67,8 @@ static void check_figures(const struct trace_summary *s)
 static void check_report(void)
 {
 	static const char open_tag[] = "id=\"fxt-data\">";
-	size_t len = read_output();
-	char *start = strstr(text, open_tag), *end;
+	size_t len = memfile_read(&out);
+	char *start = strstr(out.text, open_tag), *end;
 
 	check(start != NULL, "no data element in the report");
 	start += sizeof(open_tag) - 1;
@@ -104,7 +76,7 @@ static void check_report(void)
 	check(end != NULL && !strncmp(end, "</script>", 9),
 	      "the data element ends early");
 	check_json(start, (size_t)(end - start), "report data");
-	check(strstr(end, "</html>") != NULL && (size_t)(end - text) < len,
+	check(strstr(end, "</html>") != NULL && (size_t)(end - out.text) < len,
 	      "the page is cut");
 }
 
@@ -120,24 +92,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct trace_summary s;
 	struct json_writer w;
 
-	if (out_fd < 0) {
-		out_fd = memfd_create("fuzz_summary", MFD_CLOEXEC);
-		check(out_fd >= 0, "memfd_create");
-	}
+	if (out.fd < 0)
+		memfile_open(&out, "fuzz_summary.out");
 	r = fxt_reader_open_mem(data, len, &ropt);
 	check(r != NULL, "allocation");
 	check(trace_summary_init(&s, &sopt) == 0, "allocation");
 	check(trace_summary_read(&s, r) == 0, "summary of memory input failed");
 	check_figures(&s);
 
-	rewind_output();
-	check(json_writer_init(&w, out_fd, 1) == 0, "json_writer_init");
+	memfile_rewind(&out);
+	check(json_writer_init(&w, out.fd, 1) == 0, "json_writer_init");
 	check(summary_json_write(&w, &s, r, &jopt) == 0, "summary_json_write");
 	check(json_writer_finish(&w) == 0, "writing the summary");
-	check_json(text, read_output(), "summary");
+	check_json(out.text, memfile_read(&out), "summary");
 
-	rewind_output();
-	check(report_html_write(out_fd, &s, r, "fuzz</script>") == 0,
+	memfile_rewind(&out);
+	check(report_html_write(out.fd, &s, r, "fuzz</script>") == 0,
 	      "report_html_write");
 	check_report();
 

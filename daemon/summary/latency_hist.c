@@ -9,7 +9,9 @@
 void hist_pool_init(struct hist_pool *pool, size_t max_bytes)
 {
 	memset(pool, 0, sizeof(*pool));
-	pool->max = (uint32_t)(max_bytes / sizeof(*pool->page));
+	max_bytes /= sizeof(*pool->page);
+	pool->max = max_bytes < HIST_POOL_PAGES_MAX ? (uint32_t)max_bytes :
+						      HIST_POOL_PAGES_MAX;
 }
 
 void hist_pool_free(struct hist_pool *pool)
@@ -90,7 +92,7 @@ int latency_hist_add(struct latency_hist *h, struct hist_pool *pool,
 	if (ns > h->max)
 		h->max = ns;
 	if (!h->page_of[page])
-		h->page_of[page] = pool_take(pool);
+		h->page_of[page] = (uint16_t)pool_take(pool);
 	if (!h->page_of[page]) {
 		h->unbucketed++;
 		return 0;
@@ -103,7 +105,7 @@ uint32_t latency_hist_bucket_count(const struct latency_hist *h,
 				   const struct hist_pool *pool,
 				   unsigned int bucket)
 {
-	uint32_t idx;
+	unsigned int idx;
 
 	if (!h->page_of || bucket >= HIST_BUCKETS)
 		return 0;

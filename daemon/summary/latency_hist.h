@@ -23,11 +23,14 @@
 #define HIST_PAGES (64 - HIST_SUB_BITS + 1)
 #define HIST_BUCKETS (HIST_PAGES * HIST_SUB_COUNT)
 
+/* Page numbers are 16-bit: 32 MiB of pages at the most. */
+#define HIST_POOL_PAGES_MAX 65535u
+
 struct hist_pool {
 	uint32_t (*page)[HIST_SUB_COUNT];
 	uint32_t used;
 	uint32_t cap;
-	uint32_t max;		/* ceiling in pages */
+	uint32_t max;		/* ceiling in pages, at most HIST_POOL_PAGES_MAX */
 };
 
 struct latency_hist {
@@ -35,7 +38,7 @@ struct latency_hist {
 	uint64_t max;
 	uint64_t sum;
 	uint64_t unbucketed;	/* samples past the pool's ceiling */
-	uint32_t *page_of;	/* HIST_PAGES pool indexes + 1; NULL: empty */
+	uint16_t *page_of;	/* HIST_PAGES pool indexes + 1; NULL: empty */
 };
 
 struct hist_percentiles {

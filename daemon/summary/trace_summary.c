@@ -9,7 +9,7 @@
 #define PROGRESS_EVERY 0xffffu	/* records between progress calls, minus 1 */
 #define OPEN_SLICES_MAX 256u	/* nesting deeper than this is not timed */
 #define ENDED_SLICES_MAX 64u	/* unclaimed ended slices kept per thread */
-#define SLICE_TEXT_MAX 1024u	/* longer names are cut */
+#define SLICE_TEXT_MAX 256u	/* longer names are cut */
 #define DROPS_MAX 256u
 
 static const char other_slices[] = "(other)";
@@ -118,23 +118,31 @@ static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
 	return h;
 }
 
-static uint64_t slice_hash(const struct fxt_str *cat, const struct fxt_str *name)
+/* Kept length of a name: at most SLICE_TEXT_MAX, cut at a code point. */
+static size_t cut(const struct fxt_str *s)
 {
-	uint64_t h = hash_bytes(0xcbf29ce484222325ull, cat->data, cat->len);
+	size_t len = SLICE_TEXT_MAX;
 
-	h ^= (uint64_t)cat->len << 40;
-	return hash_bytes(h, name->data, name->len) ^ name->len;
+	if (s->len <= SLICE_TEXT_MAX)
+		return s->len;
+	while (len && ((unsigned char)s->data[len] & 0xc0) == 0x80)
+		len--;
+	return len;
 }
 
-static size_t cut(size_t len)
+/* Of the kept text: names alike in their first SLICE_TEXT_MAX bytes are one. */
+static uint64_t slice_hash(const struct fxt_str *cat, const struct fxt_str *name)
 {
-	return len < SLICE_TEXT_MAX ? len : SLICE_TEXT_MAX;
+	uint64_t h = hash_bytes(0xcbf29ce484222325ull, cat->data, cut(cat));
+
+	h ^= (uint64_t)cut(cat) << 40;
+	return hash_bytes(h, name->data, cut(name)) ^ cut(name);
 }
 
 static bool slice_is(const struct summary_slice *e, const struct fxt_str *cat,
 		     const struct fxt_str *name)
 {
-	return e->category_len == cut(cat->len) && e->name_len == cut(name->len) &&
+	return e->category_len == cut(cat) && e->name_len == cut(name) &&
 	       !memcmp(e->category, cat->data, e->category_len) &&
 	       !memcmp(e->name, name->data, e->name_len);
 }
@@ -188,8 +196,8 @@ static int add_slice(struct trace_summary *s, const struct fxt_str *cat,
 	e = &s->slices[s->nslices];
 	memset(e, 0, sizeof(*e));
 	e->hash = hash;
-	e->category_len = (uint32_t)cut(cat->len);
-	e->name_len = (uint32_t)cut(name->len);
+	e->category_len = (uint32_t)cut(cat);
+	e->name_len = (uint32_t)cut(name);
 	e->category = copy_text(cat->data, e->category_len);
 	e->name = copy_text(name->data, e->name_len);
 	if (!e->category || !e->name) {
@@ -240,6 +248,15 @@ static int64_t find_slice(struct trace_summary *s, const struct fxt_str *cat,
 	return s->nslices - 1;
 }
 
+/* Memory for the threads' slice stacks, from one budget for them all. */
+static bool stack_grant(struct trace_summary *s, size_t bytes)
+{
+	if (s->stack_bytes + bytes > SUMMARY_STACK_BYTES)
+		return false;
+	s->stack_bytes += bytes;
+	return true;
+}
+
 /*
  * A slice of t ended: its self time leaves out the ended slices it
  * encloses (its children), which are then claimed; it waits in their
@@ -273,10 +290,13 @@ static void end_slice(struct trace_summary *s, struct summary_thread *t,
 				t->nended * sizeof(*t->ended));
 		} else {
 			uint32_t cap = t->ended_cap ? t->ended_cap * 2 : 4;
-			void *p = realloc(t->ended, cap * sizeof(*t->ended));
+			void *p = NULL;
 
+			/* past the budget or ENOMEM: a parent's self time is off */
+			if (stack_grant(s, (cap - t->ended_cap) * sizeof(*t->ended)))
+				p = realloc(t->ended, cap * sizeof(*t->ended));
 			if (!p)
-				return;	/* only a parent's self time is off */
+				return;
 			t->ended = p;
 			t->ended_cap = cap;
 		}
@@ -286,13 +306,15 @@ static void end_slice(struct trace_summary *s, struct summary_thread *t,
 	t->nended++;
 }
 
-static int push_open(struct summary_thread *t, uint32_t slice, uint64_t ns)
+static int push_open(struct trace_summary *s, struct summary_thread *t,
+		     uint32_t slice, uint64_t ns)
 {
 	if (t->nopen == t->open_cap) {
 		uint32_t cap = t->open_cap ? t->open_cap * 2 : 4;
 		void *p;
 
-		if (t->open_cap == OPEN_SLICES_MAX) {
+		if (t->open_cap == OPEN_SLICES_MAX ||
+		    !stack_grant(s, (cap - t->open_cap) * sizeof(*t->open))) {
 			t->open_lost++;
 			return 0;
 		}
@@ -341,7 +363,7 @@ static int on_event(struct trace_summary *s, const struct fxt_record *rec,
 	if (slice < 0)
 		return (int)slice;
 	if (rec->event.type == FXT_EVENT_DURATION_BEGIN)
-		return push_open(t, (uint32_t)slice, ns);
+		return push_open(s, t, (uint32_t)slice, ns);
 	end_slice(s, t, (uint32_t)slice, ns,
 		  fxt_ticks_to_ns(rec->provider, rec->event.extra));
 	return 0;

@@ -30,11 +30,17 @@
 #include "latency_hist.h"
 #include "name_cache.h"
 
-/* Threads and slice names past these are counted, not kept. */
+/*
+ * The ceilings that bound memory whatever the input (under 60 MiB at
+ * worst, a few MiB for real traces; the report's timeline adds CPUs x
+ * 96 KiB, at most 256 CPUs drawn): threads and slice names past these are counted, not kept
+ * (names are cut at 256 bytes); histogram pages (512 bytes each) and
+ * the threads' slice stacks come from budgets shared by all threads.
+ */
 #define SUMMARY_THREADS_MAX 65536u
 #define SUMMARY_SLICES_MAX 16384u
-/* Histogram pages for all threads together (512 bytes each). */
 #define SUMMARY_HIST_BYTES (16u << 20)
+#define SUMMARY_STACK_BYTES (8u << 20)
 
 struct open_slice {
 	uint64_t start_ns;
@@ -109,6 +115,7 @@ struct trace_summary {
 	uint64_t slices_lumped;	/* into "(other)" past the max */
 
 	struct hist_pool pool;
+	uint64_t stack_bytes;	/* of SUMMARY_STACK_BYTES, for slice stacks */
 	struct latency_hist all_latency;	/* every thread's, for the report */
 
 	struct summary_drops *drops;

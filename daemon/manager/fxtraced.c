@@ -10,6 +10,7 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "fxtrace_config.h"
 #include "log.h"
 #include "parse.h"
 #include "manager.h"
@@ -37,7 +38,8 @@ static void usage(FILE *out)
 		"  --stop-timeout TIME how long a stop waits for providers to\n"
 		"                      acknowledge (default 1s, at most 1h)\n"
 		"  -v, --verbose       log debug messages\n"
-		"  -h, --help\n\n"
+		"  -h, --help\n"
+		"      --version\n\n"
 		"Examples:\n"
 		"  sudo systemctl start fxtraced\n"
 		"  sudo fxtraced\n"
@@ -74,6 +76,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "stop-timeout", required_argument, NULL, 't' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	int c;
@@ -114,6 +117,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 			usage(stdout);
+			exit(EXIT_SUCCESS);
+		case 'V':
+			printf("fxtraced %s\n", FXTRACE_VERSION);
 			exit(EXIT_SUCCESS);
 		default:
 			usage(stderr);

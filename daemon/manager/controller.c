@@ -13,7 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "archive.h"
+#include "cleanup.h"
 #include "fxt_msg.h"
 #include "log.h"
 #include "manager.h"
@@ -147,28 +147,16 @@ int controller_send_providers(struct controller *c)
 	return trace_send_kernel(c->manager, c);
 }
 
-/* The controller's rights, supplementary groups included, for open(). */
-static void get_owner(const struct controller *c, struct archive_owner *o)
+static int handle_start(struct controller *c, const void *buf, size_t len,
+			int archive_fd)
 {
-	socklen_t len = sizeof(o->groups);
-
-	o->uid = c->uid;
-	o->gid = c->gid;
-	o->ngroups = -1;
-	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERGROUPS, o->groups, &len) == 0)
-		o->ngroups = (int)(len / sizeof(gid_t));
-}
-
-static int handle_start(struct controller *c, const void *buf, size_t len)
-{
-	struct archive_owner owner;
+	_cleanup_close_ int fd = archive_fd;
 	char note[FXT_CTL_MESSAGE_MAX];
 	int r;
 
 	if (len != sizeof(struct fxt_ctl_start))
 		return -EBADMSG;
-	get_owner(c, &owner);
-	r = trace_start(c->manager, buf, &owner, note, sizeof(note));
+	r = trace_start(c->manager, buf, TAKE_FD(fd), note, sizeof(note));
 	if (r < 0)
 		log_warning_errno(r, "Refused to start a trace for uid %u: %s",
 				  (unsigned int)c->uid, note);
@@ -195,7 +183,9 @@ static int handle_stop(struct controller *c)
 	return controller_send_result(c, r, note);
 }
 
-static int handle_request(struct controller *c, const void *buf, size_t len)
+/* A start request comes with the archive: *archive_fd, taken here. */
+static int handle_request(struct controller *c, const void *buf, size_t len,
+			  int *archive_fd)
 {
 	const struct fxt_msg_header *h = buf;
 
@@ -206,7 +196,7 @@ static int handle_request(struct controller *c, const void *buf, size_t len)
 			FXT_CTL_GROUP "'");
 	switch (h->type) {
 	case FXT_MSG_CTL_START:
-		return handle_start(c, buf, len);
+		return handle_start(c, buf, len, TAKE_FD(*archive_fd));
 	case FXT_MSG_CTL_STOP:
 		return handle_stop(c);
 	case FXT_MSG_CTL_STATUS: {
@@ -224,6 +214,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 {
 	struct controller *c = userdata;
 	struct manager *m = c->manager;
+	_cleanup_close_ int archive_fd = -1;
 	union {
 		struct fxt_msg_header hdr;
 		char buf[FXT_MSG_MAX];
@@ -242,7 +233,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 		manager_maybe_exit(m);
 		return 0;
 	}
-	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
+	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), &archive_fd);
 	if (n == -EAGAIN)
 		return 0;
 	if (n <= 0) {
@@ -252,7 +243,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 		controller_free(c);
 		return 0;
 	}
-	r = handle_request(c, msg.buf, (size_t)n);
+	r = handle_request(c, msg.buf, (size_t)n, &archive_fd);
 	if (r < 0 && r != -EPIPE && r != -ECONNRESET)
 		log_warning_errno(r, "Failed to answer controller of uid %u",
 				  (unsigned int)c->uid);
@@ -312,6 +303,7 @@ struct controller *controller_free(struct controller *c)
 	}
 	sd_event_source_disable_unref(c->io);
 	close(c->fd);
+	manager_check_idle(c->manager);
 	free(c);
 	return NULL;
 }

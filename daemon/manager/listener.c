@@ -42,6 +42,7 @@ static void pending_free(struct pending *pc, bool close_fd)
 	sd_event_source_disable_unref(pc->io);
 	if (close_fd)
 		close(pc->fd);
+	manager_check_idle(pc->manager);
 	free(pc);
 }
 
@@ -278,6 +279,7 @@ static int take_activated_socket(struct manager *m)
 			      0) <= 0)
 		return log_error_errno(-EINVAL, "The activated socket is not a listening AF_UNIX SOCK_SEQPACKET socket");
 	m->listen_fd = SD_LISTEN_FDS_START;
+	m->activated = true;
 	return 1;
 }
 

@@ -40,9 +40,12 @@
 /* How long stop waits for providers' STOPPED before reading anyway. */
 #define MANAGER_STOP_TIMEOUT_USEC (1000ull * 1000u)
 #define MANAGER_STOP_TIMEOUT_MAX_USEC (3600ull * 1000u * 1000u)
+/* Socket-activated, idle this long: exit; the socket starts us again. */
+#define MANAGER_IDLE_EXIT_USEC (30ull * 1000u * 1000u)
+/* How often STATUS= is refreshed while a trace runs (bytes written). */
+#define MANAGER_STATUS_USEC (5ull * 1000u * 1000u)
 
 struct archive;
-struct archive_owner;
 struct kernel_source;
 struct pending;
 struct trace;
@@ -91,6 +94,7 @@ struct manager {
 
 	char *socket_path;	/* bound by us: unlinked at exit */
 	int listen_fd;
+	bool activated;		/* the socket came from the service manager */
 	sd_event_source *listen_source;
 	sd_event_source *accept_retry;	/* armed while out of descriptors */
 	struct pending *pending;	/* connected, first message not read */
@@ -100,6 +104,10 @@ struct manager {
 	unsigned int n_allow_uid;
 	uint64_t default_buffer_size;
 	uint64_t stop_timeout_usec;
+	/* Exit after this long without trace or connection; 0: never. */
+	uint64_t idle_exit_usec;
+	sd_event_source *idle_timer;
+	sd_event_source *status_timer;	/* on while a trace runs */
 
 	struct provider *providers;
 	struct controller *controllers;
@@ -115,6 +123,8 @@ struct manager *manager_free(struct manager *m);
 int manager_start(struct manager *m, const char *socket_path);
 int manager_run(struct manager *m);
 void manager_update_status(struct manager *m);
+/* After a connection came or went: arms or disarms the idle exit. */
+void manager_check_idle(struct manager *m);
 void manager_trace_finished(struct manager *m);
 void manager_maybe_exit(struct manager *m);
 uint32_t manager_next_id(struct manager *m);
@@ -143,9 +153,9 @@ int controller_send_result(struct controller *c, int error,
 int controller_send_providers(struct controller *c);
 
 /* trace.c */
-/* The archive is created with the file-system rights of owner. */
+/* Takes archive_fd, the output the controller opened (-1: none came). */
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		const struct archive_owner *owner, char *note, size_t note_len);
+		int archive_fd, char *note, size_t note_len);
 /* Gives a provider that connects during the trace its buffer. */
 int trace_join(struct manager *m, struct provider *p);
 /* Starts stopping; c (may be NULL) gets the result when written. */
@@ -156,6 +166,9 @@ int trace_save(struct manager *m, struct provider *p,
 	       const struct fxt_msg_save *save);
 enum fxt_ctl_state trace_state(const struct manager *m);
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res);
+/* The running trace for STATUS=: output, id, kernel, providers, bytes. */
+void trace_format_status(const struct manager *m, unsigned int nproviders,
+			 char *buf, size_t len);
 int trace_send_kernel(const struct manager *m, struct controller *c);
 
 /* collect.c */

@@ -25,7 +25,8 @@ step() {
 }
 
 # Runs a test step and adds its counts (meson's "Ok:/Fail:/Skipped:"
-# summary, or the qemu harness's "N passed, N failed") to the totals.
+# summary, or the qemu harnesses' "kmod:/qemu-system: N passed, N failed")
+# to the totals.
 test_step() {
 	echo "==> $*"
 	if "$@" >"$log" 2>&1; then rc=0; else rc=$?; fi
@@ -34,8 +35,8 @@ test_step() {
 	bad=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$log")
 	skip=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$log")
 	if [ -z "$ok" ]; then
-		ok=$(sed -n 's/^kmod: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
-		bad=$(sed -n 's/^kmod: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+		ok=$(sed -n 's/^\(kmod\|qemu-system\): \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+		bad=$(sed -n 's/^\(kmod\|qemu-system\): \([0-9]*\) passed, \([0-9]*\) failed$/\3/p' "$log")
 	fi
 	passed=$((passed + ${ok:-0}))
 	skipped=$((skipped + ${skip:-0}))
@@ -63,6 +64,7 @@ test_step env ASAN_OPTIONS=detect_leaks=1 \
 	--suite unit --suite convert --suite provider --suite integration
 
 test_step scripts/qemu-kmod-test.sh
+test_step scripts/qemu-system-test.sh
 
 echo "fxtrace: $passed passed, $failed failed, $skipped skipped"
 exit $status

@@ -23,6 +23,7 @@
 #include <fxt/provider_abi.h>
 
 #include "control_proto.h"
+#include "log.h"
 #include "provider_buffer.h"
 #include "record_walk.h"
 
@@ -72,6 +73,11 @@ struct provider {
 	uint64_t drops_reported;
 	struct record_walk_stats walk;
 };
+
+/* The journal fields that name a provider. */
+#define PROVIDER_LOG_FIELDS(p)                                             \
+	(&(struct log_fields){ .provider_name = (p)->name,                 \
+			       .provider_pid = (p)->pid })
 
 struct controller_out;
 

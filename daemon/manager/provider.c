@@ -22,7 +22,8 @@ static void provider_gone(struct provider *p, const char *why)
 
 	if (p->fd < 0)
 		return;
-	log_info("Provider %s[%d] %s", p->name, (int)p->pid, why);
+	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p), "Provider %s[%d] %s",
+		 p->name, (int)p->pid, why);
 	p->io = sd_event_source_disable_unref(p->io);
 	close(p->fd);
 	p->fd = -1;
@@ -77,11 +78,13 @@ static int on_provider_io(sd_event_source *s, int fd, uint32_t revents,
 	r = n < 0 ? (int)n : handle_message(p, msg.buf, (size_t)n);
 	if (r == -EAGAIN)
 		/* Our answer did not fit: it leaves its socket unread. */
-		log_warning("Provider %s[%d] does not read its socket",
-			    p->name, (int)p->pid);
+		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] does not read its socket", p->name,
+			 (int)p->pid);
 	else if (r < 0)
-		log_warning_errno(r, "Provider %s[%d] sent a bad message (type %u)",
-				  p->name, (int)p->pid, n > 0 ? msg.hdr.type : 0);
+		log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] sent a bad message (type %u)",
+			 p->name, (int)p->pid, n > 0 ? msg.hdr.type : 0);
 	if (r < 0)
 		provider_gone(p, "dropped");
 	return 0;
@@ -145,13 +148,15 @@ int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 	for (tail = &m->providers; *tail; tail = &(*tail)->next)
 		;
 	*tail = p;
-	log_info("Provider %s[%d] (uid %u) connected as id %u", p->name,
+	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
+		 "Provider %s[%d] (uid %u) connected as id %u", p->name,
 		 (int)p->pid, (unsigned int)p->uid, p->id);
 	if (trace_state(m) == FXT_CTL_STATE_TRACING) {
 		r = trace_join(m, p);
 		if (r < 0) {
-			log_warning_errno(r, "Provider %s[%d] could not join the trace",
-					  p->name, (int)p->pid);
+			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+				 "Provider %s[%d] could not join the trace",
+				 p->name, (int)p->pid);
 			provider_gone(p, "dropped");
 			return 0;
 		}

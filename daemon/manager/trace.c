@@ -36,6 +36,9 @@ struct trace {
 	struct controller *stop_requester;
 };
 
+#define TRACE_LOG_FIELDS(t)                                                \
+	(&(struct log_fields){ .trace_id = (t)->id, .output = (t)->output })
+
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -177,17 +180,19 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 		return r;
 	}
 	t->started_ns = now_ns();
+	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+		 "Trace started: %s, trace %s, mode %u, kernel %s%s%s",
+		 t->output, t->id, t->mode, kernel_source_backend(t->kernel),
+		 note[0] ? ": " : "", note);
 	m->trace = TAKE_PTR(t);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
 		r = trace_join(m, p);
 		if (r < 0)
-			log_warning_errno(r, "Provider %s[%d] could not join the trace",
-					  p->name, (int)p->pid);
+			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+				 "Provider %s[%d] could not join the trace",
+				 p->name, (int)p->pid);
 	}
-	log_info("Trace started: %s, mode %u, kernel %s%s%s", m->trace->output,
-		 m->trace->mode, kernel_source_backend(m->trace->kernel),
-		 note[0] ? ": " : "", note);
 	manager_update_status(m);
 	return 0;
 }
@@ -257,14 +262,18 @@ static void finish(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct provider *p, *next;
+	uint64_t bytes;
 	int r, r2;
 
 	r = collect_all(m);
+	bytes = archive_bytes(t->archive);
 	r2 = archive_close(t->archive);
 	t->archive = NULL;
 	if (r2 < 0 && !r)
 		r = log_error_errno(r2, "Failed to write %s", t->output);
-	log_info("Trace written to %s", t->output);
+	log_full(r < 0 ? LOG_ERR : LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+		 "Trace written to %s, trace %s: %llu bytes%s", t->output,
+		 t->id, (unsigned long long)bytes, r < 0 ? ", incomplete" : "");
 	snprintf(m->last_output, sizeof(m->last_output), "%s", t->output);
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
@@ -315,6 +324,8 @@ int trace_stop(struct manager *m, struct controller *c)
 	}
 	t->stopping = true;
 	t->stop_requester = c;
+	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t), "Stopping trace %s (to %s)",
+		 t->id, t->output);
 	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);
 	for (p = m->providers; p; p = p->next) {
 		if (!p->in_trace || p->stopped)

@@ -27,7 +27,7 @@ need() {
 		[ -x "/usr/sbin/$1" ] || [ -x "/sbin/$1" ]
 }
 if ! need qemu-system-x86_64 || ! need debootstrap || ! need mkfs.ext4 ||
-	! need debugfs || ! need dpkg-deb ||
+	! need debugfs || ! need dpkg-buildpackage || ! need lintian ||
 	! ls -d /usr/src/linux-headers-*-cloud-amd64 >/dev/null 2>&1; then
 	scripts/install-deps.sh
 fi

@@ -129,13 +129,26 @@ outsider_refused() {
 }
 check "a user outside tracing is refused with what to do; /dev/fxt_sched is root:tracing 0660" outsider_refused
 
+# json_field NAME: the value of field NAME in the journal entries on stdin.
+json_field() { sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p"; }
+
+# The kmod and bpf traces each have a start and an end entry that carry
+# the same FXT_TRACE_ID and their output; the provider's entries carry
+# its name and pid.
 journal_fields() {
 	journalctl -u fxtraced -o json --no-pager >"$T/journal.json" || return 1
-	journalctl -u fxtraced -o verbose --no-pager | grep -E '^ *(MESSAGE|FXT_[A-Z_]*)=' | tail -n 30
-	grep "FXT_TRACE_ID" "$T/journal.json" | grep -qi '"MESSAGE":"[^"]*start' ||
-		{ say "no trace start with FXT_TRACE_ID"; return 1; }
-	grep "FXT_TRACE_ID" "$T/journal.json" | grep -qi '"MESSAGE":"[^"]*stop' ||
-		{ say "no trace stop with FXT_TRACE_ID"; return 1; }
+	journalctl -u fxtraced -o verbose --no-pager |
+		grep -E '^ *(MESSAGE|FXT_[A-Z_]*)=' | tail -n 30
+	for kernel in kmod bpf; do
+		id=$(grep '"MESSAGE":"Trace started' "$T/journal.json" |
+			grep "\"FXT_OUTPUT\":\"[^\"]*/$kernel.fxt\"" | json_field FXT_TRACE_ID)
+		[ -n "$id" ] || { say "no trace start for $kernel.fxt with FXT_TRACE_ID, FXT_OUTPUT"; return 1; }
+		grep "\"FXT_TRACE_ID\":\"$id\"" "$T/journal.json" |
+			grep -q '"MESSAGE":"Trace written' ||
+			{ say "no 'Trace written' entry with FXT_TRACE_ID=$id"; return 1; }
+	done
+	grep '"FXT_PROVIDER_NAME":"fxt-example"' "$T/journal.json" | grep -q '"FXT_PROVIDER_PID":"[0-9]' ||
+		{ say "no entry with FXT_PROVIDER_NAME=fxt-example and FXT_PROVIDER_PID"; return 1; }
 }
 check "journalctl -u fxtraced: trace start and stop with structured fields" journal_fields
 

@@ -94,7 +94,8 @@ cache=${FXT_QEMU_SYSTEM_CACHE:-/var/cache/fxtrace/qemu-system}
 # The key covers the package list, the kernel and this script's image
 # set-up (everything from "build_rootfs()" to its closing brace).
 key=$( { echo "$guest_packages $kver"
-	sed -n '/^build_rootfs()/,/^}/p' "$0"; } | sha256sum | cut -c1-16)
+	sed -n '/^build_rootfs()/,/^}/p' scripts/qemu-system-test.sh; } |
+	sha256sum | cut -c1-16)
 image=$cache/$key
 
 # Builds the root file system in $rootfs_tmp, then the image in $image.

@@ -12,8 +12,9 @@
 
 #include "fxtrace_config.h"
 #include "log.h"
-#include "parse.h"
 #include "manager.h"
+#include "parse.h"
+#include "provider_buffer.h"
 
 struct options {
 	const char *socket_path;

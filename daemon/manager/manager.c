@@ -7,8 +7,12 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "controller.h"
+#include "listener.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
+#include "trace.h"
 
 int manager_new(struct manager **ret)
 {

@@ -16,10 +16,14 @@
 
 #include "archive.h"
 #include "cleanup.h"
+#include "collect.h"
+#include "controller.h"
 #include "fxt_msg.h"
 #include "kernel_source.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
+#include "trace.h"
 
 struct trace {
 	char id[SD_ID128_STRING_MAX];	/* in the journal: FXT_TRACE_ID */

@@ -16,8 +16,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <fxt/fxt_sched_uapi.h>
 
 #include "cleanup.h"
 #include "control_proto.h"
@@ -387,6 +390,50 @@ static void discard_output(const char *path, int fd)
 		(void)unlink(path);
 }
 
+/* Whether depmod lists fxt_sched for the running kernel. */
+static bool kmod_installed(void)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	struct utsname u;
+	bool found = false;
+	FILE *f;
+
+	if (uname(&u) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", u.release);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0)
+		found = !strncmp(line, "fxt_sched.ko", 12) ||
+			strstr(line, "/fxt_sched.ko");
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * The module's device is missing: name the fix from what this machine
+ * has (the manager's sandbox cannot see the installed modules).
+ */
+static void print_kmod_fix(const char *cmd)
+{
+	struct utsname u;
+
+	if (access(FXT_SCHED_DEVICE, F_OK) == 0)
+		return;
+	if (access("/sys/module/fxt_sched", F_OK) == 0)
+		fprintf(stderr, "tracectl %s: fxt_sched is loaded but %s is missing: check its udev rule (sudo udevadm trigger)\n",
+			cmd, FXT_SCHED_DEVICE);
+	else if (kmod_installed())
+		fprintf(stderr, "tracectl %s: the fxt_sched module is not loaded: load it: sudo modprobe fxt_sched\n",
+			cmd);
+	else
+		fprintf(stderr, "tracectl %s: no fxt_sched module for kernel %s: install fxt-sched-dkms (sudo apt install fxt-sched-dkms), then: sudo modprobe fxt_sched; or use --kernel=bpf\n",
+			cmd, uname(&u) == 0 ? u.release : "?");
+}
+
 static int do_start(const char *cmd, const struct start_options *o)
 {
 	const char *path = o->req.output;
@@ -412,6 +459,9 @@ static int do_start(const char *cmd, const struct start_options *o)
 	if (r) {
 		if (created)
 			discard_output(path, fd);
+		if (o->req.kernel == FXT_CTL_KERNEL_KMOD && rep.result.error &&
+		    rep.result.error != -EPERM)
+			print_kmod_fix(cmd);
 		return TRACECTL_EXIT_FAIL;
 	}
 	if (rep.result.message[0])

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The systemd units verify, and fxtraced serves a socket it is handed the
+# The systemd units verify, the service's sandbox rates 5.0 or lower in
+# systemd-analyze security, and fxtraced serves a socket it is handed the
 # way systemd's socket activation hands it (sd_listen_fds); so activated,
 # it exits when idle (no trace, provider or controller), never before.
 . "$(dirname "$0")/lib.sh"
@@ -13,8 +14,16 @@ if ! command -v systemd-analyze >/dev/null ||
 fi
 sed "s|^ExecStart=.*|ExecStart=$FXTRACED|" "$FXTRACED_SERVICE" >"$T/fxtraced.service"
 cp "$FXTRACED_SOCKET_UNIT" "$T/fxtraced.socket"
-systemd-analyze verify "$T/fxtraced.service" "$T/fxtraced.socket" ||
-	fail "systemd-analyze verify"
+systemd-analyze verify "$T/fxtraced.service" "$T/fxtraced.socket" \
+	>"$T/verify.out" 2>&1 || { cat "$T/verify.out"; fail "systemd-analyze verify"; }
+[ ! -s "$T/verify.out" ] || { cat "$T/verify.out"; fail "systemd-analyze verify warns"; }
+# The sandbox: "systemd-analyze security" rates the unit 5.0 or lower.
+exposure=$(systemd-analyze security --offline=true "$T/fxtraced.service" 2>&1 |
+	sed -n 's/.*Overall exposure level for fxtraced.service: \([0-9.]*\).*/\1/p')
+[ -n "$exposure" ] || fail "systemd-analyze security gave no exposure level"
+awk -v e="$exposure" 'BEGIN { exit !(e <= 5.0) }' ||
+	fail "systemd-analyze security rates fxtraced.service $exposure (above 5.0)"
+echo "units: exposure $exposure"
 
 systemd-socket-activate --seqpacket -l "$FXTRACE_SOCKET" "$FXTRACED" \
 	>"$T/fxtraced.log" 2>&1 &

@@ -20,12 +20,14 @@ check() {
 	what=$1
 	shift
 	n=$((n + 1))
+	started=$(date +%s)
 	if "$@" >"$T/step.out" 2>&1; then
 		echo "ok $n - $what"
 	else
 		echo "not ok $n - $what"
 		sed 's/^/    /' "$T/step.out" | tail -n 40
 	fi
+	echo "# step $n: $(($(date +%s) - started)) s"
 }
 say() { echo "$*"; }
 # Nothing may hang the guest: each command gets a minute.

@@ -78,9 +78,10 @@ done | sed 's/^[A-Za-z-]*: //' | tr ',' '\n' | sed 's/|.*//; s/(.*)//; s/:any//'
 for p in $ours; do
 	deb_deps=$(echo "$deb_deps" | grep -vx "$p" || true)
 done
+# man-db: systemd-analyze verify looks up the units' Documentation= pages.
 # shellcheck disable=SC2086
 guest_packages=$(echo systemd-sysv udev dbus kmod procps dkms gcc make \
-	libc6-dev linux-image-$kver linux-headers-$kver $deb_deps |
+	libc6-dev man-db linux-image-$kver linux-headers-$kver $deb_deps |
 	tr ' ' '\n' | grep -v '^$' | sort -u | tr '\n' ' ')
 
 # The mirror the host's apt uses (deb822 or one-line sources).
@@ -109,6 +110,9 @@ build_rootfs() {
 	# kernel may come from bookworm-security).
 	cp /etc/apt/sources.list.d/*.sources "$dir/etc/apt/sources.list.d/" 2>/dev/null || true
 	[ -f /etc/apt/sources.list ] && cp /etc/apt/sources.list "$dir/etc/apt/"
+	# No man page index rebuilt after each install (slow under TCG).
+	echo "man-db man-db/auto-update boolean false" |
+		chroot "$dir" debconf-set-selections
 	mount -t proc proc "$dir/proc"
 	# shellcheck disable=SC2086
 	if ! { chroot "$dir" apt-get update -q &&

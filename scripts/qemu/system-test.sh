@@ -105,7 +105,9 @@ archive_holds() {
 
 with_module() {
 	modprobe fxt_sched || return 1
-	wait_for "[ -c /dev/fxt_sched ]" || return 1
+	# The device is root's until udev has applied the package's rule.
+	udevadm settle || return 1
+	ls -l /dev/fxt_sched || return 1
 	trace_with kmod
 }
 check "kmod trace: root starts, a user's provider, a tracing member stops" with_module

@@ -46,10 +46,17 @@ mkdir "$tree"
 
 if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	# Tracked and untracked-but-not-ignored files as they are on disk;
-	# a tracked file deleted in the working tree is left out.
+	# a tracked file deleted in the working tree is left out, and so is
+	# DIR when it lies in the tree (the packages of an earlier run).
+	case "$out/" in
+	"$src"/*) skip="${out#"$src"/}/" ;;
+	*) skip="" ;;
+	esac
 	(cd "$src" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -e "$f" ] || [ -L "$f" ] &&
-			printf "%s\0" "$f"; done; true' sh |
+		SKIP=$skip xargs -0 sh -c 'for f; do
+			case "$f" in "$SKIP"*) [ -n "$SKIP" ] && continue ;; esac
+			[ -e "$f" ] || [ -L "$f" ] && printf "%s\0" "$f"
+		done; true' sh |
 		tar --null -T - -cf -) | tar -C "$tree" -xf -
 	stamp=$(git -C "$src" log -1 --format=%ct 2>/dev/null || date +%s)
 	describe=$(git -C "$src" describe --always --dirty 2>/dev/null || echo unknown)

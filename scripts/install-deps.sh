@@ -21,7 +21,7 @@ dpkg-dev debhelper dh-dkms lintian
 
 TEST_PACKAGES="
 libcmocka-dev llvm libclang-rt-14-dev
-jq python3 linux-perf util-linux
+jq python3 linux-perf util-linux strace
 linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
 linux-source-6.1 xz-utils

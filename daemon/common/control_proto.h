@@ -22,7 +22,8 @@
 
 enum fxt_ctl_msg_type {
 	/* controller -> manager */
-	FXT_MSG_CTL_START = FXT_MSG_CTL_BASE,	/* struct fxt_ctl_start */
+	/* struct fxt_ctl_start, with the archive's descriptor (SCM_RIGHTS) */
+	FXT_MSG_CTL_START = FXT_MSG_CTL_BASE,
 	FXT_MSG_CTL_STOP = FXT_MSG_CTL_BASE + 1,	/* header only */
 	FXT_MSG_CTL_STATUS = FXT_MSG_CTL_BASE + 2, /* header only */
 	/* manager -> controller */
@@ -43,7 +44,13 @@ struct fxt_ctl_start {
 	__u32 kernel;		/* enum fxt_ctl_kernel */
 	__u64 buffer_size;	/* data bytes per provider; 0: default */
 	__u64 duration_ns;	/* stop by itself after this; 0: never */
-	char output[FXT_CTL_PATH_MAX];	/* absolute path, NUL-terminated */
+	/*
+	 * The archive's absolute path, NUL-terminated, for status and logs.
+	 * The controller opens it with its own rights and passes the
+	 * descriptor (a regular file open for writing): the manager opens no
+	 * path.
+	 */
+	char output[FXT_CTL_PATH_MAX];
 	char categories[FXT_CATEGORIES_MAX];
 	__u64 kernel_buffer_size;	/* bytes per CPU; 0: the backend's */
 };

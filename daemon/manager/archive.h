@@ -10,34 +10,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <sys/types.h>
 
 struct archive;
 
-#define ARCHIVE_GROUPS_MAX 256
-
-/* Whose file-system rights the archive is opened with. */
-struct archive_owner {
-	uid_t uid;
-	gid_t gid;
-	/* Supplementary groups (SO_PEERGROUPS); -1: unknown, keep none. */
-	int ngroups;
-	gid_t groups[ARCHIVE_GROUPS_MAX];
-};
-
 /*
- * Creates (truncates) path with the file-system rights of owner (the
- * controller that asked: group "tracing" must not let anyone overwrite
- * what root may), refuses anything but a regular file (a FIFO would block
- * the manager), and writes the magic number record.
+ * Takes fd (on success only), the archive the controller opened with its
+ * own rights; refuses anything but a regular file (-EINVAL) and a
+ * descriptor not open for writing (-EBADF). Writes nothing yet.
  */
-int archive_open(const char *path, const struct archive_owner *owner,
-		 struct archive **ret);
+int archive_open(int fd, struct archive **ret);
 /*
- * After a failed start: removes the archive if archive_open() created it
- * (never a file that was there before), again with the owner's rights.
+ * Once the trace has started: truncates the file (a failed start leaves
+ * it as it was) and writes the magic number record.
  */
-void archive_discard(struct archive *a, const char *path);
+int archive_begin(struct archive *a);
 /* Flushes and closes; returns the first write error, if any. */
 int archive_close(struct archive *a);
 

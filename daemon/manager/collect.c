@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 #include "archive.h"
-#include "manager.h"
+#include "collect.h"
+#include "provider.h"
 
 static int emit_to_archive(void *ctx, const void *data, size_t len)
 {

@@ -7,16 +7,20 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "archive.h"
+#include "cleanup.h"
+#include "controller.h"
 #include "fxt_msg.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
+#include "trace.h"
 
 #define PEER_GROUPS_MAX 256
 
@@ -33,10 +37,10 @@ static bool has_group(const gid_t *groups, size_t n, gid_t gid)
 /* The peer's supplementary groups as they were at connect(), never /proc. */
 static bool in_tracing_group(int fd, gid_t primary)
 {
-	gid_t groups[PEER_GROUPS_MAX], *many;
+	gid_t groups[PEER_GROUPS_MAX];
+	_cleanup_free_ gid_t *many = NULL;
 	socklen_t len = sizeof(groups);
 	struct group *g = getgrnam(FXT_CTL_GROUP);
-	bool found;
 
 	if (!g)
 		return false;
@@ -47,10 +51,8 @@ static bool in_tracing_group(int fd, gid_t primary)
 	/* More groups than we guessed: len now says how many bytes. */
 	if (errno != ERANGE || !(many = malloc(len)))
 		return false;
-	found = getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, many, &len) == 0 &&
-		has_group(many, len / sizeof(gid_t), g->gr_gid);
-	free(many);
-	return found;
+	return getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, many, &len) == 0 &&
+	       has_group(many, len / sizeof(gid_t), g->gr_gid);
 }
 
 static bool allowed(const struct manager *m, int fd, const struct ucred *cred)
@@ -147,28 +149,16 @@ int controller_send_providers(struct controller *c)
 	return trace_send_kernel(c->manager, c);
 }
 
-/* The controller's rights, supplementary groups included, for open(). */
-static void get_owner(const struct controller *c, struct archive_owner *o)
+static int handle_start(struct controller *c, const void *buf, size_t len,
+			int archive_fd)
 {
-	socklen_t len = sizeof(o->groups);
-
-	o->uid = c->uid;
-	o->gid = c->gid;
-	o->ngroups = -1;
-	if (getsockopt(c->fd, SOL_SOCKET, SO_PEERGROUPS, o->groups, &len) == 0)
-		o->ngroups = (int)(len / sizeof(gid_t));
-}
-
-static int handle_start(struct controller *c, const void *buf, size_t len)
-{
-	struct archive_owner owner;
+	_cleanup_close_ int fd = archive_fd;
 	char note[FXT_CTL_MESSAGE_MAX];
 	int r;
 
 	if (len != sizeof(struct fxt_ctl_start))
 		return -EBADMSG;
-	get_owner(c, &owner);
-	r = trace_start(c->manager, buf, &owner, note, sizeof(note));
+	r = trace_start(c->manager, buf, TAKE_FD(fd), note, sizeof(note));
 	if (r < 0)
 		log_warning_errno(r, "Refused to start a trace for uid %u: %s",
 				  (unsigned int)c->uid, note);
@@ -195,18 +185,31 @@ static int handle_stop(struct controller *c)
 	return controller_send_result(c, r, note);
 }
 
-static int handle_request(struct controller *c, const void *buf, size_t len)
+/* What to do, for the user by name: the uid means little to it. */
+static int refuse(struct controller *c)
+{
+	char message[FXT_CTL_MESSAGE_MAX], uid[16];
+	const struct passwd *pw = getpwuid(c->uid);
+
+	snprintf(uid, sizeof(uid), "%u", (unsigned int)c->uid);
+	snprintf(message, sizeof(message),
+		 "controlling traces needs root or group '%s': run with sudo or add yourself to group '%s': sudo usermod -aG %s %s, then log in again",
+		 FXT_CTL_GROUP, FXT_CTL_GROUP, FXT_CTL_GROUP,
+		 pw ? pw->pw_name : uid);
+	return controller_send_result(c, -EPERM, message);
+}
+
+/* A start request comes with the archive: *archive_fd, taken here. */
+static int handle_request(struct controller *c, const void *buf, size_t len,
+			  int *archive_fd)
 {
 	const struct fxt_msg_header *h = buf;
 
 	if (!c->allowed)
-		return controller_send_result(c, -EPERM,
-			"controlling traces needs root or group '" FXT_CTL_GROUP
-			"': run with sudo or add yourself to group '"
-			FXT_CTL_GROUP "'");
+		return refuse(c);
 	switch (h->type) {
 	case FXT_MSG_CTL_START:
-		return handle_start(c, buf, len);
+		return handle_start(c, buf, len, TAKE_FD(*archive_fd));
 	case FXT_MSG_CTL_STOP:
 		return handle_stop(c);
 	case FXT_MSG_CTL_STATUS: {
@@ -224,6 +227,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 {
 	struct controller *c = userdata;
 	struct manager *m = c->manager;
+	_cleanup_close_ int archive_fd = -1;
 	union {
 		struct fxt_msg_header hdr;
 		char buf[FXT_MSG_MAX];
@@ -242,7 +246,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 		manager_maybe_exit(m);
 		return 0;
 	}
-	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
+	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), &archive_fd);
 	if (n == -EAGAIN)
 		return 0;
 	if (n <= 0) {
@@ -252,40 +256,39 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 		controller_free(c);
 		return 0;
 	}
-	r = handle_request(c, msg.buf, (size_t)n);
+	r = handle_request(c, msg.buf, (size_t)n, &archive_fd);
 	if (r < 0 && r != -EPIPE && r != -ECONNRESET)
 		log_warning_errno(r, "Failed to answer controller of uid %u",
 				  (unsigned int)c->uid);
 	return 0;
 }
 
-int controller_new(struct manager *m, int fd)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct controller *, controller_free);
+
+int controller_new(struct manager *m, int fd, const struct ucred *cred)
 {
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
+	_cleanup_close_ int owned_fd = fd;
+	_cleanup_(controller_freep) struct controller *new = NULL;
 	struct controller *c;
 	int r;
 
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
-		return -errno;
-	c = calloc(1, sizeof(*c));
-	if (!c)
+	new = calloc(1, sizeof(*new));
+	if (!new)
 		return -ENOMEM;
-	c->manager = m;
-	c->fd = fd;
-	c->out_tail = &c->out_head;
-	c->pid = cred.pid;
-	c->uid = cred.uid;
-	c->gid = cred.gid;
-	c->allowed = allowed(m, fd, &cred);
-	r = sd_event_add_io(m->event, &c->io, fd, EPOLLIN, on_controller_io, c);
-	if (r < 0) {
-		free(c);
+	new->manager = m;
+	new->fd = TAKE_FD(owned_fd);
+	new->out_tail = &new->out_head;
+	new->pid = cred->pid;
+	new->uid = cred->uid;
+	new->gid = cred->gid;
+	new->allowed = allowed(m, new->fd, cred);
+	LIST_PREPEND(m->controllers, new);
+	r = sd_event_add_io(m->event, &new->io, new->fd, EPOLLIN,
+			    on_controller_io, new);
+	if (r < 0)
 		return r;
-	}
-	(void)sd_event_source_set_description(c->io, "fxt-controller");
-	c->next = m->controllers;
-	m->controllers = c;
+	(void)sd_event_source_set_description(new->io, "fxt-controller");
+	c = TAKE_PTR(new);
 	if (!c->allowed)
 		log_notice("Refusing control to uid %u (pid %d): not root, not in group '%s'",
 			   (unsigned int)c->uid, (int)c->pid, FXT_CTL_GROUP);
@@ -294,15 +297,9 @@ int controller_new(struct manager *m, int fd)
 
 struct controller *controller_free(struct controller *c)
 {
-	struct controller **pp;
-
 	if (!c)
 		return NULL;
-	for (pp = &c->manager->controllers; *pp; pp = &(*pp)->next)
-		if (*pp == c) {
-			*pp = c->next;
-			break;
-		}
+	LIST_REMOVE(c->manager->controllers, c);
 	trace_forget_controller(c->manager, c);
 	while (c->out_head) {
 		struct controller_out *o = c->out_head;
@@ -312,6 +309,7 @@ struct controller *controller_free(struct controller *c)
 	}
 	sd_event_source_disable_unref(c->io);
 	close(c->fd);
+	manager_check_idle(c->manager);
 	free(c);
 	return NULL;
 }

@@ -12,8 +12,9 @@
 
 #include "fxtrace_config.h"
 #include "log.h"
-#include "parse.h"
 #include "manager.h"
+#include "parse.h"
+#include "provider_buffer.h"
 
 struct options {
 	const char *socket_path;
@@ -21,6 +22,8 @@ struct options {
 	unsigned int n_allow_uid;
 	uint64_t buffer_size;
 	uint64_t stop_timeout_ns;
+	uint64_t idle_exit_ns;
+	bool idle_exit_set;
 	bool verbose;
 };
 
@@ -37,6 +40,8 @@ static void usage(FILE *out)
 		"  --buffer-size SIZE  default buffer per provider (default 1M)\n"
 		"  --stop-timeout TIME how long a stop waits for providers to\n"
 		"                      acknowledge (default 1s, at most 1h)\n"
+		"  --idle-exit TIME    socket-activated: exit after TIME without\n"
+		"                      trace or connection (default 30s; 0: never)\n"
 		"  -v, --verbose       log debug messages\n"
 		"  -h, --help\n"
 		"      --version\n\n"
@@ -74,6 +79,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "allow-uid", required_argument, NULL, 'u' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "stop-timeout", required_argument, NULL, 't' },
+		{ "idle-exit", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -111,6 +117,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 					optarg);
 				return -EINVAL;
 			}
+			break;
+		case 'i':
+			if (parse_duration_ns(optarg, &o->idle_exit_ns) < 0 ||
+			    (o->idle_exit_ns && o->idle_exit_ns < 1000000)) {
+				fprintf(stderr, "fxtraced: --idle-exit %s: give 0 (never) or at least 1ms, e.g. 30s\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->idle_exit_set = true;
 			break;
 		case 'v':
 			o->verbose = true;
@@ -168,6 +183,8 @@ int main(int argc, char **argv)
 		m->default_buffer_size = (o.buffer_size + 7) & ~7ull;
 	if (o.stop_timeout_ns)
 		m->stop_timeout_usec = o.stop_timeout_ns / 1000;
+	if (o.idle_exit_set)
+		m->idle_exit_usec = o.idle_exit_ns / 1000;
 	r = manager_start(m, o.socket_path);
 	if (r >= 0)
 		r = manager_run(m);

@@ -17,31 +17,31 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "cleanup.h"
+#include "controller.h"
 #include "fxt_msg.h"
+#include "list.h"
+#include "listener.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
 
 /* A connection that has not said what it is yet. */
 struct pending {
 	struct manager *manager;
-	struct pending *next;
+	LIST_FIELDS(struct pending);
 	int fd;
-	uid_t uid;
+	struct ucred cred;	/* read once, at accept */
 	sd_event_source *io;
 };
 
-static void pending_free(struct pending *pc, bool close_fd)
+static void pending_free(struct pending *pc)
 {
-	struct pending **pp;
-
-	for (pp = &pc->manager->pending; *pp; pp = &(*pp)->next)
-		if (*pp == pc) {
-			*pp = pc->next;
-			break;
-		}
+	LIST_REMOVE(pc->manager->pending, pc);
 	sd_event_source_disable_unref(pc->io);
-	if (close_fd)
+	if (pc->fd >= 0)
 		close(pc->fd);
+	manager_check_idle(pc->manager);
 	free(pc);
 }
 
@@ -53,7 +53,7 @@ static unsigned int connections_of(const struct manager *m, uid_t uid)
 	unsigned int n = 0;
 
 	for (pc = m->pending; pc; pc = pc->next)
-		n += pc->uid == uid;
+		n += pc->cred.uid == uid;
 	for (c = m->controllers; c; c = c->next)
 		n += c->uid == uid;
 	for (p = m->providers; p; p = p->next)
@@ -61,21 +61,15 @@ static unsigned int connections_of(const struct manager *m, uid_t uid)
 	return n;
 }
 
-static bool over_limit(struct manager *m, int fd, uid_t *uid)
+static bool over_limit(struct manager *m, const struct ucred *cred)
 {
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
-
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
-		return true;
-	*uid = cred.uid;
-	if (!cred.uid ||
-	    connections_of(m, cred.uid) < MANAGER_CONNECTIONS_PER_UID)
+	if (!cred->uid ||
+	    connections_of(m, cred->uid) < MANAGER_CONNECTIONS_PER_UID)
 		return false;
 	/* One line per burst, not one per connection of a flood. */
 	if (m->refused++ % 1024 == 0)
 		log_warning("Refusing connections of uid %u: it has %u already (%u refused so far)",
-			    (unsigned int)cred.uid, MANAGER_CONNECTIONS_PER_UID,
+			    (unsigned int)cred->uid, MANAGER_CONNECTIONS_PER_UID,
 			    m->refused);
 	return true;
 }
@@ -139,21 +133,22 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 		if (n > 0)
 			log_warning("Dropping a connection that does not speak protocol %u",
 				    FXT_PROTO_VERSION);
-		pending_free(pc, true);
+		pending_free(pc);
 		return 0;
 	}
 	/* epoll takes an fd once: the new owner's source replaces ours. */
 	pc->io = sd_event_source_disable_unref(pc->io);
 	if (msg.hdr.type == FXT_MSG_PROVIDER_HELLO) {
 		n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
-		r = n < 0 ? (int)n : provider_new(pc->manager, fd, &msg.hdr, n);
+		r = n < 0 ? (int)n : provider_new(pc->manager, TAKE_FD(pc->fd),
+						  &pc->cred, &msg.hdr, n);
 	} else {
 		/* The controller reads its request itself. */
-		r = controller_new(pc->manager, fd);
+		r = controller_new(pc->manager, TAKE_FD(pc->fd), &pc->cred);
 	}
 	if (r < 0)
 		log_warning_errno(r, "Dropping a new connection");
-	pending_free(pc, r < 0);
+	pending_free(pc);
 	return 0;
 }
 
@@ -161,9 +156,11 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 		     void *userdata)
 {
 	struct manager *m = userdata;
+	_cleanup_close_ int cfd = -1;
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
 	struct pending *pc;
-	uid_t uid = 0;
-	int cfd, r;
+	int r;
 
 	cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (cfd < 0) {
@@ -175,25 +172,21 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 			log_warning_errno(-errno, "Failed to accept a connection");
 		return 0;
 	}
-	if (over_limit(m, cfd, &uid)) {
-		close(cfd);
+	if (getsockopt(cfd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0 ||
+	    over_limit(m, &cred))
 		return 0;
-	}
 	pc = calloc(1, sizeof(*pc));
-	if (!pc) {
-		close(cfd);
+	if (!pc)
 		return 0;
-	}
 	pc->manager = m;
-	pc->fd = cfd;
-	pc->uid = uid;
-	pc->next = m->pending;
-	m->pending = pc;
-	r = sd_event_add_io(m->event, &pc->io, cfd, EPOLLIN, on_first_message,
-			    pc);
+	pc->fd = TAKE_FD(cfd);
+	pc->cred = cred;
+	LIST_PREPEND(m->pending, pc);
+	r = sd_event_add_io(m->event, &pc->io, pc->fd, EPOLLIN,
+			    on_first_message, pc);
 	if (r < 0) {
 		log_warning_errno(r, "Failed to watch a new connection");
-		pending_free(pc, true);
+		pending_free(pc);
 		return 0;
 	}
 	(void)sd_event_source_set_description(pc->io, "fxt-new-connection");
@@ -202,15 +195,13 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 
 static int make_parent_dir(const char *path)
 {
-	char *copy = strdup(path);
-	int r = 0;
+	_cleanup_free_ char *copy = strdup(path);
 
 	if (!copy)
 		return -ENOMEM;
 	if (mkdir(dirname(copy), 0755) < 0 && errno != EEXIST)
-		r = -errno;
-	free(copy);
-	return r;
+		return -errno;
+	return 0;
 }
 
 /*
@@ -234,7 +225,8 @@ static void remove_stale_socket(const char *path)
 static int bind_socket(struct manager *m, const char *path)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, r;
+	_cleanup_close_ int fd = -1;
+	int r;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return log_error_errno(-ENAMETOOLONG, "Socket path %s", path);
@@ -247,21 +239,17 @@ static int bind_socket(struct manager *m, const char *path)
 	if (fd < 0)
 		return log_error_errno(-errno, "Failed to create a socket");
 	remove_stale_socket(path);
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		r = -errno;
-		close(fd);
-		return log_error_errno(r, "Failed to bind %s (is another fxtraced running?)",
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+		return log_error_errno(-errno, "Failed to bind %s (is another fxtraced running?)",
 				       path);
-	}
 	(void)chmod(path, 0666);
 	if (listen(fd, 64) < 0) {
 		r = -errno;
-		close(fd);
 		(void)unlink(path);
 		return log_error_errno(r, "Failed to listen on %s", path);
 	}
 	m->socket_path = strdup(path);
-	m->listen_fd = fd;
+	m->listen_fd = TAKE_FD(fd);
 	return 0;
 }
 
@@ -278,6 +266,7 @@ static int take_activated_socket(struct manager *m)
 			      0) <= 0)
 		return log_error_errno(-EINVAL, "The activated socket is not a listening AF_UNIX SOCK_SEQPACKET socket");
 	m->listen_fd = SD_LISTEN_FDS_START;
+	m->activated = true;
 	return 1;
 }
 
@@ -308,7 +297,7 @@ int listener_open(struct manager *m, const char *path)
 void listener_close(struct manager *m)
 {
 	while (m->pending)
-		pending_free(m->pending, true);
+		pending_free(m->pending);
 	m->accept_retry = sd_event_source_disable_unref(m->accept_retry);
 	m->listen_source = sd_event_source_disable_unref(m->listen_source);
 	if (m->listen_fd >= 0)

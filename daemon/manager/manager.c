@@ -3,11 +3,16 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <systemd/sd-daemon.h>
 
+#include "controller.h"
+#include "listener.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
+#include "trace.h"
 
 int manager_new(struct manager **ret)
 {
@@ -20,6 +25,7 @@ int manager_new(struct manager **ret)
 	m->listen_fd = -1;
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
+	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
 	r = sd_event_default(&m->event);
 	if (r < 0) {
 		free(m);
@@ -40,6 +46,8 @@ struct manager *manager_free(struct manager *m)
 	listener_close(m);
 	sd_event_source_disable_unref(m->sigterm);
 	sd_event_source_disable_unref(m->sigint);
+	sd_event_source_disable_unref(m->status_timer);
+	sd_event_source_disable_unref(m->idle_timer);
 	sd_event_unref(m->event);
 	free(m);
 	return NULL;
@@ -50,24 +58,101 @@ uint32_t manager_next_id(struct manager *m)
 	return ++m->next_provider_id;
 }
 
-void manager_update_status(struct manager *m)
+static unsigned int connected_providers(const struct manager *m)
 {
-	struct provider *p;
+	const struct provider *p;
 	unsigned int n = 0;
 
 	for (p = m->providers; p; p = p->next)
 		n += p->fd >= 0;
-	switch (trace_state(m)) {
-	case FXT_CTL_STATE_IDLE:
-		(void)sd_notifyf(0, "STATUS=Idle, %u provider(s) connected", n);
-		break;
-	case FXT_CTL_STATE_TRACING:
-		(void)sd_notifyf(0, "STATUS=Tracing, %u provider(s) connected", n);
-		break;
-	case FXT_CTL_STATE_STOPPING:
-		(void)sd_notify(0, "STATUS=Stopping: writing the archive");
-		break;
+	return n;
+}
+
+void manager_update_status(struct manager *m)
+{
+	char status[FXT_CTL_PATH_MAX + 256];
+	unsigned int n = connected_providers(m);
+
+	if (m->trace)
+		trace_format_status(m, n, status, sizeof(status));
+	else if (m->last_output[0])
+		snprintf(status, sizeof(status),
+			 "Idle, %u provider(s) connected; last trace written to %s",
+			 n, m->last_output);
+	else
+		snprintf(status, sizeof(status), "Idle, %u provider(s) connected",
+			 n);
+	(void)sd_notifyf(0, "STATUS=%s", status);
+	(void)sd_event_source_set_enabled(m->status_timer, m->trace ?
+					  SD_EVENT_ON : SD_EVENT_OFF);
+	manager_check_idle(m);
+}
+
+static int on_status_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+
+	manager_update_status(m);
+	return sd_event_source_set_time_relative(s, MANAGER_STATUS_USEC);
+}
+
+/*
+ * Idle: nothing would be lost by exiting, and the service manager keeps
+ * the socket (with what waits in its backlog) and starts us again. A
+ * socket we bound ourselves would go with us: then never.
+ */
+static bool idle(const struct manager *m)
+{
+	return m->activated && m->idle_exit_usec && !m->trace && !m->exiting &&
+	       !m->providers && !m->controllers && !m->pending;
+}
+
+void manager_check_idle(struct manager *m)
+{
+	if (!m->idle_timer)
+		return;
+	if (!idle(m)) {
+		(void)sd_event_source_set_enabled(m->idle_timer, SD_EVENT_OFF);
+		return;
 	}
+	if (sd_event_source_set_time_relative(m->idle_timer,
+					      m->idle_exit_usec) >= 0)
+		(void)sd_event_source_set_enabled(m->idle_timer,
+						  SD_EVENT_ONESHOT);
+}
+
+static int on_idle_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+
+	if (!idle(m))
+		return 0;
+	log_info("Idle for %llu s: exiting; the socket starts fxtraced again",
+		 (unsigned long long)(m->idle_exit_usec / 1000000u));
+	(void)sd_notify(0, "STOPPING=1\nSTATUS=Idle: exiting until the next connection");
+	return sd_event_exit(m->event, 0);
+}
+
+static int add_timers(struct manager *m)
+{
+	int r;
+
+	r = sd_event_add_time_relative(m->event, &m->status_timer,
+				       CLOCK_MONOTONIC, MANAGER_STATUS_USEC, 0,
+				       on_status_timer, m);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(m->status_timer, "fxt-status");
+	(void)sd_event_source_set_enabled(m->status_timer, SD_EVENT_OFF);
+	if (!m->activated || !m->idle_exit_usec)
+		return 0;
+	r = sd_event_add_time_relative(m->event, &m->idle_timer,
+				       CLOCK_MONOTONIC, m->idle_exit_usec, 0,
+				       on_idle_timer, m);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(m->idle_timer, "fxt-idle-exit");
+	return 0;
 }
 
 /*
@@ -138,6 +223,13 @@ int manager_start(struct manager *m, const char *socket_path)
 	r = listener_open(m, socket_path);
 	if (r < 0)
 		return r;
+	r = add_timers(m);
+	if (r < 0)
+		return log_error_errno(r, "Failed to set up the timers");
+	/* Keep-alives from the loop itself, if the service manager wants them. */
+	r = sd_event_set_watchdog(m->event, true);
+	if (r < 0)
+		return log_error_errno(r, "Failed to set up the watchdog");
 	return 0;
 }
 
@@ -147,6 +239,9 @@ int manager_run(struct manager *m)
 
 	log_info("Listening on %s", m->socket_path ? m->socket_path :
 			"the socket from the service manager");
+	if (m->idle_timer)
+		log_info("Exiting after %llu s without trace or connection",
+			 (unsigned long long)(m->idle_exit_usec / 1000000u));
 	(void)sd_notify(0, "READY=1");
 	manager_update_status(m);
 	r = sd_event_loop(m->event);

@@ -12,9 +12,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "fxt_msg.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
+#include "trace.h"
 
 static void provider_gone(struct provider *p, const char *why)
 {
@@ -22,7 +25,8 @@ static void provider_gone(struct provider *p, const char *why)
 
 	if (p->fd < 0)
 		return;
-	log_info("Provider %s[%d] %s", p->name, (int)p->pid, why);
+	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p), "Provider %s[%d] %s",
+		 p->name, (int)p->pid, why);
 	p->io = sd_event_source_disable_unref(p->io);
 	close(p->fd);
 	p->fd = -1;
@@ -77,11 +81,13 @@ static int on_provider_io(sd_event_source *s, int fd, uint32_t revents,
 	r = n < 0 ? (int)n : handle_message(p, msg.buf, (size_t)n);
 	if (r == -EAGAIN)
 		/* Our answer did not fit: it leaves its socket unread. */
-		log_warning("Provider %s[%d] does not read its socket",
-			    p->name, (int)p->pid);
+		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] does not read its socket", p->name,
+			 (int)p->pid);
 	else if (r < 0)
-		log_warning_errno(r, "Provider %s[%d] sent a bad message (type %u)",
-				  p->name, (int)p->pid, n > 0 ? msg.hdr.type : 0);
+		log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] sent a bad message (type %u)",
+			 p->name, (int)p->pid, n > 0 ? msg.hdr.type : 0);
 	if (r < 0)
 		provider_gone(p, "dropped");
 	return 0;
@@ -99,6 +105,8 @@ static void copy_name(char *dst, const char *src)
 		strcpy(dst, "unnamed");
 }
 
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct provider *, provider_free);
+
 static unsigned int providers_of(const struct manager *m, uid_t uid)
 {
 	const struct provider *p;
@@ -109,49 +117,46 @@ static unsigned int providers_of(const struct manager *m, uid_t uid)
 	return n;
 }
 
-int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
-		 size_t len)
+int provider_new(struct manager *m, int fd, const struct ucred *cred,
+		 const struct fxt_msg_header *hello, size_t len)
 {
 	const struct fxt_msg_provider_hello *h = (const void *)hello;
-	struct ucred cred;
-	socklen_t cl = sizeof(cred);
-	struct provider *p, **tail;
+	_cleanup_close_ int owned_fd = fd;
+	_cleanup_(provider_freep) struct provider *new = NULL;
+	struct provider *p;
 	int r;
 
 	if (len != sizeof(*h))
 		return -EBADMSG;
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) < 0)
-		return -errno;
-	if (cred.uid && providers_of(m, cred.uid) >= MANAGER_PROVIDERS_PER_UID)
+	if (cred->uid && providers_of(m, cred->uid) >= MANAGER_PROVIDERS_PER_UID)
 		return -EUSERS;
-	p = calloc(1, sizeof(*p));
-	if (!p)
+	new = calloc(1, sizeof(*new));
+	if (!new)
 		return -ENOMEM;
-	p->manager = m;
-	p->fd = fd;
-	p->buffer.fd = -1;
-	p->pid = cred.pid;
-	p->uid = cred.uid;
-	p->id = manager_next_id(m);
-	copy_name(p->name, h->name);
-	r = sd_event_add_io(m->event, &p->io, fd, EPOLLIN, on_provider_io, p);
-	if (r < 0) {
-		p->fd = -1;
-		provider_free(p);
-		return r;
-	}
-	(void)sd_event_source_set_description(p->io, "fxt-provider");
+	new->manager = m;
+	new->fd = TAKE_FD(owned_fd);
+	new->buffer.fd = -1;
+	new->pid = cred->pid;
+	new->uid = cred->uid;
+	new->id = manager_next_id(m);
+	copy_name(new->name, h->name);
 	/* In connection order, as tracectl lists them. */
-	for (tail = &m->providers; *tail; tail = &(*tail)->next)
-		;
-	*tail = p;
-	log_info("Provider %s[%d] (uid %u) connected as id %u", p->name,
+	LIST_APPEND(m->providers, new);
+	r = sd_event_add_io(m->event, &new->io, new->fd, EPOLLIN,
+			    on_provider_io, new);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(new->io, "fxt-provider");
+	p = TAKE_PTR(new);
+	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
+		 "Provider %s[%d] (uid %u) connected as id %u", p->name,
 		 (int)p->pid, (unsigned int)p->uid, p->id);
 	if (trace_state(m) == FXT_CTL_STATE_TRACING) {
 		r = trace_join(m, p);
 		if (r < 0) {
-			log_warning_errno(r, "Provider %s[%d] could not join the trace",
-					  p->name, (int)p->pid);
+			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+				 "Provider %s[%d] could not join the trace",
+				 p->name, (int)p->pid);
 			provider_gone(p, "dropped");
 			return 0;
 		}
@@ -162,15 +167,9 @@ int provider_new(struct manager *m, int fd, const struct fxt_msg_header *hello,
 
 struct provider *provider_free(struct provider *p)
 {
-	struct provider **pp;
-
 	if (!p)
 		return NULL;
-	for (pp = &p->manager->providers; *pp; pp = &(*pp)->next)
-		if (*pp == p) {
-			*pp = p->next;
-			break;
-		}
+	LIST_REMOVE(p->manager->providers, p);
 	sd_event_source_disable_unref(p->io);
 	if (p->fd >= 0)
 		close(p->fd);

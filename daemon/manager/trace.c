@@ -12,13 +12,21 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <systemd/sd-id128.h>
+
 #include "archive.h"
+#include "cleanup.h"
+#include "collect.h"
+#include "controller.h"
 #include "fxt_msg.h"
 #include "kernel_source.h"
 #include "log.h"
 #include "manager.h"
+#include "provider.h"
+#include "trace.h"
 
 struct trace {
+	char id[SD_ID128_STRING_MAX];	/* in the journal: FXT_TRACE_ID */
 	enum fxt_buffering_mode mode;
 	uint64_t buffer_size;
 	char categories[FXT_CATEGORIES_MAX];
@@ -31,6 +39,9 @@ struct trace {
 	sd_event_source *duration_timer;
 	struct controller *stop_requester;
 };
+
+#define TRACE_LOG_FIELDS(t)                                                \
+	(&(struct log_fields){ .trace_id = (t)->id, .output = (t)->output })
 
 static uint64_t now_ns(void)
 {
@@ -105,11 +116,32 @@ static int start_duration_timer(struct manager *m, struct trace *t,
 	return r;
 }
 
-int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		const struct archive_owner *owner, char *note, size_t note_len)
+DEFINE_TRIVIAL_CLEANUP_FUNC(struct trace *, trace_free);
+
+static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 {
+	int r;
+
+	if (fd < 0) {
+		snprintf(note, note_len,
+			 "no archive came with the request: tracectl opens the output and passes it");
+		return -EBADF;
+	}
+	r = archive_open(fd, &t->archive);
+	if (r < 0)
+		snprintf(note, note_len, "cannot write %.400s: %s", t->output,
+			 r == -EINVAL ? "not a regular file" :
+			 r == -EBADF ? "not opened for writing" : strerror(-r));
+	return r;
+}
+
+int trace_start(struct manager *m, const struct fxt_ctl_start *req,
+		int archive_fd, char *note, size_t note_len)
+{
+	_cleanup_close_ int fd = archive_fd;
+	_cleanup_(trace_freep) struct trace *t = NULL;
 	struct provider *p, *next;
-	struct trace *t;
+	sd_id128_t id;
 	int r;
 
 	note[0] = '\0';
@@ -125,40 +157,46 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
+	r = sd_id128_randomize(&id);
+	if (r < 0)
+		return r;
+	sd_id128_to_string(id, t->id);
 	t->mode = req->mode;
 	t->buffer_size = req->buffer_size ? (req->buffer_size + 7) & ~7ull :
 					    m->default_buffer_size;
 	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
 	snprintf(t->output, sizeof(t->output), "%s", req->output);
-	r = archive_open(t->output, owner, &t->archive);
-	if (r < 0) {
-		snprintf(note, note_len, "cannot create %.400s: %s", t->output,
-			 r == -EINVAL ? "not a regular file" : strerror(-r));
-		trace_free(t);
+	r = open_archive(t, fd, note, note_len);
+	if (r < 0)
 		return r;
-	}
+	TAKE_FD(fd);
 	r = kernel_source_open(m->event, req->kernel, t->mode,
 			       req->kernel_buffer_size, manager_next_id(m), t->archive, &t->kernel, note,
 			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, req->duration_ns);
+	if (r < 0)
+		return r;
+	r = archive_begin(t->archive);
 	if (r < 0) {
-		archive_discard(t->archive, t->output);
-		trace_free(t);
+		snprintf(note, note_len, "cannot write %.400s: %s", t->output,
+			 strerror(-r));
 		return r;
 	}
 	t->started_ns = now_ns();
-	m->trace = t;
+	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+		 "Trace started: %s, trace %s, mode %u, kernel %s%s%s",
+		 t->output, t->id, t->mode, kernel_source_backend(t->kernel),
+		 note[0] ? ": " : "", note);
+	m->trace = TAKE_PTR(t);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
 		r = trace_join(m, p);
 		if (r < 0)
-			log_warning_errno(r, "Provider %s[%d] could not join the trace",
-					  p->name, (int)p->pid);
+			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+				 "Provider %s[%d] could not join the trace",
+				 p->name, (int)p->pid);
 	}
-	log_info("Trace started: %s, mode %u, kernel %s%s%s", t->output,
-		 t->mode, kernel_source_backend(t->kernel), note[0] ? ": " : "",
-		 note);
 	manager_update_status(m);
 	return 0;
 }
@@ -228,14 +266,18 @@ static void finish(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct provider *p, *next;
+	uint64_t bytes;
 	int r, r2;
 
 	r = collect_all(m);
+	bytes = archive_bytes(t->archive);
 	r2 = archive_close(t->archive);
 	t->archive = NULL;
 	if (r2 < 0 && !r)
 		r = log_error_errno(r2, "Failed to write %s", t->output);
-	log_info("Trace written to %s", t->output);
+	log_full(r < 0 ? LOG_ERR : LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+		 "Trace written to %s, trace %s: %llu bytes%s", t->output,
+		 t->id, (unsigned long long)bytes, r < 0 ? ", incomplete" : "");
 	snprintf(m->last_output, sizeof(m->last_output), "%s", t->output);
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
@@ -286,6 +328,8 @@ int trace_stop(struct manager *m, struct controller *c)
 	}
 	t->stopping = true;
 	t->stop_requester = c;
+	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t), "Stopping trace %s (to %s)",
+		 t->id, t->output);
 	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);
 	for (p = m->providers; p; p = p->next) {
 		if (!p->in_trace || p->stopped)
@@ -381,4 +425,19 @@ int trace_send_kernel(const struct manager *m, struct controller *c)
 		return 0;
 	kernel_source_describe(m->trace->kernel, &d);
 	return controller_send(c, &d, sizeof(d));
+}
+
+void trace_format_status(const struct manager *m, unsigned int nproviders,
+			 char *buf, size_t len)
+{
+	const struct trace *t = m->trace;
+
+	if (t->stopping)
+		snprintf(buf, len, "Stopping trace %s: writing %s", t->id,
+			 t->output);
+	else
+		snprintf(buf, len,
+			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written",
+			 t->output, t->id, kernel_source_backend(t->kernel),
+			 nproviders, (unsigned long long)archive_bytes(t->archive));
 }

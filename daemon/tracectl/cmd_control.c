@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tracectl start, stop, status, record: requests to fxtraced over its
- * socket (control_proto.h). The manager writes the archive; tracectl only
- * resolves the path and reports.
+ * socket (control_proto.h). tracectl opens the archive with the caller's
+ * own rights and passes it; the manager writes it and opens no path.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -14,9 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fxt/fxt_sched_uapi.h>
+
+#include "cleanup.h"
 #include "control_proto.h"
 #include "fxt_msg.h"
 #include "parse.h"
@@ -90,7 +96,6 @@ static int read_reply(int fd, struct reply *rep)
 		char buf[FXT_MSG_MAX];
 	} msg;
 
-	memset(rep, 0, sizeof(*rep));
 	for (;;) {
 		ssize_t n = recv_blocking(fd, msg.buf, sizeof(msg.buf));
 
@@ -121,24 +126,28 @@ static int read_reply(int fd, struct reply *rep)
 	}
 }
 
-/* Sends a request and waits for its reply; 0, or 1 after printing why. */
-static int request(const char *cmd, const void *msg, size_t len,
-		   struct reply *rep)
+/* Sends a request (with pass_fd unless < 0) and waits for its reply. */
+static int exchange(const char *cmd, const void *msg, size_t len,
+		    int pass_fd, struct reply *rep)
 {
-	int fd, r;
+	_cleanup_close_ int fd = connect_manager(cmd);
+	int r;
 
-	fd = connect_manager(cmd);
+	memset(rep, 0, sizeof(*rep));
 	if (fd < 0)
-		return 1;
-	r = fxt_msg_send(fd, msg, len, -1);
+		return -ENOTCONN;
+	r = fxt_msg_send(fd, msg, len, pass_fd);
 	if (r >= 0)
 		r = read_reply(fd, rep);
-	close(fd);
-	if (r < 0) {
+	if (r < 0)
 		fprintf(stderr, "tracectl %s: no answer from fxtraced: %s\n",
 			cmd, strerror(-r));
-		return 1;
-	}
+	return r;
+}
+
+/* Prints why a request failed; 0, or 1 after printing why. */
+static int report(const char *cmd, const struct reply *rep)
+{
 	if (rep->result.error) {
 		fprintf(stderr, "tracectl %s: %s\n", cmd,
 			rep->result.message[0] ? rep->result.message :
@@ -146,6 +155,12 @@ static int request(const char *cmd, const void *msg, size_t len,
 		return 1;
 	}
 	return 0;
+}
+
+static int request(const char *cmd, const void *msg, size_t len,
+		   struct reply *rep)
+{
+	return exchange(cmd, msg, len, -1, rep) < 0 ? 1 : report(cmd, rep);
 }
 
 static void human_size(uint64_t bytes, char *buf, size_t len)
@@ -340,14 +355,122 @@ static int parse_start(int argc, char **argv, struct start_options *o)
 	return 0;
 }
 
+/*
+ * Non-blocking, so that a FIFO cannot hold us in open(); O_EXCL first, to
+ * know whether we created the file (then it is ours to remove if the
+ * start fails). Nothing is truncated here: the manager does it once the
+ * trace has started, so a failed start destroys no file.
+ */
+static int open_output(const char *path, bool *created)
+{
+	int flags = O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	fd = open(path, flags | O_CREAT | O_EXCL, 0644);
+	*created = fd >= 0;
+	if (fd < 0 && errno == EEXIST)
+		fd = open(path, flags);
+	if (fd < 0)
+		return errno == ENXIO ? -EINVAL : -errno;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	return TAKE_FD(fd);
+}
+
+/* After a failed start: only if the name still is the file we created. */
+static void discard_output(const char *path, int fd)
+{
+	struct stat ours, now;
+
+	if (fstat(fd, &ours) == 0 && lstat(path, &now) == 0 &&
+	    now.st_dev == ours.st_dev && now.st_ino == ours.st_ino)
+		(void)unlink(path);
+}
+
+/* Whether depmod lists fxt_sched for the running kernel. */
+static bool kmod_installed(void)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	struct utsname u;
+	bool found = false;
+	FILE *f;
+
+	if (uname(&u) < 0)
+		return false;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", u.release);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0)
+		found = !strncmp(line, "fxt_sched.ko", 12) ||
+			strstr(line, "/fxt_sched.ko");
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/*
+ * The module's device is missing: name the fix from what this machine
+ * has (the manager's sandbox cannot see the installed modules).
+ */
+static void print_kmod_fix(const char *cmd)
+{
+	struct utsname u;
+
+	if (access(FXT_SCHED_DEVICE, F_OK) == 0)
+		return;
+	if (access("/sys/module/fxt_sched", F_OK) == 0)
+		fprintf(stderr, "tracectl %s: fxt_sched is loaded but %s is missing: check its udev rule (sudo udevadm trigger)\n",
+			cmd, FXT_SCHED_DEVICE);
+	else if (kmod_installed())
+		fprintf(stderr, "tracectl %s: the fxt_sched module is not loaded: load it: sudo modprobe fxt_sched\n",
+			cmd);
+	else
+		fprintf(stderr, "tracectl %s: no fxt_sched module for kernel %s: install fxt-sched-dkms (sudo apt install fxt-sched-dkms), then: sudo modprobe fxt_sched; or use --kernel=bpf\n",
+			cmd, uname(&u) == 0 ? u.release : "?");
+}
+
 static int do_start(const char *cmd, const struct start_options *o)
 {
+	const char *path = o->req.output;
+	_cleanup_close_ int fd = -1;
+	bool created = false;
 	struct reply rep;
-	int r = request(cmd, &o->req, sizeof(o->req), &rep);
+	int r;
 
+	fd = open_output(path, &created);
+	if (fd >= 0) {
+		r = exchange(cmd, &o->req, sizeof(o->req), fd, &rep);
+	} else {
+		/* Still ask (for status): a refused caller learns what to do. */
+		struct fxt_msg_header status;
+
+		fxt_msg_init(&status, FXT_MSG_CTL_STATUS, sizeof(status));
+		r = exchange(cmd, &status, sizeof(status), -1, &rep);
+	}
 	free(rep.providers);
-	if (r)
+	if (r < 0) {
+		r = 1;
+	} else if (fd < 0 && rep.result.error != -EPERM) {
+		fprintf(stderr, "tracectl %s: cannot create %s: %s\n", cmd,
+			path, fd == -EINVAL ? "not a regular file" :
+			strerror(-fd));
+		r = 1;
+	} else {
+		r = report(cmd, &rep);
+	}
+	if (r) {
+		if (created)
+			discard_output(path, fd);
+		if (o->req.kernel == FXT_CTL_KERNEL_KMOD && rep.result.error &&
+		    rep.result.error != -EPERM)
+			print_kmod_fix(cmd);
 		return TRACECTL_EXIT_FAIL;
+	}
 	if (rep.result.message[0])
 		printf("%s\n", rep.result.message);
 	printf("Tracing to %s (mode %s, kernel %s)\n", rep.result.output,

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The archive is opened with exactly the controller's rights: its own
-# supplementary groups count, the manager's do not; a FIFO or a device
-# cannot hold the manager in open(); a failed start removes only a file
-# it created, never one that was there.
+# The archive is opened by tracectl with exactly the controller's rights:
+# its own supplementary groups count, the manager's do not; the manager
+# takes only a regular file opened for writing, so a FIFO or a device
+# cannot hold it; a failed start removes only a file it created, and
+# leaves one that was there as it was.
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
@@ -40,6 +41,23 @@ set -e
 grep -q "not a regular file" "$T/fifo.err" || { cat "$T/fifo.err"; fail "no reason for the FIFO"; }
 timeout 30 "$TRACECTL" status >/dev/null || fail "the manager does not answer after the FIFO"
 
+# What the manager itself takes: a regular file opened for writing only.
+: "${RAW_START:?}"
+raw() {
+	out=$(timeout 30 "$RAW_START" "$1" "$2") || fail "raw-start $1: no result"
+	case "$out" in
+	"error 0:"*) fail "the manager took $1 $2" ;;
+	*"$3"*) ;;
+	*) fail "raw-start $1 $2: '$out' does not say '$3'" ;;
+	esac
+}
+raw none "$T/none.fxt" "tracectl opens the output"
+raw rdonly "$T/ro/keep.fxt" "not opened for writing"
+raw rdwr "$T/fifo" "not a regular file"
+raw rdonly /dev/null "not a regular file"
+[ "$(cat "$T/ro/keep.fxt")" = precious ] || fail "a refused descriptor changed the file"
+timeout 30 "$TRACECTL" status >/dev/null || fail "the manager does not answer after the refusals"
+
 # The manager's supplementary group must not open $T/grp to nobody.
 set +e
 as_nobody "$T/tracectl" start -o "$T/grp/leak.fxt" --kernel=off 2>"$T/leak.err"
@@ -64,6 +82,7 @@ if [ ! -e /dev/fxt_sched ]; then
 	set -e
 	[ "$status" -eq 1 ] || fail "an impossible --kernel=kmod did not fail"
 	[ -e "$T/ro/keep.fxt" ] || fail "a failed start removed a file it did not create"
+	[ "$(cat "$T/ro/keep.fxt")" = precious ] || fail "a failed start truncated a file"
 	install -d -o nobody -m 755 "$T/nobody"
 	as_nobody "$T/tracectl" start -o "$T/nobody/new.fxt" --kernel=kmod 2>/dev/null &&
 		fail "an impossible --kernel=kmod did not fail"

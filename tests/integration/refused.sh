@@ -39,6 +39,8 @@ for cmd in status stop "start -o $T/x.fxt"; do
 	[ "$status" -eq 1 ] || fail "nobody: tracectl $cmd exited $status"
 	grep -q "run with sudo or add yourself to group 'tracing'" "$T/refused.err" ||
 		{ cat "$T/refused.err"; fail "nobody: refusal does not say what to do"; }
+	grep -q "sudo usermod -aG tracing nobody, then log in again" "$T/refused.err" ||
+		{ cat "$T/refused.err"; fail "nobody: refusal does not say how to join"; }
 done
 [ ! -e "$T/x.fxt" ] || fail "a refused start created the archive"
 

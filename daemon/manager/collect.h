@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* A provider's buffer into the archive, record by record. */
+#ifndef FXT_COLLECT_H
+#define FXT_COLLECT_H
+
+struct archive;
+struct provider;
+
+int collect_provider(struct provider *p, struct archive *a);
+int collect_save(struct provider *p, struct archive *a, unsigned int half);
+
+#endif /* FXT_COLLECT_H */

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A provider connection: any user may be one. It gets a buffer of its own
+ * per trace; what it claims (name, pid) is only a label.
+ */
+#ifndef FXT_PROVIDER_H
+#define FXT_PROVIDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <systemd/sd-event.h>
+
+#include <fxt/provider_abi.h>
+
+#include "control_proto.h"
+#include "list.h"
+#include "log.h"
+#include "provider_buffer.h"
+#include "record_walk.h"
+
+struct manager;
+struct ucred;
+
+struct provider {
+	struct manager *manager;
+	LIST_FIELDS(struct provider);	/* in connection order */
+	int fd;			/* -1 once the provider is gone */
+	sd_event_source *io;
+	uint32_t id;
+	pid_t pid;		/* SO_PEERCRED, not what HELLO claims */
+	uid_t uid;
+	char name[FXT_PROVIDER_NAME_MAX];
+
+	/* Per trace; reset by provider_leave_trace(). */
+	bool in_trace;		/* has a buffer in the current trace */
+	bool started;		/* acknowledged START */
+	bool stopped;		/* acknowledged STOP: the buffer is final */
+	bool stop_sent;
+	bool visited;		/* has a section in the archive */
+	struct provider_buffer buffer;
+	uint64_t durable_saved;	/* durable bytes already in the archive */
+	uint64_t saved_generation[2]; /* +1; 0: that half never saved */
+	uint64_t drops_reported;
+	struct record_walk_stats walk;
+};
+
+/* The journal fields that name a provider. */
+#define PROVIDER_LOG_FIELDS(p)                                             \
+	(&(struct log_fields){ .provider_name = (p)->name,                 \
+			       .provider_pid = (p)->pid })
+
+/* Takes fd, also on failure; cred: SO_PEERCRED, read once at accept. */
+int provider_new(struct manager *m, int fd, const struct ucred *cred,
+		 const struct fxt_msg_header *hello, size_t len);
+struct provider *provider_free(struct provider *p);
+int provider_join_trace(struct provider *p, enum fxt_buffering_mode mode,
+			uint64_t data_size, const char *categories);
+int provider_send_stop(struct provider *p);
+void provider_leave_trace(struct provider *p);
+void provider_describe(const struct provider *p, struct fxt_ctl_provider *out);
+
+#endif /* FXT_PROVIDER_H */

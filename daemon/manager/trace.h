@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The trace: at most one at a time, owned by the manager. Start gives
+ * every connected provider a buffer, stop collects them into the archive.
+ */
+#ifndef FXT_TRACE_H
+#define FXT_TRACE_H
+
+#include <stddef.h>
+
+#include <fxt/provider_abi.h>
+
+#include "control_proto.h"
+
+struct controller;
+struct manager;
+struct provider;
+
+/* Takes archive_fd, the output the controller opened (-1: none came). */
+int trace_start(struct manager *m, const struct fxt_ctl_start *req,
+		int archive_fd, char *note, size_t note_len);
+/* Gives a provider that connects during the trace its buffer. */
+int trace_join(struct manager *m, struct provider *p);
+/* Starts stopping; c (may be NULL) gets the result when written. */
+int trace_stop(struct manager *m, struct controller *c);
+void trace_provider_stopped(struct manager *m, struct provider *p);
+void trace_forget_controller(struct manager *m, struct controller *c);
+int trace_save(struct manager *m, struct provider *p,
+	       const struct fxt_msg_save *save);
+enum fxt_ctl_state trace_state(const struct manager *m);
+void trace_describe(const struct manager *m, struct fxt_ctl_result *res);
+/* The running trace for STATUS=: output, id, kernel, providers, bytes. */
+void trace_format_status(const struct manager *m, unsigned int nproviders,
+			 char *buf, size_t len);
+int trace_send_kernel(const struct manager *m, struct controller *c);
+
+#endif /* FXT_TRACE_H */

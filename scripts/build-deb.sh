@@ -12,7 +12,8 @@
 # What is packaged is the working tree's content of the files git knows
 # or would add (tracked and untracked, minus what .gitignore ignores), so
 # uncommitted edits are packaged as they are and build directories never
-# are. Outside a git checkout the tree is copied without build*/ dirs.
+# are (nor DIR, if it lies in the tree). Outside a git checkout the
+# tree is copied without build*/ dirs.
 # The packaging lives in scripts/debian/ and becomes debian/ in a copy
 # of the tree in a temporary directory; the source tree is not touched.
 # Build dependencies: scripts/install-deps.sh --build.
@@ -22,14 +23,16 @@
 set -eu
 
 usage() {
-	sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
 }
 
 case "${1:-}" in
 -h|--help) usage; exit 0 ;;
-''|-*) usage >&2; exit 2 ;;
 esac
-[ $# -eq 1 ] || { usage >&2; exit 2; }
+if [ $# -ne 1 ] || [ -z "$1" ] || [ "${1#-}" != "$1" ]; then
+	echo "Usage: scripts/build-deb.sh DIR (see --help)" >&2
+	exit 2
+fi
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$1"
@@ -46,10 +49,17 @@ mkdir "$tree"
 
 if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 	# Tracked and untracked-but-not-ignored files as they are on disk;
-	# a tracked file deleted in the working tree is left out.
+	# a tracked file deleted in the working tree is left out, and so is
+	# DIR when it lies in the tree (the packages of an earlier run).
+	case "$out/" in
+	"$src"/*) skip="${out#"$src"/}/" ;;
+	*) skip="" ;;
+	esac
 	(cd "$src" && git ls-files -z --cached --others --exclude-standard |
-		xargs -0 sh -c 'for f; do [ -e "$f" ] || [ -L "$f" ] &&
-			printf "%s\0" "$f"; done; true' sh |
+		SKIP=$skip xargs -0 sh -c 'for f; do
+			case "$f" in "$SKIP"*) [ -n "$SKIP" ] && continue ;; esac
+			[ -e "$f" ] || [ -L "$f" ] && printf "%s\0" "$f"
+		done; true' sh |
 		tar --null -T - -cf -) | tar -C "$tree" -xf -
 	stamp=$(git -C "$src" log -1 --format=%ct 2>/dev/null || date +%s)
 	describe=$(git -C "$src" describe --always --dirty 2>/dev/null || echo unknown)

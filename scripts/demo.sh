@@ -18,7 +18,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--seconds) seconds=$2; shift 2 ;;
 	-h|--help)
-		sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//'
+		awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
 		exit 0 ;;
 	*) echo "demo.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
 	esac

@@ -33,7 +33,7 @@ test=1
 case "${1:-}" in
 --build) test=0 ;;
 --test|'') ;;
--h|--help) sed -n '3,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 *) echo "install-deps.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
 esac
 

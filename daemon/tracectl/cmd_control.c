@@ -443,8 +443,15 @@ static int do_start(const char *cmd, const struct start_options *o)
 	int r;
 
 	fd = open_output(path, &created);
-	/* Still asked without it: a refused caller learns what to do. */
-	r = exchange(cmd, &o->req, sizeof(o->req), fd, &rep);
+	if (fd >= 0) {
+		r = exchange(cmd, &o->req, sizeof(o->req), fd, &rep);
+	} else {
+		/* Still ask (for status): a refused caller learns what to do. */
+		struct fxt_msg_header status;
+
+		fxt_msg_init(&status, FXT_MSG_CTL_STATUS, sizeof(status));
+		r = exchange(cmd, &status, sizeof(status), -1, &rep);
+	}
 	free(rep.providers);
 	if (r < 0) {
 		r = 1;

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "control_proto.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 
 int main(int argc, char **argv)
 {

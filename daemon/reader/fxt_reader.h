@@ -213,6 +213,10 @@ const struct fxt_provider *fxt_reader_provider(const struct fxt_reader *r,
 /* Ticks of the record's provider in nanoseconds. */
 uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks);
 
+/* The record's first argument called name, or NULL. */
+const struct fxt_arg *fxt_record_arg(const struct fxt_record *rec,
+				     const char *name, size_t len);
+
 const char *fxt_record_type_name(enum fxt_record_type type);
 const char *fxt_event_type_name(enum fxt_event_type type);
 const char *fxt_arg_type_name(enum fxt_arg_type type);
@@ -222,5 +226,11 @@ const char *fxt_blob_type_name(unsigned int type);
 const char *fxt_diag_kind_name(enum fxt_diag_kind kind);
 /* Well-formed UTF-8: no overlong forms, surrogates or code points > U+10FFFF. */
 bool fxt_utf8_valid(const char *s, size_t len);
+/*
+ * The sequence at s[0] >= 0x80: its length (2..4) if well-formed, else
+ * minus the length of its maximal invalid subpart (at least 1), the bytes
+ * that Unicode replaces with one U+FFFD.
+ */
+int fxt_utf8_sequence(const char *s, size_t len);
 
 #endif /* FXT_READER_H */

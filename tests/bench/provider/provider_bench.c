@@ -74,15 +74,9 @@ static double median(double *v, unsigned int n)
 
 /* ---- the measured loops (noinline: one call per event, as in apps) -- */
 
-static __attribute__((noinline)) void loop_instant(unsigned long n)
-{
-	unsigned long i;
-
-	for (i = 0; i < n; i++)
-		TRACE_INSTANT("bench", "instant", TRACE_SCOPE_THREAD,
-			      TRACE_ARG_I32("a", (int32_t)i),
-			      TRACE_ARG_I32("b", (int32_t)(2 * i)));
-}
+/* loop_instant(), loop_duration(): shared with the C++ rows. */
+#define LOOP(name) static __attribute__((noinline)) void loop_##name
+#include "loops.h"
 
 static __attribute__((noinline)) void loop_disabled(unsigned long n)
 {
@@ -92,21 +86,6 @@ static __attribute__((noinline)) void loop_disabled(unsigned long n)
 		TRACE_INSTANT("bench.off", "instant", TRACE_SCOPE_THREAD,
 			      TRACE_ARG_I32("a", (int32_t)i),
 			      TRACE_ARG_I32("b", (int32_t)(2 * i)));
-}
-
-static __attribute__((noinline)) void one_duration(unsigned long i)
-{
-	TRACE_DURATION("bench", "duration", TRACE_ARG_I32("a", (int32_t)i),
-		       TRACE_ARG_I32("b", (int32_t)(2 * i)));
-	__asm__ volatile("" ::: "memory");
-}
-
-static __attribute__((noinline)) void loop_duration(unsigned long n)
-{
-	unsigned long i;
-
-	for (i = 0; i < n; i++)
-		one_duration(i);
 }
 
 static __attribute__((noinline)) void loop_clock(unsigned long n)

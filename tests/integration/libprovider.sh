@@ -36,6 +36,17 @@ for mode in oneshot circular streaming; do
 	[ "$(count 'name="done"')" -eq 1 ] || fail "$mode: the last event (done) is missing"
 done
 
+# The C++ example, from each C++ compiler: every request's scope is in
+# the archive, those left by an exception too.
+for cxx in ${FXT_EXAMPLES_CXX:-}; do
+	"$TRACECTL" record -o "$T/cxx.fxt" --kernel=off -- "$cxx" 100 >"$T/rec.out"
+	grep -q '^100 requests, 14 failed$' "$T/rec.out" || fail "$cxx: bad run"
+	strict_dump "$T/cxx.fxt"
+	[ "$(count 'name="handle"')" -eq 100 ] || fail "$cxx: handle events lost"
+	[ "$(count 'name="failed"')" -eq 14 ] || fail "$cxx: failed events lost"
+	[ "$(count 'name="bytes"')" -eq 57 ] || fail "$cxx: counter events lost"
+done
+
 # Categories reach the provider: only example.io events are written.
 "$TRACECTL" record -o "$T/cat.fxt" --categories example.io --kernel=off -- \
 	"$FXT_EXAMPLE" --iterations 50 --threads 1 >/dev/null

@@ -3,9 +3,11 @@
  * Entry points of the <fxt/provider.h> macros: check the site, enter a
  * write, hand the record to the writer (record.c), leave.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include "buffer.h"
@@ -49,6 +51,61 @@ site_session(struct fxt_site *site, struct fxt_thread *t, const char *cat,
 	fxt_transport_ensure_started();
 	return fxt_site_session_args(site, t, cat, name, eval, cat_ref,
 				     name_ref);
+}
+
+/*
+ * A name record now, if this thread is inside a running trace (a thread
+ * that has not joined yet names itself when it joins).
+ */
+static void write_name(struct fxt_thread *t, bool process)
+{
+	struct fxt_session *s;
+
+	if (fxt_write_nested(t))
+		return;
+	fxt_write_enter(t);
+	s = atomic_load_explicit(&fxt_current, memory_order_acquire);
+	if (s && t->gen == s->gen) {
+		if (process)
+			fxt_write_process_name(t, s);
+		else
+			fxt_write_thread_name(t, s);
+	} else if (s && process) {
+		/* Joining writes the thread's records and, once, the process's. */
+		s = fxt_session_joined(t);
+		if (s && atomic_load(&s->process_named))
+			fxt_write_process_name(t, s);
+	}
+	fxt_write_leave(t);
+}
+
+FXT_EXPORT int fxt_thread_set_name(const char *name)
+{
+	struct fxt_thread *t;
+
+	if (!name || !name[0])
+		return -EINVAL;
+	t = fxt_thread_self();
+	if (!t)
+		return -ENOMEM;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	(void)prctl(PR_SET_NAME, name);
+	write_name(t, false);
+	return 0;
+}
+
+FXT_EXPORT int fxt_process_set_name(const char *name)
+{
+	struct fxt_thread *t;
+
+	if (!name || !name[0])
+		return -EINVAL;
+	fxt_session_set_process_name(name);
+	t = fxt_thread_self();
+	if (!t)
+		return -ENOMEM;
+	write_name(t, true);
+	return 0;
 }
 
 FXT_EXPORT bool fxt_category_enabled(const char *category)

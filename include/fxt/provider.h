@@ -72,6 +72,15 @@ int fxt_provider_init(const char *name);
 /* Nanoseconds of CLOCK_BOOTTIME: the trace's time base (1 tick = 1 ns). */
 uint64_t fxt_now(void);
 
+/*
+ * Name the calling thread, or the process, in traces (copied, at most 63
+ * bytes): a kernel object record now if a trace runs, and in every later
+ * trace. The thread's kernel name (comm, 15 bytes) is set too. Returns 0,
+ * -EINVAL without a name, -ENOMEM without thread state.
+ */
+int fxt_thread_set_name(const char *name);
+int fxt_process_set_name(const char *name);
+
 /* True while a trace runs with this category enabled (no call-site cache). */
 bool fxt_category_enabled(const char *category);
 

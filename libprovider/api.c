@@ -235,8 +235,8 @@ static const char *const scope_names[] = {
 /* Sites of process or global instants carry a "scope" argument. */
 static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
 			  const char *category, const char *name,
-			  enum fxt_scope scope, const struct fxt_arg_in *args,
-			  unsigned int nargs)
+			  enum fxt_scope scope, uint64_t ts,
+			  const struct fxt_arg_in *args, unsigned int nargs)
 {
 	struct fxt_arg_in with_scope[FXT_MAX_ARGS];
 	struct fxt_site_eval eval = {
@@ -245,7 +245,7 @@ static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
 
 	if (likely(scope != TRACE_SCOPE_PROCESS && scope != TRACE_SCOPE_GLOBAL)) {
 		event_entry_eval(site, &eval, category, name,
-				 FXT_EVENT_INSTANT, 0, 0, args, nargs);
+				 FXT_EVENT_INSTANT, ts, 0, args, nargs);
 		return;
 	}
 	if (nargs > FXT_MAX_ARGS - 1)
@@ -259,7 +259,7 @@ static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
 	eval.args = with_scope;
 	eval.nargs = nargs + 1;
 	eval.arg_name = NULL;
-	event_entry_eval(site, &eval, category, name, FXT_EVENT_INSTANT, 0, 0,
+	event_entry_eval(site, &eval, category, name, FXT_EVENT_INSTANT, ts, 0,
 			 with_scope, nargs + 1);
 }
 
@@ -269,7 +269,7 @@ FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
 				     const struct fxt_arg_in *args,
 				     unsigned int nargs)
 {
-	instant_entry(site, NULL, category, name, scope, args, nargs);
+	instant_entry(site, NULL, category, name, scope, 0, args, nargs);
 }
 
 FXT_EXPORT void fxt_internal_instant_args(struct fxt_site_args *site,
@@ -279,7 +279,18 @@ FXT_EXPORT void fxt_internal_instant_args(struct fxt_site_args *site,
 					  const struct fxt_arg_in *args,
 					  unsigned int nargs)
 {
-	instant_entry(&site->site, site->arg_name, category, name, scope,
+	instant_entry(&site->site, site->arg_name, category, name, scope, 0,
+		      args, nargs);
+}
+
+FXT_EXPORT void fxt_internal_instant_args_ts(struct fxt_site_args *site,
+					     const char *category,
+					     const char *name,
+					     enum fxt_scope scope, uint64_t ts,
+					     const struct fxt_arg_in *args,
+					     unsigned int nargs)
+{
+	instant_entry(&site->site, site->arg_name, category, name, scope, ts,
 		      args, nargs);
 }
 

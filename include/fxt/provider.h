@@ -332,6 +332,12 @@ void fxt_internal_instant_args(struct fxt_site_args *site,
 			       enum fxt_scope scope,
 			       const struct fxt_arg_in *args,
 			       unsigned int nargs);
+/* The same at ts (fxt_now() ticks; 0: now). */
+void fxt_internal_instant_args_ts(struct fxt_site_args *site,
+				  const char *category, const char *name,
+				  enum fxt_scope scope, uint64_t ts,
+				  const struct fxt_arg_in *args,
+				  unsigned int nargs);
 
 #define FXT_INLINE static inline __attribute__((always_inline))
 /* Argument loops unrolled: their count and types are compile-time. */
@@ -698,33 +704,44 @@ extern "C" {
 			fxt_internal_enabled(&fxt_site_, FXT_LITERAL(cat));    \
 	})
 
-/*
- * TRACE_INSTANT(cat, name, scope, args...); scope: TRACE_SCOPE_THREAD,
- * _PROCESS or _GLOBAL (an argument "scope").
- */
-#define TRACE_INSTANT(cat, name, ...)                                          \
+/* The second of a macro's variadic arguments, and those after it. */
+#define FXT_SECOND(...) FXT_SECOND_(__VA_ARGS__, )
+#define FXT_SECOND_(first, second, ...) second
+#define FXT_REST2(...) FXT_REST2_(__VA_ARGS__, )
+#define FXT_REST2_(first, second, ...) __VA_ARGS__
+
+/* args: FXT_REST() of the macro's list; ts 0: now. */
+#define FXT_INSTANT(cat, name, ts, scope, ...)                                 \
 	do {                                                                   \
 		static struct fxt_site_args fxt_site_;                         \
 		struct fxt_internal_writer *fxt_w_;                            \
 		enum fxt_scope fxt_scope_;                                     \
-		uint64_t fxt_state_;                                           \
+		uint64_t fxt_state_, fxt_ts_;                                  \
 		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
 			break;                                                 \
-		fxt_scope_ = (FXT_FIRST(__VA_ARGS__));                         \
-		FXT_ARGS_DECL(fxt_args_, FXT_REST(__VA_ARGS__));               \
+		fxt_ts_ = (ts);                                                \
+		fxt_scope_ = (scope);                                          \
+		FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                         \
 		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
 		if (FXT_LIKELY(fxt_w_ != NULL &&                               \
 			       fxt_scope_ == TRACE_SCOPE_THREAD))              \
 			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
 				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
-				       FXT_EVENT_INSTANT, 0, 0,                \
+				       FXT_EVENT_INSTANT, fxt_ts_, 0,          \
 				       FXT_ARGS(fxt_args_));                   \
 		else                                                           \
-			fxt_internal_instant_args(&fxt_site_, FXT_LITERAL(cat), \
-						  FXT_LITERAL(name),           \
-						  fxt_scope_,                  \
-						  FXT_ARGS(fxt_args_));        \
+			fxt_internal_instant_args_ts(                          \
+				&fxt_site_, FXT_LITERAL(cat),                  \
+				FXT_LITERAL(name), fxt_scope_, fxt_ts_,        \
+				FXT_ARGS(fxt_args_));                          \
 	} while (0)
+
+/*
+ * TRACE_INSTANT(cat, name, scope, args...); scope: TRACE_SCOPE_THREAD,
+ * _PROCESS or _GLOBAL (an argument "scope").
+ */
+#define TRACE_INSTANT(cat, name, ...)                                          \
+	FXT_INSTANT(cat, name, 0, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
 
 /* TRACE_COUNTER(cat, name, counter_id, args...): args are the values. */
 #define TRACE_COUNTER(cat, name, ...)                                          \
@@ -794,6 +811,41 @@ extern "C" {
 #define TRACE_FLOW_END(cat, name, ...)                                         \
 	FXT_EVENT(FXT_EVENT_FLOW_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),   \
 		  FXT_REST(__VA_ARGS__))
+
+/*
+ * Events recorded after the fact, at ts (fxt_now() ticks, not 0): the
+ * macros above with a timestamp after the name.
+ *	TRACE_INSTANT_AT(cat, name, ts, scope, args...)
+ *	TRACE_COUNTER_AT(cat, name, ts, counter_id, args...)
+ *	TRACE_DURATION_BEGIN_AT / _END_AT(cat, name, ts, args...)
+ *	TRACE_ASYNC_*_AT, TRACE_FLOW_*_AT(cat, name, ts, id, args...)
+ * TRACE_COMPLETE takes its times already.
+ */
+#define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
+	FXT_INSTANT(cat, name, ts, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
+#define FXT_EVENT_AT(type, cat, name, ts, ...)                                 \
+	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),              \
+		  FXT_REST(__VA_ARGS__))
+#define TRACE_COUNTER_AT(cat, name, ts, ...)                                   \
+	FXT_EVENT_AT(FXT_EVENT_COUNTER, cat, name, ts, __VA_ARGS__)
+#define TRACE_DURATION_BEGIN_AT(cat, name, ...)                                \
+	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, name,                          \
+		  (FXT_FIRST(__VA_ARGS__)), 0, FXT_REST(__VA_ARGS__))
+#define TRACE_DURATION_END_AT(cat, name, ...)                                  \
+	FXT_EVENT(FXT_EVENT_DURATION_END, cat, name, (FXT_FIRST(__VA_ARGS__)),  \
+		  0, FXT_REST(__VA_ARGS__))
+#define TRACE_ASYNC_BEGIN_AT(cat, name, ts, ...)                               \
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_BEGIN, cat, name, ts, __VA_ARGS__)
+#define TRACE_ASYNC_INSTANT_AT(cat, name, ts, ...)                             \
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_INSTANT, cat, name, ts, __VA_ARGS__)
+#define TRACE_ASYNC_END_AT(cat, name, ts, ...)                                 \
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_END, cat, name, ts, __VA_ARGS__)
+#define TRACE_FLOW_BEGIN_AT(cat, name, ts, ...)                                \
+	FXT_EVENT_AT(FXT_EVENT_FLOW_BEGIN, cat, name, ts, __VA_ARGS__)
+#define TRACE_FLOW_STEP_AT(cat, name, ts, ...)                                 \
+	FXT_EVENT_AT(FXT_EVENT_FLOW_STEP, cat, name, ts, __VA_ARGS__)
+#define TRACE_FLOW_END_AT(cat, name, ts, ...)                                  \
+	FXT_EVENT_AT(FXT_EVENT_FLOW_END, cat, name, ts, __VA_ARGS__)
 
 /* Payload of at most FXT_BLOB_MAX bytes; type: enum fxt_blob_type. */
 #define TRACE_BLOB(cat, name, type, data, len)                                 \
@@ -869,6 +921,18 @@ fxt_noop_logf(const char *fmt, ...)
 #define TRACE_FLOW_BEGIN TRACE_COUNTER
 #define TRACE_FLOW_STEP TRACE_COUNTER
 #define TRACE_FLOW_END TRACE_COUNTER
+#define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
+	FXT_NOOP(((void)(ts), (void)(FXT_FIRST(__VA_ARGS__))),                 \
+		 FXT_REST(__VA_ARGS__))
+#define TRACE_COUNTER_AT TRACE_INSTANT_AT
+#define TRACE_DURATION_BEGIN_AT TRACE_COUNTER
+#define TRACE_DURATION_END_AT TRACE_COUNTER
+#define TRACE_ASYNC_BEGIN_AT TRACE_INSTANT_AT
+#define TRACE_ASYNC_INSTANT_AT TRACE_INSTANT_AT
+#define TRACE_ASYNC_END_AT TRACE_INSTANT_AT
+#define TRACE_FLOW_BEGIN_AT TRACE_INSTANT_AT
+#define TRACE_FLOW_STEP_AT TRACE_INSTANT_AT
+#define TRACE_FLOW_END_AT TRACE_INSTANT_AT
 #define TRACE_BLOB(cat, name, type, data, len)                                 \
 	FXT_NOOP(((void)(type), (void)(data), (void)(len)), )
 #define TRACE_LOG(cat, message, len)                                           \

@@ -34,7 +34,7 @@ void throws(const std::string &peer)
 
 } // namespace
 
-unsigned int every_macro_write(const char *peer, int n)
+unsigned int every_macro_write(const char *peer, int n, uint64_t at)
 {
 	std::string text = std::string("peer ") + peer;
 	uint64_t start = fxt_now();
@@ -81,6 +81,21 @@ unsigned int every_macro_write(const char *peer, int n)
 	TRACE_FLOW_STEP("cat", "cxx-flow", n + 1, TRACE_ARG_I32("n", n));
 	TRACE_FLOW_END("cat", "cxx-flow", n + 1);
 	events += 6;
+	TRACE_INSTANT_AT("cat", "cxx-at-instant", at, TRACE_SCOPE_THREAD);
+	TRACE_INSTANT_AT("cat", "cxx-at-instant", at, TRACE_SCOPE_GLOBAL,
+			 TRACE_ARG_I32("n", n));
+	TRACE_COUNTER_AT("cat", "cxx-at-counter", at, n, TRACE_ARG_I32("n", n));
+	TRACE_DURATION_BEGIN_AT("cat", "cxx-at-duration", at);
+	TRACE_DURATION_END_AT("cat", "cxx-at-duration", at,
+			      TRACE_ARG_I32("n", n));
+	TRACE_ASYNC_BEGIN_AT("cat", "cxx-at-async", at, n);
+	TRACE_ASYNC_INSTANT_AT("cat", "cxx-at-async", at, n,
+			       TRACE_ARG_STR("peer", peer));
+	TRACE_ASYNC_END_AT("cat", "cxx-at-async", at, n);
+	TRACE_FLOW_BEGIN_AT("cat", "cxx-at-flow", at, n);
+	TRACE_FLOW_STEP_AT("cat", "cxx-at-flow", at, n, TRACE_ARG_I32("n", n));
+	TRACE_FLOW_END_AT("cat", "cxx-at-flow", at, n);
+	events += 11;
 	TRACE_BLOB("cat", "cxx-blob", FXT_BLOB_DATA, blob, sizeof(blob) - 1);
 	TRACE_LOG("cat", text.c_str(), text.size());
 	TRACE_LOGF("cat", "cxx %s %d", peer, n);

@@ -7,12 +7,17 @@
 #ifndef FXT_TEST_EVERY_MACRO_H
 #define FXT_TEST_EVERY_MACRO_H
 
+#include <stdint.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Writes the events; returns how many event records it wrote. */
-unsigned int every_macro_write(const char *peer, int n);
+/*
+ * Writes the events, those named "cxx-at-*" at the time at; returns how
+ * many event records it wrote.
+ */
+unsigned int every_macro_write(const char *peer, int n, uint64_t at);
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,8 @@ void ntrace_every_macro(int n, const char *peer)
 	TRACE_COMPLETE("cat", "x", start, start + 1);
 	TRACE_ASYNC_BEGIN("cat", "a", id);
 	TRACE_FLOW_END("cat", "f", id);
+	TRACE_INSTANT_AT("cat", "i", start, TRACE_SCOPE_THREAD);
+	TRACE_DURATION_END_AT("cat", "e", start);
 	TRACE_BLOB("cat", "blob", FXT_BLOB_DATA, blob, sizeof(blob) - 1);
 	TRACE_LOGF("cat", "%s", peer);
 	TRACE_KERNEL_OBJECT("cat", id, FXT_ZX_OBJ_THREAD, peer);

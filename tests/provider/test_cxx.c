@@ -12,10 +12,12 @@
 struct counts {
 	unsigned int events, blobs, logs, objects, kernel_objects;
 	unsigned int early, thrown, scoped, not_reached;
+	unsigned int at, at_wrong;
 	bool peer_arg, str_arg;
 };
 
-static void count(const void *data, size_t len, struct counts *c)
+static void count(const void *data, size_t len, uint64_t at,
+		  struct counts *c)
 {
 	struct fxt_reader *r = test_reader(data, len);
 	struct fxt_record rec;
@@ -30,6 +32,11 @@ static void count(const void *data, size_t len, struct counts *c)
 			    memcmp(rec.event.name.data, "cxx-", 4))
 				break;
 			c->events++;
+			if (rec.event.name.len > 7 &&
+			    !memcmp(rec.event.name.data, "cxx-at-", 7)) {
+				c->at++;
+				c->at_wrong += rec.event.ts != at;
+			}
 			c->early += str_is(rec.event.name, "cxx-early");
 			c->scoped += str_is(rec.event.name, "cxx-scoped");
 			c->not_reached += str_is(rec.event.name,
@@ -72,6 +79,7 @@ static void test_every_macro(void **state)
 {
 	struct test_buffer t = { .fd = -1 };
 	unsigned int want = 0, rounds = 3, i;
+	uint64_t at = fxt_now() - 1000000;
 	struct counts c;
 	uint8_t *data;
 	size_t len;
@@ -81,16 +89,19 @@ static void test_every_macro(void **state)
 	test_buffer_attach(&t, FXT_BUFFERING_ONESHOT, "cat", -1);
 	/* The first round fills the sites' caches, the next ones are inline. */
 	for (i = 0; i < rounds; i++)
-		want += every_macro_write("peer-7", 7);
+		want += every_macro_write("peer-7", 7, at);
 	fxt_test_stop(t.b);
 	assert_int_equal(t.hdr->records_dropped, 0);
 	data = test_buffer_collect(&t, &len);
-	count(data, len, &c);
+	count(data, len, at, &c);
 	assert_int_equal(c.events, want);
 	assert_int_equal(c.early, rounds);
 	assert_int_equal(c.thrown, rounds);
 	assert_int_equal(c.scoped, rounds);
 	assert_int_equal(c.not_reached, 0);
+	/* Explicit times, from the library's writer and the inline one. */
+	assert_int_equal(c.at, 11 * rounds);
+	assert_int_equal(c.at_wrong, 0);
 	assert_true(c.peer_arg);
 	assert_true(c.str_arg);
 	assert_int_equal(c.blobs, rounds);

@@ -130,3 +130,7 @@ Installed: fxtraced, tracectl, libfxt-provider (pkg-config), the module's
 sources for DKMS; 'apt remove fxtrace libfxt-provider-dev libfxt-provider1
 fxt-sched-dkms' removes them.
 EOT
+
+echo
+echo "==> Top of tracectl summary trace.fxt"
+"$tracectl" summary --top 5 "$out/trace.fxt" || true

@@ -19,6 +19,7 @@ scdoc bash-completion
 dpkg-dev debhelper dh-dkms lintian
 "
 
+# lttng: the provider benchmark's peer; chromium: the HTML report's test.
 TEST_PACKAGES="
 libcmocka-dev llvm libclang-rt-14-dev
 jq python3 linux-perf util-linux strace
@@ -26,6 +27,7 @@ linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
 linux-source-6.1 xz-utils
 liblttng-ust-dev lttng-tools
+chromium
 "
 
 test=1

@@ -172,6 +172,18 @@ malformed(struct cursor *c, uint64_t offset, const char *fmt, ...)
 
 /* ---- names ---------------------------------------------------------- */
 
+const struct fxt_arg *fxt_record_arg(const struct fxt_record *rec,
+				     const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++)
+		if (rec->args[i].name.len == len &&
+		    !memcmp(rec->args[i].name.data, name, len))
+			return &rec->args[i];
+	return NULL;
+}
+
 const char *fxt_record_type_name(enum fxt_record_type type)
 {
 	static const char *const names[16] = {

@@ -6,9 +6,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fxt/fxt.h>
-
 #include "archive.h"
+#include "fxt_writer.h"
 
 #define ARCHIVE_TICKS_PER_SECOND 1000000000ull
 #define ARCHIVE_NAME_MAX 255u
@@ -95,44 +94,45 @@ int archive_close(struct archive *a)
 	return r;
 }
 
-static int write_provider_info(struct archive *a, uint32_t id,
-			       const char *name)
+/* The manager's own records, encoded by the writer, then appended. */
+static int write_records(struct archive *a, struct fxt_writer *w)
 {
-	uint64_t stream[(ARCHIVE_NAME_MAX + 7) / 8] = { 0 };
-	size_t len = strnlen(name, ARCHIVE_NAME_MAX);
-	int r;
+	int r = fxt_writer_error(w);
 
-	memcpy(stream, name, len);
-	r = write_word(a, fxt_provider_info_header(id, (__u32)len));
-	if (r < 0)
-		return r;
-	return write_all(a, stream, fxt_words((__u32)len) * FXT_WORD_BYTES);
+	if (!r)
+		r = write_all(a, fxt_writer_data(w), fxt_writer_size(w));
+	fxt_writer_release(w);
+	return r;
 }
 
 int archive_begin_section(struct archive *a, uint32_t id, const char *name,
 			  bool *visited, bool with_init)
 {
+	struct fxt_writer w;
 	int r;
 
+	fxt_writer_init(&w);
 	if (*visited)
-		r = write_word(a, fxt_provider_section_header(id));
+		fxt_write_provider_section(&w, id);
 	else
-		r = write_provider_info(a, id, name);
+		fxt_write_provider_info(&w, id, name,
+					strnlen(name, ARCHIVE_NAME_MAX));
+	if (with_init)
+		fxt_write_init(&w, ARCHIVE_TICKS_PER_SECOND);
+	r = write_records(a, &w);
 	if (r < 0)
 		return r;
 	*visited = true;
-	if (!with_init)
-		return 0;
-	r = write_word(a, fxt_init_header());
-	if (r < 0)
-		return r;
-	return write_word(a, ARCHIVE_TICKS_PER_SECOND);
+	return 0;
 }
 
 int archive_write_overflow(struct archive *a, uint32_t id)
 {
-	return write_word(a, fxt_provider_event_header(
-				     id, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW));
+	struct fxt_writer w;
+
+	fxt_writer_init(&w);
+	fxt_write_provider_event(&w, id, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	return write_records(a, &w);
 }
 
 int archive_write(struct archive *a, const void *data, size_t len)

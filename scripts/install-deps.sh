@@ -25,6 +25,7 @@ libcmocka-dev llvm libclang-rt-14-dev
 jq python3 linux-perf util-linux strace
 linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
+debootstrap e2fsprogs
 linux-source-6.1 xz-utils
 liblttng-ust-dev lttng-tools
 chromium

@@ -63,6 +63,7 @@ test_step env ASAN_OPTIONS=detect_leaks=1 \
 	--suite unit --suite convert --suite provider --suite integration
 
 test_step scripts/qemu-kmod-test.sh
+test_step scripts/qemu-system-test.sh
 
 # The Debian packages: build, lintian, contents, maintainer scripts.
 test_step tests/packaging/check_debs.sh

@@ -52,9 +52,9 @@ extern "C" {
  * Joining a trace is asynchronous: a short program may end before its
  * provider got the buffer. With this variable set (milliseconds, at most
  * 10000), the first call site waits that long at most for the first
- * exchange with the manager to settle. `tracectl record` is the intended
- * setter; without a manager, or with an idle one, the wait ends at once
- * or at the limit.
+ * exchange with the manager to settle. `tracectl record` sets it (10000)
+ * for its command unless set already; without a manager, or with an idle
+ * one, the wait ends at once or at the limit.
  */
 #define FXT_START_WAIT_ENV "FXTRACE_START_WAIT_MS"
 

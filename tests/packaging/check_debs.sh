@@ -125,6 +125,17 @@ for f in "$fxtrace" "$lib" "$dev" "$dkms"; do dpkg-deb -x "$f" "$root"; done
 check "dkms.conf names fxt-sched $version" \
 	sh -c "grep -qx 'PACKAGE_NAME=\"fxt-sched\"' '$root/usr/src/fxt-sched-$version/dkms.conf' &&
 		grep -qx 'PACKAGE_VERSION=\"$version\"' '$root/usr/src/fxt-sched-$version/dkms.conf'"
+# What DKMS will build: the packaged sources alone, against the guest
+# kernel's headers (a header the module includes but the package lacks
+# fails here, not only on a user's machine).
+dkms_builds() {
+	kdir=$(ls -d /usr/src/linux-headers-*-cloud-amd64 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$kdir" ] || { echo "no linux-headers-*-cloud-amd64"; return 1; }
+	cp -r "$root/usr/src/fxt-sched-$version" "$work/dkms-build" &&
+		make -C "$kdir" M="$work/dkms-build" modules &&
+		[ -f "$work/dkms-build/kmod/fxt_sched.ko" ]
+}
+check "fxt-sched-dkms: the packaged sources build the module" dkms_builds
 check "fxtraced --version" \
 	sh -c "'$root/usr/sbin/fxtraced' --version | grep -qx 'fxtraced $version'"
 check "tracectl --version" \

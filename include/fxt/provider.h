@@ -166,7 +166,9 @@ FXT_ARG_MAKER(str, const char *)
 /*
  * An argument array in the caller's frame (a compound literal is not C++).
  * A leading placeholder keeps it non-empty when there are no arguments;
- * FXT_ARGS() leaves it out.
+ * FXT_ARGS() leaves it out. The fast and the slow path each declare their
+ * own: an array whose address reaches the library is kept in memory, and
+ * the inline writer would read its constant types back from the stack.
  */
 #define FXT_ARGS_DECL(var, ...)                                                \
 	const struct fxt_arg_in var[] = { { NULL, 0, 0, 0, { 0 } }, __VA_ARGS__ }
@@ -682,18 +684,20 @@ extern "C" {
 		uint64_t fxt_state_;                                           \
 		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
 			break;                                                 \
-		FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                         \
 		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
-		if (FXT_LIKELY(fxt_w_ != NULL))                                \
+		if (FXT_LIKELY(fxt_w_ != NULL)) {                              \
+			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
 			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
 				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
 				       (type), (ts), (extra),                  \
 				       FXT_ARGS(fxt_args_));                   \
-		else                                                           \
+		} else {                                                       \
+			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
 			fxt_internal_event_args(&fxt_site_, FXT_LITERAL(cat),   \
 						FXT_LITERAL(name), (type),     \
 						(ts), (extra),                 \
 						FXT_ARGS(fxt_args_));          \
+		}                                                              \
 	} while (0)
 
 /* Is the category enabled (one load and a branch when it is not)? */
@@ -721,19 +725,21 @@ extern "C" {
 			break;                                                 \
 		fxt_ts_ = (ts);                                                \
 		fxt_scope_ = (scope);                                          \
-		FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                         \
 		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
 		if (FXT_LIKELY(fxt_w_ != NULL &&                               \
-			       fxt_scope_ == TRACE_SCOPE_THREAD))              \
+			       fxt_scope_ == TRACE_SCOPE_THREAD)) {            \
+			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
 			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
 				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
 				       FXT_EVENT_INSTANT, fxt_ts_, 0,          \
 				       FXT_ARGS(fxt_args_));                   \
-		else                                                           \
+		} else {                                                       \
+			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
 			fxt_internal_instant_args_ts(                          \
 				&fxt_site_, FXT_LITERAL(cat),                  \
 				FXT_LITERAL(name), fxt_scope_, fxt_ts_,        \
 				FXT_ARGS(fxt_args_));                          \
+		}                                                              \
 	} while (0)
 
 /*
@@ -771,23 +777,25 @@ extern "C" {
 	static struct fxt_site_args FXT_UNIQUE(fxt_dsite_);                    \
 	FXT_SCOPE_DECL(FXT_UNIQUE(fxt_scope_));                                \
 	if (fxt_site_maybe_enabled(&FXT_UNIQUE(fxt_dsite_).site)) {            \
-		FXT_ARGS_DECL(FXT_UNIQUE(fxt_dargs_), FXT_REST(__VA_ARGS__));  \
 		FXT_UNIQUE(fxt_scope_).w = fxt_fast_ready(                     \
 			&FXT_UNIQUE(fxt_dsite_).site,                          \
 			&FXT_UNIQUE(fxt_scope_).tag);                          \
-		if (FXT_LIKELY(FXT_UNIQUE(fxt_scope_).w != NULL))              \
+		if (FXT_LIKELY(FXT_UNIQUE(fxt_scope_).w != NULL)) {            \
+			FXT_ARGS_DECL(fxt_dargs_, FXT_REST(__VA_ARGS__));      \
 			fxt_scope_args_begin(&FXT_UNIQUE(fxt_scope_),          \
 					     &FXT_UNIQUE(fxt_dsite_),          \
 					     FXT_UNIQUE(fxt_scope_).w,         \
 					     FXT_LITERAL(cat),                 \
 					     FXT_LITERAL(FXT_FIRST(__VA_ARGS__)), \
-					     FXT_ARGS(FXT_UNIQUE(fxt_dargs_))); \
-		else                                                           \
+					     FXT_ARGS(fxt_dargs_));            \
+		} else {                                                       \
+			FXT_ARGS_DECL(fxt_dargs_, FXT_REST(__VA_ARGS__));      \
 			fxt_internal_scope_args_begin(                         \
 				&FXT_UNIQUE(fxt_scope_),                       \
 				&FXT_UNIQUE(fxt_dsite_), FXT_LITERAL(cat),     \
 				FXT_LITERAL(FXT_FIRST(__VA_ARGS__)),           \
-				FXT_ARGS(FXT_UNIQUE(fxt_dargs_)));             \
+				FXT_ARGS(fxt_dargs_));                         \
+		}                                                              \
 	}
 
 /* TRACE_ASYNC_BEGIN/INSTANT/END(cat, name, id, args...) */

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fxt/encode.h>
+
 #include "buffer.h"
 #include "intern.h"
 #include "record.h"
@@ -61,7 +63,7 @@ static bool write_string_record(struct fxt_session *s, uint16_t index,
 
 	if (!p)
 		return false;
-	fxt_put_stream(p + 1, str, len);
+	fxt_encode_stream(p + 1, str, len);
 	fxt_commit(p, fxt_string_header(index, (uint16_t)len));
 	return true;
 }

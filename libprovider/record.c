@@ -23,22 +23,6 @@ uint32_t fxt_string_len(const char *s)
 	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
 }
 
-uint32_t fxt_stream_words(uint16_t ref)
-{
-	return fxt_string_ref_words(ref);
-}
-
-uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len)
-{
-	uint32_t words = fxt_words(len);
-
-	if (!words)
-		return p;
-	p[words - 1] = 0;	/* the padding */
-	memcpy(p, s, len);
-	return p + words;
-}
-
 static bool arg_type_known(unsigned int type)
 {
 	return type <= FXT_ARG_TYPE_MAX;
@@ -124,8 +108,9 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 	struct fxt_arg_refs refs[FXT_MAX_ARGS];
 	unsigned int nargs = e->nargs > FXT_MAX_ARGS ? FXT_MAX_ARGS : e->nargs;
 	bool extra = event_has_extra_word(e->type);
-	uint32_t words = 2 + thread_words(t) + fxt_stream_words(e->cat_ref) +
-			 fxt_stream_words(e->name_ref) + extra;
+	uint32_t words = 2 + thread_words(t) +
+			 fxt_string_ref_words(e->cat_ref) +
+			 fxt_string_ref_words(e->name_ref) + extra;
 	uint64_t ts, *p, *q;
 
 	words += prepare_args(t, s, e->args, nargs, refs);
@@ -160,12 +145,12 @@ void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
 		fxt_buffer_count_drop(s->buf, (uint32_t)len);
 		return;
 	}
-	words = 1 + fxt_stream_words(name_ref) + fxt_words((uint32_t)len);
+	words = 1 + fxt_string_ref_words(name_ref) + fxt_words((uint32_t)len);
 	p = fxt_reserve_event(t, s->buf, words * 8);
 	if (!p)
 		return;
 	q = fxt_encode_ref_stream(p + 1, name_ref, name);
-	fxt_put_stream(q, data, (uint32_t)len);
+	fxt_encode_stream(q, data, (uint32_t)len);
 	fxt_commit(p, fxt_blob_header(words, name_ref, (uint16_t)len,
 				      blob_type));
 }
@@ -183,7 +168,7 @@ void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
 		return;
 	p[1] = ts;
 	q = put_thread(p + 2, t);
-	fxt_put_stream(q, message, n);
+	fxt_encode_stream(q, message, n);
 	fxt_commit(p, fxt_log_header(words, (uint16_t)n, t->thread_ref));
 }
 
@@ -214,7 +199,7 @@ void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
 		nargs = FXT_MAX_ARGS;
 	if (name_ref == fxt_string_ref_inline(0))
 		name_ref = FXT_STRING_REF_EMPTY;
-	words = 2 + inline_process + fxt_stream_words(name_ref) +
+	words = 2 + inline_process + fxt_string_ref_words(name_ref) +
 		prepare_args(t, s, args, nargs, refs);
 	if (words > FXT_RECORD_MAX_WORDS) {
 		fxt_buffer_count_drop(s->buf, words * 8);
@@ -248,7 +233,7 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 		nargs = FXT_MAX_ARGS;
 	if (name_ref == fxt_string_ref_inline(0))
 		name_ref = FXT_STRING_REF_EMPTY;
-	words = 2 + fxt_stream_words(name_ref) +
+	words = 2 + fxt_string_ref_words(name_ref) +
 		prepare_args(t, s, args, nargs, refs);
 	if (words > FXT_RECORD_MAX_WORDS) {
 		fxt_buffer_count_drop(s->buf, words * 8);

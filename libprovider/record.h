@@ -48,10 +48,6 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 			     unsigned int nargs);
 /* Length kept for an inline string (capped at FXT_STRING_LEN_MAX). */
 uint32_t fxt_string_len(const char *s);
-/* Words of a string ref's inline bytes (0 for an index). */
-uint32_t fxt_stream_words(uint16_t ref);
-/* Writes len bytes of s, zero-padded to whole words; returns the end. */
-uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len);
 /* A thread's first event in a trace: its thread record and names. */
 void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s);
 /* Kernel object records naming the thread, the process. */

@@ -73,6 +73,15 @@ for cats in kernel:sched,kernel:proc kernel:proc; do
 		"$T/dump.out" || fail "$cats: no exec of /bin/sh by $child"
 	grep -q "thread=$child/$child category=\"kernel:proc\" name=\"exit\" code=7\$" \
 		"$T/dump.out" || fail "$cats: no exit code 7 of $child"
+	# tracectl convert: thread-scoped instants on the child's track.
+	"$TRACECTL" convert -o "$T/proc.json" "$T/proc.fxt" ||
+		fail "$cats: tracectl convert"
+	jq -e --argjson c "$child" '[.traceEvents[] |
+		select(.cat == "kernel:proc" and .ph == "i" and .s == "t" and
+			.pid == $c and .tid == $c)] |
+		any(.name == "exec" and .args.filename == "/bin/sh") and
+		any(.name == "exit" and .args.code == 7)' "$T/proc.json" \
+		>/dev/null || fail "$cats: converted exec/exit of $child"
 done
 grep -q 'context_switch' "$T/dump.out" &&
 	fail "kernel:proc alone recorded context switches"

@@ -156,7 +156,7 @@ int kernel_categories_parse(const char *list, uint32_t *events, char *why,
 
 	while (*p) {
 		len = strcspn(p, ",");
-		if (len > strlen(KERNEL_PREFIX) &&
+		if (len >= strlen(KERNEL_PREFIX) &&
 		    !strncmp(p, KERNEL_PREFIX, strlen(KERNEL_PREFIX))) {
 			one = kernel_category_events(p, len);
 			if (!one) {

@@ -85,6 +85,14 @@ for cats in kernel:sched,kernel:proc kernel:proc; do
 done
 grep -q 'context_switch' "$T/dump.out" &&
 	fail "kernel:proc alone recorded context switches"
+"$TRACECTL" record -o "$T/sched.fxt" --kernel=bpf --categories kernel:sched \
+	-- sh -c '/bin/sh -c "exit 7"; true' >/dev/null ||
+	fail "tracectl record --categories kernel:sched"
+"$TRACECTL" dump --strict "$T/sched.fxt" >"$T/dump.out" 2>&1 ||
+	{ tail "$T/dump.out"; fail "kernel:sched: tracectl dump --strict"; }
+grep -q 'context_switch' "$T/dump.out" || fail "kernel:sched: no switches"
+grep -q 'category="kernel:proc"' "$T/dump.out" &&
+	fail "kernel:sched alone recorded kernel:proc events"
 "$TRACECTL" record -o "$T/bad.fxt" --kernel=bpf --categories kernel:nope \
 	-- true >"$T/bad.out" 2>&1 && fail "an unknown kernel category was accepted"
 grep -q "unknown kernel category 'kernel:nope'" "$T/bad.out" ||

@@ -122,7 +122,7 @@ static __always_inline bool overwrite_oldest(struct fxt_ring_ctrl *ctrl,
 	int i;
 
 #pragma unroll
-	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS / 2; i++) {
+	for (i = 0; i < (FXT_SCHED_RECORD_MAX_WORDS + 1) / 2; i++) {
 		if (head + bytes - oldest <= ring_bytes)
 			break;
 		size = fxt_ring_record_bytes(data, ring_bytes - 1, oldest,

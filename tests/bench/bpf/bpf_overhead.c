@@ -31,6 +31,8 @@
 
 #include <linux/perf_event.h>
 
+#include <fxt/fxt_sched_uapi.h>
+
 #include "kernel_session.h"
 #include "pingpong.h"
 
@@ -157,6 +159,9 @@ static int run_bpf(long rounds, int insn_fd, struct sample *out,
 		.backend = KERNEL_BACKEND_BPF,
 		.mode = FXT_BUFFERING_ONESHOT,
 		.buffer_bytes_per_cpu = 64u << 20,
+		/* kernel:sched alone: what ftrace records here. */
+		.events = FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP |
+			  FXT_SCHED_EV_NAMES,
 	};
 	struct kernel_session_stats st;
 	struct kernel_session *ks;

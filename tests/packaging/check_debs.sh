@@ -188,7 +188,7 @@ complete_words() {
 }
 if [ -r /usr/share/bash-completion/bash_completion ]; then
 	check "completion: commands" \
-		test "$(complete_words tracectl '')" = "start stop status record dump convert --help --version"
+		test "$(complete_words tracectl '')" = "start stop status record dump convert summary report --help --version"
 	check "completion: --mode values" \
 		test "$(complete_words tracectl start --mode '')" = "oneshot circular streaming"
 	check "completion: -k values" \
@@ -199,6 +199,8 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 		test "$(cd "$work/files" && complete_words tracectl dump '')" = "a.fxt"
 	check "completion: convert -o takes .json files" \
 		test "$(cd "$work/files" && complete_words tracectl convert a.fxt -o '')" = "b.json"
+	check "completion: summary options" \
+		test "$(complete_words tracectl summary --)" = "--json --top --help"
 fi
 
 finish

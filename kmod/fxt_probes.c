@@ -7,10 +7,12 @@
  *
  * Koids are Linux ids: a thread is its pid (tid), a process its tgid.
  * Names come from kernel object records: every task's at start, then on
- * fork, exec and rename. Exit needs no record: a reused pid always
- * passes through fork first, which names it again.
+ * fork, exec and rename. Exit needs no name record: a reused pid always
+ * passes through fork first, which names it again. With FXT_SCHED_EV_PROC
+ * the same fork and exec probes also write kernel:proc events.
  */
 #include <linux/kernel.h>
+#include <linux/binfmts.h>
 #include <linux/lockdep.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -24,6 +26,8 @@
 #include <trace/events/task.h>
 
 #include <fxt/fxt.h>
+#include <fxt/fxt_sched_uapi.h>
+#include <fxt/kproc.h>
 #include <fxt/sched.h>
 
 #include "fxt_probes.h"
@@ -126,17 +130,54 @@ static void fxt_probe_wakeup(void *data, struct task_struct *p)
 static void fxt_probe_fork(void *data, struct task_struct *parent,
 			   struct task_struct *child)
 {
-	if (thread_group_leader(child))
-		fxt_write_process(data, child, child->comm);
-	fxt_write_thread(data, child, child->comm);
+	struct fxt_session *s = data;
+	u64 w[FXT_KPROC_FORK_WORDS];
+
+	if (s->events & FXT_SCHED_EV_NAMES) {
+		if (thread_group_leader(child))
+			fxt_write_process(s, child, child->comm);
+		fxt_write_thread(s, child, child->comm);
+	}
+	if (!(s->events & FXT_SCHED_EV_PROC))
+		return;
+	fxt_kproc_write_fork(w, ktime_get_boot_fast_ns(), parent->tgid,
+			     parent->pid, child->pid);
+	fxt_append(s, w, FXT_KPROC_FORK_WORDS);
+}
+
+static void fxt_write_exec(struct fxt_session *s, const struct task_struct *p,
+			   const char *filename)
+{
+	u64 w[FXT_SCHED_RECORD_MAX_WORDS] = { 0 };
+	u32 len = strnlen(filename, FXT_KPROC_FILENAME_MAX);
+
+	fxt_kproc_write_exec(w, ktime_get_boot_fast_ns(), p->tgid, p->pid, len);
+	memcpy(&w[FXT_KPROC_EVENT_WORDS + 1], filename, len);
+	fxt_append(s, w, fxt_kproc_exec_words(len));
 }
 
 static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			   struct linux_binprm *bprm)
 {
-	if (thread_group_leader(p))
-		fxt_write_process(data, p, p->comm);
-	fxt_write_thread(data, p, p->comm);
+	struct fxt_session *s = data;
+
+	if (s->events & FXT_SCHED_EV_NAMES) {
+		if (thread_group_leader(p))
+			fxt_write_process(s, p, p->comm);
+		fxt_write_thread(s, p, p->comm);
+	}
+	if (s->events & FXT_SCHED_EV_PROC)
+		fxt_write_exec(s, p, bprm->filename);
+}
+
+/* do_exit() has set p->exit_code by now. */
+static void fxt_probe_exit(void *data, struct task_struct *p)
+{
+	u64 w[FXT_KPROC_EXIT_WORDS];
+
+	fxt_kproc_write_exit(w, ktime_get_boot_fast_ns(), p->tgid, p->pid,
+			     p->exit_code);
+	fxt_append(data, w, FXT_KPROC_EXIT_WORDS);
 }
 
 /* Runs before the new name is copied into task->comm. */
@@ -161,6 +202,7 @@ static inline void fxt_check_probe_prototypes(void)
 	register_trace_sched_process_fork(fxt_probe_fork, NULL);
 	register_trace_sched_process_exec(fxt_probe_exec, NULL);
 	register_trace_task_rename(fxt_probe_rename, NULL);
+	register_trace_sched_process_exit(fxt_probe_exit, NULL);
 }
 
 struct fxt_tracepoint {
@@ -174,12 +216,15 @@ struct fxt_tracepoint {
 
 /* Name probes first: the name dump at start runs between the two groups. */
 static struct fxt_tracepoint fxt_tracepoints[] = {
-	{ "sched_process_fork", fxt_probe_fork, FXT_SCHED_EV_NAMES, true },
-	{ "sched_process_exec", fxt_probe_exec, FXT_SCHED_EV_NAMES, true },
+	{ "sched_process_fork", fxt_probe_fork,
+	  FXT_SCHED_EV_NAMES | FXT_SCHED_EV_PROC, true },
+	{ "sched_process_exec", fxt_probe_exec,
+	  FXT_SCHED_EV_NAMES | FXT_SCHED_EV_PROC, true },
 	{ "task_rename", fxt_probe_rename, FXT_SCHED_EV_NAMES, false },
 	{ "sched_switch", fxt_probe_switch, FXT_SCHED_EV_SWITCH, true },
 	{ "sched_wakeup", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_wakeup_new", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
+	{ "sched_process_exit", fxt_probe_exit, FXT_SCHED_EV_PROC, true },
 };
 
 static void fxt_find_tracepoint(struct tracepoint *tp, void *priv)
@@ -214,7 +259,8 @@ static int fxt_register(struct fxt_session *s, u32 events)
 	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
 		struct fxt_tracepoint *t = &fxt_tracepoints[i];
 
-		if (!(t->events & events & s->events) || !t->tp)
+		if (!(t->events & events & s->events) || !t->tp ||
+		    t->registered)
 			continue;
 		err = tracepoint_probe_register(t->tp, t->probe, s);
 		if (err)
@@ -232,7 +278,9 @@ int fxt_probes_start(struct fxt_session *s)
 	if (!err && (s->events & FXT_SCHED_EV_NAMES))
 		fxt_write_all_names(s);
 	if (!err)
-		err = fxt_register(s, FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP);
+		err = fxt_register(s, FXT_SCHED_EV_SWITCH |
+					      FXT_SCHED_EV_WAKEUP |
+					      FXT_SCHED_EV_PROC);
 	if (err)
 		fxt_probes_stop(s);
 	return err;

@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <fxt/fxt_sched_uapi.h>
 #include <fxt/ring.h>
 #include <fxt/sched.h>
 
@@ -111,13 +112,32 @@ static int map_rings(struct bpf_backend *b)
 	return 0;
 }
 
-static int load_skeleton(struct bpf_backend *b)
+/* Loads only the programs of the selected FXT_SCHED_EV_* events. */
+static void select_programs(struct fxt_sched_bpf *skel, uint32_t events)
+{
+	bool sw = events & FXT_SCHED_EV_SWITCH;
+	bool wake = events & FXT_SCHED_EV_WAKEUP;
+	bool names = events & FXT_SCHED_EV_NAMES;
+	bool proc = events & FXT_SCHED_EV_PROC;
+
+	skel->rodata->events = events;
+	bpf_program__set_autoload(skel->progs.fxt_sched_switch, sw);
+	bpf_program__set_autoload(skel->progs.fxt_sched_wakeup, wake);
+	bpf_program__set_autoload(skel->progs.fxt_sched_wakeup_new, wake);
+	bpf_program__set_autoload(skel->progs.fxt_sched_fork, names || proc);
+	bpf_program__set_autoload(skel->progs.fxt_sched_exec, names || proc);
+	bpf_program__set_autoload(skel->progs.fxt_task_rename, names);
+	bpf_program__set_autoload(skel->progs.fxt_sched_exit, proc);
+}
+
+static int load_skeleton(struct bpf_backend *b, uint32_t events)
 {
 	struct fxt_sched_bpf *skel = b->skel;
 	int err;
 
 	skel->rodata->ring_bytes = b->ring_bytes;
 	skel->rodata->ring_mode = b->mode;
+	select_programs(skel, events);
 	err = bpf_map__set_value_size(skel->maps.fxt_ring,
 				      (__u32)b->elem_bytes);
 	if (!err)
@@ -166,7 +186,7 @@ static int bpf_open(const struct kernel_session_config *cfg, void **state)
 		err = -errno;
 		goto fail;
 	}
-	err = load_skeleton(b);
+	err = load_skeleton(b, cfg->events);
 	if (err)
 		goto fail;
 	err = map_rings(b);

@@ -124,7 +124,7 @@ static int kmod_configure(struct kmod_state *s,
 						    FXT_SCHED_BUFFER_MAX,
 						    FXT_SCHED_BUFFER_DEFAULT),
 		.mode = cfg->mode,
-		.events = FXT_SCHED_EV_ALL,
+		.events = cfg->events,
 	};
 
 	if (ioctl(s->fd, FXT_SCHED_IOC_CONFIGURE, &kc) < 0)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <fxt/fxt_sched_uapi.h>
 #include <fxt/sched.h>
 
 #include "fxt_writer.h"
@@ -122,6 +123,57 @@ static int choose_backend(enum kernel_backend_choice choice,
 	return err;
 }
 
+static const struct {
+	const char *name;
+	uint32_t events;
+} kernel_categories[] = {
+	{ "kernel:sched",
+	  FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES },
+	{ "kernel:proc", FXT_SCHED_EV_PROC | FXT_SCHED_EV_NAMES },
+};
+
+#define KERNEL_CATEGORIES_DEFAULT FXT_SCHED_EV_ALL
+#define KERNEL_PREFIX "kernel:"
+
+static uint32_t kernel_category_events(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(kernel_categories) / sizeof(*kernel_categories);
+	     i++)
+		if (strlen(kernel_categories[i].name) == len &&
+		    !memcmp(kernel_categories[i].name, name, len))
+			return kernel_categories[i].events;
+	return 0;
+}
+
+int kernel_categories_parse(const char *list, uint32_t *events, char *why,
+			    size_t why_len)
+{
+	const char *p = list ? list : "";
+	uint32_t ev = 0, one;
+	size_t len;
+
+	while (*p) {
+		len = strcspn(p, ",");
+		if (len >= strlen(KERNEL_PREFIX) &&
+		    !strncmp(p, KERNEL_PREFIX, strlen(KERNEL_PREFIX))) {
+			one = kernel_category_events(p, len);
+			if (!one) {
+				snprintf(why, why_len,
+					 "unknown kernel category '%.*s' (known: kernel:sched, kernel:proc)",
+					 (int)len, p);
+				return -EINVAL;
+			}
+			ev |= one;
+		}
+		p += len;
+		p += *p == ',';
+	}
+	*events = ev ? ev : KERNEL_CATEGORIES_DEFAULT;
+	return 0;
+}
+
 int kernel_session_open(struct kernel_session **out,
 			const struct kernel_session_config *cfg, char *why,
 			size_t why_len)
@@ -135,10 +187,12 @@ int kernel_session_open(struct kernel_session **out,
 		return -ENOMEM;
 	}
 	ks->cfg = *cfg;
+	if (!ks->cfg.events)
+		ks->cfg.events = KERNEL_CATEGORIES_DEFAULT;
 	err = choose_backend(cfg->backend, &ks->ops, why, why_len);
 	if (err)
 		goto fail;
-	err = ks->ops->open(cfg, &ks->state);
+	err = ks->ops->open(&ks->cfg, &ks->state);
 	if (err) {
 		snprintf(why, why_len, "kernel capture (%s): cannot set up: %s%s",
 			 ks->ops->name, strerror(-err),

@@ -24,6 +24,7 @@ struct kernel_session_config {
 	enum kernel_backend_choice backend;
 	enum fxt_buffering_mode mode;
 	size_t buffer_bytes_per_cpu;	/* 0: the backend's default */
+	uint32_t events;	/* FXT_SCHED_EV_*; 0: the default categories */
 };
 
 struct kernel_session_stats {
@@ -37,6 +38,15 @@ struct kernel_session_stats {
 typedef int (*kernel_write_fn)(void *ctx, const void *data, size_t len);
 
 struct kernel_session;
+
+/*
+ * The FXT_SCHED_EV_* of the "kernel:" entries of a comma-separated
+ * category list (others are the providers'): kernel:sched, kernel:proc;
+ * with none, the default kernel:sched,kernel:proc. An unknown kernel
+ * category is -EINVAL with a one-line reason in why.
+ */
+int kernel_categories_parse(const char *list, uint32_t *events, char *why,
+			    size_t why_len);
 
 /*
  * Opens the backend cfg asks for (auto: kmod if /dev/fxt_sched exists,

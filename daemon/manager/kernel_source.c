@@ -90,7 +90,7 @@ static int watch(sd_event *event, struct kernel_source *ks)
 
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
-		       uint32_t provider_id,
+		       const char *categories, uint32_t provider_id,
 		       struct archive *archive, struct kernel_source **ret,
 		       char *why, size_t why_len)
 {
@@ -106,6 +106,9 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	why[0] = '\0';
 	if (choice == FXT_CTL_KERNEL_OFF)
 		return 0;
+	r = kernel_categories_parse(categories, &cfg.events, why, why_len);
+	if (r < 0)
+		return r;
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
 		return -ENOMEM;

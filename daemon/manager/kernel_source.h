@@ -23,7 +23,7 @@ struct kernel_source;
  */
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
-		       uint32_t provider_id,
+		       const char *categories, uint32_t provider_id,
 		       struct archive *archive, struct kernel_source **ret,
 		       char *why, size_t why_len);
 const char *kernel_source_backend(const struct kernel_source *ks);

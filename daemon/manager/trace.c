@@ -171,7 +171,8 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 		return r;
 	TAKE_FD(fd);
 	r = kernel_source_open(m->event, req->kernel, t->mode,
-			       req->kernel_buffer_size, manager_next_id(m), t->archive, &t->kernel, note,
+			       req->kernel_buffer_size, req->categories,
+			       manager_next_id(m), t->archive, &t->kernel, note,
 			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, req->duration_ns);

@@ -26,8 +26,10 @@
 #define FXT_SCHED_EV_SWITCH (1u << 0)	/* context switch records */
 #define FXT_SCHED_EV_WAKEUP (1u << 1)	/* wakeup + wakeup of new tasks */
 #define FXT_SCHED_EV_NAMES (1u << 2)	/* thread/process kernel objects */
-#define FXT_SCHED_EV_ALL \
-	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES)
+#define FXT_SCHED_EV_PROC (1u << 3)	/* fork/exec/exit (fxt/kproc.h) */
+#define FXT_SCHED_EV_ALL                                               \
+	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
+	 FXT_SCHED_EV_PROC)
 
 /* Bounds of fxt_sched_config.buffer_bytes (a power of two). */
 #define FXT_SCHED_BUFFER_MIN 4096ull

@@ -19,13 +19,23 @@ enum fxt_sched_string {
 	FXT_SCHED_STR_WEIGHT = 3,
 	FXT_SCHED_STR_WAKER = 4,
 	FXT_SCHED_STR_PROCESS = 5,
-	FXT_SCHED_STR_COUNT = 5,
+	/* kernel:proc (include/fxt/kproc.h) */
+	FXT_SCHED_STR_CAT_PROC = 6,
+	FXT_SCHED_STR_FORK = 7,
+	FXT_SCHED_STR_EXEC = 8,
+	FXT_SCHED_STR_EXIT = 9,
+	FXT_SCHED_STR_CHILD = 10,
+	FXT_SCHED_STR_FILENAME = 11,
+	FXT_SCHED_STR_CODE = 12,
+	FXT_SCHED_STR_SIGNAL = 13,
+	FXT_SCHED_STR_COUNT = 13,
 };
 
 /* Index i holds the string of FXT_SCHED_STR_* value i; 0 is the empty string. */
 #define FXT_SCHED_STRING_TABLE                                          \
 	{ "", "outgoing_weight", "incoming_weight", "weight", "waker",  \
-	  "process" }
+	  "process", "kernel:proc", "fork", "exec", "exit", "child",    \
+	  "filename", "code", "signal" }
 
 /* Perfetto reads a weight of INT32_MIN as the idle thread. */
 #define FXT_SCHED_IDLE_WEIGHT ((__s32)0x80000000)
@@ -35,7 +45,8 @@ enum fxt_sched_string {
 
 #define FXT_SCHED_SWITCH_WORDS 6u
 #define FXT_SCHED_WAKEUP_WORDS 6u
-#define FXT_SCHED_RECORD_MAX_WORDS 6u
+/* The largest record of any kernel category: exec (include/fxt/kproc.h). */
+#define FXT_SCHED_RECORD_MAX_WORDS 13u
 
 /*
  * Linux task state bits as the sched_switch tracepoint passes them

@@ -56,6 +56,48 @@ for mode in streaming oneshot; do
 	"$TRACECTL" dump --strict "$T/$mode.fxt" >"$T/dump.out" 2>&1 ||
 		{ tail "$T/dump.out"; fail "$mode: tracectl dump --strict"; }
 done
+# kernel:proc: a child that execs /bin/sh and exits 7 is forked, exec'd
+# and exits with its code on its own thread; kernel:proc alone leaves
+# scheduling out.
+for cats in kernel:sched,kernel:proc kernel:proc; do
+	"$TRACECTL" record -o "$T/proc.fxt" --kernel=bpf --categories "$cats" \
+		-- sh -c 'echo pid=$$; /bin/sh -c "exit 7"; true' \
+		>"$T/proc.out" || fail "tracectl record --categories $cats"
+	pid=$(sed -n 's/^pid=//p' "$T/proc.out")
+	"$TRACECTL" dump --strict "$T/proc.fxt" >"$T/dump.out" 2>&1 ||
+		{ tail "$T/dump.out"; fail "$cats: tracectl dump --strict"; }
+	child=$(sed -n "s|.*thread=$pid/$pid category=\"kernel:proc\" name=\"fork\" child=koid(\([0-9]*\)).*|\1|p" \
+		"$T/dump.out" | head -n 1)
+	[ -n "$child" ] || fail "$cats: no fork on $pid"
+	grep -q "thread=$child/$child category=\"kernel:proc\" name=\"exec\" filename=\"/bin/sh\"" \
+		"$T/dump.out" || fail "$cats: no exec of /bin/sh by $child"
+	grep -q "thread=$child/$child category=\"kernel:proc\" name=\"exit\" code=7\$" \
+		"$T/dump.out" || fail "$cats: no exit code 7 of $child"
+	# tracectl convert: thread-scoped instants on the child's track.
+	"$TRACECTL" convert -o "$T/proc.json" "$T/proc.fxt" ||
+		fail "$cats: tracectl convert"
+	jq -e --argjson c "$child" '[.traceEvents[] |
+		select(.cat == "kernel:proc" and .ph == "i" and .s == "t" and
+			.pid == $c and .tid == $c)] |
+		any(.name == "exec" and .args.filename == "/bin/sh") and
+		any(.name == "exit" and .args.code == 7)' "$T/proc.json" \
+		>/dev/null || fail "$cats: converted exec/exit of $child"
+done
+grep -q 'context_switch' "$T/dump.out" &&
+	fail "kernel:proc alone recorded context switches"
+"$TRACECTL" record -o "$T/sched.fxt" --kernel=bpf --categories kernel:sched \
+	-- sh -c '/bin/sh -c "exit 7"; true' >/dev/null ||
+	fail "tracectl record --categories kernel:sched"
+"$TRACECTL" dump --strict "$T/sched.fxt" >"$T/dump.out" 2>&1 ||
+	{ tail "$T/dump.out"; fail "kernel:sched: tracectl dump --strict"; }
+grep -q 'context_switch' "$T/dump.out" || fail "kernel:sched: no switches"
+grep -q 'category="kernel:proc"' "$T/dump.out" &&
+	fail "kernel:sched alone recorded kernel:proc events"
+"$TRACECTL" record -o "$T/bad.fxt" --kernel=bpf --categories kernel:nope \
+	-- true >"$T/bad.out" 2>&1 && fail "an unknown kernel category was accepted"
+grep -q "unknown kernel category 'kernel:nope'" "$T/bad.out" ||
+	{ cat "$T/bad.out"; fail "no message for an unknown kernel category"; }
+
 # A kernel buffer too small for the run: the drops are reported by stop
 # and recorded in the archive as the kernel provider's buffer overflow.
 "$TRACECTL" record -o "$T/drops.fxt" --mode oneshot --kernel=bpf \

@@ -14,6 +14,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -864,7 +865,8 @@ static int test_backend(void)
 {
 	const struct kernel_backend_ops *b = &kernel_backend_kmod;
 	struct kernel_session_config cfg = { KERNEL_BACKEND_KMOD,
-					     FXT_BUFFERING_STREAMING, 1 << 20 };
+					     FXT_BUFFERING_STREAMING, 1 << 20,
+					     FXT_SCHED_EV_ALL };
 	struct kernel_session_stats st;
 	struct capture c = { 0 };
 	uint64_t *buf = malloc(1 << 20);
@@ -1038,6 +1040,137 @@ static int test_archive_strict(void)
 	return 0;
 }
 
+/* Both of a traced window's children: an exec'd exit 7 and a SIGTERM. */
+struct proc_children {
+	pid_t exec_child, signal_child;
+};
+
+static pid_t spawn(int exec_it)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (exec_it) {
+		execl("/bin/busybox", "sh", "-c", "exit 7", (char *)NULL);
+		_exit(127);
+	}
+	raise(SIGTERM);
+	_exit(0);
+}
+
+/* Traces the two children with the given FXT_SCHED_EV_* events. */
+static int traced_children(uint32_t events, struct capture *c,
+			   struct proc_children *pc)
+{
+	struct kring k;
+	int status, err;
+
+	err = kring_open(&k);
+	if (!err)
+		err = kring_configure(&k, 4 << 20, FXT_BUFFERING_STREAMING,
+				      events, 0);
+	if (!err)
+		err = kring_map(&k);
+	if (!err)
+		err = kring_ioctl(&k, FXT_SCHED_IOC_START);
+	if (err)
+		return err;
+	pc->exec_child = spawn(1);
+	if (pc->exec_child > 0)
+		waitpid(pc->exec_child, &status, 0);
+	pc->signal_child = spawn(0);
+	if (pc->signal_child > 0)
+		waitpid(pc->signal_child, &status, 0);
+	err = kring_ioctl(&k, FXT_SCHED_IOC_STOP);
+	if (!err)
+		err = capture_all(&k, c, NULL, 0);
+	kring_close(&k);
+	if (pc->exec_child <= 0 || pc->signal_child <= 0)
+		return -ECHILD;
+	return err;
+}
+
+static const struct krec *find_kind(const struct capture *c,
+				    enum krec_kind kind, uint64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (c->recs[i].kind == kind && c->recs[i].tid == tid)
+			return &c->recs[i];
+	return NULL;
+}
+
+static size_t count_kind(const struct capture *c, enum krec_kind kind)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->n; i++)
+		n += c->recs[i].kind == kind;
+	return n;
+}
+
+/* kernel:proc: fork, exec with its file name, exit with code or signal. */
+static int test_proc_events(void)
+{
+	uint64_t self = (uint64_t)getpid();
+	const struct krec *fork1 = NULL, *fork2 = NULL, *exec, *exit1, *exit2;
+	struct proc_children pc;
+	struct capture c;
+	size_t i;
+
+	CHECK_OK(traced_children(FXT_SCHED_EV_ALL, &c, &pc));
+	for (i = 0; i < c.n; i++) {
+		const struct krec *r = &c.recs[i];
+
+		if (r->kind != KREC_FORK || r->tid != self ||
+		    r->process != self)
+			continue;
+		if (r->child == (uint64_t)pc.exec_child)
+			fork1 = r;
+		if (r->child == (uint64_t)pc.signal_child)
+			fork2 = r;
+	}
+	CHECK(fork1 && fork2, "no fork of %d and %d on thread %d",
+	      pc.exec_child, pc.signal_child, getpid());
+	exec = find_kind(&c, KREC_EXEC, pc.exec_child);
+	CHECK(exec && exec->process == (uint64_t)pc.exec_child,
+	      "no exec of %d", pc.exec_child);
+	CHECK(!strcmp(exec->filename, "/bin/busybox"), "exec file name '%s'",
+	      exec->filename);
+	exit1 = find_kind(&c, KREC_EXIT, pc.exec_child);
+	CHECK(exit1 && exit1->code == 7 && !exit1->signal,
+	      "exit of %d: code %d signal %d", pc.exec_child,
+	      exit1 ? exit1->code : 0, exit1 ? exit1->signal : 0);
+	exit2 = find_kind(&c, KREC_EXIT, pc.signal_child);
+	CHECK(exit2 && exit2->code == -1 && exit2->signal == SIGTERM,
+	      "exit of %d: code %d signal %d", pc.signal_child,
+	      exit2 ? exit2->code : 0, exit2 ? exit2->signal : 0);
+	CHECK(fork1->ts < exec->ts && exec->ts < exit1->ts &&
+	      exit1->ts < fork2->ts && fork2->ts < exit2->ts,
+	      "fork, exec, exit out of order");
+	CHECK(find_thread(&c, pc.exec_child, "busybox"),
+	      "exec'd child not named");
+	capture_free(&c);
+
+	/* kernel:proc alone: its events, no scheduling, no names. */
+	CHECK_OK(traced_children(FXT_SCHED_EV_PROC, &c, &pc));
+	CHECK(find_kind(&c, KREC_EXIT, pc.exec_child), "proc alone: no exit");
+	CHECK(!count_kind(&c, KREC_SWITCH) && !count_kind(&c, KREC_WAKEUP) &&
+	      !count_kind(&c, KREC_THREAD), "proc alone: other records");
+	capture_free(&c);
+
+	/* Scheduling without kernel:proc: no events. */
+	CHECK_OK(traced_children(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP |
+					 FXT_SCHED_EV_NAMES, &c, &pc));
+	CHECK(count_kind(&c, KREC_SWITCH) && !count_kind(&c, KREC_FORK) &&
+	      !count_kind(&c, KREC_EXEC) && !count_kind(&c, KREC_EXIT),
+	      "sched alone: %zu switches, proc events", count_kind(&c, KREC_SWITCH));
+	capture_free(&c);
+	return 0;
+}
+
 struct test {
 	const char *name;
 	int (*fn)(void);
@@ -1059,6 +1192,7 @@ static const struct test tests[] = {
 	{ "rmmod_while_mapped", test_rmmod_mapped },
 	{ "backend_kmod", test_backend },
 	{ "archive_dump_strict", test_archive_strict },
+	{ "proc_events", test_proc_events },
 };
 
 static int run_one(const struct test *t)

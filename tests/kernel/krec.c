@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <fxt/fxt.h>
+#include <fxt/kproc.h>
 #include <fxt/sched.h>
 
 #include "krec.h"
@@ -108,6 +109,73 @@ static unsigned int decode_kobj(const uint64_t *w, unsigned int size,
 	FAIL("kernel object type %u", obj);
 }
 
+static unsigned int decode_exec(const uint64_t *w, unsigned int size,
+				struct krec *r, char *why, size_t why_len)
+{
+	unsigned int ref = FXT_GET(w[4], FXT_ARG_STRING_VALUE);
+	unsigned int len = ref & FXT_STRING_INDEX_MAX;
+	const char *name = (const char *)&w[5];
+	unsigned int i;
+
+	if ((ref && !(ref & FXT_STRING_REF_INLINE)) ||
+	    len > FXT_KPROC_FILENAME_MAX || size != fxt_kproc_exec_words(len))
+		FAIL("exec of %u words, file name ref 0x%x", size, ref);
+	if (!arg_ok(w[4], FXT_ARG_STRING, 1 + fxt_words(len),
+		    FXT_SCHED_STR_FILENAME) || w[4] >> 48)
+		FAIL("exec without a string 'filename' arg");
+	for (i = len; i < fxt_words(len) * 8; i++)
+		if (name[i])
+			FAIL("file name padding not zero");
+	memcpy(r->filename, name, len);
+	r->filename[len] = 0;
+	r->kind = KREC_EXEC;
+	return size;
+}
+
+/* kernel:proc: instant events on an inline thread, one argument. */
+static unsigned int decode_event(const uint64_t *w, unsigned int size,
+				 struct krec *r, char *why, size_t why_len)
+{
+	unsigned int name = FXT_GET(w[0], FXT_EVENT_NAME);
+
+	if (FXT_GET(w[0], FXT_EVENT_TYPE) != FXT_EVENT_INSTANT ||
+	    FXT_GET(w[0], FXT_EVENT_NARGS) != 1 ||
+	    FXT_GET(w[0], FXT_EVENT_THREAD) != 0 ||
+	    FXT_GET(w[0], FXT_EVENT_CATEGORY) != FXT_SCHED_STR_CAT_PROC ||
+	    size < FXT_KPROC_EVENT_WORDS + 1)
+		FAIL("event header 0x%016llx", (unsigned long long)w[0]);
+	r->ts = w[1];
+	r->process = w[2];
+	r->tid = w[3];
+	switch (name) {
+	case FXT_SCHED_STR_FORK:
+		if (size != FXT_KPROC_FORK_WORDS ||
+		    !arg_ok(w[4], FXT_ARG_KOID, 2, FXT_SCHED_STR_CHILD) ||
+		    w[4] >> 32)
+			FAIL("fork without a koid 'child' arg");
+		r->kind = KREC_FORK;
+		r->child = w[5];
+		return size;
+	case FXT_SCHED_STR_EXIT:
+		if (size != FXT_KPROC_EXIT_WORDS)
+			FAIL("exit of %u words", size);
+		r->kind = KREC_EXIT;
+		if (arg_ok(w[4], FXT_ARG_INT32, 1, FXT_SCHED_STR_CODE)) {
+			r->code = (int32_t)FXT_GET(w[4], FXT_ARG_VALUE32);
+			return size;
+		}
+		if (!arg_ok(w[4], FXT_ARG_INT32, 1, FXT_SCHED_STR_SIGNAL))
+			FAIL("exit without an int32 'code' or 'signal' arg");
+		r->code = -1;
+		r->signal = (int32_t)FXT_GET(w[4], FXT_ARG_VALUE32);
+		return size;
+	case FXT_SCHED_STR_EXEC:
+		return decode_exec(w, size, r, why, why_len);
+	default:
+		FAIL("event name %u", name);
+	}
+}
+
 unsigned int krec_decode(const uint64_t *w, size_t avail_words,
 			 struct krec *r, char *why, size_t why_len)
 {
@@ -128,6 +196,8 @@ unsigned int krec_decode(const uint64_t *w, size_t avail_words,
 		return decode_sched(w, size, r, why, why_len);
 	case FXT_RECORD_KERNEL_OBJECT:
 		return decode_kobj(w, size, r, why, why_len);
+	case FXT_RECORD_EVENT:
+		return decode_event(w, size, r, why, why_len);
 	default:
 		FAIL("record type %u", (unsigned int)FXT_GET(w[0], FXT_HDR_TYPE));
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Strict decoding of the records fxt_sched writes (include/fxt/sched.h),
+ * Strict decoding of the records fxt_sched writes (include/fxt/sched.h,
+ * include/fxt/kproc.h),
  * checking what Perfetto requires: sizes, argument types and names.
  */
 #ifndef KREC_H
@@ -9,7 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum krec_kind { KREC_SWITCH, KREC_WAKEUP, KREC_THREAD, KREC_PROCESS };
+enum krec_kind {
+	KREC_SWITCH,
+	KREC_WAKEUP,
+	KREC_THREAD,
+	KREC_PROCESS,
+	KREC_FORK,	/* kernel:proc instant events (include/fxt/kproc.h) */
+	KREC_EXEC,
+	KREC_EXIT,
+};
 
 struct krec {
 	enum krec_kind kind;
@@ -19,11 +28,16 @@ struct krec {
 	unsigned int out_state;
 	uint64_t out_tid, in_tid;
 	int32_t out_weight, in_weight;
-	uint64_t tid;		/* wakeup: woken; thread/process: koid */
+	uint64_t tid;		/* wakeup: woken; thread/process: koid;
+				   events: the thread */
 	int32_t weight;
 	uint64_t waker;
-	uint64_t process;	/* thread: its tgid */
+	uint64_t process;	/* thread, events: its tgid */
 	char name[16];
+	uint64_t child;		/* fork: the child's tid */
+	int32_t code;		/* exit: status, or -1 when killed */
+	int32_t signal;		/* exit: the killing signal, or 0 */
+	char filename[64];	/* exec */
 };
 
 /* Returns the record's words, or 0 with a reason in why. */

@@ -18,6 +18,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
+#include <fxt/fxt_sched_uapi.h>
+#include <fxt/kproc.h>
 #include <fxt/ring.h>
 #include <fxt/sched.h>
 
@@ -42,7 +44,12 @@ struct task_struct {
 	int pid;
 	int tgid;
 	char comm[16];
+	int exit_code;
 	struct sched_entity se;
+} __attribute__((preserve_access_index));
+
+struct linux_binprm {
+	const char *filename;
 } __attribute__((preserve_access_index));
 
 /* Before 5.16 (and where thread_info is not in the task) cpu was here. */
@@ -59,6 +66,8 @@ struct task_struct___cpu {
 /* Set by the loader before load; the verifier sees them as constants. */
 const volatile __u64 ring_bytes = 8;		/* power of two */
 const volatile __u32 ring_mode = FXT_BUFFERING_STREAMING;
+/* FXT_SCHED_EV_*, as the module's; the loader leaves unused programs out. */
+const volatile __u32 events = FXT_SCHED_EV_ALL;
 
 /* Sized by the loader: max_entries = possible CPUs, value = a ring. */
 struct {
@@ -113,7 +122,7 @@ static __always_inline bool overwrite_oldest(struct fxt_ring_ctrl *ctrl,
 	int i;
 
 #pragma unroll
-	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS / 2; i++) {
+	for (i = 0; i < (FXT_SCHED_RECORD_MAX_WORDS + 1) / 2; i++) {
 		if (head + bytes - oldest <= ring_bytes)
 			break;
 		size = fxt_ring_record_bytes(data, ring_bytes - 1, oldest,
@@ -264,14 +273,53 @@ SEC("tp_btf/sched_process_fork")
 int BPF_PROG(fxt_sched_fork, struct task_struct *parent,
 	     struct task_struct *child)
 {
-	write_names(child, child->comm);
+	__u64 rec[FXT_KPROC_FORK_WORDS];
+
+	if (events & FXT_SCHED_EV_NAMES)
+		write_names(child, child->comm);
+	if (!(events & FXT_SCHED_EV_PROC))
+		return 0;
+	fxt_kproc_write_fork(rec, bpf_ktime_get_boot_ns(), parent->tgid,
+			     parent->pid, child->pid);
+	ring_write(rec, FXT_KPROC_FORK_WORDS);
 	return 0;
 }
 
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(fxt_sched_exec, struct task_struct *p, int old_pid, void *bprm)
+static __always_inline void write_exec(const struct task_struct *p,
+				       const struct linux_binprm *bprm)
 {
-	write_names(p, p->comm);
+	__u64 rec[FXT_SCHED_RECORD_MAX_WORDS] = {};
+	long n = bpf_probe_read_kernel_str(&rec[FXT_KPROC_EVENT_WORDS + 1],
+					   FXT_KPROC_FILENAME_MAX + 1,
+					   bprm->filename);
+	/* The mask is a no-op for n <= 64; it bounds the length for the verifier. */
+	__u32 len = n > 1 ? (__u32)(n - 1) & FXT_KPROC_FILENAME_MAX : 0;
+
+	fxt_kproc_write_exec(rec, bpf_ktime_get_boot_ns(), p->tgid, p->pid,
+			     len);
+	ring_write(rec, fxt_kproc_exec_words(len));
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(fxt_sched_exec, struct task_struct *p, int old_pid,
+	     struct linux_binprm *bprm)
+{
+	if (events & FXT_SCHED_EV_NAMES)
+		write_names(p, p->comm);
+	if (events & FXT_SCHED_EV_PROC)
+		write_exec(p, bprm);
+	return 0;
+}
+
+/* do_exit() has set p->exit_code by now. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(fxt_sched_exit, struct task_struct *p)
+{
+	__u64 rec[FXT_KPROC_EXIT_WORDS];
+
+	fxt_kproc_write_exit(rec, bpf_ktime_get_boot_ns(), p->tgid, p->pid,
+			     p->exit_code);
+	ring_write(rec, FXT_KPROC_EXIT_WORDS);
 	return 0;
 }
 

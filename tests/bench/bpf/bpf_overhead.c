@@ -7,7 +7,11 @@
  * the median of its runs. Not a test: it prints figures, and the ratio
  * bpf/ftrace of the overheads beyond no tracing.
  *
- *   bpf_overhead [ROUNDS [RUNS]]      (default 20000 round trips, 7 runs)
+ *   bpf_overhead [ROUNDS [RUNS [sched|proc]]]
+ *                                     (default 20000 rounds, 7 runs, sched)
+ *
+ * proc: kernel:proc alone against ftrace's sched_process_fork + _exit,
+ * on a loop of fork + _exit + waitpid (one round is two events).
  *
  * Events per run come from the BPF ring's record count (every CPU), so
  * the same count divides the ftrace overhead: the workload is the same.
@@ -26,10 +30,13 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
+
+#include <fxt/fxt_sched_uapi.h>
 
 #include "kernel_session.h"
 #include "pingpong.h"
@@ -67,15 +74,39 @@ static int write_str(const char *path, const char *s)
 	return n == (ssize_t)strlen(s) ? 0 : -EIO;
 }
 
+/* The kernel category measured, and what ftrace records for it. */
+struct category {
+	const char *name;
+	uint32_t events;	/* FXT_SCHED_EV_* */
+	const char *const *ftrace;
+	const char *workload;
+};
+
+static const char *const sched_tracepoints[] = { "sched_switch",
+						 "sched_wakeup",
+						 "sched_wakeup_new", NULL };
+static const char *const proc_tracepoints[] = { "sched_process_fork",
+						"sched_process_exit", NULL };
+
+static const struct category categories[] = {
+	/* kernel:sched alone: what ftrace records here. */
+	{ "sched", FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP |
+			   FXT_SCHED_EV_NAMES,
+	  sched_tracepoints, "same-CPU pipe ping-pong" },
+	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
+	  "fork + _exit + waitpid" },
+};
+
+static const struct category *category;
+
 static int ftrace_set(bool on)
 {
-	static const char *const events[] = { "sched_switch", "sched_wakeup",
-					      "sched_wakeup_new" };
+	const char *const *events = category->ftrace;
 	char path[256];
 	unsigned int i;
 	int err;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; events[i]; i++) {
 		snprintf(path, sizeof(path), INSTANCE "/events/sched/%s/enable",
 			 events[i]);
 		err = write_str(path, on ? "1" : "0");
@@ -130,6 +161,76 @@ static void realtime(void)
 	(void)sched_setscheduler(0, SCHED_FIFO, &sp);
 }
 
+/*
+ * The fork loop runs in a driver process forked before any ring is
+ * mapped: a process that maps the BPF rings copies their page tables on
+ * every fork, which would be timed instead of the tracing.
+ */
+static int driver_cmd = -1, driver_done = -1;
+
+static int fork_rounds(long rounds)
+{
+	int status;
+	pid_t pid;
+	long i;
+
+	for (i = 0; i < rounds; i++) {
+		pid = fork();
+		if (pid < 0)
+			return -errno;
+		if (!pid)
+			_exit(0);
+		if (waitpid(pid, &status, 0) != pid)
+			return -errno;
+	}
+	return 0;
+}
+
+static void driver_loop(int cmd, int done)
+{
+	long rounds;
+	int err;
+
+	while (read(cmd, &rounds, sizeof(rounds)) == sizeof(rounds)) {
+		err = fork_rounds(rounds);
+		if (write(done, &err, sizeof(err)) != sizeof(err))
+			break;
+	}
+	_exit(0);
+}
+
+static int driver_start(void)
+{
+	int cmd[2], done[2];
+	pid_t pid;
+
+	if (pipe(cmd) || pipe(done))
+		return -errno;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		close(cmd[1]);
+		close(done[0]);
+		driver_loop(cmd[0], done[1]);
+	}
+	close(cmd[0]);
+	close(done[1]);
+	driver_cmd = cmd[1];
+	driver_done = done[0];
+	return 0;
+}
+
+static int driver_run(long rounds)
+{
+	int err;
+
+	if (write(driver_cmd, &rounds, sizeof(rounds)) != sizeof(rounds) ||
+	    read(driver_done, &err, sizeof(err)) != sizeof(err))
+		return -EPIPE;
+	return err;
+}
+
 static int measure(long rounds, int insn_fd, struct sample *out)
 {
 	struct pingpong pp = { .rounds = rounds, .cpu = 0 };
@@ -141,7 +242,8 @@ static int measure(long rounds, int insn_fd, struct sample *out)
 		ioctl(insn_fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
 	t0 = now_ns();
-	err = pingpong_run(&pp);
+	err = category->events & FXT_SCHED_EV_PROC ? driver_run(rounds) :
+						     pingpong_run(&pp);
 	out->ns = now_ns() - t0;
 	if (insn_fd >= 0)
 		ioctl(insn_fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -157,6 +259,7 @@ static int run_bpf(long rounds, int insn_fd, struct sample *out,
 		.backend = KERNEL_BACKEND_BPF,
 		.mode = FXT_BUFFERING_ONESHOT,
 		.buffer_bytes_per_cpu = 64u << 20,
+		.events = category->events,
 	};
 	struct kernel_session_stats st;
 	struct kernel_session *ks;
@@ -220,8 +323,8 @@ static void report(long rounds, int runs, double events,
 	double ftrace, bpf;
 	int s;
 
-	printf("same-CPU pipe ping-pong, %ld round trips, median of %d runs, %.0f sched events/run\n",
-	       rounds, runs, events);
+	printf("kernel:%s: %s, %ld rounds, median of %d runs, %.0f events/run\n",
+	       category->name, category->workload, rounds, runs, events);
 	for (s = 0; s < SETUP_COUNT; s++) {
 		printf("%-7s %12.0f ns/run %8.1f ns/event", setup_name[s],
 		       ns[s], ns[s] / events);
@@ -250,9 +353,14 @@ int main(int argc, char **argv)
 	struct sample smp;
 	int i, s, err, insn_fd;
 
+	category = &categories[0];
+	if (argc > 3 && !strcmp(argv[3], "proc"))
+		category = &categories[1];
+	else if (argc > 3 && strcmp(argv[3], "sched"))
+		rounds = 0;
 	if (rounds <= 0 || runs <= 0 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d]]\n", argv[0],
-			MAX_RUNS);
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc]]]\n",
+			argv[0], MAX_RUNS);
 		return 2;
 	}
 	err = ftrace_setup();
@@ -260,6 +368,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tracefs instance %s: %s (run as root)\n",
 			INSTANCE, strerror(-err));
 		return 1;
+	}
+	if (category->events & FXT_SCHED_EV_PROC) {
+		err = driver_start();
+		if (err) {
+			fprintf(stderr, "driver: %s\n", strerror(-err));
+			return 1;
+		}
 	}
 	realtime();
 	insn_fd = instructions_open();

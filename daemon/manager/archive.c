@@ -89,6 +89,9 @@ int archive_close(struct archive *a)
 	if (!a)
 		return 0;
 	r = a->error;
+	/* The controller renames it into place: the data first. */
+	if (fsync(a->fd) < 0 && !r)
+		r = -errno;
 	if (close(a->fd) < 0 && !r)
 		r = -errno;
 	free(a);

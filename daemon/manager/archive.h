@@ -24,7 +24,7 @@ int archive_open(int fd, struct archive **ret);
  * it as it was) and writes the magic number record.
  */
 int archive_begin(struct archive *a);
-/* Flushes and closes; returns the first write error, if any. */
+/* Syncs and closes; returns the first write error, if any. */
 int archive_close(struct archive *a);
 
 /*

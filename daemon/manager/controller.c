@@ -158,7 +158,8 @@ static int handle_start(struct controller *c, const void *buf, size_t len,
 
 	if (len != sizeof(struct fxt_ctl_start))
 		return -EBADMSG;
-	r = trace_start(c->manager, buf, TAKE_FD(fd), note, sizeof(note));
+	r = trace_start(c->manager, buf, TAKE_FD(fd), c->uid, note,
+			sizeof(note));
 	if (r < 0)
 		log_warning_errno(r, "Refused to start a trace for uid %u: %s",
 				  (unsigned int)c->uid, note);
@@ -173,6 +174,8 @@ static int handle_stop(struct controller *c)
 
 	if (r == 0)
 		return 0;	/* the result comes when the archive is written */
+	if (r == -ESRCH && trace_hand_last(m, c) == 0)
+		return 0;
 	if (r == -ESRCH && m->last_output[0])
 		snprintf(note, sizeof(note),
 			 "no trace is running (the last one was written to %.400s)",

@@ -73,7 +73,17 @@ struct manager {
 
 	struct trace *trace;	/* NULL when idle */
 	bool exiting;		/* exit once the trace is written */
+	/*
+	 * The last trace's archive. Until its owner's controller has been
+	 * told its hidden name (to rename it into place), a stop from that
+	 * owner gets it: a trace that ended by itself, or whose stopper went
+	 * away, is not left behind.
+	 */
 	char last_output[FXT_CTL_PATH_MAX];
+	char last_temp_name[FXT_CTL_NAME_MAX];
+	uid_t last_owner;
+	int last_error;
+	bool last_handed;
 };
 
 int manager_new(struct manager **ret);

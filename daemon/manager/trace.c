@@ -31,10 +31,13 @@ struct trace {
 	uint64_t buffer_size;
 	char categories[FXT_CATEGORIES_MAX];
 	char output[FXT_CTL_PATH_MAX];
+	char temp_name[FXT_CTL_NAME_MAX];	/* beside output; "": none */
+	uid_t owner;
 	struct archive *archive;
 	struct kernel_source *kernel;
 	uint64_t started_ns;
 	bool stopping;
+	bool written;		/* the archive is closed: describe it */
 	sd_event_source *stop_timer;
 	sd_event_source *duration_timer;
 	struct controller *stop_requester;
@@ -82,6 +85,12 @@ static int validate(const struct fxt_ctl_start *req, char *note,
 	if (req->output[0] != '/' ||
 	    !memchr(req->output, '\0', sizeof(req->output))) {
 		snprintf(note, note_len, "the output path must be absolute");
+		return -EINVAL;
+	}
+	if (!memchr(req->temp_name, '\0', sizeof(req->temp_name)) ||
+	    strchr(req->temp_name, '/') || !strcmp(req->temp_name, ".") ||
+	    !strcmp(req->temp_name, "..")) {
+		snprintf(note, note_len, "the temporary name is not a file name");
 		return -EINVAL;
 	}
 	if (!memchr(req->categories, '\0', sizeof(req->categories))) {
@@ -136,7 +145,7 @@ static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 }
 
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		int archive_fd, char *note, size_t note_len)
+		int archive_fd, uid_t owner, char *note, size_t note_len)
 {
 	_cleanup_close_ int fd = archive_fd;
 	_cleanup_(trace_freep) struct trace *t = NULL;
@@ -166,6 +175,8 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 					    m->default_buffer_size;
 	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
 	snprintf(t->output, sizeof(t->output), "%s", req->output);
+	snprintf(t->temp_name, sizeof(t->temp_name), "%s", req->temp_name);
+	t->owner = owner;
 	r = open_archive(t, fd, note, note_len);
 	if (r < 0)
 		return r;
@@ -279,6 +290,17 @@ static void finish(struct manager *m)
 		 "Trace written to %s, trace %s: %llu bytes%s", t->output,
 		 t->id, (unsigned long long)bytes, r < 0 ? ", incomplete" : "");
 	snprintf(m->last_output, sizeof(m->last_output), "%s", t->output);
+	snprintf(m->last_temp_name, sizeof(m->last_temp_name), "%s",
+		 t->temp_name);
+	m->last_owner = t->owner;
+	m->last_error = r;
+	m->last_handed = !t->temp_name[0] ||
+			 (t->stop_requester && t->stop_requester->uid == t->owner);
+	if (!m->last_handed)
+		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
+			 "Trace %s is complete in %s beside %s: the next tracectl stop of uid %u puts it in place",
+			 t->id, t->temp_name, t->output, (unsigned int)t->owner);
+	t->written = true;
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
@@ -390,6 +412,22 @@ int trace_save(struct manager *m, struct provider *p,
 	return fxt_msg_send(p->fd, &saved, sizeof(saved), -1);
 }
 
+int trace_hand_last(struct manager *m, struct controller *c)
+{
+	char message[FXT_CTL_MESSAGE_MAX];
+
+	if (m->trace || m->last_handed || c->uid != m->last_owner)
+		return -ESRCH;
+	snprintf(message, sizeof(message),
+		 "the trace had already ended (its duration ran out, or its stopper went away)%s%s",
+		 m->last_error ? "; writing it failed: " : "",
+		 m->last_error ? strerror(-m->last_error) : "");
+	/* Described (temp_name, owner) before it is marked handed. */
+	(void)controller_send_result(c, 0, message);
+	m->last_handed = true;
+	return 0;
+}
+
 enum fxt_ctl_state trace_state(const struct manager *m)
 {
 	if (!m->trace)
@@ -407,7 +445,19 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 		snprintf(res->kernel, sizeof(res->kernel), "off");
 		snprintf(res->output, sizeof(res->output), "%s",
 			 m->last_output);
+		if (!m->last_handed) {
+			snprintf(res->temp_name, sizeof(res->temp_name), "%s",
+				 m->last_temp_name);
+			res->owner_uid = m->last_owner;
+			res->archive_error = m->last_error;
+		}
 		return;
+	}
+	if (t->written) {	/* the stop result: the archive is done */
+		snprintf(res->temp_name, sizeof(res->temp_name), "%s",
+			 t->temp_name);
+		res->owner_uid = t->owner;
+		res->archive_error = m->last_error;
 	}
 	res->mode = t->mode;
 	res->buffer_size = t->buffer_size;

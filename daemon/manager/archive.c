@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -15,30 +16,67 @@
 
 struct archive {
 	int fd;
-	int error;	/* the first write error; later writes are refused */
-	uint64_t bytes;
+	int error;	/* the first write error: the archive lacks records */
+	bool failing;	/* the last write failed */
+	uint64_t bytes;	/* whole records, all on disk but the last call's */
 };
 
+/*
+ * Each call writes whole records: one that fails is cut back, so the file
+ * always ends at a record boundary. Later writes are tried again (space
+ * may come back).
+ */
 static int write_all(struct archive *a, const void *data, size_t len)
 {
+	uint64_t start = a->bytes;
 	const char *p = data;
+	int r;
 
-	if (a->error)
-		return a->error;
 	while (len) {
 		ssize_t n = write(a->fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			a->error = n < 0 ? -errno : -EIO;
-			return a->error;
+			r = n < 0 ? -errno : -EIO;
+			(void)archive_cut_back(a, start);
+			if (!a->error)
+				a->error = r;
+			a->failing = true;
+			return r;
 		}
 		p += n;
 		len -= (size_t)n;
 		a->bytes += (uint64_t)n;
 	}
+	a->failing = false;
 	return 0;
+}
+
+int archive_cut_back(struct archive *a, uint64_t mark)
+{
+	if (a->bytes == mark)
+		return 0;
+	if (ftruncate(a->fd, (off_t)mark) < 0 ||
+	    lseek(a->fd, (off_t)mark, SEEK_SET) < 0) {
+		/* What is past mark stays: a torn record the reader reports. */
+		int r = -errno;
+
+		if (!a->error)
+			a->error = r;
+		return r;
+	}
+	a->bytes = mark;
+	return 0;
+}
+
+int archive_error(const struct archive *a, bool *failing, bool *removed)
+{
+	struct stat st;
+
+	*failing = a->failing;
+	*removed = fstat(a->fd, &st) == 0 && st.st_nlink == 0;
+	return a->error;
 }
 
 static int write_word(struct archive *a, uint64_t w)
@@ -88,10 +126,12 @@ int archive_close(struct archive *a)
 
 	if (!a)
 		return 0;
-	r = a->error;
-	/* The controller renames it into place: the data first. */
-	if (fsync(a->fd) < 0 && !r)
-		r = -errno;
+	/*
+	 * What failed to be written is each writer's to report (it may have
+	 * been written again since). The controller renames the file into
+	 * place: its data first.
+	 */
+	r = fsync(a->fd) < 0 ? -errno : 0;
 	if (close(a->fd) < 0 && !r)
 		r = -errno;
 	free(a);

@@ -24,7 +24,7 @@ int archive_open(int fd, struct archive **ret);
  * it as it was) and writes the magic number record.
  */
 int archive_begin(struct archive *a);
-/* Syncs and closes; returns the first write error, if any. */
+/* Syncs and closes; 0 or the error of fsync() or close(). */
 int archive_close(struct archive *a);
 
 /*
@@ -36,8 +36,20 @@ int archive_begin_section(struct archive *a, uint32_t id, const char *name,
 			  bool *visited, bool with_init);
 /* Provider event metadata: the provider's buffer overflowed. */
 int archive_write_overflow(struct archive *a, uint32_t id);
-/* Whole records of the current section. */
+/*
+ * Whole records of the current section. A write that fails leaves the
+ * file as it was before it (the archive stays valid); the next is tried
+ * again.
+ */
 int archive_write(struct archive *a, const void *data, size_t len);
+/* The archive's length: a mark to cut back to. */
 uint64_t archive_bytes(const struct archive *a);
+/* Drops what was written after mark (a unit that could not be whole). */
+int archive_cut_back(struct archive *a, uint64_t mark);
+/*
+ * The first write error (0: none): the archive lacks what failed.
+ * *failing: the last write failed too; *removed: the file has no name.
+ */
+int archive_error(const struct archive *a, bool *failing, bool *removed);
 
 #endif /* FXT_ARCHIVE_H */

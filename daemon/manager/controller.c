@@ -216,9 +216,11 @@ static int handle_request(struct controller *c, const void *buf, size_t len,
 	case FXT_MSG_CTL_STOP:
 		return handle_stop(c);
 	case FXT_MSG_CTL_STATUS: {
+		char note[FXT_CTL_MESSAGE_MAX];
 		int r = controller_send_providers(c);
 
-		return r < 0 ? r : controller_send_result(c, 0, NULL);
+		trace_write_note(c->manager, note, sizeof(note));
+		return r < 0 ? r : controller_send_result(c, 0, note);
 	}
 	default:
 		return controller_send_result(c, -EBADMSG, "unknown request");

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +166,8 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0)
 		return 2;
 	log_level_set(o.verbose ? LOG_DEBUG : LOG_INFO);
+	/* Past RLIMIT_FSIZE a write fails with EFBIG, handled like ENOSPC. */
+	signal(SIGXFSZ, SIG_IGN);
 	raise_fd_limit();
 	r = manager_new(&m);
 	if (r < 0) {

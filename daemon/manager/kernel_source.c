@@ -8,15 +8,21 @@
 #include "fxt_msg.h"
 #include "kernel_source.h"
 #include "log.h"
+#include "record_walk.h"
 
 #ifdef FXT_HAVE_KERNEL_SESSION
 #include "kernel_session.h"
 
 struct kernel_source {
 	struct kernel_session *session;
+	sd_event *event;
 	sd_event_source *io;
+	bool paused;		/* streaming: a write failed, the ring fills */
 	struct archive *archive;
 	uint32_t id;
+	/* Read from the rings but not written: the archive lacks them. */
+	uint64_t records_lost, bytes_lost;
+	int lost_error;		/* why the first of them was lost */
 	bool visited;
 	bool in_drain;		/* section header written for this drain */
 	bool stopped;
@@ -25,17 +31,23 @@ struct kernel_source {
 static int write_to_archive(void *ctx, const void *data, size_t len)
 {
 	struct kernel_source *ks = ctx;
-	int r;
+	int r = 0;
 
 	if (!ks->in_drain) {
 		/* kernel_session_drain() writes the initialization record. */
 		r = archive_begin_section(ks->archive, ks->id, "kernel",
 					  &ks->visited, false);
-		if (r < 0)
-			return r;
-		ks->in_drain = true;
+		ks->in_drain = r >= 0;
 	}
-	return archive_write(ks->archive, data, len);
+	if (r >= 0)
+		r = archive_write(ks->archive, data, len);
+	if (r < 0) {
+		ks->records_lost += record_walk_count(data, len);
+		ks->bytes_lost += len;
+		if (!ks->lost_error)
+			ks->lost_error = r;
+	}
+	return r;
 }
 
 static int drain(struct kernel_source *ks)
@@ -55,8 +67,9 @@ static int on_kernel_data(sd_event_source *s, int fd, uint32_t revents,
 	int r = drain(ks);
 
 	if (r < 0) {
-		log_warning_errno(r, "Failed to write kernel records; kernel capture continues, written at stop");
+		log_warning_errno(r, "Failed to write kernel records; kernel capture continues into its buffers, writing is tried again");
 		ks->io = sd_event_source_disable_unref(ks->io);
+		ks->paused = true;
 	}
 	return 0;
 }
@@ -111,6 +124,7 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	if (!ks)
 		return -ENOMEM;
 	ks->archive = archive;
+	ks->event = event;
 	ks->id = provider_id;
 	r = kernel_session_open(&ks->session, &cfg, why, why_len);
 	if (r >= 0)
@@ -131,6 +145,19 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 const char *kernel_source_backend(const struct kernel_source *ks)
 {
 	return ks ? kernel_session_backend(ks->session) : "off";
+}
+
+int kernel_source_resume(struct kernel_source *ks)
+{
+	int r;
+
+	if (!ks->paused)
+		return 0;
+	r = drain(ks);
+	if (r >= 0)
+		r = watch(ks->event, ks);
+	ks->paused = r < 0;
+	return r;
 }
 
 /* Readers of the archive alone learn of kernel drops from this record. */
@@ -159,6 +186,8 @@ int kernel_source_finish(struct kernel_source *ks)
 	r2 = drain(ks);
 	if (r2 >= 0)
 		r2 = write_drops(ks);
+	if (r2 >= 0)
+		r2 = ks->lost_error;
 	return r < 0 ? r : r2;
 }
 
@@ -171,8 +200,9 @@ void kernel_source_describe(const struct kernel_source *ks,
 	kernel_session_stats(ks->session, &st);
 	out->id = ks->id;
 	out->flags = FXT_CTL_PROVIDER_KERNEL | FXT_CTL_PROVIDER_TRACING;
-	out->records = st.records;
-	out->bytes = st.bytes;
+	out->records = st.records > ks->records_lost ?
+			       st.records - ks->records_lost : 0;
+	out->bytes = st.bytes > ks->bytes_lost ? st.bytes - ks->bytes_lost : 0;
 	out->records_dropped = st.dropped;
 	snprintf(out->name, sizeof(out->name), "kernel");
 }
@@ -218,6 +248,11 @@ const char *kernel_source_backend(const struct kernel_source *ks)
 }
 
 int kernel_source_finish(struct kernel_source *ks)
+{
+	return 0;
+}
+
+int kernel_source_resume(struct kernel_source *ks)
 {
 	return 0;
 }

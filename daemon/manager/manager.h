@@ -38,6 +38,10 @@
 #define MANAGER_STOP_TIMEOUT_MAX_USEC (3600ull * 1000u * 1000u)
 /* Socket-activated, idle this long: exit; the socket starts us again. */
 #define MANAGER_IDLE_EXIT_USEC (30ull * 1000u * 1000u)
+/* Streaming, after a write failed: how often writing is tried again. */
+#define MANAGER_WRITE_RETRY_USEC (1000ull * 1000u)
+/* At most one line about failing writes per this long. */
+#define MANAGER_WRITE_LOG_USEC (10ull * 1000u * 1000u)
 /* How often STATUS= is refreshed while a trace runs (bytes written). */
 #define MANAGER_STATUS_USEC (5ull * 1000u * 1000u)
 

@@ -231,6 +231,7 @@ void provider_leave_trace(struct provider *p)
 	p->visited = false;
 	p->durable_saved = 0;
 	memset(p->saved_generation, 0, sizeof(p->saved_generation));
+	memset(p->pending_save, 0, sizeof(p->pending_save));
 	p->drops_reported = 0;
 	memset(&p->walk, 0, sizeof(p->walk));
 	if (p->fd < 0)

@@ -42,6 +42,8 @@ struct provider {
 	struct provider_buffer buffer;
 	uint64_t durable_saved;	/* durable bytes already in the archive */
 	uint64_t saved_generation[2]; /* +1; 0: that half never saved */
+	/* +1: a SAVE of that half not answered yet (writing failed); 0: none */
+	uint64_t pending_save[2];
 	uint64_t drops_reported;
 	struct record_walk_stats walk;
 };

@@ -40,6 +40,11 @@ struct trace {
 	bool written;		/* the archive is closed: describe it */
 	sd_event_source *stop_timer;
 	sd_event_source *duration_timer;
+	sd_event_source *retry_timer;	/* streaming: writes that failed */
+	bool write_failing;	/* said in the log; cleared when writes resume */
+	int write_error;	/* the first; what failed may be written since */
+	uint64_t write_logged_usec;	/* the last failure logged */
+	bool write_log_pending;	/* logged a failure, not its end yet */
 	struct controller *stop_requester;
 };
 
@@ -60,6 +65,7 @@ static struct trace *trace_free(struct trace *t)
 		return NULL;
 	sd_event_source_disable_unref(t->stop_timer);
 	sd_event_source_disable_unref(t->duration_timer);
+	sd_event_source_disable_unref(t->retry_timer);
 	kernel_source_free(t->kernel);
 	(void)archive_close(t->archive);
 	free(t);
@@ -125,6 +131,98 @@ static int start_duration_timer(struct manager *m, struct trace *t,
 	return r;
 }
 
+static int send_saved(struct provider *p, unsigned int half,
+		      uint64_t generation)
+{
+	struct fxt_msg_save saved;
+
+	fxt_msg_init(&saved, FXT_MSG_SAVED, sizeof(saved));
+	saved.half = half;
+	saved.generation = generation;
+	return fxt_msg_send(p->fd, &saved, sizeof(saved), -1);
+}
+
+/*
+ * A line when writing starts failing and one when it works again, at most
+ * one pair per MANAGER_WRITE_LOG_USEC: a disk on the edge of full does
+ * not flood the journal.
+ */
+static void note_write_result(struct trace *t, int r)
+{
+	uint64_t now = now_ns() / 1000;
+
+	if (r < 0 && !t->write_failing &&
+	    (!t->write_logged_usec ||
+	     now - t->write_logged_usec >= MANAGER_WRITE_LOG_USEC)) {
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(t),
+			 "Failed to write %s; records wait in the providers' buffers (what does not fit is dropped and counted), writing is tried again",
+			 t->output);
+		t->write_logged_usec = now;
+		t->write_log_pending = true;
+	} else if (r >= 0 && t->write_failing && t->write_log_pending) {
+		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
+			 "Writing %s again", t->output);
+		t->write_log_pending = false;
+	}
+	t->write_failing = r < 0;
+}
+
+/*
+ * The SAVEs a failed write left unanswered, oldest fill first: the
+ * provider keeps that half (and drops, counted, when both are full) until
+ * it is written. 0 when none is left.
+ */
+static int retry_saves(struct trace *t, struct provider *p)
+{
+	while (p->pending_save[0] || p->pending_save[1]) {
+		unsigned int h = !p->pending_save[0] ||
+				 (p->pending_save[1] &&
+				  p->pending_save[1] < p->pending_save[0]);
+		int r = collect_save(p, t->archive, h);
+
+		if (r < 0)
+			return r;
+		(void)send_saved(p, h, p->pending_save[h] - 1);
+		p->pending_save[h] = 0;
+	}
+	return 0;
+}
+
+static int on_write_retry(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+	struct trace *t = m->trace;
+	struct provider *p;
+	int r = 0;
+
+	for (p = m->providers; p && r >= 0; p = p->next)
+		if (p->in_trace && p->fd >= 0)
+			r = retry_saves(t, p);
+	if (r >= 0 && t->kernel)
+		r = kernel_source_resume(t->kernel);
+	if (t->write_failing)
+		note_write_result(t, r);
+	(void)sd_event_source_set_time_relative(s, MANAGER_WRITE_RETRY_USEC);
+	(void)sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+	return 0;
+}
+
+static int start_retry_timer(struct manager *m, struct trace *t)
+{
+	int r;
+
+	if (t->mode != FXT_BUFFERING_STREAMING)
+		return 0;
+	r = sd_event_add_time_relative(m->event, &t->retry_timer,
+				       CLOCK_MONOTONIC,
+				       MANAGER_WRITE_RETRY_USEC, 0,
+				       on_write_retry, m);
+	if (r >= 0)
+		(void)sd_event_source_set_description(t->retry_timer,
+						      "fxt-write-retry");
+	return r;
+}
+
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct trace *, trace_free);
 
 static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
@@ -186,6 +284,8 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, req->duration_ns);
+	if (r >= 0)
+		r = start_retry_timer(m, t);
 	if (r < 0)
 		return r;
 	r = archive_begin(t->archive);
@@ -236,7 +336,15 @@ static void reply(struct manager *m, struct controller *c, int error)
 		(void)controller_send(c, &d, sizeof(d));
 	}
 	(void)trace_send_kernel(m, c);
-	if (error)
+	if (!error && m->trace->write_error)
+		snprintf(message, sizeof(message),
+			 "writing %.400s failed for a while (%s); the providers kept their records meanwhile, drops are counted",
+			 m->trace->output, strerror(-m->trace->write_error));
+	else if (error == -ENOENT)
+		snprintf(message, sizeof(message),
+			 "the archive's file %.60s beside %.300s was removed during the trace",
+			 m->trace->temp_name, m->trace->output);
+	else if (error)
 		snprintf(message, sizeof(message), "writing %.400s failed: %s",
 			 m->trace->output, strerror(-error));
 	(void)controller_send_result(c, error, message);
@@ -277,18 +385,28 @@ static void finish(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct provider *p, *next;
+	bool failing, removed;
 	uint64_t bytes;
 	int r, r2;
 
 	r = collect_all(m);
 	bytes = archive_bytes(t->archive);
+	t->write_error = archive_error(t->archive, &failing, &removed);
 	r2 = archive_close(t->archive);
 	t->archive = NULL;
 	if (r2 < 0 && !r)
 		r = log_error_errno(r2, "Failed to write %s", t->output);
-	log_full(r < 0 ? LOG_ERR : LOG_INFO, 0, TRACE_LOG_FIELDS(t),
-		 "Trace written to %s, trace %s: %llu bytes%s", t->output,
-		 t->id, (unsigned long long)bytes, r < 0 ? ", incomplete" : "");
+	if (removed) {
+		r = -ENOENT;
+		log_full(LOG_ERR, 0, TRACE_LOG_FIELDS(t),
+			 "Trace %s: its file %s beside %s was removed during the trace",
+			 t->id, t->temp_name, t->output);
+	} else {
+		log_full(r < 0 ? LOG_ERR : LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+			 "Trace written to %s, trace %s: %llu bytes%s",
+			 t->output, t->id, (unsigned long long)bytes,
+			 r < 0 ? ", incomplete" : "");
+	}
 	snprintf(m->last_output, sizeof(m->last_output), "%s", t->output);
 	snprintf(m->last_temp_name, sizeof(m->last_temp_name), "%s",
 		 t->temp_name);
@@ -353,6 +471,7 @@ int trace_stop(struct manager *m, struct controller *c)
 	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t), "Stopping trace %s (to %s)",
 		 t->id, t->output);
 	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);
+	t->retry_timer = sd_event_source_disable_unref(t->retry_timer);
 	for (p = m->providers; p; p = p->next) {
 		if (!p->in_trace || p->stopped)
 			continue;
@@ -390,26 +509,30 @@ void trace_forget_controller(struct manager *m, struct controller *c)
 int trace_save(struct manager *m, struct provider *p,
 	       const struct fxt_msg_save *save)
 {
-	struct fxt_msg_save saved;
+	struct trace *t = m->trace;
 	int r;
 
 	if (save->half > 1)
 		return -EBADMSG;
 	/* Late (the trace ended) or out of place: nothing to save. */
-	if (!m->trace || !p->in_trace || !m->trace->archive ||
-	    m->trace->mode != FXT_BUFFERING_STREAMING) {
+	if (!t || !p->in_trace || !t->archive ||
+	    t->mode != FXT_BUFFERING_STREAMING) {
 		log_debug("Ignoring SAVE from provider %s[%d]", p->name,
 			  (int)p->pid);
 		return 0;
 	}
-	r = collect_save(p, m->trace->archive, save->half);
-	if (r < 0)
-		log_error_errno(r, "Failed to append provider %s[%d] to %s",
-				p->name, (int)p->pid, m->trace->output);
-	fxt_msg_init(&saved, FXT_MSG_SAVED, sizeof(saved));
-	saved.half = save->half;
-	saved.generation = save->generation;
-	return fxt_msg_send(p->fd, &saved, sizeof(saved), -1);
+	/* Behind an unanswered one: in order, at the next retry. */
+	if (p->pending_save[0] || p->pending_save[1]) {
+		p->pending_save[save->half] = save->generation + 1;
+		return 0;
+	}
+	r = collect_save(p, t->archive, save->half);
+	note_write_result(t, r);
+	if (r < 0) {
+		p->pending_save[save->half] = save->generation + 1;
+		return 0;
+	}
+	return send_saved(p, save->half, save->generation);
 }
 
 int trace_hand_last(struct manager *m, struct controller *c)
@@ -467,6 +590,32 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 	snprintf(res->output, sizeof(res->output), "%s", t->output);
 }
 
+void trace_write_note(const struct manager *m, char *buf, size_t len)
+{
+	const struct trace *t = m->trace;
+	bool failing, removed;
+	int error;
+
+	buf[0] = '\0';
+	if (!t || !t->archive)
+		return;
+	error = archive_error(t->archive, &failing, &removed);
+	if (removed)
+		snprintf(buf, len,
+			 "the archive's file %.60s beside %.200s was removed: nothing will be put at %.200s",
+			 t->temp_name, t->output, t->output);
+	else if (error && failing)
+		snprintf(buf, len,
+			 "writing %.400s fails: %s; records wait in the buffers (what does not fit is dropped and counted)%s",
+			 t->output, strerror(-error),
+			 t->mode == FXT_BUFFERING_STREAMING ?
+				 ", writing is tried again every second" : "");
+	else if (error)
+		snprintf(buf, len,
+			 "writing %.400s failed (%s), then resumed: the archive lacks what was not written then",
+			 t->output, strerror(-error));
+}
+
 int trace_send_kernel(const struct manager *m, struct controller *c)
 {
 	struct fxt_ctl_provider d;
@@ -482,12 +631,16 @@ void trace_format_status(const struct manager *m, unsigned int nproviders,
 {
 	const struct trace *t = m->trace;
 
+	char note[FXT_CTL_MESSAGE_MAX];
+
+	trace_write_note(m, note, sizeof(note));
 	if (t->stopping)
 		snprintf(buf, len, "Stopping trace %s: writing %s", t->id,
 			 t->output);
 	else
 		snprintf(buf, len,
-			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written",
+			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written%s%s",
 			 t->output, t->id, kernel_source_backend(t->kernel),
-			 nproviders, (unsigned long long)archive_bytes(t->archive));
+			 nproviders, (unsigned long long)archive_bytes(t->archive),
+			 note[0] ? "; " : "", note);
 }

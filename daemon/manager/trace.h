@@ -42,5 +42,7 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res);
 void trace_format_status(const struct manager *m, unsigned int nproviders,
 			 char *buf, size_t len);
 int trace_send_kernel(const struct manager *m, struct controller *c);
+/* What went wrong writing the archive, for status; "" when nothing. */
+void trace_write_note(const struct manager *m, char *buf, size_t len);
 
 #endif /* FXT_TRACE_H */

@@ -591,12 +591,12 @@ static int do_stop(const char *cmd)
 	}
 	if (rep.nproviders || !res->message[0])
 		print_results(&rep);
-	else
+	if (res->message[0] && !error)
 		printf("Note: %s\n", res->message);
 	free(rep.providers);
 	if (res->temp_name[0])
 		placed = publish_archive(cmd, res, error);
-	if (error)
+	if (error && placed >= 0)
 		fprintf(stderr, "tracectl %s: the archive is incomplete: %s\n",
 			cmd, res->error && res->message[0] ? res->message :
 			strerror(-error));
@@ -667,6 +667,8 @@ static void print_status(const struct reply *rep)
 	} else if (res->output[0]) {
 		printf("Last trace: %s\n", res->output);
 	}
+	if (res->message[0])
+		printf("Error: %s\n", res->message);
 	printf("Providers: %zu\n", rep->nproviders);
 	for (i = 0; i < rep->nproviders; i++) {
 		const struct fxt_ctl_provider *p = &rep->providers[i];

@@ -68,6 +68,8 @@ enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_KERNEL = 1u << 1,	/* the kernel section */
 	FXT_CTL_PROVIDER_TRACING = 1u << 2,	/* has a buffer in this trace */
 	FXT_CTL_PROVIDER_NO_STOPPED = 1u << 3,	/* did not ack STOP in time */
+	/* no buffer: its uid's buffers reached fxtraced --user-buffer-budget */
+	FXT_CTL_PROVIDER_OVER_BUDGET = 1u << 4,
 };
 
 struct fxt_ctl_provider {

@@ -21,6 +21,8 @@ struct options {
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;
 	uint64_t buffer_size;
+	uint64_t user_buffer_budget;
+	bool user_buffer_budget_set;
 	uint64_t stop_timeout_ns;
 	uint64_t idle_exit_ns;
 	bool idle_exit_set;
@@ -38,6 +40,10 @@ static void usage(FILE *out)
 		"  --allow-uid UID     also let UID (number or name) control traces;\n"
 		"                      by default only root and group '%s' may\n"
 		"  --buffer-size SIZE  default buffer per provider (default 1M)\n"
+		"  --user-buffer-budget SIZE\n"
+		"                      buffer memory the providers of one user (not\n"
+		"                      root) may hold in a trace; those past it get\n"
+		"                      no buffer (default 64M; 0: no limit)\n"
 		"  --stop-timeout TIME how long a stop waits for providers to\n"
 		"                      acknowledge (default 1s, at most 1h)\n"
 		"  --idle-exit TIME    socket-activated: exit after TIME without\n"
@@ -77,6 +83,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "socket", required_argument, NULL, 's' },
 		{ "allow-uid", required_argument, NULL, 'u' },
 		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "user-buffer-budget", required_argument, NULL, 'B' },
 		{ "stop-timeout", required_argument, NULL, 't' },
 		{ "idle-exit", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -106,6 +113,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 					optarg);
 				return -EINVAL;
 			}
+			break;
+		case 'B':
+			if (parse_size(optarg, &o->user_buffer_budget) < 0) {
+				fprintf(stderr, "fxtraced: --user-buffer-budget %s: give a size, e.g. 64M, or 0 for no limit\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->user_buffer_budget_set = true;
 			break;
 		case 't':
 			if (parse_duration_ns(optarg, &o->stop_timeout_ns) < 0 ||
@@ -178,6 +193,8 @@ int main(int argc, char **argv)
 	m->n_allow_uid = o.n_allow_uid;
 	if (o.buffer_size)
 		m->default_buffer_size = (o.buffer_size + 7) & ~7ull;
+	if (o.user_buffer_budget_set)
+		m->user_buffer_budget = o.user_buffer_budget;
 	if (o.stop_timeout_ns)
 		m->stop_timeout_usec = o.stop_timeout_ns / 1000;
 	if (o.idle_exit_set)

@@ -21,6 +21,7 @@
 #include <systemd/sd-event.h>
 
 #include "control_proto.h"
+#include "log_burst.h"
 
 #define MANAGER_ALLOW_UID_MAX 16
 /* Each provider costs a buffer: one user cannot take all memory. */
@@ -40,6 +41,10 @@
 #define MANAGER_IDLE_EXIT_USEC (30ull * 1000u * 1000u)
 /* Streaming, after a write failed: how often writing is tried again. */
 #define MANAGER_WRITE_RETRY_USEC (1000ull * 1000u)
+/* Each provider's buffer is shared memory: what one uid may pin. */
+#define MANAGER_USER_BUFFER_BUDGET (64ull << 20)
+/* Floods of bad connections: at most a summary line per this long. */
+#define MANAGER_LOG_BURST_USEC (10ull * 1000u * 1000u)
 /* At most one line about failing writes per this long. */
 #define MANAGER_WRITE_LOG_USEC (10ull * 1000u * 1000u)
 /* How often STATUS= is refreshed while a trace runs (bytes written). */
@@ -61,10 +66,15 @@ struct manager {
 	sd_event_source *accept_retry;	/* armed while out of descriptors */
 	struct pending *pending;	/* connected, first message not read */
 	unsigned int refused;		/* connections over the per-uid limit */
+	/* What any local user can cause: a line per spell, then counts. */
+	struct log_burst bad_connections, refused_controllers, bad_requests;
+	struct log_burst over_budget;
 
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;
 	uint64_t default_buffer_size;
+	/* Buffer data bytes one uid (not root) may hold in a trace; 0: any. */
+	uint64_t user_buffer_budget;
 	uint64_t stop_timeout_usec;
 	/* Exit after this long without trace or connection; 0: never. */
 	uint64_t idle_exit_usec;

@@ -248,6 +248,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	_cleanup_close_ int fd = archive_fd;
 	_cleanup_(trace_freep) struct trace *t = NULL;
 	struct provider *p, *next;
+	unsigned int over_budget = 0;
 	sd_id128_t id;
 	int r;
 
@@ -303,21 +304,70 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	for (p = m->providers; p; p = next) {
 		next = p->next;
 		r = trace_join(m, p);
-		if (r < 0)
+		if (r == -EDQUOT)
+			over_budget++;
+		else if (r < 0)
 			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
 				 "Provider %s[%d] could not join the trace",
 				 p->name, (int)p->pid);
+	}
+	if (over_budget) {
+		size_t used = strlen(note);
+
+		snprintf(note + used, note_len - used,
+			 "%s%u provider(s) got no buffer: their user's buffers reached its budget of %llu KiB (fxtraced --user-buffer-budget)",
+			 used ? "; " : "", over_budget,
+			 (unsigned long long)(m->user_buffer_budget >> 10));
 	}
 	manager_update_status(m);
 	return 0;
 }
 
+/* Buffer data bytes the providers of uid hold in the trace. */
+static uint64_t buffers_of(const struct manager *m, uid_t uid)
+{
+	const struct provider *p;
+	uint64_t n = 0;
+
+	for (p = m->providers; p; p = p->next)
+		if (p->in_trace && p->uid == uid)
+			n += m->trace->buffer_size;
+	return n;
+}
+
+/*
+ * Each buffer is shared memory the manager maps: one uid (root aside)
+ * may not pin more than its budget, however many providers it starts.
+ */
+static int check_budget(struct manager *m, struct provider *p)
+{
+	uint64_t held;
+
+	if (!p->uid || !m->user_buffer_budget)
+		return 0;
+	held = buffers_of(m, p->uid);
+	if (held + m->trace->buffer_size <= m->user_buffer_budget)
+		return 0;
+	p->over_budget = true;
+	if (log_burst_take(&m->over_budget, m->event))
+		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] gets no buffer: uid %u holds %llu KiB of buffers, its budget is %llu KiB (fxtraced --user-buffer-budget)",
+			 p->name, (int)p->pid, (unsigned int)p->uid,
+			 (unsigned long long)(held >> 10),
+			 (unsigned long long)(m->user_buffer_budget >> 10));
+	return -EDQUOT;
+}
+
 int trace_join(struct manager *m, struct provider *p)
 {
 	struct trace *t = m->trace;
+	int r;
 
-	if (!t || t->stopping)
+	if (!t || t->stopping || p->fd < 0 || p->in_trace)
 		return 0;
+	r = check_budget(m, p);
+	if (r < 0)
+		return r;
 	return provider_join_trace(p, t->mode, t->buffer_size, t->categories);
 }
 
@@ -422,6 +472,7 @@ static void finish(struct manager *m)
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
+		p->over_budget = false;
 		if (p->in_trace)
 			provider_leave_trace(p);
 	}

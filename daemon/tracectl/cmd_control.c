@@ -690,6 +690,8 @@ static void print_status(const struct reply *rep)
 						       (double)p->buffer_size : 0.0,
 			       (unsigned long long)p->records_dropped,
 			       provider_note(p));
+		else if (p->flags & FXT_CTL_PROVIDER_OVER_BUDGET)
+			printf(" not tracing: its user's buffers reached their budget (fxtraced --user-buffer-budget)\n");
 		else
 			printf(" not tracing\n");
 	}

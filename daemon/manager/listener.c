@@ -148,8 +148,11 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 		/* The controller reads its request itself. */
 		r = controller_new(pc->manager, TAKE_FD(pc->fd), &pc->cred);
 	}
-	if (r < 0)
-		log_warning_errno(r, "Dropping a new connection");
+	if (r < 0 && log_burst_take(&pc->manager->bad_connections,
+				    pc->manager->event))
+		log_warning_errno(r, "Dropping a new connection of uid %u (more are counted, summed up every %llu s)",
+				  (unsigned int)pc->cred.uid,
+				  MANAGER_LOG_BURST_USEC / 1000000u);
 	pending_free(pc);
 	return 0;
 }

@@ -22,6 +22,16 @@ mkdir "$T/small"
 mount -t tmpfs -o size=2m tmpfs "$T/small"
 trap 's=$?; set +e; umount -l "$T/small" 2>/dev/null; (exit $s); cleanup' EXIT
 
+# stop_into_files: tracectl stop, its output in stop.out and stop.err,
+# its exit status in $status.
+stop_into_files() {
+	set +e
+	"$TRACECTL" stop >"$T/stop.out" 2>"$T/stop.err"
+	status=$?
+	set -e
+	cat "$T/stop.out" "$T/stop.err"
+}
+
 status_says() {
 	"$TRACECTL" status | grep -q "^Error: .*$1"
 }
@@ -76,11 +86,7 @@ start_provider two --events 20000 --stay
 "$TRACECTL" start -o "$T/small/o.fxt" --buffer-size 1M --kernel=off >/dev/null
 wait_wrote one
 wait_wrote two
-set +e
-"$TRACECTL" stop >"$T/stop.out" 2>"$T/stop.err"
-status=$?
-set -e
-cat "$T/stop.out" "$T/stop.err"
+stop_into_files
 [ "$status" -eq 1 ] || fail "stop onto a full disk exited $status"
 check "$T/small/o.fxt"
 expect_field one events 1000
@@ -101,11 +107,7 @@ start_provider limited --events 100000 --stay
 	--kernel=off >/dev/null
 poll status_says "File too large"
 kill -0 "$MGR" || fail "fxtraced died past RLIMIT_FSIZE"
-set +e
-"$TRACECTL" stop >"$T/stop.out" 2>"$T/stop.err"
-status=$?
-set -e
-cat "$T/stop.out" "$T/stop.err"
+stop_into_files
 [ "$status" -eq 1 ] || fail "stop past RLIMIT_FSIZE exited $status"
 grep -q "incomplete: .*File too large" "$T/stop.err" || fail "stop does not say why"
 check "$T/f.fxt"
@@ -122,11 +124,7 @@ start_provider gone --events 100 --stay
 wait_wrote gone
 rm "$T"/.u.fxt.??????
 poll status_says "was removed"
-set +e
-"$TRACECTL" stop >"$T/stop.out" 2>"$T/stop.err"
-status=$?
-set -e
-cat "$T/stop.out" "$T/stop.err"
+stop_into_files
 [ "$status" -eq 1 ] || fail "stop of a removed archive exited $status"
 ! grep -q "Trace written" "$T/stop.out" || fail "stop claims an archive that is gone"
 grep -q "was removed" "$T/stop.err" || fail "stop does not say the file was removed"

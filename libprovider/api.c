@@ -8,14 +8,56 @@
 #include <string.h>
 #include <time.h>
 
-#include "provider_private.h"
+#include "buffer.h"
+#include "clock.h"
+#include "macro.h"
 #include "record.h"
+#include "session.h"
+#include "test_hooks.h"
+#include "thread.h"
+#include "transport.h"
 
 uint64_t fxt_test_library_events(void)
 {
 	struct fxt_thread *t = fxt_thread_self();
 
 	return t ? t->library_events : 0;
+}
+
+/*
+ * The site's session, for a site already evaluated in this trace; else
+ * evaluate it (the first site evaluated connects to the manager, in
+ * background).
+ */
+static inline struct fxt_session *
+site_session(struct fxt_site *site, struct fxt_thread *t, const char *cat,
+	     const char *name, const struct fxt_site_eval *eval,
+	     uint16_t *cat_ref, uint16_t *name_ref)
+{
+	struct fxt_session *s = atomic_load_explicit(&fxt_current,
+						     memory_order_acquire);
+	uint64_t state;
+
+	if (likely(s && site && t->gen == s->gen)) {
+		state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
+		if (likely(fxt_site_state_current(state, s->gen))) {
+			*cat_ref = (uint16_t)(state >> FXT_SITE_CAT_SHIFT);
+			*name_ref = (uint16_t)(state >> FXT_SITE_NAME_SHIFT);
+			return s;
+		}
+	}
+	fxt_transport_ensure_started();
+	return fxt_site_session_args(site, t, cat, name, eval, cat_ref,
+				     name_ref);
+}
+
+FXT_EXPORT bool fxt_category_enabled(const char *category)
+{
+	struct fxt_session *s = atomic_load_explicit(&fxt_current,
+						     memory_order_acquire);
+
+	fxt_transport_ensure_started();
+	return s && category && fxt_session_category_enabled(s, category);
 }
 
 /*
@@ -48,7 +90,7 @@ write_begin_eval(struct fxt_site *site, const char *cat, const char *name,
 		return NULL;
 	}
 	fxt_write_enter(t);
-	s = fxt_site_session_fast(site, t, cat, name, eval, cat_ref, name_ref);
+	s = site_session(site, t, cat, name, eval, cat_ref, name_ref);
 	if (!s)
 		fxt_write_leave(t);
 	*tp = t;

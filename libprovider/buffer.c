@@ -28,9 +28,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "provider_private.h"
+#include "buffer.h"
+#include "macro.h"
+#include "test_hooks.h"
+#include "thread.h"
 
-/* Every buffer ever mapped: kept, never freed (provider_private.h). */
+/* Every buffer ever mapped: kept, never freed (session.h). */
 static struct fxt_buffer *buffers_all;
 static pthread_mutex_t buffers_all_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -47,7 +50,6 @@ static uint64_t *area_reserve(struct fxt_area *a, uint32_t bytes)
 	if (likely(area_fits(a, off, bytes)))
 		return (uint64_t *)(a->base + off);
 	/* Exactly one reservation covers the end: its offset ends the data. */
-	FXT_TESTCASE(off == a->size);
 	if (off <= a->size)
 		atomic_store_explicit(&a->end_at_full, off,
 				      memory_order_relaxed);
@@ -157,7 +159,6 @@ int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size)
 	b->hdr = h;
 	b->map_size = size;
 	b->fd = fd;
-	b->save_fd = -1;
 	area_init(&b->durable, (uint8_t *)h, h->durable_offset, h->durable_size);
 	area_init(&b->rolling[0], (uint8_t *)h, h->rolling_offset[0],
 		  h->rolling_size);
@@ -204,7 +205,8 @@ static enum fxt_buffering_mode usable_mode(const struct fxt_buffer *b,
 	return mode;
 }
 
-void fxt_buffer_start(struct fxt_buffer *b, enum fxt_buffering_mode mode)
+void fxt_buffer_start(struct fxt_buffer *b, enum fxt_buffering_mode mode,
+		      fxt_buffer_save_fn save, void *save_ctx)
 {
 	struct fxt_buffer_header *h = b->hdr;
 
@@ -215,6 +217,8 @@ void fxt_buffer_start(struct fxt_buffer *b, enum fxt_buffering_mode mode)
 	b->started = true;
 	b->stopped = false;
 	b->mode = usable_mode(b, mode);
+	b->save = save;
+	b->save_ctx = save_ctx;
 	h->magic = FXT_BUFFER_MAGIC;
 	h->version = FXT_BUFFER_VERSION;
 	h->mode = b->mode;
@@ -268,9 +272,10 @@ static void close_half(struct fxt_buffer *b, unsigned int half)
 }
 
 /*
- * Streaming: ask the manager to save a closed half. If the request cannot
- * even be sent (its queue is full, or it is gone), the half's records are
- * given up, counted as dropped, and the half is free again.
+ * Streaming: ask the buffer's owner to have a closed half saved. If the
+ * request cannot even go out (the manager's queue is full, or it is gone),
+ * the half's records are given up, counted as dropped, and the half is
+ * free again.
  */
 static void hand_over(struct fxt_buffer *b, unsigned int h)
 {
@@ -278,7 +283,8 @@ static void hand_over(struct fxt_buffer *b, unsigned int h)
 	uint64_t end = b->hdr->rolling_end[h], n;
 
 	b->half_free[h] = false;
-	if (fxt_transport_send_save(b, h, b->hdr->rolling_generation[h]) == 0)
+	if (b->save &&
+	    b->save(b->save_ctx, h, b->hdr->rolling_generation[h]) == 0)
 		return;
 	n = count_records(a, end);
 	b->hdr->records_written -= n;

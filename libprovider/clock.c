@@ -20,12 +20,16 @@
  * FXTRACE_CLOCK=gettime, another clocksource or another CPU: every read
  * is clock_gettime(), as the inline reader does when tsc_span is 0.
  */
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "provider_private.h"
+#include "clock.h"
+#include "macro.h"
+#include "test_hooks.h"
 
 #define SPAN_NS 100000000ull		/* 100 ms between re-anchors */
 #define CALIBRATION_NS 10000000ull	/* the first rate: over 10 ms */

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "provider_private.h"
+#include "buffer.h"
+#include "intern.h"
+#include "record.h"
+#include "session.h"
 
 #define TABLE_SLOTS (1u << 16)	/* twice the indices: short probes */
 #define TABLE_FILL_MAX (TABLE_SLOTS / 4 * 3)
@@ -65,7 +68,6 @@ static bool write_string_record(struct fxt_session *s, uint16_t index,
 
 static uint16_t new_ref(struct fxt_session *s, const char *str, uint32_t len)
 {
-	FXT_TESTCASE(next_index == FXT_STRING_INDEX_MAX);
 	if (next_index > FXT_STRING_INDEX_MAX ||
 	    !write_string_record(s, (uint16_t)next_index, str, len))
 		return fxt_string_ref_inline((uint16_t)len);
@@ -103,12 +105,6 @@ uint16_t fxt_intern_slow(struct fxt_session *s, const char *str)
 out:
 	pthread_mutex_unlock(&intern_lock);
 	return ref;
-}
-
-uint16_t fxt_intern(struct fxt_thread *t, struct fxt_session *s,
-		    const char *str)
-{
-	return fxt_intern_cached(t, s, str);
 }
 
 void fxt_intern_lock(void)

@@ -8,8 +8,13 @@
 #include <string.h>
 #include <sys/prctl.h>
 
-#include "provider_private.h"
+#include "buffer.h"
+#include "clock.h"
+#include "intern.h"
+#include "macro.h"
 #include "record.h"
+#include "session.h"
+#include "thread.h"
 
 uint32_t fxt_string_len(const char *s)
 {
@@ -297,7 +302,6 @@ static void write_thread_record(struct fxt_thread *t, struct fxt_session *s)
 	unsigned int index = atomic_fetch_add(&s->next_thread_index, 1);
 	uint64_t *p;
 
-	FXT_TESTCASE(index == FXT_THREAD_INDEX_MAX);
 	if (index > FXT_THREAD_INDEX_MAX)
 		return;		/* table full: this thread stays inline */
 	p = fxt_buffer_reserve_durable(s->buf, 3 * 8);
@@ -324,5 +328,5 @@ void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s)
 				&process, 1);
 	if (!atomic_exchange(&s->process_named, true))
 		fxt_write_kernel_object(t, s, t->pid, FXT_ZX_OBJ_PROCESS,
-					fxt_provider_name(), NULL, 0);
+					s->provider_name, NULL, 0);
 }

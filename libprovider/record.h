@@ -1,9 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
-/* The record writer (record.c), called by the entry points (api.c). */
+/*
+ * The record writer (record.c), called by the entry points (api.c) and
+ * by the session for a thread's first event in a trace.
+ */
 #ifndef FXT_PROVIDER_RECORD_H
 #define FXT_PROVIDER_RECORD_H
 
-#include "provider_private.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fxt/provider.h>
+
+struct fxt_session;
+struct fxt_thread;
 
 struct fxt_arg_refs {
 	uint16_t type;
@@ -37,5 +46,13 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 			     uint64_t koid, unsigned int obj_type,
 			     const char *name, const struct fxt_arg_in *args,
 			     unsigned int nargs);
+/* Length kept for an inline string (capped at FXT_STRING_LEN_MAX). */
+uint32_t fxt_string_len(const char *s);
+/* Words of a string ref's inline bytes (0 for an index). */
+uint32_t fxt_stream_words(uint16_t ref);
+/* Writes len bytes of s, zero-padded to whole words; returns the end. */
+uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len);
+/* A thread's first event in a trace: its thread record and names. */
+void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s);
 
 #endif /* FXT_PROVIDER_RECORD_H */

@@ -11,7 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "provider_private.h"
+#include "clock.h"
+#include "intern.h"
+#include "macro.h"
+#include "record.h"
+#include "session.h"
 
 /* Rules: written only here, under sites_lock; read lock-free anywhere. */
 _Atomic(struct fxt_session *) fxt_current;
@@ -22,9 +26,8 @@ static struct fxt_site sites_end;
 static struct fxt_site *sites_head = &sites_end;
 static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* Every session ever started: kept, never freed (provider_private.h). */
+/* Every session ever started: kept, never freed (session.h). */
 static struct fxt_session *sessions_all;
-
 
 static uint64_t site_enabled_state(uint64_t gen, uint16_t cat_ref,
 				   uint16_t name_ref, bool fast)
@@ -82,15 +85,6 @@ bool fxt_session_category_enabled(const struct fxt_session *s,
 	return category_matches(s->categories, category);
 }
 
-FXT_EXPORT bool fxt_category_enabled(const char *category)
-{
-	struct fxt_session *s = atomic_load_explicit(&fxt_current,
-						     memory_order_acquire);
-
-	fxt_transport_ensure_started();
-	return s && category && fxt_session_category_enabled(s, category);
-}
-
 /*
  * Intern a site's argument names into arg_name[]; true if every one is an
  * index and no argument is a string (the inline writer may use the site).
@@ -103,7 +97,7 @@ static bool intern_arg_names(struct fxt_thread *t, struct fxt_session *s,
 
 	for (i = 0; fast && i < eval->nargs; i++) {
 		const struct fxt_arg_in *a = &eval->args[i];
-		uint16_t ref = fxt_intern(t, s, a->name);
+		uint16_t ref = fxt_intern_cached(t, s, a->name);
 
 		__atomic_store_n(&eval->arg_name[i], ref, __ATOMIC_RELAXED);
 		if (!fxt_arg_fixed(a->type) || fxt_string_ref_is_inline(ref))
@@ -133,8 +127,8 @@ static uint64_t site_enabled(struct fxt_site *site, struct fxt_thread *t,
 	uint64_t state;
 	bool fast;
 
-	*cat_ref = fxt_intern(t, s, cat);
-	*name_ref = fxt_intern(t, s, name);
+	*cat_ref = fxt_intern_cached(t, s, cat);
+	*name_ref = fxt_intern_cached(t, s, name);
 	if (!eval || !eval->arg_name)
 		return site_enabled_state(s->gen, *cat_ref, *name_ref, false);
 	pthread_mutex_lock(&sites_lock);
@@ -148,6 +142,29 @@ static uint64_t site_enabled(struct fxt_site *site, struct fxt_thread *t,
 	__atomic_store_n(&site->state, state, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&sites_lock);
 	return state;
+}
+
+/* The site tag a thread joined to the trace of generation gen writes for. */
+static uint64_t site_tag(uint64_t gen)
+{
+	return FXT_SITE_FAST | FXT_SITE_ENABLED |
+	       (gen & FXT_SITE_GEN_MASK) << FXT_SITE_GEN_SHIFT;
+}
+
+/* First event of thread t in session s: fresh caches, thread records. */
+static void join(struct fxt_thread *t, struct fxt_session *s)
+{
+	memset(t->strings, 0, sizeof(t->strings));
+	t->thread_ref = FXT_THREAD_REF_INLINE;
+	t->gen = s->gen;
+	t->buf = s->buf;
+	fxt_write_thread_records(t, s);
+	/* The inline writer needs an indexed thread (no inline koids). */
+	t->w.thread_ref = t->thread_ref;
+	t->w.areas = (struct fxt_internal_area *)s->buf->rolling;
+	t->w.current = (const unsigned int *)&s->buf->current;
+	t->w.site_tag = t->thread_ref == FXT_THREAD_REF_INLINE ?
+				FXT_SITE_TAG_NONE : site_tag(s->gen);
 }
 
 /*
@@ -164,8 +181,6 @@ static struct fxt_session *site_evaluate(struct fxt_site *site,
 	uint64_t gen = atomic_load(&fxt_trace_gen);
 	uint64_t state = FXT_SITE_DISABLED;
 
-	/* The first site evaluated connects to the manager, in background. */
-	fxt_transport_ensure_started();
 	if (!site->next)
 		site_register(site);
 	if (s && t && fxt_session_category_enabled(s, cat)) {
@@ -179,15 +194,6 @@ static struct fxt_session *site_evaluate(struct fxt_site *site,
 	if (atomic_load(&fxt_trace_gen) != gen)
 		__atomic_store_n(&site->state, 0, __ATOMIC_RELAXED);
 	return s;
-}
-
-struct fxt_session *fxt_site_session(struct fxt_site *site,
-				     struct fxt_thread *t, const char *cat,
-				     const char *name, uint16_t *cat_ref,
-				     uint16_t *name_ref)
-{
-	return fxt_site_session_args(site, t, cat, name, NULL, cat_ref,
-				     name_ref);
 }
 
 struct fxt_session *fxt_site_session_args(struct fxt_site *site,
@@ -205,17 +211,15 @@ struct fxt_session *fxt_site_session_args(struct fxt_site *site,
 		if (site)
 			site_evaluate(site, t, NULL, cat, name, eval, cat_ref,
 				      name_ref);
-		else
-			fxt_transport_ensure_started();
 		return NULL;
 	}
 	if (unlikely(t->gen != s->gen))
-		fxt_thread_join_session(t, s);
+		join(t, s);
 	if (!site) {
 		if (!fxt_session_category_enabled(s, cat))
 			return NULL;
-		*cat_ref = fxt_intern(t, s, cat);
-		*name_ref = fxt_intern(t, s, name);
+		*cat_ref = fxt_intern_cached(t, s, cat);
+		*name_ref = fxt_intern_cached(t, s, name);
 		return s;
 	}
 	state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
@@ -238,15 +242,19 @@ static void new_generation_locked(struct fxt_session *s)
 }
 
 struct fxt_session *fxt_session_start(struct fxt_buffer *b,
-				      const char *categories)
+				      const struct fxt_session_config *c)
 {
-	struct fxt_session *s = calloc(1, sizeof(*s));
+	struct fxt_session *s;
 
+	fxt_buffer_start(b, c->mode, c->save, c->save_ctx);
+	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
 	s->buf = b;
-	strncpy(s->categories, categories ? categories : "",
+	strncpy(s->categories, c->categories ? c->categories : "",
 		sizeof(s->categories) - 1);
+	strncpy(s->provider_name, c->provider_name,
+		sizeof(s->provider_name) - 1);
 	atomic_init(&s->next_thread_index, 1);
 	fxt_clock_trace_start();
 	pthread_mutex_lock(&sites_lock);

@@ -4,12 +4,15 @@
  * string cache, the thread ref. Allocated at a thread's first event,
  * freed by a pthread key destructor when the thread exits.
  */
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "provider_private.h"
+#include "macro.h"
+#include "test_hooks.h"
+#include "thread.h"
 
 /* &thread->w: what the inline writer of <fxt/provider.h> reads. */
 FXT_EXPORT __thread struct fxt_internal_writer *fxt_internal_self
@@ -109,22 +112,6 @@ void fxt_quiesce(void)
 	for (t = threads; t; t = t->next)
 		wait_for_thread(t);
 	pthread_mutex_unlock(&threads_lock);
-}
-
-/* First event of this thread in session s: fresh caches, thread records. */
-void fxt_thread_join_session(struct fxt_thread *t, struct fxt_session *s)
-{
-	memset(t->strings, 0, sizeof(t->strings));
-	t->thread_ref = FXT_THREAD_REF_INLINE;
-	t->gen = s->gen;
-	t->buf = s->buf;
-	fxt_write_thread_records(t, s);
-	/* The inline writer needs an indexed thread (no inline koids). */
-	t->w.thread_ref = t->thread_ref;
-	t->w.areas = (struct fxt_internal_area *)s->buf->rolling;
-	t->w.current = (const unsigned int *)&s->buf->current;
-	t->w.site_tag = t->thread_ref == FXT_THREAD_REF_INLINE ?
-				FXT_SITE_TAG_NONE : fxt_site_tag(s->gen);
 }
 
 void fxt_threads_lock(void)

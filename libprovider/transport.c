@@ -23,11 +23,19 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "provider_private.h"
+#include <fxt/fxt_msg.h>
+
+#include "buffer.h"
+#include "clock.h"
+#include "intern.h"
+#include "macro.h"
+#include "session.h"
+#include "test_hooks.h"
+#include "thread.h"
+#include "transport.h"
 
 /* Rules: under transport_lock, except where the background thread owns. */
 static pthread_mutex_t transport_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -64,13 +72,6 @@ union fxt_msg_any {
 	uint8_t bytes[2048];
 };
 
-static void set_default_name_locked(void)
-{
-	if (!provider_name[0])
-		strncpy(provider_name, program_invocation_short_name,
-			sizeof(provider_name) - 1);
-}
-
 FXT_EXPORT int fxt_provider_init(const char *name)
 {
 	int r = 0;
@@ -86,148 +87,67 @@ FXT_EXPORT int fxt_provider_init(const char *name)
 	return r;
 }
 
-const char *fxt_provider_name(void)
+/* The name (the program's unless set); for HELLO, it is final then. */
+static void copy_name(char name[FXT_PROVIDER_NAME_MAX], bool hello)
 {
 	pthread_mutex_lock(&name_lock);
-	set_default_name_locked();
+	if (!provider_name[0])
+		strncpy(provider_name, program_invocation_short_name,
+			sizeof(provider_name) - 1);
+	memcpy(name, provider_name, FXT_PROVIDER_NAME_MAX);
+	hello_sent |= hello;
 	pthread_mutex_unlock(&name_lock);
-	return provider_name;
-}
-
-static void msg_header_init(struct fxt_msg_header *h, unsigned int type,
-			    size_t length)
-{
-	h->magic = FXT_PROTO_MAGIC;
-	h->version = FXT_PROTO_VERSION;
-	h->type = (uint16_t)type;
-	h->length = (uint32_t)length;
-	h->reserved = 0;
-}
-
-static int send_msg(int fd, void *msg, size_t len)
-{
-	ssize_t n = send(fd, msg, len, MSG_DONTWAIT | MSG_NOSIGNAL);
-
-	if (n < 0)
-		return -errno;
-	return (size_t)n == len ? 0 : -EMSGSIZE;
 }
 
 static int send_simple(int fd, unsigned int type)
 {
 	struct fxt_msg_header h;
 
-	msg_header_init(&h, type, sizeof(h));
-	return send_msg(fd, &h, sizeof(h));
+	fxt_msg_init(&h, type, sizeof(h));
+	return fxt_msg_send(fd, &h, sizeof(h), -1);
 }
 
-int fxt_transport_send_save(struct fxt_buffer *b, unsigned int half,
-			    uint64_t generation)
+/*
+ * The buffer's request to save a full half (fxt_buffer_save_fn); ctx is
+ * the manager's socket, non-blocking: an application thread never waits.
+ */
+static int send_save(void *ctx, unsigned int half, uint64_t generation)
 {
-	struct fxt_msg_save m = { .half = half, .generation = generation };
+	struct fxt_msg_save m;
 
-	if (b->save_fd < 0)
-		return -ENOTCONN;
-	msg_header_init(&m.hdr, FXT_MSG_PROVIDER_SAVE, sizeof(m));
-	return send_msg(b->save_fd, &m, sizeof(m));
+	fxt_msg_init(&m, FXT_MSG_PROVIDER_SAVE, sizeof(m));
+	m.half = half;
+	m.generation = generation;
+	return fxt_msg_send((int)(intptr_t)ctx, &m, sizeof(m), -1);
 }
 
-static const char *socket_path(void)
+/* A trace on b; its full halves are saved through save_fd (-1: never). */
+static struct fxt_session *start_session(struct fxt_buffer *b,
+					 unsigned int mode,
+					 const char *categories, int save_fd)
 {
-	const char *p = secure_getenv(FXT_SOCKET_ENV);
+	char name[FXT_PROVIDER_NAME_MAX];
+	struct fxt_session_config c = {
+		.mode = (enum fxt_buffering_mode)mode,
+		.categories = categories,
+		.provider_name = name,
+		.save = save_fd >= 0 ? send_save : NULL,
+		.save_ctx = (void *)(intptr_t)save_fd,
+	};
 
-	return p && *p ? p : FXT_MANAGER_SOCKET;
-}
-
-static int connect_manager(void)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *path = socket_path();
-	int fd;
-
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int r = -errno;
-
-		close(fd);
-		return r;
-	}
-	return fd;
+	copy_name(name, false);
+	return fxt_session_start(b, &c);
 }
 
 static int send_hello(int fd)
 {
-	struct fxt_msg_provider_hello m = { .pid = (uint32_t)getpid() };
+	struct fxt_msg_provider_hello m;
 
-	msg_header_init(&m.hdr, FXT_MSG_PROVIDER_HELLO, sizeof(m));
-	pthread_mutex_lock(&name_lock);
-	set_default_name_locked();
-	memcpy(m.name, provider_name, sizeof(m.name));
-	hello_sent = true;
-	pthread_mutex_unlock(&name_lock);
+	fxt_msg_init(&m, FXT_MSG_PROVIDER_HELLO, sizeof(m));
+	m.pid = (uint32_t)getpid();
+	copy_name(m.name, true);
 	m.name[sizeof(m.name) - 1] = 0;
-	return send_msg(fd, &m, sizeof(m));
-}
-
-static void close_received_fds(struct msghdr *mh)
-{
-	struct cmsghdr *c;
-
-	for (c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c)) {
-		int *fds = (int *)CMSG_DATA(c);
-		size_t i, n;
-
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < n; i++)
-			close(fds[i]);
-	}
-}
-
-/*
- * One message, and the fd passed with it (exactly one SCM_RIGHTS fd, or
- * none): -errno on error, 0 on end of connection, else its length.
- */
-static ssize_t recv_msg(int fd, union fxt_msg_any *m, int *passed_fd)
-{
-	union {
-		struct cmsghdr align;
-		char buf[CMSG_SPACE(sizeof(int) * 4)];
-	} control;
-	struct iovec iov = { .iov_base = m, .iov_len = sizeof(*m) };
-	struct msghdr mh = {
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = &control, .msg_controllen = sizeof(control),
-	};
-	struct cmsghdr *c;
-	ssize_t n;
-
-	*passed_fd = -1;
-	n = recvmsg(fd, &mh, MSG_CMSG_CLOEXEC);
-	if (n < 0)
-		return -errno;
-	if (mh.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) {
-		close_received_fds(&mh);
-		return -EBADMSG;
-	}
-	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		if (c->cmsg_len != CMSG_LEN(sizeof(int)) || *passed_fd >= 0) {
-			close_received_fds(&mh);
-			if (*passed_fd >= 0)
-				*passed_fd = -1;
-			return -EBADMSG;
-		}
-		memcpy(passed_fd, CMSG_DATA(c), sizeof(int));
-	}
-	return n;
+	return fxt_msg_send(fd, &m, sizeof(m), -1);
 }
 
 static void settle(void)
@@ -251,7 +171,7 @@ static void drop_buffer(void)
 	end_session();
 	if (buffer) {
 		fxt_buffer_unmap(buffer);
-		buffer = NULL;	/* never freed: see provider_private.h */
+		buffer = NULL;	/* never freed: see session.h */
 	}
 }
 
@@ -266,13 +186,24 @@ static bool sealed(int fd)
 	return seals >= 0 && (seals & F_SEAL_SHRINK);
 }
 
-static void on_buffer(const struct fxt_msg_buffer *m, int fd)
+static struct fxt_buffer *map_buffer(int fd, uint64_t size)
 {
 	struct fxt_buffer *b = malloc(sizeof(*b));
 
-	drop_buffer();
-	if (!b || !sealed(fd) || fxt_buffer_map(b, fd, m->size) < 0) {
+	if (b && fxt_buffer_map(b, fd, size) < 0) {
 		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void on_buffer(const struct fxt_msg_buffer *m, int fd)
+{
+	struct fxt_buffer *b;
+
+	drop_buffer();
+	b = sealed(fd) ? map_buffer(fd, m->size) : NULL;
+	if (!b) {
 		close(fd);
 		return;		/* the manager sees no STARTED */
 	}
@@ -289,9 +220,7 @@ static void on_start(int fd, const struct fxt_msg_start *m)
 	end_session();
 	memcpy(categories, m->categories, sizeof(categories));
 	categories[sizeof(categories) - 1] = 0;
-	fxt_buffer_start(buffer, (enum fxt_buffering_mode)m->mode);
-	buffer->save_fd = fd;
-	session = fxt_session_start(buffer, categories);
+	session = start_session(buffer, m->mode, categories, fd);
 	if (session)
 		(void)send_simple(fd, FXT_MSG_PROVIDER_STARTED);
 	settle();
@@ -316,11 +245,8 @@ static bool handle_msg(int fd, union fxt_msg_any *m, size_t n, int passed_fd)
 {
 	const struct fxt_msg_header *h = &m->hdr;
 
-	if (n < sizeof(*h) || h->magic != FXT_PROTO_MAGIC ||
-	    h->version != FXT_PROTO_VERSION || h->length != n ||
-	    n < msg_min_length(h->type))
-		goto bad;
-	if ((passed_fd >= 0) != (h->type == FXT_MSG_BUFFER))
+	if (n < msg_min_length(h->type) ||
+	    (passed_fd >= 0) != (h->type == FXT_MSG_BUFFER))
 		goto bad;
 	switch (h->type) {
 	case FXT_MSG_BUFFER:
@@ -367,7 +293,7 @@ static void serve(int fd)
 				continue;
 			break;
 		}
-		n = recv_msg(fd, m, &passed_fd);
+		n = fxt_msg_recv(fd, m, sizeof(*m), &passed_fd);
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
 		if (n <= 0 || !handle_msg(fd, m, (size_t)n, passed_fd))
@@ -380,7 +306,8 @@ static void *transport_thread(void *arg)
 {
 	(void)arg;
 	for (;;) {
-		int fd = connect_manager();
+		int fd = fxt_msg_connect_flags(fxt_msg_socket_path(),
+					       SOCK_NONBLOCK);
 
 		if (fd < 0)
 			settle();	/* no manager: nothing to wait for */
@@ -538,17 +465,10 @@ struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,
 				   enum fxt_buffering_mode mode,
 				   const char *categories, int save_fd)
 {
-	struct fxt_buffer *b = malloc(sizeof(*b));
+	struct fxt_buffer *b = map_buffer(memfd, size);
 
-	if (!b)
-		return NULL;
-	if (fxt_buffer_map(b, memfd, size) < 0) {
-		free(b);
-		return NULL;
-	}
-	fxt_buffer_start(b, mode);
-	b->save_fd = save_fd;
-	test_session = fxt_session_start(b, categories);
+	if (b)
+		test_session = start_session(b, mode, categories, save_fd);
 	return b;
 }
 

@@ -9,7 +9,7 @@
 
 #include "cpu_tracks.h"
 #include "fxt_json.h"
-#include "json_writer.h"
+#include "text_out.h"
 #include "name_cache.h"
 
 /* ,"pid":N,"tid":N as last formatted for a thread: most events repeat it. */
@@ -22,7 +22,7 @@ struct thread_text {
 #define THREAD_TEXT_SLOTS 64u
 
 struct converter {
-	struct json_writer w;
+	struct text_out w;
 	struct name_cache *names;
 	struct cpu_tracks cpus;
 	struct fxt_json_stats *stats;
@@ -54,9 +54,9 @@ const struct fxt_arg *conv_find_arg(const struct fxt_record *rec,
 /* "{" after the right separator: every event starts with this. */
 void conv_begin_event(struct converter *c, char phase);
 void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid);
-void conv_put_arg_value(struct json_writer *w, const struct fxt_arg *a);
+void conv_put_arg_value(struct text_out *w, const struct fxt_arg *a);
 /* ,"key": with a literal key */
-#define conv_put_key(w, key) json_put_lit((w), ",\"" key "\":")
+#define conv_put_key(w, key) text_put_lit((w), ",\"" key "\":")
 /* All args of rec, each as "name":value (no braces, no leading comma). */
 void conv_put_args(struct converter *c, const struct fxt_record *rec,
 		   bool first);

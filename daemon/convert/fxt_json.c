@@ -24,9 +24,9 @@ const struct fxt_arg *conv_find_arg(const struct fxt_record *rec,
 
 void conv_begin_event(struct converter *c, char phase)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 
-	json_reserve(w, 16);
+	text_reserve(w, 16);
 	if (c->stats->events++)
 		w->buf[w->len++] = ',';
 	memcpy(w->buf + w->len, "\n{\"ph\":\"", 8);
@@ -45,55 +45,55 @@ void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid)
 		p = t->text;
 		memcpy(p, ",\"pid\":", 7);
 		p += 7;
-		p += json_format_u64(p, pid);
+		p += text_format_u64(p, pid);
 		memcpy(p, ",\"tid\":", 7);
 		p += 7;
-		p += json_format_u64(p, tid);
+		p += text_format_u64(p, tid);
 		t->len = (uint8_t)(p - t->text);
 		t->pid = pid;
 		t->tid = tid;
 	}
-	json_reserve(&c->w, sizeof(t->text));
+	text_reserve(&c->w, sizeof(t->text));
 	memcpy(c->w.buf + c->w.len, t->text, sizeof(t->text));
 	c->w.len += t->len;
 }
 
-void conv_put_arg_value(struct json_writer *w, const struct fxt_arg *a)
+void conv_put_arg_value(struct text_out *w, const struct fxt_arg *a)
 {
 	switch (a->type) {
 	case FXT_ARG_INT32:
-		json_put_i64(w, a->value.i32);
+		text_put_i64(w, a->value.i32);
 		break;
 	case FXT_ARG_UINT32:
-		json_put_u64(w, a->value.u32);
+		text_put_u64(w, a->value.u32);
 		break;
 	case FXT_ARG_INT64:
-		json_put_i64(w, a->value.i64);
+		text_put_i64(w, a->value.i64);
 		break;
 	case FXT_ARG_UINT64:
-		json_put_u64(w, a->value.u64);
+		text_put_u64(w, a->value.u64);
 		break;
 	case FXT_ARG_DOUBLE:
-		json_put_double(w, a->value.f64);
+		text_put_json_double(w, a->value.f64);
 		break;
 	case FXT_ARG_STRING:
-		json_put_string(w, a->value.str.data, a->value.str.len);
+		text_put_json_string(w, a->value.str.data, a->value.str.len);
 		break;
 	case FXT_ARG_POINTER:
-		json_put_hex_string(w, a->value.pointer);
+		text_put_json_hex(w, a->value.pointer);
 		break;
 	case FXT_ARG_KOID:
-		json_put_u64(w, a->value.koid);
+		text_put_u64(w, a->value.koid);
 		break;
 	case FXT_ARG_BOOL:
 		if (a->value.b)
-			json_put_lit(w, "true");
+			text_put_lit(w, "true");
 		else
-			json_put_lit(w, "false");
+			text_put_lit(w, "false");
 		break;
 	case FXT_ARG_NULL:
 	default:
-		json_put_lit(w, "null");
+		text_put_lit(w, "null");
 		break;
 	}
 }
@@ -107,10 +107,10 @@ void conv_put_args(struct converter *c, const struct fxt_record *rec,
 		const struct fxt_arg *a = &rec->args[i];
 
 		if (!first)
-			json_put_char(&c->w, ',');
+			text_put_char(&c->w, ',');
 		first = false;
-		json_put_string(&c->w, a->name.data, a->name.len);
-		json_put_char(&c->w, ':');
+		text_put_json_string(&c->w, a->name.data, a->name.len);
+		text_put_char(&c->w, ':');
 		conv_put_arg_value(&c->w, a);
 	}
 }
@@ -196,21 +196,21 @@ static uint64_t drops_of(const struct fxt_json_stats *s, uint32_t id)
 static void put_provider(struct converter *c, bool first, uint32_t id,
 			 const struct fxt_str *name, uint64_t ticks_per_second)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 
 	if (!first)
-		json_put_lit(w, ",");
-	json_put_lit(w, "\n{\"id\":");
-	json_put_u64(w, id);
-	json_put_lit(w, ",\"name\":");
-	json_put_string(w, name ? name->data : "", name ? name->len : 0);
+		text_put_lit(w, ",");
+	text_put_lit(w, "\n{\"id\":");
+	text_put_u64(w, id);
+	text_put_lit(w, ",\"name\":");
+	text_put_json_string(w, name ? name->data : "", name ? name->len : 0);
 	if (ticks_per_second) {
-		json_put_lit(w, ",\"ticks_per_second\":");
-		json_put_u64(w, ticks_per_second);
+		text_put_lit(w, ",\"ticks_per_second\":");
+		text_put_u64(w, ticks_per_second);
 	}
-	json_put_lit(w, ",\"buffer_overflows\":");
-	json_put_u64(w, drops_of(c->stats, id));
-	json_put_char(w, '}');
+	text_put_lit(w, ",\"buffer_overflows\":");
+	text_put_u64(w, drops_of(c->stats, id));
+	text_put_char(w, '}');
 }
 
 static bool reader_has_provider(struct fxt_reader *r, uint32_t id)
@@ -227,11 +227,11 @@ static bool reader_has_provider(struct fxt_reader *r, uint32_t id)
 static void put_trailer(struct converter *c, struct fxt_reader *r)
 {
 	const struct fxt_reader_stats *rs = fxt_reader_stats(r);
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 	size_t i, n = fxt_reader_provider_count(r);
 	bool first = true;
 
-	json_put_lit(w, "\n],\n\"providers\":[");
+	text_put_lit(w, "\n],\n\"providers\":[");
 	for (i = 0; i < n; i++, first = false) {
 		const struct fxt_provider *p = fxt_reader_provider(r, i);
 
@@ -245,18 +245,18 @@ static void put_trailer(struct converter *c, struct fxt_reader *r)
 		put_provider(c, first, id, NULL, 0);
 		first = false;
 	}
-	json_put_lit(w, "],\n\"buffer_overflows\":");
-	json_put_u64(w, c->stats->buffer_overflows);
-	json_put_lit(w, ",\n\"malformed_records\":");
-	json_put_u64(w, rs->malformed);
-	json_put_lit(w, ",\n\"nonconforming_records\":");
-	json_put_u64(w, rs->nonconforming);
-	json_put_lit(w, ",\n\"truncated_input\":");
+	text_put_lit(w, "],\n\"buffer_overflows\":");
+	text_put_u64(w, c->stats->buffer_overflows);
+	text_put_lit(w, ",\n\"malformed_records\":");
+	text_put_u64(w, rs->malformed);
+	text_put_lit(w, ",\n\"nonconforming_records\":");
+	text_put_u64(w, rs->nonconforming);
+	text_put_lit(w, ",\n\"truncated_input\":");
 	if (rs->truncated)
-		json_put_lit(w, "true");
+		text_put_lit(w, "true");
 	else
-		json_put_lit(w, "false");
-	json_put_lit(w, "\n}\n");
+		text_put_lit(w, "false");
+	text_put_lit(w, "\n}\n");
 }
 
 static int run(struct converter *c, struct fxt_reader *r,
@@ -267,9 +267,9 @@ static int run(struct converter *c, struct fxt_reader *r,
 	int ret;
 
 	if (opt->json_array)
-		json_put_lit(&c->w, "[");
+		text_put_lit(&c->w, "[");
 	else
-		json_put_lit(&c->w,
+		text_put_lit(&c->w,
 			     "{\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[");
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		dispatch(c, &rec);
@@ -283,7 +283,7 @@ static int run(struct converter *c, struct fxt_reader *r,
 		return ret;
 	conv_sched_finish(c);
 	if (opt->json_array)
-		json_put_lit(&c->w, "\n]\n");
+		text_put_lit(&c->w, "\n]\n");
 	else
 		put_trailer(c, r);
 	return c->err;
@@ -302,15 +302,15 @@ int fxt_json_convert(struct fxt_reader *r, int out_fd,
 	memset(stats, 0, sizeof(*stats));
 	memset(&c, 0, sizeof(c));
 	c.stats = stats;
-	ret = json_writer_init(&c.w, out_fd,
-			       opt->buffer_size ? opt->buffer_size :
-						  DEFAULT_BUFFER_SIZE);
+	ret = text_out_init(&c.w, out_fd,
+			    opt->buffer_size ? opt->buffer_size :
+					       DEFAULT_BUFFER_SIZE);
 	if (ret)
 		return ret;
 	c.names = name_cache_new();
 	ret = c.names ? run(&c, r, opt) : -ENOMEM;
 	stats->records = fxt_reader_stats(r)->records;
-	wret = json_writer_finish(&c.w);
+	wret = text_out_finish(&c.w);
 	stats->bytes_written = c.w.flushed;
 	stats->output_failed = wret != 0;
 	name_cache_free(c.names);

@@ -21,23 +21,23 @@ static const char event_phase[FXT_EVENT_TYPE_MAX + 1] = {
 	[FXT_EVENT_FLOW_END] = 'f',
 };
 
-static void put_name(struct json_writer *w, const struct fxt_str *name)
+static void put_name(struct text_out *w, const struct fxt_str *name)
 {
-	json_put_lit(w, ",\"name\":");
-	json_put_string(w, name->data, name->len);
+	text_put_lit(w, ",\"name\":");
+	text_put_json_string(w, name->data, name->len);
 }
 
-static void put_cat(struct json_writer *w, const struct fxt_str *cat)
+static void put_cat(struct text_out *w, const struct fxt_str *cat)
 {
-	json_put_lit(w, ",\"cat\":");
-	json_put_string(w, cat->data, cat->len);
+	text_put_lit(w, ",\"cat\":");
+	text_put_json_string(w, cat->data, cat->len);
 }
 
 static void put_ts(struct converter *c, const struct fxt_record *rec,
 		   uint64_t ticks)
 {
 	conv_put_key(&c->w, "ts");
-	json_put_us(&c->w, conv_ns(rec->provider, ticks));
+	text_put_thousandths(&c->w, conv_ns(rec->provider, ticks));
 }
 
 /*
@@ -85,45 +85,45 @@ static void put_counter_args(struct converter *c, const struct fxt_record *rec)
 	bool first = true;
 	unsigned int i;
 
-	json_put_lit(&c->w, ",\"args\":{");
+	text_put_lit(&c->w, ",\"args\":{");
 	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++) {
 		const struct fxt_arg *a = &rec->args[i];
 
 		if (!arg_is_number(a))
 			continue;
 		if (!first)
-			json_put_char(&c->w, ',');
+			text_put_char(&c->w, ',');
 		first = false;
-		json_put_string(&c->w, a->name.data, a->name.len);
-		json_put_char(&c->w, ':');
+		text_put_json_string(&c->w, a->name.data, a->name.len);
+		text_put_char(&c->w, ':');
 		conv_put_arg_value(&c->w, a);
 	}
-	json_put_char(&c->w, '}');
+	text_put_char(&c->w, '}');
 }
 
 static void put_event_specific(struct converter *c,
 			       const struct fxt_record *rec)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 	char scope[] = ",\"s\":\"t\"";
 	uint64_t start, end;
 
 	switch (rec->event.type) {
 	case FXT_EVENT_INSTANT:
 		scope[6] = instant_scope(rec);
-		json_put_raw(w, scope, sizeof(scope) - 1);
+		text_put_mem(w, scope, sizeof(scope) - 1);
 		break;
 	case FXT_EVENT_COUNTER:
 		if (rec->event.extra) {
 			conv_put_key(w, "id");
-			json_put_hex_string(w, rec->event.extra);
+			text_put_json_hex(w, rec->event.extra);
 		}
 		break;
 	case FXT_EVENT_DURATION_COMPLETE:
 		start = conv_ns(rec->provider, rec->event.ts);
 		end = conv_ns(rec->provider, rec->event.extra);
 		conv_put_key(w, "dur");
-		json_put_us(w, end > start ? end - start : 0);
+		text_put_thousandths(w, end > start ? end - start : 0);
 		break;
 	case FXT_EVENT_ASYNC_BEGIN:
 	case FXT_EVENT_ASYNC_INSTANT:
@@ -131,13 +131,13 @@ static void put_event_specific(struct converter *c,
 	case FXT_EVENT_FLOW_BEGIN:
 	case FXT_EVENT_FLOW_STEP:
 		conv_put_key(w, "id");
-		json_put_hex_string(w, rec->event.extra);
+		text_put_json_hex(w, rec->event.extra);
 		break;
 	case FXT_EVENT_FLOW_END:
 		conv_put_key(w, "id");
-		json_put_hex_string(w, rec->event.extra);
+		text_put_json_hex(w, rec->event.extra);
 		/* FXT binds a flow end to its enclosing slice, not the next. */
-		json_put_lit(w, ",\"bp\":\"e\"");
+		text_put_lit(w, ",\"bp\":\"e\"");
 		break;
 	default:
 		break;
@@ -146,7 +146,7 @@ static void put_event_specific(struct converter *c,
 
 void conv_event(struct converter *c, const struct fxt_record *rec)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 
 	if ((unsigned int)rec->event.type > FXT_EVENT_TYPE_MAX) {
 		c->stats->unconverted++;
@@ -161,24 +161,24 @@ void conv_event(struct converter *c, const struct fxt_record *rec)
 	if (rec->event.type == FXT_EVENT_COUNTER) {
 		put_counter_args(c, rec);
 	} else if (rec->nargs) {
-		json_put_lit(w, ",\"args\":{");
+		text_put_lit(w, ",\"args\":{");
 		conv_put_args(c, rec, true);
-		json_put_char(w, '}');
+		text_put_char(w, '}');
 	}
-	json_put_char(w, '}');
+	text_put_char(w, '}');
 }
 
 void conv_log(struct converter *c, const struct fxt_record *rec)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 
 	conv_begin_event(c, 'i');
-	json_put_lit(w, ",\"name\":\"log\",\"cat\":\"log\",\"s\":\"t\"");
+	text_put_lit(w, ",\"name\":\"log\",\"cat\":\"log\",\"s\":\"t\"");
 	put_ts(c, rec, rec->log.ts);
 	conv_put_thread(c, rec->log.thread.pid, rec->log.thread.tid);
-	json_put_lit(w, ",\"args\":{\"message\":");
-	json_put_string(w, rec->log.message.data, rec->log.message.len);
-	json_put_lit(w, "}}");
+	text_put_lit(w, ",\"args\":{\"message\":");
+	text_put_json_string(w, rec->log.message.data, rec->log.message.len);
+	text_put_lit(w, "}}");
 }
 
 /* A metadata event with a name of its own; the caller adds args. */
@@ -186,10 +186,10 @@ static void begin_metadata(struct converter *c, const char *name, size_t len,
 			   uint64_t pid, uint64_t tid)
 {
 	conv_begin_event(c, 'M');
-	json_put_lit(&c->w, ",\"name\":");
-	json_put_string(&c->w, name, len);
+	text_put_lit(&c->w, ",\"name\":");
+	text_put_json_string(&c->w, name, len);
 	conv_put_thread(c, pid, tid);
-	json_put_lit(&c->w, ",\"args\":{");
+	text_put_lit(&c->w, ",\"args\":{");
 }
 
 #define begin_metadata_lit(c, name, pid, tid) \
@@ -199,36 +199,36 @@ void conv_thread_name(struct converter *c, uint64_t pid, uint64_t tid,
 		      const char *name, size_t len)
 {
 	begin_metadata_lit(c, "thread_name", pid, tid);
-	json_put_lit(&c->w, "\"name\":");
-	json_put_string(&c->w, name, len);
-	json_put_lit(&c->w, "}}");
+	text_put_lit(&c->w, "\"name\":");
+	text_put_json_string(&c->w, name, len);
+	text_put_lit(&c->w, "}}");
 }
 
 void conv_process_name(struct converter *c, uint64_t pid, const char *name,
 		       size_t len)
 {
 	begin_metadata_lit(c, "process_name", pid, 0);
-	json_put_lit(&c->w, "\"name\":");
-	json_put_string(&c->w, name, len);
-	json_put_lit(&c->w, "}}");
+	text_put_lit(&c->w, "\"name\":");
+	text_put_json_string(&c->w, name, len);
+	text_put_lit(&c->w, "}}");
 }
 
 /* Blobs are noted (name, size, type), never dumped. */
 void conv_blob(struct converter *c, const struct fxt_record *rec)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 	const char *type = fxt_blob_type_name(rec->blob.blob_type);
 
 	begin_metadata_lit(c, "blob", 0, 0);
-	json_put_lit(w, "\"name\":");
-	json_put_string(w, rec->blob.name.data, rec->blob.name.len);
-	json_put_lit(w, ",\"size\":");
-	json_put_u64(w, rec->blob.payload_len);
-	json_put_lit(w, ",\"type\":");
-	json_put_u64(w, rec->blob.blob_type);
-	json_put_lit(w, ",\"type_name\":");
-	json_put_string(w, type, strlen(type));
-	json_put_lit(w, "}}");
+	text_put_lit(w, "\"name\":");
+	text_put_json_string(w, rec->blob.name.data, rec->blob.name.len);
+	text_put_lit(w, ",\"size\":");
+	text_put_u64(w, rec->blob.payload_len);
+	text_put_lit(w, ",\"type\":");
+	text_put_u64(w, rec->blob.blob_type);
+	text_put_lit(w, ",\"type_name\":");
+	text_put_json_string(w, type, strlen(type));
+	text_put_lit(w, "}}");
 }
 
 /*
@@ -237,41 +237,41 @@ void conv_blob(struct converter *c, const struct fxt_record *rec)
  */
 void conv_large_blob(struct converter *c, const struct fxt_record *rec)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 
 	if (!rec->large_blob.has_metadata) {
 		begin_metadata_lit(c, "blob", 0, 0);
-		json_put_lit(w, "\"name\":");
-		json_put_string(w, rec->large_blob.name.data,
-				rec->large_blob.name.len);
-		json_put_lit(w, ",\"category\":");
-		json_put_string(w, rec->large_blob.category.data,
-				rec->large_blob.category.len);
-		json_put_lit(w, ",\"size\":");
-		json_put_u64(w, rec->large_blob.payload_len);
-		json_put_lit(w, "}}");
+		text_put_lit(w, "\"name\":");
+		text_put_json_string(w, rec->large_blob.name.data,
+				     rec->large_blob.name.len);
+		text_put_lit(w, ",\"category\":");
+		text_put_json_string(w, rec->large_blob.category.data,
+				     rec->large_blob.category.len);
+		text_put_lit(w, ",\"size\":");
+		text_put_u64(w, rec->large_blob.payload_len);
+		text_put_lit(w, "}}");
 		return;
 	}
 	conv_begin_event(c, 'i');
 	put_name(w, &rec->large_blob.name);
 	put_cat(w, &rec->large_blob.category);
-	json_put_lit(w, ",\"s\":\"t\"");
+	text_put_lit(w, ",\"s\":\"t\"");
 	put_ts(c, rec, rec->large_blob.ts);
 	conv_put_thread(c, rec->large_blob.thread.pid,
 			rec->large_blob.thread.tid);
-	json_put_lit(w, ",\"args\":{\"blob_size\":");
-	json_put_u64(w, rec->large_blob.payload_len);
+	text_put_lit(w, ",\"args\":{\"blob_size\":");
+	text_put_u64(w, rec->large_blob.payload_len);
 	conv_put_args(c, rec, false);
-	json_put_lit(w, "}}");
+	text_put_lit(w, "}}");
 }
 
 static void put_object_args(struct converter *c, const struct fxt_record *rec,
 			    const struct fxt_str *name)
 {
-	json_put_lit(&c->w, ",\"name\":");
-	json_put_string(&c->w, name->data, name->len);
+	text_put_lit(&c->w, ",\"name\":");
+	text_put_json_string(&c->w, name->data, name->len);
 	conv_put_args(c, rec, false);
-	json_put_lit(&c->w, "}}");
+	text_put_lit(&c->w, "}}");
 }
 
 static uint64_t process_of_thread(const struct fxt_record *rec)
@@ -326,10 +326,10 @@ void conv_kernel_object(struct converter *c, const struct fxt_record *rec)
 		return;
 	default:
 		begin_metadata_lit(c, "kernel_object", 0, 0);
-		json_put_lit(&c->w, "\"koid\":");
-		json_put_u64(&c->w, koid);
-		json_put_lit(&c->w, ",\"type\":");
-		json_put_u64(&c->w, rec->kernel_object.obj_type);
+		text_put_lit(&c->w, "\"koid\":");
+		text_put_u64(&c->w, koid);
+		text_put_lit(&c->w, ",\"type\":");
+		text_put_u64(&c->w, rec->kernel_object.obj_type);
 		put_object_args(c, rec, name);
 		return;
 	}
@@ -338,8 +338,8 @@ void conv_kernel_object(struct converter *c, const struct fxt_record *rec)
 void conv_userspace_object(struct converter *c, const struct fxt_record *rec)
 {
 	begin_metadata_lit(c, "userspace_object", rec->userspace_object.pid, 0);
-	json_put_lit(&c->w, "\"pointer\":");
-	json_put_hex_string(&c->w, rec->userspace_object.pointer);
+	text_put_lit(&c->w, "\"pointer\":");
+	text_put_json_hex(&c->w, rec->userspace_object.pointer);
 	put_object_args(c, rec, &rec->userspace_object.name);
 }
 

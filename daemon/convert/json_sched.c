@@ -12,66 +12,66 @@
 
 #include "convert_internal.h"
 
-static void put_cpu_label(struct json_writer *w, unsigned int n)
+static void put_cpu_label(struct text_out *w, unsigned int n)
 {
-	json_put_lit(w, "\"CPU ");
-	json_put_u64(w, n);
-	json_put_char(w, '"');
+	text_put_lit(w, "\"CPU ");
+	text_put_u64(w, n);
+	text_put_char(w, '"');
 }
 
 static void name_cpu(struct converter *c, unsigned int n)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 
 	if (!c->cpus_process_named) {
 		c->cpus_process_named = true;
 		conv_process_name(c, FXT_JSON_CPUS_PID, "CPUs", 4);
 		conv_begin_event(c, 'M');
-		json_put_lit(w, ",\"name\":\"process_sort_index\"");
+		text_put_lit(w, ",\"name\":\"process_sort_index\"");
 		conv_put_thread(c, FXT_JSON_CPUS_PID, 0);
-		json_put_lit(w, ",\"args\":{\"sort_index\":-1}}");
+		text_put_lit(w, ",\"args\":{\"sort_index\":-1}}");
 	}
 	conv_begin_event(c, 'M');
-	json_put_lit(w, ",\"name\":\"thread_name\"");
+	text_put_lit(w, ",\"name\":\"thread_name\"");
 	conv_put_thread(c, FXT_JSON_CPUS_PID, n);
-	json_put_lit(w, ",\"args\":{\"name\":");
+	text_put_lit(w, ",\"args\":{\"name\":");
 	put_cpu_label(w, n);
-	json_put_lit(w, "}}");
+	text_put_lit(w, "}}");
 	/* Numeric order: by name, "CPU 10" would sort before "CPU 2". */
 	conv_begin_event(c, 'M');
-	json_put_lit(w, ",\"name\":\"thread_sort_index\"");
+	text_put_lit(w, ",\"name\":\"thread_sort_index\"");
 	conv_put_thread(c, FXT_JSON_CPUS_PID, n);
-	json_put_lit(w, ",\"args\":{\"sort_index\":");
-	json_put_u64(w, n);
-	json_put_lit(w, "}}");
+	text_put_lit(w, ",\"args\":{\"sort_index\":");
+	text_put_u64(w, n);
+	text_put_lit(w, "}}");
 }
 
 /* "<name> <tid>", or "thread <tid>" for a thread never named. */
-static void put_thread_label(struct json_writer *w, const char *prefix,
+static void put_thread_label(struct text_out *w, const char *prefix,
 			     size_t prefix_len, const struct name_entry *e,
 			     uint64_t tid)
 {
-	json_put_char(w, '"');
-	json_put_raw(w, prefix, prefix_len);
+	text_put_char(w, '"');
+	text_put_mem(w, prefix, prefix_len);
 	if (e)
-		json_put_string_part(w, e->name, e->name_len);
+		text_put_json_part(w, e->name, e->name_len);
 	else
-		json_put_lit(w, "thread");
-	json_put_char(w, ' ');
-	json_put_u64(w, tid);
-	json_put_char(w, '"');
+		text_put_lit(w, "thread");
+	text_put_char(w, ' ');
+	text_put_u64(w, tid);
+	text_put_char(w, '"');
 }
 
 static void put_thread_args(struct converter *c, const struct name_entry *e,
 			    uint64_t tid, uint64_t pid)
 {
-	json_put_lit(&c->w, ",\"args\":{\"tid\":");
-	json_put_u64(&c->w, tid);
+	text_put_lit(&c->w, ",\"args\":{\"tid\":");
+	text_put_u64(&c->w, tid);
 	if (!pid && e)
 		pid = e->pid;
 	if (pid) {
 		conv_put_key(&c->w, "pid");
-		json_put_u64(&c->w, pid);
+		text_put_u64(&c->w, pid);
 	}
 }
 
@@ -79,7 +79,7 @@ static void close_slice(struct converter *c, unsigned int n,
 			struct cpu_state *cpu, uint64_t end_ns,
 			const char *end_state)
 {
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 	const struct name_entry *e;
 
 	if (!cpu->running)
@@ -87,27 +87,28 @@ static void close_slice(struct converter *c, unsigned int n,
 	cpu->running = false;
 	e = name_cache_find(c->names, NAME_THREAD, cpu->tid);
 	conv_begin_event(c, 'X');
-	json_put_lit(w, ",\"name\":");
+	text_put_lit(w, ",\"name\":");
 	put_thread_label(w, "", 0, e, cpu->tid);
-	json_put_lit(w, ",\"cat\":\"sched\",\"ts\":");
-	json_put_us(w, cpu->start_ns);
-	json_put_lit(w, ",\"dur\":");
-	json_put_us(w, end_ns > cpu->start_ns ? end_ns - cpu->start_ns : 0);
+	text_put_lit(w, ",\"cat\":\"sched\",\"ts\":");
+	text_put_thousandths(w, cpu->start_ns);
+	text_put_lit(w, ",\"dur\":");
+	text_put_thousandths(w, end_ns > cpu->start_ns ?
+				   end_ns - cpu->start_ns : 0);
 	conv_put_thread(c, FXT_JSON_CPUS_PID, n);
 	put_thread_args(c, e, cpu->tid, cpu->pid);
 	if (cpu->has_weight) {
 		conv_put_key(w, "weight");
-		json_put_i64(w, cpu->weight);
+		text_put_i64(w, cpu->weight);
 	}
 	if (cpu->has_prio) {
 		conv_put_key(w, "priority");
-		json_put_u64(w, cpu->prio);
+		text_put_u64(w, cpu->prio);
 	}
 	if (end_state) {
 		conv_put_key(w, "end_state");
-		json_put_string(w, end_state, strlen(end_state));
+		text_put_json_string(w, end_state, strlen(end_state));
 	}
-	json_put_lit(w, "}}");
+	text_put_lit(w, "}}");
 }
 
 static const struct fxt_arg *int32_arg(const struct fxt_record *rec,
@@ -144,18 +145,18 @@ static void wakeup(struct converter *c, const struct fxt_record *rec,
 {
 	const struct fxt_thread_id *woken = &rec->sched.woken;
 	const struct name_entry *e;
-	struct json_writer *w = &c->w;
+	struct text_out *w = &c->w;
 
 	e = name_cache_find(c->names, NAME_THREAD, woken->tid);
 	conv_begin_event(c, 'i');
-	json_put_lit(w, ",\"name\":");
+	text_put_lit(w, ",\"name\":");
 	put_thread_label(w, "wakeup ", 7, e, woken->tid);
-	json_put_lit(w, ",\"cat\":\"sched\",\"s\":\"t\",\"ts\":");
-	json_put_us(w, ns);
+	text_put_lit(w, ",\"cat\":\"sched\",\"s\":\"t\",\"ts\":");
+	text_put_thousandths(w, ns);
 	conv_put_thread(c, FXT_JSON_CPUS_PID, rec->sched.cpu);
 	put_thread_args(c, e, woken->tid, woken->pid);
 	conv_put_args(c, rec, false);
-	json_put_lit(w, "}}");
+	text_put_lit(w, "}}");
 }
 
 void conv_sched(struct converter *c, const struct fxt_record *rec)

@@ -47,11 +47,7 @@ struct kernel_out {
 
 static const struct kernel_backend_ops *backend_kmod(void)
 {
-#ifdef FXT_HAVE_KMOD_BACKEND
 	return &kernel_backend_kmod;
-#else
-	return NULL;
-#endif
 }
 
 static const struct kernel_backend_ops *backend_bpf(void)

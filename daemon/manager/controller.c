@@ -16,7 +16,7 @@
 
 #include "cleanup.h"
 #include "controller.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "log.h"
 #include "manager.h"
 #include "provider.h"

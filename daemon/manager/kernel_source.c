@@ -5,12 +5,11 @@
 #include <string.h>
 
 #include "archive.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "kernel_source.h"
 #include "log.h"
 #include "record_walk.h"
 
-#ifdef FXT_HAVE_KERNEL_SESSION
 #include "kernel_session.h"
 
 struct kernel_source {
@@ -220,52 +219,3 @@ struct kernel_source *kernel_source_free(struct kernel_source *ks)
 	free(ks);
 	return NULL;
 }
-
-#else /* !FXT_HAVE_KERNEL_SESSION */
-
-struct kernel_source {
-	int unused;
-};
-
-int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
-		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
-		       uint32_t provider_id,
-		       struct archive *archive, struct kernel_source **ret,
-		       char *why, size_t why_len)
-{
-	*ret = NULL;
-	why[0] = '\0';
-	if (choice == FXT_CTL_KERNEL_OFF)
-		return 0;
-	snprintf(why, why_len,
-		 "no kernel capture: this fxtraced was built without kernel support");
-	return choice == FXT_CTL_KERNEL_AUTO ? 0 : -EOPNOTSUPP;
-}
-
-const char *kernel_source_backend(const struct kernel_source *ks)
-{
-	return "off";
-}
-
-int kernel_source_finish(struct kernel_source *ks)
-{
-	return 0;
-}
-
-int kernel_source_resume(struct kernel_source *ks)
-{
-	return 0;
-}
-
-void kernel_source_describe(const struct kernel_source *ks,
-			    struct fxt_ctl_provider *out)
-{
-	fxt_msg_init(out, FXT_MSG_CTL_PROVIDER, sizeof(*out));
-}
-
-struct kernel_source *kernel_source_free(struct kernel_source *ks)
-{
-	return NULL;
-}
-
-#endif

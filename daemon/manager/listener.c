@@ -19,7 +19,7 @@
 
 #include "cleanup.h"
 #include "controller.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "list.h"
 #include "listener.h"
 #include "log.h"

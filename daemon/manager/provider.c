@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "log.h"
 #include "manager.h"
 #include "provider.h"

@@ -18,7 +18,7 @@
 #include "cleanup.h"
 #include "collect.h"
 #include "controller.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "kernel_source.h"
 #include "log.h"
 #include "manager.h"

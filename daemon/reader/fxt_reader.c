@@ -268,43 +268,50 @@ uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks)
 
 /* ---- UTF-8 ---------------------------------------------------------- */
 
+int fxt_utf8_sequence(const char *str, size_t len)
+{
+	const uint8_t *s = (const uint8_t *)str;
+	uint8_t c = s[0], lo = 0x80, hi = 0xbf;
+	int need, i;
+
+	/* overlong forms, surrogates and beyond U+10FFFF by the second byte */
+	if (c >= 0xc2 && c <= 0xdf) {
+		need = 1;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		need = 2;
+		if (c == 0xe0)
+			lo = 0xa0;
+		else if (c == 0xed)
+			hi = 0x9f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		need = 3;
+		if (c == 0xf0)
+			lo = 0x90;
+		else if (c == 0xf4)
+			hi = 0x8f;
+	} else {
+		return -1;
+	}
+	for (i = 1; i <= need; i++) {
+		if ((size_t)i >= len || s[i] < lo || s[i] > hi)
+			return -i;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	return need + 1;
+}
+
 static bool utf8_valid_tail(const uint8_t *s, size_t len)
 {
 	size_t i = 0;
 
 	while (i < len) {
-		uint8_t c = s[i];
-		size_t n;
-		uint32_t cp;
+		int n = s[i] < 0x80 ? 1 :
+			fxt_utf8_sequence((const char *)s + i, len - i);
 
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf) {
-			n = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			n = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
+		if (n < 0)
 			return false;
-		}
-		if (len - i <= n)
-			return false;
-		for (size_t k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			cp = (cp << 6) | (s[i + k] & 0x3f);
-		}
-		/* overlong forms, surrogates, beyond U+10FFFF */
-		if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000) ||
-		    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
-			return false;
-		i += n + 1;
+		i += (size_t)n;
 	}
 	return true;
 }
@@ -329,7 +336,8 @@ bool fxt_utf8_valid(const char *str, size_t len)
 
 /* ---- providers ------------------------------------------------------ */
 
-static struct provider_state *provider_new(struct fxt_reader *r, uint32_t id)
+static struct provider_state *provider_state_new(struct fxt_reader *r,
+						 uint32_t id)
 {
 	struct provider_state *p, **v;
 
@@ -360,7 +368,7 @@ static struct string_slot *string_slot(struct provider_state *p,
 	return page ? &page[index % STRING_PAGE_SLOTS] : NULL;
 }
 
-static void provider_reset(struct provider_state *p)
+static void provider_state_reset(struct provider_state *p)
 {
 	size_t i, k;
 
@@ -373,7 +381,8 @@ static void provider_reset(struct provider_state *p)
 	p->pub.ticks_per_second = NS_PER_SECOND;
 }
 
-static struct provider_state *provider_find(struct fxt_reader *r, uint32_t id)
+static struct provider_state *provider_state_find(struct fxt_reader *r,
+						  uint32_t id)
 {
 	size_t i;
 
@@ -384,10 +393,10 @@ static struct provider_state *provider_find(struct fxt_reader *r, uint32_t id)
 }
 
 /* The provider with this id, created if new; NULL only without memory. */
-static struct provider_state *provider_get(struct fxt_reader *r, uint32_t id,
-					   uint64_t offset)
+static struct provider_state *provider_state_get(struct fxt_reader *r,
+						 uint32_t id, uint64_t offset)
 {
-	struct provider_state *p = provider_find(r, id);
+	struct provider_state *p = provider_state_find(r, id);
 
 	if (p)
 		return p;
@@ -400,14 +409,14 @@ static struct provider_state *provider_get(struct fxt_reader *r, uint32_t id,
 		r->too_many_providers = true;
 		return r->providers[r->nproviders - 1];
 	}
-	return provider_new(r, id);
+	return provider_state_new(r, id);
 }
 
 /* Records before any provider metadata belong to an unnamed provider 0. */
 static struct provider_state *current_provider(struct fxt_reader *r)
 {
 	if (!r->current)
-		r->current = provider_get(r, 0, r->rec_offset);
+		r->current = provider_state_get(r, 0, r->rec_offset);
 	return r->current;
 }
 
@@ -937,13 +946,13 @@ static void decode_provider_info(struct cursor *c, struct fxt_record *rec,
 	check_leftover(c, "provider info record");
 	if (c->bad)
 		return;
-	p = provider_get(c->r, id, c->r->rec_offset);
+	p = provider_state_get(c->r, id, c->r->rec_offset);
 	if (!p) {
 		c->r->io_error = -ENOMEM;
 		return;
 	}
 	/* A provider info record registers the provider afresh. */
-	provider_reset(p);
+	provider_state_reset(p);
 	memcpy(p->name, name.data, len);
 	p->name[len] = 0;
 	p->pub.name.len = len;
@@ -993,7 +1002,8 @@ static bool decode_metadata(struct cursor *c, struct fxt_record *rec,
 		check_reserved(c, h, bits(0, 51), r->rec_offset,
 			       "provider section header");
 		check_leftover(c, "provider section record");
-		p = provider_get(r, rec->metadata.provider_id, r->rec_offset);
+		p = provider_state_get(r, rec->metadata.provider_id,
+				       r->rec_offset);
 		if (!p)
 			r->io_error = -ENOMEM;
 		else

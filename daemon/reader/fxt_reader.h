@@ -222,5 +222,11 @@ const char *fxt_blob_type_name(unsigned int type);
 const char *fxt_diag_kind_name(enum fxt_diag_kind kind);
 /* Well-formed UTF-8: no overlong forms, surrogates or code points > U+10FFFF. */
 bool fxt_utf8_valid(const char *s, size_t len);
+/*
+ * The sequence at s[0] >= 0x80: its length (2..4) if well-formed, else
+ * minus the length of its maximal invalid subpart (at least 1), the bytes
+ * that Unicode replaces with one U+FFFD.
+ */
+int fxt_utf8_sequence(const char *s, size_t len);
 
 #endif /* FXT_READER_H */

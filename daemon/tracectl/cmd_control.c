@@ -24,7 +24,7 @@
 
 #include "cleanup.h"
 #include "control_proto.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 #include "parse.h"
 #include "tracectl.h"
 

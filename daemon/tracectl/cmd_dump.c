@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,20 +16,13 @@
 #include <unistd.h>
 
 #include "fxt_reader.h"
+#include "text_out.h"
 #include "tracectl.h"
 
-#define OUT_FLUSH_AT (256u << 10)
+#define OUT_BUFFER_SIZE (512u << 10)
 #define DIAG_SHOWN_MAX 1000u
 #define BLOB_PREVIEW_BYTES 16u
 #define PROGRESS_MIN_BYTES (64ull << 20)
-
-struct out {
-	FILE *f;
-	char *buf;
-	size_t len;
-	size_t cap;
-	int err;
-};
 
 struct provider_count {
 	const struct fxt_provider *provider;
@@ -39,7 +31,7 @@ struct provider_count {
 };
 
 struct dump {
-	struct out out;
+	struct text_out out;
 	bool summary_only;
 	bool strict;
 	const char *path;
@@ -56,238 +48,97 @@ struct dump {
 	struct timespec last_progress;
 };
 
-/* ---- output buffer -------------------------------------------------- */
-
-static void out_flush(struct out *o)
-{
-	if (o->len && fwrite(o->buf, 1, o->len, o->f) != o->len && !o->err)
-		o->err = errno ? errno : EIO;
-	o->len = 0;
-}
-
-static void out_grow(struct out *o, size_t n)
-{
-	out_flush(o);
-	if (n > o->cap) {
-		char *buf = realloc(o->buf, n);
-
-		if (!buf) {
-			fprintf(stderr, "tracectl dump: out of memory\n");
-			exit(TRACECTL_EXIT_FAIL);
-		}
-		o->buf = buf;
-		o->cap = n;
-	}
-}
-
-static inline void out_reserve(struct out *o, size_t n)
-{
-	if (o->len + n > o->cap)
-		out_grow(o, n);
-}
-
-static void out_mem(struct out *o, const char *s, size_t n)
-{
-	out_reserve(o, n);
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-static void out_str(struct out *o, const char *s)
-{
-	out_mem(o, s, strlen(s));
-}
-
-static void out_char(struct out *o, char c)
-{
-	out_reserve(o, 1);
-	o->buf[o->len++] = c;
-}
-
-static void out_u64(struct out *o, uint64_t v)
-{
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324"
-		"25262728293031323334353637383940414243444546474849"
-		"50515253545556575859606162636465666768697071727374"
-		"75767778798081828384858687888990919293949596979899";
-	char tmp[24];
-	size_t i = sizeof(tmp);
-
-	/* two digits per division: numbers are most of a dump */
-	while (v >= 100) {
-		unsigned int d = (unsigned int)(v % 100) * 2;
-
-		v /= 100;
-		tmp[--i] = pairs[d + 1];
-		tmp[--i] = pairs[d];
-	}
-	if (v >= 10) {
-		tmp[--i] = pairs[v * 2 + 1];
-		tmp[--i] = pairs[v * 2];
-	} else {
-		tmp[--i] = (char)('0' + v);
-	}
-	out_mem(o, tmp + i, sizeof(tmp) - i);
-}
-
-static void out_i64(struct out *o, int64_t v)
-{
-	if (v < 0) {
-		out_char(o, '-');
-		out_u64(o, (uint64_t)0 - (uint64_t)v);
-	} else {
-		out_u64(o, (uint64_t)v);
-	}
-}
-
-static void out_hex(struct out *o, uint64_t v, unsigned int min_digits)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	size_t i = sizeof(tmp);
-
-	do {
-		tmp[--i] = digits[v & 0xf];
-		v >>= 4;
-	} while (v || sizeof(tmp) - i < min_digits);
-	out_mem(o, "0x", 2);
-	out_mem(o, tmp + i, sizeof(tmp) - i);
-}
-
-__attribute__((format(printf, 2, 3))) static void
-out_fmt(struct out *o, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	out_reserve(o, 128);
-	va_start(ap, fmt);
-	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n >= o->cap - o->len) {
-		out_reserve(o, (size_t)n + 1);
-		va_start(ap, fmt);
-		vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
-		va_end(ap);
-	}
-	o->len += (size_t)n;
-}
+/* ---- record fields -------------------------------------------------- */
 
 /*
  * The inside of a quoted string: bytes that are not valid UTF-8 text
  * become \xNN, so no input can send control sequences to a terminal.
  */
-static void out_escaped(struct out *o, struct fxt_str s)
+static void out_escaped(struct text_out *o, struct fxt_str s)
 {
-	static const char digits[] = "0123456789abcdef";
-	bool raw_ok = fxt_utf8_valid(s.data, s.len);
-	uint32_t i;
-
-	out_reserve(o, (size_t)s.len * 4);
-	for (i = 0; i < s.len; i++) {
-		unsigned char c = (unsigned char)s.data[i];
-
-		if (c == '"' || c == '\\') {
-			o->buf[o->len++] = '\\';
-			o->buf[o->len++] = (char)c;
-		} else if (c == '\n') {
-			o->buf[o->len++] = '\\';
-			o->buf[o->len++] = 'n';
-		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && !raw_ok)) {
-			o->buf[o->len++] = '\\';
-			o->buf[o->len++] = 'x';
-			o->buf[o->len++] = digits[c >> 4];
-			o->buf[o->len++] = digits[c & 0xf];
-		} else {
-			o->buf[o->len++] = (char)c;
-		}
-	}
+	text_put_c_escaped(o, s.data, s.len, fxt_utf8_valid(s.data, s.len));
 }
 
-static void out_quoted(struct out *o, struct fxt_str s)
+static void out_quoted(struct text_out *o, struct fxt_str s)
 {
-	out_char(o, '"');
+	text_put_char(o, '"');
 	out_escaped(o, s);
-	out_char(o, '"');
+	text_put_char(o, '"');
 }
 
-/* ---- record fields -------------------------------------------------- */
-
-static void out_field_str(struct out *o, const char *key, struct fxt_str s)
+static void out_field_str(struct text_out *o, const char *key, struct fxt_str s)
 {
-	out_char(o, ' ');
-	out_str(o, key);
-	out_char(o, '=');
+	text_put_char(o, ' ');
+	text_put_str(o, key);
+	text_put_char(o, '=');
 	out_quoted(o, s);
 }
 
-static void out_field_u64(struct out *o, const char *key, uint64_t v)
+static void out_field_u64(struct text_out *o, const char *key, uint64_t v)
 {
-	out_char(o, ' ');
-	out_str(o, key);
-	out_char(o, '=');
-	out_u64(o, v);
+	text_put_char(o, ' ');
+	text_put_str(o, key);
+	text_put_char(o, '=');
+	text_put_u64(o, v);
 }
 
-static void out_field_hex(struct out *o, const char *key, uint64_t v)
+static void out_field_hex(struct text_out *o, const char *key, uint64_t v)
 {
-	out_char(o, ' ');
-	out_str(o, key);
-	out_char(o, '=');
-	out_hex(o, v, 1);
+	text_put_char(o, ' ');
+	text_put_str(o, key);
+	text_put_char(o, '=');
+	text_put_hex(o, v, 1);
 }
 
-static void out_thread(struct out *o, const char *key, struct fxt_thread_id t)
+static void out_thread(struct text_out *o, const char *key,
+		       struct fxt_thread_id t)
 {
-	out_char(o, ' ');
-	out_str(o, key);
-	out_char(o, '=');
-	out_u64(o, t.pid);
-	out_char(o, '/');
-	out_u64(o, t.tid);
+	text_put_char(o, ' ');
+	text_put_str(o, key);
+	text_put_char(o, '=');
+	text_put_u64(o, t.pid);
+	text_put_char(o, '/');
+	text_put_u64(o, t.tid);
 }
 
 /* Ticks, and nanoseconds too when the provider's ticks are not ns. */
-static void out_ts(struct out *o, const char *key, uint64_t ticks,
+static void out_ts(struct text_out *o, const char *key, uint64_t ticks,
 		   const struct fxt_provider *p)
 {
 	out_field_u64(o, key, ticks);
 	if (p && p->ticks_per_second != 1000000000ull) {
-		out_str(o, " (");
-		out_u64(o, fxt_ticks_to_ns(p, ticks));
-		out_str(o, " ns)");
+		text_put_str(o, " (");
+		text_put_u64(o, fxt_ticks_to_ns(p, ticks));
+		text_put_str(o, " ns)");
 	}
 }
 
-static void out_typed(struct out *o, const char *type, uint64_t v, bool hex,
-		      bool is_signed)
+static void out_typed(struct text_out *o, const char *type, uint64_t v,
+		      bool hex, bool is_signed)
 {
-	out_str(o, type);
-	out_char(o, '(');
+	text_put_str(o, type);
+	text_put_char(o, '(');
 	if (hex)
-		out_hex(o, v, 1);
+		text_put_hex(o, v, 1);
 	else if (is_signed)
-		out_i64(o, (int64_t)v);
+		text_put_i64(o, (int64_t)v);
 	else
-		out_u64(o, v);
-	out_char(o, ')');
+		text_put_u64(o, v);
+	text_put_char(o, ')');
 }
 
 /* name=value; int32, double, string and bool go untyped, as in C. */
-static void out_arg(struct out *o, const struct fxt_arg *a)
+static void out_arg(struct text_out *o, const struct fxt_arg *a)
 {
-	out_char(o, ' ');
+	text_put_char(o, ' ');
 	out_escaped(o, a->name);
-	out_char(o, '=');
+	text_put_char(o, '=');
 	switch (a->type) {
 	case FXT_ARG_NULL:
-		out_str(o, "null");
+		text_put_str(o, "null");
 		break;
 	case FXT_ARG_INT32:
-		out_i64(o, a->value.i32);
+		text_put_i64(o, a->value.i32);
 		break;
 	case FXT_ARG_UINT32:
 		out_typed(o, "uint32", a->value.u32, false, false);
@@ -299,7 +150,7 @@ static void out_arg(struct out *o, const struct fxt_arg *a)
 		out_typed(o, "uint64", a->value.u64, false, false);
 		break;
 	case FXT_ARG_DOUBLE:
-		out_fmt(o, "%.17g", a->value.f64);
+		text_put_printf(o, "%.17g", a->value.f64);
 		break;
 	case FXT_ARG_STRING:
 		out_quoted(o, a->value.str);
@@ -311,12 +162,12 @@ static void out_arg(struct out *o, const struct fxt_arg *a)
 		out_typed(o, "koid", a->value.koid, false, false);
 		break;
 	case FXT_ARG_BOOL:
-		out_str(o, a->value.b ? "true" : "false");
+		text_put_str(o, a->value.b ? "true" : "false");
 		break;
 	}
 }
 
-static void out_args(struct out *o, const struct fxt_record *rec)
+static void out_args(struct text_out *o, const struct fxt_record *rec)
 {
 	unsigned int i;
 
@@ -324,7 +175,7 @@ static void out_args(struct out *o, const struct fxt_record *rec)
 		out_arg(o, &rec->args[i]);
 }
 
-static void out_bytes(struct out *o, const void *data, uint64_t len)
+static void out_bytes(struct text_out *o, const void *data, uint64_t len)
 {
 	const unsigned char *p = data;
 	uint64_t i, n = len < BLOB_PREVIEW_BYTES ? len : BLOB_PREVIEW_BYTES;
@@ -332,23 +183,23 @@ static void out_bytes(struct out *o, const void *data, uint64_t len)
 	out_field_u64(o, "size", len);
 	if (!n)
 		return;
-	out_str(o, " bytes:");
+	text_put_str(o, " bytes:");
 	for (i = 0; i < n; i++)
-		out_fmt(o, " %02x", p[i]);
+		text_put_printf(o, " %02x", p[i]);
 	if (n < len)
-		out_str(o, " ...");
+		text_put_str(o, " ...");
 }
 
-static void out_kind(struct out *o, const char *kind)
+static void out_kind(struct text_out *o, const char *kind)
 {
 	size_t n = strlen(kind);
 
-	out_mem(o, kind, n);
+	text_put_mem(o, kind, n);
 	while (n++ < 18)
-		out_char(o, ' ');
+		text_put_char(o, ' ');
 }
 
-static void dump_metadata(struct out *o, const struct fxt_record *rec)
+static void dump_metadata(struct text_out *o, const struct fxt_record *rec)
 {
 	switch (rec->metadata.type) {
 	case FXT_METADATA_PROVIDER_INFO:
@@ -364,21 +215,22 @@ static void dump_metadata(struct out *o, const struct fxt_record *rec)
 		out_kind(o, "provider_event");
 		out_field_u64(o, "id", rec->metadata.provider_id);
 		if (rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW)
-			out_str(o, " buffer_overflow (records were dropped)");
+			text_put_str(o,
+				     " buffer_overflow (records were dropped)");
 		else
 			out_field_u64(o, "event", rec->metadata.event_id);
 		break;
 	case FXT_METADATA_TRACE_INFO:
 		out_kind(o, "magic");
-		out_char(o, ' ');
-		out_hex(o, rec->metadata.magic, 8);
+		text_put_char(o, ' ');
+		text_put_hex(o, rec->metadata.magic, 8);
 		break;
 	}
 }
 
 static const char *const scope_names[] = { "thread", "process", "global" };
 
-static void dump_event(struct out *o, const struct fxt_record *rec)
+static void dump_event(struct text_out *o, const struct fxt_record *rec)
 {
 	const struct fxt_provider *p = rec->provider;
 
@@ -390,7 +242,8 @@ static void dump_event(struct out *o, const struct fxt_record *rec)
 	switch (rec->event.type) {
 	case FXT_EVENT_INSTANT:
 		if (rec->event.scope != FXT_SCOPE_THREAD)
-			out_fmt(o, " scope=%s", scope_names[rec->event.scope]);
+			text_put_printf(o, " scope=%s",
+					scope_names[rec->event.scope]);
 		break;
 	case FXT_EVENT_DURATION_COMPLETE:
 		out_ts(o, "end_ts", rec->event.extra, p);
@@ -405,15 +258,15 @@ static void dump_event(struct out *o, const struct fxt_record *rec)
 	out_args(o, rec);
 }
 
-static void out_state(struct out *o, unsigned int state)
+static void out_state(struct text_out *o, unsigned int state)
 {
-	out_char(o, ' ');
-	out_str(o, fxt_thread_state_name(state));
+	text_put_char(o, ' ');
+	text_put_str(o, fxt_thread_state_name(state));
 	if (state > FXT_THREAD_DEAD)
-		out_fmt(o, "(%u)", state);
+		text_put_printf(o, "(%u)", state);
 }
 
-static void dump_sched(struct out *o, const struct fxt_record *rec)
+static void dump_sched(struct text_out *o, const struct fxt_record *rec)
 {
 	switch (rec->sched.type) {
 	case FXT_SCHED_CONTEXT_SWITCH:
@@ -444,30 +297,30 @@ static void dump_sched(struct out *o, const struct fxt_record *rec)
 	out_args(o, rec);
 }
 
-static void out_obj_type(struct out *o, unsigned int type)
+static void out_obj_type(struct text_out *o, unsigned int type)
 {
 	if (type == FXT_ZX_OBJ_PROCESS)
-		out_str(o, " type=process");
+		text_put_str(o, " type=process");
 	else if (type == FXT_ZX_OBJ_THREAD)
-		out_str(o, " type=thread");
+		text_put_str(o, " type=thread");
 	else
 		out_field_u64(o, "type", type);
 }
 
-static void dump_blob(struct out *o, const struct fxt_record *rec)
+static void dump_blob(struct text_out *o, const struct fxt_record *rec)
 {
 	const char *type = fxt_blob_type_name(rec->blob.blob_type);
 
 	out_kind(o, "blob");
 	out_field_str(o, "name", rec->blob.name);
 	if (strcmp(type, "unknown"))
-		out_fmt(o, " type=%s", type);
+		text_put_printf(o, " type=%s", type);
 	else
 		out_field_u64(o, "type", rec->blob.blob_type);
 	out_bytes(o, rec->blob.payload, rec->blob.payload_len);
 }
 
-static void dump_large_blob(struct out *o, const struct fxt_record *rec)
+static void dump_large_blob(struct text_out *o, const struct fxt_record *rec)
 {
 	out_kind(o, "large_blob");
 	out_field_str(o, "category", rec->large_blob.category);
@@ -480,10 +333,10 @@ static void dump_large_blob(struct out *o, const struct fxt_record *rec)
 	out_bytes(o, rec->large_blob.payload, rec->large_blob.payload_len);
 }
 
-static void dump_record(struct out *o, const struct fxt_record *rec)
+static void dump_record(struct text_out *o, const struct fxt_record *rec)
 {
-	out_hex(o, rec->offset, 8);
-	out_str(o, "  ");
+	text_put_hex(o, rec->offset, 8);
+	text_put_str(o, "  ");
 	switch (rec->type) {
 	case FXT_RECORD_METADATA:
 		dump_metadata(o, rec);
@@ -494,12 +347,12 @@ static void dump_record(struct out *o, const struct fxt_record *rec)
 		break;
 	case FXT_RECORD_STRING:
 		out_kind(o, "string");
-		out_fmt(o, " #%u ", rec->string.index);
+		text_put_printf(o, " #%u ", rec->string.index);
 		out_quoted(o, rec->string.value);
 		break;
 	case FXT_RECORD_THREAD:
 		out_kind(o, "thread");
-		out_fmt(o, " #%u", rec->thread.index);
+		text_put_printf(o, " #%u", rec->thread.index);
 		out_thread(o, "thread", rec->thread.thread);
 		break;
 	case FXT_RECORD_EVENT:
@@ -529,16 +382,14 @@ static void dump_record(struct out *o, const struct fxt_record *rec)
 		out_kind(o, "log");
 		out_ts(o, "ts", rec->log.ts, rec->provider);
 		out_thread(o, "thread", rec->log.thread);
-		out_char(o, ' ');
+		text_put_char(o, ' ');
 		out_quoted(o, rec->log.message);
 		break;
 	case FXT_RECORD_LARGE:
 		dump_large_blob(o, rec);
 		break;
 	}
-	out_char(o, '\n');
-	if (o->len >= OUT_FLUSH_AT)
-		out_flush(o);
+	text_put_char(o, '\n');
 }
 
 /* ---- counting ------------------------------------------------------- */
@@ -613,8 +464,7 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 	}
 	d->diags_shown++;
 	/* keep stdout and stderr in order when both go to one place */
-	out_flush(&d->out);
-	fflush(stdout);
+	text_out_flush(&d->out);
 	if (d->progress)
 		fputs("\r\033[K", stderr);
 	fprintf(stderr, "offset 0x%" PRIx64 ": %s: %s\n", offset,
@@ -647,47 +497,49 @@ static void progress(struct dump *d, const struct fxt_reader *r, bool last)
 static void summary(struct dump *d, const struct fxt_reader *r)
 {
 	const struct fxt_reader_stats *s = fxt_reader_stats(r);
-	struct out *o = &d->out;
+	struct text_out *o = &d->out;
 	unsigned int t;
 	size_t i;
 
 	if (!d->summary_only)
-		out_char(o, '\n');
-	out_fmt(o, "summary: %" PRIu64 " records, %" PRIu64 " bytes\n",
-		s->records, s->bytes);
-	out_str(o, "records by type:\n");
+		text_put_char(o, '\n');
+	text_put_printf(o, "summary: %" PRIu64 " records, %" PRIu64 " bytes\n",
+			s->records, s->bytes);
+	text_put_str(o, "records by type:\n");
 	for (t = 0; t < 16; t++)
 		if (s->by_type[t])
-			out_fmt(o, "  %-18s %12" PRIu64 "\n",
-				fxt_record_type_name(t), s->by_type[t]);
-	out_str(o, "providers (id, name):\n");
+			text_put_printf(o, "  %-18s %12" PRIu64 "\n",
+					fxt_record_type_name(t), s->by_type[t]);
+	text_put_str(o, "providers (id, name):\n");
 	for (i = 0; i < fxt_reader_provider_count(r); i++) {
 		const struct fxt_provider *p = fxt_reader_provider(r, i);
 		struct provider_count *c = count_for(d, p);
 
-		out_fmt(o, "  %" PRIu32 " ", p->id);
+		text_put_printf(o, "  %" PRIu32 " ", p->id);
 		out_quoted(o, p->name);
-		out_fmt(o, ": %" PRIu64 " records, %" PRIu64 " ticks/s",
-			c ? c->records : 0, p->ticks_per_second);
+		text_put_printf(o, ": %" PRIu64 " records, %" PRIu64 " ticks/s",
+				c ? c->records : 0, p->ticks_per_second);
 		if (c && c->overflows)
-			out_fmt(o, ", buffer overflowed %" PRIu64
-				" time%s: records were dropped",
-				c->overflows, c->overflows == 1 ? "" : "s");
-		out_char(o, '\n');
+			text_put_printf(o, ", buffer overflowed %" PRIu64
+					" time%s: records were dropped",
+					c->overflows,
+					c->overflows == 1 ? "" : "s");
+		text_put_char(o, '\n');
 	}
 	if (d->overflows_unattributed)
-		out_fmt(o, "  %" PRIu64 " buffer overflow events of providers "
-			"not seen in the trace\n", d->overflows_unattributed);
-	out_fmt(o, "problems: %" PRIu64 " malformed, %" PRIu64
-		" nonconforming, %" PRIu64 " unknown skipped, %s\n",
-		s->malformed, s->nonconforming, s->unknown_skipped,
-		s->truncated ? "truncated" : "not truncated");
+		text_put_printf(o, "  %" PRIu64 " buffer overflow events of "
+				"providers not seen in the trace\n",
+				d->overflows_unattributed);
+	text_put_printf(o, "problems: %" PRIu64 " malformed, %" PRIu64
+			" nonconforming, %" PRIu64 " unknown skipped, %s\n",
+			s->malformed, s->nonconforming, s->unknown_skipped,
+			s->truncated ? "truncated" : "not truncated");
 	if (s->large_skipped)
-		out_fmt(o, "  %" PRIu64 " large records over the size limit "
-			"were skipped\n", s->large_skipped);
+		text_put_printf(o, "  %" PRIu64 " large records over the "
+				"size limit were skipped\n", s->large_skipped);
 	if (d->diags_hidden)
-		out_fmt(o, "  (%" PRIu64 " more diagnostics not shown)\n",
-			d->diags_hidden);
+		text_put_printf(o, "  (%" PRIu64 " more diagnostics not "
+				"shown)\n", d->diags_hidden);
 }
 
 /* ---- command -------------------------------------------------------- */
@@ -779,7 +631,7 @@ static int run(struct dump *d, struct fxt_reader *r)
 int cmd_dump(int argc, char **argv)
 {
 	struct fxt_reader_options opt = { .expect_magic = true };
-	struct dump d = { .out = { .f = stdout } };
+	struct dump d = { 0 };
 	const struct fxt_reader_stats *s;
 	struct fxt_reader *r;
 	int c, fd, ret, status = TRACECTL_EXIT_OK;
@@ -820,9 +672,7 @@ int cmd_dump(int argc, char **argv)
 	opt.diag = on_diag;
 	opt.diag_ctx = &d;
 	r = fxt_reader_open_fd(fd, &opt);
-	d.out.cap = OUT_FLUSH_AT * 2;
-	d.out.buf = malloc(d.out.cap);
-	if (!r || !d.out.buf) {
+	if (!r || text_out_init(&d.out, STDOUT_FILENO, OUT_BUFFER_SIZE)) {
 		fprintf(stderr, "tracectl dump: out of memory\n");
 		status = TRACECTL_EXIT_FAIL;
 		goto cleanup;
@@ -830,18 +680,18 @@ int cmd_dump(int argc, char **argv)
 	setup_progress(&d, fd);
 	ret = run(&d, r);
 	if (ret < 0) {
-		out_flush(&d.out);
-		fflush(stdout);
+		text_out_flush(&d.out);
 		fprintf(stderr, "tracectl dump: reading %s failed at byte %" PRIu64
 			": %s\n", d.path, fxt_reader_stats(r)->bytes,
 			strerror(-ret));
 		status = TRACECTL_EXIT_FAIL;
 	}
 	summary(&d, r);
-	out_flush(&d.out);
-	if (fflush(stdout) || d.out.err) {
-		fprintf(stderr, "tracectl dump: writing the output failed: %s\n",
-			strerror(d.out.err ? d.out.err : errno));
+	ret = text_out_finish(&d.out);
+	if (ret < 0) {
+		fprintf(stderr,
+			"tracectl dump: writing the output failed: %s\n",
+			strerror(-ret));
 		status = TRACECTL_EXIT_FAIL;
 	}
 	s = fxt_reader_stats(r);
@@ -853,7 +703,6 @@ int cmd_dump(int argc, char **argv)
 	}
 cleanup:
 	fxt_reader_close(r);
-	free(d.out.buf);
 	free(d.counts);
 	if (fd != STDIN_FILENO)
 		close(fd);

@@ -5,24 +5,28 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "pingpong.h"
 
 int main(int argc, char **argv)
 {
-	struct pingpong pp;
-	long rounds = argc > 1 ? atol(argv[1]) : 2000;
-	int cpu = argc > 2 ? atoi(argv[2]) : 0;
+	struct pingpong pp = {
+		.rounds = argc > 1 ? atol(argv[1]) : 2000,
+		.cpu = argc > 2 ? atoi(argv[2]) : 0,
+	};
+	int err;
 
-	if (rounds <= 0) {
+	if (pp.rounds <= 0) {
 		fprintf(stderr, "usage: %s ROUNDS [CPU]\n", argv[0]);
 		return 2;
 	}
-	if (pingpong_run(&pp, rounds, cpu)) {
-		perror("ping-pong");
+	err = pingpong_run(&pp);
+	if (err) {
+		fprintf(stderr, "ping-pong: %s\n", strerror(-err));
 		return 1;
 	}
-	printf("ping=%d pong=%d pid=%d\n", pp.tid[0], pp.tid[1], getpid());
+	printf("ping=%d pong=%d pid=%d\n", pp.ping_tid, pp.pong_tid, getpid());
 	return 0;
 }

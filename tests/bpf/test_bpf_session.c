@@ -36,7 +36,7 @@ struct archive {
 	size_t body_start;	/* after magic, provider info and preamble */
 };
 
-static int archive_write(void *ctx, const void *data, size_t len)
+static int append_to_archive(void *ctx, const void *data, size_t len)
 {
 	struct archive *a = ctx;
 
@@ -64,10 +64,10 @@ static void archive_begin(struct archive *a)
 {
 	uint64_t w[2] = { fxt_magic_record(), 0 };
 
-	archive_write(a, w, 8);
+	append_to_archive(a, w, 8);
 	w[0] = fxt_provider_info_header(KERNEL_PROVIDER_ID, 6);
 	memcpy(&w[1], "kernel", 6);
-	archive_write(a, w, 16);
+	append_to_archive(a, w, 16);
 }
 
 struct run {
@@ -84,7 +84,8 @@ static void *driver_cpu1(void *arg)
 {
 	struct run *r = arg;
 
-	if (pingpong_run(&r->pp_cpu1, r->rounds, 1))
+	r->pp_cpu1 = (struct pingpong){ .rounds = r->rounds, .cpu = 1 };
+	if (pingpong_run(&r->pp_cpu1))
 		fprintf(stderr, "ping-pong on CPU 1 failed\n");
 	return NULL;
 }
@@ -96,7 +97,8 @@ static void *driver(void *arg)
 	bool second = r->both_cpus && sysconf(_SC_NPROCESSORS_ONLN) > 1 &&
 		      !pthread_create(&t, NULL, driver_cpu1, r);
 
-	if (pingpong_run(&r->pp, r->rounds, r->cpu))
+	r->pp = (struct pingpong){ .rounds = r->rounds, .cpu = r->cpu };
+	if (pingpong_run(&r->pp))
 		fprintf(stderr, "ping-pong failed\n");
 	if (second)
 		pthread_join(t, NULL);
@@ -106,7 +108,7 @@ static void *driver(void *arg)
 
 static void drain(struct run *r, struct archive *a)
 {
-	int err = kernel_session_drain(r->ks, archive_write, a);
+	int err = kernel_session_drain(r->ks, append_to_archive, a);
 
 	CHECK(!err, "drain: %s", strerror(-err));
 }
@@ -157,9 +159,9 @@ static bool str_is(struct fxt_str s, const char *want)
 
 static int tid_slot(const struct run *r, uint64_t tid)
 {
-	if (tid == (uint64_t)r->pp.tid[0])
+	if (tid == (uint64_t)r->pp.ping_tid)
 		return 0;
-	if (tid == (uint64_t)r->pp.tid[1])
+	if (tid == (uint64_t)r->pp.pong_tid)
 		return 1;
 	return -1;
 }
@@ -366,15 +368,17 @@ static void check_full_capture(const struct scenario *sc, const struct run *r,
 	int i;
 
 	for (i = 0; i < 2; i++) {
+		pid_t tid = i ? r->pp.pong_tid : r->pp.ping_tid;
+
 		CHECK(s->wakeups[i] > 0, "%s: no wakeup of tid %d", sc->name,
-		      r->pp.tid[i]);
+		      tid);
 		CHECK(s->thread_named[i], "%s: tid %d named with process %d",
-		      sc->name, r->pp.tid[i], getpid());
+		      sc->name, tid, getpid());
 		CHECK(s->first_name[i] >= 0 &&
 			      s->first_name[i] < s->first_use[i],
 		      "%s: tid %d named at record %" PRId64
 		      ", first used at %" PRId64,
-		      sc->name, r->pp.tid[i], s->first_name[i],
+		      sc->name, tid, s->first_name[i],
 		      s->first_use[i]);
 	}
 	CHECK(s->process_named, "%s: process %d named", sc->name, getpid());
@@ -405,12 +409,13 @@ static int run_scenario(const struct scenario *sc, const char *tracectl)
 			 .both_cpus = sc->both_cpus };
 	struct seen s;
 	char why[256], path[] = "/tmp/fxt-bpf-test-XXXXXX";
-	int err, before = failures;
+	unsigned int before = check_failures;
+	int err;
 
 	err = kernel_session_open(&r.ks, &cfg, why, sizeof(why));
 	if (err) {
 		fprintf(stderr, "FAIL %s: %s\n", sc->name, why);
-		failures++;
+		check_failures++;
 		return 1;
 	}
 	CHECK(!strcmp(kernel_session_backend(r.ks), "bpf"), "backend %s",
@@ -444,7 +449,7 @@ static int run_scenario(const struct scenario *sc, const char *tracectl)
 	       s.switches_pp, s.wakeups[0], s.wakeups[1]);
 	kernel_session_close(r.ks);
 	free(a.data);
-	return failures == before ? 0 : 1;
+	return check_failures == before ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -469,5 +474,5 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < sizeof(scenarios) / sizeof(scenarios[0]); i++)
 		(void)run_scenario(&scenarios[i], i == 0 ? tracectl : NULL);
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }

@@ -231,5 +231,5 @@ int main(void)
 	test_horizon();
 	test_budget_and_errors();
 	test_malformed();
-	return failures ? 1 : 0;
+	return check_failures ? 1 : 0;
 }

@@ -9,14 +9,7 @@ set -u
 tracectl=$1
 gen=$2
 mode=$3
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failures=0
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+. "$(dirname "$0")/../common/check.sh"
 
 # Strict: RFC 8259 numbers only (no NaN/Infinity), valid UTF-8. Each
 # FILE argument is checked; the ones that fail are named.
@@ -300,8 +293,4 @@ memory) run_memory ;;
 *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
 
-if [ $failures -ne 0 ]; then
-	echo "$failures check(s) failed"
-	exit 1
-fi
-echo "all checks passed ($mode)"
+check_summary "tracectl convert $mode"

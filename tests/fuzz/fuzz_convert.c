@@ -16,6 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define CHECK_ABORTS
+#include "check.h"
 #include "fuzz_target.h"
 #include "fxt_json.h"
 #include "fxt_reader.h"
@@ -25,29 +27,21 @@ static int out_fd = -1;
 static char *text;
 static size_t text_cap;
 
-static void check(bool ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_convert: invariant broken: %s\n", what);
-		abort();
-	}
-}
-
 /* The memory file's whole content, NUL-terminated for the report. */
 static size_t read_output(void)
 {
 	off_t size = lseek(out_fd, 0, SEEK_END);
 	ssize_t got;
 
-	check(size >= 0, "lseek on the memory file");
+	CHECK(size >= 0, "lseek on the memory file");
 	if ((size_t)size + 1 > text_cap) {
 		free(text);
 		text_cap = (size_t)size + 1;
 		text = malloc(text_cap);
-		check(text != NULL, "allocation");
+		CHECK(text != NULL, "allocation");
 	}
 	got = pread(out_fd, text, (size_t)size, 0);
-	check(got == size, "reading the memory file back");
+	CHECK(got == size, "reading the memory file back");
 	text[size] = 0;
 	return (size_t)size;
 }
@@ -69,20 +63,18 @@ static void convert_once(const uint8_t *data, size_t len, bool json_array)
 	size_t out_len, at = 0;
 	int ret;
 
-	check(stats && r, "allocation");
-	check(ftruncate(out_fd, 0) == 0, "ftruncate on the memory file");
-	check(lseek(out_fd, 0, SEEK_SET) == 0, "lseek on the memory file");
+	CHECK(stats && r, "allocation");
+	CHECK(ftruncate(out_fd, 0) == 0, "ftruncate on the memory file");
+	CHECK(lseek(out_fd, 0, SEEK_SET) == 0, "lseek on the memory file");
 	ret = fxt_json_convert(r, out_fd, &jopt, stats);
-	check(ret == 0, "conversion of memory input failed");
+	CHECK(ret == 0, "conversion of memory input failed");
 	out_len = read_output();
-	check(stats->bytes_written == out_len, "bytes_written is not the output size");
+	CHECK(stats->bytes_written == out_len,
+	      "bytes_written is not the output size");
 	error = json_check(text, out_len, &at);
-	if (error) {
-		fprintf(stderr, "fuzz_convert: invalid JSON (%s) at byte %zu of %zu:\n%.*s\n",
-			error, at, out_len, (int)(out_len - at < 200 ? out_len - at : 200),
-			text + at);
-		abort();
-	}
+	CHECK(!error, "invalid JSON (%s) at byte %zu of %zu:\n%.*s", error,
+	      at, out_len, (int)(out_len - at < 200 ? out_len - at : 200),
+	      text + at);
 	fxt_reader_close(r);
 	free(stats);
 }
@@ -91,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	if (out_fd < 0) {
 		out_fd = memfd_create("fuzz_convert.json", MFD_CLOEXEC);
-		check(out_fd >= 0, "memfd_create");
+		CHECK(out_fd >= 0, "memfd_create");
 	}
 	convert_once(data, len, false);
 	convert_once(data, len, true);

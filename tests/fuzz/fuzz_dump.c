@@ -15,6 +15,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define CHECK_ABORTS
+#include "check.h"
 #include "fuzz_target.h"
 #include "fxt_reader.h"
 #include "tracectl.h"
@@ -25,27 +27,19 @@ static char in_path[64];
 static char *text;
 static size_t text_cap;
 
-static void check(bool ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_dump: invariant broken: %s\n", what);
-		abort();
-	}
-}
-
 static void setup(void)
 {
 	in_fd = memfd_create("fuzz_dump.fxt", 0);
 	out_fd = memfd_create("fuzz_dump.out", 0);
-	check(in_fd >= 0 && out_fd >= 0, "memfd_create");
+	CHECK(in_fd >= 0 && out_fd >= 0, "memfd_create");
 	snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", in_fd);
-	check(fflush(stdout) == 0 && dup2(out_fd, STDOUT_FILENO) >= 0,
+	CHECK(fflush(stdout) == 0 && dup2(out_fd, STDOUT_FILENO) >= 0,
 	      "standard output to a memory file");
 }
 
 static void rewind_fd(int fd)
 {
-	check(ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0,
+	CHECK(ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0,
 	      "rewinding a memory file");
 }
 
@@ -53,14 +47,14 @@ static size_t read_output(void)
 {
 	off_t size = lseek(out_fd, 0, SEEK_END);
 
-	check(size >= 0, "lseek on the output");
+	CHECK(size >= 0, "lseek on the output");
 	if ((size_t)size + 1 > text_cap) {
 		free(text);
 		text_cap = (size_t)size + 1;
 		text = malloc(text_cap);
-		check(text != NULL, "allocation");
+		CHECK(text != NULL, "allocation");
 	}
-	check(pread(out_fd, text, (size_t)size, 0) == size,
+	CHECK(pread(out_fd, text, (size_t)size, 0) == size,
 	      "reading the output back");
 	text[size] = 0;
 	return (size_t)size;
@@ -70,16 +64,14 @@ static void check_text(size_t len)
 {
 	size_t i;
 
-	check(fxt_utf8_valid(text, len), "dump output is not valid UTF-8");
+	CHECK(fxt_utf8_valid(text, len), "dump output is not valid UTF-8");
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 
-		if ((c < 0x20 && c != '\n') || c == 0x7f) {
-			fprintf(stderr, "fuzz_dump: control byte 0x%02x at %zu in: %.*s\n",
-				c, i, (int)(len - i < 100 ? len - i : 100),
-				text + (i > 50 ? i - 50 : 0));
-			abort();
-		}
+		CHECK((c >= 0x20 || c == '\n') && c != 0x7f,
+		      "control byte 0x%02x at %zu in: %.*s", c, i,
+		      (int)(len - i < 100 ? len - i : 100),
+		      text + (i > 50 ? i - 50 : 0));
 	}
 }
 
@@ -94,10 +86,10 @@ static void dump_once(const char *option)
 		argc = 2;
 	}
 	rewind_fd(out_fd);
-	check(fflush(stdout) == 0, "flushing standard output");
+	CHECK(fflush(stdout) == 0, "flushing standard output");
 	status = cmd_dump(argc, argv);
-	check(fflush(stdout) == 0, "flushing standard output");
-	check(status == TRACECTL_EXIT_OK, "dump failed on a readable file");
+	CHECK(fflush(stdout) == 0, "flushing standard output");
+	CHECK(status == TRACECTL_EXIT_OK, "dump failed on a readable file");
 	check_text(read_output());
 }
 
@@ -106,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	if (in_fd < 0)
 		setup();
 	rewind_fd(in_fd);
-	check(pwrite(in_fd, data, len, 0) == (ssize_t)len,
+	CHECK(pwrite(in_fd, data, len, 0) == (ssize_t)len,
 	      "writing the input to a memory file");
 	dump_once(NULL);
 	dump_once("--provider-buffer");

@@ -16,6 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#define CHECK_ABORTS
+#include "check.h"
 #include "fuzz_target.h"
 #include "fxt_reader.h"
 
@@ -24,14 +26,6 @@ struct summary {
 	uint64_t digest;
 	struct fxt_reader_stats stats;
 };
-
-static void check(bool ok, const char *what)
-{
-	if (!ok) {
-		fprintf(stderr, "fuzz_reader: invariant broken: %s\n", what);
-		abort();
-	}
-}
 
 static uint64_t mix(uint64_t h, uint64_t v)
 {
@@ -50,7 +44,7 @@ static uint64_t digest_bytes(uint64_t h, const void *data, uint64_t len)
 
 static uint64_t digest_str(uint64_t h, struct fxt_str s)
 {
-	check(s.len == 0 || s.data != NULL, "string without data");
+	CHECK(s.len == 0 || s.data != NULL, "string without data");
 	return digest_bytes(mix(h, s.len), s.data, s.len);
 }
 
@@ -82,7 +76,7 @@ static uint64_t digest_args(uint64_t h, const struct fxt_record *rec)
 {
 	unsigned int i;
 
-	check(rec->nargs <= FXT_MAX_ARGS, "too many arguments");
+	CHECK(rec->nargs <= FXT_MAX_ARGS, "too many arguments");
 	for (i = 0; i < rec->nargs; i++) {
 		const struct fxt_arg *a = &rec->args[i];
 
@@ -134,46 +128,46 @@ static void diag_check(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 {
 	const size_t *len = ctx;
 
-	check(offset <= *len, "diagnostic offset past the input");
-	check(reason && reason[0], "diagnostic without a reason");
-	check(kind <= FXT_DIAG_UNKNOWN, "diagnostic of no known kind");
+	CHECK(offset <= *len, "diagnostic offset past the input");
+	CHECK(reason && reason[0], "diagnostic without a reason");
+	CHECK(kind <= FXT_DIAG_UNKNOWN, "diagnostic of no known kind");
 }
 
-static void read_all(struct fxt_reader *r, size_t len, struct summary *s)
+static void read_summary(struct fxt_reader *r, size_t len, struct summary *s)
 {
 	struct fxt_record rec;
 	size_t i;
 	int ret;
 
-	check(r != NULL, "reader allocation");
+	CHECK(r != NULL, "reader allocation");
 	memset(s, 0, sizeof(*s));
 	s->digest = 0xcbf29ce484222325ull;
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
-		check(rec.size_words >= 1, "record of no words");
-		check(rec.offset % 8 == 0, "unaligned record offset");
-		check(rec.offset + rec.size_words * 8 <= len,
+		CHECK(rec.size_words >= 1, "record of no words");
+		CHECK(rec.offset % 8 == 0, "unaligned record offset");
+		CHECK(rec.offset + rec.size_words * 8 <= len,
 		      "record past the input");
 		s->digest = digest_record(s->digest, &rec);
 		s->records++;
 	}
-	check(ret == 0, "I/O error on memory input");
+	CHECK(ret == 0, "I/O error on memory input");
 	for (i = 0; i < fxt_reader_provider_count(r); i++)
 		s->digest = digest_str(s->digest, fxt_reader_provider(r, i)->name);
 	s->stats = *fxt_reader_stats(r);
-	check(s->stats.records == s->records, "record count");
-	check(s->stats.bytes <= len, "consumed more than the input");
-	check(s->records * 8 <= len, "more records than words");
+	CHECK(s->stats.records == s->records, "record count");
+	CHECK(s->stats.bytes <= len, "consumed more than the input");
+	CHECK(s->records * 8 <= len, "more records than words");
 	fxt_reader_close(r);
 }
 
 static void same(const struct summary *a, const struct summary *b,
 		 const char *what)
 {
-	check(a->records == b->records && a->digest == b->digest &&
+	CHECK(a->records == b->records && a->digest == b->digest &&
 	      a->stats.malformed == b->stats.malformed &&
 	      a->stats.nonconforming == b->stats.nonconforming &&
 	      a->stats.truncated == b->stats.truncated &&
-	      a->stats.bytes == b->stats.bytes, what);
+	      a->stats.bytes == b->stats.bytes, "%s", what);
 }
 
 static int memory_file(const uint8_t *data, size_t len)
@@ -182,7 +176,7 @@ static int memory_file(const uint8_t *data, size_t len)
 
 	if (fd < 0)
 		fd = memfd_create("fuzz_reader.fxt", 0);
-	check(fd >= 0 && ftruncate(fd, 0) == 0 &&
+	CHECK(fd >= 0 && ftruncate(fd, 0) == 0 &&
 	      pwrite(fd, data, len, 0) == (ssize_t)len &&
 	      lseek(fd, 0, SEEK_SET) == 0, "input to a memory file");
 	return fd;
@@ -204,20 +198,21 @@ static void read_every_way(const uint8_t *data, size_t len,
 	uint8_t *odd = malloc(len + 1);
 	FILE *f;
 
-	check(words && odd, "allocation");
+	CHECK(words && odd, "allocation");
 	memcpy(words, data, len);
-	read_all(fxt_reader_open_mem(words, len, &opt), len, &aligned);
+	read_summary(fxt_reader_open_mem(words, len, &opt), len, &aligned);
 	memcpy(odd + 1, data, len);
-	read_all(fxt_reader_open_mem(odd + 1, len, &opt), len, &unaligned);
+	read_summary(fxt_reader_open_mem(odd + 1, len, &opt), len, &unaligned);
 	same(&aligned, &unaligned, "aligned and unaligned memory differ");
 	f = fmemopen(words, len ? len : 1, "rb");
-	check(f != NULL, "fmemopen");
+	CHECK(f != NULL, "fmemopen");
 	if (!len)
 		(void)fgetc(f);
-	read_all(fxt_reader_open_file(f, &opt), len, &file);
+	read_summary(fxt_reader_open_file(f, &opt), len, &file);
 	same(&aligned, &file, "memory and FILE input differ");
 	fclose(f);
-	read_all(fxt_reader_open_fd(memory_file(data, len), &opt), len, &fd);
+	read_summary(fxt_reader_open_fd(memory_file(data, len), &opt), len,
+		     &fd);
 	same(&aligned, &fd, "memory and fd input differ");
 	free(odd);
 	free(words);

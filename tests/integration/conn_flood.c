@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "control_proto.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 
 static void die(const char *what, int err)
 {

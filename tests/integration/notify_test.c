@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 
 static int fail(const char *what)
 {

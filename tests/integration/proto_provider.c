@@ -39,7 +39,7 @@
 #include <fxt/fxt.h>
 #include <fxt/provider_abi.h>
 
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 
 struct options {
 	const char *name;

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "control_proto.h"
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 
 /* The manager closes within this; a ceiling that only catches a hang. */
 #define CLOSE_WAIT_MS 30000

@@ -33,29 +33,14 @@
 #include <fxt/fxt.h>
 #include <fxt/sched.h>
 
+#define CHECK_RETURNS_1
+#include "check.h"
 #include "kernel_backend.h"
 #include "kring.h"
 #include "krec.h"
 #include "pingpong.h"
 
 static const char *module_path;
-
-#define CHECK(cond, ...)                                                \
-	do {                                                            \
-		if (!(cond)) {                                          \
-			printf("  %s:%d: check failed: %s: ", __FILE__, \
-			       __LINE__, #cond);                         \
-			printf(__VA_ARGS__);                            \
-			printf("\n");                                   \
-			return 1;                                       \
-		}                                                       \
-	} while (0)
-
-#define CHECK_OK(expr)                                                  \
-	do {                                                            \
-		int err_ = (expr);                                      \
-		CHECK(err_ == 0, "%s", strerror(-err_));                \
-	} while (0)
 
 static uint64_t boottime_ns(void)
 {

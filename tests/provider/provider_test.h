@@ -19,9 +19,10 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <fxt/provider.h>
 
 #include "fxt_reader.h"
-#include "provider_private.h"
+#include "test_hooks.h"
 
 struct test_buffer {
 	int fd;

@@ -27,7 +27,7 @@ static void seen_free(struct seen *s)
 	free(s);
 }
 
-static void read_all(struct test_buffer *t, struct seen *s)
+static void read_records(struct test_buffer *t, struct seen *s)
 {
 	size_t len;
 	uint8_t *data = test_buffer_collect(t, &len);
@@ -302,7 +302,7 @@ static void test_every_record(void **state, uint64_t durable)
 	assert_int_equal(t.hdr->records_dropped, 0);
 	assert_true(t.hdr->rolling_end[0] > 0);
 	assert_true(durable ? t.hdr->durable_end > 0 : !t.hdr->durable_end);
-	read_all(&t, s);
+	read_records(&t, s);
 	assert_true(t.hdr->records_written == s->n + s->strings);
 	check_all_args(s);
 	check_two_ints_words(s);
@@ -439,7 +439,7 @@ static void test_inline_writer_words(void **state)
 			 (FIXED_PASSES - 1) * LIBRARY_ONLY);
 	fxt_test_stop(t.b);
 	assert_int_equal(t.hdr->records_dropped, 0);
-	read_all(&t, s);
+	read_records(&t, s);
 	for (i = 0; i < s->n; i++) {
 		const struct fxt_record *a = &s->rec[i];
 
@@ -498,7 +498,7 @@ static void test_scope_across_traces(void **state)
 	scoped_across(&t1, &t2);	/* the second time: inline */
 	TRACE_INSTANT("cat", "in-second", TRACE_SCOPE_THREAD);
 	fxt_test_stop(t2.b);
-	read_all(&t2, s);
+	read_records(&t2, s);
 	find_event(s, "in-second");
 	for (i = 0; i < s->n; i++)
 		assert_false(s->rec[i].type == FXT_RECORD_EVENT &&

@@ -10,14 +10,7 @@ UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86"
 export ASAN_OPTIONS UBSAN_OPTIONS
 tracectl=$1
 sample=$2
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-failures=0
-
-fail() {
-	echo "FAIL: $*"
-	failures=$((failures + 1))
-}
+. "$(dirname "$0")/../common/check.sh"
 
 # expect_exit WANT CMD...: runs CMD with stdout/stderr in $dir/out, $dir/err
 expect_exit() {
@@ -110,8 +103,4 @@ while [ $seed -le 40 ]; do
 	seed=$((seed + 1))
 done
 
-if [ "$failures" -ne 0 ]; then
-	echo "$failures failure(s)"
-	exit 1
-fi
-echo "tracectl dump: all checks passed"
+check_summary "tracectl dump"

@@ -132,7 +132,7 @@ static void realtime(void)
 
 static int measure(long rounds, int insn_fd, struct sample *out)
 {
-	struct pingpong pp;
+	struct pingpong pp = { .rounds = rounds, .cpu = 0 };
 	double t0;
 	int err;
 
@@ -141,7 +141,7 @@ static int measure(long rounds, int insn_fd, struct sample *out)
 		ioctl(insn_fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
 	t0 = now_ns();
-	err = pingpong_run(&pp, rounds, 0);
+	err = pingpong_run(&pp);
 	out->ns = now_ns() - t0;
 	if (insn_fd >= 0)
 		ioctl(insn_fd, PERF_EVENT_IOC_DISABLE, 0);

@@ -32,7 +32,9 @@
 #include <unistd.h>
 
 #include <fxt/provider.h>
-#include "provider_private.h"
+#include "buffer.h"
+#include "clock.h"
+#include "test_hooks.h"
 
 #ifdef HAVE_LTTNG_UST
 #include "lttng_tp.h"

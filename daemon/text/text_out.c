@@ -1,59 +1,105 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Buffered JSON output: see json_writer.h. */
+/* Buffered text output: see text_out.h. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "json_writer.h"
+#include "fxt_reader.h"
+#include "text_out.h"
 
-int json_writer_init(struct json_writer *w, int fd, size_t cap)
+int text_out_init(struct text_out *o, int fd, size_t cap)
 {
-	if (cap < 4 * JSON_WRITER_MAX_PIECE)
-		cap = 4 * JSON_WRITER_MAX_PIECE;
-	w->buf = malloc(cap);
-	if (!w->buf)
+	if (cap < 4 * TEXT_OUT_MAX_PIECE)
+		cap = 4 * TEXT_OUT_MAX_PIECE;
+	o->buf = malloc(cap);
+	if (!o->buf)
 		return -ENOMEM;
-	w->len = 0;
-	w->cap = cap;
-	w->fd = fd;
-	w->err = 0;
-	w->flushed = 0;
+	o->len = 0;
+	o->cap = cap;
+	o->fd = fd;
+	o->err = 0;
+	o->flushed = 0;
 	return 0;
 }
 
-void json_writer_flush(struct json_writer *w)
+int text_out_flush(struct text_out *o)
 {
-	const char *p = w->buf;
-	size_t left = w->len;
+	const char *p = o->buf;
+	size_t left = o->len;
 
 	/* Whatever happens, the buffer is free again: callers rely on room. */
-	w->len = 0;
-	if (w->err)
-		return;
-	while (left) {
-		ssize_t n = write(w->fd, p, left);
+	o->len = 0;
+	while (left && !o->err) {
+		ssize_t n = write(o->fd, p, left);
 
 		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			w->err = -errno;
-			return;
+			if (errno != EINTR)
+				o->err = -errno;
+			continue;
 		}
 		p += n;
 		left -= (size_t)n;
-		w->flushed += (uint64_t)n;
+		o->flushed += (uint64_t)n;
+	}
+	return o->err;
+}
+
+int text_out_finish(struct text_out *o)
+{
+	text_out_flush(o);
+	free(o->buf);
+	o->buf = NULL;
+	o->cap = 0;
+	return o->err;
+}
+
+void text_put_mem_slow(struct text_out *o, const char *s, size_t n)
+{
+	for (;;) {
+		size_t room = o->cap - o->len;
+
+		if (n <= room) {
+			memcpy(o->buf + o->len, s, n);
+			o->len += n;
+			return;
+		}
+		memcpy(o->buf + o->len, s, room);
+		o->len += room;
+		s += room;
+		n -= room;
+		text_out_flush(o);
 	}
 }
 
-int json_writer_finish(struct json_writer *w)
+void text_put_printf(struct text_out *o, const char *fmt, ...)
 {
-	json_writer_flush(w);
-	free(w->buf);
-	w->buf = NULL;
-	w->cap = 0;
-	return w->err;
+	va_list ap;
+	char *long_text;
+	int n;
+
+	text_reserve(o, TEXT_OUT_MAX_PIECE);
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n < o->cap - o->len) {
+		o->len += (size_t)n;
+		return;
+	}
+	/* Longer than the room left: rare, formatted on the side. */
+	va_start(ap, fmt);
+	n = vasprintf(&long_text, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		if (!o->err)
+			o->err = -ENOMEM;
+		return;
+	}
+	text_put_mem(o, long_text, (size_t)n);
+	free(long_text);
 }
 
 static const char digit_pairs[201] =
@@ -80,7 +126,7 @@ static inline size_t decimal_digits(uint64_t v)
 	return t - (x < powers_of_10[t]) + 1;
 }
 
-size_t json_format_u64(char *p, uint64_t v)
+size_t text_format_u64(char *p, uint64_t v)
 {
 	size_t n = decimal_digits(v);
 	char *q = p + n;
@@ -100,23 +146,65 @@ size_t json_format_u64(char *p, uint64_t v)
 	return n;
 }
 
-void json_put_hex_string(struct json_writer *w, uint64_t v)
+static const char hex_digits[] = "0123456789abcdef";
+
+void text_put_hex(struct text_out *o, uint64_t v, unsigned int min_digits)
 {
-	static const char hex[] = "0123456789abcdef";
 	char tmp[16];
 	size_t n = 0;
 
 	do {
-		tmp[n++] = hex[v & 0xf];
+		tmp[n++] = hex_digits[v & 0xf];
 		v >>= 4;
-	} while (v);
-	json_reserve(w, n + 4);
-	w->buf[w->len++] = '"';
-	w->buf[w->len++] = '0';
-	w->buf[w->len++] = 'x';
+	} while (v || n < min_digits);
+	text_reserve(o, n + 2);
+	o->buf[o->len++] = '0';
+	o->buf[o->len++] = 'x';
 	while (n)
-		w->buf[w->len++] = tmp[--n];
-	w->buf[w->len++] = '"';
+		o->buf[o->len++] = tmp[--n];
+}
+
+void text_put_c_escaped(struct text_out *o, const char *s, size_t len,
+			bool utf8_valid)
+{
+	while (len) {
+		size_t i, n;
+
+		/* Each byte takes at most four: \xNN. */
+		text_reserve(o, 4);
+		n = (o->cap - o->len) / 4;
+		if (n > len)
+			n = len;
+		for (i = 0; i < n; i++) {
+			unsigned char c = (unsigned char)s[i];
+			char *p = o->buf + o->len;
+
+			if (c == '"' || c == '\\' || c == '\n') {
+				p[0] = '\\';
+				p[1] = c == '\n' ? 'n' : (char)c;
+				o->len += 2;
+			} else if (c < 0x20 || c == 0x7f ||
+				   (c >= 0x80 && !utf8_valid)) {
+				p[0] = '\\';
+				p[1] = 'x';
+				p[2] = hex_digits[c >> 4];
+				p[3] = hex_digits[c & 0xf];
+				o->len += 4;
+			} else {
+				p[0] = (char)c;
+				o->len++;
+			}
+		}
+		s += n;
+		len -= n;
+	}
+}
+
+void text_put_json_hex(struct text_out *o, uint64_t v)
+{
+	text_put_char(o, '"');
+	text_put_hex(o, v, 1);
+	text_put_char(o, '"');
 }
 
 /*
@@ -124,30 +212,30 @@ void json_put_hex_string(struct json_writer *w, uint64_t v)
  * print exactly as integers; others take the shortest of %.15g/%.17g
  * that reads back to the same double.
  */
-void json_put_double(struct json_writer *w, double v)
+void text_put_json_double(struct text_out *o, double v)
 {
 	char tmp[40];
 	int n;
 
 	if (isnan(v)) {
-		json_put_lit(w, "\"NaN\"");
+		text_put_lit(o, "\"NaN\"");
 		return;
 	}
 	if (isinf(v)) {
 		if (v < 0)
-			json_put_lit(w, "\"-Infinity\"");
+			text_put_lit(o, "\"-Infinity\"");
 		else
-			json_put_lit(w, "\"Infinity\"");
+			text_put_lit(o, "\"Infinity\"");
 		return;
 	}
 	if (v == trunc(v) && fabs(v) < 1e15) {
-		json_put_i64(w, (int64_t)v);
+		text_put_i64(o, (int64_t)v);
 		return;
 	}
 	n = snprintf(tmp, sizeof(tmp), "%.15g", v);
 	if (strtod(tmp, NULL) != v)
 		n = snprintf(tmp, sizeof(tmp), "%.17g", v);
-	json_put_raw(w, tmp, (size_t)n);
+	text_put_mem(o, tmp, (size_t)n);
 }
 
 /* Bytes that a run of plain characters cannot contain. */
@@ -168,63 +256,24 @@ static inline uint64_t special_bytes(uint64_t x)
 
 static inline int is_plain(unsigned char c)
 {
-	return json_plain_byte[c];
-}
-
-/*
- * Length of the UTF-8 sequence at s (1..4) if valid, else the length of
- * its maximal invalid subpart (>= 1) as a negative number (Unicode 3.9,
- * "U+FFFD substitution of maximal subparts").
- */
-static int utf8_sequence(const unsigned char *s, size_t len)
-{
-	unsigned char c = s[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	int need, i;
-
-	if (c >= 0xc2 && c <= 0xdf) {
-		need = 1;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		need = 2;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		need = 3;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else {
-		return -1;
-	}
-	for (i = 1; i <= need; i++) {
-		if ((size_t)i >= len || s[i] < lo || s[i] > hi)
-			return -i;
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	return need + 1;
+	return text_json_plain_byte[c];
 }
 
 static size_t escape_ascii(char *dst, unsigned char c)
 {
-	static const char hex[] = "0123456789abcdef";
-
 	if (c == '"' || c == '\\') {
 		dst[0] = '\\';
 		dst[1] = (char)c;
 		return 2;
 	}
 	memcpy(dst, "\\u00", 4);
-	dst[4] = hex[c >> 4];
-	dst[5] = hex[c & 0xf];
+	dst[4] = hex_digits[c >> 4];
+	dst[5] = hex_digits[c & 0xf];
 	return 6;
 }
 
-size_t json_escape(char *dst, size_t dst_cap, const char *src, size_t len,
-		   size_t *consumed)
+size_t text_json_escape(char *dst, size_t dst_cap, const char *src,
+			size_t len, size_t *consumed)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	size_t in = 0, out = 0;
@@ -261,7 +310,7 @@ size_t json_escape(char *dst, size_t dst_cap, const char *src, size_t len,
 			in++;
 			continue;
 		}
-		seq = utf8_sequence(s + in, len - in);
+		seq = fxt_utf8_sequence(src + in, len - in);
 		if (seq > 0) {
 			if (dst_cap - out < (size_t)seq)
 				break;
@@ -280,30 +329,30 @@ size_t json_escape(char *dst, size_t dst_cap, const char *src, size_t len,
 	return out;
 }
 
-void json_put_string_part(struct json_writer *w, const char *s, size_t len)
+void text_put_json_part(struct text_out *o, const char *s, size_t len)
 {
 	while (len) {
 		size_t consumed;
 
 		/* Room for the longest escaped code point: progress. */
-		json_reserve(w, 6);
-		w->len += json_escape(w->buf + w->len, w->cap - w->len, s, len,
-				      &consumed);
+		text_reserve(o, 6);
+		o->len += text_json_escape(o->buf + o->len, o->cap - o->len, s,
+					   len, &consumed);
 		s += consumed;
 		len -= consumed;
 	}
 }
 
 /* 1 for bytes that stand for themselves inside a JSON string. */
-const uint8_t json_plain_byte[256] = {
+const uint8_t text_json_plain_byte[256] = {
 	[0x20 ... 0x21] = 1,	/* '"' is 0x22 */
 	[0x23 ... 0x5b] = 1,	/* '\\' is 0x5c */
 	[0x5d ... 0x7f] = 1,
 };
 
-void json_put_string_slow(struct json_writer *w, const char *s, size_t len)
+void text_put_json_string_slow(struct text_out *o, const char *s, size_t len)
 {
-	json_put_char(w, '"');
-	json_put_string_part(w, s, len);
-	json_put_char(w, '"');
+	text_put_char(o, '"');
+	text_put_json_part(o, s, len);
+	text_put_char(o, '"');
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The JSON text primitives of the converter: string escaping (every
- * control character, quotes, backslash, each kind of invalid UTF-8),
- * integer, timestamp, hex and double formatting, buffer flushing.
+ * The text output of tracectl dump and convert: JSON string escaping
+ * (every control character, quotes, backslash, each kind of invalid
+ * UTF-8), C-style escaping, integer, timestamp, hex and double
+ * formatting, formatted and long pieces, buffer flushing.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "json_writer.h"
+#include "text_out.h"
 
 /* Escapes in one go into a big enough buffer; returns a static string. */
 static const char *escape(const char *s, size_t len)
@@ -26,7 +27,7 @@ static const char *escape(const char *s, size_t len)
 	static char out[4096];
 	size_t consumed, n;
 
-	n = json_escape(out, sizeof(out) - 1, s, len, &consumed);
+	n = text_json_escape(out, sizeof(out) - 1, s, len, &consumed);
 	assert_int_equal(consumed, len);
 	out[n] = '\0';
 	return out;
@@ -105,13 +106,13 @@ static void test_small_destination_stops_at_code_points(void **state)
 	char out[64];
 	size_t consumed, n;
 
-	n = json_escape(out, 3, in, sizeof(in) - 1, &consumed);
+	n = text_json_escape(out, 3, in, sizeof(in) - 1, &consumed);
 	assert_int_equal(n, 2);
 	assert_int_equal(consumed, 2);
-	n = json_escape(out, 6, in + 2, sizeof(in) - 3, &consumed);
+	n = text_json_escape(out, 6, in + 2, sizeof(in) - 3, &consumed);
 	assert_int_equal(n, 2);			/* é, then \u000a won't fit */
 	assert_int_equal(consumed, 2);
-	n = json_escape(out, 6, in + 4, sizeof(in) - 5, &consumed);
+	n = text_json_escape(out, 6, in + 4, sizeof(in) - 5, &consumed);
 	assert_int_equal(n, 6);
 	assert_int_equal(consumed, 1);
 	assert_memory_equal(out, "\\u000a", 6);
@@ -128,7 +129,7 @@ static void test_u64_formatting(void **state)
 	size_t i, n;
 
 	for (i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
-		n = json_format_u64(got, values[i]);
+		n = text_format_u64(got, values[i]);
 		got[n] = '\0';
 		snprintf(want, sizeof(want), "%llu",
 			 (unsigned long long)values[i]);
@@ -139,21 +140,21 @@ static void test_u64_formatting(void **state)
 /* A writer to a pipe; returns what it wrote. */
 struct capture {
 	int fds[2];
-	struct json_writer w;
+	struct text_out w;
 	char text[1 << 16];
 };
 
 static void capture_start(struct capture *c, size_t cap)
 {
 	assert_int_equal(pipe(c->fds), 0);
-	assert_int_equal(json_writer_init(&c->w, c->fds[1], cap), 0);
+	assert_int_equal(text_out_init(&c->w, c->fds[1], cap), 0);
 }
 
 static const char *capture_end(struct capture *c)
 {
 	ssize_t n;
 
-	assert_int_equal(json_writer_finish(&c->w), 0);
+	assert_int_equal(text_out_finish(&c->w), 0);
 	close(c->fds[1]);
 	n = read(c->fds[0], c->text, sizeof(c->text) - 1);
 	assert_true(n >= 0);
@@ -167,19 +168,19 @@ static void test_numbers_and_timestamps(void **state)
 	struct capture *c = calloc(1, sizeof(*c));
 
 	capture_start(c, 0);
-	json_put_i64(&c->w, INT64_MIN);
-	json_put_char(&c->w, ' ');
-	json_put_i64(&c->w, -5);
-	json_put_char(&c->w, ' ');
-	json_put_us(&c->w, 1234567);	/* ns */
-	json_put_char(&c->w, ' ');
-	json_put_us(&c->w, 5);
-	json_put_char(&c->w, ' ');
-	json_put_us(&c->w, UINT64_MAX);
-	json_put_char(&c->w, ' ');
-	json_put_hex_string(&c->w, 0xdeadbeef);
-	json_put_char(&c->w, ' ');
-	json_put_hex_string(&c->w, 0);
+	text_put_i64(&c->w, INT64_MIN);
+	text_put_char(&c->w, ' ');
+	text_put_i64(&c->w, -5);
+	text_put_char(&c->w, ' ');
+	text_put_thousandths(&c->w, 1234567);	/* ns */
+	text_put_char(&c->w, ' ');
+	text_put_thousandths(&c->w, 5);
+	text_put_char(&c->w, ' ');
+	text_put_thousandths(&c->w, UINT64_MAX);
+	text_put_char(&c->w, ' ');
+	text_put_json_hex(&c->w, 0xdeadbeef);
+	text_put_char(&c->w, ' ');
+	text_put_json_hex(&c->w, 0);
 	assert_string_equal(capture_end(c),
 			    "-9223372036854775808 -5 1234.567 0.005 "
 			    "18446744073709551.615 \"0xdeadbeef\" \"0x0\"");
@@ -191,21 +192,21 @@ static void test_doubles(void **state)
 	struct capture *c = calloc(1, sizeof(*c));
 
 	capture_start(c, 0);
-	json_put_double(&c->w, 1.5);
-	json_put_char(&c->w, ' ');
-	json_put_double(&c->w, 0.1);
-	json_put_char(&c->w, ' ');
-	json_put_double(&c->w, -3);
-	json_put_char(&c->w, ' ');
-	json_put_double(&c->w, 1e300);
-	json_put_char(&c->w, ' ');
-	json_put_double(&c->w, NAN);
-	json_put_char(&c->w, ' ');
-	json_put_double(&c->w, INFINITY);
-	json_put_char(&c->w, ' ');
-	json_put_double(&c->w, -INFINITY);
-	json_put_char(&c->w, ' ');
-	json_put_double(&c->w, 1.0 / 3);
+	text_put_json_double(&c->w, 1.5);
+	text_put_char(&c->w, ' ');
+	text_put_json_double(&c->w, 0.1);
+	text_put_char(&c->w, ' ');
+	text_put_json_double(&c->w, -3);
+	text_put_char(&c->w, ' ');
+	text_put_json_double(&c->w, 1e300);
+	text_put_char(&c->w, ' ');
+	text_put_json_double(&c->w, NAN);
+	text_put_char(&c->w, ' ');
+	text_put_json_double(&c->w, INFINITY);
+	text_put_char(&c->w, ' ');
+	text_put_json_double(&c->w, -INFINITY);
+	text_put_char(&c->w, ' ');
+	text_put_json_double(&c->w, 1.0 / 3);
 	assert_string_equal(capture_end(c),
 			    "1.5 0.1 -3 1e+300 \"NaN\" \"Infinity\" "
 			    "\"-Infinity\" 0.33333333333333331");
@@ -231,7 +232,67 @@ static void test_long_string_through_small_buffer(void **state)
 	*p++ = '"';
 	*p = '\0';
 	capture_start(c, 1024);
-	json_put_string(&c->w, in, sizeof(in));
+	text_put_json_string(&c->w, in, sizeof(in));
+	assert_string_equal(capture_end(c), want);
+	free(want);
+	free(c);
+}
+
+static void test_hex_padding(void **state)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+
+	capture_start(c, 0);
+	text_put_hex(&c->w, 0x1f, 8);
+	text_put_char(&c->w, ' ');
+	text_put_hex(&c->w, 0x123456789ull, 8);
+	text_put_char(&c->w, ' ');
+	text_put_hex(&c->w, UINT64_MAX, 1);
+	assert_string_equal(capture_end(c),
+			    "0x0000001f 0x123456789 0xffffffffffffffff");
+	free(c);
+}
+
+static void test_c_escaped(void **state)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+
+	capture_start(c, 0);
+	text_put_c_escaped(&c->w, "a\"b\\c\nd\te\x7f", 10, true);
+	text_put_char(&c->w, ' ');
+	/* Valid UTF-8 is kept as such; otherwise high bytes are escaped. */
+	text_put_c_escaped(&c->w, "caf\xc3\xa9", 5, true);
+	text_put_char(&c->w, ' ');
+	text_put_c_escaped(&c->w, "caf\xc3\xa9", 5, false);
+	assert_string_equal(capture_end(c),
+			    "a\\\"b\\\\c\\nd\\x09e\\x7f caf\xc3\xa9 caf\\xc3\\xa9");
+	free(c);
+}
+
+/* Pieces longer than the buffer, escaped, raw or formatted. */
+static void test_long_pieces_through_small_buffer(void **state)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+	char in[3000], ys[3000], zs[3001], *want, *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(in); i++)
+		in[i] = i % 2 ? 'x' : '\001';
+	memset(ys, 'y', sizeof(ys));
+	memset(zs, 'z', sizeof(zs) - 1);
+	zs[sizeof(zs) - 1] = '\0';
+	want = malloc(sizeof(in) / 2 * 5 + sizeof(ys) + sizeof(zs));
+	p = want;
+	for (i = 0; i < sizeof(in); i += 2) {
+		memcpy(p, "\\x01x", 5);
+		p += 5;
+	}
+	memcpy(p, ys, sizeof(ys));
+	memcpy(p + sizeof(ys), zs, sizeof(zs));
+	capture_start(c, 1024);
+	text_put_c_escaped(&c->w, in, sizeof(in), true);
+	text_put_mem(&c->w, ys, sizeof(ys));
+	text_put_printf(&c->w, "%s", zs);
 	assert_string_equal(capture_end(c), want);
 	free(want);
 	free(c);
@@ -239,17 +300,17 @@ static void test_long_string_through_small_buffer(void **state)
 
 static void test_write_error_is_sticky(void **state)
 {
-	struct json_writer w;
+	struct text_out w;
 	int fds[2];
 
 	assert_int_equal(pipe(fds), 0);
 	close(fds[0]);
 	signal(SIGPIPE, SIG_IGN);
-	assert_int_equal(json_writer_init(&w, fds[1], 0), 0);
-	json_put_lit(&w, "lost");
-	json_writer_flush(&w);
-	json_put_string(&w, "more", 4);
-	assert_int_equal(json_writer_finish(&w), -EPIPE);
+	assert_int_equal(text_out_init(&w, fds[1], 0), 0);
+	text_put_lit(&w, "lost");
+	text_out_flush(&w);
+	text_put_json_string(&w, "more", 4);
+	assert_int_equal(text_out_finish(&w), -EPIPE);
 	close(fds[1]);
 }
 
@@ -266,6 +327,9 @@ int main(void)
 		cmocka_unit_test(test_numbers_and_timestamps),
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_long_string_through_small_buffer),
+		cmocka_unit_test(test_hex_padding),
+		cmocka_unit_test(test_c_escaped),
+		cmocka_unit_test(test_long_pieces_through_small_buffer),
 		cmocka_unit_test(test_write_error_is_sticky),
 	};
 

@@ -1,4 +1,9 @@
-// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-License-Identifier: GPL-2.0 OR MIT
+/*
+ * The framing of the manager's socket, for both of its sides. Strict on
+ * what it receives: a peer that sends anything but well-framed messages,
+ * each with at most one descriptor, is a broken peer.
+ */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -7,7 +12,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "fxt_msg.h"
+#include <fxt/fxt_msg.h>
 
 void fxt_msg_init(void *msg, unsigned int type, size_t len)
 {
@@ -47,7 +52,7 @@ int fxt_msg_send(int sock, const void *msg, size_t len, int fd)
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -errno;
-	return (size_t)n == len ? 0 : -EIO;
+	return (size_t)n == len ? 0 : -EMSGSIZE;
 }
 
 static void close_all_fds(struct msghdr *mh)
@@ -140,7 +145,7 @@ ssize_t fxt_msg_recv(int sock, void *buf, size_t cap, int *fd)
 	return n;
 }
 
-int fxt_msg_connect(const char *path)
+int fxt_msg_connect_flags(const char *path, int sock_flags)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	int sock, r;
@@ -148,7 +153,7 @@ int fxt_msg_connect(const char *path)
 	if (strlen(path) >= sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	strcpy(sa.sun_path, path);
-	sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	sock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | sock_flags, 0);
 	if (sock < 0)
 		return -errno;
 	if (connect(sock, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
@@ -161,7 +166,7 @@ int fxt_msg_connect(const char *path)
 
 const char *fxt_msg_socket_path(void)
 {
-	const char *p = getenv(FXT_SOCKET_ENV);
+	const char *p = secure_getenv(FXT_SOCKET_ENV);
 
 	return p && *p ? p : FXT_MANAGER_SOCKET;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Two threads passing a byte through a pair of pipes, both pinned to one
- * CPU: every round trip is two wakeups and two context switches.
+ * Two named threads passing a byte through a pair of pipes, both pinned
+ * to one CPU: every round trip is two wakeups and two context switches
+ * between known tids. Used by the module and the BPF backend tests.
  */
-#ifndef PINGPONG_H
-#define PINGPONG_H
+#ifndef FXT_TESTS_PINGPONG_H
+#define FXT_TESTS_PINGPONG_H
 
 #include <sys/types.h>
 
@@ -20,4 +21,4 @@ struct pingpong {
 /* Returns 0 or -errno. Thread names: "fxt-ping", "fxt-pong". */
 int pingpong_run(struct pingpong *pp);
 
-#endif /* PINGPONG_H */
+#endif /* FXT_TESTS_PINGPONG_H */

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Hooks for the tests and benchmarks, which link the static library; not
+ * exported from the shared one. Each is defined in the unit it looks into.
+ */
+#ifndef FXT_PROVIDER_TEST_HOOKS_H
+#define FXT_PROVIDER_TEST_HOOKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <fxt/provider_abi.h>
+
+struct fxt_buffer;
+
+/*
+ * Start a trace on a buffer made by the caller (memfd with a header the
+ * caller filled like the manager does), without a manager. save_fd: the
+ * socket SAVE messages go to in streaming mode, or -1.
+ */
+struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,
+				   enum fxt_buffering_mode mode,
+				   const char *categories, int save_fd);
+void fxt_test_stop(struct fxt_buffer *b);
+void fxt_test_detach(struct fxt_buffer *b);
+/* The buffer the manager gave, and whether its other half is free. */
+struct fxt_buffer *fxt_test_transport_buffer(void);
+bool fxt_test_other_half_free(struct fxt_buffer *b);
+/* Threads whose state is registered (live threads that traced). */
+unsigned int fxt_test_registered_threads(void);
+/* This thread's events written by the library, not the inline writer. */
+uint64_t fxt_test_library_events(void);
+/* Is the trace clock the TSC (not clock_gettime())? */
+bool fxt_test_clock_tsc(void);
+/*
+ * Check the clocksource and $FXTRACE_CLOCK again at the next trace start;
+ * re-anchor every span ns (0: the default, 100 ms).
+ */
+void fxt_test_clock_reset(uint64_t span);
+/* Never try to reach a manager (tests running beside a real one). */
+void fxt_test_disable_transport(void);
+
+#endif /* FXT_PROVIDER_TEST_HOOKS_H */

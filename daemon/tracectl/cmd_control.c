@@ -419,27 +419,33 @@ static void sync_dir(const char *path)
 		(void)fsync(fd);
 }
 
-/* The convention of perf record: the file replaced is kept as FILE.old. */
-static void keep_old(const char *output)
+/*
+ * The convention of perf record: the file replaced is kept as FILE.old
+ * (an older FILE.old goes). 0, or -errno when it cannot be kept: then
+ * nothing is replaced.
+ */
+static int keep_old(const char *output)
 {
 	char old[PATH_MAX + 8];
 
 	snprintf(old, sizeof(old), "%s.old", output);
 	if (access(output, F_OK) < 0)
-		return;
+		return 0;
 	if (unlink(old) < 0 && errno != ENOENT)
-		return;
+		return -errno;
 	/* A second name first: output never stops existing. */
-	if (link(output, old) < 0)
-		(void)rename(output, old);
+	if (link(output, old) < 0 && rename(output, old) < 0)
+		return -errno;
+	return 0;
 }
 
 /*
  * Puts the finished archive in place with the stopper's own rights. A
  * complete one replaces the output atomically (rename), the file that was
  * there kept as FILE.old; an incomplete one takes the output only where
- * no file is. 0: the output holds the archive; 1: it stays at its hidden
- * name (said why); -1: it is gone (said why).
+ * no file is. 0: the output holds the archive; 1: it waits at its hidden
+ * name for its owner's stop; -1: it stays at its hidden name, or is gone
+ * (said why).
  */
 static int publish_archive(const char *cmd, const struct fxt_ctl_result *res,
 			   int error)
@@ -459,7 +465,14 @@ static int publish_archive(const char *cmd, const struct fxt_ctl_result *res,
 		return -1;
 	}
 	if (!error) {
-		keep_old(res->output);
+		int r = keep_old(res->output);
+
+		if (r < 0) {
+			fprintf(stderr, "tracectl %s: cannot keep %s as %s.old: %s; %s was left as it was, the archive is at %s\n",
+				cmd, res->output, res->output, strerror(-r),
+				res->output, temp);
+			return -1;
+		}
 		if (rename(temp, res->output) == 0) {
 			sync_dir(res->output);
 			return 0;
@@ -471,11 +484,11 @@ static int publish_archive(const char *cmd, const struct fxt_ctl_result *res,
 	} else if (errno == EEXIST) {
 		fprintf(stderr, "tracectl %s: the archive is incomplete; %s was left as it was, the archive is at %s\n",
 			cmd, res->output, temp);
-		return 1;
+		return -1;
 	}
 	fprintf(stderr, "tracectl %s: cannot put the archive at %s: %s; it is at %s\n",
 		cmd, res->output, strerror(errno), temp);
-	return 1;
+	return -1;
 }
 
 /* Whether depmod lists fxt_sched for the running kernel. */
@@ -596,7 +609,7 @@ static int do_stop(const char *cmd)
 	free(rep.providers);
 	if (res->temp_name[0])
 		placed = publish_archive(cmd, res, error);
-	if (error && placed >= 0)
+	if (error && error != -ENOENT)	/* removed: publish_archive() said so */
 		fprintf(stderr, "tracectl %s: the archive is incomplete: %s\n",
 			cmd, res->error && res->message[0] ? res->message :
 			strerror(-error));

@@ -44,5 +44,18 @@ check "$T/t.fxt"
 expect_field second events 3000
 [ "$(cat "$T/t.fxt.old")" = precious ] || fail "the replaced file was not kept as t.fxt.old"
 [ -z "$(hidden)" ] || fail "the hidden file is left: $(hidden)"
+
+# The old file cannot be kept (t.fxt.old is a directory): nothing is
+# replaced, stop fails and says where the archive is.
+cp "$T/t.fxt" "$T/before.fxt"
+rm "$T/t.fxt.old"
+mkdir "$T/t.fxt.old"
+touch "$T/t.fxt.old/x"
+"$TRACECTL" start -o "$T/t.fxt" --kernel=off >/dev/null
+"$TRACECTL" stop >"$T/stop.out" 2>"$T/stop.err" && fail "stop succeeded without keeping the old file"
+grep -q "cannot keep $T/t.fxt as $T/t.fxt.old: .*the archive is at $T/.t.fxt." "$T/stop.err" ||
+	{ cat "$T/stop.err"; fail "stop does not say why and where"; }
+cmp -s "$T/t.fxt" "$T/before.fxt" || fail "t.fxt was replaced"
+check "$T"/.t.fxt.??????
 stop_manager
 echo "atomic: ok"

@@ -135,12 +135,19 @@ static int collect_visit(struct provider *p, struct archive *a)
 	return 0;
 }
 
+/* A whole visit goes to the writer as one chunk. */
+static int visit_commit(struct provider *p, struct archive *a,
+			const struct visit_undo *u)
+{
+	return archive_commit(a, p->id, p->walk.records - u->walk.records);
+}
+
 int collect_provider(struct provider *p, struct archive *a)
 {
 	struct visit_undo u = visit_undo_save(p, a);
 	int r = collect_visit(p, a);
 
-	return r < 0 ? visit_undo(p, a, &u, r) : r;
+	return r < 0 ? visit_undo(p, a, &u, r) : visit_commit(p, a, &u);
 }
 
 int collect_save(struct provider *p, struct archive *a, unsigned int half)
@@ -164,5 +171,5 @@ int collect_save(struct provider *p, struct archive *a, unsigned int half)
 	if (r < 0)
 		return visit_undo(p, a, &u, r);
 	p->saved_generation[half] = st.rolling_generation[half] + 1;
-	return r;
+	return visit_commit(p, a, &u);
 }

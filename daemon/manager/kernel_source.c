@@ -24,6 +24,7 @@ struct kernel_source {
 	int lost_error;		/* why the first of them was lost */
 	bool visited;
 	bool in_drain;		/* section header written for this drain */
+	uint64_t drain_records;	/* in this drain's chunk */
 	bool stopped;
 };
 
@@ -40,6 +41,8 @@ static int write_to_archive(void *ctx, const void *data, size_t len)
 	}
 	if (r >= 0)
 		r = archive_write(ks->archive, data, len);
+	if (r >= 0)
+		ks->drain_records += record_walk_count(data, len);
 	if (r < 0) {
 		ks->records_lost += record_walk_count(data, len);
 		ks->bytes_lost += len;
@@ -54,17 +57,41 @@ static int drain(struct kernel_source *ks)
 	int r;
 
 	ks->in_drain = false;
+	ks->drain_records = 0;
 	r = kernel_session_drain(ks->session, write_to_archive, ks);
 	ks->in_drain = false;
+	/* Whole records, also when the drain stopped short. */
+	(void)archive_commit(ks->archive, ks->id, ks->drain_records);
 	return r;
+}
+
+void kernel_source_lost(struct kernel_source *ks, uint64_t records,
+			uint64_t bytes, int error)
+{
+	ks->records_lost += records;
+	ks->bytes_lost += bytes;
+	if (!ks->lost_error)
+		ks->lost_error = error;
+}
+
+uint32_t kernel_source_id(const struct kernel_source *ks)
+{
+	return ks->id;
 }
 
 static int on_kernel_data(sd_event_source *s, int fd, uint32_t revents,
 			  void *userdata)
 {
 	struct kernel_source *ks = userdata;
-	int r = drain(ks);
+	int r;
 
+	/* The disk is behind: the records wait in the rings, not in memory. */
+	if (archive_queue_busy(ks->archive)) {
+		ks->io = sd_event_source_disable_unref(ks->io);
+		ks->paused = true;
+		return 0;
+	}
+	r = drain(ks);
 	if (r < 0) {
 		log_warning_errno(r, "Failed to write kernel records; kernel capture continues into its buffers, writing is tried again");
 		ks->io = sd_event_source_disable_unref(ks->io);
@@ -150,7 +177,7 @@ int kernel_source_resume(struct kernel_source *ks)
 {
 	int r;
 
-	if (!ks->paused)
+	if (!ks->paused || archive_queue_busy(ks->archive))
 		return 0;
 	r = drain(ks);
 	if (r >= 0)
@@ -185,6 +212,7 @@ int kernel_source_finish(struct kernel_source *ks)
 	r2 = drain(ks);
 	if (r2 >= 0)
 		r2 = write_drops(ks);
+	(void)archive_commit(ks->archive, ks->id, 0);
 	if (r2 >= 0)
 		r2 = ks->lost_error;
 	return r < 0 ? r : r2;

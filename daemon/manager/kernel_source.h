@@ -8,6 +8,7 @@
 #define FXT_KERNEL_SOURCE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <systemd/sd-event.h>
 
@@ -35,6 +36,10 @@ int kernel_source_finish(struct kernel_source *ks);
  * drains them and watches again. 0, or the write error again.
  */
 int kernel_source_resume(struct kernel_source *ks);
+/* Records the writer could not put on disk after all. */
+void kernel_source_lost(struct kernel_source *ks, uint64_t records,
+			uint64_t bytes, int error);
+uint32_t kernel_source_id(const struct kernel_source *ks);
 void kernel_source_describe(const struct kernel_source *ks,
 			    struct fxt_ctl_provider *out);
 struct kernel_source *kernel_source_free(struct kernel_source *ks);

@@ -8,7 +8,7 @@
  *   controller.c    a tracectl connection (start, stop, status)
  *   trace.c         the trace: start, stop with its timeout, duration timer
  *   collect.c       a provider's buffer into the archive
- *   archive.c       the archive file
+ *   archive.c       the archive file and its writer thread
  *   kernel_source.c kernel capture and its event fd
  */
 #ifndef FXT_MANAGER_H
@@ -39,6 +39,8 @@
 #define MANAGER_STOP_TIMEOUT_MAX_USEC (3600ull * 1000u * 1000u)
 /* Socket-activated, idle this long: exit; the socket starts us again. */
 #define MANAGER_IDLE_EXIT_USEC (30ull * 1000u * 1000u)
+/* Archive bytes that may wait for the disk in memory while tracing. */
+#define MANAGER_ARCHIVE_QUEUE_MAX (16u << 20)
 /* Streaming, after a write failed: how often writing is tried again. */
 #define MANAGER_WRITE_RETRY_USEC (1000ull * 1000u)
 /* Each provider's buffer is shared memory: what one uid may pin. */

@@ -37,11 +37,13 @@ struct trace {
 	struct kernel_source *kernel;
 	uint64_t started_ns;
 	bool stopping;
+	bool finishing;		/* the writer writes what is left */
+	int collect_error;	/* of the last collection, at stop */
 	bool written;		/* the archive is closed: describe it */
 	sd_event_source *stop_timer;
 	sd_event_source *duration_timer;
 	sd_event_source *retry_timer;	/* streaming: writes that failed */
-	bool write_failing;	/* said in the log; cleared when writes resume */
+	uint64_t failures_seen;	/* of the writer, at the last look */
 	int write_error;	/* the first; what failed may be written since */
 	uint64_t write_logged_usec;	/* the last failure logged */
 	bool write_log_pending;	/* logged a failure, not its end yet */
@@ -145,26 +147,28 @@ static int send_saved(struct provider *p, unsigned int half,
 /*
  * A line when writing starts failing and one when it works again, at most
  * one pair per MANAGER_WRITE_LOG_USEC: a disk on the edge of full does
- * not flood the journal.
+ * not flood the journal. The writer thread does not log; this looks at
+ * what it did since the last look.
  */
-static void note_write_result(struct trace *t, int r)
+static void note_write_state(struct trace *t, const struct archive_state *st)
 {
 	uint64_t now = now_ns() / 1000;
 
-	if (r < 0 && !t->write_failing &&
+	if (st->failures > t->failures_seen && !t->write_log_pending &&
 	    (!t->write_logged_usec ||
 	     now - t->write_logged_usec >= MANAGER_WRITE_LOG_USEC)) {
-		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(t),
-			 "Failed to write %s; records wait in the providers' buffers (what does not fit is dropped and counted), writing is tried again",
+		log_full(LOG_ERR, -st->error, TRACE_LOG_FIELDS(t),
+			 "Failed to write %s; what waits stays in memory and in the providers' buffers (what does not fit is dropped and counted), writing is tried again",
 			 t->output);
 		t->write_logged_usec = now;
 		t->write_log_pending = true;
-	} else if (r >= 0 && t->write_failing && t->write_log_pending) {
+	}
+	if (!st->failing && t->write_log_pending) {
 		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
 			 "Writing %s again", t->output);
 		t->write_log_pending = false;
 	}
-	t->write_failing = r < 0;
+	t->failures_seen = st->failures;
 }
 
 /*
@@ -192,6 +196,7 @@ static int on_write_retry(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct manager *m = userdata;
 	struct trace *t = m->trace;
+	struct archive_state st;
 	struct provider *p;
 	int r = 0;
 
@@ -199,9 +204,10 @@ static int on_write_retry(sd_event_source *s, uint64_t usec, void *userdata)
 		if (p->in_trace && p->fd >= 0)
 			r = retry_saves(t, p);
 	if (r >= 0 && t->kernel)
-		r = kernel_source_resume(t->kernel);
-	if (t->write_failing)
-		note_write_result(t, r);
+		(void)kernel_source_resume(t->kernel);
+	/* The writer's failures, said from here: it does not log. */
+	archive_state(t->archive, &st);
+	note_write_state(t, &st);
 	(void)sd_event_source_set_time_relative(s, MANAGER_WRITE_RETRY_USEC);
 	(void)sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 	return 0;
@@ -234,7 +240,7 @@ static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 			 "no archive came with the request: tracectl opens the output and passes it");
 		return -EBADF;
 	}
-	r = archive_open(fd, &t->archive);
+	r = archive_open(fd, MANAGER_ARCHIVE_QUEUE_MAX, &t->archive);
 	if (r < 0)
 		snprintf(note, note_len, "cannot write %.400s: %s", t->output,
 			 r == -EINVAL ? "not a regular file" :
@@ -431,17 +437,83 @@ static int collect_all(struct manager *m)
 	return first_error;
 }
 
+/* What the writer could not put on disk after all leaves the counts. */
+static int uncount_lost(struct manager *m, const struct archive_lost *lost,
+			size_t nlost, int error)
+{
+	struct trace *t = m->trace;
+	struct provider *p;
+	size_t i;
+
+	for (i = 0; i < nlost; i++) {
+		if (t->kernel && lost[i].owner == kernel_source_id(t->kernel)) {
+			kernel_source_lost(t->kernel, lost[i].records,
+					   lost[i].bytes, error);
+			continue;
+		}
+		for (p = m->providers; p; p = p->next) {
+			if (p->id != lost[i].owner)
+				continue;
+			p->walk.records -= lost[i].records <= p->walk.records ?
+						   lost[i].records : p->walk.records;
+			p->walk.bytes -= lost[i].bytes <= p->walk.bytes ?
+						 lost[i].bytes : p->walk.bytes;
+		}
+	}
+	return nlost ? error : 0;
+}
+
+static void on_archive_written(struct archive *a, int fsync_error,
+			       const struct archive_lost *lost, size_t nlost,
+			       void *userdata);
+
+/*
+ * Everything still in the buffers goes to the writer, with no bound on
+ * the queue; the result goes out once it is on disk (on_archive_written),
+ * the event loop serving everyone else meanwhile.
+ */
 static void finish(struct manager *m)
 {
 	struct trace *t = m->trace;
+	int r;
+
+	if (t->finishing)
+		return;
+	t->finishing = true;
+	t->retry_timer = sd_event_source_disable_unref(t->retry_timer);
+	t->stop_timer = sd_event_source_disable_unref(t->stop_timer);
+	archive_unbound(t->archive);
+	t->collect_error = collect_all(m);
+	r = archive_finish(t->archive, m->event, on_archive_written, m);
+	if (r < 0) {
+		log_error_errno(r, "Failed to wait for the archive's writer");
+		on_archive_written(t->archive, r, NULL, 0, m);
+	}
+}
+
+static void on_archive_written(struct archive *a, int fsync_error,
+			       const struct archive_lost *lost, size_t nlost,
+			       void *userdata)
+{
+	struct manager *m = userdata;
+	struct trace *t = m->trace;
 	struct provider *p, *next;
-	bool failing, removed;
+	struct archive_state st;
+	bool removed;
 	uint64_t bytes;
 	int r, r2;
 
-	r = collect_all(m);
-	bytes = archive_bytes(t->archive);
-	t->write_error = archive_error(t->archive, &failing, &removed);
+	archive_state(a, &st);
+	note_write_state(t, &st);
+	t->write_error = st.error;
+	removed = st.removed;
+	bytes = st.written;
+	r = t->collect_error;
+	r2 = uncount_lost(m, lost, nlost, st.error);
+	if (r2 < 0 && !r)
+		r = log_error_errno(r2, "Failed to write %s", t->output);
+	if (fsync_error < 0 && !r)
+		r = log_error_errno(fsync_error, "Failed to write %s", t->output);
 	r2 = archive_close(t->archive);
 	t->archive = NULL;
 	if (r2 < 0 && !r)
@@ -566,7 +638,7 @@ int trace_save(struct manager *m, struct provider *p,
 	if (save->half > 1)
 		return -EBADMSG;
 	/* Late (the trace ended) or out of place: nothing to save. */
-	if (!t || !p->in_trace || !t->archive ||
+	if (!t || !p->in_trace || !t->archive || t->finishing ||
 	    t->mode != FXT_BUFFERING_STREAMING) {
 		log_debug("Ignoring SAVE from provider %s[%d]", p->name,
 			  (int)p->pid);
@@ -578,7 +650,6 @@ int trace_save(struct manager *m, struct provider *p,
 		return 0;
 	}
 	r = collect_save(p, t->archive, save->half);
-	note_write_result(t, r);
 	if (r < 0) {
 		p->pending_save[save->half] = save->generation + 1;
 		return 0;
@@ -644,23 +715,31 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 void trace_write_note(const struct manager *m, char *buf, size_t len)
 {
 	const struct trace *t = m->trace;
+	struct archive_state st;
 	bool failing, removed;
 	int error;
 
 	buf[0] = '\0';
 	if (!t || !t->archive)
 		return;
-	error = archive_error(t->archive, &failing, &removed);
+	archive_state(t->archive, &st);
+	error = st.error;
+	failing = st.failing;
+	removed = st.removed;
 	if (removed)
 		snprintf(buf, len,
 			 "the archive's file %.60s beside %.200s was removed: nothing will be put at %.200s",
 			 t->temp_name, t->output, t->output);
 	else if (error && failing)
 		snprintf(buf, len,
-			 "writing %.400s fails: %s; records wait in the buffers (what does not fit is dropped and counted)%s",
+			 "writing %.300s fails: %s; %llu KiB wait in memory, records in the buffers (what does not fit is dropped and counted), writing is tried again every second",
 			 t->output, strerror(-error),
-			 t->mode == FXT_BUFFERING_STREAMING ?
-				 ", writing is tried again every second" : "");
+			 (unsigned long long)(st.queued >> 10));
+	else if (st.not_queued && st.queued)
+		snprintf(buf, len,
+			 "writing %.300s is slow: %llu KiB wait in memory; %llu writes waited in the providers' buffers for room",
+			 t->output, (unsigned long long)(st.queued >> 10),
+			 (unsigned long long)st.not_queued);
 	else if (error)
 		snprintf(buf, len,
 			 "writing %.400s failed (%s), then resumed: the archive lacks what was not written then",
@@ -683,8 +762,11 @@ void trace_format_status(const struct manager *m, unsigned int nproviders,
 	const struct trace *t = m->trace;
 
 	char note[FXT_CTL_MESSAGE_MAX];
+	struct archive_state st = { 0 };
 
 	trace_write_note(m, note, sizeof(note));
+	if (t->archive)
+		archive_state(t->archive, &st);
 	if (t->stopping)
 		snprintf(buf, len, "Stopping trace %s: writing %s", t->id,
 			 t->output);
@@ -692,6 +774,6 @@ void trace_format_status(const struct manager *m, unsigned int nproviders,
 		snprintf(buf, len,
 			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written%s%s",
 			 t->output, t->id, kernel_source_backend(t->kernel),
-			 nproviders, (unsigned long long)archive_bytes(t->archive),
+			 nproviders, (unsigned long long)st.written,
 			 note[0] ? "; " : "", note);
 }

@@ -96,7 +96,7 @@ static int fxt_check_config(struct fxt_sched_config *cfg)
 	    cfg->buffer_bytes > FXT_SCHED_BUFFER_MAX ||
 	    !is_power_of_2(cfg->buffer_bytes))
 		return -EINVAL;
-	if (cfg->mode > FXT_SCHED_MODE_STREAMING)
+	if (cfg->mode > FXT_BUFFERING_STREAMING)
 		return -EINVAL;
 	if (!cfg->events || (cfg->events & ~FXT_SCHED_EV_ALL))
 		return -EINVAL;
@@ -158,7 +158,7 @@ static long fxt_stats(struct fxt_session *s, void __user *arg)
 	st.ncpus = s->ncpus;
 	st.tracing = s->tracing;
 	for_each_possible_cpu(cpu) {
-		const struct fxt_sched_ctrl *c = s->rings[cpu].ctrl;
+		const struct fxt_ring_ctrl *c = s->rings[cpu].ctrl;
 
 		st.records += READ_ONCE(c->records);
 		st.bytes += smp_load_acquire(&c->head);	/* C: pairs with B */
@@ -260,7 +260,7 @@ static __poll_t fxt_dev_poll(struct file *file, poll_table *wait)
 
 	poll_wait(file, &s->waiters, wait);
 	mutex_lock(&s->lock);
-	if (s->mode == FXT_SCHED_MODE_STREAMING) {
+	if (s->mode == FXT_BUFFERING_STREAMING) {
 		for_each_possible_cpu(cpu) {
 			if (fxt_ring_readable(&s->rings[cpu])) {
 				mask = EPOLLIN | EPOLLRDNORM;
@@ -356,7 +356,7 @@ static int fxt_dev_mmap(struct file *file, struct vm_area_struct *vma)
 static int fxt_dev_open(struct inode *inode, struct file *file)
 {
 	struct fxt_sched_config cfg = { .events = FXT_SCHED_EV_ALL,
-					.mode = FXT_SCHED_MODE_STREAMING };
+					.mode = FXT_BUFFERING_STREAMING };
 	struct fxt_session *s;
 	int err;
 

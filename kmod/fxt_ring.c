@@ -8,26 +8,12 @@
  * wakes itself; the probe disables them). The reader is user space, or
  * the kernel after tracing stopped.
  *
- * Barrier pairing (positions are free-running byte counts):
- *
- *   writer (this CPU, irqs off)              reader (user space)
- *
- *   tail = load_acquire(consumer->tail) (A)
- *     pairs with D: the reader finished
- *     copying [.., tail) before we reuse it
- *   write the record's words
- *   store_release(ctrl->head, head)     (B)
- *     pairs with C: the words are visible
- *     before the head that covers them
- *                                            head = load_acquire(ctrl->head) (C)
- *                                            copy records in [tail, head)
- *                                            store_release(consumer->tail)   (D)
- *
- * Circular mode does not look at the tail: the writer moves ctrl->oldest
- * forward by whole records (reading each header's size) before it
- * overwrites them, and the reader reads [max(tail, oldest), head) after
- * FXT_SCHED_IOC_STOP, whose tracepoint_synchronize_unregister() orders
- * every write before the ioctl returns.
+ * The barriers are the writer's half (A, B) of the pairing drawn in
+ * include/fxt/ring.h. Circular mode does not look at the tail: the writer
+ * moves ctrl->oldest forward by whole records before it overwrites them,
+ * and the reader reads after FXT_SCHED_IOC_STOP, whose
+ * tracepoint_synchronize_unregister() orders every write before the ioctl
+ * returns.
  */
 #include <linux/irq_work.h>
 #include <linux/string.h>
@@ -48,8 +34,8 @@ static void fxt_ring_wake(struct irq_work *work)
 int fxt_ring_init(struct fxt_ring *r, u64 data_bytes, u32 mode,
 		  u64 watermark, wait_queue_head_t *waiters)
 {
-	BUILD_BUG_ON(sizeof(struct fxt_sched_ctrl) > PAGE_SIZE);
-	BUILD_BUG_ON(sizeof(struct fxt_sched_consumer) > PAGE_SIZE);
+	BUILD_BUG_ON(sizeof(struct fxt_ring_ctrl) > PAGE_SIZE);
+	BUILD_BUG_ON(sizeof(struct fxt_ring_consumer) > PAGE_SIZE);
 
 	memset(r, 0, sizeof(*r));
 	r->area = vmalloc_user(fxt_ring_area_bytes(data_bytes));
@@ -92,13 +78,6 @@ static u64 fxt_ring_size(const struct fxt_ring *r)
 	return r->mask + 1;
 }
 
-static u64 fxt_ring_record_bytes_at(const struct fxt_ring *r, u64 pos)
-{
-	u64 header = *(u64 *)(r->data + (pos & r->mask));
-
-	return (u64)FXT_GET(header, FXT_HDR_SIZE) * FXT_WORD_BYTES;
-}
-
 /* Circular: drops the oldest whole records until len bytes fit. */
 static void fxt_ring_overwrite(struct fxt_ring *r, u64 len)
 {
@@ -106,10 +85,11 @@ static void fxt_ring_overwrite(struct fxt_ring *r, u64 len)
 	u64 dropped = 0;
 
 	while (r->head + len - r->oldest > size) {
-		u64 bytes = fxt_ring_record_bytes_at(r, r->oldest);
+		u64 bytes = fxt_ring_record_bytes(r->data, r->mask, r->oldest,
+						  r->head);
 
 		/* Only our own headers are here; never printk in a probe. */
-		if (unlikely(!bytes || bytes > r->head - r->oldest)) {
+		if (unlikely(!bytes)) {
 			r->oldest = r->head;
 			break;
 		}
@@ -131,7 +111,7 @@ static bool fxt_ring_has_room(struct fxt_ring *r, u64 len, u64 *tail)
 	*tail = smp_load_acquire(&r->consumer->tail);
 	if (r->head + len - *tail <= fxt_ring_size(r))
 		return true;
-	if (r->mode == FXT_SCHED_MODE_ONESHOT)
+	if (r->mode == FXT_BUFFERING_ONESHOT)
 		r->full = true;
 	return false;
 }
@@ -151,7 +131,7 @@ void fxt_ring_write(struct fxt_ring *r, const u64 *words, u32 nwords)
 	u64 len = (u64)nwords * FXT_WORD_BYTES;
 	u64 tail = 0;
 
-	if (r->mode == FXT_SCHED_MODE_CIRCULAR) {
+	if (r->mode == FXT_BUFFERING_CIRCULAR) {
 		fxt_ring_overwrite(r, len);
 	} else if (!fxt_ring_has_room(r, len, &tail)) {
 		WRITE_ONCE(r->ctrl->dropped, r->ctrl->dropped + 1);
@@ -164,7 +144,7 @@ void fxt_ring_write(struct fxt_ring *r, const u64 *words, u32 nwords)
 	r->head += len;
 
 	/* Wake the reader once per crossing, never from here directly. */
-	if (r->mode == FXT_SCHED_MODE_STREAMING &&
+	if (r->mode == FXT_BUFFERING_STREAMING &&
 	    r->head - tail >= r->watermark &&
 	    r->head - len - tail < r->watermark)
 		irq_work_queue(&r->wake_work);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * One CPU's ring of whole FXT records: a control page the kernel writes,
+ * One CPU's ring of include/fxt/ring.h: a control page the kernel writes,
  * a consumer page the reader writes, then the data, all in one
  * vmalloc_user() area that the device maps page by page.
  */
@@ -15,8 +15,8 @@
 
 struct fxt_ring {
 	void *area;
-	struct fxt_sched_ctrl *ctrl;
-	struct fxt_sched_consumer *consumer;
+	struct fxt_ring_ctrl *ctrl;
+	struct fxt_ring_consumer *consumer;
 	u8 *data;
 	u64 mask;		/* data bytes - 1 */
 	u64 watermark;

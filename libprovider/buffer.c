@@ -88,7 +88,7 @@ static uint64_t count_records(const struct fxt_area *a, uint64_t end)
 	while (off + FXT_WORD_BYTES <= end) {
 		uint64_t w = __atomic_load_n((const uint64_t *)(a->base + off),
 					     __ATOMIC_ACQUIRE);
-		uint64_t words = FXT_GET(w, FXT_HDR_SIZE);
+		uint64_t words = fxt_record_words(w);
 
 		if (!w || !words)
 			break;

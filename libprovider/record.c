@@ -8,6 +8,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 
+#include <fxt/encode.h>
+
 #include "buffer.h"
 #include "clock.h"
 #include "intern.h"
@@ -35,13 +37,6 @@ uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len)
 	p[words - 1] = 0;	/* the padding */
 	memcpy(p, s, len);
 	return p + words;
-}
-
-static uint64_t *put_ref_stream(uint64_t *p, uint16_t ref, const char *s)
-{
-	if (!fxt_string_ref_is_inline(ref))
-		return p;
-	return fxt_put_stream(p, s, ref & FXT_STRING_INDEX_MAX);
 }
 
 static bool arg_type_known(unsigned int type)
@@ -81,23 +76,6 @@ static inline uint32_t prepare_args(struct fxt_thread *t,
 	return words;
 }
 
-static uint32_t arg_value32(const struct fxt_arg_in *a,
-			    const struct fxt_arg_refs *r)
-{
-	switch (r->type) {
-	case FXT_ARG_INT32:
-		return (uint32_t)(int32_t)a->v.i64;
-	case FXT_ARG_UINT32:
-		return (uint32_t)a->v.u64;
-	case FXT_ARG_BOOL:
-		return a->v.u64 ? 1 : 0;
-	case FXT_ARG_STRING:
-		return r->value;
-	default:
-		return 0;
-	}
-}
-
 static inline uint64_t *put_args(uint64_t *q, const struct fxt_arg_in *args,
 				 unsigned int nargs,
 				 const struct fxt_arg_refs *refs)
@@ -105,28 +83,17 @@ static inline uint64_t *put_args(uint64_t *q, const struct fxt_arg_in *args,
 	unsigned int i;
 
 	for (i = 0; i < nargs; i++) {
-		const struct fxt_arg_in *a = &args[i];
-		const struct fxt_arg_refs *r = &refs[i];
+		const struct fxt_arg_encoding enc = {
+			.type = refs[i].type,
+			.words = refs[i].words,
+			.name_ref = refs[i].name,
+			.value_ref = refs[i].value,
+			.name = args[i].name,
+			.str = args[i].v.str,
+			.value = args[i].v.u64,
+		};
 
-		*q++ = fxt_arg_header(r->type, r->words, r->name,
-				      arg_value32(a, r));
-		q = put_ref_stream(q, r->name, a->name);
-		switch (r->type) {
-		case FXT_ARG_INT64:
-		case FXT_ARG_UINT64:
-		case FXT_ARG_POINTER:
-		case FXT_ARG_KOID:
-			*q++ = a->v.u64;
-			break;
-		case FXT_ARG_DOUBLE:
-			memcpy(q++, &a->v.f64, sizeof(uint64_t));
-			break;
-		case FXT_ARG_STRING:
-			q = put_ref_stream(q, r->value, a->v.str);
-			break;
-		default:
-			break;
-		}
+		q = fxt_encode_arg(q, &enc);
 	}
 	return q;
 }
@@ -172,8 +139,8 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 		return;
 	p[1] = ts;
 	q = put_thread(p + 2, t);
-	q = put_ref_stream(q, e->cat_ref, e->cat);
-	q = put_ref_stream(q, e->name_ref, e->name);
+	q = fxt_encode_ref_stream(q, e->cat_ref, e->cat);
+	q = fxt_encode_ref_stream(q, e->name_ref, e->name);
 	q = put_args(q, e->args, nargs, refs);
 	if (extra)
 		*q = e->extra;
@@ -197,7 +164,7 @@ void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
 	p = fxt_reserve_event(t, s->buf, words * 8);
 	if (!p)
 		return;
-	q = put_ref_stream(p + 1, name_ref, name);
+	q = fxt_encode_ref_stream(p + 1, name_ref, name);
 	fxt_put_stream(q, data, (uint32_t)len);
 	fxt_commit(p, fxt_blob_header(words, name_ref, (uint16_t)len,
 				      blob_type));
@@ -260,7 +227,7 @@ void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
 	q = p + 2;
 	if (inline_process)
 		*q++ = t->pid;
-	q = put_ref_stream(q, name_ref, name);
+	q = fxt_encode_ref_stream(q, name_ref, name);
 	put_args(q, args, nargs, refs);
 	fxt_commit(p, fxt_userspace_object_header(words, t->thread_ref,
 						  name_ref, nargs));
@@ -291,7 +258,7 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 	if (!p)
 		return;
 	p[1] = koid;
-	q = put_ref_stream(p + 2, name_ref, name);
+	q = fxt_encode_ref_stream(p + 2, name_ref, name);
 	put_args(q, args, nargs, refs);
 	fxt_commit(p, fxt_kernel_object_header(words, obj_type, name_ref,
 					       nargs));

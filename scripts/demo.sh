@@ -106,3 +106,7 @@ To look at it: open https://ui.perfetto.dev, choose "Open trace file" and
 pick trace.fxt (Perfetto reads FXT directly: threads, scheduling, events).
 Or: tracectl dump trace.fxt | less
 EOT
+
+echo
+echo "==> Top of tracectl summary trace.fxt"
+"$tracectl" summary --top 5 "$out/trace.fxt" || true

@@ -4,6 +4,7 @@
 # test, and extracts the kernel's checkpatch.pl from linux-source-6.1.
 set -eu
 
+# lttng: the provider benchmark's peer; chromium: the HTML report's test.
 PACKAGES="
 build-essential meson ninja-build pkg-config
 libsystemd-dev libcmocka-dev
@@ -13,6 +14,7 @@ linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
 linux-source-6.1 xz-utils
 liblttng-ust-dev lttng-tools
+chromium
 "
 
 if [ "$(id -u)" -ne 0 ]; then

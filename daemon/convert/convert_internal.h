@@ -48,9 +48,6 @@ static inline bool str_is(const struct fxt_str *s, const char *lit,
 
 #define STR_IS(s, lit) str_is((s), (lit), sizeof(lit) - 1)
 
-const struct fxt_arg *conv_find_arg(const struct fxt_record *rec,
-				    const char *name, size_t len);
-
 /* "{" after the right separator: every event starts with this. */
 void conv_begin_event(struct converter *c, char phase);
 void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid);

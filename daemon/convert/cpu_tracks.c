@@ -38,3 +38,25 @@ void cpu_tracks_free(struct cpu_tracks *t)
 	t->cpu = NULL;
 	t->count = 0;
 }
+
+void cpu_state_switch_in(struct cpu_state *cpu, const struct fxt_record *rec,
+			 uint64_t ns)
+{
+	const struct fxt_thread_id *in = &rec->sched.in_thread;
+	const struct fxt_arg *weight;
+
+	weight = fxt_record_arg(rec, "incoming_weight", 15);
+	if (weight && weight->type != FXT_ARG_INT32)
+		weight = NULL;
+	cpu->running = false;
+	if (!in->tid || (weight && weight->value.i32 == INT32_MIN))
+		return;		/* idle */
+	cpu->running = true;
+	cpu->start_ns = ns;
+	cpu->tid = in->tid;
+	cpu->pid = in->pid;
+	cpu->has_weight = weight != NULL;
+	cpu->weight = weight ? weight->value.i32 : 0;
+	cpu->has_prio = rec->sched.type == FXT_SCHED_LEGACY_CONTEXT_SWITCH;
+	cpu->prio = (uint8_t)rec->sched.in_prio;
+}

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "fxt_reader.h"
+
 struct cpu_state {
 	uint64_t start_ns;	/* switch-in of the running thread */
 	uint64_t tid;
@@ -32,5 +34,13 @@ struct cpu_tracks {
 /* The state of CPU n, grown on demand; NULL on ENOMEM or n too big. */
 struct cpu_state *cpu_tracks_get(struct cpu_tracks *t, unsigned int n);
 void cpu_tracks_free(struct cpu_tracks *t);
+
+/*
+ * The thread a context switch record puts on the CPU, from ns. running
+ * stays false for the idle thread (tid 0, or weight INT32_MIN); the
+ * caller ends the stretch that was running first.
+ */
+void cpu_state_switch_in(struct cpu_state *cpu, const struct fxt_record *rec,
+			 uint64_t ns);
 
 #endif /* FXT_CPU_TRACKS_H */

@@ -11,17 +11,6 @@
 #define DEFAULT_BUFFER_SIZE (4u << 20)
 #define PROGRESS_EVERY 0xffffu	/* records between progress calls, minus 1 */
 
-const struct fxt_arg *conv_find_arg(const struct fxt_record *rec,
-				    const char *name, size_t len)
-{
-	unsigned int i;
-
-	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++)
-		if (str_is(&rec->args[i].name, name, len))
-			return &rec->args[i];
-	return NULL;
-}
-
 void conv_begin_event(struct converter *c, char phase)
 {
 	struct text_out *w = &c->w;

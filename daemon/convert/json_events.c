@@ -54,7 +54,7 @@ static char instant_scope(const struct fxt_record *rec)
 		return 'g';
 	if (rec->event.scope == FXT_SCOPE_PROCESS)
 		return 'p';
-	a = conv_find_arg(rec, "scope", 5);
+	a = fxt_record_arg(rec, "scope", 5);
 	if (!a || a->type != FXT_ARG_STRING)
 		return 't';
 	s = &a->value.str;
@@ -274,26 +274,6 @@ static void put_object_args(struct converter *c, const struct fxt_record *rec,
 	text_put_lit(&c->w, "}}");
 }
 
-static uint64_t process_of_thread(const struct fxt_record *rec)
-{
-	const struct fxt_arg *a = conv_find_arg(rec, "process", 7);
-
-	if (!a)
-		return 0;
-	switch (a->type) {
-	case FXT_ARG_KOID:
-		return a->value.koid;
-	case FXT_ARG_UINT64:
-		return a->value.u64;
-	case FXT_ARG_INT64:
-		return (uint64_t)a->value.i64;
-	case FXT_ARG_UINT32:
-		return a->value.u32;
-	default:
-		return 0;
-	}
-}
-
 /*
  * Process (type 1) and thread (type 2, "process" koid argument) objects
  * name tracks; written once, and again when renamed. Other kernel objects
@@ -317,7 +297,7 @@ void conv_kernel_object(struct converter *c, const struct fxt_record *rec)
 		if (!name->len)
 			return;
 		e = name_cache_set(c->names, NAME_THREAD, koid,
-				   process_of_thread(rec), name->data,
+				   name_cache_thread_object_pid(rec), name->data,
 				   name->len);
 		/* Without a process yet: written when a thread record says. */
 		if (e && e->pid)

@@ -8,7 +8,6 @@
  * CPU where they happened, with the waker in args.
  */
 #include <errno.h>
-#include <limits.h>
 
 #include "convert_internal.h"
 
@@ -111,33 +110,12 @@ static void close_slice(struct converter *c, unsigned int n,
 	text_put_lit(w, "}}");
 }
 
-static const struct fxt_arg *int32_arg(const struct fxt_record *rec,
-				       const char *name, size_t len)
-{
-	const struct fxt_arg *a = conv_find_arg(rec, name, len);
-
-	return a && a->type == FXT_ARG_INT32 ? a : NULL;
-}
-
 static void context_switch(struct converter *c, const struct fxt_record *rec,
 			   struct cpu_state *cpu, uint64_t ns)
 {
-	const struct fxt_thread_id *in = &rec->sched.in_thread;
-	const struct fxt_arg *weight;
-	const char *state = fxt_thread_state_name(rec->sched.out_state);
-
-	close_slice(c, rec->sched.cpu, cpu, ns, state);
-	weight = int32_arg(rec, "incoming_weight", 15);
-	if (!in->tid || (weight && weight->value.i32 == INT32_MIN))
-		return;		/* idle */
-	cpu->running = true;
-	cpu->start_ns = ns;
-	cpu->tid = in->tid;
-	cpu->pid = in->pid;
-	cpu->has_weight = weight != NULL;
-	cpu->weight = weight ? weight->value.i32 : 0;
-	cpu->has_prio = rec->sched.type == FXT_SCHED_LEGACY_CONTEXT_SWITCH;
-	cpu->prio = (uint8_t)rec->sched.in_prio;
+	close_slice(c, rec->sched.cpu, cpu, ns,
+		    fxt_thread_state_name(rec->sched.out_state));
+	cpu_state_switch_in(cpu, rec, ns);
 }
 
 static void wakeup(struct converter *c, const struct fxt_record *rec,

@@ -147,3 +147,23 @@ const struct name_entry *name_cache_set_pid(struct name_cache *nc,
 	e->pid = pid;
 	return e;
 }
+
+uint64_t name_cache_thread_object_pid(const struct fxt_record *rec)
+{
+	const struct fxt_arg *a = fxt_record_arg(rec, "process", 7);
+
+	if (!a)
+		return 0;
+	switch (a->type) {
+	case FXT_ARG_KOID:
+		return a->value.koid;
+	case FXT_ARG_UINT64:
+		return a->value.u64;
+	case FXT_ARG_INT64:
+		return (uint64_t)a->value.i64;
+	case FXT_ARG_UINT32:
+		return a->value.u32;
+	default:
+		return 0;
+	}
+}

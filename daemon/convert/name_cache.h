@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fxt_reader.h"
+
 enum name_kind {
 	NAME_PROCESS = 1,
 	NAME_THREAD = 2,
@@ -56,5 +58,11 @@ const struct name_entry *name_cache_set(struct name_cache *nc,
  */
 const struct name_entry *name_cache_set_pid(struct name_cache *nc,
 					    uint64_t tid, uint64_t pid);
+
+/*
+ * The process of a thread kernel object: its "process" argument (a koid
+ * or an integer), 0 when it has none.
+ */
+uint64_t name_cache_thread_object_pid(const struct fxt_record *rec);
 
 #endif /* FXT_NAME_CACHE_H */

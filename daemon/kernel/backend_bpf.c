@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The BPF kernel backend: loads bpf/fxt_sched.bpf.c through its generated
- * skeleton and reads the per-CPU mmapped rings of bpf/fxt_sched_ring.h.
+ * skeleton and reads its per-CPU mmapped rings (include/fxt/ring.h).
  *
  * The reader is woken by a 100 ms timer, never by the program: a wakeup
  * per record would itself cause scheduling records, which wake the
@@ -23,9 +23,9 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include <fxt/ring.h>
 #include <fxt/sched.h>
 
-#include "bpf/fxt_sched_ring.h"
 #include "fxt_sched_bpf.skel.h"
 #include "kernel_backend.h"
 
@@ -45,13 +45,13 @@ struct bpf_backend {
 	struct fxt_sched_bpf *skel;
 	unsigned int ncpus;
 	size_t ring_bytes;	/* data bytes per CPU, a power of two */
-	size_t elem_bytes;	/* control page + data */
+	size_t elem_bytes;	/* control and consumer pages + data */
 	void *map;		/* the mmapped array */
 	size_t map_len;
 	int timer_fd;
-	enum kernel_buffer_mode mode;
+	enum fxt_buffering_mode mode;
 	bool running;
-	uint64_t corrupt;	/* records skipped for a bad size */
+	uint64_t corrupt;	/* reads that skipped a record of bad size */
 };
 
 static bool has_cap(const struct __user_cap_data_struct *d, int cap)
@@ -91,33 +91,9 @@ static int bpf_probe(char *why, size_t why_len)
 	return 0;
 }
 
-static size_t ring_size(size_t want)
+static char *ring_elem(struct bpf_backend *b, unsigned int cpu)
 {
-	size_t bytes = BPF_RING_MIN_BYTES;
-
-	if (!want)
-		return BPF_RING_DEFAULT_BYTES;
-	while (bytes < want && bytes < BPF_RING_MAX_BYTES)
-		bytes <<= 1;
-	return bytes;
-}
-
-static __u32 ring_mode(enum kernel_buffer_mode mode)
-{
-	switch (mode) {
-	case KERNEL_MODE_ONESHOT:
-		return FXT_BPF_RING_ONESHOT;
-	case KERNEL_MODE_CIRCULAR:
-		return FXT_BPF_RING_CIRCULAR;
-	default:
-		return FXT_BPF_RING_STREAMING;
-	}
-}
-
-static struct fxt_bpf_ring_ctl *ring_ctl(struct bpf_backend *b,
-					 unsigned int cpu)
-{
-	return (void *)((char *)b->map + (size_t)cpu * b->elem_bytes);
+	return (char *)b->map + (size_t)cpu * b->elem_bytes;
 }
 
 static int map_rings(struct bpf_backend *b)
@@ -141,7 +117,7 @@ static int load_skeleton(struct bpf_backend *b)
 	int err;
 
 	skel->rodata->ring_bytes = b->ring_bytes;
-	skel->rodata->ring_mode = ring_mode(b->mode);
+	skel->rodata->ring_mode = b->mode;
 	err = bpf_map__set_value_size(skel->maps.fxt_ring,
 				      (__u32)b->elem_bytes);
 	if (!err)
@@ -180,8 +156,11 @@ static int bpf_open(const struct kernel_session_config *cfg, void **state)
 		goto fail;
 	}
 	b->ncpus = n;
-	b->ring_bytes = ring_size(cfg->buffer_bytes_per_cpu);
-	b->elem_bytes = FXT_BPF_RING_CTL_BYTES + b->ring_bytes;
+	b->ring_bytes = fxt_ring_data_bytes(cfg->buffer_bytes_per_cpu,
+					    BPF_RING_MIN_BYTES,
+					    BPF_RING_MAX_BYTES,
+					    BPF_RING_DEFAULT_BYTES);
+	b->elem_bytes = FXT_RING_BPF_DATA_OFFSET + b->ring_bytes;
 	b->skel = fxt_sched_bpf__open();
 	if (!b->skel) {
 		err = -errno;
@@ -225,7 +204,7 @@ static int bpf_start(void *state)
 		return err;
 	b->running = true;
 	/* Circular rings are read only after stop: no reason to wake. */
-	if (b->mode == KERNEL_MODE_CIRCULAR)
+	if (b->mode == FXT_BUFFERING_CIRCULAR)
 		return 0;
 	return arm_timer(b, BPF_POLL_INTERVAL_NS);
 }
@@ -263,56 +242,30 @@ static void ack_timer(struct bpf_backend *b)
 	(void)!read(b->timer_fd, &expirations, sizeof(expirations));
 }
 
-/* Copies len bytes from ring position pos, wrapping at the ring's end. */
-static void ring_copy(const struct bpf_backend *b, const char *data,
-		      uint64_t pos, void *dst, size_t len)
-{
-	size_t off = pos & (b->ring_bytes - 1);
-	size_t first = b->ring_bytes - off;
-
-	if (first >= len) {
-		memcpy(dst, data + off, len);
-		return;
-	}
-	memcpy(dst, data + off, first);
-	memcpy((char *)dst + first, data, len - first);
-}
-
 static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 			    size_t cap)
 {
 	struct bpf_backend *b = state;
-	struct fxt_bpf_ring_ctl *ctl;
-	const char *data;
-	uint64_t head, tail, hdr, size;
-	size_t copied = 0;
+	struct fxt_ring_reader r;
+	char *elem;
+	size_t len;
 
 	if (cpu == 0)
 		ack_timer(b);	/* the merge reads every CPU once per drain */
 	if (cpu >= b->ncpus)
 		return -EINVAL;
-	if (b->running && b->mode == KERNEL_MODE_CIRCULAR)
+	if (b->running && b->mode == FXT_BUFFERING_CIRCULAR)
 		return 0;
-	ctl = ring_ctl(b, cpu);
-	data = (const char *)ctl + FXT_BPF_RING_CTL_BYTES;
-	head = __atomic_load_n(&ctl->head, __ATOMIC_ACQUIRE); /* C */
-	tail = ctl->tail;
-	while (tail < head) {
-		ring_copy(b, data, tail, &hdr, sizeof(hdr));
-		size = FXT_GET(hdr, FXT_HDR_SIZE) * FXT_WORD_BYTES;
-		if (!size || size > head - tail) {
-			b->corrupt++;
-			tail = head;
-			break;
-		}
-		if (copied + size > cap)
-			break;
-		ring_copy(b, data, tail, (char *)buf + copied, size);
-		copied += size;
-		tail += size;
-	}
-	__atomic_store_n(&ctl->tail, tail, __ATOMIC_RELEASE); /* D */
-	return copied;
+	elem = ring_elem(b, cpu);
+	r = (struct fxt_ring_reader){
+		.ctrl = (const void *)elem,
+		.consumer = (void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET),
+		.data = elem + FXT_RING_BPF_DATA_OFFSET,
+		.mask = b->ring_bytes - 1,
+	};
+	len = fxt_ring_read(&r, buf, cap, 1);
+	b->corrupt += r.corrupt;
+	return len;
 }
 
 /* Events the kernel skipped because one of our programs was running. */
@@ -338,11 +291,12 @@ static void bpf_stats(void *state, struct kernel_session_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	for (cpu = 0; cpu < b->ncpus; cpu++) {
-		const struct fxt_bpf_ring_ctl *ctl = ring_ctl(b, cpu);
+		const struct fxt_ring_ctrl *c = (const void *)ring_elem(b, cpu);
 
-		st->records += __atomic_load_n(&ctl->records, __ATOMIC_RELAXED);
-		st->bytes += __atomic_load_n(&ctl->bytes, __ATOMIC_RELAXED);
-		st->dropped += __atomic_load_n(&ctl->dropped, __ATOMIC_RELAXED);
+		st->records += __atomic_load_n(&c->records, __ATOMIC_RELAXED);
+		st->bytes += __atomic_load_n(&c->head, __ATOMIC_RELAXED);
+		st->dropped += __atomic_load_n(&c->dropped, __ATOMIC_RELAXED) +
+			       __atomic_load_n(&c->overwritten, __ATOMIC_RELAXED);
 	}
 	st->dropped += recursion_misses(b) + b->corrupt;
 	st->ncpus = b->ncpus;

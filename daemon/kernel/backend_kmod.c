@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Kernel capture through the fxt_sched module: /dev/fxt_sched's per-CPU
- * rings, mapped read-only, with a writable consumer page per CPU
- * (include/fxt/fxt_sched_uapi.h).
+ * rings (include/fxt/ring.h), mapped read-only, with a writable consumer
+ * page per CPU (include/fxt/fxt_sched_uapi.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,20 +14,20 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <fxt/fxt.h>
 #include <fxt/fxt_sched_uapi.h>
 
 #include "kernel_backend.h"
 
 struct kmod_cpu {
 	const uint8_t *region;	/* ctrl page, consumer page, data */
-	struct fxt_sched_consumer *consumer;
+	struct fxt_ring_consumer *consumer;
 };
 
 struct kmod_state {
 	int fd;
 	struct fxt_sched_info info;
 	struct kmod_cpu *cpus;
+	uint64_t corrupt;	/* reads that skipped a record of bad size */
 };
 
 static int kmod_probe(char *why, size_t why_len)
@@ -59,30 +59,6 @@ static int kmod_probe(char *why, size_t why_len)
 		return -EPROTO;
 	}
 	return 0;
-}
-
-/* The next power of two within the module's bounds. */
-static uint64_t kmod_buffer_bytes(size_t wanted)
-{
-	uint64_t bytes = FXT_SCHED_BUFFER_MIN;
-
-	if (!wanted)
-		return FXT_SCHED_BUFFER_DEFAULT;
-	while (bytes < wanted && bytes < FXT_SCHED_BUFFER_MAX)
-		bytes <<= 1;
-	return bytes;
-}
-
-static uint32_t kmod_mode(enum kernel_buffer_mode mode)
-{
-	switch (mode) {
-	case KERNEL_MODE_ONESHOT:
-		return FXT_SCHED_MODE_ONESHOT;
-	case KERNEL_MODE_CIRCULAR:
-		return FXT_SCHED_MODE_CIRCULAR;
-	default:
-		return FXT_SCHED_MODE_STREAMING;
-	}
 }
 
 static void kmod_unmap(struct kmod_state *s)
@@ -143,8 +119,11 @@ static int kmod_configure(struct kmod_state *s,
 			  const struct kernel_session_config *cfg)
 {
 	struct fxt_sched_config kc = {
-		.buffer_bytes = kmod_buffer_bytes(cfg->buffer_bytes_per_cpu),
-		.mode = kmod_mode(cfg->mode),
+		.buffer_bytes = fxt_ring_data_bytes(cfg->buffer_bytes_per_cpu,
+						    FXT_SCHED_BUFFER_MIN,
+						    FXT_SCHED_BUFFER_MAX,
+						    FXT_SCHED_BUFFER_DEFAULT),
+		.mode = cfg->mode,
 		.events = FXT_SCHED_EV_ALL,
 	};
 
@@ -208,57 +187,25 @@ static unsigned int kmod_ncpus(void *state)
 	return ((struct kmod_state *)state)->info.ncpus;
 }
 
-static uint64_t kmod_word_at(const uint8_t *data, uint64_t mask, uint64_t pos)
-{
-	uint64_t w;
-
-	memcpy(&w, data + (pos & mask), sizeof(w));
-	return w;
-}
-
 static ssize_t kmod_read_cpu(void *state, unsigned int cpu, void *buf,
 			     size_t cap)
 {
 	struct kmod_state *s = state;
-	const struct fxt_sched_ctrl *ctrl;
-	const uint8_t *data;
-	uint64_t mask = s->info.buffer_bytes - 1;
-	uint64_t head, tail, oldest, pos;
-	uint8_t *out = buf;
-	size_t len = 0;
+	struct fxt_ring_reader r;
+	size_t len;
 
 	if (cpu >= s->info.ncpus)
 		return -EINVAL;
-	ctrl = (const void *)(s->cpus[cpu].region + s->info.ctrl_offset);
-	data = s->cpus[cpu].region + s->info.data_offset;
-	/* C: pairs with the module's release of head (B). */
-	head = __atomic_load_n(&ctrl->head, __ATOMIC_ACQUIRE);
-	tail = s->cpus[cpu].consumer->tail;
-	oldest = __atomic_load_n(&ctrl->oldest, __ATOMIC_RELAXED);
-	if (head - oldest < head - tail)	/* circular: overwritten */
-		tail = oldest;
-	if (head - tail > s->info.buffer_bytes)
-		return -EPROTO;
-	for (pos = tail; pos != head;) {
-		uint64_t words = FXT_GET(kmod_word_at(data, mask, pos),
-					 FXT_HDR_SIZE);
-		uint64_t i;
-
-		if (!words || words * 8 > head - pos)
-			return -EPROTO;
-		if (len + words * 8 > cap)
-			break;
-		for (i = 0; i < words; i++) {
-			uint64_t w = kmod_word_at(data, mask, pos + i * 8);
-
-			memcpy(out + len + i * 8, &w, sizeof(w));
-		}
-		len += words * 8;
-		pos += words * 8;
-	}
-	/* D: the copies are done before the module may reuse the bytes. */
-	__atomic_store_n(&s->cpus[cpu].consumer->tail, pos, __ATOMIC_RELEASE);
-	return (ssize_t)len;
+	r = (struct fxt_ring_reader){
+		.ctrl = (const void *)(s->cpus[cpu].region +
+				       s->info.ctrl_offset),
+		.consumer = s->cpus[cpu].consumer,
+		.data = s->cpus[cpu].region + s->info.data_offset,
+		.mask = s->info.buffer_bytes - 1,
+	};
+	len = fxt_ring_read(&r, buf, cap, 1);
+	s->corrupt += r.corrupt;
+	return len;
 }
 
 static void kmod_stats(void *state, struct kernel_session_stats *st)
@@ -268,11 +215,12 @@ static void kmod_stats(void *state, struct kernel_session_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	st->ncpus = s->info.ncpus;
+	st->dropped = s->corrupt;
 	if (ioctl(s->fd, FXT_SCHED_IOC_STATS, &ks) < 0)
 		return;
 	st->records = ks.records;
 	st->bytes = ks.bytes;
-	st->dropped = ks.dropped + ks.overwritten;
+	st->dropped += ks.dropped + ks.overwritten;
 }
 
 const struct kernel_backend_ops kernel_backend_kmod = {

@@ -106,7 +106,7 @@ static ssize_t head_words(struct merge_run *r, unsigned int cpu)
 		s->words = (size_t)n / FXT_WORD_BYTES;
 		s->pos = 0;
 	}
-	size = FXT_GET(s->chunk[s->pos], FXT_HDR_SIZE);
+	size = fxt_record_words(s->chunk[s->pos]);
 	if (!size || size > s->words - s->pos ||
 	    (record_has_ts(s->chunk[s->pos]) && size < 2)) {
 		/* Not a record boundary: nothing after it can be trusted. */

@@ -13,6 +13,7 @@
 
 #include <fxt/sched.h>
 
+#include "fxt_writer.h"
 #include "kernel_backend.h"
 #include "kernel_config.h"
 #include "kernel_merge.h"
@@ -230,21 +231,20 @@ static int out_emit(void *ctx, const uint64_t *rec, size_t words)
 static int write_preamble(struct kernel_out *o)
 {
 	static const char *const strings[] = FXT_SCHED_STRING_TABLE;
-	uint64_t rec[1 + 4];
+	struct fxt_writer w;
 	unsigned int i;
-	size_t len;
 	int err;
 
-	rec[0] = fxt_init_header();
-	rec[1] = 1000000000ull;
-	err = out_emit(o, rec, 2);
-	for (i = 1; !err && i <= FXT_SCHED_STR_COUNT; i++) {
-		len = strlen(strings[i]);
-		memset(rec, 0, sizeof(rec));
-		rec[0] = fxt_string_header((__u16)i, (__u16)len);
-		memcpy(rec + 1, strings[i], len);
-		err = out_emit(o, rec, 1 + fxt_words((__u32)len));
-	}
+	fxt_writer_init(&w);
+	fxt_write_init(&w, 1000000000ull);
+	for (i = 1; i <= FXT_SCHED_STR_COUNT; i++)
+		fxt_write_string(&w, (uint16_t)i, strings[i],
+				 strlen(strings[i]));
+	err = fxt_writer_error(&w);
+	if (!err)
+		err = out_emit(o, fxt_writer_data(&w),
+			       fxt_writer_size(&w) / FXT_WORD_BYTES);
+	fxt_writer_release(&w);
 	return err;
 }
 
@@ -327,7 +327,7 @@ int kernel_session_stop(struct kernel_session *ks)
 		return 0;
 	err = ks->ops->stop(ks->state);
 	ks->started = false;
-	if (!err && ks->cfg.mode == KERNEL_MODE_CIRCULAR)
+	if (!err && ks->cfg.mode == FXT_BUFFERING_CIRCULAR)
 		err = dump_names(ks);
 	return err;
 }

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <fxt/ring.h>
+
 enum kernel_backend_choice {
 	KERNEL_BACKEND_AUTO,
 	KERNEL_BACKEND_KMOD,
@@ -18,15 +20,9 @@ enum kernel_backend_choice {
 	KERNEL_BACKEND_OFF,
 };
 
-enum kernel_buffer_mode {
-	KERNEL_MODE_ONESHOT,
-	KERNEL_MODE_CIRCULAR,
-	KERNEL_MODE_STREAMING,
-};
-
 struct kernel_session_config {
 	enum kernel_backend_choice backend;
-	enum kernel_buffer_mode mode;
+	enum fxt_buffering_mode mode;
 	size_t buffer_bytes_per_cpu;	/* 0: the backend's default */
 };
 

@@ -23,6 +23,7 @@
 #include <fxt/fxt.h>
 
 #include "archive.h"
+#include "fxt_writer.h"
 
 #define ARCHIVE_TICKS_PER_SECOND 1000000000ull
 #define ARCHIVE_NAME_MAX 255u
@@ -405,49 +406,45 @@ bool archive_queue_busy(struct archive *a)
 	return queued > a->queue_max / 2;
 }
 
-static int write_word(struct archive *a, uint64_t w)
+/* The manager's own records, encoded by the writer, then appended. */
+static int write_records(struct archive *a, struct fxt_writer *w)
 {
-	return archive_write(a, &w, sizeof(w));
-}
+	int r = fxt_writer_error(w);
 
-static int write_provider_info(struct archive *a, uint32_t id,
-			       const char *name)
-{
-	uint64_t stream[(ARCHIVE_NAME_MAX + 7) / 8] = { 0 };
-	size_t len = strnlen(name, ARCHIVE_NAME_MAX);
-	int r;
-
-	memcpy(stream, name, len);
-	r = write_word(a, fxt_provider_info_header(id, (__u32)len));
-	if (r < 0)
-		return r;
-	return archive_write(a, stream, fxt_words((__u32)len) * FXT_WORD_BYTES);
+	if (!r)
+		r = archive_write(a, fxt_writer_data(w), fxt_writer_size(w));
+	fxt_writer_release(w);
+	return r;
 }
 
 int archive_begin_section(struct archive *a, uint32_t id, const char *name,
 			  bool *visited, bool with_init)
 {
+	struct fxt_writer w;
 	int r;
 
+	fxt_writer_init(&w);
 	if (*visited)
-		r = write_word(a, fxt_provider_section_header(id));
+		fxt_write_provider_section(&w, id);
 	else
-		r = write_provider_info(a, id, name);
+		fxt_write_provider_info(&w, id, name,
+					strnlen(name, ARCHIVE_NAME_MAX));
+	if (with_init)
+		fxt_write_init(&w, ARCHIVE_TICKS_PER_SECOND);
+	r = write_records(a, &w);
 	if (r < 0)
 		return r;
 	*visited = true;
-	if (!with_init)
-		return 0;
-	r = write_word(a, fxt_init_header());
-	if (r < 0)
-		return r;
-	return write_word(a, ARCHIVE_TICKS_PER_SECOND);
+	return 0;
 }
 
 int archive_write_overflow(struct archive *a, uint32_t id)
 {
-	return write_word(a, fxt_provider_event_header(
-				     id, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW));
+	struct fxt_writer w;
+
+	fxt_writer_init(&w);
+	fxt_write_provider_event(&w, id, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	return write_records(a, &w);
 }
 
 uint64_t archive_bytes(const struct archive *a)

@@ -136,7 +136,7 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 {
 	struct kernel_session_config cfg = {
 		.backend = backend_choice(choice),
-		.mode = (enum kernel_buffer_mode)mode,
+		.mode = mode,
 		.buffer_bytes_per_cpu = bytes_per_cpu,
 	};
 	struct kernel_source *ks;

@@ -130,13 +130,6 @@ static uint64_t clamp(uint64_t v, uint64_t max)
 	return v < max ? v : max;
 }
 
-static uint64_t record_bytes(uint64_t header)
-{
-	if (FXT_GET(header, FXT_HDR_TYPE) == FXT_RECORD_LARGE)
-		return FXT_GET(header, FXT_LARGE_SIZE) * FXT_WORD_BYTES;
-	return FXT_GET(header, FXT_HDR_SIZE) * FXT_WORD_BYTES;
-}
-
 /*
  * Copies the committed records of a live area: a header word is stored
  * last with release ordering (provider_abi.h), so once the acquire load
@@ -152,7 +145,7 @@ static size_t copy_committed(const unsigned char *area, size_t size,
 	while (pos + FXT_WORD_BYTES <= size) {
 		uint64_t header = __atomic_load_n((const uint64_t *)(area + pos),
 						  __ATOMIC_ACQUIRE);
-		uint64_t bytes = record_bytes(header);
+		uint64_t bytes = fxt_record_bytes(header);
 
 		if (!header)
 			break;
@@ -176,7 +169,7 @@ static uint64_t scan_committed(const unsigned char *area, uint64_t size)
 	while (pos + FXT_WORD_BYTES <= size) {
 		uint64_t header = __atomic_load_n((const uint64_t *)(area + pos),
 						  __ATOMIC_ACQUIRE);
-		uint64_t bytes = record_bytes(header);
+		uint64_t bytes = fxt_record_bytes(header);
 
 		if (!header || !bytes || bytes > size - pos)
 			break;

@@ -15,13 +15,6 @@
 #include "fxt_reader.h"
 #include "record_walk.h"
 
-static uint64_t record_words(uint64_t header)
-{
-	if (FXT_GET(header, FXT_HDR_TYPE) == FXT_RECORD_LARGE)
-		return FXT_GET(header, FXT_LARGE_SIZE);
-	return FXT_GET(header, FXT_HDR_SIZE);
-}
-
 /* Bytes of whole records before the end; counts them in *headers. */
 static size_t written_end(const unsigned char *p, size_t len,
 			  uint64_t *headers, bool *torn)
@@ -34,7 +27,7 @@ static size_t written_end(const unsigned char *p, size_t len,
 		memcpy(&header, p + pos, sizeof(header));
 		if (!header)
 			break;
-		words = record_words(header);
+		words = fxt_record_words(header);
 		if (!words || words > (len - pos) / FXT_WORD_BYTES) {
 			*torn = true;
 			break;

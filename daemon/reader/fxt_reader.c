@@ -172,6 +172,18 @@ malformed(struct cursor *c, uint64_t offset, const char *fmt, ...)
 
 /* ---- names ---------------------------------------------------------- */
 
+const struct fxt_arg *fxt_record_arg(const struct fxt_record *rec,
+				     const char *name, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++)
+		if (rec->args[i].name.len == len &&
+		    !memcmp(rec->args[i].name.data, name, len))
+			return &rec->args[i];
+	return NULL;
+}
+
 const char *fxt_record_type_name(enum fxt_record_type type)
 {
 	static const char *const names[16] = {
@@ -1494,13 +1506,6 @@ static bool decode(struct fxt_reader *r, struct fxt_record *rec,
 
 /* ---- the record loop ------------------------------------------------ */
 
-static uint64_t record_words(uint64_t h)
-{
-	if (FXT_GET(h, FXT_HDR_TYPE) == FXT_RECORD_LARGE)
-		return FXT_GET(h, FXT_LARGE_SIZE);
-	return FXT_GET(h, FXT_HDR_SIZE);
-}
-
 static int end_truncated(struct fxt_reader *r, uint64_t need)
 {
 	uint64_t have = r->end - r->start;
@@ -1553,7 +1558,7 @@ static int skip_zero_sized(struct fxt_reader *r, uint64_t h)
 		if (ret <= 0)
 			return ret;
 		memcpy(&h, r->buf + r->start, sizeof(h));
-	} while (!record_words(h));
+	} while (!fxt_record_words(h));
 	return 0;
 }
 
@@ -1608,7 +1613,7 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 			r->done = true;
 			return 0;
 		}
-		words = record_words(h);
+		words = fxt_record_words(h);
 		if (!words) {
 			ret = skip_zero_sized(r, h);
 			if (ret < 0)

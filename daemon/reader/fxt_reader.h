@@ -213,6 +213,10 @@ const struct fxt_provider *fxt_reader_provider(const struct fxt_reader *r,
 /* Ticks of the record's provider in nanoseconds. */
 uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks);
 
+/* The record's first argument called name, or NULL. */
+const struct fxt_arg *fxt_record_arg(const struct fxt_record *rec,
+				     const char *name, size_t len);
+
 const char *fxt_record_type_name(enum fxt_record_type type);
 const char *fxt_event_type_name(enum fxt_event_type type);
 const char *fxt_arg_type_name(enum fxt_arg_type type);

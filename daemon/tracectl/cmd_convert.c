@@ -14,6 +14,7 @@
 #include "fxt_json.h"
 #include "fxt_reader.h"
 #include "tracectl.h"
+#include "tracectl_input.h"
 
 /* Smaller inputs convert too fast for a progress line to help. */
 #define PROGRESS_MIN_BYTES (64ull << 20)
@@ -104,22 +105,6 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	return 0;
 }
 
-/* trace.fxt -> trace.json; other names get .json appended. */
-static char *default_output(const char *input)
-{
-	size_t len = strlen(input);
-	char *out;
-
-	if (len > 4 && !strcmp(input + len - 4, ".fxt"))
-		len -= 4;
-	out = malloc(len + sizeof(".json"));
-	if (!out)
-		return NULL;
-	memcpy(out, input, len);
-	memcpy(out + len, ".json", sizeof(".json"));
-	return out;
-}
-
 static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 		    const char *reason)
 {
@@ -180,22 +165,13 @@ static int open_input(const char *path, uint64_t *size)
 	return fd;
 }
 
-static bool same_file(int in_fd, const char *output)
-{
-	struct stat a, b;
-
-	return fstat(in_fd, &a) == 0 && stat(output, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
-	       S_ISREG(a.st_mode);
-}
-
 static int open_output(const char *path, int in_fd)
 {
 	int fd;
 
 	if (!strcmp(path, "-"))
 		return STDOUT_FILENO;
-	if (same_file(in_fd, path)) {
+	if (tracectl_same_file(in_fd, path)) {
 		fprintf(stderr, "tracectl convert: output '%s' is the input; "
 				"choose another name with -o\n", path);
 		return -1;
@@ -315,7 +291,7 @@ int cmd_convert(int argc, char **argv)
 		if (!strcmp(a.input, "-")) {
 			a.output = "-";
 		} else {
-			default_out = default_output(a.input);
+			default_out = tracectl_output_name(a.input, ".json");
 			if (!default_out) {
 				fprintf(stderr, "tracectl convert: out of memory\n");
 				return TRACECTL_EXIT_FAIL;

@@ -18,6 +18,8 @@ static const struct subcommand subcommands[] = {
 	{ "record", cmd_record, "trace while a command runs" },
 	{ "dump", cmd_dump, "print every record of an FXT file" },
 	{ "convert", cmd_convert, "convert an FXT file to Chrome JSON" },
+	{ "summary", cmd_summary, "CPU time, wakeup latency and slices of an FXT file" },
+	{ "report", cmd_report, "the summary as a self-contained HTML page" },
 };
 
 static void usage(FILE *out)
@@ -35,6 +37,8 @@ static void usage(FILE *out)
 		"  sudo tracectl record -o trace.fxt -- ./my-app\n"
 		"  tracectl dump trace.fxt\n"
 		"  tracectl convert trace.fxt -o trace.json\n"
+		"  tracectl summary trace.fxt\n"
+		"  tracectl report trace.fxt -o report.html\n"
 		"\n'tracectl COMMAND --help' describes each command.\n");
 }
 

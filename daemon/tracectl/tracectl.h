@@ -13,6 +13,8 @@ int cmd_status(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_summary(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #define TRACECTL_EXIT_OK 0
 #define TRACECTL_EXIT_FAIL 1

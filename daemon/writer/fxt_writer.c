@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <fxt/encode.h>
+
 #include "fxt_writer.h"
 
 #define FXT_WRITER_DEFAULT_FLUSH (1u << 20)
@@ -152,17 +154,6 @@ static int commit(struct fxt_writer *w)
 	return 0;
 }
 
-static void put_stream(uint64_t **p, const void *data, size_t len)
-{
-	size_t words = fxt_words((uint32_t)len);
-
-	if (!words)
-		return;
-	(*p)[words - 1] = 0;
-	memcpy(*p, data, len);
-	*p += words;
-}
-
 /* The string ref of s; -EINVAL for an index past the table. */
 static int str_ref(const struct fxt_writer_str *s, uint16_t *ref)
 {
@@ -183,7 +174,7 @@ static int str_ref(const struct fxt_writer_str *s, uint16_t *ref)
 static void put_str(uint64_t **p, const struct fxt_writer_str *s)
 {
 	if (!s->index)
-		put_stream(p, s->data, s->len);
+		*p = fxt_encode_stream(*p, s->data, s->len);
 }
 
 static uint32_t thread_words(const struct fxt_writer_thread *t)
@@ -244,49 +235,41 @@ static int size_args(const struct fxt_writer_arg *args, unsigned int nargs,
 	return 0;
 }
 
-static uint32_t arg_value32(const struct fxt_writer_arg *a,
-			    const struct arg_refs *r)
+/* The payload as fxt_encode_arg() takes it. */
+static uint64_t arg_value(const struct fxt_writer_arg *a)
 {
+	uint64_t value;
+
 	switch (a->type) {
 	case FXT_ARG_INT32:
 		return (uint32_t)a->value.i32;
 	case FXT_ARG_UINT32:
 		return a->value.u32;
-	case FXT_ARG_STRING:
-		return r->value;
 	case FXT_ARG_BOOL:
-		return a->value.b ? 1 : 0;
+		return a->value.b;
+	case FXT_ARG_DOUBLE:
+		memcpy(&value, &a->value.f64, sizeof(value));
+		return value;
 	default:
-		return 0;
+		return a->value.u64;
 	}
 }
 
 static void put_arg(uint64_t **p, const struct fxt_writer_arg *a)
 {
 	struct arg_refs r;
-	uint64_t value;
 
 	/* Validated by size_args(): cannot fail here. */
 	(void)size_arg(a, &r);
-	*(*p)++ = fxt_arg_header(a->type, r.words, r.name, arg_value32(a, &r));
-	put_str(p, &a->name);
-	switch (a->type) {
-	case FXT_ARG_INT64:
-	case FXT_ARG_UINT64:
-	case FXT_ARG_POINTER:
-	case FXT_ARG_KOID:
-		*(*p)++ = a->value.u64;
-		break;
-	case FXT_ARG_DOUBLE:
-		memcpy(&value, &a->value.f64, sizeof(value));
-		*(*p)++ = value;
-		break;
-	case FXT_ARG_STRING:
-		put_str(p, &a->value.str);
-		break;
-	default:
-		break;
-	}
+	*p = fxt_encode_arg(*p, &(const struct fxt_arg_encoding){
+		.type = a->type,
+		.words = r.words,
+		.name_ref = r.name,
+		.value_ref = r.value,
+		.name = a->name.data,
+		.str = a->value.str.data,
+		.value = arg_value(a),
+	});
 }
 
 static void put_args(uint64_t **p, const struct fxt_writer_arg *args,
@@ -361,7 +344,7 @@ int fxt_write_provider_info(struct fxt_writer *w, uint32_t provider_id,
 	if (!p)
 		return w->err;
 	*p++ = fxt_provider_info_header(provider_id, (uint32_t)name_len);
-	put_stream(&p, name, name_len);
+	p = fxt_encode_stream(p, name, (uint32_t)name_len);
 	return commit(w);
 }
 
@@ -403,7 +386,7 @@ int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
 	if (!p)
 		return w->err;
 	*p++ = fxt_string_header(index, (uint16_t)len);
-	put_stream(&p, s, len);
+	p = fxt_encode_stream(p, s, (uint32_t)len);
 	return commit(w);
 }
 
@@ -573,7 +556,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
 	*p++ = fxt_blob_header((uint32_t)words, name_ref, (uint16_t)len,
 			       blob_type);
 	put_str(&p, &name);
-	put_stream(&p, payload, len);
+	p = fxt_encode_stream(p, payload, (uint32_t)len);
 	return commit(w);
 }
 
@@ -731,7 +714,7 @@ int fxt_write_log(struct fxt_writer *w, uint64_t ts,
 	*p++ = fxt_log_header((uint32_t)words, (uint16_t)len, thread.index);
 	*p++ = ts;
 	put_thread(&p, &thread);
-	put_stream(&p, msg, len);
+	p = fxt_encode_stream(p, msg, (uint32_t)len);
 	return commit(w);
 }
 

@@ -291,6 +291,19 @@ static inline __u32 fxt_words(__u32 bytes)
 	return (bytes + FXT_WORD_BYTES - 1) / FXT_WORD_BYTES;
 }
 
+/* Words of a record from its header word, large records included. */
+static inline __u64 fxt_record_words(__u64 header)
+{
+	if (FXT_GET(header, FXT_HDR_TYPE) == FXT_RECORD_LARGE)
+		return FXT_GET(header, FXT_LARGE_SIZE);
+	return FXT_GET(header, FXT_HDR_SIZE);
+}
+
+static inline __u64 fxt_record_bytes(__u64 header)
+{
+	return fxt_record_words(header) * FXT_WORD_BYTES;
+}
+
 static inline __u16 fxt_string_ref_inline(__u16 len)
 {
 	return (__u16)(FXT_STRING_REF_INLINE | (len & FXT_STRING_INDEX_MAX));

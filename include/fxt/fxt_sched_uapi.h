@@ -1,38 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * The fxt_sched module's user ABI: /dev/fxt_sched ioctls and the layout
- * of its mmap-able per-CPU rings of FXT scheduling records
- * (include/fxt/sched.h).
- *
- * mmap offset space: CPU c's region starts at c * info.cpu_stride and is
- *
- *   [ctrl page]      struct fxt_sched_ctrl, written by the kernel; map
- *                    read-only
- *   [consumer page]  struct fxt_sched_consumer, written by the reader;
- *                    the only page that may be mapped writable, and only
- *                    as a mapping of exactly that page
- *   [data]           info.buffer_bytes of records; map read-only
- *
- * A mapping must lie inside one CPU's region. Positions are free-running
- * byte counts; the byte of position p is data[p & (buffer_bytes - 1)].
- * Records are whole FXT records of at most FXT_SCHED_RECORD_MAX_WORDS
- * words; a record may wrap from the end of data to its start, but always
- * at a word boundary, so its header word is never split.
- *
- * Barriers (the reader's half of the pairing drawn in kmod/fxt_ring.c):
- *   head = __atomic_load_n(&ctrl->head, __ATOMIC_ACQUIRE);      (C)
- *   ... copy records in [start, head) ...
- *   __atomic_store_n(&consumer->tail, head, __ATOMIC_RELEASE);  (D)
- *
- * Modes:
- *   ONESHOT    the first record that does not fit stops the CPU's ring:
- *              it and every later one is counted in ctrl->dropped.
- *   CIRCULAR   the writer overwrites the oldest whole records and keeps
- *              ctrl->oldest at the first record still held; read
- *              [max(tail, oldest), head) after FXT_SCHED_IOC_STOP.
- *   STREAMING  the reader drains while tracing; a record that does not
- *              fit is dropped and counted. poll() reports EPOLLIN when
- *              some CPU holds at least the watermark.
+ * The fxt_sched module's user ABI: /dev/fxt_sched's ioctls. Its mmap
+ * offset space holds one ring of include/fxt/ring.h per CPU: CPU c's
+ * region starts at c * info.cpu_stride, with the control page at
+ * info.ctrl_offset (map read-only), the consumer page at
+ * info.consumer_offset (the only page that may be mapped writable, and
+ * only as a shared mapping of exactly that page) and info.buffer_bytes of
+ * data at info.data_offset (read-only). A mapping must lie inside one
+ * CPU's region. Records are at most FXT_SCHED_RECORD_MAX_WORDS words.
+ * Streaming: poll() reports EPOLLIN when some CPU holds at least the
+ * watermark.
  */
 #ifndef FXT_SCHED_UAPI_H
 #define FXT_SCHED_UAPI_H
@@ -40,14 +17,10 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+#include <fxt/ring.h>
+
 #define FXT_SCHED_DEVICE "/dev/fxt_sched"
 #define FXT_SCHED_ABI_VERSION 1u
-
-enum fxt_sched_mode {
-	FXT_SCHED_MODE_ONESHOT = 0,
-	FXT_SCHED_MODE_CIRCULAR = 1,
-	FXT_SCHED_MODE_STREAMING = 2,
-};
 
 /* Events to capture (fxt_sched_config.events). */
 #define FXT_SCHED_EV_SWITCH (1u << 0)	/* context switch records */
@@ -71,7 +44,7 @@ struct fxt_sched_info {
 	__u64 ctrl_offset;	/* offsets inside one CPU's region */
 	__u64 consumer_offset;
 	__u64 data_offset;
-	__u32 mode;		/* enum fxt_sched_mode */
+	__u32 mode;		/* enum fxt_buffering_mode */
 	__u32 events;		/* FXT_SCHED_EV_* */
 	__u64 watermark;	/* bytes */
 	__u32 tracing;		/* 1 between START and STOP */
@@ -81,7 +54,7 @@ struct fxt_sched_info {
 
 struct fxt_sched_config {
 	__u64 buffer_bytes;	/* 0: default; else power of two in bounds */
-	__u32 mode;		/* enum fxt_sched_mode */
+	__u32 mode;		/* enum fxt_buffering_mode */
 	__u32 events;		/* non-empty subset of FXT_SCHED_EV_ALL */
 	__u64 watermark;	/* 0: half the buffer; else < buffer_bytes */
 	__u64 reserved[2];	/* must be zero */
@@ -96,27 +69,6 @@ struct fxt_sched_stats {
 	__u32 ncpus;
 	__u32 tracing;
 	__u64 reserved[2];
-};
-
-/*
- * Written only by the kernel. Readers load head with acquire (C); the
- * counters are plain snapshots.
- */
-struct fxt_sched_ctrl {
-	__u32 version;		/* FXT_SCHED_ABI_VERSION */
-	__u32 mode;
-	__u64 head;		/* end of the last whole record */
-	__u64 oldest;		/* circular: first whole record held */
-	__u64 records;
-	__u64 dropped;
-	__u64 overwritten;
-	__u64 reserved[58];
-};
-
-/* Written only by the reader: the end of what it has consumed (D). */
-struct fxt_sched_consumer {
-	__u64 tail;
-	__u64 reserved[63];
 };
 
 #define FXT_SCHED_IOC_MAGIC 0xF7

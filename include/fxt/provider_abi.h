@@ -16,6 +16,8 @@
 #include <linux/types.h>
 #endif
 
+#include <fxt/ring.h>
+
 #define FXT_MANAGER_SOCKET "/run/fxtrace/manager.sock"
 #define FXT_SOCKET_ENV "FXTRACE_SOCKET"
 
@@ -53,12 +55,6 @@ struct fxt_msg_provider_hello {
 	__u32 pid;
 	__u32 reserved;
 	char name[FXT_PROVIDER_NAME_MAX];	/* NUL-terminated */
-};
-
-enum fxt_buffering_mode {
-	FXT_BUFFERING_ONESHOT = 0,
-	FXT_BUFFERING_CIRCULAR = 1,
-	FXT_BUFFERING_STREAMING = 2,
 };
 
 struct fxt_msg_buffer {

@@ -3,10 +3,13 @@
 # End to end: fxtraced with tracectl record --kernel=bpf around the
 # named-thread ping-pong, in streaming and oneshot modes; the archive
 # must hold the ping-pong's switches, wakeups and names, and pass
-# tracectl dump --strict.
+# tracectl dump --strict. Then tracectl summary of a real trace (the
+# example provider with BPF scheduling) against the independent
+# computation from the same archive's dump (check_summary.py).
 set -eu
 
-: "${FXTRACED:?}" "${TRACECTL:?}" "${PINGPONG:?}" "${CHECK_KERNEL:?}"
+: "${FXTRACED:?}" "${TRACECTL:?}" "${PINGPONG:?}" "${CHECK_KERNEL:?}" \
+	"${EXAMPLE:?}" "${CHECK_SUMMARY:?}"
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
@@ -64,6 +67,29 @@ awk '$1 == "kernel" && $5 > 0 { found = 1 } END { exit !found }' \
 	{ tail "$T/dump.out"; fail "drops: tracectl dump --strict"; }
 grep -q 'provider_event .*buffer_overflow' "$T/dump.out" ||
 	fail "drops: no buffer overflow record in the archive"
+
+# The summary of a real trace agrees with its dump.
+FXTRACE_START_WAIT_MS=5000 "$TRACECTL" record -o "$T/trace.fxt" \
+	--mode streaming --buffer-size 8M --kernel=bpf -- \
+	"$EXAMPLE" --seconds 2 --threads 2 --iterations 1500 >"$T/record.out" ||
+	fail "tracectl record --kernel=bpf"
+"$TRACECTL" dump "$T/trace.fxt" >"$T/trace.dump" || fail "tracectl dump"
+"$TRACECTL" summary --json "$T/trace.fxt" >"$T/summary.json" ||
+	fail "tracectl summary --json"
+python3 "$CHECK_SUMMARY" "$T/trace.dump" "$T/summary.json" ||
+	fail "the summary disagrees with the dump"
+"$TRACECTL" summary --top 10 "$T/trace.fxt" | tee "$T/table.txt"
+
+# The example's workers ran, were woken after their sleeps, and their
+# slices are there with self times below their totals where nested.
+jq -e '[.threads[] | select(.name | test("^example-[01]$"))] | length == 2 and
+	all(.cpu_ns > 0 and .switches > 0 and .wakeup_latency_ns.count > 0)' \
+	"$T/summary.json" >/dev/null || fail "example threads missing or idle"
+jq -e '[.slices[] | select(.category == "example" and
+	.name == "compute-complete")][0] | .count > 0 and .self_ns < .total_ns' \
+	"$T/summary.json" >/dev/null || fail "compute-complete self time"
+jq -e '[.cpus[] | select(.busy_ns > 0)] | length > 0' "$T/summary.json" \
+	>/dev/null || fail "no busy CPU"
 
 kill -TERM "$MGR"
 wait "$MGR" || fail "fxtraced exited with status $?"

@@ -321,7 +321,7 @@ static int run_tracectl_strict(const char *tracectl, const char *file)
 
 struct scenario {
 	const char *name;
-	enum kernel_buffer_mode mode;
+	enum fxt_buffering_mode mode;
 	size_t buffer;
 	long rounds;
 	int cpu;
@@ -346,7 +346,7 @@ static void check_common(const struct scenario *sc, const struct seen *s)
 static void check_accounting(const struct scenario *sc, const struct seen *s,
 			     const struct kernel_session_stats *st)
 {
-	if (sc->mode == KERNEL_MODE_CIRCULAR) {
+	if (sc->mode == FXT_BUFFERING_CIRCULAR) {
 		CHECK(s->records <= st->records &&
 			      s->records + st->dropped >= st->records,
 		      "%s: archive %" PRIu64 " records, written %" PRIu64
@@ -455,14 +455,14 @@ static int run_scenario(const struct scenario *sc, const char *tracectl)
 int main(int argc, char **argv)
 {
 	static const struct scenario scenarios[] = {
-		{ "streaming", KERNEL_MODE_STREAMING, 0, 2000, 0, true, false },
-		{ "oneshot-2cpu", KERNEL_MODE_ONESHOT, 0, 2000, -1, false,
+		{ "streaming", FXT_BUFFERING_STREAMING, 0, 2000, 0, true, false },
+		{ "oneshot-2cpu", FXT_BUFFERING_ONESHOT, 0, 2000, -1, false,
 		  false },
-		{ "oneshot-full", KERNEL_MODE_ONESHOT, 4096, 5000, 0, false,
+		{ "oneshot-full", FXT_BUFFERING_ONESHOT, 4096, 5000, 0, false,
 		  false },
-		{ "streaming-full", KERNEL_MODE_STREAMING, 4096, 20000, 0,
+		{ "streaming-full", FXT_BUFFERING_STREAMING, 4096, 20000, 0,
 		  true, true },
-		{ "circular", KERNEL_MODE_CIRCULAR, 4096, 5000, 0, false,
+		{ "circular", FXT_BUFFERING_CIRCULAR, 4096, 5000, 0, false,
 		  false },
 	};
 	const char *tracectl = argc > 1 ? argv[1] : NULL;

@@ -61,7 +61,7 @@ static ssize_t fake_read(void *ctx, unsigned int cpu, void *buf, size_t cap)
 
 	f->reads[cpu]++;
 	while (f->pos[cpu] + n < f->len[cpu]) {
-		words = FXT_GET(f->words[cpu][f->pos[cpu] + n], FXT_HDR_SIZE);
+		words = fxt_record_words(f->words[cpu][f->pos[cpu] + n]);
 		if (!words)
 			words = 1;	/* a deliberately broken record */
 		if ((n + words) * 8 > cap)
@@ -97,7 +97,7 @@ static unsigned int check_order(const struct sink *s, const char *what)
 	unsigned int n = 0;
 	size_t i;
 
-	for (i = 0; i < s->len; i += FXT_GET(s->words[i], FXT_HDR_SIZE), n++) {
+	for (i = 0; i < s->len; i += fxt_record_words(s->words[i]), n++) {
 		if (!is_timed(s->words[i]))
 			continue;
 		CHECK(s->words[i + 1] >= last, "%s: ts %" PRIu64 " after %" PRIu64,
@@ -131,7 +131,7 @@ static void test_order_and_names(void)
 	 * Name 1000+i sits in its CPU's stream between the switches stamped
 	 * 10*(i-NCPU) and 10*i: the merge must keep it there.
 	 */
-	for (k = 0, n = 0; k < s.len; k += FXT_GET(s.words[k], FXT_HDR_SIZE)) {
+	for (k = 0, n = 0; k < s.len; k += fxt_record_words(s.words[k])) {
 		if (is_timed(s.words[k]))
 			switch_at[s.words[k + 1] / 10] = ++n;
 		else

@@ -13,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #define CHECK_ABORTS
 #include "check.h"
@@ -22,29 +20,10 @@
 #include "fxt_json.h"
 #include "fxt_reader.h"
 #include "json_check.h"
+#include "memfile.h"
 
-static int out_fd = -1;
-static char *text;
-static size_t text_cap;
+static struct memfile out = { .fd = -1 };
 
-/* The memory file's whole content, NUL-terminated for the report. */
-static size_t read_output(void)
-{
-	off_t size = lseek(out_fd, 0, SEEK_END);
-	ssize_t got;
-
-	CHECK(size >= 0, "lseek on the memory file");
-	if ((size_t)size + 1 > text_cap) {
-		free(text);
-		text_cap = (size_t)size + 1;
-		text = malloc(text_cap);
-		CHECK(text != NULL, "allocation");
-	}
-	got = pread(out_fd, text, (size_t)size, 0);
-	CHECK(got == size, "reading the memory file back");
-	text[size] = 0;
-	return (size_t)size;
-}
 
 static void convert_once(const uint8_t *data, size_t len, bool json_array)
 {
@@ -64,27 +43,26 @@ static void convert_once(const uint8_t *data, size_t len, bool json_array)
 	int ret;
 
 	CHECK(stats && r, "allocation");
-	CHECK(ftruncate(out_fd, 0) == 0, "ftruncate on the memory file");
-	CHECK(lseek(out_fd, 0, SEEK_SET) == 0, "lseek on the memory file");
-	ret = fxt_json_convert(r, out_fd, &jopt, stats);
+	memfile_rewind(&out);
+	ret = fxt_json_convert(r, out.fd, &jopt, stats);
 	CHECK(ret == 0, "conversion of memory input failed");
-	out_len = read_output();
-	CHECK(stats->bytes_written == out_len,
-	      "bytes_written is not the output size");
-	error = json_check(text, out_len, &at);
-	CHECK(!error, "invalid JSON (%s) at byte %zu of %zu:\n%.*s", error,
-	      at, out_len, (int)(out_len - at < 200 ? out_len - at : 200),
-	      text + at);
+	out_len = memfile_read(&out);
+	CHECK(stats->bytes_written == out_len, "bytes_written is not the output size");
+	error = json_check(out.text, out_len, &at);
+	if (error) {
+		fprintf(stderr, "fuzz_convert: invalid JSON (%s) at byte %zu of %zu:\n%.*s\n",
+			error, at, out_len, (int)(out_len - at < 200 ? out_len - at : 200),
+			out.text + at);
+		abort();
+	}
 	fxt_reader_close(r);
 	free(stats);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	if (out_fd < 0) {
-		out_fd = memfd_create("fuzz_convert.json", MFD_CLOEXEC);
-		CHECK(out_fd >= 0, "memfd_create");
-	}
+	if (out.fd < 0)
+		memfile_open(&out, "fuzz_convert.json");
 	convert_once(data, len, false);
 	convert_once(data, len, true);
 	return 0;

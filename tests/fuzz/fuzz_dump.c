@@ -12,66 +12,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #define CHECK_ABORTS
 #include "check.h"
 #include "fuzz_target.h"
 #include "fxt_reader.h"
+#include "memfile.h"
 #include "tracectl.h"
 
-static int in_fd = -1;
-static int out_fd = -1;
+static struct memfile in = { .fd = -1 }, out = { .fd = -1 };
 static char in_path[64];
-static char *text;
-static size_t text_cap;
+
 
 static void setup(void)
 {
-	in_fd = memfd_create("fuzz_dump.fxt", 0);
-	out_fd = memfd_create("fuzz_dump.out", 0);
-	CHECK(in_fd >= 0 && out_fd >= 0, "memfd_create");
-	snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", in_fd);
-	CHECK(fflush(stdout) == 0 && dup2(out_fd, STDOUT_FILENO) >= 0,
+	memfile_open(&in, "fuzz_dump.fxt");
+	memfile_open(&out, "fuzz_dump.out");
+	snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", in.fd);
+	CHECK(fflush(stdout) == 0 && dup2(out.fd, STDOUT_FILENO) >= 0,
 	      "standard output to a memory file");
-}
-
-static void rewind_fd(int fd)
-{
-	CHECK(ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0,
-	      "rewinding a memory file");
-}
-
-static size_t read_output(void)
-{
-	off_t size = lseek(out_fd, 0, SEEK_END);
-
-	CHECK(size >= 0, "lseek on the output");
-	if ((size_t)size + 1 > text_cap) {
-		free(text);
-		text_cap = (size_t)size + 1;
-		text = malloc(text_cap);
-		CHECK(text != NULL, "allocation");
-	}
-	CHECK(pread(out_fd, text, (size_t)size, 0) == size,
-	      "reading the output back");
-	text[size] = 0;
-	return (size_t)size;
 }
 
 static void check_text(size_t len)
 {
 	size_t i;
 
+	const char *text = out.text;
+
 	CHECK(fxt_utf8_valid(text, len), "dump output is not valid UTF-8");
 	for (i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)text[i];
 
-		CHECK((c >= 0x20 || c == '\n') && c != 0x7f,
-		      "control byte 0x%02x at %zu in: %.*s", c, i,
-		      (int)(len - i < 100 ? len - i : 100),
-		      text + (i > 50 ? i - 50 : 0));
+		if ((c < 0x20 && c != '\n') || c == 0x7f) {
+			fprintf(stderr, "fuzz_dump: control byte 0x%02x at %zu in: %.*s\n",
+				c, i, (int)(len - i < 100 ? len - i : 100),
+				text + (i > 50 ? i - 50 : 0));
+			abort();
+		}
 	}
 }
 
@@ -85,20 +63,20 @@ static void dump_once(const char *option)
 		argv[2] = NULL;
 		argc = 2;
 	}
-	rewind_fd(out_fd);
+	memfile_rewind(&out);
 	CHECK(fflush(stdout) == 0, "flushing standard output");
 	status = cmd_dump(argc, argv);
 	CHECK(fflush(stdout) == 0, "flushing standard output");
 	CHECK(status == TRACECTL_EXIT_OK, "dump failed on a readable file");
-	check_text(read_output());
+	check_text(memfile_read(&out));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
-	if (in_fd < 0)
+	if (in.fd < 0)
 		setup();
-	rewind_fd(in_fd);
-	CHECK(pwrite(in_fd, data, len, 0) == (ssize_t)len,
+	memfile_rewind(&in);
+	CHECK(pwrite(in.fd, data, len, 0) == (ssize_t)len,
 	      "writing the input to a memory file");
 	dump_once(NULL);
 	dump_once("--provider-buffer");

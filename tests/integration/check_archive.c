@@ -134,9 +134,7 @@ int main(int argc, char **argv)
 		fail("no magic number record first", 0);
 	while (fread(w, 8, 1, f) == 1) {
 		unsigned int type = FXT_GET(w[0], FXT_HDR_TYPE);
-		uint64_t n = type == FXT_RECORD_LARGE ?
-				     FXT_GET(w[0], FXT_LARGE_SIZE) :
-				     FXT_GET(w[0], FXT_HDR_SIZE);
+		uint64_t n = fxt_record_words(w[0]);
 
 		if (n == 0 || n > sizeof(w) / 8)
 			fail("record of size 0 or too large", off);

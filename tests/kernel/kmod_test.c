@@ -109,7 +109,7 @@ static int capture_all(struct kring *k, struct capture *c, int *cpu_of,
 			cpu_of[i] = (int)cpu;
 	}
 	free(buf);
-	return err;
+	return err ? err : k->corrupt ? -EBADMSG : 0;	/* a bad record size */
 }
 
 static int open_configured(struct kring *k, uint64_t bytes, uint32_t mode,
@@ -149,7 +149,7 @@ static int test_abi(void)
 	CHECK(k.info.abi_version == FXT_SCHED_ABI_VERSION, "abi");
 	CHECK(k.info.ncpus >= 2, "ncpus %u", k.info.ncpus);
 	CHECK(k.info.buffer_bytes == FXT_SCHED_BUFFER_DEFAULT, "default size");
-	CHECK(k.info.mode == FXT_SCHED_MODE_STREAMING, "default mode");
+	CHECK(k.info.mode == FXT_BUFFERING_STREAMING, "default mode");
 	CHECK(k.info.max_record_words == FXT_SCHED_RECORD_MAX_WORDS, "max");
 	CHECK(k.info.data_offset == 2 * k.info.page_size, "data offset");
 	CHECK(k.info.cpu_stride == k.info.data_offset + k.info.buffer_bytes,
@@ -166,7 +166,7 @@ static int configure_errno(struct kring *k, struct fxt_sched_config cfg)
 
 static int test_bad_args(void)
 {
-	struct fxt_sched_config ok = { 8192, FXT_SCHED_MODE_ONESHOT,
+	struct fxt_sched_config ok = { 8192, FXT_BUFFERING_ONESHOT,
 				       FXT_SCHED_EV_ALL, 0, { 0, 0 } };
 	struct fxt_sched_config c;
 	struct kring k;
@@ -255,7 +255,7 @@ static int traced_pingpong(struct capture *c, int **cpu_of,
 	struct kring k;
 	int err;
 
-	err = open_configured(&k, 4 << 20, FXT_SCHED_MODE_STREAMING, 0);
+	err = open_configured(&k, 4 << 20, FXT_BUFFERING_STREAMING, 0);
 	if (err)
 		return err;
 	*t0 = boottime_ns();
@@ -402,14 +402,14 @@ static int test_conformance(void)
 
 static int test_oneshot(void)
 {
-	const struct fxt_sched_ctrl *ctrl;
+	const struct fxt_ring_ctrl *ctrl;
 	struct fxt_sched_stats st;
 	struct pingpong pp;
 	struct capture c;
 	struct kring k;
 	uint64_t head, records;
 
-	CHECK_OK(open_configured(&k, 4096, FXT_SCHED_MODE_ONESHOT, 0));
+	CHECK_OK(open_configured(&k, 4096, FXT_BUFFERING_ONESHOT, 0));
 	ctrl = kring_ctrl(&k, 0);
 	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
 	CHECK_OK(run_pingpong(0, 500, NULL, &pp));
@@ -445,7 +445,7 @@ static int test_oneshot(void)
 
 static int test_circular(void)
 {
-	const struct fxt_sched_ctrl *ctrl;
+	const struct fxt_ring_ctrl *ctrl;
 	struct pingpong pp;
 	struct capture c;
 	struct kring k;
@@ -454,7 +454,7 @@ static int test_circular(void)
 	char why[128];
 
 	CHECK(buf, "malloc");
-	CHECK_OK(open_configured(&k, 4096, FXT_SCHED_MODE_CIRCULAR, 0));
+	CHECK_OK(open_configured(&k, 4096, FXT_BUFFERING_CIRCULAR, 0));
 	ctrl = kring_ctrl(&k, 0);
 	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
 	CHECK_OK(run_pingpong(0, 500, "fxt-last", &pp));
@@ -519,7 +519,7 @@ static int drain(struct kring *k, struct capture *c, uint64_t *buf, size_t cap)
 				return err;
 		}
 	}
-	return 0;
+	return k->corrupt ? -EBADMSG : 0;	/* a bad record size */
 }
 
 static int test_streaming(void)
@@ -536,7 +536,7 @@ static int test_streaming(void)
 	CPU_ZERO(&set);
 	CPU_SET(1, &set);
 	CHECK(sched_setaffinity(0, sizeof(set), &set) == 0, "pin reader");
-	CHECK_OK(open_configured(&k, 65536, FXT_SCHED_MODE_STREAMING, 4096));
+	CHECK_OK(open_configured(&k, 65536, FXT_BUFFERING_STREAMING, 4096));
 	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
 	CHECK(pthread_create(&th, NULL, pp_thread_main, &t) == 0, "thread");
 	while (!__atomic_load_n(&t.done, __ATOMIC_ACQUIRE)) {
@@ -585,7 +585,7 @@ static int test_start_stop(void)
 	struct kring k;
 	int i;
 
-	CHECK_OK(open_configured(&k, 1 << 20, FXT_SCHED_MODE_CIRCULAR, 0));
+	CHECK_OK(open_configured(&k, 1 << 20, FXT_BUFFERING_CIRCULAR, 0));
 	for (i = 0; i < 1000; i++) {
 		CHECK(ioctl(k.fd, FXT_SCHED_IOC_START) == 0, "start %d: %s", i,
 		      strerror(errno));
@@ -748,7 +748,7 @@ static int fault_during_mmap(struct kring *k, unsigned long cmd,
 
 static int test_ioctl_fault_vs_mmap(void)
 {
-	struct fxt_sched_config cfg = { 8192, FXT_SCHED_MODE_ONESHOT,
+	struct fxt_sched_config cfg = { 8192, FXT_BUFFERING_ONESHOT,
 					FXT_SCHED_EV_ALL, 0, { 0, 0 } };
 	struct fxt_sched_stats st = { 0 };
 	struct kring k;
@@ -834,7 +834,7 @@ static int test_rmmod_mapped(void)
 	struct kring k;
 	int err;
 
-	CHECK_OK(open_configured(&k, 65536, FXT_SCHED_MODE_CIRCULAR, 0));
+	CHECK_OK(open_configured(&k, 65536, FXT_BUFFERING_CIRCULAR, 0));
 	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
 	CHECK_OK(run_pingpong(0, 20, NULL, &pp));
 	close(k.fd);	/* release() stops tracing once the maps are gone */
@@ -851,7 +851,7 @@ static int test_rmmod_mapped(void)
 	CHECK_OK(load_module());
 
 	/* Unload right after closing a session that was tracing. */
-	CHECK_OK(open_configured(&k, 65536, FXT_SCHED_MODE_STREAMING, 0));
+	CHECK_OK(open_configured(&k, 65536, FXT_BUFFERING_STREAMING, 0));
 	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
 	CHECK_OK(run_pingpong(0, 20, NULL, &pp));
 	kring_close(&k);
@@ -864,7 +864,7 @@ static int test_backend(void)
 {
 	const struct kernel_backend_ops *b = &kernel_backend_kmod;
 	struct kernel_session_config cfg = { KERNEL_BACKEND_KMOD,
-					     KERNEL_MODE_STREAMING, 1 << 20 };
+					     FXT_BUFFERING_STREAMING, 1 << 20 };
 	struct kernel_session_stats st;
 	struct capture c = { 0 };
 	uint64_t *buf = malloc(1 << 20);
@@ -1002,7 +1002,7 @@ static int test_archive_strict(void)
 
 	CHECK(access("/bin/tracectl", X_OK) == 0, "no /bin/tracectl in the "
 	      "initramfs");
-	CHECK_OK(open_configured(&k, 1 << 20, FXT_SCHED_MODE_STREAMING, 0));
+	CHECK_OK(open_configured(&k, 1 << 20, FXT_BUFFERING_STREAMING, 0));
 	buf = malloc(1 << 20);
 	CHECK(buf, "malloc");
 	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));

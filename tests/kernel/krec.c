@@ -116,7 +116,7 @@ unsigned int krec_decode(const uint64_t *w, size_t avail_words,
 	memset(r, 0, sizeof(*r));
 	if (!avail_words)
 		FAIL("no words");
-	size = FXT_GET(w[0], FXT_HDR_SIZE);
+	size = fxt_record_words(w[0]);
 	if (!size || size > avail_words)
 		FAIL("record of %u words with %zu left", size, avail_words);
 	if (size > FXT_SCHED_RECORD_MAX_WORDS)

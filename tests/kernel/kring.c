@@ -7,8 +7,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <fxt/fxt.h>
-
 #include "kring.h"
 
 int kring_open(struct kring *k)
@@ -110,48 +108,22 @@ void kring_close(struct kring *k)
 	k->fd = -1;
 }
 
-const struct fxt_sched_ctrl *kring_ctrl(const struct kring *k, unsigned int cpu)
+const struct fxt_ring_ctrl *kring_ctrl(const struct kring *k, unsigned int cpu)
 {
 	return (const void *)(k->cpus[cpu].region + k->info.ctrl_offset);
-}
-
-static uint64_t kring_word_at(const uint8_t *data, uint64_t mask, uint64_t pos)
-{
-	uint64_t w;
-
-	memcpy(&w, data + (pos & mask), sizeof(w));
-	return w;
 }
 
 size_t kring_read(struct kring *k, unsigned int cpu, uint64_t *buf,
 		  size_t cap, bool consume)
 {
-	const struct fxt_sched_ctrl *ctrl = kring_ctrl(k, cpu);
-	const uint8_t *data = k->cpus[cpu].region + k->info.data_offset;
-	uint64_t mask = k->info.buffer_bytes - 1;
-	uint64_t head = __atomic_load_n(&ctrl->head, __ATOMIC_ACQUIRE); /* C */
-	uint64_t tail = k->cpus[cpu].consumer->tail;
-	uint64_t oldest = __atomic_load_n(&ctrl->oldest, __ATOMIC_RELAXED);
-	uint64_t pos;
-	size_t out = 0;
+	struct fxt_ring_reader r = {
+		.ctrl = kring_ctrl(k, cpu),
+		.consumer = k->cpus[cpu].consumer,
+		.data = k->cpus[cpu].region + k->info.data_offset,
+		.mask = k->info.buffer_bytes - 1,
+	};
+	size_t len = fxt_ring_read(&r, buf, cap, consume);
 
-	/* Circular: the writer may have overwritten past our tail. */
-	if (head - oldest < head - tail)
-		tail = oldest;
-	for (pos = tail; pos != head;) {
-		uint64_t header = kring_word_at(data, mask, pos);
-		uint64_t words = FXT_GET(header, FXT_HDR_SIZE);
-		uint64_t i;
-
-		if (!words || words * 8 > head - pos || out + words * 8 > cap)
-			break;
-		for (i = 0; i < words; i++)
-			buf[out / 8 + i] = kring_word_at(data, mask, pos + i * 8);
-		out += words * 8;
-		pos += words * 8;
-	}
-	if (consume) /* D: pairs with the writer's acquire of tail (A) */
-		__atomic_store_n(&k->cpus[cpu].consumer->tail, pos,
-				 __ATOMIC_RELEASE);
-	return out;
+	k->corrupt += r.corrupt;
+	return len;
 }

@@ -14,13 +14,14 @@
 
 struct kring_cpu {
 	uint8_t *region;		/* ctrl, consumer, data: read-only */
-	struct fxt_sched_consumer *consumer;	/* writable mapping */
+	struct fxt_ring_consumer *consumer;	/* writable mapping */
 };
 
 struct kring {
 	int fd;
 	struct fxt_sched_info info;
 	struct kring_cpu *cpus;		/* NULL until mapped */
+	uint64_t corrupt;		/* reads that met a bad record size */
 };
 
 /* Each returns 0 or -errno. */
@@ -33,10 +34,11 @@ void kring_close(struct kring *k);
 int kring_ioctl(struct kring *k, unsigned long cmd);
 int kring_stats(struct kring *k, struct fxt_sched_stats *st);
 
-const struct fxt_sched_ctrl *kring_ctrl(const struct kring *k, unsigned int cpu);
+const struct fxt_ring_ctrl *kring_ctrl(const struct kring *k, unsigned int cpu);
 /*
  * Copies whole records of cpu, oldest first, into buf (cap bytes); with
- * consume, releases them to the writer. Returns the bytes copied.
+ * consume, releases them to the writer. Returns the bytes copied
+ * (fxt_ring_read() of include/fxt/ring.h).
  */
 size_t kring_read(struct kring *k, unsigned int cpu, uint64_t *buf,
 		  size_t cap, bool consume);

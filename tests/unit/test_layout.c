@@ -278,6 +278,17 @@ static void field_helpers(void **state)
 			 0x12345678);
 }
 
+static void record_sizes(void **state)
+{
+	/* type 8, size 6 [4..15]: the bits above the size do not count */
+	assert_int_equal(fxt_record_words(0x1000003000220068ull), 6);
+	assert_int_equal(fxt_record_bytes(0x1000003000220068ull), 48);
+	/* large (type 15): size 0x12345678 [4..35] */
+	assert_int_equal(fxt_record_words(0x000001012345678full), 0x12345678);
+	assert_int_equal(fxt_record_words(0xfff5), 0xfff);
+	assert_int_equal(fxt_record_words(0x5), 0);
+}
+
 static void sched_switch(void **state)
 {
 	__u64 w[FXT_SCHED_SWITCH_WORDS];
@@ -372,6 +383,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(magic_record),
 		cmocka_unit_test(record_headers),
+		cmocka_unit_test(record_sizes),
 		cmocka_unit_test(provider_info),
 		cmocka_unit_test(provider_section_and_event),
 		cmocka_unit_test(initialization),

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Scheduling capture as BPF programs: the same FXT words the fxt_sched
- * module writes (include/fxt/sched.h), into the per-CPU ring of
- * fxt_sched_ring.h. CO-RE: only the task_struct fields used here are
- * declared, and relocated against the running kernel's BTF.
+ * module writes (include/fxt/sched.h), into the per-CPU rings of
+ * include/fxt/ring.h: one BPF_F_MMAPABLE array map, one element per
+ * possible CPU, laid out at FXT_RING_BPF_*_OFFSET. CO-RE: only the
+ * task_struct fields used here are declared, and relocated against the
+ * running kernel's BTF.
  *
  * Needs Linux >= 5.18: tp_btf/sched_switch with its prev_state argument
  * (the state the scheduler acted on, not a later re-read of the task).
@@ -16,9 +18,8 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
+#include <fxt/ring.h>
 #include <fxt/sched.h>
-
-#include "fxt_sched_ring.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -57,14 +58,14 @@ struct task_struct___cpu {
 
 /* Set by the loader before load; the verifier sees them as constants. */
 const volatile __u64 ring_bytes = 8;		/* power of two */
-const volatile __u32 ring_mode = FXT_BPF_RING_STREAMING;
+const volatile __u32 ring_mode = FXT_BUFFERING_STREAMING;
 
-/* Sized by the loader: max_entries = possible CPUs, value = ctl + data. */
+/* Sized by the loader: max_entries = possible CPUs, value = a ring. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(map_flags, BPF_F_MMAPABLE);
 	__uint(key_size, sizeof(__u32));
-	__uint(value_size, FXT_BPF_RING_CTL_BYTES + 8);
+	__uint(value_size, FXT_RING_BPF_DATA_OFFSET + 8);
 	__uint(max_entries, 1);
 } fxt_ring SEC(".maps");
 
@@ -72,7 +73,7 @@ struct {
 #define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
 
-/* A: release the record words before head (TSO orders plain stores). */
+/* B: release the record words before head (TSO orders plain stores). */
 #if defined(__TARGET_ARCH_x86)
 #define FXT_BPF_PUBLISH(p, v) (WRITE_ONCE(*(p), (v)))
 #else
@@ -99,47 +100,48 @@ static __always_inline unsigned int task_cpu(const struct task_struct *t)
 	return ((const struct task_struct___cpu *)t)->cpu;
 }
 
-static __always_inline __u64 word_at(char *data, __u64 pos)
-{
-	return *(__u64 *)(data + (pos & (ring_bytes - 8)));
-}
-
-/* Circular: make room by releasing the oldest whole records (>= 2 words). */
-static __always_inline bool overwrite_oldest(struct fxt_bpf_ring_ctl *ctl,
+/*
+ * Circular: make room by releasing the oldest whole records (>= 2 words).
+ * Only the program moves oldest; the reader reads after detaching.
+ */
+static __always_inline bool overwrite_oldest(struct fxt_ring_ctrl *ctrl,
 					     char *data, __u64 head,
 					     __u32 bytes)
 {
-	__u64 tail = ctl->tail;
+	__u64 oldest = ctrl->oldest;
 	__u64 size;
 	int i;
 
 #pragma unroll
 	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS / 2; i++) {
-		if (head + bytes - tail <= ring_bytes)
+		if (head + bytes - oldest <= ring_bytes)
 			break;
-		size = FXT_GET(word_at(data, tail), FXT_HDR_SIZE) * 8;
+		size = fxt_ring_record_bytes(data, ring_bytes - 1, oldest,
+					     head);
 		if (!size)
 			return false;
-		tail += size;
-		ctl->dropped++;
+		oldest += size;
+		ctrl->overwritten++;
 	}
-	if (head + bytes - tail > ring_bytes)
+	if (head + bytes - oldest > ring_bytes)
 		return false;
-	WRITE_ONCE(ctl->tail, tail);
+	WRITE_ONCE(ctrl->oldest, oldest);
 	return true;
 }
 
-static __always_inline bool make_room(struct fxt_bpf_ring_ctl *ctl,
+/* A: the program of this CPU reuses bytes the reader released. */
+static __always_inline bool make_room(struct fxt_ring_ctrl *ctrl,
+				      const struct fxt_ring_consumer *consumer,
 				      char *data, __u64 head, __u32 bytes)
 {
-	if (ctl->stopped)
+	if (ring_mode == FXT_BUFFERING_CIRCULAR)
+		return overwrite_oldest(ctrl, data, head, bytes);
+	if (ctrl->stopped)
 		return false;
-	if (head + bytes - READ_ONCE(ctl->tail) <= ring_bytes)
+	if (head + bytes - READ_ONCE(consumer->tail) <= ring_bytes)
 		return true;
-	if (ring_mode == FXT_BPF_RING_CIRCULAR)
-		return overwrite_oldest(ctl, data, head, bytes);
-	if (ring_mode == FXT_BPF_RING_ONESHOT)
-		ctl->stopped = 1;
+	if (ring_mode == FXT_BUFFERING_ONESHOT)
+		ctrl->stopped = 1;
 	return false;
 }
 
@@ -152,7 +154,8 @@ static __always_inline void ring_write(const __u64 *rec, __u32 words)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 bytes = words * 8;
-	struct fxt_bpf_ring_ctl *ctl;
+	const struct fxt_ring_consumer *consumer;
+	struct fxt_ring_ctrl *ctrl;
 	char *elem, *data;
 	__u64 head;
 	int i;
@@ -160,17 +163,18 @@ static __always_inline void ring_write(const __u64 *rec, __u32 words)
 	elem = bpf_map_lookup_elem(&fxt_ring, &cpu);
 	if (!elem)
 		return;
-	ctl = (struct fxt_bpf_ring_ctl *)elem;
-	data = elem + FXT_BPF_RING_CTL_BYTES;
-	if (ctl->busy) {
-		__sync_fetch_and_add(&ctl->dropped, 1);
+	ctrl = (struct fxt_ring_ctrl *)elem;
+	data = elem + FXT_RING_BPF_DATA_OFFSET;
+	if (ctrl->busy) {
+		__sync_fetch_and_add(&ctrl->dropped, 1);
 		return;
 	}
-	ctl->busy = 1;
+	ctrl->busy = 1;
 	barrier();
-	head = ctl->head;
-	if (!make_room(ctl, data, head, bytes)) {
-		__sync_fetch_and_add(&ctl->dropped, 1);
+	head = ctrl->head;
+	consumer = (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET);
+	if (!make_room(ctrl, consumer, data, head, bytes)) {
+		__sync_fetch_and_add(&ctrl->dropped, 1);
 		goto out;
 	}
 #pragma unroll
@@ -180,12 +184,11 @@ static __always_inline void ring_write(const __u64 *rec, __u32 words)
 				rec[i];
 	}
 	barrier();
-	FXT_BPF_PUBLISH(&ctl->head, head + bytes);
-	ctl->records++;
-	ctl->bytes += bytes;
+	FXT_BPF_PUBLISH(&ctrl->head, head + bytes);
+	ctrl->records++;
 out:
 	barrier();
-	ctl->busy = 0;
+	ctrl->busy = 0;
 }
 
 SEC("tp_btf/sched_switch")

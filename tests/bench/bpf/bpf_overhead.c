@@ -155,7 +155,7 @@ static int run_bpf(long rounds, int insn_fd, struct sample *out,
 {
 	struct kernel_session_config cfg = {
 		.backend = KERNEL_BACKEND_BPF,
-		.mode = KERNEL_MODE_ONESHOT,
+		.mode = FXT_BUFFERING_ONESHOT,
 		.buffer_bytes_per_cpu = 64u << 20,
 	};
 	struct kernel_session_stats st;

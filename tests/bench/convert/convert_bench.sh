@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
 # tracectl convert benchmark: MB/s of FXT input and peak RSS, median of
-# RUNS runs, with peers measured in the same run:
+# RUNS runs, with peers measured in the same run (and tracectl summary
+# and report, the other one-pass readers of an archive):
 #   cat      reading the archive (page cache) to /dev/null
 #   read     the streaming reader alone (decode, no JSON)
 #   dd       writing as many bytes as the JSON output to a file: what the
@@ -65,6 +66,8 @@ while [ $i -lt "$runs" ]; do
 	run dd dd if=/dev/zero of="$work/dd.out" bs=4M \
 		count=$((json_size / 4194304)) status=none
 	rm -f "$work/dd.out"
+	run summary "$tracectl" summary "$work/big.fxt"
+	run report "$tracectl" report "$work/big.fxt" -o "$work/big.html"
 	run convert_small "$tracectl" convert "$work/small.fxt" -o /dev/null
 	run jq jq -c . "$work/small.json"
 	i=$((i + 1))
@@ -84,9 +87,12 @@ row "reader alone" read "$size"
 row "convert -o /dev/null" convert "$size"
 row "convert -o FILE" convert_file "$size"
 row "dd of the JSON's size (per FXT MB)" dd "$size"
+row "summary" summary "$size"
+row "report -o FILE" report "$size"
 row "convert, 32 MiB archive" convert_small "$small_size"
 row "jq -c . of its JSON (MB of JSON)" jq "$small_json"
 awk -v c="$(median convert 3)" -v r="$(median read 3)" \
-	-v j="$(median jq 3)" -v s="$(median convert_small 3)" 'BEGIN {
-	printf "CPU time ratios: convert / reader alone %.2f; jq -c . of the JSON / convert of the same archive %.1f\n",
-		c / r, j / s }'
+	-v j="$(median jq 3)" -v s="$(median convert_small 3)" \
+	-v m="$(median summary 3)" 'BEGIN {
+	printf "CPU time ratios: convert / reader alone %.2f; jq -c . of the JSON / convert of the same archive %.1f; summary / reader alone %.2f\n",
+		c / r, j / s, m / r }'

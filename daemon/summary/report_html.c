@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The HTML report: see report_html.h; the page is report_template.html. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text_out.h"
+#include "report_html.h"
+#include "report_template.h"
+#include "summary_json.h"
+
+#define BINS_PER_OCTAVE 4u
+
+struct tid_set {
+	uint64_t *tid;
+	size_t n;
+};
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool cpu_drawn(const struct trace_summary *s, unsigned int cpu)
+{
+	return cpu < s->ncpus && s->cpus[cpu].seen &&
+	       cpu_timeline_row(&s->timeline, cpu);
+}
+
+/* Every thread the timeline shows, sorted, each once. */
+static int collect_tids(const struct trace_summary *s, struct tid_set *set)
+{
+	const struct cpu_timeline *tl = &s->timeline;
+	size_t i, n = 0, cap = (size_t)tl->ncpus * TIMELINE_COLUMNS;
+	unsigned int cpu;
+
+	set->n = 0;
+	set->tid = malloc((cap ? cap : 1) * sizeof(*set->tid));
+	if (!set->tid)
+		return -ENOMEM;
+	for (cpu = 0; cpu < tl->ncpus; cpu++) {
+		const struct timeline_cell *row = cpu_timeline_row(tl, cpu);
+
+		if (!cpu_drawn(s, cpu))
+			continue;
+		for (i = 0; i < TIMELINE_COLUMNS; i++)
+			if (row[i].busy_ns)
+				set->tid[n++] = row[i].tid;
+	}
+	qsort(set->tid, n, sizeof(*set->tid), cmp_u64);
+	for (i = 0; i < n; i++)
+		if (!set->n || set->tid[set->n - 1] != set->tid[i])
+			set->tid[set->n++] = set->tid[i];
+	return 0;
+}
+
+static size_t tid_index(const struct tid_set *set, uint64_t tid)
+{
+	const uint64_t *p = bsearch(&tid, set->tid, set->n, sizeof(tid),
+				    cmp_u64);
+
+	return p ? (size_t)(p - set->tid) : 0;
+}
+
+/* Busy share of a cell in tens of percent: runs merge cells alike. */
+static unsigned int busy_percent(const struct cpu_timeline *tl,
+				 const struct timeline_cell *c)
+{
+	uint64_t pct = (c->busy_ns * 10 + tl->cell_ns / 2) / tl->cell_ns * 10;
+
+	return pct > 100 ? 100 : pct < 10 ? 10 : (unsigned int)pct;
+}
+
+static void put_run(struct text_out *w, bool *first, size_t col, size_t len,
+		    size_t name, unsigned int pct)
+{
+	if (!*first)
+		text_put_char(w, ',');
+	*first = false;
+	text_put_char(w, '[');
+	text_put_u64(w, col);
+	text_put_char(w, ',');
+	text_put_u64(w, len);
+	text_put_char(w, ',');
+	text_put_u64(w, name);
+	text_put_char(w, ',');
+	text_put_u64(w, pct);
+	text_put_char(w, ']');
+}
+
+static void put_lane(struct text_out *w, const struct trace_summary *s,
+		     const struct tid_set *set, unsigned int cpu)
+{
+	const struct cpu_timeline *tl = &s->timeline;
+	const struct timeline_cell *row = cpu_timeline_row(tl, cpu);
+	size_t i, start = 0, name = 0;
+	unsigned int pct = 0;
+	bool open = false, first = true;
+
+	text_put_lit(w, "\n{\"cpu\":");
+	text_put_u64(w, cpu);
+	text_put_lit(w, ",\"runs\":[");
+	for (i = 0; i <= TIMELINE_COLUMNS; i++) {
+		const struct timeline_cell *c = i < TIMELINE_COLUMNS ? &row[i] :
+								       NULL;
+		bool busy = c && c->busy_ns;
+		size_t n = busy ? tid_index(set, c->tid) : 0;
+		unsigned int p = busy ? busy_percent(tl, c) : 0;
+
+		if (open && (!busy || n != name || p != pct)) {
+			put_run(w, &first, start, i - start, name, pct);
+			open = false;
+		}
+		if (busy && !open) {
+			open = true;
+			start = i;
+			name = n;
+			pct = p;
+		}
+	}
+	text_put_lit(w, "]}");
+}
+
+static void put_timeline(struct text_out *w, const struct trace_summary *s,
+			 const struct tid_set *set)
+{
+	const struct cpu_timeline *tl = &s->timeline;
+	bool first = true;
+	unsigned int cpu;
+
+	text_put_lit(w, ",\n\"timeline\":{\"cell_ns\":");
+	text_put_u64(w, tl->started ? tl->cell_ns : 1);
+	text_put_lit(w, ",\"columns\":");
+	text_put_u64(w, TIMELINE_COLUMNS);
+	text_put_lit(w, ",\"length_ns\":");
+	text_put_u64(w, tl->started && s->last_sched_ns > tl->t0_ns ?
+				s->last_sched_ns - tl->t0_ns : 0);
+	text_put_lit(w, ",\"cpus\":[");
+	for (cpu = 0; cpu < tl->ncpus; cpu++) {
+		if (!cpu_drawn(s, cpu))
+			continue;
+		if (!first)
+			text_put_char(w, ',');
+		first = false;
+		put_lane(w, s, set, cpu);
+	}
+	text_put_lit(w, "]}");
+}
+
+static void put_names(struct text_out *w, const struct trace_summary *s,
+		      const struct tid_set *set)
+{
+	size_t i;
+
+	text_put_lit(w, ",\n\"names\":[");
+	for (i = 0; i < set->n; i++) {
+		const struct summary_thread *t =
+			trace_summary_thread(s, set->tid[i]);
+		struct thread_names names;
+
+		trace_summary_names(s, set->tid[i], t ? t->pid : 0, &names);
+		if (i)
+			text_put_char(w, ',');
+		text_put_lit(w, "\n[");
+		text_put_u64(w, set->tid[i]);
+		text_put_char(w, ',');
+		text_put_u64(w, names.pid);
+		text_put_char(w, ',');
+		summary_json_string(w, names.name, names.name_len, true);
+		text_put_char(w, ',');
+		summary_json_string(w, names.process, names.process_len, true);
+		text_put_char(w, ']');
+	}
+	text_put_char(w, ']');
+}
+
+/*
+ * Display bins: a quarter of a power of two each (values under 4 have
+ * their own); the histogram's finer buckets are summed into them.
+ */
+static unsigned int display_bin(uint64_t v)
+{
+	unsigned int octave;
+
+	if (v < 4)
+		return (unsigned int)v;
+	octave = 63u - (unsigned int)__builtin_clzll(v);
+	return octave * BINS_PER_OCTAVE + ((unsigned int)(v >> (octave - 2)) & 3);
+}
+
+static uint64_t display_bin_low(unsigned int bin)
+{
+	unsigned int octave = bin / BINS_PER_OCTAVE;
+
+	if (bin < 4)
+		return bin;
+	return (1ull << octave) + ((uint64_t)(bin % 4) << (octave - 2));
+}
+
+static uint64_t display_bin_high(unsigned int bin)
+{
+	return bin < 3 ? bin + 1 : display_bin_low(bin < 4 ? 8 : bin + 1);
+}
+
+static void put_latency(struct text_out *w, const struct trace_summary *s)
+{
+	const struct latency_hist *h = &s->all_latency;
+	unsigned int b, bin = 0;
+	uint64_t count = 0;
+	bool first = true;
+
+	text_put_lit(w, ",\n\"latency\":{");
+	summary_json_latency(w, h, &s->pool);
+	text_put_lit(w, ",\"bins\":[");
+	for (b = 0; b <= HIST_BUCKETS; b++) {
+		uint32_t n = b < HIST_BUCKETS ?
+				     latency_hist_bucket_count(h, &s->pool, b) :
+				     0;
+		unsigned int d = b < HIST_BUCKETS ?
+					 display_bin(hist_bucket_low(b)) :
+					 ~0u;
+
+		if (d != bin && count) {
+			if (!first)
+				text_put_char(w, ',');
+			first = false;
+			text_put_char(w, '[');
+			text_put_u64(w, display_bin_low(bin));
+			text_put_char(w, ',');
+			text_put_u64(w, display_bin_high(bin));
+			text_put_char(w, ',');
+			text_put_u64(w, count);
+			text_put_char(w, ']');
+			count = 0;
+		}
+		if (n) {
+			bin = d;
+			count += n;
+		}
+	}
+	text_put_lit(w, "]}");
+}
+
+static void put_raw(struct text_out *w, const char *text, size_t len)
+{
+	while (len) {
+		size_t n = len < TEXT_OUT_MAX_PIECE ? len :
+							 TEXT_OUT_MAX_PIECE;
+
+		text_put_mem(w, text, n);
+		text += n;
+		len -= n;
+	}
+}
+
+int report_html_write(int fd, const struct trace_summary *s,
+		      const struct fxt_reader *r, const char *title)
+{
+	struct summary_json_options opt = { .top = REPORT_TOP,
+					    .html_safe = true };
+	const struct summary_thread **threads;
+	const struct summary_slice **slices;
+	struct tid_set set;
+	struct text_out w;
+	size_t nthreads, nslices;
+	int ret, wret;
+
+	ret = text_out_init(&w, fd, 1u << 20);
+	if (ret)
+		return ret;
+	threads = trace_summary_threads(s, &nthreads);
+	slices = trace_summary_slices(s, &nslices);
+	ret = threads && slices ? collect_tids(s, &set) : -ENOMEM;
+	free(threads);
+	free(slices);
+	if (ret) {
+		text_out_finish(&w);
+		return ret;
+	}
+	put_raw(&w, report_page_head, sizeof(report_page_head) - 1);
+	text_put_lit(&w, "{\"title\":");
+	summary_json_string(&w, title, strlen(title), true);
+	text_put_lit(&w, ",\"records\":");
+	text_put_u64(&w, fxt_reader_stats(r)->records);
+	text_put_lit(&w, ",\"thread_count\":");
+	text_put_u64(&w, nthreads);
+	text_put_lit(&w, ",\"slice_count\":");
+	text_put_u64(&w, nslices);
+	text_put_lit(&w, ",\n\"summary\":");
+	ret = summary_json_write(&w, s, r, &opt);
+	put_timeline(&w, s, &set);
+	put_names(&w, s, &set);
+	put_latency(&w, s);
+	text_put_char(&w, '}');
+	put_raw(&w, report_page_tail, sizeof(report_page_tail) - 1);
+	free(set.tid);
+	wret = text_out_finish(&w);
+	return ret ? ret : wret;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A trace summary as JSON:
+ *
+ *   {"span_ns": N, "drops": {"<provider>": N, ...},
+ *    "cpus": [{"cpu": N, "busy_ns": N}],
+ *    "threads": [{"pid": N, "tid": N, "name": S, "process": S,
+ *                 "cpu_ns": N, "switches": N,
+ *                 "wakeup_latency_ns": {"count": N, "p50": N, "p90": N,
+ *                                       "p99": N, "max": N}}],
+ *    "slices": [{"category": S, "name": S, "count": N, "total_ns": N,
+ *                "self_ns": N, "max_ns": N}]}
+ *
+ * Threads by CPU time and slices by total time, most first; drops are
+ * buffer overflows per provider name (every provider, 0 included).
+ */
+#ifndef FXT_SUMMARY_JSON_H
+#define FXT_SUMMARY_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "fxt_reader.h"
+#include "text_out.h"
+#include "trace_summary.h"
+
+struct summary_json_options {
+	size_t top;		/* threads and slices written; 0: all */
+	/* For a <script> element: '<' written as \u003c. */
+	bool html_safe;
+};
+
+/* 0 or -ENOMEM; write errors are in w. */
+int summary_json_write(struct text_out *w, const struct trace_summary *s,
+		       const struct fxt_reader *r,
+		       const struct summary_json_options *opt);
+
+/* A JSON string; html_safe as above. */
+void summary_json_string(struct text_out *w, const char *p, size_t len,
+			 bool html_safe);
+
+/* "count":N,"p50":N,"p90":N,"p99":N,"max":N of a latency histogram. */
+void summary_json_latency(struct text_out *w, const struct latency_hist *h,
+			  const struct hist_pool *pool);
+
+/* The provider's name for the drops object: "provider N" when unnamed. */
+void summary_json_provider_key(struct text_out *w,
+			       const struct fxt_provider *p, uint32_t id,
+			       bool html_safe);
+
+#endif /* FXT_SUMMARY_JSON_H */

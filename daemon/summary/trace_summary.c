@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* One-pass trace summary: see trace_summary.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_summary.h"
+
+#define PROGRESS_EVERY 0xffffu	/* records between progress calls, minus 1 */
+#define OPEN_SLICES_MAX 256u	/* nesting deeper than this is not timed */
+#define ENDED_SLICES_MAX 64u	/* unclaimed ended slices kept per thread */
+#define SLICE_TEXT_MAX 256u	/* longer names are cut */
+#define DROPS_MAX 256u
+
+static const char other_slices[] = "(other)";
+
+/* ---- threads -------------------------------------------------------- */
+
+static uint32_t hash_u64(uint64_t v)
+{
+	return (uint32_t)((v * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static int grow_thread_index(struct trace_summary *s)
+{
+	uint32_t size = s->thread_index ? (s->thread_index_mask + 1) * 2 : 1024;
+	uint32_t *index = calloc(size, sizeof(*index));
+	uint32_t i;
+
+	if (!index)
+		return -ENOMEM;
+	for (i = 0; i < s->nthreads; i++) {
+		uint32_t slot = hash_u64(s->threads[i].tid) & (size - 1);
+
+		while (index[slot])
+			slot = (slot + 1) & (size - 1);
+		index[slot] = i + 1;
+	}
+	free(s->thread_index);
+	s->thread_index = index;
+	s->thread_index_mask = size - 1;
+	return 0;
+}
+
+const struct summary_thread *
+trace_summary_thread(const struct trace_summary *s, uint64_t tid)
+{
+	uint32_t slot;
+
+	if (!s->thread_index)
+		return NULL;
+	slot = hash_u64(tid) & s->thread_index_mask;
+	while (s->thread_index[slot]) {
+		const struct summary_thread *t =
+			&s->threads[s->thread_index[slot] - 1];
+
+		if (t->tid == tid)
+			return t;
+		slot = (slot + 1) & s->thread_index_mask;
+	}
+	return NULL;
+}
+
+/* The thread, added on first sight; NULL past the maximum or on ENOMEM. */
+static struct summary_thread *get_thread(struct trace_summary *s, uint64_t tid,
+					 uint64_t pid, int *err)
+{
+	struct summary_thread *t;
+	uint32_t slot;
+
+	t = (struct summary_thread *)trace_summary_thread(s, tid);
+	if (t)
+		goto found;
+	if (s->nthreads == SUMMARY_THREADS_MAX) {
+		s->threads_untracked++;
+		return NULL;
+	}
+	if (!s->thread_index ||
+	    (s->nthreads + 1) * 2 > s->thread_index_mask + 1) {
+		if (grow_thread_index(s))
+			goto nomem;
+	}
+	if (s->nthreads == s->threads_cap) {
+		uint32_t cap = s->threads_cap ? s->threads_cap * 2 : 256;
+		void *p = realloc(s->threads, (size_t)cap * sizeof(*s->threads));
+
+		if (!p)
+			goto nomem;
+		s->threads = p;
+		s->threads_cap = cap;
+	}
+	t = &s->threads[s->nthreads];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	slot = hash_u64(tid) & s->thread_index_mask;
+	while (s->thread_index[slot])
+		slot = (slot + 1) & s->thread_index_mask;
+	s->thread_index[slot] = ++s->nthreads;
+found:
+	if (pid && !t->pid)
+		t->pid = pid;
+	return t;
+nomem:
+	*err = -ENOMEM;
+	return NULL;
+}
+
+/* ---- slices --------------------------------------------------------- */
+
+static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		h ^= (unsigned char)p[i];
+		h *= 0x100000001b3ull;	/* FNV-1a */
+	}
+	return h;
+}
+
+/* Kept length of a name: at most SLICE_TEXT_MAX, cut at a code point. */
+static size_t cut(const struct fxt_str *s)
+{
+	size_t len = SLICE_TEXT_MAX;
+
+	if (s->len <= SLICE_TEXT_MAX)
+		return s->len;
+	while (len && ((unsigned char)s->data[len] & 0xc0) == 0x80)
+		len--;
+	return len;
+}
+
+/* Of the kept text: names alike in their first SLICE_TEXT_MAX bytes are one. */
+static uint64_t slice_hash(const struct fxt_str *cat, const struct fxt_str *name)
+{
+	uint64_t h = hash_bytes(0xcbf29ce484222325ull, cat->data, cut(cat));
+
+	h ^= (uint64_t)cut(cat) << 40;
+	return hash_bytes(h, name->data, cut(name)) ^ cut(name);
+}
+
+static bool slice_is(const struct summary_slice *e, const struct fxt_str *cat,
+		     const struct fxt_str *name)
+{
+	return e->category_len == cut(cat) && e->name_len == cut(name) &&
+	       !memcmp(e->category, cat->data, e->category_len) &&
+	       !memcmp(e->name, name->data, e->name_len);
+}
+
+static int grow_slice_index(struct trace_summary *s)
+{
+	uint32_t size = s->slice_index ? (s->slice_index_mask + 1) * 2 : 256;
+	uint32_t *index = calloc(size, sizeof(*index));
+	uint32_t i;
+
+	if (!index)
+		return -ENOMEM;
+	for (i = 0; i < s->nslices; i++) {
+		uint32_t slot = (uint32_t)s->slices[i].hash & (size - 1);
+
+		while (index[slot])
+			slot = (slot + 1) & (size - 1);
+		index[slot] = i + 1;
+	}
+	free(s->slice_index);
+	s->slice_index = index;
+	s->slice_index_mask = size - 1;
+	return 0;
+}
+
+static char *copy_text(const char *p, size_t len)
+{
+	char *c = malloc(len + 1);
+
+	if (c) {
+		memcpy(c, p, len);
+		c[len] = '\0';
+	}
+	return c;
+}
+
+static int add_slice(struct trace_summary *s, const struct fxt_str *cat,
+		     const struct fxt_str *name, uint64_t hash, uint32_t slot)
+{
+	struct summary_slice *e;
+
+	if (s->nslices == s->slices_cap) {
+		uint32_t cap = s->slices_cap ? s->slices_cap * 2 : 64;
+		void *p = realloc(s->slices, (size_t)cap * sizeof(*s->slices));
+
+		if (!p)
+			return -ENOMEM;
+		s->slices = p;
+		s->slices_cap = cap;
+	}
+	e = &s->slices[s->nslices];
+	memset(e, 0, sizeof(*e));
+	e->hash = hash;
+	e->category_len = (uint32_t)cut(cat);
+	e->name_len = (uint32_t)cut(name);
+	e->category = copy_text(cat->data, e->category_len);
+	e->name = copy_text(name->data, e->name_len);
+	if (!e->category || !e->name) {
+		free(e->category);
+		free(e->name);
+		return -ENOMEM;
+	}
+	s->slice_index[slot] = ++s->nslices;
+	return 0;
+}
+
+/* The index of the slice (category, name); -ENOMEM. */
+static int64_t find_slice(struct trace_summary *s, const struct fxt_str *cat,
+			  const struct fxt_str *name)
+{
+	static const struct fxt_str other = { other_slices,
+					      sizeof(other_slices) - 1 };
+	uint64_t hash;
+	uint32_t slot;
+
+	for (;;) {
+		hash = slice_hash(cat, name);
+		slot = (uint32_t)hash & s->slice_index_mask;
+		while (s->slice_index[slot]) {
+			uint32_t i = s->slice_index[slot] - 1;
+
+			if (s->slices[i].hash == hash &&
+			    slice_is(&s->slices[i], cat, name))
+				return i;
+			slot = (slot + 1) & s->slice_index_mask;
+		}
+		/* Past the maximum, everything new goes to "(other)". */
+		if (s->nslices < SUMMARY_SLICES_MAX || name == &other)
+			break;
+		s->slices_lumped++;
+		cat = &other;
+		name = &other;
+	}
+	if ((s->nslices + 1) * 2 > s->slice_index_mask + 1) {
+		if (grow_slice_index(s))
+			return -ENOMEM;
+		slot = (uint32_t)hash & s->slice_index_mask;
+		while (s->slice_index[slot])
+			slot = (slot + 1) & s->slice_index_mask;
+	}
+	if (add_slice(s, cat, name, hash, slot))
+		return -ENOMEM;
+	return s->nslices - 1;
+}
+
+/* Memory for the threads' slice stacks, from one budget for them all. */
+static bool stack_grant(struct trace_summary *s, size_t bytes)
+{
+	if (s->stack_bytes + bytes > SUMMARY_STACK_BYTES)
+		return false;
+	s->stack_bytes += bytes;
+	return true;
+}
+
+/*
+ * A slice of t ended: its self time leaves out the ended slices it
+ * encloses (its children), which are then claimed; it waits in their
+ * place to be claimed by its own parent.
+ */
+static void end_slice(struct trace_summary *s, struct summary_thread *t,
+		      uint32_t slice, uint64_t start_ns, uint64_t end_ns)
+{
+	struct summary_slice *e = &s->slices[slice];
+	uint64_t dur = end_ns > start_ns ? end_ns - start_ns : 0;
+	uint64_t children = 0;
+
+	while (t->nended && t->ended[t->nended - 1].start_ns >= start_ns &&
+	       t->ended[t->nended - 1].end_ns <= end_ns) {
+		t->nended--;
+		children += t->ended[t->nended].end_ns -
+			    t->ended[t->nended].start_ns;
+	}
+	e->count++;
+	e->total_ns += dur;
+	e->self_ns += dur > children ? dur - children : 0;
+	if (dur > e->max_ns)
+		e->max_ns = dur;
+	if (end_ns < start_ns)
+		return;
+	if (t->nended == t->ended_cap) {
+		if (t->ended_cap == ENDED_SLICES_MAX) {
+			/* the oldest are the least likely to get a parent */
+			t->nended /= 2;
+			memmove(t->ended, t->ended + t->nended,
+				t->nended * sizeof(*t->ended));
+		} else {
+			uint32_t cap = t->ended_cap ? t->ended_cap * 2 : 4;
+			void *p = NULL;
+
+			/* past the budget or ENOMEM: a parent's self time is off */
+			if (stack_grant(s, (cap - t->ended_cap) * sizeof(*t->ended)))
+				p = realloc(t->ended, cap * sizeof(*t->ended));
+			if (!p)
+				return;
+			t->ended = p;
+			t->ended_cap = cap;
+		}
+	}
+	t->ended[t->nended].start_ns = start_ns;
+	t->ended[t->nended].end_ns = end_ns;
+	t->nended++;
+}
+
+static int push_open(struct trace_summary *s, struct summary_thread *t,
+		     uint32_t slice, uint64_t ns)
+{
+	if (t->nopen == t->open_cap) {
+		uint32_t cap = t->open_cap ? t->open_cap * 2 : 4;
+		void *p;
+
+		if (t->open_cap == OPEN_SLICES_MAX ||
+		    !stack_grant(s, (cap - t->open_cap) * sizeof(*t->open))) {
+			t->open_lost++;
+			return 0;
+		}
+		p = realloc(t->open, cap * sizeof(*t->open));
+		if (!p)
+			return -ENOMEM;
+		t->open = p;
+		t->open_cap = cap;
+	}
+	t->open[t->nopen].start_ns = ns;
+	t->open[t->nopen].slice = slice;
+	t->nopen++;
+	return 0;
+}
+
+static int on_event(struct trace_summary *s, const struct fxt_record *rec,
+		    uint64_t ns)
+{
+	const struct fxt_thread_id *th = &rec->event.thread;
+	struct summary_thread *t;
+	int64_t slice;
+	int err = 0;
+
+	switch (rec->event.type) {
+	case FXT_EVENT_DURATION_BEGIN:
+	case FXT_EVENT_DURATION_END:
+	case FXT_EVENT_DURATION_COMPLETE:
+		break;
+	default:
+		return 0;
+	}
+	t = get_thread(s, th->tid, th->pid, &err);
+	if (!t)
+		return err;
+	if (rec->event.type == FXT_EVENT_DURATION_END) {
+		if (t->open_lost) {
+			t->open_lost--;
+		} else if (t->nopen) {
+			t->nopen--;
+			end_slice(s, t, t->open[t->nopen].slice,
+				  t->open[t->nopen].start_ns, ns);
+		}
+		return 0;
+	}
+	slice = find_slice(s, &rec->event.category, &rec->event.name);
+	if (slice < 0)
+		return (int)slice;
+	if (rec->event.type == FXT_EVENT_DURATION_BEGIN)
+		return push_open(s, t, (uint32_t)slice, ns);
+	end_slice(s, t, (uint32_t)slice, ns,
+		  fxt_ticks_to_ns(rec->provider, rec->event.extra));
+	return 0;
+}
+
+/* ---- scheduling ----------------------------------------------------- */
+
+static struct summary_cpu *get_cpu(struct trace_summary *s, unsigned int n)
+{
+	if (n >= s->ncpus) {
+		unsigned int count = s->ncpus ? s->ncpus : 16;
+		struct summary_cpu *p;
+
+		while (count <= n)
+			count *= 2;
+		p = realloc(s->cpus, count * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + s->ncpus, 0, (count - s->ncpus) * sizeof(*p));
+		s->cpus = p;
+		s->ncpus = count;
+	}
+	return &s->cpus[n];
+}
+
+/* The stretch running on the CPU ends at ns. */
+static int end_stretch(struct trace_summary *s, unsigned int n,
+		       struct cpu_state *run, struct summary_cpu *cpu,
+		       uint64_t ns)
+{
+	struct summary_thread *t;
+	uint64_t dur;
+	int err = 0;
+
+	if (!run->running)
+		return 0;
+	run->running = false;
+	dur = ns > run->start_ns ? ns - run->start_ns : 0;
+	cpu->busy_ns += dur;
+	t = get_thread(s, run->tid, run->pid, &err);
+	if (t) {
+		t->cpu_ns += dur;
+		t->on_cpu = false;
+	}
+	if (!err && s->opt.timeline)
+		err = cpu_timeline_add(&s->timeline, n, run->tid, run->start_ns,
+				       ns);
+	return err;
+}
+
+static int switch_in(struct trace_summary *s, const struct cpu_state *run,
+		     uint64_t ns)
+{
+	struct summary_thread *t;
+	int err = 0;
+
+	t = get_thread(s, run->tid, run->pid, &err);
+	if (!t)
+		return err;
+	t->switches++;
+	t->on_cpu = true;
+	if (t->wake_pending && ns >= t->wake_ns) {
+		t->wake_pending = false;
+		err = latency_hist_add(&t->latency, &s->pool, ns - t->wake_ns);
+		if (!err)
+			err = latency_hist_add(&s->all_latency, &s->pool,
+					       ns - t->wake_ns);
+	}
+	return err;
+}
+
+static int wakeup(struct trace_summary *s, const struct fxt_record *rec,
+		  uint64_t ns)
+{
+	const struct fxt_thread_id *woken = &rec->sched.woken;
+	struct summary_thread *t;
+	int err = 0;
+
+	if (!woken->tid)
+		return 0;
+	t = get_thread(s, woken->tid, woken->pid, &err);
+	if (!t || t->on_cpu || t->wake_pending)
+		return err;
+	t->wake_pending = true;
+	t->wake_ns = ns;
+	return 0;
+}
+
+static int on_sched(struct trace_summary *s, const struct fxt_record *rec,
+		    uint64_t ns)
+{
+	unsigned int n = rec->sched.cpu;
+	struct cpu_state *run = cpu_tracks_get(&s->running, n);
+	struct summary_cpu *cpu = get_cpu(s, n);
+	int err;
+
+	if (!run || !cpu)
+		return -ENOMEM;
+	cpu->seen = true;
+	if (ns > s->last_sched_ns)
+		s->last_sched_ns = ns;
+	switch (rec->sched.type) {
+	case FXT_SCHED_CONTEXT_SWITCH:
+	case FXT_SCHED_LEGACY_CONTEXT_SWITCH:
+		err = end_stretch(s, n, run, cpu, ns);
+		if (err)
+			return err;
+		cpu_state_switch_in(run, rec, ns);
+		return run->running ? switch_in(s, run, ns) : 0;
+	case FXT_SCHED_THREAD_WAKEUP:
+		return wakeup(s, rec, ns);
+	default:
+		return 0;
+	}
+}
+
+/* ---- names, drops, the driver --------------------------------------- */
+
+static void on_kernel_object(struct trace_summary *s,
+			     const struct fxt_record *rec)
+{
+	const struct fxt_str *name = &rec->kernel_object.name;
+	uint64_t koid = rec->kernel_object.koid;
+
+	if (!name->len)
+		return;
+	if (rec->kernel_object.obj_type == FXT_ZX_OBJ_PROCESS)
+		name_cache_set(s->names, NAME_PROCESS, koid, 0, name->data,
+			       name->len);
+	else if (rec->kernel_object.obj_type == FXT_ZX_OBJ_THREAD)
+		name_cache_set(s->names, NAME_THREAD, koid,
+			       name_cache_thread_object_pid(rec), name->data,
+			       name->len);
+}
+
+static int count_drop(struct trace_summary *s, uint32_t provider_id)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndrops; i++) {
+		if (s->drops[i].provider_id == provider_id) {
+			s->drops[i].buffer_overflows++;
+			return 0;
+		}
+	}
+	if (s->ndrops == DROPS_MAX)
+		return 0;
+	if (!s->drops) {
+		s->drops = calloc(DROPS_MAX, sizeof(*s->drops));
+		if (!s->drops)
+			return -ENOMEM;
+	}
+	s->drops[s->ndrops].provider_id = provider_id;
+	s->drops[s->ndrops].buffer_overflows = 1;
+	s->ndrops++;
+	return 0;
+}
+
+static void saw_time(struct trace_summary *s, uint64_t ns)
+{
+	if (!s->have_ts) {
+		s->have_ts = true;
+		s->first_ns = s->last_ns = ns;
+	} else if (ns < s->first_ns) {
+		s->first_ns = ns;
+	} else if (ns > s->last_ns) {
+		s->last_ns = ns;
+	}
+}
+
+static int dispatch(struct trace_summary *s, const struct fxt_record *rec)
+{
+	uint64_t ns;
+
+	switch (rec->type) {
+	case FXT_RECORD_EVENT:
+		ns = fxt_ticks_to_ns(rec->provider, rec->event.ts);
+		saw_time(s, ns);
+		if (rec->event.type == FXT_EVENT_DURATION_COMPLETE)
+			saw_time(s, fxt_ticks_to_ns(rec->provider,
+						    rec->event.extra));
+		return on_event(s, rec, ns);
+	case FXT_RECORD_SCHEDULING:
+		ns = fxt_ticks_to_ns(rec->provider, rec->sched.ts);
+		saw_time(s, ns);
+		return on_sched(s, rec, ns);
+	case FXT_RECORD_LOG:
+		saw_time(s, fxt_ticks_to_ns(rec->provider, rec->log.ts));
+		return 0;
+	case FXT_RECORD_KERNEL_OBJECT:
+		on_kernel_object(s, rec);
+		return 0;
+	case FXT_RECORD_THREAD:
+		name_cache_set_pid(s->names, rec->thread.thread.tid,
+				   rec->thread.thread.pid);
+		return 0;
+	case FXT_RECORD_METADATA:
+		if (rec->metadata.type == FXT_METADATA_PROVIDER_EVENT &&
+		    rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW)
+			return count_drop(s, rec->metadata.provider_id);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int trace_summary_init(struct trace_summary *s,
+		       const struct trace_summary_options *opt)
+{
+	memset(s, 0, sizeof(*s));
+	if (opt)
+		s->opt = *opt;
+	hist_pool_init(&s->pool, SUMMARY_HIST_BYTES);
+	s->names = name_cache_new();
+	if (!s->names || grow_slice_index(s))
+		return -ENOMEM;
+	return 0;
+}
+
+void trace_summary_done(struct trace_summary *s)
+{
+	uint32_t i;
+
+	for (i = 0; i < s->nthreads; i++) {
+		latency_hist_free(&s->threads[i].latency);
+		free(s->threads[i].open);
+		free(s->threads[i].ended);
+	}
+	for (i = 0; i < s->nslices; i++) {
+		free(s->slices[i].category);
+		free(s->slices[i].name);
+	}
+	free(s->threads);
+	free(s->thread_index);
+	free(s->slices);
+	free(s->slice_index);
+	free(s->cpus);
+	free(s->drops);
+	latency_hist_free(&s->all_latency);
+	hist_pool_free(&s->pool);
+	cpu_tracks_free(&s->running);
+	cpu_timeline_free(&s->timeline);
+	name_cache_free(s->names);
+	memset(s, 0, sizeof(*s));
+}
+
+int trace_summary_read(struct trace_summary *s, struct fxt_reader *r)
+{
+	struct fxt_record rec;
+	uint64_t n = 0;
+	unsigned int i;
+	int ret, err;
+
+	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+		err = dispatch(s, &rec);
+		if (err)
+			return err;
+		if (s->opt.progress && !(++n & PROGRESS_EVERY))
+			s->opt.progress(s->opt.progress_ctx,
+					fxt_reader_stats(r)->bytes);
+	}
+	if (ret < 0)
+		return ret;
+	for (i = 0; i < s->running.count && i < s->ncpus; i++) {
+		err = end_stretch(s, i, &s->running.cpu[i], &s->cpus[i],
+				  s->last_sched_ns);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- results -------------------------------------------------------- */
+
+static int by_cpu_time(const void *a, const void *b)
+{
+	const struct summary_thread *x = *(const struct summary_thread *const *)a;
+	const struct summary_thread *y = *(const struct summary_thread *const *)b;
+
+	if (x->cpu_ns != y->cpu_ns)
+		return x->cpu_ns > y->cpu_ns ? -1 : 1;
+	if (x->latency.count != y->latency.count)
+		return x->latency.count > y->latency.count ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+const struct summary_thread **
+trace_summary_threads(const struct trace_summary *s, size_t *n)
+{
+	const struct summary_thread **v;
+	uint32_t i;
+
+	*n = 0;
+	v = malloc((s->nthreads + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < s->nthreads; i++) {
+		const struct summary_thread *t = &s->threads[i];
+
+		if (t->switches || t->cpu_ns || t->latency.count ||
+		    t->wake_pending)
+			v[(*n)++] = t;
+	}
+	qsort(v, *n, sizeof(*v), by_cpu_time);
+	return v;
+}
+
+static int by_total_time(const void *a, const void *b)
+{
+	const struct summary_slice *x = *(const struct summary_slice *const *)a;
+	const struct summary_slice *y = *(const struct summary_slice *const *)b;
+	int c;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	if (x->self_ns != y->self_ns)
+		return x->self_ns > y->self_ns ? -1 : 1;
+	c = strcmp(x->category, y->category);
+	return c ? c : strcmp(x->name, y->name);
+}
+
+const struct summary_slice **
+trace_summary_slices(const struct trace_summary *s, size_t *n)
+{
+	const struct summary_slice **v;
+	uint32_t i;
+
+	*n = 0;
+	v = malloc((s->nslices + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < s->nslices; i++)
+		if (s->slices[i].count)
+			v[(*n)++] = &s->slices[i];
+	qsort(v, *n, sizeof(*v), by_total_time);
+	return v;
+}
+
+void trace_summary_names(const struct trace_summary *s, uint64_t tid,
+			 uint64_t pid, struct thread_names *out)
+{
+	const struct name_entry *e = name_cache_find(s->names, NAME_THREAD, tid);
+	const struct name_entry *p;
+
+	memset(out, 0, sizeof(*out));
+	out->name = "";
+	out->process = "";
+	if (e) {
+		out->name = e->name;
+		out->name_len = e->name_len;
+		if (!pid)
+			pid = e->pid;
+	}
+	out->pid = pid;
+	p = pid ? name_cache_find(s->names, NAME_PROCESS, pid) : NULL;
+	if (p) {
+		out->process = p->name;
+		out->process_len = p->name_len;
+	}
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a trace says at a glance, in one streaming pass and bounded
+ * memory: CPU time and wakeup latency per thread (from the scheduling
+ * records), busy time per CPU, time per slice name (with self time, nested
+ * slices of the same thread excluded), drops per provider, and on request
+ * a down-sampled CPU timeline for the HTML report.
+ *
+ * Definitions (the same as the tests' independent computation):
+ * - a thread's CPU time is the sum of its stretches on a CPU, from its
+ *   switch-in to the next context switch on that CPU; stretches still
+ *   running at the end close at the last scheduling record's time;
+ * - its wakeup latency runs from a wakeup record, while it is neither on a
+ *   CPU nor already woken, to its next switch-in at or after the wakeup;
+ * - a slice is a duration begin/end pair or a complete event; its self
+ *   time is its duration minus the durations of the slices that end within
+ *   it on the same thread and were not claimed by an inner one. Slices are
+ *   matched in record order, as the provider wrote them.
+ */
+#ifndef FXT_TRACE_SUMMARY_H
+#define FXT_TRACE_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cpu_timeline.h"
+#include "cpu_tracks.h"
+#include "fxt_reader.h"
+#include "latency_hist.h"
+#include "name_cache.h"
+
+/*
+ * The ceilings that bound memory whatever the input (under 60 MiB at
+ * worst, a few MiB for real traces; the report's timeline adds CPUs x
+ * 96 KiB, at most 256 CPUs drawn): threads and slice names past these are counted, not kept
+ * (names are cut at 256 bytes); histogram pages (512 bytes each) and
+ * the threads' slice stacks come from budgets shared by all threads.
+ */
+#define SUMMARY_THREADS_MAX 65536u
+#define SUMMARY_SLICES_MAX 16384u
+#define SUMMARY_HIST_BYTES (16u << 20)
+#define SUMMARY_STACK_BYTES (8u << 20)
+
+struct open_slice {
+	uint64_t start_ns;
+	uint32_t slice;		/* index in the slice table */
+};
+
+struct ended_slice {
+	uint64_t start_ns, end_ns;
+};
+
+struct summary_thread {
+	uint64_t tid;
+	uint64_t pid;		/* 0 until a record tells */
+	uint64_t cpu_ns;
+	uint64_t switches;	/* times switched in */
+	uint64_t wake_ns;	/* of the pending wakeup */
+	bool wake_pending;
+	bool on_cpu;
+	struct latency_hist latency;
+	/* slices of this thread still open, and ended ones not yet claimed */
+	struct open_slice *open;
+	uint32_t nopen, open_cap, open_lost;
+	struct ended_slice *ended;
+	uint32_t nended, ended_cap;
+};
+
+struct summary_slice {
+	char *category;		/* NUL-terminated copies */
+	char *name;
+	uint32_t category_len, name_len;
+	uint64_t hash;
+	uint64_t count;
+	uint64_t total_ns;
+	uint64_t self_ns;
+	uint64_t max_ns;
+};
+
+struct summary_cpu {
+	uint64_t busy_ns;
+	bool seen;
+};
+
+struct summary_drops {
+	uint32_t provider_id;
+	uint64_t buffer_overflows;
+};
+
+struct trace_summary_options {
+	bool timeline;		/* keep the down-sampled CPU timeline */
+	/* Called every few thousand records with the input bytes read. */
+	void (*progress)(void *ctx, uint64_t bytes_read);
+	void *progress_ctx;
+};
+
+struct trace_summary {
+	struct trace_summary_options opt;
+	struct name_cache *names;
+	struct cpu_tracks running;	/* what runs on each CPU */
+	struct summary_cpu *cpus;
+	unsigned int ncpus;	/* entries allocated */
+
+	struct summary_thread *threads;
+	uint32_t nthreads, threads_cap;
+	uint32_t *thread_index;	/* open addressing: index + 1, 0 free */
+	uint32_t thread_index_mask;
+	uint64_t threads_untracked;	/* records of threads past the max */
+
+	struct summary_slice *slices;
+	uint32_t nslices, slices_cap;
+	uint32_t *slice_index;
+	uint32_t slice_index_mask;
+	uint64_t slices_lumped;	/* into "(other)" past the max */
+
+	struct hist_pool pool;
+	uint64_t stack_bytes;	/* of SUMMARY_STACK_BYTES, for slice stacks */
+	struct latency_hist all_latency;	/* every thread's, for the report */
+
+	struct summary_drops *drops;
+	size_t ndrops;
+
+	bool have_ts;
+	uint64_t first_ns, last_ns;
+	uint64_t last_sched_ns;
+	struct cpu_timeline timeline;
+};
+
+int trace_summary_init(struct trace_summary *s,
+		       const struct trace_summary_options *opt);
+void trace_summary_done(struct trace_summary *s);
+
+/* Reads r to its end. 0, the reader's -errno, or -ENOMEM. */
+int trace_summary_read(struct trace_summary *s, struct fxt_reader *r);
+
+static inline uint64_t trace_summary_span_ns(const struct trace_summary *s)
+{
+	return s->have_ts ? s->last_ns - s->first_ns : 0;
+}
+
+/*
+ * Threads that were scheduled or woken, by CPU time, most first (ties:
+ * tid). The array is malloc'ed; NULL with *n 0 on ENOMEM.
+ */
+const struct summary_thread **
+trace_summary_threads(const struct trace_summary *s, size_t *n);
+/* Slices by total time, most first (ties: self time, then names). */
+const struct summary_slice **
+trace_summary_slices(const struct trace_summary *s, size_t *n);
+
+/* The thread's name, its process id (0 if unknown) and process name. */
+struct thread_names {
+	const char *name;	/* "" when never named */
+	size_t name_len;
+	uint64_t pid;
+	const char *process;
+	size_t process_len;
+};
+
+void trace_summary_names(const struct trace_summary *s, uint64_t tid,
+			 uint64_t pid, struct thread_names *out);
+
+/* The thread with this tid, or NULL. */
+const struct summary_thread *
+trace_summary_thread(const struct trace_summary *s, uint64_t tid);
+
+#endif /* FXT_TRACE_SUMMARY_H */

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracectl report: the trace summary as one self-contained HTML page
+ * (CPU timeline, CPU time per thread, wakeup latency, top slices).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report_html.h"
+#include "trace_summary.h"
+#include "tracectl.h"
+#include "tracectl_input.h"
+
+struct report_args {
+	const char *input;
+	const char *output;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: tracectl report [OPTIONS] FILE\n"
+		"\n"
+		"Write the summary of the FXT archive FILE as one HTML page that\n"
+		"any browser opens offline: a CPU timeline (a lane per CPU,\n"
+		"coloured by process; wheel to zoom, drag to pan, hover for the\n"
+		"thread and time), CPU time per thread, the wakeup-latency\n"
+		"histogram and the top slices. The archive is read once in bounded\n"
+		"memory; the page holds aggregates and a down-sampled timeline, so\n"
+		"it stays small and opens fast whatever the archive's size.\n"
+		"\n"
+		"Options:\n"
+		"  -o, --output FILE  write here ('-' for stdout); default: FILE with\n"
+		"                     its .fxt suffix replaced by .html\n"
+		"  -h, --help         show this help\n"
+		"\n"
+		"Examples:\n"
+		"  tracectl report trace.fxt                  # writes trace.html\n"
+		"  tracectl report trace.fxt -o report.html\n"
+		"  tracectl summary trace.fxt                 # the same, as text\n");
+}
+
+static int parse_args(int argc, char **argv, struct report_args *a)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "tracectl report: see 'tracectl report "
+					"--help'\n");
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "tracectl report: expected one input FILE; "
+				"see 'tracectl report --help'\n");
+		return -1;
+	}
+	a->input = argv[optind];
+	return 0;
+}
+
+static int open_output(const char *path, int in_fd)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return STDOUT_FILENO;
+	if (tracectl_same_file(in_fd, path)) {
+		fprintf(stderr, "tracectl report: output '%s' is the input; "
+				"choose another name with -o\n", path);
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		fprintf(stderr, "tracectl report: cannot create '%s': %s\n",
+			path, strerror(errno));
+	return fd;
+}
+
+/* The page's title: the file's base name. */
+static const char *title_of(const char *input)
+{
+	const char *slash = strrchr(input, '/');
+
+	if (!strcmp(input, "-"))
+		return "standard input";
+	return slash && slash[1] ? slash + 1 : input;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { 0 };
+	struct tracectl_input in;
+	struct trace_summary s;
+	char *default_out = NULL;
+	int ret, out_fd = -1;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
+	if (!a.output && !strcmp(a.input, "-")) {
+		a.output = "-";
+	} else if (!a.output) {
+		default_out = tracectl_output_name(a.input, ".html");
+		if (!default_out) {
+			fprintf(stderr, "tracectl report: out of memory\n");
+			return TRACECTL_EXIT_FAIL;
+		}
+		a.output = default_out;
+	}
+	if (tracectl_input_open(&in, "report", a.input)) {
+		free(default_out);
+		return TRACECTL_EXIT_FAIL;
+	}
+	in.summary_options.timeline = true;
+	ret = trace_summary_init(&s, &in.summary_options);
+	if (!ret)
+		ret = tracectl_input_read(&in, &s);
+	/* Created only now: a failed read leaves no empty page behind. */
+	if (!ret) {
+		out_fd = open_output(a.output, in.fd);
+		ret = out_fd < 0 ? -EINVAL :
+				   report_html_write(out_fd, &s, in.reader,
+						     title_of(a.input));
+		if (out_fd >= 0 && ret && ret != -ENOMEM)
+			fprintf(stderr, "tracectl report: writing '%s': %s\n",
+				a.output, strerror(-ret));
+		if (out_fd > STDOUT_FILENO && close(out_fd) && !ret) {
+			ret = -errno;
+			fprintf(stderr, "tracectl report: writing '%s': %s\n",
+				a.output, strerror(-ret));
+		}
+		if (ret && out_fd > STDOUT_FILENO)
+			unlink(a.output);
+	}
+	if (ret == -ENOMEM)
+		fprintf(stderr, "tracectl report: out of memory\n");
+	trace_summary_done(&s);
+	tracectl_input_close(&in);
+	free(default_out);
+	return ret ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+}

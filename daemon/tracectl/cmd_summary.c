@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracectl summary: which threads used the CPUs, how long woken threads
+ * waited for one, which slices took the time, whether anything was
+ * dropped. One streaming pass, bounded memory; a table or JSON.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "summary_json.h"
+#include "trace_summary.h"
+#include "tracectl.h"
+#include "tracectl_input.h"
+
+#define TABLE_TOP_DEFAULT 20u
+#define NAME_WIDTH 24
+#define NAME_COLUMNS_MAX 48
+
+struct summary_args {
+	const char *input;
+	bool json;
+	size_t top;		/* 0: the default */
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: tracectl summary [OPTIONS] FILE\n"
+		"\n"
+		"What the FXT archive FILE says at a glance: time per CPU, CPU time\n"
+		"and wakeup latency (wakeup to switch-in) per thread, time per slice\n"
+		"with its self time (nested slices excluded), dropped records. The\n"
+		"archive is read once, in bounded memory, whatever its size.\n"
+		"Threads are sorted by CPU time, slices by total time.\n"
+		"\n"
+		"Options:\n"
+		"      --json     write JSON (every thread and slice unless --top)\n"
+		"  -n, --top N    only the first N threads and slices (table\n"
+		"                 default: %u)\n"
+		"  -h, --help     show this help\n"
+		"\n"
+		"Latency percentiles are within 1%% (histogram buckets).\n"
+		"\n"
+		"Examples:\n"
+		"  tracectl summary trace.fxt\n"
+		"  tracectl summary --top 5 trace.fxt\n"
+		"  tracectl summary --json trace.fxt | jq '.threads[0]'\n"
+		"  tracectl report trace.fxt -o report.html   # the same, drawn\n",
+		TABLE_TOP_DEFAULT);
+}
+
+static int parse_args(int argc, char **argv, struct summary_args *a)
+{
+	enum { OPT_JSON = 256 };
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "top", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	char *end;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case OPT_JSON:
+			a->json = true;
+			break;
+		case 'n':
+			errno = 0;
+			a->top = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' ||
+			    !a->top) {
+				fprintf(stderr, "tracectl summary: --top takes "
+						"a number above 0, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'h':
+			usage(stdout);
+			return 1;
+		default:
+			fprintf(stderr, "tracectl summary: see 'tracectl "
+					"summary --help'\n");
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "tracectl summary: expected one input FILE; "
+				"see 'tracectl summary --help'\n");
+		return -1;
+	}
+	a->input = argv[optind];
+	return 0;
+}
+
+/* "812 ns", "12.3 us", "4.56 ms", "7.89 s": three figures. */
+static const char *fmt_ns(char *buf, size_t size, uint64_t ns)
+{
+	static const char *const unit[] = { "ns", "us", "ms", "s" };
+	double v = (double)ns;
+	unsigned int u = 0;
+
+	if (ns < 1000) {
+		snprintf(buf, size, "%" PRIu64 " ns", ns);
+		return buf;
+	}
+	while (v >= 1000 && u < 3) {
+		v /= 1000;
+		u++;
+	}
+	snprintf(buf, size, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" :
+							   "%.0f %s",
+		 v, unit[u]);
+	return buf;
+}
+
+/*
+ * Names as printable text, cut to width columns (at most NAME_COLUMNS_MAX)
+ * and padded to them unless pad is false. Control characters (C0, DEL,
+ * C1) and the bytes of invalid UTF-8 print as '?': no escape sequence
+ * reaches the terminal. "-" stands for an empty name.
+ */
+static void put_name(const char *s, size_t len, int width, bool pad)
+{
+	char buf[4 * NAME_COLUMNS_MAX + 1];
+	bool valid = fxt_utf8_valid(s, len);
+	size_t i = 0, o = 0, n;
+	int cols = 0;
+
+	if (width > NAME_COLUMNS_MAX)
+		width = NAME_COLUMNS_MAX;
+	while (i < len && cols < width) {
+		unsigned char c = (unsigned char)s[i];
+
+		n = !valid || c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+		if (c < 0x20 || c == 0x7f || (c >= 0x80 && !valid) ||
+		    (c == 0xc2 && (unsigned char)s[i + 1] < 0xa0)) {
+			buf[o++] = '?';
+		} else {
+			memcpy(buf + o, s + i, n);
+			o += n;
+		}
+		i += n;
+		cols++;
+	}
+	if (!o) {
+		buf[o++] = '-';
+		cols = 1;
+	}
+	buf[o] = '\0';
+	printf("%s%*s", buf, pad && width > cols ? width - cols : 0, "");
+}
+
+static void print_drops(const struct trace_summary *s, struct fxt_reader *r)
+{
+	size_t i, j, shown = 0;
+
+	for (i = 0; i < s->ndrops; i++) {
+		const struct fxt_provider *p = NULL;
+
+		for (j = 0; j < fxt_reader_provider_count(r); j++)
+			if (fxt_reader_provider(r, j)->id ==
+			    s->drops[i].provider_id)
+				p = fxt_reader_provider(r, j);
+		printf("%s provider %" PRIu32 " ", shown++ ? "," : " drops:",
+		       s->drops[i].provider_id);
+		if (p)
+			put_name(p->name.data, p->name.len, 32, false);
+		printf(" buffer full %" PRIu64 "x",
+		       s->drops[i].buffer_overflows);
+	}
+	printf(shown ? " (records were lost)\n" : " drops: none\n");
+}
+
+static void print_cpus(const struct trace_summary *s)
+{
+	uint64_t span = trace_summary_span_ns(s);
+	char a[32];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->ncpus; i++)
+		n += s->cpus[i].seen;
+	if (!n)
+		return;
+	printf("\nCPU    BUSY       %%\n");
+	for (i = 0; i < s->ncpus; i++) {
+		if (!s->cpus[i].seen)
+			continue;
+		printf("%3u  %9s  %5.1f%%\n", i,
+		       fmt_ns(a, sizeof(a), s->cpus[i].busy_ns),
+		       span ? 100.0 * (double)s->cpus[i].busy_ns / (double)span :
+			      0.0);
+	}
+}
+
+static int print_threads(const struct trace_summary *s, size_t top)
+{
+	const struct summary_thread **v;
+	char a[32], b[32], c[32], d[32], e[32];
+	size_t i, n;
+
+	v = trace_summary_threads(s, &n);
+	if (!v)
+		return -ENOMEM;
+	if (n) {
+		printf("\nTHREADS by CPU time\n");
+		printf("%9s %8s %8s %9s %9s %9s %9s %8s %8s  %-*s %s\n",
+		       "CPU", "SWITCHES", "WAKEUPS", "WAIT p50", "p90", "p99",
+		       "max", "TID", "PID", NAME_WIDTH, "THREAD", "PROCESS");
+	}
+	for (i = 0; i < n && i < top; i++) {
+		const struct summary_thread *t = v[i];
+		struct hist_percentiles pct;
+		struct thread_names names;
+
+		trace_summary_names(s, t->tid, t->pid, &names);
+		latency_hist_percentiles(&t->latency, &s->pool, &pct);
+		printf("%9s %8" PRIu64 " %8" PRIu64, fmt_ns(a, sizeof(a), t->cpu_ns),
+		       t->switches, t->latency.count);
+		if (t->latency.count)
+			printf(" %9s %9s %9s %9s", fmt_ns(b, sizeof(b), pct.p50),
+			       fmt_ns(c, sizeof(c), pct.p90),
+			       fmt_ns(d, sizeof(d), pct.p99),
+			       fmt_ns(e, sizeof(e), t->latency.max));
+		else
+			printf(" %9s %9s %9s %9s", "-", "-", "-", "-");
+		printf(" %8" PRIu64 " %8" PRIu64 "  ", t->tid, names.pid);
+		put_name(names.name, names.name_len, NAME_WIDTH, true);
+		printf(" ");
+		put_name(names.process, names.process_len, NAME_WIDTH, false);
+		printf("\n");
+	}
+	if (n > top)
+		printf("(%zu more threads; --top N shows more)\n", n - top);
+	free(v);
+	return 0;
+}
+
+static int print_slices(const struct trace_summary *s, size_t top)
+{
+	const struct summary_slice **v;
+	char a[32], b[32], c[32];
+	size_t i, n;
+
+	v = trace_summary_slices(s, &n);
+	if (!v)
+		return -ENOMEM;
+	if (n)
+		printf("\nSLICES by total time\n%9s %9s %9s %9s  %s\n", "TOTAL",
+		       "SELF", "COUNT", "MAX", "CATEGORY / NAME");
+	for (i = 0; i < n && i < top; i++) {
+		printf("%9s %9s %9" PRIu64 " %9s  ",
+		       fmt_ns(a, sizeof(a), v[i]->total_ns),
+		       fmt_ns(b, sizeof(b), v[i]->self_ns), v[i]->count,
+		       fmt_ns(c, sizeof(c), v[i]->max_ns));
+		put_name(v[i]->category, v[i]->category_len, 16, false);
+		printf(" / ");
+		put_name(v[i]->name, v[i]->name_len, NAME_COLUMNS_MAX, false);
+		printf("\n");
+	}
+	if (n > top)
+		printf("(%zu more slices; --top N shows more)\n", n - top);
+	free(v);
+	return 0;
+}
+
+static int print_table(const struct summary_args *a,
+		       const struct trace_summary *s, struct fxt_reader *r)
+{
+	const struct fxt_reader_stats *rs = fxt_reader_stats(r);
+	size_t top = a->top ? a->top : TABLE_TOP_DEFAULT;
+	char span[32];
+	int ret;
+
+	printf("%s: %s traced, %" PRIu64 " records;", a->input,
+	       fmt_ns(span, sizeof(span), trace_summary_span_ns(s)),
+	       rs->records);
+	print_drops(s, r);
+	print_cpus(s);
+	ret = print_threads(s, top);
+	if (!ret)
+		ret = print_slices(s, top);
+	return ret;
+}
+
+static int print_json(const struct summary_args *a,
+		      const struct trace_summary *s, struct fxt_reader *r)
+{
+	struct summary_json_options opt = { .top = a->top };
+	struct text_out w;
+	int ret, wret;
+
+	fflush(stdout);
+	ret = text_out_init(&w, STDOUT_FILENO, 1u << 20);
+	if (ret)
+		return ret;
+	ret = summary_json_write(&w, s, r, &opt);
+	text_put_char(&w, '\n');
+	wret = text_out_finish(&w);
+	return ret ? ret : wret;
+}
+
+int cmd_summary(int argc, char **argv)
+{
+	struct summary_args a = { 0 };
+	struct trace_summary s;
+	struct tracectl_input in;
+	int ret;
+
+	ret = parse_args(argc, argv, &a);
+	if (ret)
+		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
+	ret = tracectl_input_open(&in, "summary", a.input);
+	if (ret)
+		return TRACECTL_EXIT_FAIL;
+	ret = trace_summary_init(&s, &in.summary_options);
+	if (!ret)
+		ret = tracectl_input_read(&in, &s);
+	if (!ret) {
+		ret = a.json ? print_json(&a, &s, in.reader) :
+			       print_table(&a, &s, in.reader);
+		if (!ret && (fflush(stdout) || ferror(stdout)))
+			ret = -EIO;
+		if (ret)
+			fprintf(stderr, "tracectl summary: writing the output: "
+					"%s\n", strerror(-ret));
+	} else if (ret == -ENOMEM) {
+		fprintf(stderr, "tracectl summary: out of memory\n");
+	}
+	trace_summary_done(&s);
+	tracectl_input_close(&in);
+	return ret ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+}

@@ -1,0 +1,103 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tracectl report in a real browser: headless Chromium (no network: every
+# host name fails to resolve) loads the page with no console message, the
+# page says it drew the CPU lanes and the latency histogram, its timeline
+# zooms, pans and shows the thread under the pointer, and its screenshot
+# is not blank. Also: the page references nothing outside
+# itself, a hostile thread name cannot break out of the data, and the
+# page's size does not grow with the archive's.
+set -eu
+
+: "${TRACECTL:?}" "${SUMMARY_GEN:?}" "${FXT_GEN:?}" "${PNG_CHECK:?}"
+CHROMIUM=$(command -v chromium || true)
+if [ -z "$CHROMIUM" ]; then
+	echo "skip: chromium is not installed (scripts/install-deps.sh installs it)"
+	exit 77
+fi
+
+T=$(mktemp -d /tmp/fxt-report-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+# browse HTML NAME ARGS...: Chromium on the page, output in $T/NAME.*
+browse() {
+	page=$1
+	name=$2
+	shift 2
+	mkdir -p "$T/profile-$name"
+	timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu \
+		--no-first-run --disable-background-networking \
+		--disable-component-update --disable-sync \
+		--user-data-dir="$T/profile-$name" \
+		--host-resolver-rules="MAP * ~NOTFOUND" \
+		--enable-logging=stderr --v=0 "$@" "file://$page" \
+		>"$T/$name.out" 2>"$T/$name.err" ||
+		{ tail -20 "$T/$name.err"; fail "chromium $name: exit $?"; }
+	if grep ':CONSOLE' "$T/$name.err"; then
+		fail "console messages from the page ($name)"
+	fi
+}
+
+"$SUMMARY_GEN" random "$T/random.fxt"
+"$SUMMARY_GEN" nested "$T/nested.fxt"
+"$TRACECTL" report "$T/random.fxt" -o "$T/random.html" ||
+	fail "tracectl report"
+"$TRACECTL" report "$T/nested.fxt" || fail "tracectl report, default name"
+[ -s "$T/nested.html" ] || fail "no nested.html next to nested.fxt"
+
+# Self-contained: no URL to load anything from.
+if grep -Eino '(src|href|action)=["'"'"']?[a-z]*:?//|url\(|@import|https?:' \
+	"$T/random.html"; then
+	fail "the page refers to something outside itself"
+fi
+
+browse "$T/random.html" dom --dump-dom
+grep -q 'data-rendered="1"' "$T/dom.out" || fail "the page did not finish drawing"
+status=$(grep -o 'id="status">[^<]*' "$T/dom.out")
+echo "$status"
+echo "$status" | grep -Eq 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5$' ||
+	fail "lanes, histogram or tables missing: $status"
+
+# The page drives its timeline like a user (wheel, drag, hover).
+browse "$T/random.html#selftest" selftest --dump-dom --window-size=1200,900
+status=$(grep -o 'id="status">[^<]*' "$T/selftest.out")
+echo "$status"
+echo "$status" | grep -q 'selftest: zoom=true pan=true tooltip=true$' ||
+	fail "zoom, pan or tooltip: $status"
+
+browse "$T/random.html" shot --screenshot="$T/random.png" --window-size=1200,900
+[ -s "$T/random.png" ] || fail "no screenshot"
+# whole page: many colours, a third not background; the lanes: coloured
+python3 "$PNG_CHECK" "$T/random.png" 50 0.05 110 265 1140 330 8 ||
+	fail "the screenshot looks blank"
+
+# A thread named "</script><b>x": still one data element, still drawn.
+[ "$(grep -c '</script>' "$T/nested.html")" -eq 2 ] ||
+	fail "a thread name ended the data element"
+browse "$T/nested.html" nested --dump-dom
+grep -q 'data-rendered="1"' "$T/nested.out" || fail "the nested page did not draw"
+grep -q '&lt;/script&gt;&lt;b&gt;x' "$T/nested.out" ||
+	fail "the hostile thread name is not shown as text"
+
+# Bounded: the lanes hold CPUs x 4096 cells whatever the length; between
+# two halvings of the resolution from 2048 to 4096 of them are filled, so
+# 4 times the archive makes at most twice the page.
+"$FXT_GEN" -o "$T/small.fxt" -m 16
+"$FXT_GEN" -o "$T/big.fxt" -m 64
+"$TRACECTL" report "$T/small.fxt" -o "$T/small.html"
+"$TRACECTL" report "$T/big.fxt" -o "$T/big.html"
+small=$(stat -c %s "$T/small.html")
+big=$(stat -c %s "$T/big.html")
+echo "report of 16 MiB: $small bytes; of 64 MiB: $big bytes"
+[ "$big" -le $((small * 2)) ] || fail "the page grows with the archive"
+python3 -c 'import sys; t = open(sys.argv[1]).read()
+print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' \
+	"$T/big.html" >"$T/big.json"
+jq -e '.timeline.cpus | length == 8 and all(.runs | length <= 4096)' \
+	"$T/big.json" >/dev/null || fail "more runs than cells in a lane"
+echo "report_browser: ok"

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * summary_gen: archives for the tracectl summary tests.
+ *
+ *   summary_gen nested FILE   slices nested every way (begin/end pairs,
+ *                             complete events written at their end, two
+ *                             threads interleaved, a 1 MHz provider) and a
+ *                             little scheduling with known figures
+ *   summary_gen random FILE   a consistent scheduler simulation: 4 CPUs,
+ *                             40 threads, wakeup latencies from 100 ns to
+ *                             100 ms, plus randomly nested slices
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <fxt/sched.h>
+
+#include "fxt_writer.h"
+
+#define CPUS 4u
+#define THREADS 40u
+#define FIRST_TID 3000u
+#define FIRST_PID 300u
+#define PROCESSES 4u
+
+static void check(int ret, const char *what)
+{
+	if (ret) {
+		fprintf(stderr, "summary_gen: %s: %s\n", what, strerror(-ret));
+		exit(1);
+	}
+}
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dull;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static void write_kernel_strings(struct fxt_writer *w)
+{
+	static const char *const table[] = FXT_SCHED_STRING_TABLE;
+	unsigned int i;
+
+	for (i = 1; i <= FXT_SCHED_STR_COUNT; i++)
+		check(fxt_write_string(w, (uint16_t)i, table[i],
+				       strlen(table[i])), "string");
+}
+
+static void cswitch(struct fxt_writer *w, uint64_t ts, unsigned int cpu,
+		    uint64_t out_tid, uint64_t in_tid)
+{
+	struct fxt_writer_arg args[] = {
+		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_OUTGOING_WEIGHT),
+			       out_tid ? 100 : FXT_SCHED_IDLE_WEIGHT),
+		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_INCOMING_WEIGHT),
+			       in_tid ? 100 : FXT_SCHED_IDLE_WEIGHT),
+	};
+
+	check(fxt_write_context_switch(w, ts, cpu, FXT_THREAD_BLOCKED, out_tid,
+				       in_tid, args, 2), "context switch");
+}
+
+static void wakeup(struct fxt_writer *w, uint64_t ts, unsigned int cpu,
+		   uint64_t tid)
+{
+	struct fxt_writer_arg args[] = {
+		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_WEIGHT), 100),
+	};
+
+	check(fxt_write_thread_wakeup(w, ts, cpu, tid, args, 1), "wakeup");
+}
+
+static void name_thread(struct fxt_writer *w, uint64_t tid, uint64_t pid,
+			const char *name)
+{
+	struct fxt_writer_arg process[] = {
+		fxt_warg_koid(fxt_wstr("process"), pid),
+	};
+
+	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_THREAD, tid,
+				      fxt_wstr(name), process, 1), "thread");
+}
+
+static void name_process(struct fxt_writer *w, uint64_t pid, const char *name)
+{
+	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_PROCESS, pid,
+				      fxt_wstr(name), NULL, 0), "process");
+}
+
+static struct fxt_writer_event slice(uint64_t ts, uint64_t pid, uint64_t tid,
+				     const char *name)
+{
+	return (struct fxt_writer_event){ .ts = ts,
+					  .thread = fxt_wthread(pid, tid),
+					  .category = fxt_wstr("test"),
+					  .name = fxt_wstr(name) };
+}
+
+static void begin(struct fxt_writer *w, uint64_t ts, uint64_t tid,
+		  const char *name)
+{
+	struct fxt_writer_event e = slice(ts, 100, tid, name);
+
+	check(fxt_write_duration_begin(w, &e), "begin");
+}
+
+static void end(struct fxt_writer *w, uint64_t ts, uint64_t tid)
+{
+	struct fxt_writer_event e = slice(ts, 100, tid, "");
+
+	check(fxt_write_duration_end(w, &e), "end");
+}
+
+static void complete(struct fxt_writer *w, uint64_t ts, uint64_t end_ts,
+		     uint64_t tid, const char *name)
+{
+	struct fxt_writer_event e = slice(ts, 100, tid, name);
+
+	check(fxt_write_duration_complete(w, &e, end_ts), "complete");
+}
+
+/*
+ * Thread 101: outer [1000,3000] holds inner1 [1100,1300] and inner2
+ * [1400,1900], which holds leaf [1500,1600]; then complete events written
+ * innermost first: parent [4000,5000] > child [4100,4400] > grand
+ * [4150,4200]. Thread 102 interleaves its own outer [1050,2950] > leaf
+ * [2000,2100]. Self times: outer 1300 + 1800, inner1 200, inner2 400,
+ * leaf 100 + 100, parent 700, child 250, grand 50.
+ */
+static void gen_nested(struct fxt_writer *w)
+{
+	struct fxt_writer_event e;
+
+	check(fxt_write_provider_info(w, 1, "app", 3), "provider");
+	check(fxt_write_provider_section(w, 1), "section");
+	check(fxt_write_init(w, 1000000000), "init");
+	name_process(w, 100, "myapp");
+	name_thread(w, 101, 100, "worker");
+	name_thread(w, 102, 100, "helper");
+	/* a name that would end the report's <script> element if unescaped */
+	name_thread(w, 104, 100, "</script><b>x");
+	begin(w, 1000, 101, "outer");
+	begin(w, 1050, 102, "outer");
+	complete(w, 1100, 1300, 101, "inner1");
+	begin(w, 1400, 101, "inner2");
+	complete(w, 1500, 1600, 101, "leaf");
+	end(w, 1900, 101);
+	complete(w, 2000, 2100, 102, "leaf");
+	end(w, 2950, 102);
+	end(w, 3000, 101);
+	complete(w, 4150, 4200, 101, "grand");
+	complete(w, 4100, 4400, 101, "child");
+	complete(w, 4000, 5000, 101, "parent");
+	/* an end without a begin is ignored */
+	end(w, 5100, 101);
+
+	/* 1 tick = 1 us: slow [10,20] us holds quick [12,13] us. */
+	check(fxt_write_provider_info(w, 3, "slow", 4), "provider");
+	check(fxt_write_provider_section(w, 3), "section");
+	check(fxt_write_init(w, 1000000), "init");
+	e = slice(12, 100, 103, "quick");
+	check(fxt_write_duration_complete(w, &e, 13), "complete");
+	e = slice(10, 100, 103, "slow");
+	check(fxt_write_duration_complete(w, &e, 20), "complete");
+
+	/*
+	 * CPU 0: 101 runs [10000,15000]; 102 woken at 14800 runs from
+	 * 15000 (latency 200) to 18000. CPU 1: 103 woken at 11000 while
+	 * 104 runs; 103 runs [16000,18000] (latency 5000), woken again
+	 * while running (ignored).
+	 */
+	check(fxt_write_provider_info(w, 2, "kernel", 6), "provider");
+	check(fxt_write_provider_section(w, 2), "section");
+	check(fxt_write_init(w, 1000000000), "init");
+	write_kernel_strings(w);
+	cswitch(w, 10000, 0, 0, 101);
+	cswitch(w, 10500, 1, 0, 104);
+	wakeup(w, 11000, 1, 103);
+	wakeup(w, 14800, 1, 102);
+	cswitch(w, 15000, 0, 101, 102);
+	cswitch(w, 16000, 1, 104, 103);
+	wakeup(w, 17000, 0, 103);
+	cswitch(w, 18000, 0, 102, 0);
+	cswitch(w, 18000, 1, 103, 0);
+	check(fxt_write_provider_event(w, 1, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW),
+	      "overflow");
+}
+
+/* A random nest of slices in [start, end) on tid, complete or begin/end. */
+static void random_slices(struct fxt_writer *w, uint64_t tid, uint64_t start,
+			  uint64_t stop, unsigned int depth)
+{
+	static const char *const names[] = { "frame", "draw", "upload",
+					     "layout", "wait" };
+	const char *name = names[rng() % 5];
+	bool as_pair = rng() & 1;
+	uint64_t t;
+
+	if (stop - start < 8)
+		return;
+	if (as_pair)
+		begin(w, start, tid, name);
+	t = start + 1;
+	while (depth < 5 && t + 8 < stop - 1 && (rng() & 3)) {
+		uint64_t len = 4 + rng() % (stop - 1 - t);
+		uint64_t s = t + rng() % 3;
+
+		if (s + len > stop - 1)
+			len = stop - 1 - s;
+		random_slices(w, tid, s, s + len, depth + 1);
+		t = s + len + 1;
+	}
+	if (as_pair)
+		end(w, stop, tid);
+	else
+		complete(w, start, stop, tid, name);
+}
+
+enum thread_state { SLEEPING, WOKEN, RUNNING };
+
+static void gen_random(struct fxt_writer *w)
+{
+	enum thread_state state[THREADS] = { 0 };
+	uint64_t running[CPUS] = { 0 }, cursor[8] = { 0 }, ts = 1000000;
+	char name[32];
+	unsigned int i, cpu;
+
+	check(fxt_write_provider_info(w, 2, "kernel", 6), "provider");
+	check(fxt_write_provider_section(w, 2), "section");
+	check(fxt_write_init(w, 1000000000), "init");
+	write_kernel_strings(w);
+	for (i = 0; i < PROCESSES; i++) {
+		snprintf(name, sizeof(name), "proc%u", i);
+		name_process(w, FIRST_PID + i, name);
+	}
+	for (i = 0; i < THREADS; i++) {
+		snprintf(name, sizeof(name), "thread-%u", i);
+		name_thread(w, FIRST_TID + i, FIRST_PID + i % PROCESSES, name);
+	}
+	for (i = 0; i < 100000; i++) {
+		uint64_t r = rng();
+		unsigned int t = (unsigned int)(r >> 8) % THREADS;
+
+		/* gaps from 100 ns to ~100 ms, spread over the decades */
+		ts += (1ull << (r % 20)) * 100 / 128 + (r >> 40) % 64;
+		cpu = (unsigned int)(r >> 32) % CPUS;
+		if ((r >> 20) % 3 == 0) {
+			/* wakeups of running or woken threads: ignored */
+			wakeup(w, ts, cpu, FIRST_TID + t);
+			if (state[t] == SLEEPING)
+				state[t] = WOKEN;
+			continue;
+		}
+		/* switch cpu to a woken thread (or idle) */
+		for (t = 0; t < THREADS; t++)
+			if (state[(t + r) % THREADS] == WOKEN)
+				break;
+		if (running[cpu])
+			state[running[cpu] - FIRST_TID] = SLEEPING;
+		if (t < THREADS && (r >> 50) % 8) {
+			t = (unsigned int)((t + r) % THREADS);
+			state[t] = RUNNING;
+			cswitch(w, ts, cpu, running[cpu], FIRST_TID + t);
+			running[cpu] = FIRST_TID + t;
+		} else {
+			cswitch(w, ts, cpu, running[cpu], 0);
+			running[cpu] = 0;
+		}
+	}
+
+	check(fxt_write_provider_info(w, 1, "app", 3), "provider");
+	check(fxt_write_provider_section(w, 1), "section");
+	check(fxt_write_init(w, 1000000000), "init");
+	/* one tree after the other on each thread: nested, never crossed */
+	for (i = 0; i < 2000; i++) {
+		unsigned int k = (unsigned int)(rng() % 8);
+		uint64_t start = cursor[k] + 1 + rng() % 1000;
+
+		cursor[k] = start + 100 + rng() % 1000000;
+		random_slices(w, FIRST_TID + k, start, cursor[k], 0);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct fxt_writer w;
+	int fd, err;
+
+	if (argc != 3 || (strcmp(argv[1], "nested") &&
+			  strcmp(argv[1], "random"))) {
+		fprintf(stderr, "usage: summary_gen nested|random FILE\n");
+		return 2;
+	}
+	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "summary_gen: %s: %s\n", argv[2],
+			strerror(errno));
+		return 1;
+	}
+	fxt_writer_init_fd(&w, fd);
+	check(fxt_write_magic(&w), "magic");
+	if (!strcmp(argv[1], "nested"))
+		gen_nested(&w);
+	else
+		gen_random(&w);
+	err = fxt_writer_flush(&w);
+	fxt_writer_release(&w);
+	if (close(fd) && !err)
+		err = -errno;
+	check(err, argv[2]);
+	return 0;
+}

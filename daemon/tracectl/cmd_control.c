@@ -681,7 +681,7 @@ static void print_status(const struct reply *rep)
 		printf("Last trace: %s\n", res->output);
 	}
 	if (res->message[0])
-		printf("Error: %s\n", res->message);
+		printf("Archive: %s\n", res->message);
 	printf("Providers: %zu\n", rep->nproviders);
 	for (i = 0; i < rep->nproviders; i++) {
 		const struct fxt_ctl_provider *p = &rep->providers[i];

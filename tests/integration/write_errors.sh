@@ -33,7 +33,7 @@ stop_into_files() {
 }
 
 status_says() {
-	"$TRACECTL" status | grep -q "^Error: .*$1"
+	"$TRACECTL" status | grep -q "^Archive: .*$1"
 }
 
 # records NAME FILE: the RECORDS column of the stop table.

@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# The fxtrace demo, from a fresh Debian 12 machine (as root): installs the
-# build dependencies, builds, starts the trace manager on a private socket,
-# records the example provider plus the kernel's scheduling (BPF or the
-# kernel module when available), converts the trace to Chrome JSON and
-# says how to look at it. Leaves trace.fxt and trace.json in the current
-# directory.
+# The fxtrace demo, from a fresh Debian 12 machine (as root): installs
+# only what building and running needs (scripts/install-deps.sh --build),
+# builds the Debian packages (scripts/build-deb.sh), installs them with
+# apt, enables fxtraced.socket, and records the installed example
+# provider plus the kernel's scheduling (the fxt_sched module when it is
+# loaded, else BPF) with the installed tracectl through the installed
+# manager. Where PID 1 is not systemd (a container) it says so and runs
+# /usr/sbin/fxtraced itself on the same socket. Leaves trace.fxt and
+# trace.json in the current directory.
 #
 #   sudo scripts/demo.sh [--seconds S]
 set -eu
@@ -15,7 +18,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--seconds) seconds=$2; shift 2 ;;
 	-h|--help)
-		sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'
+		awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
 		exit 0 ;;
 	*) echo "demo.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
 	esac
@@ -28,64 +31,82 @@ fi
 
 out=$(pwd)
 src=$(cd "$(dirname "$0")/.." && pwd)
-build="$src/build"
+socket=/run/fxtrace/manager.sock
+tracectl=/usr/bin/tracectl
+example=/usr/libexec/fxtrace/fxt-example
 
-echo "==> Installing build dependencies"
-"$src/scripts/install-deps.sh"
+echo "==> Installing build dependencies (scripts/install-deps.sh --build)"
+"$src/scripts/install-deps.sh" --build
 
-echo "==> Building in $build"
-if [ ! -d "$build" ]; then
-	meson setup "$build" "$src"
-fi
-ninja -C "$build"
-
-fxtraced="$build/daemon/manager/fxtraced"
-tracectl="$build/daemon/tracectl/tracectl"
-example="$build/libprovider/fxt-example"
-for f in "$fxtraced" "$tracectl" "$example"; do
-	[ -x "$f" ] || { echo "demo.sh: $f was not built" >&2; exit 1; }
-done
-
-run=$(mktemp -d /tmp/fxtrace-demo-XXXXXX)
-FXTRACE_SOCKET="$run/manager.sock"
-export FXTRACE_SOCKET
+debs=$(mktemp -d /tmp/fxtrace-demo-XXXXXX)
 daemon=""
 cleanup() {
 	if [ -n "$daemon" ]; then
 		kill "$daemon" 2>/dev/null || true
 		wait "$daemon" 2>/dev/null || true
 	fi
-	rm -rf "$run"
+	rm -rf "$debs"
 }
 trap cleanup EXIT INT TERM
 
-echo "==> Starting fxtraced on $FXTRACE_SOCKET"
-"$fxtraced" --socket "$FXTRACE_SOCKET" >"$run/fxtraced.log" 2>&1 &
-daemon=$!
-tries=0
-until "$tracectl" status >/dev/null 2>&1; do
-	tries=$((tries + 1))
-	if [ "$tries" -gt 200 ] || ! kill -0 "$daemon" 2>/dev/null; then
-		echo "demo.sh: fxtraced did not come up; its log:" >&2
-		cat "$run/fxtraced.log" >&2
+echo "==> Building the packages (scripts/build-deb.sh)"
+"$src/scripts/build-deb.sh" "$debs/pkg"
+
+echo "==> Installing them: apt-get install ./*.deb"
+# --reinstall: the tree may have changed while the version did not.
+(cd "$debs/pkg" && DEBIAN_FRONTEND=noninteractive \
+	apt-get -o DPkg::Lock::Timeout=600 install -y -q --reinstall \
+	--no-install-recommends ./*.deb)
+
+# The module, where DKMS could build it for the running kernel.
+if [ ! -e /dev/fxt_sched ] && modinfo fxt_sched >/dev/null 2>&1; then
+	modprobe fxt_sched 2>/dev/null ||
+		echo "demo.sh: 'modprobe fxt_sched' failed: recording with BPF"
+fi
+
+if [ -d /run/systemd/system ]; then
+	echo "==> systemd: enabling fxtraced.socket; fxtraced starts at the first connection"
+	systemctl enable --now fxtraced.socket
+	systemctl is-active --quiet fxtraced.socket || {
+		echo "demo.sh: fxtraced.socket is not active:" >&2
+		systemctl status --no-pager fxtraced.socket >&2 || true
 		exit 1
-	fi
-	sleep 0.05
-done
+	}
+elif "$tracectl" status >/dev/null 2>&1; then
+	echo "==> PID 1 is not systemd; an fxtraced already serves $socket"
+else
+	echo "==> PID 1 is not systemd here (a container?): no socket activation;"
+	echo "    running the installed /usr/sbin/fxtraced on $socket"
+	mkdir -p "$(dirname "$socket")"
+	/usr/sbin/fxtraced --socket "$socket" >"$debs/fxtraced.log" 2>&1 &
+	daemon=$!
+	tries=0
+	until "$tracectl" status >/dev/null 2>&1; do
+		tries=$((tries + 1))
+		if [ "$tries" -gt 200 ] || ! kill -0 "$daemon" 2>/dev/null; then
+			echo "demo.sh: fxtraced did not come up; its log:" >&2
+			cat "$debs/fxtraced.log" >&2
+			exit 1
+		fi
+		sleep 0.05
+	done
+fi
 
 # 4000 iterations per thread keep the trace a few MB, quick to open.
 # The example's first event waits until it has joined the trace.
 FXTRACE_START_WAIT_MS=5000
 export FXTRACE_START_WAIT_MS
-echo "==> Recording fxt-example (up to ${seconds}s) with kernel scheduling (--kernel=auto)"
+echo "==> tracectl record: $example (up to ${seconds}s) with kernel scheduling (--kernel=auto)"
 "$tracectl" record -o "$out/trace.fxt" --mode streaming --buffer-size 8M \
 	--kernel=auto -- "$example" --seconds "$seconds" --threads 2 \
 	--iterations 4000
 
-echo "==> Stopping fxtraced"
-kill "$daemon"
-wait "$daemon" || true
-daemon=""
+if [ -n "$daemon" ]; then
+	echo "==> Stopping the fxtraced this demo started"
+	kill "$daemon"
+	wait "$daemon" || true
+	daemon=""
+fi
 
 echo "==> Converting to Chrome JSON"
 if "$tracectl" convert "$out/trace.fxt" -o "$out/trace.json"; then
@@ -104,7 +125,10 @@ Trace:  $out/trace.fxt
 JSON:   $json_note
 To look at it: open https://ui.perfetto.dev, choose "Open trace file" and
 pick trace.fxt (Perfetto reads FXT directly: threads, scheduling, events).
-Or: tracectl dump trace.fxt | less
+Or: tracectl dump trace.fxt | less; man tracectl
+Installed: fxtraced, tracectl, libfxt-provider (pkg-config), the module's
+sources for DKMS; 'apt remove fxtrace libfxt-provider-dev libfxt-provider1
+fxt-sched-dkms' removes them.
 EOT
 
 echo

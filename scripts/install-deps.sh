@@ -1,26 +1,51 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-only
-# Installs, from Debian 12's apt, everything fxtrace needs to build and
-# test, and extracts the kernel's checkpatch.pl from linux-source-6.1.
+# Installs fxtrace's dependencies from Debian 12's apt.
+#
+#   scripts/install-deps.sh --build   what building the packages needs
+#                                     (scripts/build-deb.sh, meson with
+#                                     -Dtests=false) and running fxtrace
+#   scripts/install-deps.sh [--test]  that, and the test toolchain: cmocka,
+#                                     the guest kernel and qemu, LTTng for
+#                                     the benchmarks, the kernel source's
+#                                     checkpatch.pl (extracted to /opt)
 set -eu
 
-# lttng: the provider benchmark's peer; chromium: the HTML report's test.
-PACKAGES="
+BUILD_PACKAGES="
 build-essential meson ninja-build pkg-config
-libsystemd-dev libcmocka-dev
-clang llvm libbpf-dev bpftool libclang-rt-14-dev
-jq python3 linux-perf systemd util-linux strace
+libsystemd-dev systemd udev
+clang libbpf-dev bpftool
+scdoc bash-completion
+dpkg-dev debhelper dh-dkms lintian
+"
+
+# lttng: the provider benchmark's peer; chromium: the HTML report's test.
+TEST_PACKAGES="
+libcmocka-dev llvm libclang-rt-14-dev
+jq python3 linux-perf util-linux strace
 linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
+debootstrap e2fsprogs
 linux-source-6.1 xz-utils
 liblttng-ust-dev lttng-tools
 chromium
 "
 
+test=1
+case "${1:-}" in
+--build) test=0 ;;
+--test|'') ;;
+-h|--help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+*) echo "install-deps.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
+esac
+
 if [ "$(id -u)" -ne 0 ]; then
 	echo "install-deps.sh: run as root (sudo $0): it installs packages with apt" >&2
 	exit 1
 fi
+
+PACKAGES=$BUILD_PACKAGES
+[ "$test" -eq 0 ] || PACKAGES="$PACKAGES $TEST_PACKAGES"
 
 # checkpatch.pl ships only inside the kernel source tarball: take just it.
 CHECKPATCH_DIR=/opt/linux-tools/linux-source-6.1
@@ -48,4 +73,4 @@ if [ -n "$missing" ]; then
 else
 	echo "install-deps.sh: all packages present"
 fi
-extract_checkpatch
+[ "$test" -eq 0 ] || extract_checkpatch

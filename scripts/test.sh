@@ -25,7 +25,7 @@ step() {
 }
 
 # Runs a test step and adds its counts (meson's "Ok:/Fail:/Skipped:"
-# summary, or the qemu harness's "N passed, N failed") to the totals.
+# summary, or a script's closing "name: N passed, N failed") to the totals.
 test_step() {
 	echo "==> $*"
 	if "$@" >"$log" 2>&1; then rc=0; else rc=$?; fi
@@ -34,8 +34,8 @@ test_step() {
 	bad=$(sed -n 's/^Fail: *\([0-9]*\).*/\1/p' "$log")
 	skip=$(sed -n 's/^Skipped: *\([0-9]*\).*/\1/p' "$log")
 	if [ -z "$ok" ]; then
-		ok=$(sed -n 's/^kmod: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log")
-		bad=$(sed -n 's/^kmod: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log")
+		ok=$(sed -n 's/^[a-z_-]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1/p' "$log" | tail -n 1)
+		bad=$(sed -n 's/^[a-z_-]*: \([0-9]*\) passed, \([0-9]*\) failed$/\2/p' "$log" | tail -n 1)
 	fi
 	passed=$((passed + ${ok:-0}))
 	skipped=$((skipped + ${skip:-0}))
@@ -63,6 +63,10 @@ test_step env ASAN_OPTIONS=detect_leaks=1 \
 	--suite unit --suite convert --suite provider --suite integration
 
 test_step scripts/qemu-kmod-test.sh
+test_step scripts/qemu-system-test.sh
+
+# The Debian packages: build, lintian, contents, maintainer scripts.
+test_step tests/packaging/check_debs.sh
 
 echo "fxtrace: $passed passed, $failed failed, $skipped skipped"
 exit $status

@@ -11,6 +11,7 @@
 
 #include <systemd/sd-daemon.h>
 
+#include "fxtrace_config.h"
 #include "log.h"
 #include "manager.h"
 #include "parse.h"
@@ -49,7 +50,8 @@ static void usage(FILE *out)
 		"  --idle-exit TIME    socket-activated: exit after TIME without\n"
 		"                      trace or connection (default 30s; 0: never)\n"
 		"  -v, --verbose       log debug messages\n"
-		"  -h, --help\n\n"
+		"  -h, --help\n"
+		"      --version\n\n"
 		"Examples:\n"
 		"  sudo systemctl start fxtraced\n"
 		"  sudo fxtraced\n"
@@ -88,6 +90,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "idle-exit", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	int c;
@@ -145,6 +148,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 			usage(stdout);
+			exit(EXIT_SUCCESS);
+		case 'V':
+			printf("fxtraced %s\n", FXTRACE_VERSION);
 			exit(EXIT_SUCCESS);
 		default:
 			usage(stderr);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fxtrace_config.h"
 #include "tracectl.h"
 
 struct subcommand {

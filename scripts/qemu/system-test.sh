@@ -1,0 +1,231 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# In the booted guest of qemu-system-test.sh (systemd is PID 1, no
+# network), from its payload disk: installs the packages in debs/ with
+# apt, then checks the installed system step by step, one line each:
+# "ok N - what" or "not ok N - what" with the evidence indented below.
+# Ends with "# done".
+# shellcheck disable=SC2086 # $packages: a list of package names
+set -u
+payload=$(cd "$(dirname "$0")" && pwd)
+T=/var/tmp/fxt-system-test
+rm -rf "$T"
+mkdir -p "$T"
+chmod 1777 "$T"
+n=0
+export DEBIAN_FRONTEND=noninteractive
+
+# check "what" command...: one numbered step, its output kept on failure.
+check() {
+	what=$1
+	shift
+	n=$((n + 1))
+	started=$(date +%s)
+	if "$@" >"$T/step.out" 2>&1; then
+		echo "ok $n - $what"
+	else
+		echo "not ok $n - $what"
+		sed 's/^/    /' "$T/step.out" | tail -n 40
+	fi
+	echo "# step $n: $(($(date +%s) - started)) s"
+}
+say() { echo "$*"; }
+# Nothing may hang the guest: each command gets a minute.
+as() { user=$1; shift; runuser -u "$user" -- timeout 60 "$@"; }
+tracectl() { timeout 60 /usr/bin/tracectl "$@"; }
+systemctl() { timeout 60 /bin/systemctl "$@"; }
+
+# Waits up to 30 s for a shell condition.
+wait_for() {
+	deadline=$(($(date +%s) + 30))
+	until eval "$1"; do
+		[ "$(date +%s)" -lt "$deadline" ] ||
+			{ say "timed out waiting for: $1"; return 1; }
+		sleep 0.2
+	done
+}
+
+kver=$(uname -r)
+# The packages built by scripts/build-deb.sh (their names, one line).
+packages=$(cat "$payload/packages")
+# shellcheck disable=SC2086
+files_of_packages() { dpkg -L $packages 2>/dev/null | sort -u; }
+echo "# guest kernel $kver, $(systemctl --version | head -n 1)"
+
+install_packages() {
+	apt-get install -y -q --no-install-recommends "$payload"/debs/*.deb || return 1
+	dkms status
+	dkms status | grep "fxt-sched" | grep "$kver" | grep -q installed ||
+		{ say "dkms did not install fxt_sched for $kver"; return 1; }
+	modinfo -n fxt_sched
+}
+check "packages install with apt; DKMS built fxt_sched for $kver" install_packages
+
+# Who is who: alice controls traces through group tracing, bob is any
+# user (he may be a provider, not a controller).
+useradd -m -G tracing alice || say "# useradd alice failed"
+useradd -m bob || say "# useradd bob failed"
+example=$(command -v fxt-example || files_of_packages | grep '/fxt-example$' | head -n 1)
+echo "# example provider: ${example:-none}"
+
+socket_activation() {
+	systemctl is-active fxtraced.socket || return 1
+	if systemctl is-active fxtraced.service; then
+		say "fxtraced runs before anyone connected"
+		return 1
+	fi
+	as alice tracectl status || return 1
+	systemctl is-active fxtraced.service
+}
+check "fxtraced.socket listens; fxtraced starts on the first connection" socket_activation
+
+# trace KERNEL NAME: root starts a trace, bob runs the example, alice
+# stops it; the archive passes dump --strict and holds both sides.
+trace_with() {
+	kernel=$1
+	out=$T/$kernel.fxt
+	tracectl start -o "$out" --kernel="$kernel" || return 1
+	FXTRACE_START_WAIT_MS=5000 as bob "$example" --seconds 1 || return 1
+	as alice tracectl stop || return 1
+	archive_holds "$out"
+}
+
+# archive_holds FILE: dump --strict passes, provider events and the
+# kernel's scheduling records are there.
+archive_holds() {
+	tracectl dump --strict "$1" >"$T/dump.out" 2>"$T/dump.err" ||
+		{ tail -n 5 "$T/dump.err"; return 1; }
+	tail -n 3 "$T/dump.out"
+	events=$(grep -c '"example' "$T/dump.out")
+	switches=$(grep -c " context_switch " "$T/dump.out")
+	wakeups=$(grep -c " thread_wakeup " "$T/dump.out")
+	say "$events example events, $switches context switches, $wakeups wakeups"
+	[ "$events" -gt 0 ] && [ "$switches" -gt 10 ] && [ "$wakeups" -gt 0 ]
+}
+
+with_module() {
+	modprobe fxt_sched || return 1
+	# The device is root's until udev has applied the package's rule.
+	udevadm settle || return 1
+	ls -l /dev/fxt_sched || return 1
+	trace_with kmod
+}
+check "kmod trace: root starts, a user's provider, a tracing member stops" with_module
+check "bpf trace: root starts, a user's provider, a tracing member stops" trace_with bpf
+
+outsider_refused() {
+	if as bob tracectl start -o "$T/bob.fxt" 2>"$T/bob.err"; then
+		say "bob could start a trace"
+		as alice tracectl stop
+		return 1
+	fi
+	cat "$T/bob.err"
+	grep -q "tracing" "$T/bob.err" || { say "the refusal does not name group tracing"; return 1; }
+	ls -l /dev/fxt_sched
+	[ "$(stat -c '%U:%G %a' /dev/fxt_sched)" = "root:tracing 660" ] || return 1
+	# Refused by the file's mode (the udev rule), not only by the module.
+	if as bob sh -c 'exec 3</dev/fxt_sched' 2>"$T/open.err"; then
+		say "bob opened /dev/fxt_sched"
+		return 1
+	fi
+	cat "$T/open.err"
+	grep -q "Permission denied" "$T/open.err"
+}
+check "a user outside tracing is refused with what to do; /dev/fxt_sched is root:tracing 0660" outsider_refused
+
+# json_field NAME: the value of field NAME in the journal entries on stdin.
+json_field() { sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p"; }
+
+# The kmod and bpf traces each have a start and an end entry that carry
+# the same FXT_TRACE_ID and their output; the provider's entries carry
+# its name and pid.
+journal_fields() {
+	journalctl -u fxtraced -o json --no-pager >"$T/journal.json" || return 1
+	journalctl -u fxtraced -o verbose --no-pager |
+		grep -E '^ *(MESSAGE|FXT_[A-Z_]*)=' | tail -n 30
+	for kernel in kmod bpf; do
+		id=$(grep '"MESSAGE":"Trace started' "$T/journal.json" |
+			grep "\"FXT_OUTPUT\":\"[^\"]*/$kernel.fxt\"" | json_field FXT_TRACE_ID)
+		[ -n "$id" ] || { say "no trace start for $kernel.fxt with FXT_TRACE_ID, FXT_OUTPUT"; return 1; }
+		grep "\"FXT_TRACE_ID\":\"$id\"" "$T/journal.json" |
+			grep -q '"MESSAGE":"Trace written' ||
+			{ say "no 'Trace written' entry with FXT_TRACE_ID=$id"; return 1; }
+	done
+	grep '"FXT_PROVIDER_NAME":"fxt-example"' "$T/journal.json" | grep -q '"FXT_PROVIDER_PID":"[0-9]' ||
+		{ say "no entry with FXT_PROVIDER_NAME=fxt-example and FXT_PROVIDER_PID"; return 1; }
+}
+check "journalctl -u fxtraced: trace start and stop with structured fields" journal_fields
+
+stop_service_mid_trace() {
+	tracectl start -o "$T/stopped.fxt" --kernel=kmod || return 1
+	FXTRACE_START_WAIT_MS=5000 as bob "$example" --seconds 3 &
+	sleep 1
+	systemctl stop fxtraced.service || return 1
+	wait
+	systemctl show -p ActiveState -p Result -p ExecMainStatus fxtraced.service
+	archive_holds "$T/stopped.fxt"
+}
+check "systemctl stop fxtraced during a trace writes a complete archive" stop_service_mid_trace
+
+status_and_watchdog() {
+	tracectl start -o "$T/status.fxt" --kernel=bpf || return 1
+	systemctl status --no-pager fxtraced.service >"$T/status.out"
+	cat "$T/status.out"
+	grep -q '^ *Status: "' "$T/status.out" || { say "no Status: line"; return 1; }
+	wd=$(systemctl show -P WatchdogUSec fxtraced.service)
+	case "$wd" in
+	"" | 0 | infinity) say "no watchdog: WatchdogUSec=$wd"; as alice tracectl stop; return 1 ;;
+	esac
+	# The first keep-alive comes within half the watchdog period.
+	# shellcheck disable=SC2016
+	wait_for '[ "$(systemctl show -P WatchdogTimestampMonotonic fxtraced.service)" != 0 ]'
+	ts=$(systemctl show -P WatchdogTimestampMonotonic fxtraced.service)
+	say "WatchdogUSec=$wd WatchdogTimestampMonotonic=$ts"
+	as alice tracectl stop >/dev/null || return 1
+	[ -n "$ts" ] && [ "$ts" != 0 ]
+}
+check "systemctl status shows STATUS=; the watchdog is armed" status_and_watchdog
+
+units_verify() {
+	units=$(files_of_packages | grep -E '/systemd/system/[^/]*\.(service|socket)$')
+	say "$units"
+	[ -n "$units" ] || return 1
+	# shellcheck disable=SC2086
+	systemd-analyze verify $units >"$T/verify.out" 2>&1
+	rc=$?
+	cat "$T/verify.out"
+	[ "$rc" -eq 0 ] && [ ! -s "$T/verify.out" ]
+}
+check "systemd-analyze verify of the installed units is clean" units_verify
+
+# What the packages put on the system, to look for after the purge.
+files_of_packages >"$T/files"
+remove_stops_service() {
+	as alice tracectl status >/dev/null
+	apt-get remove -y -q $packages || return 1
+	systemctl is-active fxtraced.service fxtraced.socket && return 1
+	if pgrep -x fxtraced; then
+		say "fxtraced still runs"
+		return 1
+	fi
+}
+check "apt remove leaves no running service" remove_stops_service
+
+# Only packages with configuration files are left to purge after the
+# remove (apt knows the others no more: the guest has no package lists).
+purge_leaves_nothing() {
+	left=$(dpkg-query -W -f '${db:Status-Abbrev} ${Package}\n' $packages 2>/dev/null |
+		grep -v '^un' | sed -n 's/^[a-z][a-z]  *//p')
+	say "to purge: $left"
+	[ -z "$left" ] || apt-get purge -y -q $left || return 1
+	left=$(while read -r f; do
+		[ -e "$f" ] && [ ! -d "$f" ] && echo "$f"
+	done <"$T/files")
+	left="$left$(ls -d /var/lib/dkms/fxt-sched /lib/modules/*/updates/dkms/fxt_sched.ko* \
+		/etc/systemd/system/*/fxtraced.* 2>/dev/null)"
+	left="$left$(dpkg -l $packages 2>/dev/null | grep '^[a-z][a-z] ' | grep -v '^un')"
+	[ -z "$left" ] || { say "left after purge:"; say "$left"; return 1; }
+}
+check "apt purge leaves no files" purge_leaves_nothing
+
+echo "# done"

@@ -1,0 +1,204 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Builds the Debian packages with scripts/build-deb.sh (which fails on a
+# lintian error) and checks what they hold: each package's files, its
+# dependencies, the maintainer scripts (group tracing, socket enabled,
+# the service stopped on removal, DKMS registration), the units verify
+# with the packaged binary, the man pages render without warnings, the
+# binaries print the version, the completion completes.
+# Ends with "packaging: N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/fxt-debs.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+ok() { echo "PASS $1"; passed=$((passed + 1)); }
+bad() { echo "FAIL $1"; failed=$((failed + 1)); }
+check() {
+	local what=$1
+	shift
+	if "$@" >"$work/out" 2>&1; then ok "$what"; else cat "$work/out"; bad "$what"; fi
+}
+finish() {
+	echo "packaging: $passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+
+version=$(sed -n "s/^[[:space:]]*version : '\([^']*\)'.*/\1/p" "$top/meson.build" | head -n 1)
+if "$top/scripts/build-deb.sh" "$work/debs" >"$work/build.log" 2>&1; then
+	ok "build-deb.sh builds the packages, lintian reports no error"
+else
+	tail -n 40 "$work/build.log"
+	bad "build-deb.sh"
+	finish
+fi
+grep -E '^[EW]: ' "$work/build.log" || true
+
+deb() { echo "$work/debs/$1_${version}_$2.deb"; }
+arch=$(dpkg --print-architecture)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+fxtrace=$(deb fxtrace "$arch")
+lib=$(deb libfxt-provider1 "$arch")
+dev=$(deb libfxt-provider-dev "$arch")
+dkms=$(deb fxt-sched-dkms all)
+for f in "$fxtrace" "$lib" "$dev" "$dkms"; do
+	[ -f "$f" ] || { bad "no $(basename "$f")"; finish; }
+done
+n=$(ls "$work/debs"/*.deb | wc -l)
+[ "$n" -eq 4 ] && ok "four packages" || bad "$n packages, not 4: $(ls "$work/debs")"
+
+# Each expected path in the package's file list ("./path" or "./path -> ...").
+has_files() {
+	local pkg=$1 f missing=""
+	shift
+	dpkg-deb -c "$pkg" | awk '{ print $6 }' >"$work/list"
+	for f; do
+		grep -qxF "./$f" "$work/list" || missing="$missing $f"
+	done
+	[ -z "$missing" ] || { echo "missing in $(basename "$pkg"):$missing"; return 1; }
+}
+check "fxtrace: tools, manager, units, udev, sysusers, modules-load, man, completion" \
+	has_files "$fxtrace" usr/bin/tracectl usr/sbin/fxtraced \
+	usr/libexec/fxtrace/fxt-example \
+	lib/systemd/system/fxtraced.service lib/systemd/system/fxtraced.socket \
+	lib/udev/rules.d/60-fxt-sched.rules usr/lib/sysusers.d/fxtrace.conf \
+	usr/lib/modules-load.d/fxt_sched.conf \
+	usr/share/man/man1/tracectl.1.gz usr/share/man/man8/fxtraced.8.gz \
+	usr/share/bash-completion/completions/tracectl
+check "libfxt-provider1: the shared library" \
+	has_files "$lib" "usr/lib/$multiarch/libfxt-provider.so.1"
+check "libfxt-provider-dev: headers, .so, .pc, man 3" \
+	has_files "$dev" usr/include/fxt/provider.h usr/include/fxt/fxt.h \
+	"usr/lib/$multiarch/libfxt-provider.so" \
+	"usr/lib/$multiarch/pkgconfig/libfxt-provider.pc" \
+	usr/share/man/man3/libfxt-provider.3.gz
+check "fxt-sched-dkms: the module sources and dkms.conf" \
+	has_files "$dkms" "usr/src/fxt-sched-$version/dkms.conf" \
+	"usr/src/fxt-sched-$version/Kbuild" \
+	"usr/src/fxt-sched-$version/kmod/Kbuild" \
+	"usr/src/fxt-sched-$version/kmod/fxt_dev.c" \
+	"usr/src/fxt-sched-$version/include/fxt/fxt_sched_uapi.h"
+no_overlap() {
+	dpkg-deb -c "$1" | awk '$6 !~ /\/$/ { print $6 }' | sort >"$work/a"
+	dpkg-deb -c "$2" | awk '$6 !~ /\/$/ { print $6 }' | sort >"$work/b"
+	! comm -12 "$work/a" "$work/b" | grep -v '^./usr/share/doc/'
+}
+check "the library is only in libfxt-provider1" no_overlap "$fxtrace" "$lib"
+
+depends() { dpkg-deb -f "$1" Depends | grep -qE "$2"; }
+check "libfxt-provider-dev depends on libfxt-provider1 of its version" \
+	depends "$dev" "libfxt-provider1 \(= $version\)"
+check "fxt-sched-dkms depends on dkms" depends "$dkms" '(^|, )dkms'
+check "fxtrace depends on systemd-sysusers" depends "$fxtrace" 'systemd-sysusers'
+
+dpkg-deb -e "$fxtrace" "$work/ctl"
+dpkg-deb -e "$dkms" "$work/dkms-ctl"
+check "postinst creates group tracing (systemd-sysusers)" \
+	grep -q 'systemd-sysusers .*fxtrace.conf' "$work/ctl/postinst"
+check "postinst enables and starts fxtraced.socket" \
+	sh -c "grep -q \"deb-systemd-helper enable 'fxtraced.socket'\" '$work/ctl/postinst' &&
+		grep -q \"deb-systemd-invoke \\\$_dh_action 'fxtraced.socket'\" '$work/ctl/postinst'"
+# The service is socket-activated: enabled only if an admin enabled it
+# before (debhelper's --no-enable form), never started by the package
+# (only restarted after an upgrade if it was running).
+service_not_started() {
+	grep -qF "debian-installed 'fxtraced.service'" "$1" &&
+		! grep -F "'fxtraced.service'" "$1" | grep 'deb-systemd-invoke' |
+			grep -qv 'try-restart'
+}
+check "postinst neither enables nor starts fxtraced.service" \
+	service_not_started "$work/ctl/postinst"
+check "prerm stops the socket and the service on removal" \
+	sh -c "grep -q 'stop fxtraced.service' '$work/ctl/prerm' &&
+		grep -q \"stop 'fxtraced.socket'\" '$work/ctl/prerm'"
+check "postrm purges the units' enablement" \
+	grep -q "deb-systemd-helper purge 'fxtraced.socket'" "$work/ctl/postrm"
+check "fxt-sched-dkms registers fxt-sched $version with DKMS" \
+	sh -c "grep -q '^DKMS_NAME=fxt-sched$' '$work/dkms-ctl/postinst' &&
+		grep -q '^DKMS_VERSION=$version$' '$work/dkms-ctl/postinst'"
+
+root="$work/root"
+for f in "$fxtrace" "$lib" "$dev" "$dkms"; do dpkg-deb -x "$f" "$root"; done
+check "dkms.conf names fxt-sched $version" \
+	sh -c "grep -qx 'PACKAGE_NAME=\"fxt-sched\"' '$root/usr/src/fxt-sched-$version/dkms.conf' &&
+		grep -qx 'PACKAGE_VERSION=\"$version\"' '$root/usr/src/fxt-sched-$version/dkms.conf'"
+check "fxtraced --version" \
+	sh -c "'$root/usr/sbin/fxtraced' --version | grep -qx 'fxtraced $version'"
+check "tracectl --version" \
+	sh -c "'$root/usr/bin/tracectl' --version | grep -qx 'tracectl $version'"
+check "udev rule: /dev/fxt_sched root:tracing 0660" \
+	grep -qE '^KERNEL=="fxt_sched".*GROUP="tracing".*MODE="0660"' \
+	"$root/lib/udev/rules.d/60-fxt-sched.rules"
+check "modules-load.d snippet is commented out" \
+	sh -c "grep -qx '#fxt_sched' '$root/usr/lib/modules-load.d/fxt_sched.conf' &&
+		! grep -qx 'fxt_sched' '$root/usr/lib/modules-load.d/fxt_sched.conf'"
+sysusers_creates_tracing() {
+	mkdir -p "$work/sysroot/etc"
+	systemd-sysusers --root="$work/sysroot" "$root/usr/lib/sysusers.d/fxtrace.conf" &&
+		grep -q '^tracing:' "$work/sysroot/etc/group"
+}
+if command -v systemd-sysusers >/dev/null; then
+	check "sysusers creates group tracing" sysusers_creates_tracing
+else
+	check "sysusers: group tracing" \
+		grep -qE '^g[[:space:]]+tracing' "$root/usr/lib/sysusers.d/fxtrace.conf"
+fi
+check ".pc: -lfxt-provider" \
+	grep -q '^Libs: .*-lfxt-provider' "$root/usr/lib/$multiarch/pkgconfig/libfxt-provider.pc"
+
+if command -v systemd-analyze >/dev/null; then
+	# The packaged units, their ExecStart pointed at the packaged binary.
+	mkdir "$work/units"
+	sed "s|^ExecStart=/usr/sbin/fxtraced|ExecStart=$root/usr/sbin/fxtraced|" \
+		"$root/lib/systemd/system/fxtraced.service" >"$work/units/fxtraced.service"
+	cp "$root/lib/systemd/system/fxtraced.socket" "$work/units/"
+	# Documentation= must name man pages the packages ship.
+	check "systemd-analyze verify of the packaged units" \
+		env MANPATH="$root/usr/share/man" \
+		systemd-analyze verify "$work/units/fxtraced.service" "$work/units/fxtraced.socket"
+	check "the packaged service runs /usr/sbin/fxtraced" \
+		grep -qx 'ExecStart=/usr/sbin/fxtraced' "$root/lib/systemd/system/fxtraced.service"
+fi
+
+man_clean() {
+	[ -s "$1" ] || return 1
+	out=$(MANWIDTH=80 man --warnings -l "$1" 2>&1 >/dev/null)
+	[ -z "$out" ] || { echo "$out"; return 1; }
+	MANWIDTH=80 man -l "$1" 2>/dev/null | grep -q "^NAME"
+}
+if command -v man >/dev/null; then
+	for m in man1/tracectl.1 man8/fxtraced.8 man3/libfxt-provider.3; do
+		check "man page $m renders without warnings" \
+			man_clean "$root/usr/share/man/$m.gz"
+	done
+fi
+
+complete_words() {
+	bash -c '
+		. /usr/share/bash-completion/bash_completion
+		. "$1"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_tracectl tracectl "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
+		echo "${COMPREPLY[*]}"' sh \
+		"$root/usr/share/bash-completion/completions/tracectl" "$@"
+}
+if [ -r /usr/share/bash-completion/bash_completion ]; then
+	check "completion: commands" \
+		test "$(complete_words tracectl '')" = "start stop status record dump convert --help --version"
+	check "completion: --mode values" \
+		test "$(complete_words tracectl start --mode '')" = "oneshot circular streaming"
+	check "completion: -k values" \
+		test "$(complete_words tracectl record -k '')" = "auto kmod bpf off"
+	mkdir "$work/files"
+	touch "$work/files/a.fxt" "$work/files/b.json"
+	check "completion: dump takes .fxt files" \
+		test "$(cd "$work/files" && complete_words tracectl dump '')" = "a.fxt"
+	check "completion: convert -o takes .json files" \
+		test "$(cd "$work/files" && complete_words tracectl convert a.fxt -o '')" = "b.json"
+fi
+
+finish

@@ -26,6 +26,7 @@ int manager_new(struct manager **ret)
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
+	m->last_handed = true;	/* no archive waits for its owner */
 	m->bad_connections = (struct log_burst){
 		.what = "connections that did not speak the protocol, dropped",
 		.interval_usec = MANAGER_LOG_BURST_USEC,
@@ -118,14 +119,16 @@ static int on_status_timer(sd_event_source *s, uint64_t usec, void *userdata)
 }
 
 /*
- * Idle: nothing would be lost by exiting, and the service manager keeps
+ * Idle: nothing would be lost by exiting (no archive waits for its
+ * owner's stop to be put in place), and the service manager keeps
  * the socket (with what waits in its backlog) and starts us again. A
  * socket we bound ourselves would go with us: then never.
  */
 static bool idle(const struct manager *m)
 {
 	return m->activated && m->idle_exit_usec && !m->trace && !m->exiting &&
-	       !m->providers && !m->controllers && !m->pending;
+	       !m->providers && !m->controllers && !m->pending &&
+	       m->last_handed;
 }
 
 void manager_check_idle(struct manager *m)

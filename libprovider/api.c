@@ -3,9 +3,11 @@
  * Entry points of the <fxt/provider.h> macros: check the site, enter a
  * write, hand the record to the writer (record.c), leave.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 
 #include "buffer.h"
@@ -49,6 +51,61 @@ site_session(struct fxt_site *site, struct fxt_thread *t, const char *cat,
 	fxt_transport_ensure_started();
 	return fxt_site_session_args(site, t, cat, name, eval, cat_ref,
 				     name_ref);
+}
+
+/*
+ * A name record now, if this thread is inside a running trace (a thread
+ * that has not joined yet names itself when it joins).
+ */
+static void write_name(struct fxt_thread *t, bool process)
+{
+	struct fxt_session *s;
+
+	if (fxt_write_nested(t))
+		return;
+	fxt_write_enter(t);
+	s = atomic_load_explicit(&fxt_current, memory_order_acquire);
+	if (s && t->gen == s->gen) {
+		if (process)
+			fxt_write_process_name(t, s);
+		else
+			fxt_write_thread_name(t, s);
+	} else if (s && process) {
+		/* Joining writes the thread's records and, once, the process's. */
+		s = fxt_session_joined(t);
+		if (s && atomic_load(&s->process_named))
+			fxt_write_process_name(t, s);
+	}
+	fxt_write_leave(t);
+}
+
+FXT_EXPORT int fxt_thread_set_name(const char *name)
+{
+	struct fxt_thread *t;
+
+	if (!name || !name[0])
+		return -EINVAL;
+	t = fxt_thread_self();
+	if (!t)
+		return -ENOMEM;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	(void)prctl(PR_SET_NAME, name);
+	write_name(t, false);
+	return 0;
+}
+
+FXT_EXPORT int fxt_process_set_name(const char *name)
+{
+	struct fxt_thread *t;
+
+	if (!name || !name[0])
+		return -EINVAL;
+	fxt_session_set_process_name(name);
+	t = fxt_thread_self();
+	if (!t)
+		return -ENOMEM;
+	write_name(t, true);
+	return 0;
 }
 
 FXT_EXPORT bool fxt_category_enabled(const char *category)
@@ -178,8 +235,8 @@ static const char *const scope_names[] = {
 /* Sites of process or global instants carry a "scope" argument. */
 static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
 			  const char *category, const char *name,
-			  enum fxt_scope scope, const struct fxt_arg_in *args,
-			  unsigned int nargs)
+			  enum fxt_scope scope, uint64_t ts,
+			  const struct fxt_arg_in *args, unsigned int nargs)
 {
 	struct fxt_arg_in with_scope[FXT_MAX_ARGS];
 	struct fxt_site_eval eval = {
@@ -188,7 +245,7 @@ static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
 
 	if (likely(scope != TRACE_SCOPE_PROCESS && scope != TRACE_SCOPE_GLOBAL)) {
 		event_entry_eval(site, &eval, category, name,
-				 FXT_EVENT_INSTANT, 0, 0, args, nargs);
+				 FXT_EVENT_INSTANT, ts, 0, args, nargs);
 		return;
 	}
 	if (nargs > FXT_MAX_ARGS - 1)
@@ -202,7 +259,7 @@ static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
 	eval.args = with_scope;
 	eval.nargs = nargs + 1;
 	eval.arg_name = NULL;
-	event_entry_eval(site, &eval, category, name, FXT_EVENT_INSTANT, 0, 0,
+	event_entry_eval(site, &eval, category, name, FXT_EVENT_INSTANT, ts, 0,
 			 with_scope, nargs + 1);
 }
 
@@ -212,7 +269,7 @@ FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
 				     const struct fxt_arg_in *args,
 				     unsigned int nargs)
 {
-	instant_entry(site, NULL, category, name, scope, args, nargs);
+	instant_entry(site, NULL, category, name, scope, 0, args, nargs);
 }
 
 FXT_EXPORT void fxt_internal_instant_args(struct fxt_site_args *site,
@@ -222,7 +279,18 @@ FXT_EXPORT void fxt_internal_instant_args(struct fxt_site_args *site,
 					  const struct fxt_arg_in *args,
 					  unsigned int nargs)
 {
-	instant_entry(&site->site, site->arg_name, category, name, scope,
+	instant_entry(&site->site, site->arg_name, category, name, scope, 0,
+		      args, nargs);
+}
+
+FXT_EXPORT void fxt_internal_instant_args_ts(struct fxt_site_args *site,
+					     const char *category,
+					     const char *name,
+					     enum fxt_scope scope, uint64_t ts,
+					     const struct fxt_arg_in *args,
+					     unsigned int nargs)
+{
+	instant_entry(&site->site, site->arg_name, category, name, scope, ts,
 		      args, nargs);
 }
 

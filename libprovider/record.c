@@ -280,20 +280,34 @@ static void write_thread_record(struct fxt_thread *t, struct fxt_session *s)
 	t->thread_ref = (uint8_t)index;
 }
 
-/* A thread's first event in a trace: its thread record and names. */
-void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s)
+/* The thread's kernel object record: its set name, or comm. */
+void fxt_write_thread_name(struct fxt_thread *t, struct fxt_session *s)
 {
 	char comm[17] = "";
 	struct fxt_arg_in process = {
 		.name = "process", .type = FXT_ARG_KOID, .v.u64 = t->pid,
 	};
 
-	write_thread_record(t, s);
-	if (prctl(PR_GET_NAME, comm) < 0)
+	if (!t->name[0] && prctl(PR_GET_NAME, comm) < 0)
 		comm[0] = 0;
-	fxt_write_kernel_object(t, s, t->tid, FXT_ZX_OBJ_THREAD, comm,
-				&process, 1);
+	fxt_write_kernel_object(t, s, t->tid, FXT_ZX_OBJ_THREAD,
+				t->name[0] ? t->name : comm, &process, 1);
+}
+
+void fxt_write_process_name(struct fxt_thread *t, struct fxt_session *s)
+{
+	char name[FXT_PROVIDER_NAME_MAX];
+
+	fxt_session_process_name(s, name, sizeof(name));
+	fxt_write_kernel_object(t, s, t->pid, FXT_ZX_OBJ_PROCESS, name, NULL,
+				0);
+}
+
+/* A thread's first event in a trace: its thread record and names. */
+void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s)
+{
+	write_thread_record(t, s);
+	fxt_write_thread_name(t, s);
 	if (!atomic_exchange(&s->process_named, true))
-		fxt_write_kernel_object(t, s, t->pid, FXT_ZX_OBJ_PROCESS,
-					s->provider_name, NULL, 0);
+		fxt_write_process_name(t, s);
 }

@@ -54,5 +54,8 @@ uint32_t fxt_stream_words(uint16_t ref);
 uint64_t *fxt_put_stream(uint64_t *p, const char *s, uint32_t len);
 /* A thread's first event in a trace: its thread record and names. */
 void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s);
+/* Kernel object records naming the thread, the process. */
+void fxt_write_thread_name(struct fxt_thread *t, struct fxt_session *s);
+void fxt_write_process_name(struct fxt_thread *t, struct fxt_session *s);
 
 #endif /* FXT_PROVIDER_RECORD_H */

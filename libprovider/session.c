@@ -8,6 +8,7 @@
  * 0 ("evaluate again"), so a disabled site costs its caller one relaxed
  * load and one branch (the call-site cache of Fuchsia's trace-engine).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,6 +195,35 @@ static struct fxt_session *site_evaluate(struct fxt_site *site,
 	if (atomic_load(&fxt_trace_gen) != gen)
 		__atomic_store_n(&site->state, 0, __ATOMIC_RELAXED);
 	return s;
+}
+
+struct fxt_session *fxt_session_joined(struct fxt_thread *t)
+{
+	struct fxt_session *s = atomic_load_explicit(&fxt_current,
+						     memory_order_acquire);
+
+	if (s && unlikely(t->gen != s->gen))
+		join(t, s);
+	return s;
+}
+
+static pthread_mutex_t process_name_lock = PTHREAD_MUTEX_INITIALIZER;
+static char process_name[FXT_PROVIDER_NAME_MAX];	/* "": the provider's */
+
+void fxt_session_set_process_name(const char *name)
+{
+	pthread_mutex_lock(&process_name_lock);
+	snprintf(process_name, sizeof(process_name), "%s", name);
+	pthread_mutex_unlock(&process_name_lock);
+}
+
+void fxt_session_process_name(const struct fxt_session *s, char *out,
+			      size_t size)
+{
+	pthread_mutex_lock(&process_name_lock);
+	snprintf(out, size, "%s", process_name[0] ? process_name :
+		 s->provider_name);
+	pthread_mutex_unlock(&process_name_lock);
 }
 
 struct fxt_session *fxt_site_session_args(struct fxt_site *site,

@@ -55,6 +55,12 @@ bool fxt_session_category_enabled(const struct fxt_session *s,
 				  const char *category);
 /* Disable tracing without touching the buffer (fork child). */
 void fxt_session_forget(void);
+/* Inside a write: the running session, joined by t; or NULL. */
+struct fxt_session *fxt_session_joined(struct fxt_thread *t);
+/* The process's name in traces: fxt_process_set_name()'s, or s's. */
+void fxt_session_set_process_name(const char *name);
+void fxt_session_process_name(const struct fxt_session *s, char *out,
+			      size_t size);
 
 /*
  * A site with argument names (struct fxt_site_args): what the site's

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <fxt/provider.h>
+#include <fxt/provider_abi.h>
 
 struct fxt_buffer;
 
@@ -34,6 +35,7 @@ struct fxt_thread {
 	uint8_t thread_ref;	/* 0: inline koids */
 	uint32_t pid, tid;
 	uint64_t library_events;	/* not by the inline writer (tests) */
+	char name[FXT_PROVIDER_NAME_MAX];	/* fxt_thread_set_name(); "": comm */
 	struct fxt_thread *next;	/* registry; under fxt_threads_lock */
 	struct fxt_string_slot strings[FXT_STRING_CACHE_SLOTS];
 };

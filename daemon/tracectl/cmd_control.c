@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/provider.h>	/* FXT_START_WAIT_ENV */
 
 #include "cleanup.h"
 #include "control_proto.h"
@@ -736,6 +737,33 @@ int cmd_status(int argc, char **argv)
 	return r ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
 }
 
+/* Can execvp() run cmd: a path, or a name found in $PATH? */
+static bool command_runnable(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char file[PATH_MAX];
+
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK) == 0;
+	for (p = path && *path ? path : "/bin:/usr/bin"; *p; p = end) {
+		end = strchrnul(p, ':');
+		if (snprintf(file, sizeof(file), "%.*s/%s", (int)(end - p), p,
+			     cmd) < (int)sizeof(file) &&
+		    access(end == p ? cmd : file, X_OK) == 0)
+			return true;
+		if (*end)
+			end++;
+	}
+	return false;
+}
+
+/*
+ * The start wait the command's providers read (a ceiling: the first call
+ * site waits until the provider joined the running trace), unless the
+ * caller set one.
+ */
+#define RECORD_START_WAIT_MS "10000"
+
 /* The command's exit status as a shell reports it. */
 static int run_command(char **argv)
 {
@@ -754,6 +782,7 @@ static int run_command(char **argv)
 	if (pid == 0) {
 		sigaction(SIGINT, &old_int, NULL);
 		sigaction(SIGQUIT, &old_quit, NULL);
+		setenv(FXT_START_WAIT_ENV, RECORD_START_WAIT_MS, 0);
 		execvp(argv[0], argv);
 		fprintf(stderr, "tracectl record: cannot run %s: %s\n", argv[0],
 			strerror(errno));
@@ -787,6 +816,11 @@ int cmd_record(int argc, char **argv)
 	if (o.req.duration_ns) {
 		fprintf(stderr, "tracectl record: --duration does not apply; the trace ends with the command\n");
 		return TRACECTL_EXIT_USAGE;
+	}
+	if (!command_runnable(argv[optind])) {
+		fprintf(stderr, "tracectl record: %s: command not found or not executable; no trace was started\n",
+			argv[optind]);
+		return 127;
 	}
 	r = do_start("record", &o);
 	if (r)

@@ -473,67 +473,6 @@ int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
 	return fxt_write_event(w, FXT_EVENT_INSTANT, &scoped, 0);
 }
 
-int fxt_write_counter(struct fxt_writer *w, const struct fxt_writer_event *ev,
-		      uint64_t counter_id)
-{
-	return fxt_write_event(w, FXT_EVENT_COUNTER, ev, counter_id);
-}
-
-int fxt_write_duration_begin(struct fxt_writer *w,
-			     const struct fxt_writer_event *ev)
-{
-	return fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, ev, 0);
-}
-
-int fxt_write_duration_end(struct fxt_writer *w,
-			   const struct fxt_writer_event *ev)
-{
-	return fxt_write_event(w, FXT_EVENT_DURATION_END, ev, 0);
-}
-
-int fxt_write_duration_complete(struct fxt_writer *w,
-				const struct fxt_writer_event *ev,
-				uint64_t end_ts)
-{
-	return fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, ev, end_ts);
-}
-
-int fxt_write_async_begin(struct fxt_writer *w,
-			  const struct fxt_writer_event *ev, uint64_t id)
-{
-	return fxt_write_event(w, FXT_EVENT_ASYNC_BEGIN, ev, id);
-}
-
-int fxt_write_async_instant(struct fxt_writer *w,
-			    const struct fxt_writer_event *ev, uint64_t id)
-{
-	return fxt_write_event(w, FXT_EVENT_ASYNC_INSTANT, ev, id);
-}
-
-int fxt_write_async_end(struct fxt_writer *w, const struct fxt_writer_event *ev,
-			uint64_t id)
-{
-	return fxt_write_event(w, FXT_EVENT_ASYNC_END, ev, id);
-}
-
-int fxt_write_flow_begin(struct fxt_writer *w,
-			 const struct fxt_writer_event *ev, uint64_t id)
-{
-	return fxt_write_event(w, FXT_EVENT_FLOW_BEGIN, ev, id);
-}
-
-int fxt_write_flow_step(struct fxt_writer *w, const struct fxt_writer_event *ev,
-			uint64_t id)
-{
-	return fxt_write_event(w, FXT_EVENT_FLOW_STEP, ev, id);
-}
-
-int fxt_write_flow_end(struct fxt_writer *w, const struct fxt_writer_event *ev,
-		       uint64_t id)
-{
-	return fxt_write_event(w, FXT_EVENT_FLOW_END, ev, id);
-}
-
 int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
 		   unsigned int blob_type, const void *payload, size_t len)
 {

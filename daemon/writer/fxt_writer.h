@@ -32,7 +32,7 @@
  *	fxt_write_string(&w, 1, "net", 3);
  *	fxt_write_string(&w, 2, "iface", 5);
  *	fxt_write_thread(&w, 1, pid, tid);
- *	fxt_write_duration_complete(&w, &ev, end);
+ *	fxt_write_event(&w, FXT_EVENT_DURATION_COMPLETE, &ev, end);
  *	err = fxt_writer_flush(&w) ?: fxt_writer_error(&w);
  *	fxt_writer_release(&w);
  */
@@ -261,27 +261,6 @@ int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
  */
 int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
 		      enum fxt_instant_scope scope);
-int fxt_write_counter(struct fxt_writer *w, const struct fxt_writer_event *ev,
-		      uint64_t counter_id);
-int fxt_write_duration_begin(struct fxt_writer *w,
-			     const struct fxt_writer_event *ev);
-int fxt_write_duration_end(struct fxt_writer *w,
-			   const struct fxt_writer_event *ev);
-int fxt_write_duration_complete(struct fxt_writer *w,
-				const struct fxt_writer_event *ev,
-				uint64_t end_ts);
-int fxt_write_async_begin(struct fxt_writer *w,
-			  const struct fxt_writer_event *ev, uint64_t id);
-int fxt_write_async_instant(struct fxt_writer *w,
-			    const struct fxt_writer_event *ev, uint64_t id);
-int fxt_write_async_end(struct fxt_writer *w, const struct fxt_writer_event *ev,
-			uint64_t id);
-int fxt_write_flow_begin(struct fxt_writer *w,
-			 const struct fxt_writer_event *ev, uint64_t id);
-int fxt_write_flow_step(struct fxt_writer *w, const struct fxt_writer_event *ev,
-			uint64_t id);
-int fxt_write_flow_end(struct fxt_writer *w, const struct fxt_writer_event *ev,
-		       uint64_t id);
 
 /* Blob record; payload up to 0x7fff bytes. */
 int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,

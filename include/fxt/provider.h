@@ -28,7 +28,10 @@
  * Layers, as in Fuchsia's trace-engine: the TRACE_* macros below; the
  * fxt_internal_* entry points they call (ABI-stable, not for clients);
  * the record writer inside the library. Define FXT_NTRACE to compile
- * every macro out.
+ * every macro out (its values are still "used": no unused warnings).
+ *
+ * C and C++ (C++11 and later): in C++, TRACE_DURATION is an object whose
+ * destructor writes the event, so returns and exceptions end it.
  */
 #ifndef FXT_PROVIDER_H
 #define FXT_PROVIDER_H
@@ -49,9 +52,9 @@ extern "C" {
  * Joining a trace is asynchronous: a short program may end before its
  * provider got the buffer. With this variable set (milliseconds, at most
  * 10000), the first call site waits that long at most for the first
- * exchange with the manager to settle. `tracectl record` is the intended
- * setter; without a manager, or with an idle one, the wait ends at once
- * or at the limit.
+ * exchange with the manager to settle. `tracectl record` sets it (10000)
+ * for its command unless set already; without a manager, or with an idle
+ * one, the wait ends at once or at the limit.
  */
 #define FXT_START_WAIT_ENV "FXTRACE_START_WAIT_MS"
 
@@ -68,6 +71,15 @@ int fxt_provider_init(const char *name);
 
 /* Nanoseconds of CLOCK_BOOTTIME: the trace's time base (1 tick = 1 ns). */
 uint64_t fxt_now(void);
+
+/*
+ * Name the calling thread, or the process, in traces (copied, at most 63
+ * bytes): a kernel object record now if a trace runs, and in every later
+ * trace. The thread's kernel name (comm, 15 bytes) is set too. Returns 0,
+ * -EINVAL without a name, -ENOMEM without thread state.
+ */
+int fxt_thread_set_name(const char *name);
+int fxt_process_set_name(const char *name);
 
 /* True while a trace runs with this category enabled (no call-site cache). */
 bool fxt_category_enabled(const char *category);
@@ -99,9 +111,32 @@ struct fxt_arg_in {
 
 #define FXT_LITERAL(s) ("" s "")
 
+#ifdef __cplusplus
+/* C++ before C++20 has no designated initializers: one maker per field. */
+#define FXT_ARG_MAKER(field, ctype)                                            \
+	static inline struct fxt_arg_in fxt_arg_##field(                       \
+		const char *name, uint16_t type, uint16_t flags, ctype val)    \
+	{                                                                      \
+		struct fxt_arg_in a;                                           \
+		a.name = name;                                                 \
+		a.type = type;                                                 \
+		a.flags = flags;                                               \
+		a.reserved = 0;                                                \
+		a.v.field = val;                                               \
+		return a;                                                      \
+	}
+FXT_ARG_MAKER(i64, int64_t)
+FXT_ARG_MAKER(u64, uint64_t)
+FXT_ARG_MAKER(f64, double)
+FXT_ARG_MAKER(str, const char *)
+#undef FXT_ARG_MAKER
+#define FXT_ARG_IN(n, t, f, field, val)                                        \
+	fxt_arg_##field(FXT_LITERAL(n), (t), (f), (val))
+#else
 #define FXT_ARG_IN(n, t, f, field, val)                                        \
 	{ .name = FXT_LITERAL(n), .type = (t), .flags = (f), .reserved = 0,     \
 	  .v = { .field = (val) } }
+#endif
 
 #define TRACE_ARG_NULL(n) FXT_ARG_IN(n, FXT_ARG_NULL, 0, u64, 0)
 #define TRACE_ARG_I32(n, val) FXT_ARG_IN(n, FXT_ARG_INT32, 0, i64, (int32_t)(val))
@@ -118,14 +153,25 @@ struct fxt_arg_in {
 #define TRACE_ARG_BOOL(n, val) FXT_ARG_IN(n, FXT_ARG_BOOL, 0, u64, (val) ? 1 : 0)
 
 /*
- * A leading placeholder keeps the array non-empty when there are no
- * arguments; the count leaves it out.
+ * The first of a macro's variadic arguments, and the rest (each followed
+ * by a comma, or nothing): ISO C and C++ before C++20 want at least one
+ * argument for a "...", so the macros take their last fixed parameter
+ * through it and split it off here.
  */
-#define FXT_ARGS_ARRAY(...)                                                    \
-	((const struct fxt_arg_in[]){ { NULL, 0, 0, 0, { 0 } }, __VA_ARGS__ })
-#define FXT_ARGS(...) (FXT_ARGS_ARRAY(__VA_ARGS__) + 1),                       \
-	(unsigned int)(sizeof(FXT_ARGS_ARRAY(__VA_ARGS__)) /                   \
-		       sizeof(struct fxt_arg_in) - 1)
+#define FXT_FIRST(...) FXT_FIRST_(__VA_ARGS__, )
+#define FXT_FIRST_(first, ...) first
+#define FXT_REST(...) FXT_REST_(__VA_ARGS__, )
+#define FXT_REST_(first, ...) __VA_ARGS__
+
+/*
+ * An argument array in the caller's frame (a compound literal is not C++).
+ * A leading placeholder keeps it non-empty when there are no arguments;
+ * FXT_ARGS() leaves it out.
+ */
+#define FXT_ARGS_DECL(var, ...)                                                \
+	const struct fxt_arg_in var[] = { { NULL, 0, 0, 0, { 0 } }, __VA_ARGS__ }
+#define FXT_ARGS(var)                                                          \
+	(var) + 1, (unsigned int)(sizeof(var) / sizeof((var)[0]) - 1)
 
 /* ---------------------------------------------------------------------- */
 /* Call sites (internal; the layout is ABI)                               */
@@ -286,6 +332,12 @@ void fxt_internal_instant_args(struct fxt_site_args *site,
 			       enum fxt_scope scope,
 			       const struct fxt_arg_in *args,
 			       unsigned int nargs);
+/* The same at ts (fxt_now() ticks; 0: now). */
+void fxt_internal_instant_args_ts(struct fxt_site_args *site,
+				  const char *category, const char *name,
+				  enum fxt_scope scope, uint64_t ts,
+				  const struct fxt_arg_in *args,
+				  unsigned int nargs);
 
 #define FXT_INLINE static inline __attribute__((always_inline))
 /* Argument loops unrolled: their count and types are compile-time. */
@@ -565,11 +617,33 @@ FXT_INLINE void fxt_scope_args_end(struct fxt_scope_args *scope)
 	fxt_fast_leave(w, seq);
 }
 
-static inline void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
+FXT_INLINE void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
 {
 	if (FXT_UNLIKELY(scope->header))
 		fxt_scope_args_end(scope);
 }
+
+#ifdef __cplusplus
+} /* extern "C" */
+
+/* TRACE_DURATION's state in C++: the destructor ends the event. */
+struct fxt_scope_guard : fxt_scope_args {
+	fxt_scope_guard() { header = 0; }
+	__attribute__((always_inline)) ~fxt_scope_guard()
+	{
+		fxt_scope_args_cleanup(this);
+	}
+	fxt_scope_guard(const fxt_scope_guard &) = delete;
+	fxt_scope_guard &operator=(const fxt_scope_guard &) = delete;
+};
+#define FXT_SCOPE_DECL(var) fxt_scope_guard var
+
+extern "C" {
+#else
+#define FXT_SCOPE_DECL(var)                                                    \
+	struct fxt_scope_args var __attribute__((cleanup(fxt_scope_args_cleanup))); \
+	var.header = 0
+#endif
 
 /* ---------------------------------------------------------------------- */
 /* Macros                                                                 */
@@ -587,9 +661,19 @@ static inline void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
 			call;                                                  \
 	} while (0)
 
+/* A site with an argument list; the arguments after the enabled check. */
+#define FXT_SITE_ARGS_CALL(call, ...)                                          \
+	do {                                                                   \
+		static struct fxt_site fxt_site_;                              \
+		if (!fxt_site_maybe_enabled(&fxt_site_))                       \
+			break;                                                 \
+		FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                         \
+		call;                                                          \
+	} while (0)
+
 /*
  * The arguments are evaluated once: in the inline writer's call or in the
- * library's, whichever runs.
+ * library's, whichever runs. args: FXT_REST() of the macro's list.
  */
 #define FXT_EVENT(type, cat, name, ts, extra, ...)                             \
 	do {                                                                   \
@@ -598,17 +682,18 @@ static inline void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
 		uint64_t fxt_state_;                                           \
 		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
 			break;                                                 \
+		FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                         \
 		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
 		if (FXT_LIKELY(fxt_w_ != NULL))                                \
 			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
 				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
 				       (type), (ts), (extra),                  \
-				       FXT_ARGS(__VA_ARGS__));                 \
+				       FXT_ARGS(fxt_args_));                   \
 		else                                                           \
 			fxt_internal_event_args(&fxt_site_, FXT_LITERAL(cat),   \
 						FXT_LITERAL(name), (type),     \
 						(ts), (extra),                 \
-						FXT_ARGS(__VA_ARGS__));        \
+						FXT_ARGS(fxt_args_));          \
 	} while (0)
 
 /* Is the category enabled (one load and a branch when it is not)? */
@@ -619,54 +704,74 @@ static inline void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
 			fxt_internal_enabled(&fxt_site_, FXT_LITERAL(cat));    \
 	})
 
-/* scope: TRACE_SCOPE_THREAD, _PROCESS or _GLOBAL (an argument "scope"). */
-#define TRACE_INSTANT(cat, name, scope, ...)                                   \
+/* The second of a macro's variadic arguments, and those after it. */
+#define FXT_SECOND(...) FXT_SECOND_(__VA_ARGS__, )
+#define FXT_SECOND_(first, second, ...) second
+#define FXT_REST2(...) FXT_REST2_(__VA_ARGS__, )
+#define FXT_REST2_(first, second, ...) __VA_ARGS__
+
+/* args: FXT_REST() of the macro's list; ts 0: now. */
+#define FXT_INSTANT(cat, name, ts, scope, ...)                                 \
 	do {                                                                   \
 		static struct fxt_site_args fxt_site_;                         \
 		struct fxt_internal_writer *fxt_w_;                            \
 		enum fxt_scope fxt_scope_;                                     \
-		uint64_t fxt_state_;                                           \
+		uint64_t fxt_state_, fxt_ts_;                                  \
 		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
 			break;                                                 \
+		fxt_ts_ = (ts);                                                \
 		fxt_scope_ = (scope);                                          \
+		FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                         \
 		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
 		if (FXT_LIKELY(fxt_w_ != NULL &&                               \
 			       fxt_scope_ == TRACE_SCOPE_THREAD))              \
 			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
 				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
-				       FXT_EVENT_INSTANT, 0, 0,                \
-				       FXT_ARGS(__VA_ARGS__));                 \
+				       FXT_EVENT_INSTANT, fxt_ts_, 0,          \
+				       FXT_ARGS(fxt_args_));                   \
 		else                                                           \
-			fxt_internal_instant_args(&fxt_site_, FXT_LITERAL(cat), \
-						  FXT_LITERAL(name),           \
-						  fxt_scope_,                  \
-						  FXT_ARGS(__VA_ARGS__));      \
+			fxt_internal_instant_args_ts(                          \
+				&fxt_site_, FXT_LITERAL(cat),                  \
+				FXT_LITERAL(name), fxt_scope_, fxt_ts_,        \
+				FXT_ARGS(fxt_args_));                          \
 	} while (0)
 
-/* The arguments are the counter's values (numeric). */
-#define TRACE_COUNTER(cat, name, counter_id, ...)                              \
-	FXT_EVENT(FXT_EVENT_COUNTER, cat, name, 0, (counter_id), __VA_ARGS__)
+/*
+ * TRACE_INSTANT(cat, name, scope, args...); scope: TRACE_SCOPE_THREAD,
+ * _PROCESS or _GLOBAL (an argument "scope").
+ */
+#define TRACE_INSTANT(cat, name, ...)                                          \
+	FXT_INSTANT(cat, name, 0, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
 
-#define TRACE_DURATION_BEGIN(cat, name, ...)                                   \
-	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, name, 0, 0, __VA_ARGS__)
-#define TRACE_DURATION_END(cat, name, ...)                                     \
-	FXT_EVENT(FXT_EVENT_DURATION_END, cat, name, 0, 0, __VA_ARGS__)
+/* TRACE_COUNTER(cat, name, counter_id, args...): args are the values. */
+#define TRACE_COUNTER(cat, name, ...)                                          \
+	FXT_EVENT(FXT_EVENT_COUNTER, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),    \
+		  FXT_REST(__VA_ARGS__))
 
-/* start and end are fxt_now() values. */
-#define TRACE_COMPLETE(cat, name, start, end, ...)                             \
-	FXT_EVENT(FXT_EVENT_DURATION_COMPLETE, cat, name, (start), (end),       \
-		  __VA_ARGS__)
+/* TRACE_DURATION_BEGIN/END(cat, name, args...) */
+#define TRACE_DURATION_BEGIN(cat, ...)                                         \
+	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, FXT_FIRST(__VA_ARGS__), 0, 0,  \
+		  FXT_REST(__VA_ARGS__))
+#define TRACE_DURATION_END(cat, ...)                                           \
+	FXT_EVENT(FXT_EVENT_DURATION_END, cat, FXT_FIRST(__VA_ARGS__), 0, 0,    \
+		  FXT_REST(__VA_ARGS__))
+
+/* TRACE_COMPLETE(cat, name, start, end, args...): fxt_now() values. */
+#define TRACE_COMPLETE(cat, name, start, ...)                                  \
+	FXT_EVENT(FXT_EVENT_DURATION_COMPLETE, cat, name, (start),              \
+		  (FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
 
 /*
- * Until the end of the enclosing block. String argument values must stay
- * valid until then: they are read when the event is written.
+ * TRACE_DURATION(cat, name, args...): until the end of the enclosing
+ * block (a cleanup attribute in C, a destructor in C++: early returns and
+ * exceptions end it too). String argument values must stay valid until
+ * then: they are read when the event is written.
  */
-#define TRACE_DURATION(cat, name, ...)                                         \
+#define TRACE_DURATION(cat, ...)                                               \
 	static struct fxt_site_args FXT_UNIQUE(fxt_dsite_);                    \
-	struct fxt_scope_args FXT_UNIQUE(fxt_scope_)                           \
-		__attribute__((cleanup(fxt_scope_args_cleanup)));              \
-	FXT_UNIQUE(fxt_scope_).header = 0;                                     \
+	FXT_SCOPE_DECL(FXT_UNIQUE(fxt_scope_));                                \
 	if (fxt_site_maybe_enabled(&FXT_UNIQUE(fxt_dsite_).site)) {            \
+		FXT_ARGS_DECL(FXT_UNIQUE(fxt_dargs_), FXT_REST(__VA_ARGS__));  \
 		FXT_UNIQUE(fxt_scope_).w = fxt_fast_ready(                     \
 			&FXT_UNIQUE(fxt_dsite_).site,                          \
 			&FXT_UNIQUE(fxt_scope_).tag);                          \
@@ -675,28 +780,72 @@ static inline void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
 					     &FXT_UNIQUE(fxt_dsite_),          \
 					     FXT_UNIQUE(fxt_scope_).w,         \
 					     FXT_LITERAL(cat),                 \
-					     FXT_LITERAL(name),                \
-					     FXT_ARGS(__VA_ARGS__));           \
+					     FXT_LITERAL(FXT_FIRST(__VA_ARGS__)), \
+					     FXT_ARGS(FXT_UNIQUE(fxt_dargs_))); \
 		else                                                           \
 			fxt_internal_scope_args_begin(                         \
 				&FXT_UNIQUE(fxt_scope_),                       \
 				&FXT_UNIQUE(fxt_dsite_), FXT_LITERAL(cat),     \
-				FXT_LITERAL(name), FXT_ARGS(__VA_ARGS__));     \
+				FXT_LITERAL(FXT_FIRST(__VA_ARGS__)),           \
+				FXT_ARGS(FXT_UNIQUE(fxt_dargs_)));             \
 	}
 
-#define TRACE_ASYNC_BEGIN(cat, name, id, ...)                                  \
-	FXT_EVENT(FXT_EVENT_ASYNC_BEGIN, cat, name, 0, (id), __VA_ARGS__)
-#define TRACE_ASYNC_INSTANT(cat, name, id, ...)                                \
-	FXT_EVENT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0, (id), __VA_ARGS__)
-#define TRACE_ASYNC_END(cat, name, id, ...)                                    \
-	FXT_EVENT(FXT_EVENT_ASYNC_END, cat, name, 0, (id), __VA_ARGS__)
+/* TRACE_ASYNC_BEGIN/INSTANT/END(cat, name, id, args...) */
+#define TRACE_ASYNC_BEGIN(cat, name, ...)                                      \
+	FXT_EVENT(FXT_EVENT_ASYNC_BEGIN, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
+		  FXT_REST(__VA_ARGS__))
+#define TRACE_ASYNC_INSTANT(cat, name, ...)                                    \
+	FXT_EVENT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0,                        \
+		  (FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
+#define TRACE_ASYNC_END(cat, name, ...)                                        \
+	FXT_EVENT(FXT_EVENT_ASYNC_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
+		  FXT_REST(__VA_ARGS__))
 
-#define TRACE_FLOW_BEGIN(cat, name, id, ...)                                   \
-	FXT_EVENT(FXT_EVENT_FLOW_BEGIN, cat, name, 0, (id), __VA_ARGS__)
-#define TRACE_FLOW_STEP(cat, name, id, ...)                                    \
-	FXT_EVENT(FXT_EVENT_FLOW_STEP, cat, name, 0, (id), __VA_ARGS__)
-#define TRACE_FLOW_END(cat, name, id, ...)                                     \
-	FXT_EVENT(FXT_EVENT_FLOW_END, cat, name, 0, (id), __VA_ARGS__)
+/* TRACE_FLOW_BEGIN/STEP/END(cat, name, id, args...) */
+#define TRACE_FLOW_BEGIN(cat, name, ...)                                       \
+	FXT_EVENT(FXT_EVENT_FLOW_BEGIN, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
+		  FXT_REST(__VA_ARGS__))
+#define TRACE_FLOW_STEP(cat, name, ...)                                        \
+	FXT_EVENT(FXT_EVENT_FLOW_STEP, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
+		  FXT_REST(__VA_ARGS__))
+#define TRACE_FLOW_END(cat, name, ...)                                         \
+	FXT_EVENT(FXT_EVENT_FLOW_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),   \
+		  FXT_REST(__VA_ARGS__))
+
+/*
+ * Events recorded after the fact, at ts (fxt_now() ticks, not 0): the
+ * macros above with a timestamp after the name.
+ *	TRACE_INSTANT_AT(cat, name, ts, scope, args...)
+ *	TRACE_COUNTER_AT(cat, name, ts, counter_id, args...)
+ *	TRACE_DURATION_BEGIN_AT / _END_AT(cat, name, ts, args...)
+ *	TRACE_ASYNC_*_AT, TRACE_FLOW_*_AT(cat, name, ts, id, args...)
+ * TRACE_COMPLETE takes its times already.
+ */
+#define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
+	FXT_INSTANT(cat, name, ts, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
+#define FXT_EVENT_AT(type, cat, name, ts, ...)                                 \
+	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),              \
+		  FXT_REST(__VA_ARGS__))
+#define TRACE_COUNTER_AT(cat, name, ts, ...)                                   \
+	FXT_EVENT_AT(FXT_EVENT_COUNTER, cat, name, ts, __VA_ARGS__)
+#define TRACE_DURATION_BEGIN_AT(cat, name, ...)                                \
+	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, name,                          \
+		  (FXT_FIRST(__VA_ARGS__)), 0, FXT_REST(__VA_ARGS__))
+#define TRACE_DURATION_END_AT(cat, name, ...)                                  \
+	FXT_EVENT(FXT_EVENT_DURATION_END, cat, name, (FXT_FIRST(__VA_ARGS__)),  \
+		  0, FXT_REST(__VA_ARGS__))
+#define TRACE_ASYNC_BEGIN_AT(cat, name, ts, ...)                               \
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_BEGIN, cat, name, ts, __VA_ARGS__)
+#define TRACE_ASYNC_INSTANT_AT(cat, name, ts, ...)                             \
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_INSTANT, cat, name, ts, __VA_ARGS__)
+#define TRACE_ASYNC_END_AT(cat, name, ts, ...)                                 \
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_END, cat, name, ts, __VA_ARGS__)
+#define TRACE_FLOW_BEGIN_AT(cat, name, ts, ...)                                \
+	FXT_EVENT_AT(FXT_EVENT_FLOW_BEGIN, cat, name, ts, __VA_ARGS__)
+#define TRACE_FLOW_STEP_AT(cat, name, ts, ...)                                 \
+	FXT_EVENT_AT(FXT_EVENT_FLOW_STEP, cat, name, ts, __VA_ARGS__)
+#define TRACE_FLOW_END_AT(cat, name, ts, ...)                                  \
+	FXT_EVENT_AT(FXT_EVENT_FLOW_END, cat, name, ts, __VA_ARGS__)
 
 /* Payload of at most FXT_BLOB_MAX bytes; type: enum fxt_blob_type. */
 #define TRACE_BLOB(cat, name, type, data, len)                                 \
@@ -712,39 +861,90 @@ static inline void fxt_scope_args_cleanup(struct fxt_scope_args *scope)
 	FXT_SITE_CALL(fxt_internal_logf(&fxt_site_, FXT_LITERAL(cat),           \
 					__VA_ARGS__))
 
-/* Names a pointer for later TRACE_ARG_PTR arguments; name may be dynamic. */
-#define TRACE_USERSPACE_OBJECT(cat, pointer, name, ...)                        \
-	FXT_SITE_CALL(fxt_internal_userspace_object(&fxt_site_,                 \
-						    FXT_LITERAL(cat),          \
-						    (pointer), (name),         \
-						    FXT_ARGS(__VA_ARGS__)))
+/*
+ * TRACE_USERSPACE_OBJECT(cat, pointer, name, args...): names a pointer
+ * for later TRACE_ARG_PTR arguments; name may be dynamic.
+ */
+#define TRACE_USERSPACE_OBJECT(cat, pointer, ...)                              \
+	FXT_SITE_ARGS_CALL(fxt_internal_userspace_object(                      \
+				   &fxt_site_, FXT_LITERAL(cat), (pointer),    \
+				   (FXT_FIRST(__VA_ARGS__)),                   \
+				   FXT_ARGS(fxt_args_)),                       \
+			   FXT_REST(__VA_ARGS__))
 
-/* Names a koid; obj_type: enum fxt_zx_obj_type; name may be dynamic. */
-#define TRACE_KERNEL_OBJECT(cat, koid, obj_type, name, ...)                    \
-	FXT_SITE_CALL(fxt_internal_kernel_object(&fxt_site_, FXT_LITERAL(cat),  \
-						 (koid), (obj_type), (name),   \
-						 FXT_ARGS(__VA_ARGS__)))
+/*
+ * TRACE_KERNEL_OBJECT(cat, koid, obj_type, name, args...): names a koid;
+ * obj_type: enum fxt_zx_obj_type; name may be dynamic.
+ */
+#define TRACE_KERNEL_OBJECT(cat, koid, obj_type, ...)                          \
+	FXT_SITE_ARGS_CALL(fxt_internal_kernel_object(                         \
+				   &fxt_site_, FXT_LITERAL(cat), (koid),       \
+				   (obj_type), (FXT_FIRST(__VA_ARGS__)),       \
+				   FXT_ARGS(fxt_args_)),                       \
+			   FXT_REST(__VA_ARGS__))
 
 #else /* FXT_NTRACE */
 
+/*
+ * Compiled out; the values are still "used" (in dead code, never
+ * evaluated), so that a build with FXT_NTRACE warns about nothing more.
+ */
+#define FXT_NOOP(use, ...)                                                     \
+	do {                                                                   \
+		if (0) {                                                       \
+			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
+			(void)fxt_args_;                                       \
+			use;                                                   \
+		}                                                              \
+	} while (0)
+
+static inline __attribute__((format(printf, 1, 2))) void
+fxt_noop_logf(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
 #define TRACE_ENABLED(cat) false
-#define TRACE_INSTANT(cat, name, scope, ...) do { } while (0)
-#define TRACE_COUNTER(cat, name, counter_id, ...) do { } while (0)
-#define TRACE_DURATION_BEGIN(cat, name, ...) do { } while (0)
-#define TRACE_DURATION_END(cat, name, ...) do { } while (0)
-#define TRACE_COMPLETE(cat, name, start, end, ...) do { } while (0)
-#define TRACE_DURATION(cat, name, ...) do { } while (0)
-#define TRACE_ASYNC_BEGIN(cat, name, id, ...) do { } while (0)
-#define TRACE_ASYNC_INSTANT(cat, name, id, ...) do { } while (0)
-#define TRACE_ASYNC_END(cat, name, id, ...) do { } while (0)
-#define TRACE_FLOW_BEGIN(cat, name, id, ...) do { } while (0)
-#define TRACE_FLOW_STEP(cat, name, id, ...) do { } while (0)
-#define TRACE_FLOW_END(cat, name, id, ...) do { } while (0)
-#define TRACE_BLOB(cat, name, type, data, len) do { } while (0)
-#define TRACE_LOG(cat, message, len) do { } while (0)
-#define TRACE_LOGF(cat, ...) do { } while (0)
-#define TRACE_USERSPACE_OBJECT(cat, pointer, name, ...) do { } while (0)
-#define TRACE_KERNEL_OBJECT(cat, koid, obj_type, name, ...) do { } while (0)
+#define TRACE_INSTANT(cat, name, ...)                                          \
+	FXT_NOOP((void)(FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
+#define TRACE_COUNTER(cat, name, ...)                                          \
+	FXT_NOOP((void)(FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
+#define TRACE_DURATION_BEGIN(cat, ...) FXT_NOOP((void)0, FXT_REST(__VA_ARGS__))
+#define TRACE_DURATION_END(cat, ...) FXT_NOOP((void)0, FXT_REST(__VA_ARGS__))
+#define TRACE_COMPLETE(cat, name, start, ...)                                  \
+	FXT_NOOP(((void)(start), (void)(FXT_FIRST(__VA_ARGS__))),              \
+		 FXT_REST(__VA_ARGS__))
+#define TRACE_DURATION(cat, ...) FXT_NOOP((void)0, FXT_REST(__VA_ARGS__))
+#define TRACE_ASYNC_BEGIN TRACE_COUNTER
+#define TRACE_ASYNC_INSTANT TRACE_COUNTER
+#define TRACE_ASYNC_END TRACE_COUNTER
+#define TRACE_FLOW_BEGIN TRACE_COUNTER
+#define TRACE_FLOW_STEP TRACE_COUNTER
+#define TRACE_FLOW_END TRACE_COUNTER
+#define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
+	FXT_NOOP(((void)(ts), (void)(FXT_FIRST(__VA_ARGS__))),                 \
+		 FXT_REST(__VA_ARGS__))
+#define TRACE_COUNTER_AT TRACE_INSTANT_AT
+#define TRACE_DURATION_BEGIN_AT TRACE_COUNTER
+#define TRACE_DURATION_END_AT TRACE_COUNTER
+#define TRACE_ASYNC_BEGIN_AT TRACE_INSTANT_AT
+#define TRACE_ASYNC_INSTANT_AT TRACE_INSTANT_AT
+#define TRACE_ASYNC_END_AT TRACE_INSTANT_AT
+#define TRACE_FLOW_BEGIN_AT TRACE_INSTANT_AT
+#define TRACE_FLOW_STEP_AT TRACE_INSTANT_AT
+#define TRACE_FLOW_END_AT TRACE_INSTANT_AT
+#define TRACE_BLOB(cat, name, type, data, len)                                 \
+	FXT_NOOP(((void)(type), (void)(data), (void)(len)), )
+#define TRACE_LOG(cat, message, len)                                           \
+	FXT_NOOP(((void)(message), (void)(len)), )
+#define TRACE_LOGF(cat, ...) FXT_NOOP(fxt_noop_logf(__VA_ARGS__), )
+#define TRACE_USERSPACE_OBJECT(cat, pointer, ...)                              \
+	FXT_NOOP(((void)(pointer), (void)(FXT_FIRST(__VA_ARGS__))),            \
+		 FXT_REST(__VA_ARGS__))
+#define TRACE_KERNEL_OBJECT(cat, koid, obj_type, ...)                          \
+	FXT_NOOP(((void)(koid), (void)(obj_type),                              \
+		  (void)(FXT_FIRST(__VA_ARGS__))),                             \
+		 FXT_REST(__VA_ARGS__))
 
 #endif /* FXT_NTRACE */
 

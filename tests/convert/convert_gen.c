@@ -127,27 +127,30 @@ static void write_app_events(struct fxt_writer *w)
 	e = ev(2000001, t1, cat, "proc_inst", NULL, 0);
 	check(fxt_write_instant(w, &e, FXT_SCOPE_PROCESS), "instant");
 	e = ev(3000000, t1, cat, "ctr", counter, NARGS(counter));
-	check(fxt_write_counter(w, &e, 0), "counter");
+	check(fxt_write_event(w, FXT_EVENT_COUNTER, &e, 0), "counter");
 	e = ev(3000001, t1, cat, "ctr2", counter2, 1);
-	check(fxt_write_counter(w, &e, 7), "counter");
+	check(fxt_write_event(w, FXT_EVENT_COUNTER, &e, 7), "counter");
 	e = ev(4000000, t1, cat, "dur", NULL, 0);
-	check(fxt_write_duration_begin(w, &e), "begin");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, &e, 0), "begin");
 	e = ev(4000999, t1, cat, "dur", NULL, 0);
-	check(fxt_write_duration_end(w, &e), "end");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_END, &e, 0), "end");
 	e = ev(5000000, t1, cat, "cpl", k, 1);
-	check(fxt_write_duration_complete(w, &e, 5500500), "complete");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, &e, 5500500),
+	      "complete");
 	e = ev(6000000, t1, cat, "req", NULL, 0);
-	check(fxt_write_async_begin(w, &e, 0x55), "async begin");
+	check(fxt_write_event(w, FXT_EVENT_ASYNC_BEGIN, &e, 0x55),
+	      "async begin");
 	e.ts = 6000001;
-	check(fxt_write_async_instant(w, &e, 0x55), "async instant");
+	check(fxt_write_event(w, FXT_EVENT_ASYNC_INSTANT, &e, 0x55),
+	      "async instant");
 	e.ts = 6000002;
-	check(fxt_write_async_end(w, &e, 0x55), "async end");
+	check(fxt_write_event(w, FXT_EVENT_ASYNC_END, &e, 0x55), "async end");
 	e = ev(7000000, t1, cat, "fl", NULL, 0);
-	check(fxt_write_flow_begin(w, &e, 0x66), "flow begin");
+	check(fxt_write_event(w, FXT_EVENT_FLOW_BEGIN, &e, 0x66), "flow begin");
 	e.ts = 7000100;
-	check(fxt_write_flow_step(w, &e, 0x66), "flow step");
+	check(fxt_write_event(w, FXT_EVENT_FLOW_STEP, &e, 0x66), "flow step");
 	e.ts = 7000200;
-	check(fxt_write_flow_end(w, &e, 0x66), "flow end");
+	check(fxt_write_event(w, FXT_EVENT_FLOW_END, &e, 0x66), "flow end");
 	e = ev(7500000, t1, cat, "nan", odd, NARGS(odd));
 	check(fxt_write_instant(w, &e, FXT_SCOPE_THREAD), "instant");
 	check(fxt_write_log(w, 8000000, fxt_wthread(100, 102),
@@ -289,7 +292,8 @@ static void write_slow(struct fxt_writer *w)
 	check(fxt_write_provider_info(w, 3, "slow", 4), "provider");
 	check(fxt_write_provider_section(w, 3), "section");
 	check(fxt_write_init(w, 1000000), "init");
-	check(fxt_write_duration_complete(w, &e, 1734), "complete");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, &e, 1734),
+	      "complete");
 	e.ts = 1234567;
 	e.name = fxt_wstr("slow_inst");
 	check(fxt_write_instant(w, &e, FXT_SCOPE_THREAD), "instant");
@@ -354,7 +358,7 @@ static void gen_strings(const char *dir)
 	check(fxt_write_instant(&w, &e, FXT_SCOPE_THREAD), "instant");
 	e = ev(2, fxt_wthread(1, 2), fxt_wstr("c"), "quote\"back\\ctl\x01\x1f",
 	       NULL, 0);
-	check(fxt_write_duration_begin(&w, &e), "begin");
+	check(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN, &e, 0), "begin");
 	check(fxt_write_log(&w, 3, fxt_wthread(1, 2), huge, 30000), "log");
 	/* Nasty thread and process names end up in CPU slice labels. */
 	check(fxt_write_kernel_object(&w, FXT_ZX_OBJ_THREAD, 7, nasty_str,
@@ -490,7 +494,9 @@ static void gen_memory(const char *dir)
 		write_thread_object(&w, 100000 + i, 100000 + i / 4, name);
 		e.ts = i;
 		e.thread = fxt_wthread(100000 + i / 4, 100000 + i);
-		check(fxt_write_duration_complete(&w, &e, i + 1), "complete");
+		check(fxt_write_event(&w, FXT_EVENT_DURATION_COMPLETE, &e,
+				      i + 1),
+		      "complete");
 	}
 	for (i = 0; i < CPU_COUNT_MAX; i++)
 		cswitch(&w, MEMORY_THREADS + i, i, FXT_THREAD_RUNNING, 0,

@@ -36,6 +36,26 @@ for mode in oneshot circular streaming; do
 	[ "$(count 'name="done"')" -eq 1 ] || fail "$mode: the last event (done) is missing"
 done
 
+# The C++ example, from each C++ compiler: every request's scope is in
+# the archive, those left by an exception too. No start wait of ours:
+# record sets it for the command, so that its first events are kept.
+for cxx in ${FXT_EXAMPLES_CXX:-}; do
+	env -u FXTRACE_START_WAIT_MS "$TRACECTL" record -o "$T/cxx.fxt" \
+		--kernel=off -- "$cxx" 100 >"$T/rec.out"
+	grep -q '^100 requests, 14 failed$' "$T/rec.out" || fail "$cxx: bad run"
+	strict_dump "$T/cxx.fxt"
+	[ "$(count 'name="handle"')" -eq 100 ] || fail "$cxx: handle events lost"
+	[ "$(count 'name="failed"')" -eq 14 ] || fail "$cxx: failed events lost"
+	[ "$(count 'name="bytes"')" -eq 57 ] || fail "$cxx: counter events lost"
+done
+
+# A command that cannot run is an error before any trace starts.
+rc=0
+"$TRACECTL" record -o "$T/none.fxt" -- "$T/no-such-command" 2>"$T/err" || rc=$?
+[ "$rc" -eq 127 ] || fail "record of a missing command exited $rc"
+grep -q 'no trace was started' "$T/err" || fail "no message for a missing command"
+[ ! -s "$T/none.fxt" ] || fail "an archive was written for a missing command"
+
 # Categories reach the provider: only example.io events are written.
 "$TRACECTL" record -o "$T/cat.fxt" --categories example.io --kernel=off -- \
 	"$FXT_EXAMPLE" --iterations 50 --threads 1 >/dev/null

@@ -125,6 +125,17 @@ for f in "$fxtrace" "$lib" "$dev" "$dkms"; do dpkg-deb -x "$f" "$root"; done
 check "dkms.conf names fxt-sched $version" \
 	sh -c "grep -qx 'PACKAGE_NAME=\"fxt-sched\"' '$root/usr/src/fxt-sched-$version/dkms.conf' &&
 		grep -qx 'PACKAGE_VERSION=\"$version\"' '$root/usr/src/fxt-sched-$version/dkms.conf'"
+# What DKMS will build: the packaged sources alone, against the guest
+# kernel's headers (a header the module includes but the package lacks
+# fails here, not only on a user's machine).
+dkms_builds() {
+	kdir=$(ls -d /usr/src/linux-headers-*-cloud-amd64 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$kdir" ] || { echo "no linux-headers-*-cloud-amd64"; return 1; }
+	cp -r "$root/usr/src/fxt-sched-$version" "$work/dkms-build" &&
+		make -C "$kdir" M="$work/dkms-build" modules &&
+		[ -f "$work/dkms-build/kmod/fxt_sched.ko" ]
+}
+check "fxt-sched-dkms: the packaged sources build the module" dkms_builds
 check "fxtraced --version" \
 	sh -c "'$root/usr/sbin/fxtraced' --version | grep -qx 'fxtraced $version'"
 check "tracectl --version" \
@@ -188,7 +199,7 @@ complete_words() {
 }
 if [ -r /usr/share/bash-completion/bash_completion ]; then
 	check "completion: commands" \
-		test "$(complete_words tracectl '')" = "start stop status record dump convert --help --version"
+		test "$(complete_words tracectl '')" = "start stop status record dump convert summary report --help --version"
 	check "completion: --mode values" \
 		test "$(complete_words tracectl start --mode '')" = "oneshot circular streaming"
 	check "completion: -k values" \
@@ -199,6 +210,8 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 		test "$(cd "$work/files" && complete_words tracectl dump '')" = "a.fxt"
 	check "completion: convert -o takes .json files" \
 		test "$(cd "$work/files" && complete_words tracectl convert a.fxt -o '')" = "b.json"
+	check "completion: summary options" \
+		test "$(complete_words tracectl summary --)" = "--json --top --help"
 fi
 
 finish

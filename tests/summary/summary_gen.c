@@ -110,14 +110,14 @@ static void begin(struct fxt_writer *w, uint64_t ts, uint64_t tid,
 {
 	struct fxt_writer_event e = slice(ts, 100, tid, name);
 
-	check(fxt_write_duration_begin(w, &e), "begin");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, &e, 0), "begin");
 }
 
 static void end(struct fxt_writer *w, uint64_t ts, uint64_t tid)
 {
 	struct fxt_writer_event e = slice(ts, 100, tid, "");
 
-	check(fxt_write_duration_end(w, &e), "end");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_END, &e, 0), "end");
 }
 
 static void complete(struct fxt_writer *w, uint64_t ts, uint64_t end_ts,
@@ -125,7 +125,8 @@ static void complete(struct fxt_writer *w, uint64_t ts, uint64_t end_ts,
 {
 	struct fxt_writer_event e = slice(ts, 100, tid, name);
 
-	check(fxt_write_duration_complete(w, &e, end_ts), "complete");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, &e, end_ts),
+	      "complete");
 }
 
 /*
@@ -168,9 +169,11 @@ static void gen_nested(struct fxt_writer *w)
 	check(fxt_write_provider_section(w, 3), "section");
 	check(fxt_write_init(w, 1000000), "init");
 	e = slice(12, 100, 103, "quick");
-	check(fxt_write_duration_complete(w, &e, 13), "complete");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, &e, 13),
+	      "complete");
 	e = slice(10, 100, 103, "slow");
-	check(fxt_write_duration_complete(w, &e, 20), "complete");
+	check(fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, &e, 20),
+	      "complete");
 
 	/*
 	 * CPU 0: 101 runs [10000,15000]; 102 woken at 14800 runs from

@@ -95,25 +95,26 @@ static void write_app_burst(struct fxt_writer *w, uint64_t *ts)
 		ev.ts = *ts;
 		ev.thread = fxt_wthread_index((uint8_t)(1 + r % 32));
 		ev.nargs = 0;
-		fxt_write_duration_begin(w, &ev);
+		fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, &ev, 0);
 		ev.nargs = 2;
 		ev.name = fxt_wstr_index(S_SEND);
 		fxt_write_instant(w, &ev, FXT_SCOPE_THREAD);
 		ev.nargs = 1;
-		fxt_write_counter(w, &ev, 1);
+		fxt_write_event(w, FXT_EVENT_COUNTER, &ev, 1);
 		if (!(r & 0x30)) {
 			ev.name = fxt_wstr("inline event name");
 			ev.nargs = 3;
 			ev.thread = fxt_wthread(1000, 2000 + r % 97);
-			fxt_write_async_begin(w, &ev, r);
-			fxt_write_flow_step(w, &ev, r);
+			fxt_write_event(w, FXT_EVENT_ASYNC_BEGIN, &ev, r);
+			fxt_write_event(w, FXT_EVENT_FLOW_STEP, &ev, r);
 		}
 		ev.ts += 200;
 		ev.nargs = 0;
 		ev.name = fxt_wstr_index(S_FRAME);
 		ev.thread = fxt_wthread_index((uint8_t)(1 + r % 32));
-		fxt_write_duration_complete(w, &ev, ev.ts + 100);
-		fxt_write_duration_end(w, &ev);
+		fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, &ev,
+				ev.ts + 100);
+		fxt_write_event(w, FXT_EVENT_DURATION_END, &ev, 0);
 	}
 }
 

@@ -409,7 +409,9 @@ static void string_lengths(void **state)
 			.args = &a,
 			.nargs = 1,
 		};
-		assert_int_equal(fxt_write_duration_begin(&w, &ev), 0);
+		assert_int_equal(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN,
+						 &ev, 0),
+				 0);
 	}
 	r = open_writer(&w, &log);
 	skip_records(r, 1);
@@ -494,7 +496,8 @@ static void writer_rejects_bad_fields(void **state)
 	assert_int_equal(fxt_write_instant(&w, &ev, FXT_SCOPE_THREAD), -EINVAL);
 	ev.nargs = 0;
 	ev.name = fxt_wstr_index(0x8000);
-	assert_int_equal(fxt_write_counter(&w, &ev, 1), -EINVAL);
+	assert_int_equal(fxt_write_event(&w, FXT_EVENT_COUNTER, &ev, 1),
+			 -EINVAL);
 	assert_int_equal(fxt_write_event(&w, 11, &ev, 0), -EINVAL);
 	assert_int_equal(fxt_write_string(&w, 0, "x", 1), -EINVAL);
 	assert_int_equal(fxt_write_thread(&w, 0, 1, 2), -EINVAL);
@@ -503,7 +506,8 @@ static void writer_rejects_bad_fields(void **state)
 	/* two 32000-byte streams cannot fit 4095 words */
 	ev.name = fxt_wstr_len(big, sizeof(big));
 	ev.category = fxt_wstr_len(big, sizeof(big));
-	assert_int_equal(fxt_write_duration_begin(&w, &ev), -E2BIG);
+	assert_int_equal(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN, &ev, 0),
+			 -E2BIG);
 	assert_int_equal(fxt_write_log(&w, 0, fxt_wthread(1, 2), big, 0x8000),
 			 -E2BIG);
 	/* nothing was written, the first error is kept */

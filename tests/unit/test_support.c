@@ -44,16 +44,16 @@ static void sample_events(struct fxt_writer *w)
 	ev.thread = fxt_wthread_index(1);
 	ev.name = fxt_wstr_index(2);
 	fxt_write_instant(w, &ev, FXT_SCOPE_THREAD);
-	fxt_write_counter(w, &ev, 3);
-	fxt_write_duration_begin(w, &ev);
-	fxt_write_duration_end(w, &ev);
-	fxt_write_duration_complete(w, &ev, 2000);
-	fxt_write_async_begin(w, &ev, 9);
-	fxt_write_async_instant(w, &ev, 9);
-	fxt_write_async_end(w, &ev, 9);
-	fxt_write_flow_begin(w, &ev, 10);
-	fxt_write_flow_step(w, &ev, 10);
-	fxt_write_flow_end(w, &ev, 10);
+	fxt_write_event(w, FXT_EVENT_COUNTER, &ev, 3);
+	fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, &ev, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_END, &ev, 0);
+	fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, &ev, 2000);
+	fxt_write_event(w, FXT_EVENT_ASYNC_BEGIN, &ev, 9);
+	fxt_write_event(w, FXT_EVENT_ASYNC_INSTANT, &ev, 9);
+	fxt_write_event(w, FXT_EVENT_ASYNC_END, &ev, 9);
+	fxt_write_event(w, FXT_EVENT_FLOW_BEGIN, &ev, 10);
+	fxt_write_event(w, FXT_EVENT_FLOW_STEP, &ev, 10);
+	fxt_write_event(w, FXT_EVENT_FLOW_END, &ev, 10);
 }
 
 static void sample_objects(struct fxt_writer *w)

@@ -101,15 +101,16 @@ static unsigned int app_work(struct fxt_writer *w, uint64_t *ts)
 	uint64_t start = *ts;
 
 	e = ev(start, t, name, NULL, 0);
-	check(fxt_write_duration_begin(w, &e));
+	check(fxt_write_event(w, FXT_EVENT_DURATION_BEGIN, &e, 0));
 	e = ev(start + 100 + rng() % 500, t, S_DECODE, NULL, 0);
-	check(fxt_write_duration_complete(w, &e, e.ts + 50 + rng() % 200));
+	check(fxt_write_event(w, FXT_EVENT_DURATION_COMPLETE, &e,
+			      e.ts + 50 + rng() % 200));
 	e = ev(start + 900, t, S_VSYNC, inst_args, 2);
 	check(fxt_write_instant(w, &e, FXT_SCOPE_THREAD));
 	e = ev(start + 950, t, S_QUEUE, ctr_args, 1);
-	check(fxt_write_counter(w, &e, 0));
+	check(fxt_write_event(w, FXT_EVENT_COUNTER, &e, 0));
 	e = ev(start + 1000 + rng() % 1000, t, name, NULL, 0);
-	check(fxt_write_duration_end(w, &e));
+	check(fxt_write_event(w, FXT_EVENT_DURATION_END, &e, 0));
 	*ts = e.ts + rng() % 100;
 	return 5;
 }

@@ -35,6 +35,7 @@
 #include "buffer.h"
 #include "clock.h"
 #include "test_hooks.h"
+#include "loops_cxx.h"
 
 #ifdef HAVE_LTTNG_UST
 #include "lttng_tp.h"
@@ -73,15 +74,9 @@ static double median(double *v, unsigned int n)
 
 /* ---- the measured loops (noinline: one call per event, as in apps) -- */
 
-static __attribute__((noinline)) void loop_instant(unsigned long n)
-{
-	unsigned long i;
-
-	for (i = 0; i < n; i++)
-		TRACE_INSTANT("bench", "instant", TRACE_SCOPE_THREAD,
-			      TRACE_ARG_I32("a", (int32_t)i),
-			      TRACE_ARG_I32("b", (int32_t)(2 * i)));
-}
+/* loop_instant(), loop_duration(): shared with the C++ rows. */
+#define LOOP(name) static __attribute__((noinline)) void loop_##name
+#include "loops.h"
 
 static __attribute__((noinline)) void loop_disabled(unsigned long n)
 {
@@ -91,21 +86,6 @@ static __attribute__((noinline)) void loop_disabled(unsigned long n)
 		TRACE_INSTANT("bench.off", "instant", TRACE_SCOPE_THREAD,
 			      TRACE_ARG_I32("a", (int32_t)i),
 			      TRACE_ARG_I32("b", (int32_t)(2 * i)));
-}
-
-static __attribute__((noinline)) void one_duration(unsigned long i)
-{
-	TRACE_DURATION("bench", "duration", TRACE_ARG_I32("a", (int32_t)i),
-		       TRACE_ARG_I32("b", (int32_t)(2 * i)));
-	__asm__ volatile("" ::: "memory");
-}
-
-static __attribute__((noinline)) void loop_duration(unsigned long n)
-{
-	unsigned long i;
-
-	for (i = 0; i < n; i++)
-		one_duration(i);
 }
 
 static __attribute__((noinline)) void loop_clock(unsigned long n)
@@ -293,6 +273,10 @@ static struct row rows[] = {
 	  .loop = loop_duration, .threads = 1, .traced = true, .scale = 1 },
 	{ .key = "duration2", .what = "TRACE_DURATION (complete) 2 int args, 2 threads",
 	  .loop = loop_duration, .threads = 2, .traced = true, .scale = 1 },
+	{ .key = "instant_cxx", .what = "TRACE_INSTANT 2 int args, 1 thread, C++",
+	  .loop = loop_instant_cxx, .threads = 1, .traced = true, .scale = 1 },
+	{ .key = "duration_cxx", .what = "TRACE_DURATION 2 int args, 1 thread, C++",
+	  .loop = loop_duration_cxx, .threads = 1, .traced = true, .scale = 1 },
 	{ .key = "lttng", .what = "LTTng-UST tracepoint 2 int fields, 1 thread",
 	  .loop = loop_lttng, .threads = 1, .lttng = true, .scale = 1 },
 	{ .key = "lttng2", .what = "LTTng-UST tracepoint 2 int fields, 2 threads",
@@ -451,6 +435,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: provider_bench [--runs R] [--events N] [--only NAME] [--no-lttng]\n"
 		   "NAME: clock now disabled disabled2 instant instant2 duration duration2\n"
+		   "      instant_cxx duration_cxx\n"
 		   "example: perf stat -e instructions provider_bench --only instant --runs 1 --events 10000000\n");
 }
 

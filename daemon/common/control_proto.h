@@ -19,6 +19,7 @@
 #define FXT_CTL_PATH_MAX 4096
 #define FXT_CTL_MESSAGE_MAX 512
 #define FXT_CTL_BACKEND_MAX 16
+#define FXT_CTL_NAME_MAX 256
 
 enum fxt_ctl_msg_type {
 	/* controller -> manager */
@@ -53,6 +54,13 @@ struct fxt_ctl_start {
 	char output[FXT_CTL_PATH_MAX];
 	char categories[FXT_CATEGORIES_MAX];
 	__u64 kernel_buffer_size;	/* bytes per CPU; 0: the backend's */
+	/*
+	 * The descriptor is a hidden file beside output, named so (no '/'):
+	 * the controller that stops the trace renames it to output once
+	 * the archive is complete, so a failed start or trace never touches
+	 * a file at output.
+	 */
+	char temp_name[FXT_CTL_NAME_MAX];
 };
 
 enum fxt_ctl_provider_flags {
@@ -60,6 +68,8 @@ enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_KERNEL = 1u << 1,	/* the kernel section */
 	FXT_CTL_PROVIDER_TRACING = 1u << 2,	/* has a buffer in this trace */
 	FXT_CTL_PROVIDER_NO_STOPPED = 1u << 3,	/* did not ack STOP in time */
+	/* no buffer: its uid's buffers reached fxtraced --user-buffer-budget */
+	FXT_CTL_PROVIDER_OVER_BUDGET = 1u << 4,
 };
 
 struct fxt_ctl_provider {
@@ -96,6 +106,14 @@ struct fxt_ctl_result {
 	char output[FXT_CTL_PATH_MAX];
 	/* Why it failed, or a note (e.g. why there is no kernel capture). */
 	char message[FXT_CTL_MESSAGE_MAX];
+	/*
+	 * Stop: the finished archive's hidden name beside output ("" when
+	 * there is none to put in place) and the uid that started the trace:
+	 * only that uid renames it, with its own rights.
+	 */
+	char temp_name[FXT_CTL_NAME_MAX];
+	__u32 owner_uid;
+	__s32 archive_error;	/* 0, or why the archive is incomplete */
 };
 
 #endif /* FXT_CONTROL_PROTO_H */

@@ -1,57 +1,201 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The archive file, written by a thread of its own: the event loop fills
+ * chunks in memory and hands each over whole; the writer thread writes
+ * them in order. A frozen or slow disk holds the writer, never the event
+ * loop. A chunk is on disk whole or not at all (a failed write is cut
+ * back); while the trace runs the writer tries a failing chunk again
+ * every second (space may come back), and once the trace ends it tries
+ * what is left once and reports the chunks it could not write, by owner,
+ * so that the counts say what the archive holds.
+ */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
+
+#include <fxt/fxt.h>
 
 #include "archive.h"
 #include "fxt_writer.h"
 
 #define ARCHIVE_TICKS_PER_SECOND 1000000000ull
 #define ARCHIVE_NAME_MAX 255u
+/* A chunk's first allocation; it grows by doubling. */
+#define ARCHIVE_CHUNK_MIN 4096u
+
+struct chunk {
+	struct chunk *next;
+	uint32_t owner;
+	uint64_t records;
+	size_t len, cap;
+	char *data;
+};
 
 struct archive {
 	int fd;
-	int error;	/* the first write error; later writes are refused */
-	uint64_t bytes;
+
+	/* The event loop's side. */
+	struct chunk *open;	/* being filled; NULL: none */
+	uint64_t bytes;		/* written, queued and open */
+	uint64_t open_start;	/* where the open chunk begins */
+	size_t queue_max;	/* while tracing; SIZE_MAX once finishing */
+	uint64_t not_queued;	/* writes refused: the queue was full */
+	sd_event_source *done_source;
+	archive_done_fn done;
+	void *done_userdata;
+	int done_fd;
+
+	/* Shared with the writer thread, under lock. */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+	bool thread_started;
+	struct chunk *head, **tail;
+	size_t queued;		/* bytes in the queue */
+	bool finishing, quit, finished;
+	int error;		/* the first write error */
+	bool failing;		/* the last write failed */
+	uint64_t failures;
+	uint64_t written;
+	int finish_error;	/* of fsync() */
+	struct archive_lost *lost;
+	size_t nlost;
 };
 
-static int write_all(struct archive *a, const void *data, size_t len)
+static void chunk_free(struct chunk *c)
 {
-	const char *p = data;
+	if (c) {
+		free(c->data);
+		free(c);
+	}
+}
 
-	if (a->error)
-		return a->error;
+/* Whole or not at all: a chunk that fails is cut back. */
+static int write_chunk(int fd, const struct chunk *c, uint64_t at)
+{
+	const char *p = c->data;
+	size_t len = c->len;
+	int r;
+
 	while (len) {
-		ssize_t n = write(a->fd, p, len);
+		ssize_t n = write(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			a->error = n < 0 ? -errno : -EIO;
-			return a->error;
+			r = n < 0 ? -errno : -EIO;
+			/* If this fails too, the reader reports a torn record. */
+			if (ftruncate(fd, (off_t)at) == 0)
+				(void)lseek(fd, (off_t)at, SEEK_SET);
+			return r;
 		}
 		p += n;
 		len -= (size_t)n;
-		a->bytes += (uint64_t)n;
 	}
 	return 0;
 }
 
-static int write_word(struct archive *a, uint64_t w)
+static void count_lost(struct archive *a, const struct chunk *c)
 {
-	return write_all(a, &w, sizeof(w));
+	struct archive_lost *l;
+	size_t i;
+
+	for (i = 0; i < a->nlost; i++)
+		if (a->lost[i].owner == c->owner)
+			break;
+	if (i == a->nlost) {
+		l = realloc(a->lost, (a->nlost + 1) * sizeof(*l));
+		if (!l)
+			return;
+		a->lost = l;
+		a->lost[a->nlost++] = (struct archive_lost){ .owner = c->owner };
+	}
+	a->lost[i].records += c->records;
+	a->lost[i].bytes += c->len;
+}
+
+static void wait_retry(struct archive *a)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += ARCHIVE_RETRY_SECONDS;
+	(void)pthread_cond_timedwait(&a->wake, &a->lock, &ts);
+}
+
+static void *writer(void *userdata)
+{
+	struct archive *a = userdata;
+	uint64_t one = 1;
+
+	pthread_mutex_lock(&a->lock);
+	while (!a->quit) {
+		struct chunk *c = a->head;
+		bool finishing = a->finishing;
+		int r;
+
+		if (!c && !finishing) {
+			pthread_cond_wait(&a->wake, &a->lock);
+			continue;
+		}
+		if (!c) {
+			pthread_mutex_unlock(&a->lock);
+			r = fsync(a->fd) < 0 ? -errno : 0;
+			pthread_mutex_lock(&a->lock);
+			a->finish_error = r;
+			a->finished = true;
+			break;
+		}
+		pthread_mutex_unlock(&a->lock);
+		r = write_chunk(a->fd, c, a->written);
+		pthread_mutex_lock(&a->lock);
+		if (r < 0) {
+			if (!a->error)
+				a->error = r;
+			a->failing = true;
+			a->failures++;
+			if (!a->finishing) {
+				wait_retry(a);
+				continue;
+			}
+			/* Finishing: what is left cannot follow a gap. */
+			while ((c = a->head)) {
+				a->head = c->next;
+				a->queued -= c->len;
+				count_lost(a, c);
+				chunk_free(c);
+			}
+			a->tail = &a->head;
+			continue;
+		}
+		a->failing = false;
+		a->written += c->len;
+		a->head = c->next;
+		if (!a->head)
+			a->tail = &a->head;
+		a->queued -= c->len;
+		chunk_free(c);
+	}
+	pthread_mutex_unlock(&a->lock);
+	if (a->finished)
+		(void)write(a->done_fd, &one, sizeof(one));
+	return NULL;
 }
 
 /*
  * The controller opened the file with its own rights and passed it: we
  * never open a path, so we cannot write where the controller could not.
  * Anything but a regular file opened for writing is refused (a FIFO
- * would block the manager).
+ * would block the writer).
  */
-int archive_open(int fd, struct archive **ret)
+int archive_open(int fd, size_t queue_max, struct archive **ret)
 {
 	struct archive *a;
 	struct stat st;
@@ -70,28 +214,196 @@ int archive_open(int fd, struct archive **ret)
 	if (!a)
 		return -ENOMEM;
 	a->fd = fd;
+	a->done_fd = -1;
+	a->queue_max = queue_max;
+	a->tail = &a->head;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->wake, NULL);
 	*ret = a;
 	return 0;
 }
 
 int archive_begin(struct archive *a)
 {
+	int r;
+
 	if (ftruncate(a->fd, 0) < 0 || lseek(a->fd, 0, SEEK_SET) < 0)
 		return -errno;
-	return write_word(a, fxt_magic_record());
+	a->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (a->done_fd < 0)
+		return -errno;
+	r = -pthread_create(&a->thread, NULL, writer, a);
+	if (r < 0)
+		return r;
+	a->thread_started = true;
+	r = archive_write(a, &(uint64_t){ fxt_magic_record() },
+			  sizeof(uint64_t));
+	return r < 0 ? r : archive_commit(a, 0, 1);
+}
+
+static void stop_thread(struct archive *a)
+{
+	if (!a->thread_started)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->quit = true;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	a->thread_started = false;
 }
 
 int archive_close(struct archive *a)
 {
+	struct chunk *c;
 	int r;
 
 	if (!a)
 		return 0;
-	r = a->error;
-	if (close(a->fd) < 0 && !r)
-		r = -errno;
+	stop_thread(a);
+	while ((c = a->head)) {
+		a->head = c->next;
+		chunk_free(c);
+	}
+	chunk_free(a->open);
+	sd_event_source_disable_unref(a->done_source);
+	if (a->done_fd >= 0)
+		close(a->done_fd);
+	r = close(a->fd) < 0 ? -errno : 0;
+	free(a->lost);
+	pthread_cond_destroy(&a->wake);
+	pthread_mutex_destroy(&a->lock);
 	free(a);
 	return r;
+}
+
+static int reserve(struct archive *a, size_t len)
+{
+	struct chunk *c = a->open;
+	size_t queued, cap;
+	char *data;
+
+	pthread_mutex_lock(&a->lock);
+	queued = a->queued;
+	pthread_mutex_unlock(&a->lock);
+	if (queued + (c ? c->len : 0) + len > a->queue_max) {
+		a->not_queued++;
+		return -ENOBUFS;
+	}
+	if (!c) {
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		a->open = c;
+		a->open_start = a->bytes;
+	}
+	if (c->len + len <= c->cap)
+		return 0;
+	cap = c->cap ? c->cap : ARCHIVE_CHUNK_MIN;
+	while (cap < c->len + len)
+		cap *= 2;
+	data = realloc(c->data, cap);
+	if (!data)
+		return -ENOMEM;
+	c->data = data;
+	c->cap = cap;
+	return 0;
+}
+
+int archive_write(struct archive *a, const void *data, size_t len)
+{
+	int r = reserve(a, len);
+
+	if (r < 0)
+		return r;
+	memcpy(a->open->data + a->open->len, data, len);
+	a->open->len += len;
+	a->bytes += len;
+	return 0;
+}
+
+int archive_commit(struct archive *a, uint32_t owner, uint64_t records)
+{
+	struct chunk *c = a->open;
+
+	if (!c)
+		return 0;
+	a->open = NULL;
+	if (!c->len) {
+		chunk_free(c);
+		return 0;
+	}
+	c->owner = owner;
+	c->records = records;
+	pthread_mutex_lock(&a->lock);
+	*a->tail = c;
+	a->tail = &c->next;
+	a->queued += c->len;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+	return 0;
+}
+
+int archive_cut_back(struct archive *a, uint64_t mark)
+{
+	if (a->bytes == mark)
+		return 0;
+	/* Only what was not handed over yet can be taken back. */
+	if (!a->open || mark < a->open_start)
+		return -EINVAL;
+	a->open->len = (size_t)(mark - a->open_start);
+	a->bytes = mark;
+	return 0;
+}
+
+static int on_done(sd_event_source *s, int fd, uint32_t revents,
+		   void *userdata)
+{
+	struct archive *a = userdata;
+	uint64_t n;
+
+	(void)read(fd, &n, sizeof(n));
+	a->done_source = sd_event_source_disable_unref(a->done_source);
+	pthread_join(a->thread, NULL);
+	a->thread_started = false;
+	a->done(a, a->finish_error, a->lost, a->nlost, a->done_userdata);
+	return 0;
+}
+
+int archive_finish(struct archive *a, sd_event *event, archive_done_fn done,
+		   void *userdata)
+{
+	int r;
+
+	(void)archive_commit(a, 0, 0);
+	a->done = done;
+	a->done_userdata = userdata;
+	r = sd_event_add_io(event, &a->done_source, a->done_fd, EPOLLIN,
+			    on_done, a);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(a->done_source,
+					      "fxt-archive-written");
+	pthread_mutex_lock(&a->lock);
+	a->finishing = true;
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+	return 0;
+}
+
+void archive_unbound(struct archive *a)
+{
+	a->queue_max = SIZE_MAX;
+}
+
+bool archive_queue_busy(struct archive *a)
+{
+	size_t queued;
+
+	pthread_mutex_lock(&a->lock);
+	queued = a->queued;
+	pthread_mutex_unlock(&a->lock);
+	return queued > a->queue_max / 2;
 }
 
 /* The manager's own records, encoded by the writer, then appended. */
@@ -100,7 +412,7 @@ static int write_records(struct archive *a, struct fxt_writer *w)
 	int r = fxt_writer_error(w);
 
 	if (!r)
-		r = write_all(a, fxt_writer_data(w), fxt_writer_size(w));
+		r = archive_write(a, fxt_writer_data(w), fxt_writer_size(w));
 	fxt_writer_release(w);
 	return r;
 }
@@ -135,12 +447,22 @@ int archive_write_overflow(struct archive *a, uint32_t id)
 	return write_records(a, &w);
 }
 
-int archive_write(struct archive *a, const void *data, size_t len)
-{
-	return write_all(a, data, len);
-}
-
 uint64_t archive_bytes(const struct archive *a)
 {
 	return a->bytes;
+}
+
+void archive_state(struct archive *a, struct archive_state *st)
+{
+	struct stat s;
+
+	pthread_mutex_lock(&a->lock);
+	st->error = a->error;
+	st->failing = a->failing;
+	st->failures = a->failures;
+	st->written = a->written;
+	st->queued = a->queued;
+	pthread_mutex_unlock(&a->lock);
+	st->not_queued = a->not_queued;
+	st->removed = fstat(a->fd, &s) == 0 && s.st_nlink == 0;
 }

@@ -71,7 +71,42 @@ static bool half_saved(const struct provider *p,
 	return p->saved_generation[h] == st->rolling_generation[h] + 1;
 }
 
-int collect_provider(struct provider *p, struct archive *a)
+/*
+ * A visit is whole or absent: a write that fails cuts the archive back to
+ * where the visit began and forgets what it counted, so the counts are
+ * what the archive holds and a later visit writes it all again.
+ */
+struct visit_undo {
+	uint64_t mark;
+	bool visited;
+	uint64_t durable_saved, drops_reported;
+	struct record_walk_stats walk;
+};
+
+static struct visit_undo visit_undo_save(const struct provider *p,
+					 const struct archive *a)
+{
+	return (struct visit_undo){
+		.mark = archive_bytes(a),
+		.visited = p->visited,
+		.durable_saved = p->durable_saved,
+		.drops_reported = p->drops_reported,
+		.walk = p->walk,
+	};
+}
+
+static int visit_undo(struct provider *p, struct archive *a,
+		      const struct visit_undo *u, int error)
+{
+	(void)archive_cut_back(a, u->mark);
+	p->visited = u->visited;
+	p->durable_saved = u->durable_saved;
+	p->drops_reported = u->drops_reported;
+	p->walk = u->walk;
+	return error;
+}
+
+static int collect_visit(struct provider *p, struct archive *a)
 {
 	struct provider_buffer_state st;
 	bool up_to_end = p->fd >= 0 && p->stopped;
@@ -100,9 +135,25 @@ int collect_provider(struct provider *p, struct archive *a)
 	return 0;
 }
 
+/* A whole visit goes to the writer as one chunk. */
+static int visit_commit(struct provider *p, struct archive *a,
+			const struct visit_undo *u)
+{
+	return archive_commit(a, p->id, p->walk.records - u->walk.records);
+}
+
+int collect_provider(struct provider *p, struct archive *a)
+{
+	struct visit_undo u = visit_undo_save(p, a);
+	int r = collect_visit(p, a);
+
+	return r < 0 ? visit_undo(p, a, &u, r) : visit_commit(p, a, &u);
+}
+
 int collect_save(struct provider *p, struct archive *a, unsigned int half)
 {
 	struct provider_buffer_state st;
+	struct visit_undo u = visit_undo_save(p, a);
 	int r;
 
 	if (half > 1)
@@ -112,10 +163,13 @@ int collect_save(struct provider *p, struct archive *a, unsigned int half)
 	if (half_saved(p, &st, half))
 		return 0;
 	r = begin_visit(p, a);
+	if (r >= 0) {
+		provider_buffer_state(&p->buffer, &st);
+		r = walk_area(p, a, PROVIDER_AREA_ROLLING0 + half, true, 0,
+			      NULL);
+	}
 	if (r < 0)
-		return r;
-	provider_buffer_state(&p->buffer, &st);
-	r = walk_area(p, a, PROVIDER_AREA_ROLLING0 + half, true, 0, NULL);
+		return visit_undo(p, a, &u, r);
 	p->saved_generation[half] = st.rolling_generation[half] + 1;
-	return r;
+	return visit_commit(p, a, &u);
 }

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A provider's buffer into the archive, record by record. */
+/*
+ * A provider's buffer into the archive, record by record. Each call's
+ * records go to the archive's writer as one chunk, or not at all: when
+ * the queue is full the chunk is taken back and the provider's counts
+ * undone, so that the same data can be written again later.
+ */
 #ifndef FXT_COLLECT_H
 #define FXT_COLLECT_H
 

@@ -149,6 +149,34 @@ int controller_send_providers(struct controller *c)
 	return trace_send_kernel(c->manager, c);
 }
 
+/*
+ * A request that breaks the protocol: its one RESULT says so, then the
+ * connection is closed (what follows it cannot be trusted to be framed).
+ */
+static int reject(struct controller *c, int error, const char *why)
+{
+	struct manager *m = c->manager;
+	char message[FXT_CTL_MESSAGE_MAX];
+
+	if (log_burst_take(&m->bad_requests, m->event))
+		log_warning("Closing the connection of controller uid %u (pid %d): %s",
+			    (unsigned int)c->uid, (int)c->pid, why);
+	snprintf(message, sizeof(message),
+		 "malformed request: %s; the connection is closed", why);
+	c->closing = true;
+	return controller_send_result(c, error, message);
+}
+
+static int reject_length(struct controller *c, const char *what, size_t len,
+			 size_t expected)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "%s of %zu bytes, expected %zu", what, len,
+		 expected);
+	return reject(c, -EBADMSG, why);
+}
+
 static int handle_start(struct controller *c, const void *buf, size_t len,
 			int archive_fd)
 {
@@ -157,8 +185,10 @@ static int handle_start(struct controller *c, const void *buf, size_t len,
 	int r;
 
 	if (len != sizeof(struct fxt_ctl_start))
-		return -EBADMSG;
-	r = trace_start(c->manager, buf, TAKE_FD(fd), note, sizeof(note));
+		return reject_length(c, "a start request", len,
+				     sizeof(struct fxt_ctl_start));
+	r = trace_start(c->manager, buf, TAKE_FD(fd), c->uid, note,
+			sizeof(note));
 	if (r < 0)
 		log_warning_errno(r, "Refused to start a trace for uid %u: %s",
 				  (unsigned int)c->uid, note);
@@ -173,6 +203,8 @@ static int handle_stop(struct controller *c)
 
 	if (r == 0)
 		return 0;	/* the result comes when the archive is written */
+	if (r == -ESRCH && trace_hand_last(m, c) == 0)
+		return 0;
 	if (r == -ESRCH && m->last_output[0])
 		snprintf(note, sizeof(note),
 			 "no trace is running (the last one was written to %.400s)",
@@ -204,21 +236,31 @@ static int handle_request(struct controller *c, const void *buf, size_t len,
 			  int *archive_fd)
 {
 	const struct fxt_msg_header *h = buf;
+	char why[64];
 
 	if (!c->allowed)
 		return refuse(c);
+	if ((h->type == FXT_MSG_CTL_STOP || h->type == FXT_MSG_CTL_STATUS) &&
+	    len != sizeof(*h))
+		return reject_length(c, h->type == FXT_MSG_CTL_STOP ?
+						"a stop request" : "a status request",
+				     len, sizeof(*h));
 	switch (h->type) {
 	case FXT_MSG_CTL_START:
 		return handle_start(c, buf, len, TAKE_FD(*archive_fd));
 	case FXT_MSG_CTL_STOP:
 		return handle_stop(c);
 	case FXT_MSG_CTL_STATUS: {
+		char note[FXT_CTL_MESSAGE_MAX];
 		int r = controller_send_providers(c);
 
-		return r < 0 ? r : controller_send_result(c, 0, NULL);
+		trace_write_note(c->manager, note, sizeof(note));
+		return r < 0 ? r : controller_send_result(c, 0, note);
 	}
 	default:
-		return controller_send_result(c, -EBADMSG, "unknown request");
+		snprintf(why, sizeof(why), "unknown request type %u",
+			 (unsigned int)h->type);
+		return reject(c, -EBADMSG, why);
 	}
 }
 
@@ -237,8 +279,8 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 
 	if (c->out_head) {
 		r = flush_queue(c);
-		if (r < 0 && r != -EAGAIN) {
-			if (r != -EPIPE && r != -ECONNRESET)
+		if ((r < 0 && r != -EAGAIN) || (r == 0 && c->closing)) {
+			if (r < 0 && r != -EPIPE && r != -ECONNRESET)
 				log_warning_errno(r, "Dropping controller of uid %u",
 						  (unsigned int)c->uid);
 			controller_free(c);
@@ -249,6 +291,16 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), &archive_fd);
 	if (n == -EAGAIN)
 		return 0;
+	if (n == -EBADMSG || n == -EPROTONOSUPPORT || n == -EMSGSIZE ||
+	    n == -EXFULL) {
+		(void)reject(c, (int)n, n == -EPROTONOSUPPORT ?
+				"another protocol version" :
+				n == -EXFULL ? "more than one descriptor" :
+				"bad framing (magic, length or size)");
+		if (!c->out_head)
+			controller_free(c);
+		return 0;
+	}
 	if (n <= 0) {
 		if (n < 0 && n != -ECONNRESET)
 			log_warning_errno((int)n, "Dropping controller of uid %u",
@@ -260,6 +312,8 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 	if (r < 0 && r != -EPIPE && r != -ECONNRESET)
 		log_warning_errno(r, "Failed to answer controller of uid %u",
 				  (unsigned int)c->uid);
+	if (c->closing && !c->out_head)
+		controller_free(c);
 	return 0;
 }
 
@@ -289,7 +343,7 @@ int controller_new(struct manager *m, int fd, const struct ucred *cred)
 		return r;
 	(void)sd_event_source_set_description(new->io, "fxt-controller");
 	c = TAKE_PTR(new);
-	if (!c->allowed)
+	if (!c->allowed && log_burst_take(&m->refused_controllers, m->event))
 		log_notice("Refusing control to uid %u (pid %d): not root, not in group '%s'",
 			   (unsigned int)c->uid, (int)c->pid, FXT_CTL_GROUP);
 	return 0;

@@ -30,6 +30,7 @@ struct controller {
 	uid_t uid;
 	gid_t gid;
 	bool allowed;
+	bool closing;		/* closed once its last reply is sent */
 };
 
 /* Takes fd, also on failure; cred: SO_PEERCRED, read once at accept. */

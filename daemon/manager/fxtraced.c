@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,8 @@ struct options {
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;
 	uint64_t buffer_size;
+	uint64_t user_buffer_budget;
+	bool user_buffer_budget_set;
 	uint64_t stop_timeout_ns;
 	uint64_t idle_exit_ns;
 	bool idle_exit_set;
@@ -38,6 +41,10 @@ static void usage(FILE *out)
 		"  --allow-uid UID     also let UID (number or name) control traces;\n"
 		"                      by default only root and group '%s' may\n"
 		"  --buffer-size SIZE  default buffer per provider (default 1M)\n"
+		"  --user-buffer-budget SIZE\n"
+		"                      buffer memory the providers of one user (not\n"
+		"                      root) may hold in a trace; those past it get\n"
+		"                      no buffer (default 64M; 0: no limit)\n"
 		"  --stop-timeout TIME how long a stop waits for providers to\n"
 		"                      acknowledge (default 1s, at most 1h)\n"
 		"  --idle-exit TIME    socket-activated: exit after TIME without\n"
@@ -78,6 +85,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "socket", required_argument, NULL, 's' },
 		{ "allow-uid", required_argument, NULL, 'u' },
 		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "user-buffer-budget", required_argument, NULL, 'B' },
 		{ "stop-timeout", required_argument, NULL, 't' },
 		{ "idle-exit", required_argument, NULL, 'i' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -108,6 +116,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 					optarg);
 				return -EINVAL;
 			}
+			break;
+		case 'B':
+			if (parse_size(optarg, &o->user_buffer_budget) < 0) {
+				fprintf(stderr, "fxtraced: --user-buffer-budget %s: give a size, e.g. 64M, or 0 for no limit\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->user_buffer_budget_set = true;
 			break;
 		case 't':
 			if (parse_duration_ns(optarg, &o->stop_timeout_ns) < 0 ||
@@ -171,6 +187,8 @@ int main(int argc, char **argv)
 	if (parse_args(argc, argv, &o) < 0)
 		return 2;
 	log_level_set(o.verbose ? LOG_DEBUG : LOG_INFO);
+	/* Past RLIMIT_FSIZE a write fails with EFBIG, handled like ENOSPC. */
+	signal(SIGXFSZ, SIG_IGN);
 	raise_fd_limit();
 	r = manager_new(&m);
 	if (r < 0) {
@@ -181,6 +199,8 @@ int main(int argc, char **argv)
 	m->n_allow_uid = o.n_allow_uid;
 	if (o.buffer_size)
 		m->default_buffer_size = (o.buffer_size + 7) & ~7ull;
+	if (o.user_buffer_budget_set)
+		m->user_buffer_budget = o.user_buffer_budget;
 	if (o.stop_timeout_ns)
 		m->stop_timeout_usec = o.stop_timeout_ns / 1000;
 	if (o.idle_exit_set)

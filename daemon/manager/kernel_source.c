@@ -8,33 +8,48 @@
 #include <fxt/fxt_msg.h>
 #include "kernel_source.h"
 #include "log.h"
+#include "record_walk.h"
 
 #include "kernel_session.h"
 
 struct kernel_source {
 	struct kernel_session *session;
+	sd_event *event;
 	sd_event_source *io;
+	bool paused;		/* streaming: a write failed, the ring fills */
 	struct archive *archive;
 	uint32_t id;
+	/* Read from the rings but not written: the archive lacks them. */
+	uint64_t records_lost, bytes_lost;
+	int lost_error;		/* why the first of them was lost */
 	bool visited;
 	bool in_drain;		/* section header written for this drain */
+	uint64_t drain_records;	/* in this drain's chunk */
 	bool stopped;
 };
 
 static int write_to_archive(void *ctx, const void *data, size_t len)
 {
 	struct kernel_source *ks = ctx;
-	int r;
+	int r = 0;
 
 	if (!ks->in_drain) {
 		/* kernel_session_drain() writes the initialization record. */
 		r = archive_begin_section(ks->archive, ks->id, "kernel",
 					  &ks->visited, false);
-		if (r < 0)
-			return r;
-		ks->in_drain = true;
+		ks->in_drain = r >= 0;
 	}
-	return archive_write(ks->archive, data, len);
+	if (r >= 0)
+		r = archive_write(ks->archive, data, len);
+	if (r >= 0)
+		ks->drain_records += record_walk_count(data, len);
+	if (r < 0) {
+		ks->records_lost += record_walk_count(data, len);
+		ks->bytes_lost += len;
+		if (!ks->lost_error)
+			ks->lost_error = r;
+	}
+	return r;
 }
 
 static int drain(struct kernel_source *ks)
@@ -42,20 +57,45 @@ static int drain(struct kernel_source *ks)
 	int r;
 
 	ks->in_drain = false;
+	ks->drain_records = 0;
 	r = kernel_session_drain(ks->session, write_to_archive, ks);
 	ks->in_drain = false;
+	/* Whole records, also when the drain stopped short. */
+	(void)archive_commit(ks->archive, ks->id, ks->drain_records);
 	return r;
+}
+
+void kernel_source_lost(struct kernel_source *ks, uint64_t records,
+			uint64_t bytes, int error)
+{
+	ks->records_lost += records;
+	ks->bytes_lost += bytes;
+	if (!ks->lost_error)
+		ks->lost_error = error;
+}
+
+uint32_t kernel_source_id(const struct kernel_source *ks)
+{
+	return ks->id;
 }
 
 static int on_kernel_data(sd_event_source *s, int fd, uint32_t revents,
 			  void *userdata)
 {
 	struct kernel_source *ks = userdata;
-	int r = drain(ks);
+	int r;
 
-	if (r < 0) {
-		log_warning_errno(r, "Failed to write kernel records; kernel capture continues, written at stop");
+	/* The disk is behind: the records wait in the rings, not in memory. */
+	if (archive_queue_busy(ks->archive)) {
 		ks->io = sd_event_source_disable_unref(ks->io);
+		ks->paused = true;
+		return 0;
+	}
+	r = drain(ks);
+	if (r < 0) {
+		log_warning_errno(r, "Failed to write kernel records; kernel capture continues into its buffers, writing is tried again");
+		ks->io = sd_event_source_disable_unref(ks->io);
+		ks->paused = true;
 	}
 	return 0;
 }
@@ -113,6 +153,7 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	if (!ks)
 		return -ENOMEM;
 	ks->archive = archive;
+	ks->event = event;
 	ks->id = provider_id;
 	r = kernel_session_open(&ks->session, &cfg, why, why_len);
 	if (r >= 0)
@@ -133,6 +174,19 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 const char *kernel_source_backend(const struct kernel_source *ks)
 {
 	return ks ? kernel_session_backend(ks->session) : "off";
+}
+
+int kernel_source_resume(struct kernel_source *ks)
+{
+	int r;
+
+	if (!ks->paused || archive_queue_busy(ks->archive))
+		return 0;
+	r = drain(ks);
+	if (r >= 0)
+		r = watch(ks->event, ks);
+	ks->paused = r < 0;
+	return r;
 }
 
 /* Readers of the archive alone learn of kernel drops from this record. */
@@ -161,6 +215,9 @@ int kernel_source_finish(struct kernel_source *ks)
 	r2 = drain(ks);
 	if (r2 >= 0)
 		r2 = write_drops(ks);
+	(void)archive_commit(ks->archive, ks->id, 0);
+	if (r2 >= 0)
+		r2 = ks->lost_error;
 	return r < 0 ? r : r2;
 }
 
@@ -173,8 +230,9 @@ void kernel_source_describe(const struct kernel_source *ks,
 	kernel_session_stats(ks->session, &st);
 	out->id = ks->id;
 	out->flags = FXT_CTL_PROVIDER_KERNEL | FXT_CTL_PROVIDER_TRACING;
-	out->records = st.records;
-	out->bytes = st.bytes;
+	out->records = st.records > ks->records_lost ?
+			       st.records - ks->records_lost : 0;
+	out->bytes = st.bytes > ks->bytes_lost ? st.bytes - ks->bytes_lost : 0;
 	out->records_dropped = st.dropped;
 	snprintf(out->name, sizeof(out->name), "kernel");
 }

@@ -8,6 +8,7 @@
 #define FXT_KERNEL_SOURCE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <systemd/sd-event.h>
 
@@ -28,7 +29,17 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       char *why, size_t why_len);
 const char *kernel_source_backend(const struct kernel_source *ks);
 /* Stops capture and writes what is left; 0 or -errno. */
+/* Stops and writes the rest: its error, or that of records lost before. */
 int kernel_source_finish(struct kernel_source *ks);
+/*
+ * Streaming: after a write failed, kernel records wait in the rings;
+ * drains them and watches again. 0, or the write error again.
+ */
+int kernel_source_resume(struct kernel_source *ks);
+/* Records the writer could not put on disk after all. */
+void kernel_source_lost(struct kernel_source *ks, uint64_t records,
+			uint64_t bytes, int error);
+uint32_t kernel_source_id(const struct kernel_source *ks);
 void kernel_source_describe(const struct kernel_source *ks,
 			    struct fxt_ctl_provider *out);
 struct kernel_source *kernel_source_free(struct kernel_source *ks);

@@ -130,9 +130,11 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 		return 0;
 	if (n < (ssize_t)sizeof(msg.hdr) || msg.hdr.magic != FXT_PROTO_MAGIC ||
 	    msg.hdr.version != FXT_PROTO_VERSION) {
-		if (n > 0)
-			log_warning("Dropping a connection that does not speak protocol %u",
-				    FXT_PROTO_VERSION);
+		if (n > 0 && log_burst_take(&pc->manager->bad_connections,
+					    pc->manager->event))
+			log_warning("Dropping a connection of uid %u that does not speak protocol %u (more are counted, summed up every %llu s)",
+				    (unsigned int)pc->cred.uid, FXT_PROTO_VERSION,
+				    MANAGER_LOG_BURST_USEC / 1000000u);
 		pending_free(pc);
 		return 0;
 	}
@@ -146,8 +148,11 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 		/* The controller reads its request itself. */
 		r = controller_new(pc->manager, TAKE_FD(pc->fd), &pc->cred);
 	}
-	if (r < 0)
-		log_warning_errno(r, "Dropping a new connection");
+	if (r < 0 && log_burst_take(&pc->manager->bad_connections,
+				    pc->manager->event))
+		log_warning_errno(r, "Dropping a new connection of uid %u (more are counted, summed up every %llu s)",
+				  (unsigned int)pc->cred.uid,
+				  MANAGER_LOG_BURST_USEC / 1000000u);
 	pending_free(pc);
 	return 0;
 }

@@ -26,6 +26,24 @@ int manager_new(struct manager **ret)
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
+	m->last_handed = true;	/* no archive waits for its owner */
+	m->bad_connections = (struct log_burst){
+		.what = "connections that did not speak the protocol, dropped",
+		.interval_usec = MANAGER_LOG_BURST_USEC,
+	};
+	m->refused_controllers = (struct log_burst){
+		.what = "controllers refused (not root, not in group '" FXT_CTL_GROUP "')",
+		.interval_usec = MANAGER_LOG_BURST_USEC,
+	};
+	m->user_buffer_budget = MANAGER_USER_BUFFER_BUDGET;
+	m->over_budget = (struct log_burst){
+		.what = "providers left without a buffer (their uid's budget, fxtraced --user-buffer-budget)",
+		.interval_usec = MANAGER_LOG_BURST_USEC,
+	};
+	m->bad_requests = (struct log_burst){
+		.what = "malformed controller requests, answered and closed",
+		.interval_usec = MANAGER_LOG_BURST_USEC,
+	};
 	r = sd_event_default(&m->event);
 	if (r < 0) {
 		free(m);
@@ -48,6 +66,10 @@ struct manager *manager_free(struct manager *m)
 	sd_event_source_disable_unref(m->sigint);
 	sd_event_source_disable_unref(m->status_timer);
 	sd_event_source_disable_unref(m->idle_timer);
+	log_burst_done(&m->bad_connections);
+	log_burst_done(&m->refused_controllers);
+	log_burst_done(&m->bad_requests);
+	log_burst_done(&m->over_budget);
 	sd_event_unref(m->event);
 	free(m);
 	return NULL;
@@ -97,14 +119,16 @@ static int on_status_timer(sd_event_source *s, uint64_t usec, void *userdata)
 }
 
 /*
- * Idle: nothing would be lost by exiting, and the service manager keeps
+ * Idle: nothing would be lost by exiting (no archive waits for its
+ * owner's stop to be put in place), and the service manager keeps
  * the socket (with what waits in its backlog) and starts us again. A
  * socket we bound ourselves would go with us: then never.
  */
 static bool idle(const struct manager *m)
 {
 	return m->activated && m->idle_exit_usec && !m->trace && !m->exiting &&
-	       !m->providers && !m->controllers && !m->pending;
+	       !m->providers && !m->controllers && !m->pending &&
+	       m->last_handed;
 }
 
 void manager_check_idle(struct manager *m)

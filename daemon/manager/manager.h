@@ -8,7 +8,7 @@
  *   controller.c    a tracectl connection (start, stop, status)
  *   trace.c         the trace: start, stop with its timeout, duration timer
  *   collect.c       a provider's buffer into the archive
- *   archive.c       the archive file
+ *   archive.c       the archive file and its writer thread
  *   kernel_source.c kernel capture and its event fd
  */
 #ifndef FXT_MANAGER_H
@@ -21,6 +21,7 @@
 #include <systemd/sd-event.h>
 
 #include "control_proto.h"
+#include "log_burst.h"
 
 #define MANAGER_ALLOW_UID_MAX 16
 /* Each provider costs a buffer: one user cannot take all memory. */
@@ -38,6 +39,16 @@
 #define MANAGER_STOP_TIMEOUT_MAX_USEC (3600ull * 1000u * 1000u)
 /* Socket-activated, idle this long: exit; the socket starts us again. */
 #define MANAGER_IDLE_EXIT_USEC (30ull * 1000u * 1000u)
+/* Archive bytes that may wait for the disk in memory while tracing. */
+#define MANAGER_ARCHIVE_QUEUE_MAX (16u << 20)
+/* Streaming, after a write failed: how often writing is tried again. */
+#define MANAGER_WRITE_RETRY_USEC (1000ull * 1000u)
+/* Each provider's buffer is shared memory: what one uid may pin. */
+#define MANAGER_USER_BUFFER_BUDGET (64ull << 20)
+/* Floods of bad connections: at most a summary line per this long. */
+#define MANAGER_LOG_BURST_USEC (10ull * 1000u * 1000u)
+/* At most one line about failing writes per this long. */
+#define MANAGER_WRITE_LOG_USEC (10ull * 1000u * 1000u)
 /* How often STATUS= is refreshed while a trace runs (bytes written). */
 #define MANAGER_STATUS_USEC (5ull * 1000u * 1000u)
 
@@ -57,10 +68,15 @@ struct manager {
 	sd_event_source *accept_retry;	/* armed while out of descriptors */
 	struct pending *pending;	/* connected, first message not read */
 	unsigned int refused;		/* connections over the per-uid limit */
+	/* What any local user can cause: a line per spell, then counts. */
+	struct log_burst bad_connections, refused_controllers, bad_requests;
+	struct log_burst over_budget;
 
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;
 	uint64_t default_buffer_size;
+	/* Buffer data bytes one uid (not root) may hold in a trace; 0: any. */
+	uint64_t user_buffer_budget;
 	uint64_t stop_timeout_usec;
 	/* Exit after this long without trace or connection; 0: never. */
 	uint64_t idle_exit_usec;
@@ -73,7 +89,17 @@ struct manager {
 
 	struct trace *trace;	/* NULL when idle */
 	bool exiting;		/* exit once the trace is written */
+	/*
+	 * The last trace's archive. Until its owner's controller has been
+	 * told its hidden name (to rename it into place), a stop from that
+	 * owner gets it: a trace that ended by itself, or whose stopper went
+	 * away, is not left behind.
+	 */
 	char last_output[FXT_CTL_PATH_MAX];
+	char last_temp_name[FXT_CTL_NAME_MAX];
+	uid_t last_owner;
+	int last_error;
+	bool last_handed;
 };
 
 int manager_new(struct manager **ret);

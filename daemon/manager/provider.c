@@ -153,7 +153,8 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 		 (int)p->pid, (unsigned int)p->uid, p->id);
 	if (trace_state(m) == FXT_CTL_STATE_TRACING) {
 		r = trace_join(m, p);
-		if (r < 0) {
+		/* Over its uid's budget: no buffer this trace, still welcome. */
+		if (r < 0 && r != -EDQUOT) {
 			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
 				 "Provider %s[%d] could not join the trace",
 				 p->name, (int)p->pid);
@@ -228,9 +229,11 @@ void provider_leave_trace(struct provider *p)
 	}
 	provider_buffer_destroy(&p->buffer);
 	p->in_trace = p->started = p->stopped = p->stop_sent = false;
+	p->over_budget = false;
 	p->visited = false;
 	p->durable_saved = 0;
 	memset(p->saved_generation, 0, sizeof(p->saved_generation));
+	memset(p->pending_save, 0, sizeof(p->pending_save));
 	p->drops_reported = 0;
 	memset(&p->walk, 0, sizeof(p->walk));
 	if (p->fd < 0)
@@ -248,7 +251,8 @@ void provider_describe(const struct provider *p, struct fxt_ctl_provider *out)
 	out->flags = (p->fd >= 0 ? FXT_CTL_PROVIDER_ALIVE : 0) |
 		     (p->in_trace ? FXT_CTL_PROVIDER_TRACING : 0) |
 		     (p->stop_sent && !p->stopped ?
-			      FXT_CTL_PROVIDER_NO_STOPPED : 0);
+			      FXT_CTL_PROVIDER_NO_STOPPED : 0) |
+		     (p->over_budget ? FXT_CTL_PROVIDER_OVER_BUDGET : 0);
 	if (p->in_trace && p->buffer.map) {
 		provider_buffer_state(&p->buffer, &st);
 		out->buffer_size = provider_buffer_data_size(&p->buffer);

@@ -38,10 +38,13 @@ struct provider {
 	bool started;		/* acknowledged START */
 	bool stopped;		/* acknowledged STOP: the buffer is final */
 	bool stop_sent;
+	bool over_budget;	/* got no buffer: its uid's budget is spent */
 	bool visited;		/* has a section in the archive */
 	struct provider_buffer buffer;
 	uint64_t durable_saved;	/* durable bytes already in the archive */
 	uint64_t saved_generation[2]; /* +1; 0: that half never saved */
+	/* +1: a SAVE of that half not answered yet (writing failed); 0: none */
+	uint64_t pending_save[2];
 	uint64_t drops_reported;
 	struct record_walk_stats walk;
 };

@@ -106,3 +106,12 @@ out:
 	st->torn |= torn;
 	return r;
 }
+
+uint64_t record_walk_count(const void *data, size_t len)
+{
+	uint64_t headers = 0;
+	bool torn = false;
+
+	(void)written_end(data, len, &headers, &torn);
+	return headers;
+}

@@ -28,5 +28,7 @@ typedef int (*record_emit_fn)(void *ctx, const void *data, size_t len);
  */
 int record_walk(const void *data, size_t len, struct record_walk_stats *st,
 		size_t *end, record_emit_fn emit, void *ctx);
+/* How many whole records data holds (by their headers' sizes). */
+uint64_t record_walk_count(const void *data, size_t len);
 
 #endif /* FXT_RECORD_WALK_H */

@@ -31,12 +31,22 @@ struct trace {
 	uint64_t buffer_size;
 	char categories[FXT_CATEGORIES_MAX];
 	char output[FXT_CTL_PATH_MAX];
+	char temp_name[FXT_CTL_NAME_MAX];	/* beside output; "": none */
+	uid_t owner;
 	struct archive *archive;
 	struct kernel_source *kernel;
 	uint64_t started_ns;
 	bool stopping;
+	bool finishing;		/* the writer writes what is left */
+	int collect_error;	/* of the last collection, at stop */
+	bool written;		/* the archive is closed: describe it */
 	sd_event_source *stop_timer;
 	sd_event_source *duration_timer;
+	sd_event_source *retry_timer;	/* streaming: writes that failed */
+	uint64_t failures_seen;	/* of the writer, at the last look */
+	int write_error;	/* the first; what failed may be written since */
+	uint64_t write_logged_usec;	/* the last failure logged */
+	bool write_log_pending;	/* logged a failure, not its end yet */
 	struct controller *stop_requester;
 };
 
@@ -57,6 +67,7 @@ static struct trace *trace_free(struct trace *t)
 		return NULL;
 	sd_event_source_disable_unref(t->stop_timer);
 	sd_event_source_disable_unref(t->duration_timer);
+	sd_event_source_disable_unref(t->retry_timer);
 	kernel_source_free(t->kernel);
 	(void)archive_close(t->archive);
 	free(t);
@@ -82,6 +93,12 @@ static int validate(const struct fxt_ctl_start *req, char *note,
 	if (req->output[0] != '/' ||
 	    !memchr(req->output, '\0', sizeof(req->output))) {
 		snprintf(note, note_len, "the output path must be absolute");
+		return -EINVAL;
+	}
+	if (!memchr(req->temp_name, '\0', sizeof(req->temp_name)) ||
+	    strchr(req->temp_name, '/') || !strcmp(req->temp_name, ".") ||
+	    !strcmp(req->temp_name, "..")) {
+		snprintf(note, note_len, "the temporary name is not a file name");
 		return -EINVAL;
 	}
 	if (!memchr(req->categories, '\0', sizeof(req->categories))) {
@@ -116,6 +133,102 @@ static int start_duration_timer(struct manager *m, struct trace *t,
 	return r;
 }
 
+static int send_saved(struct provider *p, unsigned int half,
+		      uint64_t generation)
+{
+	struct fxt_msg_save saved;
+
+	fxt_msg_init(&saved, FXT_MSG_SAVED, sizeof(saved));
+	saved.half = half;
+	saved.generation = generation;
+	return fxt_msg_send(p->fd, &saved, sizeof(saved), -1);
+}
+
+/*
+ * A line when writing starts failing and one when it works again, at most
+ * one pair per MANAGER_WRITE_LOG_USEC: a disk on the edge of full does
+ * not flood the journal. The writer thread does not log; this looks at
+ * what it did since the last look.
+ */
+static void note_write_state(struct trace *t, const struct archive_state *st)
+{
+	uint64_t now = now_ns() / 1000;
+
+	if (st->failures > t->failures_seen && !t->write_log_pending &&
+	    (!t->write_logged_usec ||
+	     now - t->write_logged_usec >= MANAGER_WRITE_LOG_USEC)) {
+		log_full(LOG_ERR, -st->error, TRACE_LOG_FIELDS(t),
+			 "Failed to write %s; what waits stays in memory and in the providers' buffers (what does not fit is dropped and counted), writing is tried again",
+			 t->output);
+		t->write_logged_usec = now;
+		t->write_log_pending = true;
+	}
+	if (!st->failing && t->write_log_pending) {
+		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
+			 "Writing %s again", t->output);
+		t->write_log_pending = false;
+	}
+	t->failures_seen = st->failures;
+}
+
+/*
+ * The SAVEs a failed write left unanswered, oldest fill first: the
+ * provider keeps that half (and drops, counted, when both are full) until
+ * it is written. 0 when none is left.
+ */
+static int retry_saves(struct trace *t, struct provider *p)
+{
+	while (p->pending_save[0] || p->pending_save[1]) {
+		unsigned int h = !p->pending_save[0] ||
+				 (p->pending_save[1] &&
+				  p->pending_save[1] < p->pending_save[0]);
+		int r = collect_save(p, t->archive, h);
+
+		if (r < 0)
+			return r;
+		(void)send_saved(p, h, p->pending_save[h] - 1);
+		p->pending_save[h] = 0;
+	}
+	return 0;
+}
+
+static int on_write_retry(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+	struct trace *t = m->trace;
+	struct archive_state st;
+	struct provider *p;
+	int r = 0;
+
+	for (p = m->providers; p && r >= 0; p = p->next)
+		if (p->in_trace && p->fd >= 0)
+			r = retry_saves(t, p);
+	if (r >= 0 && t->kernel)
+		(void)kernel_source_resume(t->kernel);
+	/* The writer's failures, said from here: it does not log. */
+	archive_state(t->archive, &st);
+	note_write_state(t, &st);
+	(void)sd_event_source_set_time_relative(s, MANAGER_WRITE_RETRY_USEC);
+	(void)sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+	return 0;
+}
+
+static int start_retry_timer(struct manager *m, struct trace *t)
+{
+	int r;
+
+	if (t->mode != FXT_BUFFERING_STREAMING)
+		return 0;
+	r = sd_event_add_time_relative(m->event, &t->retry_timer,
+				       CLOCK_MONOTONIC,
+				       MANAGER_WRITE_RETRY_USEC, 0,
+				       on_write_retry, m);
+	if (r >= 0)
+		(void)sd_event_source_set_description(t->retry_timer,
+						      "fxt-write-retry");
+	return r;
+}
+
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct trace *, trace_free);
 
 static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
@@ -127,7 +240,7 @@ static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 			 "no archive came with the request: tracectl opens the output and passes it");
 		return -EBADF;
 	}
-	r = archive_open(fd, &t->archive);
+	r = archive_open(fd, MANAGER_ARCHIVE_QUEUE_MAX, &t->archive);
 	if (r < 0)
 		snprintf(note, note_len, "cannot write %.400s: %s", t->output,
 			 r == -EINVAL ? "not a regular file" :
@@ -136,11 +249,12 @@ static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 }
 
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		int archive_fd, char *note, size_t note_len)
+		int archive_fd, uid_t owner, char *note, size_t note_len)
 {
 	_cleanup_close_ int fd = archive_fd;
 	_cleanup_(trace_freep) struct trace *t = NULL;
 	struct provider *p, *next;
+	unsigned int over_budget = 0;
 	sd_id128_t id;
 	int r;
 
@@ -166,6 +280,8 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 					    m->default_buffer_size;
 	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
 	snprintf(t->output, sizeof(t->output), "%s", req->output);
+	snprintf(t->temp_name, sizeof(t->temp_name), "%s", req->temp_name);
+	t->owner = owner;
 	r = open_archive(t, fd, note, note_len);
 	if (r < 0)
 		return r;
@@ -176,6 +292,8 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, req->duration_ns);
+	if (r >= 0)
+		r = start_retry_timer(m, t);
 	if (r < 0)
 		return r;
 	r = archive_begin(t->archive);
@@ -193,21 +311,70 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	for (p = m->providers; p; p = next) {
 		next = p->next;
 		r = trace_join(m, p);
-		if (r < 0)
+		if (r == -EDQUOT)
+			over_budget++;
+		else if (r < 0)
 			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
 				 "Provider %s[%d] could not join the trace",
 				 p->name, (int)p->pid);
+	}
+	if (over_budget) {
+		size_t used = strlen(note);
+
+		snprintf(note + used, note_len - used,
+			 "%s%u provider(s) got no buffer: their user's buffers reached its budget of %llu KiB (fxtraced --user-buffer-budget)",
+			 used ? "; " : "", over_budget,
+			 (unsigned long long)(m->user_buffer_budget >> 10));
 	}
 	manager_update_status(m);
 	return 0;
 }
 
+/* Buffer data bytes the providers of uid hold in the trace. */
+static uint64_t buffers_of(const struct manager *m, uid_t uid)
+{
+	const struct provider *p;
+	uint64_t n = 0;
+
+	for (p = m->providers; p; p = p->next)
+		if (p->in_trace && p->uid == uid)
+			n += m->trace->buffer_size;
+	return n;
+}
+
+/*
+ * Each buffer is shared memory the manager maps: one uid (root aside)
+ * may not pin more than its budget, however many providers it starts.
+ */
+static int check_budget(struct manager *m, struct provider *p)
+{
+	uint64_t held;
+
+	if (!p->uid || !m->user_buffer_budget)
+		return 0;
+	held = buffers_of(m, p->uid);
+	if (held + m->trace->buffer_size <= m->user_buffer_budget)
+		return 0;
+	p->over_budget = true;
+	if (log_burst_take(&m->over_budget, m->event))
+		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] gets no buffer: uid %u holds %llu KiB of buffers, its budget is %llu KiB (fxtraced --user-buffer-budget)",
+			 p->name, (int)p->pid, (unsigned int)p->uid,
+			 (unsigned long long)(held >> 10),
+			 (unsigned long long)(m->user_buffer_budget >> 10));
+	return -EDQUOT;
+}
+
 int trace_join(struct manager *m, struct provider *p)
 {
 	struct trace *t = m->trace;
+	int r;
 
-	if (!t || t->stopping)
+	if (!t || t->stopping || p->fd < 0 || p->in_trace)
 		return 0;
+	r = check_budget(m, p);
+	if (r < 0)
+		return r;
 	return provider_join_trace(p, t->mode, t->buffer_size, t->categories);
 }
 
@@ -226,7 +393,15 @@ static void reply(struct manager *m, struct controller *c, int error)
 		(void)controller_send(c, &d, sizeof(d));
 	}
 	(void)trace_send_kernel(m, c);
-	if (error)
+	if (!error && m->trace->write_error)
+		snprintf(message, sizeof(message),
+			 "writing %.400s failed for a while (%s); the providers kept their records meanwhile, drops are counted",
+			 m->trace->output, strerror(-m->trace->write_error));
+	else if (error == -ENOENT)
+		snprintf(message, sizeof(message),
+			 "the archive's file %.60s beside %.300s was removed during the trace",
+			 m->trace->temp_name, m->trace->output);
+	else if (error)
 		snprintf(message, sizeof(message), "writing %.400s failed: %s",
 			 m->trace->output, strerror(-error));
 	(void)controller_send_result(c, error, message);
@@ -263,26 +438,114 @@ static int collect_all(struct manager *m)
 	return first_error;
 }
 
+/* What the writer could not put on disk after all leaves the counts. */
+static int uncount_lost(struct manager *m, const struct archive_lost *lost,
+			size_t nlost, int error)
+{
+	struct trace *t = m->trace;
+	struct provider *p;
+	size_t i;
+
+	for (i = 0; i < nlost; i++) {
+		if (t->kernel && lost[i].owner == kernel_source_id(t->kernel)) {
+			kernel_source_lost(t->kernel, lost[i].records,
+					   lost[i].bytes, error);
+			continue;
+		}
+		for (p = m->providers; p; p = p->next) {
+			if (p->id != lost[i].owner)
+				continue;
+			p->walk.records -= lost[i].records <= p->walk.records ?
+						   lost[i].records : p->walk.records;
+			p->walk.bytes -= lost[i].bytes <= p->walk.bytes ?
+						 lost[i].bytes : p->walk.bytes;
+		}
+	}
+	return nlost ? error : 0;
+}
+
+static void on_archive_written(struct archive *a, int fsync_error,
+			       const struct archive_lost *lost, size_t nlost,
+			       void *userdata);
+
+/*
+ * Everything still in the buffers goes to the writer, with no bound on
+ * the queue; the result goes out once it is on disk (on_archive_written),
+ * the event loop serving everyone else meanwhile.
+ */
 static void finish(struct manager *m)
 {
 	struct trace *t = m->trace;
+	int r;
+
+	if (t->finishing)
+		return;
+	t->finishing = true;
+	t->retry_timer = sd_event_source_disable_unref(t->retry_timer);
+	t->stop_timer = sd_event_source_disable_unref(t->stop_timer);
+	archive_unbound(t->archive);
+	t->collect_error = collect_all(m);
+	r = archive_finish(t->archive, m->event, on_archive_written, m);
+	if (r < 0) {
+		log_error_errno(r, "Failed to wait for the archive's writer");
+		on_archive_written(t->archive, r, NULL, 0, m);
+	}
+}
+
+static void on_archive_written(struct archive *a, int fsync_error,
+			       const struct archive_lost *lost, size_t nlost,
+			       void *userdata)
+{
+	struct manager *m = userdata;
+	struct trace *t = m->trace;
 	struct provider *p, *next;
+	struct archive_state st;
+	bool removed;
 	uint64_t bytes;
 	int r, r2;
 
-	r = collect_all(m);
-	bytes = archive_bytes(t->archive);
+	archive_state(a, &st);
+	note_write_state(t, &st);
+	t->write_error = st.error;
+	removed = st.removed;
+	bytes = st.written;
+	r = t->collect_error;
+	r2 = uncount_lost(m, lost, nlost, st.error);
+	if (r2 < 0 && !r)
+		r = log_error_errno(r2, "Failed to write %s", t->output);
+	if (fsync_error < 0 && !r)
+		r = log_error_errno(fsync_error, "Failed to write %s", t->output);
 	r2 = archive_close(t->archive);
 	t->archive = NULL;
 	if (r2 < 0 && !r)
 		r = log_error_errno(r2, "Failed to write %s", t->output);
-	log_full(r < 0 ? LOG_ERR : LOG_INFO, 0, TRACE_LOG_FIELDS(t),
-		 "Trace written to %s, trace %s: %llu bytes%s", t->output,
-		 t->id, (unsigned long long)bytes, r < 0 ? ", incomplete" : "");
+	if (removed) {
+		r = -ENOENT;
+		log_full(LOG_ERR, 0, TRACE_LOG_FIELDS(t),
+			 "Trace %s: its file %s beside %s was removed during the trace",
+			 t->id, t->temp_name, t->output);
+	} else {
+		log_full(r < 0 ? LOG_ERR : LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+			 "Trace written to %s, trace %s: %llu bytes%s",
+			 t->output, t->id, (unsigned long long)bytes,
+			 r < 0 ? ", incomplete" : "");
+	}
 	snprintf(m->last_output, sizeof(m->last_output), "%s", t->output);
+	snprintf(m->last_temp_name, sizeof(m->last_temp_name), "%s",
+		 t->temp_name);
+	m->last_owner = t->owner;
+	m->last_error = r;
+	m->last_handed = !t->temp_name[0] ||
+			 (t->stop_requester && t->stop_requester->uid == t->owner);
+	if (!m->last_handed)
+		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
+			 "Trace %s is complete in %s beside %s: the next tracectl stop of uid %u puts it in place",
+			 t->id, t->temp_name, t->output, (unsigned int)t->owner);
+	t->written = true;
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
+		p->over_budget = false;
 		if (p->in_trace)
 			provider_leave_trace(p);
 	}
@@ -332,6 +595,7 @@ int trace_stop(struct manager *m, struct controller *c)
 	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t), "Stopping trace %s (to %s)",
 		 t->id, t->output);
 	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);
+	t->retry_timer = sd_event_source_disable_unref(t->retry_timer);
 	for (p = m->providers; p; p = p->next) {
 		if (!p->in_trace || p->stopped)
 			continue;
@@ -369,26 +633,45 @@ void trace_forget_controller(struct manager *m, struct controller *c)
 int trace_save(struct manager *m, struct provider *p,
 	       const struct fxt_msg_save *save)
 {
-	struct fxt_msg_save saved;
+	struct trace *t = m->trace;
 	int r;
 
 	if (save->half > 1)
 		return -EBADMSG;
 	/* Late (the trace ended) or out of place: nothing to save. */
-	if (!m->trace || !p->in_trace || !m->trace->archive ||
-	    m->trace->mode != FXT_BUFFERING_STREAMING) {
+	if (!t || !p->in_trace || !t->archive || t->finishing ||
+	    t->mode != FXT_BUFFERING_STREAMING) {
 		log_debug("Ignoring SAVE from provider %s[%d]", p->name,
 			  (int)p->pid);
 		return 0;
 	}
-	r = collect_save(p, m->trace->archive, save->half);
-	if (r < 0)
-		log_error_errno(r, "Failed to append provider %s[%d] to %s",
-				p->name, (int)p->pid, m->trace->output);
-	fxt_msg_init(&saved, FXT_MSG_SAVED, sizeof(saved));
-	saved.half = save->half;
-	saved.generation = save->generation;
-	return fxt_msg_send(p->fd, &saved, sizeof(saved), -1);
+	/* Behind an unanswered one: in order, at the next retry. */
+	if (p->pending_save[0] || p->pending_save[1]) {
+		p->pending_save[save->half] = save->generation + 1;
+		return 0;
+	}
+	r = collect_save(p, t->archive, save->half);
+	if (r < 0) {
+		p->pending_save[save->half] = save->generation + 1;
+		return 0;
+	}
+	return send_saved(p, save->half, save->generation);
+}
+
+int trace_hand_last(struct manager *m, struct controller *c)
+{
+	char message[FXT_CTL_MESSAGE_MAX];
+
+	if (m->trace || m->last_handed || c->uid != m->last_owner)
+		return -ESRCH;
+	snprintf(message, sizeof(message),
+		 "the trace had already ended (its duration ran out, or its stopper went away)%s%s",
+		 m->last_error ? "; writing it failed: " : "",
+		 m->last_error ? strerror(-m->last_error) : "");
+	/* Described (temp_name, owner) before it is marked handed. */
+	(void)controller_send_result(c, 0, message);
+	m->last_handed = true;
+	return 0;
 }
 
 enum fxt_ctl_state trace_state(const struct manager *m)
@@ -408,7 +691,19 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 		snprintf(res->kernel, sizeof(res->kernel), "off");
 		snprintf(res->output, sizeof(res->output), "%s",
 			 m->last_output);
+		if (!m->last_handed) {
+			snprintf(res->temp_name, sizeof(res->temp_name), "%s",
+				 m->last_temp_name);
+			res->owner_uid = m->last_owner;
+			res->archive_error = m->last_error;
+		}
 		return;
+	}
+	if (t->written) {	/* the stop result: the archive is done */
+		snprintf(res->temp_name, sizeof(res->temp_name), "%s",
+			 t->temp_name);
+		res->owner_uid = t->owner;
+		res->archive_error = m->last_error;
 	}
 	res->mode = t->mode;
 	res->buffer_size = t->buffer_size;
@@ -416,6 +711,40 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 	snprintf(res->kernel, sizeof(res->kernel), "%s",
 		 kernel_source_backend(t->kernel));
 	snprintf(res->output, sizeof(res->output), "%s", t->output);
+}
+
+void trace_write_note(const struct manager *m, char *buf, size_t len)
+{
+	const struct trace *t = m->trace;
+	struct archive_state st;
+	bool failing, removed;
+	int error;
+
+	buf[0] = '\0';
+	if (!t || !t->archive)
+		return;
+	archive_state(t->archive, &st);
+	error = st.error;
+	failing = st.failing;
+	removed = st.removed;
+	if (removed)
+		snprintf(buf, len,
+			 "the archive's file %.60s beside %.200s was removed: nothing will be put at %.200s",
+			 t->temp_name, t->output, t->output);
+	else if (error && failing)
+		snprintf(buf, len,
+			 "writing %.300s fails: %s; %llu KiB wait in memory, records in the buffers (what does not fit is dropped and counted), writing is tried again every second",
+			 t->output, strerror(-error),
+			 (unsigned long long)(st.queued >> 10));
+	else if (st.not_queued && st.queued)
+		snprintf(buf, len,
+			 "writing %.300s is slow: %llu KiB wait in memory; %llu writes waited in the providers' buffers for room",
+			 t->output, (unsigned long long)(st.queued >> 10),
+			 (unsigned long long)st.not_queued);
+	else if (error)
+		snprintf(buf, len,
+			 "writing %.400s failed (%s), then resumed: the archive lacks what was not written then",
+			 t->output, strerror(-error));
 }
 
 int trace_send_kernel(const struct manager *m, struct controller *c)
@@ -433,12 +762,19 @@ void trace_format_status(const struct manager *m, unsigned int nproviders,
 {
 	const struct trace *t = m->trace;
 
+	char note[FXT_CTL_MESSAGE_MAX];
+	struct archive_state st = { 0 };
+
+	trace_write_note(m, note, sizeof(note));
+	if (t->archive)
+		archive_state(t->archive, &st);
 	if (t->stopping)
 		snprintf(buf, len, "Stopping trace %s: writing %s", t->id,
 			 t->output);
 	else
 		snprintf(buf, len,
-			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written",
+			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written%s%s",
 			 t->output, t->id, kernel_source_backend(t->kernel),
-			 nproviders, (unsigned long long)archive_bytes(t->archive));
+			 nproviders, (unsigned long long)st.written,
+			 note[0] ? "; " : "", note);
 }

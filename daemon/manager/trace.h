@@ -7,6 +7,7 @@
 #define FXT_TRACE_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <fxt/provider_abi.h>
 
@@ -16,9 +17,12 @@ struct controller;
 struct manager;
 struct provider;
 
-/* Takes archive_fd, the output the controller opened (-1: none came). */
+/*
+ * Takes archive_fd, the output the controller opened (-1: none came);
+ * owner: the controller's uid, the only one that may put it in place.
+ */
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
-		int archive_fd, char *note, size_t note_len);
+		int archive_fd, uid_t owner, char *note, size_t note_len);
 /* Gives a provider that connects during the trace its buffer. */
 int trace_join(struct manager *m, struct provider *p);
 /* Starts stopping; c (may be NULL) gets the result when written. */
@@ -27,11 +31,18 @@ void trace_provider_stopped(struct manager *m, struct provider *p);
 void trace_forget_controller(struct manager *m, struct controller *c);
 int trace_save(struct manager *m, struct provider *p,
 	       const struct fxt_msg_save *save);
+/*
+ * A stop with no trace running: the last archive, if controller c owns
+ * it and was not told yet (the trace ended by itself); -ESRCH if none.
+ */
+int trace_hand_last(struct manager *m, struct controller *c);
 enum fxt_ctl_state trace_state(const struct manager *m);
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res);
 /* The running trace for STATUS=: output, id, kernel, providers, bytes. */
 void trace_format_status(const struct manager *m, unsigned int nproviders,
 			 char *buf, size_t len);
 int trace_send_kernel(const struct manager *m, struct controller *c);
+/* What went wrong writing the archive, for status; "" when nothing. */
+void trace_write_note(const struct manager *m, char *buf, size_t len);
 
 #endif /* FXT_TRACE_H */

@@ -213,14 +213,15 @@ static void print_results(const struct reply *rep)
 	if (kernel_drops)
 		printf("Warning: %llu kernel records were dropped (DROPS); a larger --kernel-buffer-size, or --mode streaming, keeps more\n",
 		       (unsigned long long)kernel_drops);
-	printf("Trace written to %s\n", rep->result.output);
 }
 
 static void start_usage(FILE *out, const char *cmd)
 {
 	fprintf(out,
 		"Usage: tracectl %s [OPTIONS]%s\n"
-		"  -o, --output FILE      archive to write (default trace.fxt)\n"
+		"  -o, --output FILE      archive to write (default trace.fxt); it\n"
+		"                         appears at stop, a file there is kept\n"
+		"                         as FILE.old\n"
 		"  -c, --categories LIST  comma-separated categories (default all)\n"
 		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
@@ -357,28 +358,45 @@ static int parse_start(int argc, char **argv, struct start_options *o)
 }
 
 /*
- * Non-blocking, so that a FIFO cannot hold us in open(); O_EXCL first, to
- * know whether we created the file (then it is ours to remove if the
- * start fails). Nothing is truncated here: the manager does it once the
- * trace has started, so a failed start destroys no file.
+ * The archive is written to a hidden file beside the output, created here
+ * with the caller's own rights; the stop renames it into place once it is
+ * complete (publish_archive()), so a failed start or trace never
+ * truncates, replaces or removes a file at the output. Not O_TMPFILE: a
+ * trace that ends with no controller there (its duration ran out, the
+ * manager shut down) must still leave its archive on disk.
  */
-static int open_output(const char *path, bool *created)
+static int create_temp(const char *path, char *name, size_t name_len)
 {
-	int flags = O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-	_cleanup_close_ int fd = -1;
+	const char *base = strrchr(path, '/') + 1;	/* path is absolute */
+	char tmp[PATH_MAX];
 	struct stat st;
+	mode_t mask;
+	int fd;
 
-	fd = open(path, flags | O_CREAT | O_EXCL, 0644);
-	*created = fd >= 0;
-	if (fd < 0 && errno == EEXIST)
-		fd = open(path, flags);
-	if (fd < 0)
-		return errno == ENXIO ? -EINVAL : -errno;
-	if (fstat(fd, &st) < 0)
-		return -errno;
-	if (!S_ISREG(st.st_mode))
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
 		return -EINVAL;
-	return TAKE_FD(fd);
+	if ((size_t)snprintf(name, name_len, ".%s.XXXXXX", base) >= name_len ||
+	    (size_t)snprintf(tmp, sizeof(tmp), "%.*s%s", (int)(base - path),
+			     path, name) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	strcpy(name, tmp + (base - path));
+	return fd;
+}
+
+/* The hidden file's path: name in the directory of output. */
+static void temp_path(const char *output, const char *name, char *buf,
+		      size_t len)
+{
+	const char *base = strrchr(output, '/');
+
+	snprintf(buf, len, "%.*s%s", base ? (int)(base + 1 - output) : 0,
+		 output, name);
 }
 
 /* After a failed start: only if the name still is the file we created. */
@@ -389,6 +407,89 @@ static void discard_output(const char *path, int fd)
 	if (fstat(fd, &ours) == 0 && lstat(path, &now) == 0 &&
 	    now.st_dev == ours.st_dev && now.st_ino == ours.st_ino)
 		(void)unlink(path);
+}
+
+static void sync_dir(const char *path)
+{
+	char dir[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+
+	temp_path(path, ".", dir, sizeof(dir));
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0)
+		(void)fsync(fd);
+}
+
+/*
+ * The convention of perf record: the file replaced is kept as FILE.old
+ * (an older FILE.old goes). 0, or -errno when it cannot be kept: then
+ * nothing is replaced.
+ */
+static int keep_old(const char *output)
+{
+	char old[PATH_MAX + 8];
+
+	snprintf(old, sizeof(old), "%s.old", output);
+	if (access(output, F_OK) < 0)
+		return 0;
+	if (unlink(old) < 0 && errno != ENOENT)
+		return -errno;
+	/* A second name first: output never stops existing. */
+	if (link(output, old) < 0 && rename(output, old) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * Puts the finished archive in place with the stopper's own rights. A
+ * complete one replaces the output atomically (rename), the file that was
+ * there kept as FILE.old; an incomplete one takes the output only where
+ * no file is. 0: the output holds the archive; 1: it waits at its hidden
+ * name for its owner's stop; -1: it stays at its hidden name, or is gone
+ * (said why).
+ */
+static int publish_archive(const char *cmd, const struct fxt_ctl_result *res,
+			   int error)
+{
+	char temp[PATH_MAX];
+	struct stat st;
+
+	temp_path(res->output, res->temp_name, temp, sizeof(temp));
+	if (res->owner_uid != getuid()) {
+		printf("The archive is at %s: uid %u started this trace; its tracectl stop puts it at %s\n",
+		       temp, res->owner_uid, res->output);
+		return 1;
+	}
+	if (lstat(temp, &st) < 0) {
+		fprintf(stderr, "tracectl %s: the archive's file %s was removed during the trace: nothing was written to %s\n",
+			cmd, temp, res->output);
+		return -1;
+	}
+	if (!error) {
+		int r = keep_old(res->output);
+
+		if (r < 0) {
+			fprintf(stderr, "tracectl %s: cannot keep %s as %s.old: %s; %s was left as it was, the archive is at %s\n",
+				cmd, res->output, res->output, strerror(-r),
+				res->output, temp);
+			return -1;
+		}
+		if (rename(temp, res->output) == 0) {
+			sync_dir(res->output);
+			return 0;
+		}
+	} else if (link(temp, res->output) == 0) {
+		(void)unlink(temp);
+		sync_dir(res->output);
+		return 0;
+	} else if (errno == EEXIST) {
+		fprintf(stderr, "tracectl %s: the archive is incomplete; %s was left as it was, the archive is at %s\n",
+			cmd, res->output, temp);
+		return -1;
+	}
+	fprintf(stderr, "tracectl %s: cannot put the archive at %s: %s; it is at %s\n",
+		cmd, res->output, strerror(errno), temp);
+	return -1;
 }
 
 /* Whether depmod lists fxt_sched for the running kernel. */
@@ -437,15 +538,17 @@ static void print_kmod_fix(const char *cmd)
 
 static int do_start(const char *cmd, const struct start_options *o)
 {
-	const char *path = o->req.output;
+	struct fxt_ctl_start req = o->req;
+	const char *path = req.output;
+	char temp[PATH_MAX];
 	_cleanup_close_ int fd = -1;
-	bool created = false;
 	struct reply rep;
 	int r;
 
-	fd = open_output(path, &created);
+	fd = create_temp(path, req.temp_name, sizeof(req.temp_name));
+	temp_path(path, req.temp_name, temp, sizeof(temp));
 	if (fd >= 0) {
-		r = exchange(cmd, &o->req, sizeof(o->req), fd, &rep);
+		r = exchange(cmd, &req, sizeof(req), fd, &rep);
 	} else {
 		/* Still ask (for status): a refused caller learns what to do. */
 		struct fxt_msg_header status;
@@ -465,8 +568,8 @@ static int do_start(const char *cmd, const struct start_options *o)
 		r = report(cmd, &rep);
 	}
 	if (r) {
-		if (created)
-			discard_output(path, fd);
+		if (fd >= 0)
+			discard_output(temp, fd);
 		if (o->req.kernel == FXT_CTL_KERNEL_KMOD && rep.result.error &&
 		    rep.result.error != -EPERM)
 			print_kmod_fix(cmd);
@@ -479,18 +582,42 @@ static int do_start(const char *cmd, const struct start_options *o)
 	return TRACECTL_EXIT_OK;
 }
 
+/*
+ * The table says what the archive holds; then the archive is put in place
+ * (its hidden name in the result) and the outcome said. 1 when the
+ * archive is incomplete or not at the output.
+ */
 static int do_stop(const char *cmd)
 {
+	const struct fxt_ctl_result *res;
 	struct fxt_msg_header req;
 	struct reply rep;
-	int r;
+	int error, placed = 0;
 
 	fxt_msg_init(&req, FXT_MSG_CTL_STOP, sizeof(req));
-	r = request(cmd, &req, sizeof(req), &rep);
-	if (!r)
+	if (exchange(cmd, &req, sizeof(req), -1, &rep) < 0)
+		return TRACECTL_EXIT_FAIL;
+	res = &rep.result;
+	error = res->error ? res->error : res->archive_error;
+	if (res->error && !res->temp_name[0]) {
+		free(rep.providers);
+		return report(cmd, &rep) ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+	}
+	if (rep.nproviders || !res->message[0])
 		print_results(&rep);
+	if (res->message[0] && !error)
+		printf("Note: %s\n", res->message);
 	free(rep.providers);
-	return r ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+	if (res->temp_name[0])
+		placed = publish_archive(cmd, res, error);
+	if (error && error != -ENOENT)	/* removed: publish_archive() said so */
+		fprintf(stderr, "tracectl %s: the archive is incomplete: %s\n",
+			cmd, res->error && res->message[0] ? res->message :
+			strerror(-error));
+	if (!placed)
+		printf("Trace written to %s%s\n", res->output,
+		       error ? " (incomplete: what the table lists)" : "");
+	return error || placed < 0 ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
 }
 
 int cmd_start(int argc, char **argv)
@@ -521,7 +648,11 @@ int cmd_stop(int argc, char **argv)
 	if (want_help(argc, argv)) {
 		printf("Usage: tracectl stop\n"
 		       "Stops the running trace; fxtraced writes the archive and tracectl\n"
-		       "prints, per provider, its records, bytes and drops.\n\n"
+		       "prints, per provider, its records, bytes and drops, then renames\n"
+		       "the archive into place (a file there is kept as FILE.old). Only\n"
+		       "the uid that started the trace does; for others the archive waits\n"
+		       "for that uid's stop. After a trace that ended by itself, stop puts\n"
+		       "its archive in place. Exits 1 when the archive is incomplete.\n\n"
 		       "Examples:\n  sudo tracectl stop\n"
 		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl stop\n");
 		return TRACECTL_EXIT_OK;
@@ -544,9 +675,14 @@ static void print_status(const struct reply *rep)
 		printf("Mode: %s\nKernel: %s\nOutput: %s\nElapsed: %.1f s\n",
 		       mode_name(res->mode), res->kernel, res->output,
 		       (double)res->elapsed_ns / 1e9);
+	} else if (res->temp_name[0]) {
+		printf("Last trace: %s, not yet in place: the tracectl stop of uid %u moves it there from %s\n",
+		       res->output, res->owner_uid, res->temp_name);
 	} else if (res->output[0]) {
 		printf("Last trace: %s\n", res->output);
 	}
+	if (res->message[0])
+		printf("Archive: %s\n", res->message);
 	printf("Providers: %zu\n", rep->nproviders);
 	for (i = 0; i < rep->nproviders; i++) {
 		const struct fxt_ctl_provider *p = &rep->providers[i];
@@ -568,6 +704,8 @@ static void print_status(const struct reply *rep)
 						       (double)p->buffer_size : 0.0,
 			       (unsigned long long)p->records_dropped,
 			       provider_note(p));
+		else if (p->flags & FXT_CTL_PROVIDER_OVER_BUDGET)
+			printf(" not tracing: its user's buffers reached their budget (fxtraced --user-buffer-budget)\n");
 		else
 			printf(" not tracing\n");
 	}

@@ -67,11 +67,27 @@ set -e
 grep -q "Permission denied" "$T/leak.err" || { cat "$T/leak.err"; fail "no permission error"; }
 [ ! -e "$T/grp/leak.fxt" ] || fail "leak.fxt was created"
 
-# The controller's own supplementary group does.
+# The controller's own supplementary group does (for the hidden file at
+# start and its rename at stop).
 setpriv --reuid=nobody --regid=nogroup --groups="$G2" \
 	"$T/tracectl" start -o "$T/grp2/mine.fxt" --kernel=off
-as_nobody "$T/tracectl" stop >/dev/null
+setpriv --reuid=nobody --regid=nogroup --groups="$G2" \
+	"$T/tracectl" stop >/dev/null
 [ "$(stat -c %U "$T/grp2/mine.fxt")" = nobody ] || fail "mine.fxt is not nobody's"
+
+# Stopped by another uid (root): it does not rename nobody's file with
+# its own rights; the archive stays whole under its hidden name until
+# nobody's own stop puts it in place.
+install -d -o nobody -m 755 "$T/own"
+as_nobody "$T/tracectl" start -o "$T/own/o.fxt" --kernel=off
+"$TRACECTL" stop >"$T/other.out" || fail "root's stop of nobody's trace failed"
+grep -q "uid $(id -u nobody) started this trace" "$T/other.out" ||
+	{ cat "$T/other.out"; fail "the other stopper is not told whose archive it is"; }
+[ ! -e "$T/own/o.fxt" ] || fail "another uid put nobody's archive in place"
+as_nobody "$T/tracectl" stop >"$T/owner.out" || fail "the owner's stop failed"
+grep -q "^Trace written to $T/own/o.fxt" "$T/owner.out" || fail "the owner's stop did not place it"
+[ "$(stat -c %U "$T/own/o.fxt")" = nobody ] || fail "o.fxt is not nobody's"
+[ "$(ls -A "$T/own")" = o.fxt ] || fail "files left beside o.fxt: $(ls -A "$T/own")"
 
 # A failed start leaves a file that was there (nobody may write it, not
 # remove it); the kernel module is absent on this machine.
@@ -86,7 +102,7 @@ if [ ! -e /dev/fxt_sched ]; then
 	install -d -o nobody -m 755 "$T/nobody"
 	as_nobody "$T/tracectl" start -o "$T/nobody/new.fxt" --kernel=kmod 2>/dev/null &&
 		fail "an impossible --kernel=kmod did not fail"
-	[ ! -e "$T/nobody/new.fxt" ] || fail "a failed start left the file it created"
+	[ -z "$(ls -A "$T/nobody")" ] || fail "a failed start left a file: $(ls -A "$T/nobody")"
 fi
 stop_manager
 echo "archive_rights: ok"

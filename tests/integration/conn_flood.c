@@ -9,6 +9,8 @@
  *   conn-flood hold N MS  up to N connections that never speak, held MS
  *                         milliseconds (to run the manager out of
  *                         descriptors).
+ *   conn-flood garbage N  N connections one after another, each sending
+ *                         bytes that are no message (until closed).
  *   conn-flood hello N    N providers that say HELLO, take no buffer
  *                         (no STARTED), acknowledge STOP; runs until
  *                         killed.
@@ -157,6 +159,29 @@ static int flood_hello(unsigned int n)
 	return 0;
 }
 
+/* N connections one after another, each sending bytes that are no message. */
+static int flood_garbage(unsigned int n)
+{
+	static const char junk[32] = "GET / HTTP/1.0\r\n\r\n";
+	char buf[64];
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		int sock = fxt_msg_connect(fxt_msg_socket_path());
+
+		if (sock < 0)
+			die("connect", -sock);
+		if (send(sock, junk, sizeof(junk), MSG_NOSIGNAL) < 0)
+			die("send", errno);
+		/* Until the manager closes it: one connection at a time. */
+		while (recv(sock, buf, sizeof(buf), 0) > 0)
+			;
+		close(sock);
+	}
+	printf("sent %u\n", n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "status"))
@@ -166,6 +191,8 @@ int main(int argc, char **argv)
 				  strtol(argv[3], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "hello"))
 		return flood_hello((unsigned int)strtoul(argv[2], NULL, 10));
-	fprintf(stderr, "usage: conn-flood status N | hold N MS | hello N\n");
+	if (argc == 3 && !strcmp(argv[1], "garbage"))
+		return flood_garbage((unsigned int)strtoul(argv[2], NULL, 10));
+	fprintf(stderr, "usage: conn-flood status N | hold N MS | hello N | garbage N\n");
 	return 2;
 }

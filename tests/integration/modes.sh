@@ -16,8 +16,10 @@ for mode in oneshot circular streaming; do
 	wait_wrote "a-$mode"
 	wait_wrote "b-$mode"
 	if [ "$mode" = streaming ]; then
-		# 5000 events of 32 bytes through 7K halves: most are on disk.
-		bytes=$(stat -c %s "$T/$mode.fxt")
+		# 5000 events of 32 bytes through 7K halves: most are on
+		# disk, in the hidden file beside the output until stop.
+		[ ! -e "$T/$mode.fxt" ] || fail "streaming: the output exists before stop"
+		bytes=$(stat -c %s "$T/.$mode.fxt".??????)
 		[ "$bytes" -gt 65536 ] ||
 			fail "streaming: only $bytes bytes written before stop"
 	fi
@@ -25,6 +27,7 @@ for mode in oneshot circular streaming; do
 	grep -q "^a-$mode .* 3004 " "$T/stop.out" ||
 		fail "stop output lacks a-$mode with 3004 records"
 	check "$T/$mode.fxt"
+	! ls "$T/.$mode.fxt".?????? 2>/dev/null || fail "$mode: the hidden file is left"
 	for p in "a-$mode:3000" "b-$mode:2000"; do
 		n=${p%%:*}
 		c=${p#*:}

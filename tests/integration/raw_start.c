@@ -1,20 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A controller that passes the manager whatever descriptor the test asks
- * for with a start request, to check what the manager itself accepts:
+ * A controller that sends the manager what the test asks for, to check
+ * what the manager itself accepts:
  *   raw-start none|rdonly|rdwr PATH
- * none passes nothing, rdonly/rdwr open PATH so (a FIFO opened O_RDWR
- * does not block). Prints the result's error and message; exit 0 when a
- * result came.
+ *     a start request with no descriptor, or PATH opened so (a FIFO
+ *     opened O_RDWR does not block);
+ *   raw-start short|unknown|longstop PATH
+ *     a malformed request: a start request cut short, a request type
+ *     that does not exist, a stop request with a body.
+ * Prints the result's error and message, and after a malformed request
+ * "closed" or "open": whether the manager closed the connection after
+ * it. Exit 0 when a result came.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "control_proto.h"
 #include <fxt/fxt_msg.h>
+
+/* The manager closes within this; a ceiling that only catches a hang. */
+#define CLOSE_WAIT_MS 30000
+
+static size_t malformed(const char *how, struct fxt_ctl_start *req)
+{
+	if (!strcmp(how, "short")) {
+		fxt_msg_init(req, FXT_MSG_CTL_START, 64);
+		return 64;
+	}
+	if (!strcmp(how, "unknown")) {
+		fxt_msg_init(req, FXT_MSG_CTL_BASE + 9, sizeof(req->hdr));
+		return sizeof(req->hdr);
+	}
+	if (!strcmp(how, "longstop")) {
+		fxt_msg_init(req, FXT_MSG_CTL_STOP, 64);
+		return 64;
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -23,26 +50,35 @@ int main(int argc, char **argv)
 		struct fxt_ctl_result result;
 		char buf[FXT_MSG_MAX];
 	} msg;
-	struct fxt_ctl_start req;
+	struct fxt_ctl_start req = { 0 };
+	struct pollfd pfd;
+	bool bad;
+	size_t len;
 	int sock, fd = -1;
 	ssize_t n;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: raw-start none|rdonly|rdwr PATH\n");
+		fprintf(stderr, "usage: raw-start none|rdonly|rdwr|short|unknown|longstop PATH\n");
 		return 2;
 	}
-	if (strcmp(argv[1], "none")) {
-		fd = open(argv[2], strcmp(argv[1], "rdonly") ? O_RDWR : O_RDONLY);
-		if (fd < 0) {
-			perror(argv[2]);
-			return 1;
+	len = malformed(argv[1], &req);
+	bad = len > 0;
+	if (!bad) {
+		if (strcmp(argv[1], "none")) {
+			fd = open(argv[2], strcmp(argv[1], "rdonly") ? O_RDWR :
+							       O_RDONLY);
+			if (fd < 0) {
+				perror(argv[2]);
+				return 1;
+			}
 		}
+		fxt_msg_init(&req, FXT_MSG_CTL_START, sizeof(req));
+		req.kernel = FXT_CTL_KERNEL_OFF;
+		snprintf(req.output, sizeof(req.output), "%s", argv[2]);
+		len = sizeof(req);
 	}
-	fxt_msg_init(&req, FXT_MSG_CTL_START, sizeof(req));
-	req.kernel = FXT_CTL_KERNEL_OFF;
-	snprintf(req.output, sizeof(req.output), "%s", argv[2]);
 	sock = fxt_msg_connect(fxt_msg_socket_path());
-	if (sock < 0 || fxt_msg_send(sock, &req, sizeof(req), fd) < 0) {
+	if (sock < 0 || fxt_msg_send(sock, &req, len, fd) < 0) {
 		fprintf(stderr, "raw-start: cannot reach the manager\n");
 		return 1;
 	}
@@ -55,5 +91,11 @@ int main(int argc, char **argv)
 	}
 	msg.result.message[FXT_CTL_MESSAGE_MAX - 1] = '\0';
 	printf("error %d: %s\n", msg.result.error, msg.result.message);
+	if (!bad)
+		return 0;
+	pfd = (struct pollfd){ .fd = sock, .events = POLLIN };
+	n = poll(&pfd, 1, CLOSE_WAIT_MS) == 1 ?
+		    fxt_msg_recv(sock, msg.buf, sizeof(msg.buf), NULL) : -1;
+	printf("%s\n", n == 0 ? "closed" : "open");
 	return 0;
 }

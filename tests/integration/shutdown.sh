@@ -25,6 +25,8 @@ wait "$stopper" 2>/dev/null || true
 "$TRACECTL" status >/dev/null || fail "no status after a vanished stopper"
 touch "$T/ack"
 poll grep -q "Trace written to $T/a.fxt" "$T/fxtraced.log"
+# Its stopper went away: the next stop puts the archive in place.
+"$TRACECTL" stop >/dev/null || fail "the stop after a vanished stopper failed"
 check "$T/a.fxt"
 expect_field slow events 10
 expect_field calm events 50

@@ -165,24 +165,6 @@ static int open_input(const char *path, uint64_t *size)
 	return fd;
 }
 
-static int open_output(const char *path, int in_fd)
-{
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return STDOUT_FILENO;
-	if (tracectl_same_file(in_fd, path)) {
-		fprintf(stderr, "tracectl convert: output '%s' is the input; "
-				"choose another name with -o\n", path);
-		return -1;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		fprintf(stderr, "tracectl convert: cannot create '%s': %s\n",
-			path, strerror(errno));
-	return fd;
-}
-
 static void report(const struct convert_args *a, struct fxt_reader *r,
 		   const struct fxt_json_stats *s)
 {
@@ -304,7 +286,7 @@ int cmd_convert(int argc, char **argv)
 		free(default_out);
 		return TRACECTL_EXIT_FAIL;
 	}
-	out_fd = open_output(a.output, in_fd);
+	out_fd = tracectl_output_open("convert", a.output, in_fd);
 	if (out_fd < 0) {
 		ret = -1;
 		goto out_input;

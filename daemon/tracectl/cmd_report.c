@@ -78,24 +78,6 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	return 0;
 }
 
-static int open_output(const char *path, int in_fd)
-{
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return STDOUT_FILENO;
-	if (tracectl_same_file(in_fd, path)) {
-		fprintf(stderr, "tracectl report: output '%s' is the input; "
-				"choose another name with -o\n", path);
-		return -1;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		fprintf(stderr, "tracectl report: cannot create '%s': %s\n",
-			path, strerror(errno));
-	return fd;
-}
-
 /* The page's title: the file's base name. */
 static const char *title_of(const char *input)
 {
@@ -137,7 +119,7 @@ int cmd_report(int argc, char **argv)
 		ret = tracectl_input_read(&in, &s);
 	/* Created only now: a failed read leaves no empty page behind. */
 	if (!ret) {
-		out_fd = open_output(a.output, in.fd);
+		out_fd = tracectl_output_open("report", a.output, in.fd);
 		ret = out_fd < 0 ? -EINVAL :
 				   report_html_write(out_fd, &s, in.reader,
 						     title_of(a.input));

@@ -171,3 +171,21 @@ bool tracectl_same_file(int fd, const char *path)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino &&
 	       S_ISREG(a.st_mode);
 }
+
+int tracectl_output_open(const char *cmd, const char *path, int in_fd)
+{
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return STDOUT_FILENO;
+	if (tracectl_same_file(in_fd, path)) {
+		fprintf(stderr, "tracectl %s: output '%s' is the input; "
+				"choose another name with -o\n", cmd, path);
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0)
+		fprintf(stderr, "tracectl %s: cannot create '%s': %s\n", cmd,
+			path, strerror(errno));
+	return fd;
+}

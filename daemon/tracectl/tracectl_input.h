@@ -44,5 +44,10 @@ void tracectl_input_close(struct tracectl_input *in);
 char *tracectl_output_name(const char *input, const char *suffix);
 /* Whether path names the file open as fd (writing it would eat the input). */
 bool tracectl_same_file(int fd, const char *path);
+/*
+ * The output of a command reading the archive open as in_fd: '-' is
+ * stdout; never the input itself. An fd, or -1 after saying why.
+ */
+int tracectl_output_open(const char *cmd, const char *path, int in_fd);
 
 #endif /* FXT_TRACECTL_INPUT_H */

@@ -186,13 +186,13 @@ write_begin_dyn(struct fxt_site *site, const char *cat, const char *name,
 	if (likely(!s || !eval || !eval->dyn))
 		return s;
 	if (eval->dyn & FXT_DYN_CAT)
-		*cat_ref = fxt_intern_dynamic(s, cat, &enabled);
+		*cat_ref = fxt_intern_dynamic(s, cat, true, &enabled);
 	if (!enabled) {
 		write_end(*tp);
 		return NULL;
 	}
 	if (eval->dyn & FXT_DYN_NAME)
-		*name_ref = fxt_intern_dynamic(s, name, &category);
+		*name_ref = fxt_intern_dynamic(s, name, false, &category);
 	return s;
 }
 

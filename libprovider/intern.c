@@ -218,7 +218,7 @@ static struct fxt_intern_dynamic *dynamic_table(struct fxt_session *s)
 }
 
 uint16_t fxt_intern_dynamic(struct fxt_session *s, const char *str,
-			    bool *enabled)
+			    bool category, bool *enabled)
 {
 	struct fxt_intern_dynamic *d = atomic_load_explicit(
 		&s->dynamic, memory_order_acquire);
@@ -228,6 +228,11 @@ uint16_t fxt_intern_dynamic(struct fxt_session *s, const char *str,
 
 	if (d)
 		e = dynamic_find(d, str, len, hash);
+	/* A category left out takes no index: no string record for it. */
+	if (!e && category && !fxt_session_category_enabled(s, str)) {
+		*enabled = false;
+		return fxt_string_ref_inline((uint16_t)len);
+	}
 	if (!e && len) {
 		pthread_mutex_lock(&intern_lock);
 		/* As fxt_intern_slow(): the running trace's indices only. */

@@ -26,10 +26,11 @@ void fxt_intern_after_fork_child(void);
 /*
  * The ref of a string chosen at run time, by its content: an index once
  * its string record is written; inline (0x8000 | len) once the trace's
- * table is full; 0 if "". enabled: is it an enabled category of s?
+ * table is full; 0 if "". enabled: is it an enabled category of s? A
+ * category (category) that is not enabled is not interned.
  */
 uint16_t fxt_intern_dynamic(struct fxt_session *s, const char *str,
-			    bool *enabled);
+			    bool category, bool *enabled);
 /* The session's table only, without a lock: an index, or 0 (not there). */
 uint16_t fxt_intern_dynamic_find(struct fxt_session *s, const char *str);
 

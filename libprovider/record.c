@@ -45,7 +45,8 @@ static inline uint32_t prepare_args(struct fxt_thread *t,
 
 		r->type = arg_type_known(a->type) ? a->type : FXT_ARG_NULL;
 		if (a->flags & FXT_ARG_IN_DYN_NAME)
-			r->name = fxt_intern_dynamic(s, a->name, &category);
+			r->name = fxt_intern_dynamic(s, a->name, false,
+						     &category);
 		else
 			r->name = fxt_intern_cached(t, s, a->name);
 		r->value = 0;

@@ -138,7 +138,7 @@ struct fxt_intern_dynamic {
 	uint32_t fill;		/* under intern_lock */
 };
 
-/* FNV-1a over the bytes kept (fxt_string_len()). */
+/* FNV-1a over the bytes kept (fxt_string_len()), as the look-up below. */
 static uint64_t content_hash(const char *str, uint32_t len)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -166,16 +166,22 @@ static struct dynamic_entry *dynamic_find(struct fxt_intern_dynamic *d,
 	}
 }
 
+/* The inline writer's look-up: length and hash in one pass. */
 uint16_t fxt_intern_dynamic_find(struct fxt_session *s, const char *str)
 {
 	struct fxt_intern_dynamic *d = atomic_load_explicit(
 		&s->dynamic, memory_order_acquire);
-	uint32_t len = fxt_string_len(str);
+	uint64_t h = 0xcbf29ce484222325ull;
 	struct dynamic_entry *e;
+	uint32_t len;
 
-	if (!d || !len)
+	if (!d || !str)
 		return 0;
-	e = dynamic_find(d, str, len, content_hash(str, len));
+	for (len = 0; len < FXT_STRING_LEN_MAX && str[len]; len++)
+		h = (h ^ (uint8_t)str[len]) * 0x100000001b3ull;
+	if (!len)
+		return 0;
+	e = dynamic_find(d, str, len, h);
 	return e && !fxt_string_ref_is_inline(e->ref) ? e->ref : 0;
 }
 

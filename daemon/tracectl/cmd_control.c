@@ -222,7 +222,9 @@ static void start_usage(FILE *out, const char *cmd)
 		"  -o, --output FILE      archive to write (default trace.fxt); it\n"
 		"                         appears at stop, a file there is kept\n"
 		"                         as FILE.old\n"
-		"  -c, --categories LIST  comma-separated categories (default all)\n"
+		"  -c, --categories LIST  comma-separated categories, 'net*' a prefix\n"
+		"                         (default: every provider category, and\n"
+		"                         kernel:sched,kernel:proc for the kernel)\n"
 		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
 		"%s"
@@ -264,7 +266,8 @@ static int resolve_output(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static int parse_start(int argc, char **argv, struct start_options *o)
+static int parse_start(const char *cmd, int argc, char **argv,
+		       struct start_options *o)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -277,7 +280,7 @@ static int parse_start(int argc, char **argv, struct start_options *o)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	const char *output = "trace.fxt", *cmd = argv[0];
+	const char *output = "trace.fxt";
 	uint64_t value;
 	int c, v;
 
@@ -624,7 +627,7 @@ int cmd_start(int argc, char **argv)
 {
 	struct start_options o = { 0 };
 
-	if (parse_start(argc, argv, &o) < 0)
+	if (parse_start("start", argc, argv, &o) < 0)
 		return TRACECTL_EXIT_USAGE;
 	if (o.help) {
 		start_usage(stdout, "start");
@@ -803,7 +806,7 @@ int cmd_record(int argc, char **argv)
 	struct start_options o = { 0 };
 	int status, r;
 
-	if (parse_start(argc, argv, &o) < 0)
+	if (parse_start("record", argc, argv, &o) < 0)
 		return TRACECTL_EXIT_USAGE;
 	if (o.help) {
 		start_usage(stdout, "record");

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -590,7 +592,7 @@ static int do_start(const char *cmd, const struct start_options *o)
  * (its hidden name in the result) and the outcome said. 1 when the
  * archive is incomplete or not at the output.
  */
-static int do_stop(const char *cmd)
+static int do_stop(const char *cmd, struct reply *keep)
 {
 	const struct fxt_ctl_result *res;
 	struct fxt_msg_header req;
@@ -610,6 +612,10 @@ static int do_stop(const char *cmd)
 		print_results(&rep);
 	if (res->message[0] && !error)
 		printf("Note: %s\n", res->message);
+	if (keep) {
+		*keep = rep;
+		rep.providers = NULL;
+	}
 	free(rep.providers);
 	if (res->temp_name[0])
 		placed = publish_archive(cmd, res, error);
@@ -664,7 +670,7 @@ int cmd_stop(int argc, char **argv)
 		fprintf(stderr, "tracectl stop: takes no arguments\n");
 		return TRACECTL_EXIT_USAGE;
 	}
-	return do_stop("stop");
+	return do_stop("stop", NULL);
 }
 
 static void print_status(const struct reply *rep)
@@ -767,10 +773,73 @@ static bool command_runnable(const char *cmd)
  */
 #define RECORD_START_WAIT_MS "10000"
 
+/*
+ * Asks the manager to tell when a provider of process pid (or of one it
+ * started) has joined the trace: the connection, or -1 (no answer then;
+ * the command runs all the same).
+ */
+static int wait_joined_request(pid_t pid)
+{
+	struct fxt_ctl_wait_joined req;
+	int fd = connect_manager("record");
+
+	if (fd < 0)
+		return -1;
+	fxt_msg_init(&req, FXT_MSG_CTL_WAIT_JOINED, sizeof(req));
+	req.pid = (__u32)pid;
+	req.timeout_ms = (__u32)atoi(RECORD_START_WAIT_MS);
+	if (fxt_msg_send(fd, &req, sizeof(req), -1) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A provider's START acknowledgment may still be on its way to the
+ * manager when the command has exited: this long for the answer then.
+ */
+#define RECORD_JOIN_GRACE_MS 250
+
+/*
+ * Until the command exits: the manager's answer to the wait, if it comes
+ * (joined: its providers, result.error 0 when one joined).
+ */
+static void wait_command(pid_t pid, int watch_fd, struct reply *joined)
+{
+	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd fds[2] = {
+		{ .fd = pidfd, .events = POLLIN },
+		{ .fd = watch_fd, .events = POLLIN },
+	};
+	int timeout = -1, n;
+
+	joined->result.error = -ENODATA;
+	if (pidfd < 0 || watch_fd < 0)
+		return;
+	while (fds[1].fd >= 0) {
+		n = poll(fds, 2, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		if (fds[1].revents) {
+			if (read_reply(watch_fd, joined) < 0)
+				joined->result.error = -ENODATA;
+			fds[1].fd = -1;
+		}
+		if (fds[0].revents) {	/* exited: a last look at the answer */
+			fds[0].fd = -1;
+			timeout = RECORD_JOIN_GRACE_MS;
+		}
+	}
+}
+
 /* The command's exit status as a shell reports it. */
-static int run_command(char **argv)
+static int run_command(char **argv, pid_t *child, struct reply *joined)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	_cleanup_close_ int watch_fd = -1;
 	int status;
 	pid_t pid;
 
@@ -791,6 +860,9 @@ static int run_command(char **argv)
 			strerror(errno));
 		_exit(127);
 	}
+	*child = pid;
+	watch_fd = wait_joined_request(pid);
+	wait_command(pid, watch_fd, joined);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 127;
@@ -801,9 +873,46 @@ static int run_command(char **argv)
 	return WEXITSTATUS(status);
 }
 
+static bool announced(const struct reply *joined, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; !joined->result.error && i < joined->nproviders; i++)
+		if (joined->providers[i].id == id)
+			return true;
+	return false;
+}
+
+/*
+ * Per provider of the command (announced joined by the manager, or the
+ * command's own process): what the archive holds of it and what it lost.
+ */
+static void print_command_providers(const struct reply *stop, pid_t child,
+				    const struct reply *joined)
+{
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < stop->nproviders; i++) {
+		const struct fxt_ctl_provider *p = &stop->providers[i];
+
+		if (p->flags & FXT_CTL_PROVIDER_KERNEL ||
+		    (p->pid != (uint32_t)child && !announced(joined, p->id)))
+			continue;
+		if (!any)
+			printf("The command's providers:\n");
+		any = true;
+		printf("  %s (pid %u): %llu records written, %llu dropped\n",
+		       p->name, p->pid, (unsigned long long)p->records,
+		       (unsigned long long)p->records_dropped);
+	}
+}
+
 int cmd_record(int argc, char **argv)
 {
+	struct reply joined = { 0 }, stopped = { 0 };
 	struct start_options o = { 0 };
+	pid_t child = 0;
 	int status, r;
 
 	if (parse_start("record", argc, argv, &o) < 0)
@@ -828,8 +937,11 @@ int cmd_record(int argc, char **argv)
 	r = do_start("record", &o);
 	if (r)
 		return r;
-	status = run_command(argv + optind);
-	r = do_stop("record");
+	status = run_command(argv + optind, &child, &joined);
+	r = do_stop("record", &stopped);
+	print_command_providers(&stopped, child, &joined);
+	free(joined.providers);
+	free(stopped.providers);
 	if (r)
 		return r;
 	return status;

@@ -233,8 +233,7 @@ static void start_usage(FILE *out, const char *cmd)
 		"  -k, --kernel=BACKEND   scheduling capture: auto (default), kmod, bpf, off\n"
 		"      --kernel-buffer-size SIZE\n"
 		"                         per CPU, a power of two, e.g. 1M (default 2M)\n"
-		"Talks to fxtraced at $%s (default %s).\n\n"
-		"Examples:\n",
+		"Talks to fxtraced at $%s (default %s).\n\n",
 		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
 		strcmp(cmd, "record") ?
 			"  -d, --duration T       stop after T (e.g. 10s, 500ms)\n" :
@@ -242,10 +241,14 @@ static void start_usage(FILE *out, const char *cmd)
 		FXT_SOCKET_ENV, FXT_MANAGER_SOCKET);
 	if (!strcmp(cmd, "record"))
 		fprintf(out,
+			"Runs COMMAND in the trace, prints per provider of the command\n"
+			"the records written and dropped, exits with its status.\n\n"
+			"Examples:\n"
 			"  sudo tracectl record -o trace.fxt -- ./my-app --flag\n"
 			"  sudo tracectl record --mode streaming --kernel=off -- make -j2\n");
 	else
 		fprintf(out,
+			"Examples:\n"
 			"  sudo tracectl start -o trace.fxt --categories net,gfx\n"
 			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
 			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n");

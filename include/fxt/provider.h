@@ -179,7 +179,7 @@ FXT_ARG_MAKER(str, const char *)
 			(uint16_t)((f) | FXT_ARG_NAME_FLAGS(n)), (val))
 #else
 #define FXT_ARG_IN(n, t, f, field, val)                                        \
-	{ .name = FXT_STR(n), .type = (t),                                      \
+	{ .name = FXT_STR(n), .type = (t),                                     \
 	  .flags = (f) | FXT_ARG_NAME_FLAGS(n), .reserved = 0,                 \
 	  .v = { .field = (val) } }
 #endif
@@ -247,7 +247,7 @@ struct fxt_site {
 #define FXT_SITE_GEN_MASK ((1ull << 29) - 1)
 /* The bits a writer compares with its own tag (struct fxt_internal_writer). */
 #define FXT_SITE_TAG_MASK                                                      \
-	(FXT_SITE_FAST | FXT_SITE_GEN_MASK << FXT_SITE_GEN_SHIFT |            \
+	(FXT_SITE_FAST | FXT_SITE_GEN_MASK << FXT_SITE_GEN_SHIFT |             \
 	 FXT_SITE_ENABLED | FXT_SITE_DISABLED)
 
 /* A site that also caches its argument names' refs (API version 2). */
@@ -925,20 +925,20 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 
 /* TRACE_COUNTER(cat, name, counter_id, args...): args are the values. */
 #define TRACE_COUNTER(cat, name, ...)                                          \
-	FXT_EVENT(FXT_EVENT_COUNTER, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),    \
+	FXT_EVENT(FXT_EVENT_COUNTER, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),   \
 		  FXT_REST(__VA_ARGS__))
 
 /* TRACE_DURATION_BEGIN/END(cat, name, args...) */
 #define TRACE_DURATION_BEGIN(cat, ...)                                         \
-	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, FXT_FIRST(__VA_ARGS__), 0, 0,  \
+	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, FXT_FIRST(__VA_ARGS__), 0, 0, \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_DURATION_END(cat, ...)                                           \
-	FXT_EVENT(FXT_EVENT_DURATION_END, cat, FXT_FIRST(__VA_ARGS__), 0, 0,    \
+	FXT_EVENT(FXT_EVENT_DURATION_END, cat, FXT_FIRST(__VA_ARGS__), 0, 0,   \
 		  FXT_REST(__VA_ARGS__))
 
 /* TRACE_COMPLETE(cat, name, start, end, args...): fxt_now() values. */
 #define TRACE_COMPLETE(cat, name, start, ...)                                  \
-	FXT_EVENT(FXT_EVENT_DURATION_COMPLETE, cat, name, (start),              \
+	FXT_EVENT(FXT_EVENT_DURATION_COMPLETE, cat, name, (start),             \
 		  (FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
 
 /*
@@ -951,23 +951,23 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 #define TRACE_DURATION(cat, ...)                                               \
 	FXT_DURATION(FXT_UNIQUE(fxt_dsite_), FXT_UNIQUE(fxt_scope_), cat,      \
 		     FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
-#define FXT_DURATION(dsite, dscope, cat, name, ...)                              \
-	static struct fxt_site_args dsite;                                      \
-	FXT_SCOPE_DECL(dscope);                                                 \
-	if (fxt_site_maybe_enabled(&dsite.site)) {                              \
+#define FXT_DURATION(dsite, dscope, cat, name, ...)                            \
+	static struct fxt_site_args dsite;                                     \
+	FXT_SCOPE_DECL(dscope);                                                \
+	if (fxt_site_maybe_enabled(&dsite.site)) {                             \
 		const char *fxt_dcat_ = FXT_STR(cat);                          \
 		const char *fxt_dname_ = FXT_STR(name);                        \
-		dscope.w = fxt_dyn_ready(&dsite.site, FXT_DYN_MASK(cat, name),   \
-					fxt_dname_, &dscope.tag);               \
-		if (FXT_LIKELY(dscope.w != NULL)) {                             \
+		dscope.w = fxt_dyn_ready(&dsite.site, FXT_DYN_MASK(cat, name), \
+					fxt_dname_, &dscope.tag);              \
+		if (FXT_LIKELY(dscope.w != NULL)) {                            \
 			FXT_ARGS_DECL(fxt_dargs_, __VA_ARGS__);                \
-			fxt_scope_args_begin(&dscope, &dsite, dscope.w,           \
+			fxt_scope_args_begin(&dscope, &dsite, dscope.w,        \
 					     FXT_DYN_MASK(cat, name),          \
 					     fxt_dcat_, fxt_dname_,            \
 					     FXT_ARGS(fxt_dargs_));            \
 		} else {                                                       \
 			FXT_ARGS_DECL(fxt_dargs_, __VA_ARGS__);                \
-			fxt_slow_scope_begin(&dscope, &dsite,                    \
+			fxt_slow_scope_begin(&dscope, &dsite,                  \
 					     FXT_DYN_MASK(cat, name),          \
 					     fxt_dcat_, fxt_dname_,            \
 					     FXT_ARGS(fxt_dargs_));            \
@@ -979,10 +979,10 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 	FXT_EVENT(FXT_EVENT_ASYNC_BEGIN, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_ASYNC_INSTANT(cat, name, ...)                                    \
-	FXT_EVENT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0,                        \
+	FXT_EVENT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0,                       \
 		  (FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
 #define TRACE_ASYNC_END(cat, name, ...)                                        \
-	FXT_EVENT(FXT_EVENT_ASYNC_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
+	FXT_EVENT(FXT_EVENT_ASYNC_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
 
 /* TRACE_FLOW_BEGIN/STEP/END(cat, name, id, args...) */
@@ -990,10 +990,10 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 	FXT_EVENT(FXT_EVENT_FLOW_BEGIN, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_FLOW_STEP(cat, name, ...)                                        \
-	FXT_EVENT(FXT_EVENT_FLOW_STEP, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
+	FXT_EVENT(FXT_EVENT_FLOW_STEP, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_FLOW_END(cat, name, ...)                                         \
-	FXT_EVENT(FXT_EVENT_FLOW_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),   \
+	FXT_EVENT(FXT_EVENT_FLOW_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
 		  FXT_REST(__VA_ARGS__))
 
 /*
@@ -1008,15 +1008,15 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 #define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
 	FXT_INSTANT(cat, name, ts, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
 #define FXT_EVENT_AT(type, cat, name, ts, ...)                                 \
-	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),              \
+	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),             \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_COUNTER_AT(cat, name, ts, ...)                                   \
 	FXT_EVENT_AT(FXT_EVENT_COUNTER, cat, name, ts, __VA_ARGS__)
 #define TRACE_DURATION_BEGIN_AT(cat, name, ...)                                \
-	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, name,                          \
+	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, name,                         \
 		  (FXT_FIRST(__VA_ARGS__)), 0, FXT_REST(__VA_ARGS__))
 #define TRACE_DURATION_END_AT(cat, name, ...)                                  \
-	FXT_EVENT(FXT_EVENT_DURATION_END, cat, name, (FXT_FIRST(__VA_ARGS__)),  \
+	FXT_EVENT(FXT_EVENT_DURATION_END, cat, name, (FXT_FIRST(__VA_ARGS__)), \
 		  0, FXT_REST(__VA_ARGS__))
 #define TRACE_ASYNC_BEGIN_AT(cat, name, ts, ...)                               \
 	FXT_EVENT_AT(FXT_EVENT_ASYNC_BEGIN, cat, name, ts, __VA_ARGS__)
@@ -1033,17 +1033,17 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 
 /* Payload of at most FXT_BLOB_MAX bytes; type: enum fxt_blob_type. */
 #define TRACE_BLOB(cat, name, type, data, len)                                 \
-	FXT_SITE_CALL(fxt_internal_blob_dyn(&fxt_site_,                         \
+	FXT_SITE_CALL(fxt_internal_blob_dyn(&fxt_site_,                        \
 					    FXT_DYN_MASK(cat, name),           \
 					    FXT_STR(cat), FXT_STR(name),       \
 					    (type), (data), (len)))
 
 /* A log record: the message (not NUL-terminated), or printf-formatted. */
 #define TRACE_LOG(cat, message, len)                                           \
-	FXT_SITE_CALL(fxt_internal_log_dyn(&fxt_site_, FXT_DYN_MASK(cat, ""),   \
+	FXT_SITE_CALL(fxt_internal_log_dyn(&fxt_site_, FXT_DYN_MASK(cat, ""),  \
 					   FXT_STR(cat), (message), (len)))
 #define TRACE_LOGF(cat, ...)                                                   \
-	FXT_SITE_CALL(fxt_internal_logf_dyn(&fxt_site_,                         \
+	FXT_SITE_CALL(fxt_internal_logf_dyn(&fxt_site_,                        \
 					    FXT_DYN_MASK(cat, ""),             \
 					    FXT_STR(cat), __VA_ARGS__))
 

@@ -893,7 +893,6 @@ static bool announced(const struct reply *joined, uint32_t id)
 static void print_command_providers(const struct reply *stop, pid_t child,
 				    const struct reply *joined)
 {
-	bool any = false;
 	size_t i;
 
 	for (i = 0; i < stop->nproviders; i++) {
@@ -902,10 +901,7 @@ static void print_command_providers(const struct reply *stop, pid_t child,
 		if (p->flags & FXT_CTL_PROVIDER_KERNEL ||
 		    (p->pid != (uint32_t)child && !announced(joined, p->id)))
 			continue;
-		if (!any)
-			printf("The command's providers:\n");
-		any = true;
-		printf("  %s (pid %u): %llu records written, %llu dropped\n",
+		printf("The command's provider %s (pid %u): %llu records written, %llu dropped\n",
 		       p->name, p->pid, (unsigned long long)p->records,
 		       (unsigned long long)p->records_dropped);
 	}

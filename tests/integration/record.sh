@@ -15,7 +15,7 @@ grep -q "^Trace written to $T/rec.fxt" "$T/rec.out" || fail "archive path not ab
 check "$T/rec.fxt"
 expect_field app events 400
 # per provider of the command: what the archive holds, what it lost
-grep -q "^  app (pid [0-9]*): 404 records written, 0 dropped$" "$T/rec.out" ||
+grep -q "^The command's provider app (pid [0-9]*): 404 records written, 0 dropped$" "$T/rec.out" ||
 	fail "no line for the command's provider"
 
 # A provider in a process the command started (sh forks it): the manager
@@ -23,7 +23,7 @@ grep -q "^  app (pid [0-9]*): 404 records written, 0 dropped$" "$T/rec.out" ||
 "$TRACECTL" record -o rec4.fxt --kernel=off -- sh -c \
 	"\"$PROTO_PROVIDER\" --name grandchild --events 50 --exit-after-write; true" |
 	tee "$T/rec4.out"
-grep -q "^  grandchild (pid [0-9]*): 54 records written, 0 dropped$" "$T/rec4.out" ||
+grep -q "^The command's provider grandchild (pid [0-9]*): 54 records written, 0 dropped$" "$T/rec4.out" ||
 	fail "the command's grandchild provider not reported"
 
 set +e

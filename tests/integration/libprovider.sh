@@ -47,6 +47,9 @@ for cxx in ${FXT_EXAMPLES_CXX:-}; do
 	[ "$(count 'name="handle"')" -eq 100 ] || fail "$cxx: handle events lost"
 	[ "$(count 'name="failed"')" -eq 14 ] || fail "$cxx: failed events lost"
 	[ "$(count 'name="bytes"')" -eq 57 ] || fail "$cxx: counter events lost"
+	# the instants named by TRACE_DYN(method)
+	[ "$(count 'instant .* name="get"')" -eq 34 ] || fail "$cxx: get events lost"
+	[ "$(count 'instant .* name="list"')" -eq 33 ] || fail "$cxx: list events lost"
 done
 
 # Every macro, with literal and TRACE_DYN names, from a C++17 program of

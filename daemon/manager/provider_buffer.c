@@ -27,17 +27,18 @@ static uint64_t chunk_size(uint64_t rolling_size)
 }
 
 /*
- * 1/8 of the data is kept for records that must survive wrapping and
- * precede the events that use them (strings, threads). Circular and
- * streaming split the rest in two halves; oneshot has one, rolling half
- * 0, and half 1 has offset 0 (absent).
+ * Part of the data is kept for records that must precede the events that
+ * use them and survive wrapping (strings, threads): 1/8 in circular and
+ * streaming, which split the rest in two halves; 1/16 in oneshot, which
+ * has one, rolling half 0 (half 1 has offset 0: absent).
  */
 static void layout(struct provider_buffer *b, uint64_t data_size)
 {
 	uint64_t data = FXT_BUFFER_HEADER_SIZE;
 
 	b->durable_offset = data;
-	b->durable_size = ALIGN_DOWN_8(data_size / 8);
+	b->durable_size = ALIGN_DOWN_8(
+		data_size / (b->mode == FXT_BUFFERING_ONESHOT ? 16 : 8));
 	b->rolling_offset[0] = data + b->durable_size;
 	if (b->mode == FXT_BUFFERING_ONESHOT) {
 		b->rolling_size = data_size - b->durable_size;
@@ -193,31 +194,44 @@ static size_t copy_committed(const unsigned char *area, size_t size,
 	return end;
 }
 
-/* Bytes of committed records in an area. */
-static uint64_t scan_committed(const unsigned char *area, uint64_t size,
-			       uint64_t chunk)
+/* Bytes of committed records in the durable area. */
+static uint64_t scan_committed(const unsigned char *area, uint64_t size)
 {
 	uint64_t used;
 
-	(void)copy_committed(area, size, chunk, NULL, &used);
+	(void)copy_committed(area, size, 0, NULL, &used);
 	return used;
+}
+
+/* Bytes of the chunks of a rolling half that hold a record. */
+static uint64_t scan_taken(const unsigned char *area, uint64_t size,
+			   uint64_t chunk)
+{
+	uint64_t off, taken = 0;
+
+	for (off = 0; off + FXT_WORD_BYTES <= size; off += chunk)
+		if (__atomic_load_n((const uint64_t *)(area + off),
+				    __ATOMIC_RELAXED))
+			taken += size - off < chunk ? size - off : chunk;
+	return taken;
 }
 
 /*
  * Providers publish end marks only when a half closes or the trace
- * stops, so the fill of a running buffer is measured by its headers.
+ * stops, so the fill of a running buffer is measured by its headers: a
+ * writer's chunk counts whole once it holds a record.
  */
 uint64_t provider_buffer_used(const struct provider_buffer *b)
 {
 	const unsigned char *map = b->map;
 	uint64_t used;
 
-	used = scan_committed(map + b->durable_offset, b->durable_size, 0);
-	used += scan_committed(map + b->rolling_offset[0], b->rolling_size,
-			       b->chunk_size);
+	used = scan_committed(map + b->durable_offset, b->durable_size);
+	used += scan_taken(map + b->rolling_offset[0], b->rolling_size,
+			   b->chunk_size);
 	if (b->mode != FXT_BUFFERING_ONESHOT)
-		used += scan_committed(map + b->rolling_offset[1],
-				       b->rolling_size, b->chunk_size);
+		used += scan_taken(map + b->rolling_offset[1], b->rolling_size,
+				   b->chunk_size);
 	return used;
 }
 

@@ -543,8 +543,11 @@ FXT_EXPORT uint64_t *fxt_internal_reserve_slow(struct fxt_internal_writer *w,
 uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
 			    uint32_t bytes)
 {
-	uint64_t *p = t->w.chunk_pos, *limit;
+	uint64_t *p, *limit;
 
+	/* As fxt_fast_reserve(): after the seq store of fxt_write_enter(). */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	p = t->w.chunk_pos;
 	limit = __atomic_load_n(&t->w.chunk_limit, __ATOMIC_ACQUIRE);
 	if (likely((uintptr_t)p + bytes <= (uintptr_t)limit)) {
 		t->w.chunk_pos = p + bytes / FXT_WORD_BYTES;

@@ -481,16 +481,18 @@ fxt_fast_ready(const struct fxt_site *site, uint64_t *state)
 
 /*
  * Space for bytes in the thread's chunk, inside a write (seq odd). The
- * seq store stays before the load of the limit (the library's buffer.c
- * explains the other side), the acquire keeps the reads of the site's
- * refs after it.
+ * seq store stays before the loads of the chunk: a signal handler that
+ * writes sees it, and the closer of a half pairs it with a barrier of
+ * its own (the library's buffer.c). The acquire keeps the reads of the
+ * site's refs after it.
  */
 FXT_INLINE uint64_t *fxt_fast_reserve(struct fxt_internal_writer *w,
 				      uint32_t bytes)
 {
-	uint64_t *p = w->chunk_pos, *limit;
+	uint64_t *p, *limit;
 
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	p = w->chunk_pos;
 	limit = __atomic_load_n(&w->chunk_limit, __ATOMIC_ACQUIRE);
 	if (FXT_LIKELY((uintptr_t)p + bytes <= (uintptr_t)limit)) {
 		w->chunk_pos = p + bytes / 8;

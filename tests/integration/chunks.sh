@@ -21,6 +21,25 @@ stop_field() {
 }
 
 
+# start_held MODE SIZE: a trace, and a chunk-writer whose threads wrote
+# 3333 events each and exited; the process stays until release_held.
+start_held() {
+	"$TRACECTL" start -o "$T/held-$1.fxt" --mode "$1" --buffer-size "$2" \
+		--kernel=off
+	"$CHUNK_WRITER" --threads $THREADS --events 3333 \
+		--hold-until "$T/go" >"$T/held.out" &
+	held=$!
+	BG_PIDS="$BG_PIDS $held"
+	poll grep -q '^wrote' "$T/held.out"
+}
+
+release_held() {
+	touch "$T/go"
+	wait "$held" || fail "chunk-writer exited with status $?"
+	rm "$T/go"
+	poll sh -c "! \"\$TRACECTL\" status | grep -q '^  chunk-writer '"
+}
+
 start_manager
 
 # Oneshot with room for all: every event once, blobs of two chunks too.
@@ -82,39 +101,26 @@ grep -q '^Warning: .*circular mode keeps the newest' "$T/stop.out" ||
 
 # Circular, live: tracectl status counts the overwritten records while
 # the provider (its threads gone, their chunks part-filled) still runs.
-"$TRACECTL" start -o "$T/live.fxt" --mode circular --buffer-size 64K --kernel=off
-"$CHUNK_WRITER" --threads $THREADS --events 3333 --hold-until "$T/go" >"$T/cw.out" &
-held=$!
-BG_PIDS="$BG_PIDS $held"
-poll grep -q '^wrote' "$T/cw.out"
+start_held circular 64K
 "$TRACECTL" status | tee "$T/status.out"
 live=$(awk '$1 == "chunk-writer" { for (i = 1; i < NF; i++) if ($(i + 1) == "dropped") print $i }' "$T/status.out")
 [ "${live:-0}" -gt 0 ] || fail "status: no overwritten records counted"
 "$TRACECTL" stop | tee "$T/stop.out"
-check "$T/live.fxt"
+check "$T/held-circular.fxt"
 grep -q '^chunk-writer .*(exited)' "$T/stop.out" && fail "the held provider shows as exited"
 events=$(field chunk-writer events)
 drops=$(stop_field chunk-writer 5)
 [ $((events + drops)) -eq $((THREADS * 3333 + 1)) ] ||
 	fail "live circular: $events events + $drops dropped"
-touch "$T/go"
-wait "$held" || fail "chunk-writer exited with status $?"
-rm "$T/go"
-poll sh -c "! \"\$TRACECTL\" status | grep -q '^  chunk-writer '"
+release_held
 
 # Oneshot, live: threads exited holding chunks; stop finds all of them.
-"$TRACECTL" start -o "$T/held.fxt" --mode oneshot --buffer-size 4M --kernel=off
-"$CHUNK_WRITER" --threads $THREADS --events 3333 --hold-until "$T/go" >"$T/cw2.out" &
-held=$!
-BG_PIDS="$BG_PIDS $held"
-poll grep -q '^wrote' "$T/cw2.out"
+start_held oneshot 4M
 "$TRACECTL" stop | tee "$T/stop.out"
-check "$T/held.fxt"
+check "$T/held-oneshot.fxt"
 expect_field chunk-writer events $((THREADS * 3333 + 1))
 expect_field chunk-writer distinct $((THREADS * 3333))
-touch "$T/go"
-wait "$held" || fail "chunk-writer exited with status $?"
-poll sh -c "! \"\$TRACECTL\" status | grep -q '^  chunk-writer '"
+release_held
 
 # SIGKILL mid-chunk after the threads are done, in each mode: everything
 # committed is kept, the main thread's 777 events included.

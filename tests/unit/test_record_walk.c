@@ -47,7 +47,8 @@ static void put_instant(size_t offset, uint64_t tag)
 }
 
 /*
- * chunk 0: two instants, zeros; chunk 1: empty; chunks 2-3: a 312-byte
+ * chunk 0: two instants, a torn one (its timestamp written, its header
+ * not: the writer died), zeros; chunk 1: empty; chunks 2-3: a 312-byte
  * blob from chunk 2 into chunk 3, an instant after it, zeros; chunk 4
  * (cut to 32 bytes): two instants to the area's end.
  */
@@ -56,6 +57,7 @@ static void fill(void)
 	memset(area, 0, sizeof(area));
 	put_instant(0, 10);
 	put_instant(16, 11);
+	area[40 / 8] = 0xdead;
 	area[512 / 8] = fxt_blob_header(39, 3, 300, FXT_BLOB_DATA);
 	memset(&area[512 / 8 + 1], 0xab, 300);
 	put_instant(512 + 312, 12);

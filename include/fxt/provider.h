@@ -330,9 +330,11 @@ struct fxt_internal_clock {
 
 extern struct fxt_internal_clock fxt_internal_clock_params;
 
+/* Callers built against API version 2 only; now a new chunk too. */
 uint64_t *fxt_internal_reserve_slow(struct fxt_internal_writer *w,
 				    unsigned int half, uint64_t offset,
 				    uint32_t bytes);
+/* The thread's chunk has no room for bytes: a new one, or NULL (dropped). */
 uint64_t *fxt_internal_chunk_reserve(struct fxt_internal_writer *w,
 				     uint32_t bytes);
 void fxt_internal_event_args(struct fxt_site_args *site, const char *category,

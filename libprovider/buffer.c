@@ -54,6 +54,9 @@
 static struct fxt_buffer *buffers_all;
 static pthread_mutex_t buffers_all_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Test hook: buffers mapped from now on are written record by record. */
+static bool record_by_record;
+
 /* What API version 2 inline writers see: halves that are always full. */
 struct fxt_internal_area fxt_full_areas[2];
 const unsigned int fxt_full_current;
@@ -204,7 +207,7 @@ int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size)
 	b->map_size = size;
 	b->fd = fd;
 	/* The writers' fast path is correct only with the closers' barrier. */
-	b->chunked = fxt_threads_barrier_init();
+	b->chunked = !record_by_record && fxt_threads_barrier_init();
 	b->chunk = h->chunk_size;
 	area_init(&b->durable, (uint8_t *)h, h->durable_offset, h->durable_size);
 	area_init(&b->rolling[0], (uint8_t *)h, h->rolling_offset[0],
@@ -631,6 +634,11 @@ void fxt_buffer_unmap(struct fxt_buffer *b)
 void fxt_buffers_after_fork_child(void)
 {
 	pthread_mutex_init(&buffers_all_lock, NULL);
+}
+
+void fxt_test_record_by_record(bool on)
+{
+	record_by_record = on;
 }
 
 /* Test hook: may events move to the other half without dropping? */

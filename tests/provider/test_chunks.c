@@ -205,6 +205,52 @@ static void test_half_switch_takes_chunks_back(void **state)
 	test_buffer_free(&t);
 }
 
+static void *one_event_thread(void *arg)
+{
+	(void)arg;
+	ev(200);
+	return NULL;
+}
+
+/*
+ * Without membarrier(): records of all threads side by side, none across
+ * a chunk boundary (the reader's rule), the skipped tail zero.
+ */
+static void test_record_by_record(void **state)
+{
+	struct test_buffer t = { .fd = -1 };
+	unsigned int i, mine;
+	pthread_t th;
+	uint64_t w;
+
+	(void)state;
+	fxt_test_record_by_record(true);
+	assert_int_equal(test_buffer_layout(&t, 4096, 4 * CHUNK, false), 0);
+	test_buffer_attach(&t, FXT_BUFFERING_ONESHOT, "", -1);
+	fxt_test_record_by_record(false);
+	for (i = 0; i < 7; i++)
+		ev((int32_t)i);
+	/* 48 bytes at 224 would cross 256: it starts there. */
+	TRACE_INSTANT("chunk", "wide", TRACE_SCOPE_THREAD,
+		      TRACE_ARG_I32("a", 7), TRACE_ARG_I32("b", 8),
+		      TRACE_ARG_I32("c", 9), TRACE_ARG_I32("d", 10));
+	assert_int_equal(pthread_create(&th, NULL, one_event_thread, NULL), 0);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	fxt_test_stop(t.b);
+	mine = assert_ev(&t, 0, 0, 0);
+	for (i = 1; i < 7; i++)
+		assert_int_equal(assert_ev(&t, 0, i * EV_BYTES, (int32_t)i),
+				 mine);
+	assert_true(word_at(&t, 0, 7 * EV_BYTES) == 0);
+	w = word_at(&t, 0, CHUNK);
+	assert_int_equal(FXT_GET(w, FXT_HDR_TYPE), FXT_RECORD_EVENT);
+	assert_int_equal(fxt_record_bytes(w), 48);
+	/* The other thread's event right after it, in the same chunk. */
+	assert_true(assert_ev(&t, 0, CHUNK + 48, 200) != mine);
+	assert_int_equal(t.hdr->rolling_end[0], CHUNK + 48 + EV_BYTES);
+	test_buffer_free(&t);
+}
+
 /* A buffer laid out by another version, or with bad chunks: refused. */
 static void test_other_layout_refused(void **state)
 {
@@ -236,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_threads_own_chunks),
 		cmocka_unit_test(test_chunk_cut_at_half_end),
 		cmocka_unit_test(test_half_switch_takes_chunks_back),
+		cmocka_unit_test(test_record_by_record),
 		cmocka_unit_test(test_other_layout_refused),
 	};
 

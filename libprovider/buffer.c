@@ -429,8 +429,9 @@ out:
 
 /*
  * Without membarrier(): space for one record, moved to the next chunk
- * boundary rather than across it, so that the reader's rule holds. A
- * compare-exchange, not an add: the skipped tail must stay zero.
+ * boundary rather than across it (a record bigger than a chunk starts at
+ * one), so that the reader's rule holds. A compare-exchange, not an add:
+ * the skipped tail must stay zero.
  */
 static uint64_t take_record(struct fxt_area *a, uint64_t chunk,
 			    uint32_t bytes)
@@ -442,7 +443,7 @@ static uint64_t take_record(struct fxt_area *a, uint64_t chunk,
 		if (off & FXT_AREA_CLOSED)
 			return off;
 		at = off;
-		if (bytes <= chunk && off % chunk + bytes > chunk)
+		if (off % chunk && off % chunk + bytes > chunk)
 			at = fxt_chunk_next(off, chunk);
 	} while (!atomic_compare_exchange_weak_explicit(&a->bump, &off,
 							at + bytes,

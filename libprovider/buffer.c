@@ -251,12 +251,19 @@ static void switch_to(struct fxt_buffer *b, unsigned int half)
 	struct fxt_area *a = &b->rolling[half];
 
 	count_overwritten(b, half);
+	/*
+	 * The new generation first, then the clearing: a manager copying
+	 * this half for a snapshot reads the generation before and after
+	 * its copy, and drops the copy if it moved.
+	 */
+	b->wraps++;
+	__atomic_store_n(&b->hdr->rolling_generation[half], b->wraps,
+			 __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	/* A fresh memfd is zero: only a half used before needs clearing. */
 	if (b->used[half])
 		zero_area(a);
 	b->used[half] = true;
-	b->wraps++;
-	b->hdr->rolling_generation[half] = b->wraps;
 	b->hdr->rolling_end[half] = 0;
 	b->published[half] = false;
 	area_reset(a, true);

@@ -682,6 +682,16 @@ enum fxt_ctl_state trace_state(const struct manager *m)
 				    FXT_CTL_STATE_TRACING;
 }
 
+enum fxt_buffering_mode trace_mode(const struct manager *m)
+{
+	return m->trace->mode;
+}
+
+struct kernel_source *trace_kernel(const struct manager *m)
+{
+	return m->trace->kernel;
+}
+
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 {
 	const struct trace *t = m->trace;

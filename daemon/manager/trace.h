@@ -14,6 +14,7 @@
 #include "control_proto.h"
 
 struct controller;
+struct kernel_source;
 struct manager;
 struct provider;
 
@@ -37,6 +38,9 @@ int trace_save(struct manager *m, struct provider *p,
  */
 int trace_hand_last(struct manager *m, struct controller *c);
 enum fxt_ctl_state trace_state(const struct manager *m);
+/* The running trace's mode and kernel capture (NULL: none), for snapshots. */
+enum fxt_buffering_mode trace_mode(const struct manager *m);
+struct kernel_source *trace_kernel(const struct manager *m);
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res);
 /* The running trace for STATUS=: output, id, kernel, providers, bytes. */
 void trace_format_status(const struct manager *m, unsigned int nproviders,

@@ -6,7 +6,9 @@
  * initialization record in each user section before its events, no
  * metadata from providers. Prints one line per provider:
  *   NAME events=N init=N overflow=N sched=N imin=A imax=B distinct=D
- * (i: the proto-provider's event argument) and exits 1 on any violation.
+ *        tmax=T
+ * (i: the proto-provider's event argument; T: the newest timestamp of an
+ * event or scheduling record, ticks) and exits 1 on any violation.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,6 +26,7 @@ struct prov {
 	char name[256];
 	uint64_t events, init, overflow, sched, kobj, strings;
 	uint64_t imin, imax, distinct;
+	uint64_t tmax;
 	unsigned char *seen;
 };
 
@@ -150,8 +153,12 @@ int main(int argc, char **argv)
 			cur->init++;
 		} else if (type == FXT_RECORD_EVENT) {
 			event(cur, w, n, off);
+			if (n > 1 && w[1] > cur->tmax)
+				cur->tmax = w[1];
 		} else if (type == FXT_RECORD_SCHEDULING) {
 			cur->sched++;
+			if (n > 1 && w[1] > cur->tmax)
+				cur->tmax = w[1];
 		} else if (type == FXT_RECORD_KERNEL_OBJECT) {
 			cur->kobj++;
 		} else if (type == FXT_RECORD_STRING) {
@@ -162,7 +169,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nprovs; i++) {
 		struct prov *p = &provs[i];
 
-		printf("%s events=%llu init=%llu overflow=%llu sched=%llu kobj=%llu strings=%llu imin=%lld imax=%llu distinct=%llu\n",
+		printf("%s events=%llu init=%llu overflow=%llu sched=%llu kobj=%llu strings=%llu imin=%lld imax=%llu distinct=%llu tmax=%llu\n",
 		       p->name, (unsigned long long)p->events,
 		       (unsigned long long)p->init,
 		       (unsigned long long)p->overflow,
@@ -171,7 +178,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)p->strings,
 		       p->imin == UINT64_MAX ? -1LL : (long long)p->imin,
 		       (unsigned long long)p->imax,
-		       (unsigned long long)p->distinct);
+		       (unsigned long long)p->distinct,
+		       (unsigned long long)p->tmax);
 	}
 	return 0;
 }

@@ -166,6 +166,9 @@ static inline __u64 fxt_ring_peek(struct fxt_ring_reader *r, void *buf)
 	__u64 from = __atomic_load_n(&r->ctrl->oldest, __ATOMIC_ACQUIRE);
 	__u64 kept, pos, len, off, first, bytes;
 
+	/* The writer went on between the loads: the head is stale. */
+	if ((__s64)(head - from) < 0)
+		return 0;
 	if (head - from > r->mask + 1) {
 		r->corrupt++;
 		return 0;

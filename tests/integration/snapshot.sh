@@ -39,6 +39,17 @@ now() {
 	field "$1" "$2" | tail -n 1
 }
 
+# contiguous I: the provider's events in the last check are one run of
+# its count (the halves are copied whole or not at all, none torn), plus
+# its "first" instant at most.
+contiguous() {
+	events=$(now instant-rate events)
+	ievents=$(now instant-rate ievents)
+	breaks=$(now instant-rate breaks)
+	[ "$breaks" -eq 0 ] && [ $((events - ievents)) -le 1 ] ||
+		fail "snapshot $1: events=$events ievents=$ievents breaks=$breaks: a record torn, lost or twice"
+}
+
 # rate_run OUT: runs instant-rate until $T/go appears (rate_end).
 rate_run() {
 	rm -f "$T/go"
@@ -101,6 +112,7 @@ for i in $(seq 1 $SNAPSHOTS); do
 		fail "snapshot $i: no provider events"
 	[ "$(now instant-rate strings)" -gt 0 ] ||
 		fail "snapshot $i: no string records for the provider's events"
+	contiguous "$i"
 	[ "$(field kernel sched)" -gt 0 ] ||
 		fail "snapshot $i: no kernel scheduling records"
 	[ "$(field kernel kobj)" -gt 0 ] ||
@@ -122,6 +134,23 @@ done
 check "$T/trace.fxt" >/dev/null
 [ "$(now instant-rate events)" -gt 0 ] || fail "the trace lost its events"
 [ "$(field kernel sched)" -gt 0 ] || fail "the trace lost the kernel records"
+
+# Halves of 28 KiB, reused hundreds of times a second while copied.
+"$TRACECTL" start -o "$T/small.fxt" --mode circular --kernel=bpf \
+	--buffer-size 64K --kernel-buffer-size 64K >/dev/null
+rate_run rate2.out
+for i in $(seq 1 $SNAPSHOTS); do
+	"$TRACECTL" snapshot -o "$T/small$i.fxt" >/dev/null ||
+		fail "small snapshot $i"
+done
+rate_end rate2.out
+for i in $(seq 1 $SNAPSHOTS); do
+	check "$T/small$i.fxt" >/dev/null
+	[ "$(now instant-rate events)" -gt 0 ] ||
+		fail "small snapshot $i: no provider events"
+	contiguous "small $i"
+done
+"$TRACECTL" stop >/dev/null
 
 echo "snapshot: $SNAPSHOTS snapshots pass check-archive and dump --strict"
 echo "snapshot: the newest record of a snapshot was at most $((oldest_provider / 1000)) us (provider), $((oldest_kernel / 1000)) us (kernel) older than the request (negative: newer)"

@@ -9,9 +9,9 @@
  *
  * Nothing waits for the providers. A half is copied privately with its
  * generation read before and after (a seqlock's read side: the provider
- * sets a half's new generation before it clears the half for reuse,
- * libprovider/buffer.c), and left out whole when the generation moved:
- * a record overwritten while it was copied is never written torn. The
+ * marks a half clearing before it clears it for reuse, provider_abi.h),
+ * and left out whole when the generation moved or was clearing: a record
+ * overwritten while it was copied is never written torn. The
  * durable area only grows while the trace runs; it is copied after the
  * halves, so it holds every record their events refer to.
  */
@@ -74,6 +74,7 @@ static int copy_half(const struct provider_buffer *b, unsigned int h,
 	out->chunk = b->chunk_size;
 	*generation = before.rolling_generation[h];
 	if (!before.rolling_generation[h] ||
+	    (before.rolling_generation[h] & FXT_BUFFER_GENERATION_CLEARING) ||
 	    after.rolling_generation[h] != before.rolling_generation[h])
 		area_copy_clear(out);
 	return 0;

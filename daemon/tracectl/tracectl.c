@@ -30,7 +30,7 @@ static void usage(FILE *out)
 
 	fprintf(out, "Usage: tracectl COMMAND [OPTIONS]\n\nCommands:\n");
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  %-8s %s\n", subcommands[i].name,
+		fprintf(out, "  %-9s %s\n", subcommands[i].name,
 			subcommands[i].summary);
 	fprintf(out,
 		"\nExamples:\n"

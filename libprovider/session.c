@@ -169,8 +169,8 @@ static void join(struct fxt_thread *t, struct fxt_session *s)
 	fxt_write_thread_records(t, s);
 	/* The inline writer needs an indexed thread (no inline koids). */
 	t->w.thread_ref = t->thread_ref;
-	t->w.areas = (struct fxt_internal_area *)s->buf->rolling;
-	t->w.current = (const unsigned int *)&s->buf->current;
+	t->w.areas = fxt_full_areas;
+	t->w.current = &fxt_full_current;
 	t->w.site_tag = t->thread_ref == FXT_THREAD_REF_INLINE ?
 				FXT_SITE_TAG_NONE : site_tag(s->gen);
 }

@@ -187,6 +187,26 @@ static const char *provider_note(const struct fxt_ctl_provider *p)
 	return "";
 }
 
+/* What keeps more records, in the words of the trace's mode. */
+static const char *drop_advice(unsigned int mode, const char *size_option)
+{
+	static char advice[160];
+
+	if (mode == FXT_BUFFERING_STREAMING)
+		snprintf(advice, sizeof(advice),
+			 "a larger %s gives the writer more time to save each half, a faster disk keeps up",
+			 size_option);
+	else if (mode == FXT_BUFFERING_CIRCULAR)
+		snprintf(advice, sizeof(advice),
+			 "circular mode keeps the newest: a larger %s keeps more of the past, --mode streaming keeps all",
+			 size_option);
+	else
+		snprintf(advice, sizeof(advice),
+			 "a larger %s, or --mode streaming, keeps more",
+			 size_option);
+	return advice;
+}
+
 static void print_results(const struct reply *rep)
 {
 	uint64_t drops = 0, kernel_drops = 0;
@@ -210,11 +230,13 @@ static void print_results(const struct reply *rep)
 	if (!rep->nproviders)
 		printf("(no provider was connected)\n");
 	if (drops)
-		printf("Warning: %llu provider records were dropped (DROPS); a larger --buffer-size, or --mode streaming, keeps more\n",
-		       (unsigned long long)drops);
+		printf("Warning: %llu provider records were dropped (DROPS); %s\n",
+		       (unsigned long long)drops,
+		       drop_advice(rep->result.mode, "--buffer-size"));
 	if (kernel_drops)
-		printf("Warning: %llu kernel records were dropped (DROPS); a larger --kernel-buffer-size, or --mode streaming, keeps more\n",
-		       (unsigned long long)kernel_drops);
+		printf("Warning: %llu kernel records were dropped (DROPS); %s\n",
+		       (unsigned long long)kernel_drops,
+		       drop_advice(rep->result.mode, "--kernel-buffer-size"));
 }
 
 static void start_usage(FILE *out, const char *cmd)

@@ -321,7 +321,7 @@ static inline void fxt_scope_cleanup(struct fxt_scope_state *scope)
 }
 
 /* ---------------------------------------------------------------------- */
-/* The inline writer (internal; the layout is ABI, API version 2)          */
+/* The inline writer (internal; the layout is ABI, API version 3)          */
 
 /*
  * An enabled event whose site is cached as FXT_SITE_FAST, with numeric
@@ -339,14 +339,22 @@ struct fxt_internal_area {
 	uint64_t size;
 };
 
-/* The calling thread's writer state (first member of the library's). */
+/*
+ * The calling thread's writer state (first member of the library's).
+ * Events go into the thread's chunk of the buffer, [chunk_pos,
+ * chunk_limit), with plain stores; the library gives a new chunk when it
+ * is full, and takes it back (chunk_limit NULL) when the half closes.
+ */
 struct fxt_internal_writer {
 	uint64_t seq;		/* odd while the thread writes */
 	/* The site word bits (FXT_SITE_TAG_MASK) it may write for; ~0: none. */
 	uint64_t site_tag;
-	struct fxt_internal_area *areas;	/* the trace's rolling halves */
-	const unsigned int *current;	/* the half taking events */
+	/* API version 2 writers: a half that is always full (the library). */
+	struct fxt_internal_area *areas;
+	const unsigned int *current;
 	uint8_t thread_ref;
+	uint64_t *chunk_pos;	/* the thread's own */
+	uint64_t *chunk_limit;	/* atomic: the library may clear it */
 };
 
 extern __thread struct fxt_internal_writer *fxt_internal_self
@@ -369,9 +377,13 @@ struct fxt_internal_clock {
 
 extern struct fxt_internal_clock fxt_internal_clock_params;
 
+/* Callers built against API version 2 only; now a new chunk too. */
 uint64_t *fxt_internal_reserve_slow(struct fxt_internal_writer *w,
 				    unsigned int half, uint64_t offset,
 				    uint32_t bytes);
+/* The thread's chunk has no room for bytes: a new one, or NULL (dropped). */
+uint64_t *fxt_internal_chunk_reserve(struct fxt_internal_writer *w,
+				     uint32_t bytes);
 void fxt_internal_event_args(struct fxt_site_args *site, const char *category,
 			     const char *name, unsigned int event_type,
 			     uint64_t ts, uint64_t extra,
@@ -595,20 +607,25 @@ FXT_INLINE void fxt_slow_event(struct fxt_site_args *site, unsigned int dyn,
 }
 
 /*
- * Space for bytes in the current half. The release orders the seq store
- * before it, the acquire the reads of the site's refs after it (the
- * library's buffer.c explains why both).
+ * Space for bytes in the thread's chunk, inside a write (seq odd). The
+ * seq store stays before the loads of the chunk: a signal handler that
+ * writes sees it, and the closer of a half pairs it with a barrier of
+ * its own (the library's buffer.c). The acquire keeps the reads of the
+ * site's refs after it.
  */
 FXT_INLINE uint64_t *fxt_fast_reserve(struct fxt_internal_writer *w,
 				      uint32_t bytes)
 {
-	unsigned int h = __atomic_load_n(w->current, __ATOMIC_ACQUIRE);
-	struct fxt_internal_area *a = &w->areas[h];
-	uint64_t off = __atomic_fetch_add(&a->bump, bytes, __ATOMIC_ACQ_REL);
+	uint64_t *p, *limit;
 
-	if (FXT_LIKELY(off + bytes <= a->size))
-		return (uint64_t *)(a->base + off);
-	return fxt_internal_reserve_slow(w, h, off, bytes);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	p = w->chunk_pos;
+	limit = __atomic_load_n(&w->chunk_limit, __ATOMIC_ACQUIRE);
+	if (FXT_LIKELY((uintptr_t)p + bytes <= (uintptr_t)limit)) {
+		w->chunk_pos = p + bytes / 8;
+		return p;
+	}
+	return fxt_internal_chunk_reserve(w, bytes);
 }
 
 FXT_INLINE uint64_t fxt_fast_enter(struct fxt_internal_writer *w)

@@ -154,6 +154,7 @@ static int buffer_attach(struct buffer *buf, unsigned long n, unsigned int threa
 	h->durable_size = 1 << 20;
 	h->rolling_offset[0] = FXT_BUFFER_HEADER_SIZE + (1 << 20);
 	h->rolling_size = buf->size - h->rolling_offset[0];
+	h->chunk_size = 4096;
 	munmap(h, FXT_BUFFER_HEADER_SIZE);
 	buf->b = fxt_test_attach(buf->fd, buf->size, FXT_BUFFERING_ONESHOT,
 				 "bench", -1);

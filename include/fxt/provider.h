@@ -567,7 +567,6 @@ fxt_fast_ready(const struct fxt_site *site, uint64_t *state)
 }
 
 /*
-<<<<<<< HEAD
  * fxt_fast_ready() for a site with dynamic strings (dyn): a dynamic name
  * interned already replaces the site's name ref in state; a dynamic
  * category is decided by the library at each call.
@@ -608,16 +607,11 @@ FXT_INLINE void fxt_slow_event(struct fxt_site_args *site, unsigned int dyn,
 }
 
 /*
- * Space for bytes in the current half. The release orders the seq store
- * before it, the acquire the reads of the site's refs after it (the
- * library's buffer.c explains why both).
-=======
  * Space for bytes in the thread's chunk, inside a write (seq odd). The
  * seq store stays before the loads of the chunk: a signal handler that
  * writes sees it, and the closer of a half pairs it with a barrier of
  * its own (the library's buffer.c). The acquire keeps the reads of the
  * site's refs after it.
->>>>>>> chunks
  */
 FXT_INLINE uint64_t *fxt_fast_reserve(struct fxt_internal_writer *w,
 				      uint32_t bytes)

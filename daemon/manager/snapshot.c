@@ -48,6 +48,7 @@ struct area_copy {
 	void *data;
 	size_t len;
 	uint64_t chunk;		/* 0: the durable area */
+	bool lost;		/* reused while it was copied */
 };
 
 static void area_copy_clear(struct area_copy *c)
@@ -73,9 +74,10 @@ static int copy_half(const struct provider_buffer *b, unsigned int h,
 	provider_buffer_state(b, &after);
 	out->chunk = b->chunk_size;
 	*generation = before.rolling_generation[h];
-	if (!before.rolling_generation[h] ||
-	    (before.rolling_generation[h] & FXT_BUFFER_GENERATION_CLEARING) ||
-	    after.rolling_generation[h] != before.rolling_generation[h])
+	out->lost = (before.rolling_generation[h] &
+		     FXT_BUFFER_GENERATION_CLEARING) ||
+		    after.rolling_generation[h] != before.rolling_generation[h];
+	if (out->lost || !before.rolling_generation[h])
 		area_copy_clear(out);
 	return 0;
 }
@@ -96,20 +98,48 @@ static int write_area(struct archive *a, const struct area_copy *c,
 				  emit_to_archive, a);
 }
 
+/*
+ * Both halves, the older first: it is the one the provider reuses next.
+ * A half reused meanwhile is gone, but then the other is complete and
+ * the reused one the new current: copying again gets both, unless the
+ * provider wraps faster than a half is copied.
+ */
+#define SNAPSHOT_HALF_TRIES 4
+
+static int copy_halves(const struct provider_buffer *b,
+		       struct area_copy half[2], uint64_t generation[2])
+{
+	struct provider_buffer_state st;
+	unsigned int try, oldest;
+	int r = 0;
+
+	for (try = 0; try < SNAPSHOT_HALF_TRIES; try++) {
+		area_copy_clear(&half[0]);
+		area_copy_clear(&half[1]);
+		provider_buffer_state(b, &st);
+		oldest = st.rolling_generation[1] < st.rolling_generation[0];
+		r = copy_half(b, oldest, &half[oldest], &generation[oldest]);
+		if (r >= 0)
+			r = copy_half(b, !oldest, &half[!oldest],
+				      &generation[!oldest]);
+		if (r < 0 || (!half[0].lost && !half[1].lost))
+			break;
+	}
+	return r;
+}
+
 static int snapshot_provider(struct provider *p, struct archive *a)
 {
 	const struct provider_buffer *b = &p->buffer;
 	struct area_copy half[2] = { 0 }, durable = { 0 };
 	struct record_walk_stats st = { 0 };
 	struct provider_buffer_state now;
-	uint64_t generation[2];
+	uint64_t generation[2] = { 0 };
 	bool visited = false;
 	unsigned int i, oldest;
 	int r;
 
-	r = copy_half(b, 0, &half[0], &generation[0]);
-	if (r >= 0)
-		r = copy_half(b, 1, &half[1], &generation[1]);
+	r = copy_halves(b, half, generation);
 	if (r >= 0)
 		r = provider_buffer_copy_area(b, PROVIDER_AREA_DURABLE, false,
 					      &durable.data, &durable.len);
@@ -137,19 +167,11 @@ out:
 static int snapshot_sources(struct manager *m, struct archive *a)
 {
 	struct kernel_source *kernel = trace_kernel(m);
-	uint32_t last = 0;
+	struct provider *best;
 	int r;
 
-	for (;;) {
-		struct provider *p, *best = NULL;
-
-		for (p = m->providers; p; p = p->next)
-			if (p->in_trace && p->id > last &&
-			    (!best || p->id < best->id))
-				best = p;
-		if (!best)
-			break;
-		last = best->id;
+	for (best = trace_next_provider(m, 0); best;
+	     best = trace_next_provider(m, best->id)) {
 		r = snapshot_provider(best, a);
 		if (r < 0)
 			return log_error_errno(r, "Failed to copy provider %s[%d] for a snapshot",
@@ -309,6 +331,15 @@ int snapshot_take(struct manager *m, struct controller *c,
 	}
 	TAKE_PTR(s);
 	return 0;
+}
+
+void snapshot_free_all(struct manager *m)
+{
+	while (m->snapshots) {
+		log_warning("Snapshot %s dropped: fxtraced is exiting",
+			    m->snapshots->output);
+		snapshot_free(m->snapshots);
+	}
 }
 
 void snapshot_forget_controller(struct manager *m, struct controller *c)

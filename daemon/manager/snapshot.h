@@ -25,5 +25,7 @@ int snapshot_take(struct manager *m, struct controller *c,
 		  const struct fxt_ctl_snapshot *req, int archive_fd,
 		  uid_t owner, char *note, size_t note_len);
 void snapshot_forget_controller(struct manager *m, struct controller *c);
+/* The manager exits: snapshots not written yet are dropped. */
+void snapshot_free_all(struct manager *m);
 
 #endif /* FXT_SNAPSHOT_H */

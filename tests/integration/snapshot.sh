@@ -8,7 +8,9 @@
 # writes a complete archive. Refused with a message without a trace and
 # for a mode that keeps everything; nothing is left behind then. Prints
 # the provider's event rate with and without snapshots (a measure, not
-# asserted).
+# asserted). A sanitized build (FXT_SANITIZED) copies slower than its
+# provider writes, so a snapshot may hold none of its events there (none
+# torn all the same).
 . "$(dirname "$0")/lib.sh"
 
 : "${INSTANT_RATE:?}"
@@ -105,11 +107,17 @@ rate1=$rate
 
 oldest_provider=-$FRESH_NS
 oldest_kernel=-$FRESH_NS
+with_events=0
 for i in $(seq 1 $SNAPSHOTS); do
 	check "$T/snap$i.fxt" >/dev/null
 	req=$(cat "$T/req$i")
-	[ "$(now instant-rate events)" -gt 0 ] ||
+	sources=kernel
+	if [ "$(now instant-rate events)" -gt 0 ]; then
+		sources="instant-rate kernel"
+		with_events=$((with_events + 1))
+	elif [ -z "${FXT_SANITIZED:-}" ]; then
 		fail "snapshot $i: no provider events"
+	fi
 	[ "$(now instant-rate strings)" -gt 0 ] ||
 		fail "snapshot $i: no string records for the provider's events"
 	contiguous "$i"
@@ -117,7 +125,7 @@ for i in $(seq 1 $SNAPSHOTS); do
 		fail "snapshot $i: no kernel scheduling records"
 	[ "$(field kernel kobj)" -gt 0 ] ||
 		fail "snapshot $i: no kernel object names"
-	for src in instant-rate kernel; do
+	for src in $sources; do
 		tmax=$(now $src tmax)
 		age=$((req - tmax))
 		[ "$age" -le $FRESH_NS ] ||
@@ -134,6 +142,8 @@ done
 check "$T/trace.fxt" >/dev/null
 [ "$(now instant-rate events)" -gt 0 ] || fail "the trace lost its events"
 [ "$(field kernel sched)" -gt 0 ] || fail "the trace lost the kernel records"
+
+echo "snapshot: $with_events of $SNAPSHOTS snapshots through 1 MiB buffers hold provider events"
 
 # Halves of 28 KiB, reused hundreds of times a second while copied.
 "$TRACECTL" start -o "$T/small.fxt" --mode circular --kernel=bpf \

@@ -24,9 +24,19 @@
 
 #include <trace/events/sched.h>
 #include <trace/events/task.h>
+#include <linux/blk-mq.h>
+#include <linux/random.h>
+#include <trace/events/block.h>
+#include <trace/events/power.h>
+#ifdef CONFIG_X86
+#include <asm/trace/exceptions.h>
+#endif
 
 #include <fxt/fxt.h>
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kblock.h>
+#include <fxt/kfault.h>
+#include <fxt/kpower.h>
 #include <fxt/kproc.h>
 #include <fxt/sched.h>
 
@@ -189,6 +199,68 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
 	fxt_write_thread(data, task, comm);
 }
 
+/* kernel:power: the CPU is the counter id, not the CPU that writes. */
+static void fxt_probe_cpu_idle(void *data, unsigned int state,
+			       unsigned int cpu_id)
+{
+	u64 w[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_idle(w, ktime_get_boot_fast_ns(), cpu_id, state);
+	fxt_append(data, w, FXT_KPOWER_COUNTER_WORDS);
+}
+
+static void fxt_probe_cpu_frequency(void *data, unsigned int khz,
+				    unsigned int cpu_id)
+{
+	u64 w[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_frequency(w, ktime_get_boot_fast_ns(), cpu_id, khz);
+	fxt_append(data, w, FXT_KPOWER_COUNTER_WORDS);
+}
+
+/* kernel:block: the request's keyed hash, never its address. */
+static u64 fxt_block_id(const struct fxt_session *s, const struct request *rq)
+{
+	return fxt_kblock_siphash((u64)(unsigned long)rq, s->block_key[0],
+				  s->block_key[1]);
+}
+
+static void fxt_probe_block_issue(void *data, struct request *rq)
+{
+	struct gendisk *disk = rq->q->disk;
+	u64 w[FXT_KBLOCK_BEGIN_WORDS];
+
+	fxt_kblock_write_begin(w, ktime_get_boot_fast_ns(), rq->cmd_flags,
+			       disk ? disk->major : 0,
+			       disk ? disk->first_minor : 0, blk_rq_pos(rq),
+			       blk_rq_bytes(rq), fxt_block_id(data, rq));
+	fxt_append(data, w, FXT_KBLOCK_BEGIN_WORDS);
+}
+
+/* Every completion ends the slice, a partial one too (fxt/kblock.h). */
+static void fxt_probe_block_complete(void *data, struct request *rq,
+				     blk_status_t status,
+				     unsigned int nr_bytes)
+{
+	u64 w[FXT_KBLOCK_END_WORDS];
+
+	fxt_kblock_write_end(w, ktime_get_boot_fast_ns(), rq->cmd_flags,
+			     (__force u32)status, fxt_block_id(data, rq));
+	fxt_append(data, w, FXT_KBLOCK_END_WORDS);
+}
+
+/* kernel:fault: on the faulting thread, whose fault this CPU handles. */
+static void fxt_probe_page_fault_user(void *data, unsigned long address,
+				      struct pt_regs *regs,
+				      unsigned long error_code)
+{
+	u64 w[FXT_KFAULT_WORDS];
+
+	fxt_kfault_write(w, ktime_get_boot_fast_ns(), current->tgid,
+			 current->pid, address, (u32)error_code);
+	fxt_append(data, w, FXT_KFAULT_WORDS);
+}
+
 /*
  * The probes are registered through void pointers: let the compiler check
  * their prototypes against this kernel's tracepoints. Never called, so
@@ -203,6 +275,13 @@ static inline void fxt_check_probe_prototypes(void)
 	register_trace_sched_process_exec(fxt_probe_exec, NULL);
 	register_trace_task_rename(fxt_probe_rename, NULL);
 	register_trace_sched_process_exit(fxt_probe_exit, NULL);
+	register_trace_cpu_idle(fxt_probe_cpu_idle, NULL);
+	register_trace_cpu_frequency(fxt_probe_cpu_frequency, NULL);
+	register_trace_block_rq_issue(fxt_probe_block_issue, NULL);
+	register_trace_block_rq_complete(fxt_probe_block_complete, NULL);
+#ifdef CONFIG_X86
+	register_trace_page_fault_user(fxt_probe_page_fault_user, NULL);
+#endif
 }
 
 struct fxt_tracepoint {
@@ -225,6 +304,14 @@ static struct fxt_tracepoint fxt_tracepoints[] = {
 	{ "sched_wakeup", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_wakeup_new", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_process_exit", fxt_probe_exit, FXT_SCHED_EV_PROC, true },
+	/* Completion first: no request seen to start loses its end to the gap. */
+	{ "block_rq_complete", fxt_probe_block_complete, FXT_SCHED_EV_BLOCK,
+	  false },
+	{ "block_rq_issue", fxt_probe_block_issue, FXT_SCHED_EV_BLOCK, false },
+	{ "cpu_idle", fxt_probe_cpu_idle, FXT_SCHED_EV_POWER, false },
+	{ "cpu_frequency", fxt_probe_cpu_frequency, FXT_SCHED_EV_POWER, false },
+	{ "page_fault_user", fxt_probe_page_fault_user, FXT_SCHED_EV_FAULT,
+	  false },
 };
 
 static void fxt_find_tracepoint(struct tracepoint *tp, void *priv)
@@ -274,13 +361,15 @@ int fxt_probes_start(struct fxt_session *s)
 {
 	int err;
 
+	get_random_bytes(s->block_key, sizeof(s->block_key));
 	err = fxt_register(s, FXT_SCHED_EV_NAMES);
 	if (!err && (s->events & FXT_SCHED_EV_NAMES))
 		fxt_write_all_names(s);
 	if (!err)
 		err = fxt_register(s, FXT_SCHED_EV_SWITCH |
 					      FXT_SCHED_EV_WAKEUP |
-					      FXT_SCHED_EV_PROC);
+					      FXT_SCHED_EV_PROC |
+					      FXT_SCHED_EV_DEV);
 	if (err)
 		fxt_probes_stop(s);
 	return err;

@@ -21,7 +21,9 @@
 #include <linux/types.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <sys/random.h>
 
 #include <fxt/fxt_sched_uapi.h>
 #include <fxt/ring.h>
@@ -112,6 +114,55 @@ static int map_rings(struct bpf_backend *b)
 	return 0;
 }
 
+/* The kernel has the tracepoint a tp_btf program attaches to. */
+static bool has_tracepoint(const struct btf *vmlinux, const char *name)
+{
+	char type[64];
+
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	return vmlinux &&
+	       btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0;
+}
+
+/*
+ * kernel:power, kernel:block, kernel:fault: a tracepoint this kernel
+ * lacks (page_fault_user is x86 only) leaves its program out.
+ */
+static void select_dev_programs(struct fxt_sched_bpf *skel, uint32_t events)
+{
+	const struct {
+		struct bpf_program *prog;
+		const char *tracepoint;
+		uint32_t events;
+	} progs[] = {
+		{ skel->progs.fxt_cpu_idle, "cpu_idle", FXT_SCHED_EV_POWER },
+		{ skel->progs.fxt_cpu_frequency, "cpu_frequency",
+		  FXT_SCHED_EV_POWER },
+		{ skel->progs.fxt_block_rq_issue, "block_rq_issue",
+		  FXT_SCHED_EV_BLOCK },
+		{ skel->progs.fxt_block_rq_complete, "block_rq_complete",
+		  FXT_SCHED_EV_BLOCK },
+		{ skel->progs.fxt_page_fault_user, "page_fault_user",
+		  FXT_SCHED_EV_FAULT },
+	};
+	struct btf *vmlinux = NULL;
+	size_t i;
+
+	if (events & FXT_SCHED_EV_DEV)
+		vmlinux = btf__load_vmlinux_btf();
+	if (libbpf_get_error(vmlinux))
+		vmlinux = NULL;
+	for (i = 0; i < sizeof(progs) / sizeof(*progs); i++)
+		bpf_program__set_autoload(progs[i].prog,
+					  (events & progs[i].events) &&
+						  has_tracepoint(vmlinux,
+								 progs[i].tracepoint));
+	btf__free(vmlinux);
+	if (events & FXT_SCHED_EV_BLOCK)
+		(void)!getrandom((void *)skel->rodata->block_key,
+				 sizeof(skel->rodata->block_key), 0);
+}
+
 /* Loads only the programs of the selected FXT_SCHED_EV_* events. */
 static void select_programs(struct fxt_sched_bpf *skel, uint32_t events)
 {
@@ -128,6 +179,7 @@ static void select_programs(struct fxt_sched_bpf *skel, uint32_t events)
 	bpf_program__set_autoload(skel->progs.fxt_sched_exec, names || proc);
 	bpf_program__set_autoload(skel->progs.fxt_task_rename, names);
 	bpf_program__set_autoload(skel->progs.fxt_sched_exit, proc);
+	select_dev_programs(skel, events);
 }
 
 static int load_skeleton(struct bpf_backend *b, uint32_t events)

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kdev.h>
 #include <fxt/sched.h>
 
 #include "fxt_writer.h"
@@ -130,9 +131,15 @@ static const struct {
 	{ "kernel:sched",
 	  FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES },
 	{ "kernel:proc", FXT_SCHED_EV_PROC | FXT_SCHED_EV_NAMES },
+	/* Power counters and block requests are on no thread: no names. */
+	{ "kernel:power", FXT_SCHED_EV_POWER },
+	{ "kernel:block", FXT_SCHED_EV_BLOCK },
+	{ "kernel:fault", FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES },
 };
 
-#define KERNEL_CATEGORIES_DEFAULT FXT_SCHED_EV_ALL
+#define KERNEL_CATEGORIES_DEFAULT                                    \
+	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
+	 FXT_SCHED_EV_PROC)
 #define KERNEL_PREFIX "kernel:"
 
 static uint32_t kernel_category_events(const char *name, size_t len)
@@ -161,7 +168,7 @@ int kernel_categories_parse(const char *list, uint32_t *events, char *why,
 			one = kernel_category_events(p, len);
 			if (!one) {
 				snprintf(why, why_len,
-					 "unknown kernel category '%.*s' (known: kernel:sched, kernel:proc)",
+					 "unknown kernel category '%.*s' (known: kernel:sched, kernel:proc, kernel:power, kernel:block, kernel:fault)",
 					 (int)len, p);
 				return -EINVAL;
 			}
@@ -285,6 +292,7 @@ static int out_emit(void *ctx, const uint64_t *rec, size_t words)
 static int write_preamble(struct kernel_out *o)
 {
 	static const char *const strings[] = FXT_SCHED_STRING_TABLE;
+	static const char *const kdev_strings[] = FXT_KDEV_STRING_TABLE;
 	struct fxt_writer w;
 	unsigned int i;
 	int err;
@@ -294,6 +302,9 @@ static int write_preamble(struct kernel_out *o)
 	for (i = 1; i <= FXT_SCHED_STR_COUNT; i++)
 		fxt_write_string(&w, (uint16_t)i, strings[i],
 				 strlen(strings[i]));
+	for (i = 0; i < FXT_KDEV_STR_COUNT; i++)
+		fxt_write_string(&w, (uint16_t)(FXT_KDEV_STR_BASE + i),
+				 kdev_strings[i], strlen(kdev_strings[i]));
 	err = fxt_writer_error(&w);
 	if (!err)
 		err = out_emit(o, fxt_writer_data(&w),

@@ -27,9 +27,15 @@
 #define FXT_SCHED_EV_WAKEUP (1u << 1)	/* wakeup + wakeup of new tasks */
 #define FXT_SCHED_EV_NAMES (1u << 2)	/* thread/process kernel objects */
 #define FXT_SCHED_EV_PROC (1u << 3)	/* fork/exec/exit (fxt/kproc.h) */
+/* Device and memory categories: bits 8 and up. */
+#define FXT_SCHED_EV_POWER (1u << 8)	/* cpu_idle/frequency (fxt/kpower.h) */
+#define FXT_SCHED_EV_BLOCK (1u << 9)	/* block requests (fxt/kblock.h) */
+#define FXT_SCHED_EV_FAULT (1u << 10)	/* user page faults (fxt/kfault.h) */
+#define FXT_SCHED_EV_DEV                                               \
+	(FXT_SCHED_EV_POWER | FXT_SCHED_EV_BLOCK | FXT_SCHED_EV_FAULT)
 #define FXT_SCHED_EV_ALL                                               \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
-	 FXT_SCHED_EV_PROC)
+	 FXT_SCHED_EV_PROC | FXT_SCHED_EV_DEV)
 
 /* Bounds of fxt_sched_config.buffer_bytes (a power of two). */
 #define FXT_SCHED_BUFFER_MIN 4096ull

@@ -29,7 +29,6 @@
 #include <unistd.h>
 
 #include <linux/capability.h>
-#include <linux/loop.h>
 #include <linux/userfaultfd.h>
 
 #include <fxt/fxt.h>
@@ -1180,51 +1179,22 @@ static int test_proc_events(void)
 	return 0;
 }
 
-/* A free loop device over a 16 MiB file in /tmp; its minor in *minor. */
-static int setup_loop(char *dev, size_t dev_len, unsigned int *minor)
+/* The loop driver, a module in the guest: /loop.ko in the initramfs. */
+static int load_loop(void)
 {
-	int ctl, n, fd, file, err = 0;
+	int fd, i, err = 0;
 
-	if (access("/dev/loop-control", F_OK)) {
-		fd = open("/loop.ko", O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
-			err = -errno;
-		close(fd);
-		for (n = 0; !err && n < 500 && access("/dev/loop-control", F_OK);
-		     n++)
-			usleep(10000);	/* devtmpfs creates the node */
-	}
-	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-	if (err || ctl < 0)
-		return err ? err : -errno;
-	n = ioctl(ctl, LOOP_CTL_GET_FREE);
-	close(ctl);
-	if (n < 0)
+	if (!access("/dev/loop-control", F_OK))
+		return 0;
+	fd = open("/loop.ko", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -errno;
-	file = open("/tmp/kdev-disk.img", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (file < 0 || ftruncate(file, 16 << 20))
-		return -errno;
-	snprintf(dev, dev_len, "/dev/loop%d", n);
-	fd = open(dev, O_RDWR | O_CLOEXEC);
-	if (fd < 0 || ioctl(fd, LOOP_SET_FD, file))
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
 		err = -errno;
-	close(file);
-	if (fd >= 0)
-		close(fd);
-	*minor = (unsigned int)n;
+	close(fd);
+	for (i = 0; !err && i < 500 && access("/dev/loop-control", F_OK); i++)
+		usleep(10000);	/* devtmpfs creates the node */
 	return err;
-}
-
-static void clear_loop(const char *dev)
-{
-	int fd = open(dev, O_RDWR | O_CLOEXEC);
-
-	if (fd >= 0) {
-		ioctl(fd, LOOP_CLR_FD, 0);
-		close(fd);
-	}
 }
 
 /* Each write's begin followed by its end under its id, status 0. */
@@ -1273,7 +1243,9 @@ static int test_kdev_events(void)
 	uintptr_t base;
 	char dev[32];
 
-	CHECK_OK(setup_loop(dev, sizeof(dev), &minor));
+	CHECK_OK(load_loop());
+	CHECK_OK(kdev_loop_attach("/tmp/kdev-disk.img", dev, sizeof(dev),
+				  &minor));
 	CHECK_OK(kring_open(&k));
 	CHECK_OK(kring_configure(&k, 4 << 20, FXT_BUFFERING_STREAMING,
 				 FXT_SCHED_EV_DEV, 0));
@@ -1286,7 +1258,7 @@ static int test_kdev_events(void)
 	CHECK_OK(kring_stats(&k, &st));
 	CHECK(capture_all(&k, &c, NULL, 0) == 0, "decode: %s", c.why);
 	kring_close(&k);
-	clear_loop(dev);
+	kdev_loop_detach(dev);
 	CHECK(c.n == st.records && !st.dropped, "decoded %zu of %llu, %llu "
 	      "dropped", c.n, (unsigned long long)st.records,
 	      (unsigned long long)st.dropped);

@@ -7,11 +7,17 @@
  * the median of its runs. Not a test: it prints figures, and the ratio
  * bpf/ftrace of the overheads beyond no tracing.
  *
- *   bpf_overhead [ROUNDS [RUNS [sched|proc]]]
+ *   bpf_overhead [ROUNDS [RUNS [sched|proc|fault|block|power]]]
  *                                     (default 20000 rounds, 7 runs, sched)
  *
  * proc: kernel:proc alone against ftrace's sched_process_fork + _exit,
  * on a loop of fork + _exit + waitpid (one round is two events).
+ * fault: kernel:fault against exceptions:page_fault_user, a round is a
+ * fresh page touched (one fault). block: kernel:block against
+ * block_rq_issue + block_rq_complete, a round is a 4 KiB O_DIRECT read
+ * of a loop device over a file in /tmp (two events). power: kernel:power
+ * against power:cpu_idle + cpu_frequency, a round is a 50 us sleep on
+ * CPU 0 (its idle entry and exit; other CPUs' idling counts too).
  *
  * Events per run come from the BPF ring's record count (every CPU), so
  * the same count divides the ftrace overhead: the workload is the same.
@@ -27,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -38,6 +45,7 @@
 
 #include <fxt/fxt_sched_uapi.h>
 
+#include "kdev_work.h"
 #include "kernel_session.h"
 #include "pingpong.h"
 
@@ -78,23 +86,74 @@ static int write_str(const char *path, const char *s)
 struct category {
 	const char *name;
 	uint32_t events;	/* FXT_SCHED_EV_* */
-	const char *const *ftrace;
+	const char *const *ftrace;	/* "system/event" */
 	const char *workload;
+	int (*work)(long rounds);	/* else ping-pong or fork loop */
 };
 
-static const char *const sched_tracepoints[] = { "sched_switch",
-						 "sched_wakeup",
-						 "sched_wakeup_new", NULL };
-static const char *const proc_tracepoints[] = { "sched_process_fork",
-						"sched_process_exit", NULL };
+static const char *const sched_tracepoints[] = { "sched/sched_switch",
+						 "sched/sched_wakeup",
+						 "sched/sched_wakeup_new", NULL };
+static const char *const proc_tracepoints[] = { "sched/sched_process_fork",
+						"sched/sched_process_exit", NULL };
+static const char *const fault_tracepoints[] = { "exceptions/page_fault_user",
+						 NULL };
+static const char *const block_tracepoints[] = { "block/block_rq_issue",
+						 "block/block_rq_complete",
+						 NULL };
+static const char *const power_tracepoints[] = { "power/cpu_idle",
+						 "power/cpu_frequency", NULL };
+
+static char loop_dev[32];
+
+/* Fresh pages each round: unmapped again so memory stays flat. */
+static int touch_rounds(long rounds)
+{
+	const long chunk = 256, page = sysconf(_SC_PAGESIZE);
+	uintptr_t base;
+	long done;
+	int err;
+
+	for (done = 0; done < rounds; done += chunk) {
+		long n = rounds - done < chunk ? rounds - done : chunk;
+
+		err = kdev_touch_pages((size_t)n, &base);
+		if (err)
+			return err;
+		munmap((void *)base, (size_t)(n * page));
+	}
+	return 0;
+}
+
+static int read_rounds(long rounds)
+{
+	return kdev_direct_reads(loop_dev, (unsigned int)rounds, 4096);
+}
+
+static int nap_rounds(long rounds)
+{
+	cpu_set_t cpu0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return -errno;
+	return kdev_naps((unsigned int)rounds);
+}
 
 static const struct category categories[] = {
 	/* kernel:sched alone: what ftrace records here. */
 	{ "sched", FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP |
 			   FXT_SCHED_EV_NAMES,
-	  sched_tracepoints, "same-CPU pipe ping-pong" },
+	  sched_tracepoints, "same-CPU pipe ping-pong", NULL },
 	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
-	  "fork + _exit + waitpid" },
+	  "fork + _exit + waitpid", NULL },
+	{ "fault", FXT_SCHED_EV_FAULT, fault_tracepoints,
+	  "fresh page touched", touch_rounds },
+	{ "block", FXT_SCHED_EV_BLOCK, block_tracepoints,
+	  "4 KiB O_DIRECT read of a loop device", read_rounds },
+	{ "power", FXT_SCHED_EV_POWER, power_tracepoints,
+	  "50 us sleep on CPU 0", nap_rounds },
 };
 
 static const struct category *category;
@@ -107,7 +166,7 @@ static int ftrace_set(bool on)
 	int err;
 
 	for (i = 0; events[i]; i++) {
-		snprintf(path, sizeof(path), INSTANCE "/events/sched/%s/enable",
+		snprintf(path, sizeof(path), INSTANCE "/events/%s/enable",
 			 events[i]);
 		err = write_str(path, on ? "1" : "0");
 		if (err)
@@ -242,8 +301,11 @@ static int measure(long rounds, int insn_fd, struct sample *out)
 		ioctl(insn_fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
 	t0 = now_ns();
-	err = category->events & FXT_SCHED_EV_PROC ? driver_run(rounds) :
-						     pingpong_run(&pp);
+	if (category->work)
+		err = category->work(rounds);
+	else
+		err = category->events & FXT_SCHED_EV_PROC ?
+			      driver_run(rounds) : pingpong_run(&pp);
 	out->ns = now_ns() - t0;
 	if (insn_fd >= 0)
 		ioctl(insn_fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -351,17 +413,28 @@ int main(int argc, char **argv)
 	double ns[SETUP_COUNT][MAX_RUNS], insns[SETUP_COUNT][MAX_RUNS];
 	double ev[MAX_RUNS], ns_med[SETUP_COUNT], insns_med[SETUP_COUNT];
 	struct sample smp;
+	unsigned int loop_minor;
 	int i, s, err, insn_fd;
 
 	category = &categories[0];
-	if (argc > 3 && !strcmp(argv[3], "proc"))
-		category = &categories[1];
-	else if (argc > 3 && strcmp(argv[3], "sched"))
+	for (i = 0; argc > 3 && i < (int)(sizeof(categories) /
+					  sizeof(*categories)); i++)
+		if (!strcmp(argv[3], categories[i].name))
+			category = &categories[i];
+	if (argc > 3 && strcmp(argv[3], category->name))
 		rounds = 0;
 	if (rounds <= 0 || runs <= 0 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc]]]\n",
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|fault|block|power]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
+	}
+	if (category->work == read_rounds) {
+		err = kdev_loop_attach("/tmp/fxt-bench-loop.img", loop_dev,
+				       sizeof(loop_dev), &loop_minor);
+		if (err) {
+			fprintf(stderr, "loop device: %s\n", strerror(-err));
+			return 1;
+		}
 	}
 	err = ftrace_setup();
 	if (err) {
@@ -391,6 +464,10 @@ int main(int argc, char **argv)
 		}
 	}
 	(void)rmdir(INSTANCE);
+	if (category->work == read_rounds) {
+		kdev_loop_detach(loop_dev);
+		(void)unlink("/tmp/fxt-bench-loop.img");
+	}
 	for (s = 0; s < SETUP_COUNT; s++) {
 		ns_med[s] = median(ns[s], runs);
 		insns_med[s] = median(insns[s], runs);

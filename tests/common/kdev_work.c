@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,23 @@ int kdev_touch_pages(size_t pages, uintptr_t *base)
 	for (i = 0; i < pages; i++)
 		p[i * page] = 1;
 	*base = (uintptr_t)p;
+	return 0;
+}
+
+int kdev_fault_rounds(long pages)
+{
+	const long chunk = 256, page = sysconf(_SC_PAGESIZE);
+	uintptr_t base;
+	long done, n;
+	int err;
+
+	for (done = 0; done < pages; done += chunk) {
+		n = pages - done < chunk ? pages - done : chunk;
+		err = kdev_touch_pages((size_t)n, &base);
+		if (err)
+			return err;
+		munmap((void *)base, (size_t)(n * page));
+	}
 	return 0;
 }
 
@@ -125,8 +143,13 @@ void kdev_loop_detach(const char *dev)
 int kdev_naps(unsigned int count)
 {
 	const struct timespec nap = { .tv_nsec = 50000 };
+	cpu_set_t cpu0;
 	unsigned int i;
 
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return -errno;
 	for (i = 0; i < count; i++)
 		if (nanosleep(&nap, NULL))
 			return -errno;

@@ -24,6 +24,9 @@ int kdev_touch_pages(size_t pages, uintptr_t *base);
  */
 int kdev_direct_writes(const char *path, unsigned int count, size_t bytes);
 
+/* pages faults as kdev_touch_pages(), in chunks unmapped again. */
+int kdev_fault_rounds(long pages);
+
 /* count O_DIRECT reads of bytes each, cycling over the first 16 MiB. */
 int kdev_direct_reads(const char *path, unsigned int count, size_t bytes);
 
@@ -35,7 +38,7 @@ int kdev_loop_attach(const char *image, char *dev, size_t dev_len,
 		     unsigned int *minor);
 void kdev_loop_detach(const char *dev);
 
-/* count sleeps of 50 us: the CPU goes idle and back each time. */
+/* count sleeps of 50 us pinned to CPU 0: it goes idle and back each time. */
 int kdev_naps(unsigned int count);
 
 #endif /* KDEV_WORK_H */

@@ -19,8 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sched.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -115,24 +113,6 @@ struct kdev_bench {
 
 static char loop_dev[32];
 
-static int touch_rounds(long rounds)
-{
-	const long chunk = 256, page = sysconf(_SC_PAGESIZE);
-	uintptr_t base;
-	long done;
-	int err;
-
-	for (done = 0; done < rounds; done += chunk) {
-		long n = rounds - done < chunk ? rounds - done : chunk;
-
-		err = kdev_touch_pages((size_t)n, &base);
-		if (err)
-			return err;
-		munmap((void *)base, (size_t)(n * page));
-	}
-	return 0;
-}
-
 static int read_rounds(long rounds)
 {
 	return kdev_direct_reads(loop_dev, (unsigned int)rounds, 4096);
@@ -140,18 +120,12 @@ static int read_rounds(long rounds)
 
 static int nap_rounds(long rounds)
 {
-	cpu_set_t cpu0;
-
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
-		return -errno;
 	return kdev_naps((unsigned int)rounds);
 }
 
 static const struct kdev_bench kdev_benches[] = {
 	{ "fault", FXT_SCHED_EV_FAULT, { "exceptions/page_fault_user" },
-	  touch_rounds, 5000 },
+	  kdev_fault_rounds, 5000 },
 	{ "block", FXT_SCHED_EV_BLOCK,
 	  { "block/block_rq_issue", "block/block_rq_complete" }, read_rounds,
 	  1000 },

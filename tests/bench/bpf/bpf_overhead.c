@@ -33,7 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -106,25 +105,6 @@ static const char *const power_tracepoints[] = { "power/cpu_idle",
 
 static char loop_dev[32];
 
-/* Fresh pages each round: unmapped again so memory stays flat. */
-static int touch_rounds(long rounds)
-{
-	const long chunk = 256, page = sysconf(_SC_PAGESIZE);
-	uintptr_t base;
-	long done;
-	int err;
-
-	for (done = 0; done < rounds; done += chunk) {
-		long n = rounds - done < chunk ? rounds - done : chunk;
-
-		err = kdev_touch_pages((size_t)n, &base);
-		if (err)
-			return err;
-		munmap((void *)base, (size_t)(n * page));
-	}
-	return 0;
-}
-
 static int read_rounds(long rounds)
 {
 	return kdev_direct_reads(loop_dev, (unsigned int)rounds, 4096);
@@ -132,12 +112,6 @@ static int read_rounds(long rounds)
 
 static int nap_rounds(long rounds)
 {
-	cpu_set_t cpu0;
-
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
-		return -errno;
 	return kdev_naps((unsigned int)rounds);
 }
 
@@ -149,7 +123,7 @@ static const struct category categories[] = {
 	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
 	  "fork + _exit + waitpid", NULL },
 	{ "fault", FXT_SCHED_EV_FAULT, fault_tracepoints,
-	  "fresh page touched", touch_rounds },
+	  "fresh page touched", kdev_fault_rounds },
 	{ "block", FXT_SCHED_EV_BLOCK, block_tracepoints,
 	  "4 KiB O_DIRECT read of a loop device", read_rounds },
 	{ "power", FXT_SCHED_EV_POWER, power_tracepoints,

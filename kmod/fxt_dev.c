@@ -357,7 +357,7 @@ static int fxt_dev_mmap(struct file *file, struct vm_area_struct *vma)
 
 static int fxt_dev_open(struct inode *inode, struct file *file)
 {
-	struct fxt_sched_config cfg = { .events = FXT_SCHED_EV_ALL,
+	struct fxt_sched_config cfg = { .events = FXT_SCHED_EV_DEFAULT,
 					.mode = FXT_BUFFERING_STREAMING };
 	struct fxt_session *s;
 	int err;

@@ -33,6 +33,10 @@
 #define FXT_SCHED_EV_ALL                                               \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
 	 FXT_SCHED_EV_PROC | FXT_SCHED_EV_IRQ | FXT_SCHED_EV_SYSCALL)
+/* The module's events until configured: kernel:sched and kernel:proc. */
+#define FXT_SCHED_EV_DEFAULT                                           \
+	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
+	 FXT_SCHED_EV_PROC)
 /* Bit positions of FXT_SCHED_EV_*: index of fxt_ring_ctrl's counters. */
 #define FXT_SCHED_EV_BIT_SWITCH 0u
 #define FXT_SCHED_EV_BIT_WAKEUP 1u

@@ -119,7 +119,7 @@ static int open_configured(struct kring *k, uint64_t bytes, uint32_t mode,
 	int err = kring_open(k);
 
 	if (!err)
-		err = kring_configure(k, bytes, mode, FXT_SCHED_EV_ALL,
+		err = kring_configure(k, bytes, mode, FXT_SCHED_EV_DEFAULT,
 				      watermark);
 	if (!err)
 		err = kring_map(k);
@@ -168,7 +168,7 @@ static int configure_errno(struct kring *k, struct fxt_sched_config cfg)
 static int test_bad_args(void)
 {
 	struct fxt_sched_config ok = { 8192, FXT_BUFFERING_ONESHOT,
-				       FXT_SCHED_EV_ALL, 0, { 0, 0 } };
+				       FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 } };
 	struct fxt_sched_config c;
 	struct kring k;
 	uint64_t stride;
@@ -750,7 +750,7 @@ static int fault_during_mmap(struct kring *k, unsigned long cmd,
 static int test_ioctl_fault_vs_mmap(void)
 {
 	struct fxt_sched_config cfg = { 8192, FXT_BUFFERING_ONESHOT,
-					FXT_SCHED_EV_ALL, 0, { 0, 0 } };
+					FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 } };
 	struct fxt_sched_stats st = { 0 };
 	struct kring k;
 
@@ -866,7 +866,7 @@ static int test_backend(void)
 	const struct kernel_backend_ops *b = &kernel_backend_kmod;
 	struct kernel_session_config cfg = { KERNEL_BACKEND_KMOD,
 					     FXT_BUFFERING_STREAMING, 1 << 20,
-					     FXT_SCHED_EV_ALL };
+					     FXT_SCHED_EV_DEFAULT, { 0 } };
 	struct kernel_session_stats st;
 	struct capture c = { 0 };
 	uint64_t *buf = malloc(1 << 20);
@@ -1120,7 +1120,7 @@ static int test_proc_events(void)
 	struct capture c;
 	size_t i;
 
-	CHECK_OK(traced_children(FXT_SCHED_EV_ALL, &c, &pc));
+	CHECK_OK(traced_children(FXT_SCHED_EV_DEFAULT, &c, &pc));
 	for (i = 0; i < c.n; i++) {
 		const struct krec *r = &c.recs[i];
 

@@ -15,6 +15,8 @@
 #ifndef FXT_KSYSCALL_H
 #define FXT_KSYSCALL_H
 
+#include <asm/unistd.h>
+
 #include "fxt.h"
 #include "kirq.h"
 
@@ -65,12 +67,19 @@ static inline void fxt_ksyscall_write_enter(__u64 *w, __u64 ts, __u64 pid,
 	w[4] = fxt_arg_header(FXT_ARG_INT32, 1, FXT_KIRQ_STR_NUMBER, (__u32)nr);
 }
 
-/* FXT_KSYSCALL_EXIT_WORDS words at w. */
+/*
+ * FXT_KSYSCALL_EXIT_WORDS words at w. nr is the number the registers hold
+ * at sys_exit: rt_sigreturn has restored the interrupted context's by
+ * then, which holds none (-1), so a negative number there is
+ * rt_sigreturn's end.
+ */
 static inline void fxt_ksyscall_write_exit(__u64 *w, __u64 ts, __u64 pid,
 					   __u64 tid, long nr, long ret)
 {
 	fxt_ksyscall_write_event(w, FXT_KSYSCALL_EXIT_WORDS,
-				 FXT_EVENT_DURATION_END, nr, ts, pid, tid);
+				 FXT_EVENT_DURATION_END,
+				 nr < 0 ? __NR_rt_sigreturn : nr, ts, pid,
+				 tid);
 	w[4] = fxt_arg_header(FXT_ARG_INT64, 2, FXT_KIRQ_STR_RET, 0);
 	w[5] = (__u64)ret;
 }

@@ -34,7 +34,7 @@ static inline int fxt_ksyscall_wanted(const __u32 *pids, __u32 tgid)
 
 	if (!pids[0])
 		return 1;
-	for (i = 0; i < FXT_KSYSCALL_PIDS_MAX; i++)
+	for (i = 0; i < FXT_KSYSCALL_PIDS_MAX && pids[i]; i++)
 		if (pids[i] == tgid)
 			return 1;
 	return 0;

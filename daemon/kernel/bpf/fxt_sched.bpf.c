@@ -467,7 +467,7 @@ static __always_inline bool syscall_wanted(__u64 id)
 		return true;
 #pragma unroll
 	for (i = 0; i < FXT_KSYSCALL_PIDS_MAX; i++)
-		if (syscall_pids[i] == tgid)
+		if (syscall_pids[i] && syscall_pids[i] == tgid)
 			return true;
 	return false;
 }

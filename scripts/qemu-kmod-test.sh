@@ -65,7 +65,7 @@ fi
 # dependencies and the loader. From the project's build if there is one.
 build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/manager/fxtraced
-tests/integration/proto-provider"
+tests/integration/proto-provider tests/kernel/check-kcat"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -82,6 +82,7 @@ for prog in $progs; do
 	done
 done
 cp scripts/qemu/e2e.sh "$work/root/bin/e2e.sh"
+cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
 
 cp /bin/busybox "$work/root/bin/busybox"
 cp scripts/qemu/init "$work/root/init"

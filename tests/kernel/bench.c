@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 	err = kring_open(&k);
 	if (!err)
 		err = kring_configure(&k, 4 << 20, FXT_BUFFERING_CIRCULAR,
-				      FXT_SCHED_EV_ALL, 0);
+				      FXT_SCHED_EV_DEFAULT, 0);
 	if (err) {
 		fprintf(stderr, "bench: %s: %s\n", FXT_SCHED_DEVICE,
 			strerror(-err));

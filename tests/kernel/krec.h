@@ -18,6 +18,9 @@ enum krec_kind {
 	KREC_FORK,	/* kernel:proc instant events (include/fxt/kproc.h) */
 	KREC_EXEC,
 	KREC_EXIT,
+	/* kernel:irq and kernel:syscall slices (fxt/kirq.h, fxt/ksyscall.h) */
+	KREC_BEGIN,
+	KREC_END,
 	KREC_IDLE,	/* kernel:power counters (include/fxt/kpower.h) */
 	KREC_FREQUENCY,
 	KREC_BLOCK_BEGIN,	/* kernel:block (include/fxt/kblock.h) */
@@ -44,7 +47,11 @@ struct krec {
 	int32_t code;		/* exit: status, or -1 when killed */
 	int32_t signal;		/* exit: the killing signal, or 0 */
 	char filename[64];	/* exec */
-	int64_t value;		/* idle: state (-1 = left idle); frequency: kHz */
+	unsigned int category;	/* begin/end: the category's string index */
+	unsigned int name_ref;	/* its name's ref (0x8000 | len: inline) */
+	char slice_name[32];	/* an inline name */
+	int64_t value;		/* irq, softirq vec, syscall number or ret;
+				   idle: state (-1 = left idle); frequency: kHz */
 	uint16_t op;		/* block: its name, FXT_KDEV_STR_BLOCK_* */
 	uint32_t major, minor, bytes, status;	/* block */
 	uint64_t sector;	/* block begin */

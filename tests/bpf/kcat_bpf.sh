@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# kernel:irq and kernel:syscall end to end with --kernel=bpf: a known
+# workload (dd of 10000 one-byte blocks, a child that execs and exits 3,
+# a sleep) traced with every kernel category; the archive must pass
+# tracectl dump --strict and hold at least 10000 read and 10000 write
+# slices on dd's thread, dd's fork and exec (with its file name), the
+# child's exit code, interrupt slices, properly nested slices on every
+# thread and a thread of its own for each CPU's idle task (check-kcat).
+# Then --pid: syscalls of that process only; stop's per-category rows;
+# and tracectl convert's placement of the slices.
+set -eu
+
+: "${FXTRACED:?}" "${TRACECTL:?}" "${CHECK_KCAT:?}"
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "skip: needs root and kernel BTF"
+	exit 77
+fi
+
+T=$(mktemp -d /tmp/fxt-kcat-XXXXXX)
+export FXTRACE_SOCKET="$T/manager.sock"
+MGR=""
+cleanup() {
+	status=$?
+	if [ -n "$MGR" ]; then kill "$MGR" 2>/dev/null || true; fi
+	wait 2>/dev/null || true
+	if [ "$status" -ne 0 ]; then
+		echo "--- fxtraced log"; cat "$T/fxtraced.log" 2>/dev/null || true
+	fi
+	rm -rf "$T"
+	exit "$status"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+"$FXTRACED" --socket "$FXTRACE_SOCKET" >"$T/fxtraced.log" 2>&1 &
+MGR=$!
+i=0
+until "$TRACECTL" status >/dev/null 2>&1; do
+	i=$((i + 1))
+	[ "$i" -lt 1200 ] || fail "fxtraced did not answer"
+	sleep 0.05
+done
+
+all=kernel:sched,kernel:proc,kernel:irq,kernel:syscall
+workload='dd bs=1 count=10000 if=/dev/zero of=/dev/null 2>/dev/null &
+echo dd=$!; wait; /bin/sh -c "exit 3" & echo child=$!; wait; sleep 0.2'
+"$TRACECTL" record -o "$T/all.fxt" --kernel=bpf --buffer-size 4M \
+	--kernel-buffer-size 8M --categories "$all" -- sh -c "echo sh=\$\$; $workload" \
+	>"$T/all.out" || { cat "$T/all.out"; fail "tracectl record --categories $all"; }
+cat "$T/all.out"
+sh=$(sed -n 's/^sh=//p' "$T/all.out")
+dd=$(sed -n 's/^dd=//p' "$T/all.out")
+child=$(sed -n 's/^child=//p' "$T/all.out")
+# Per-category rows under the kernel's, each with records and drops (a
+# few: an interrupt's record is dropped while its CPU's program writes);
+# the categories' drops are among the kernel's.
+for cat in kernel:sched kernel:proc kernel:irq kernel:syscall; do
+	awk -v c="$cat" '$1 == c && $3 > 0 && $5 ~ /^[0-9]+$/ { found = 1 }
+		END { exit !found }' "$T/all.out" ||
+		fail "stop printed no $cat row with records"
+done
+awk '$1 == "kernel" { total = $5 } $1 ~ /^kernel:/ { sum += $5 }
+	END { exit !(sum <= total) }' "$T/all.out" ||
+	fail "the categories' drops exceed the kernel's"
+"$TRACECTL" dump --strict "$T/all.fxt" >"$T/dump.out" 2>&1 ||
+	{ tail "$T/dump.out"; fail "tracectl dump --strict"; }
+"$CHECK_KCAT" "$T/all.fxt" "$dd" 10000 || fail "check-kcat"
+grep -q "thread=$sh/$sh category=\"kernel:proc\" name=\"fork\" child=koid($dd)" \
+	"$T/dump.out" || fail "no fork of dd ($dd) by $sh"
+grep -q "thread=$dd/$dd category=\"kernel:proc\" name=\"exec\" filename=\"[^\"]*/dd\"" \
+	"$T/dump.out" || fail "no exec of dd by $dd"
+grep -q "thread=$dd/$dd category=\"kernel:proc\" name=\"exit\" code=0\$" \
+	"$T/dump.out" || fail "no exit code 0 of dd"
+grep -q "thread=$child/$child category=\"kernel:proc\" name=\"exit\" code=3\$" \
+	"$T/dump.out" || fail "no exit code 3 of $child"
+# A read's begin has its number, its end the byte it read.
+grep -q "thread=$dd/$dd category=\"kernel:syscall\" name=\"read\" number=0\$" \
+	"$T/dump.out" || fail "no read begin with its number on dd"
+grep -q "thread=$dd/$dd category=\"kernel:syscall\" name=\"read\" ret=int64(1)\$" \
+	"$T/dump.out" || fail "no read end returning 1 on dd"
+grep -q 'type=thread koid=1073741824 name="swapper/0" process=koid(0)' \
+	"$T/dump.out" || fail "CPU 0's idle thread not named"
+
+# tracectl convert: the slices as B/E on dd's thread; summary and report
+# take the archive.
+"$TRACECTL" convert -o "$T/all.json" "$T/all.fxt" || fail "tracectl convert"
+jq -e --argjson t "$dd" '[.traceEvents[] | select(.cat == "kernel:syscall"
+	and .tid == $t and .pid == $t and .name == "write")] |
+	(map(select(.ph == "B")) | length) >= 10000 and
+	(map(select(.ph == "E")) | length) >= 10000' "$T/all.json" >/dev/null ||
+	fail "converted write slices of dd"
+jq -e '[.traceEvents[] | select(.cat == "kernel:irq" and .ph == "B")] |
+	length > 0' "$T/all.json" >/dev/null || fail "converted interrupts"
+"$TRACECTL" summary "$T/all.fxt" >"$T/summary.out" || fail "tracectl summary"
+grep -q "write" "$T/summary.out" || fail "summary lists no write slices"
+"$TRACECTL" report -o "$T/report.html" "$T/all.fxt" || fail "tracectl report"
+
+# --pid: only the named process's system calls.
+"$TRACECTL" start -o "$T/pid.fxt" --kernel=bpf --categories kernel:syscall \
+	--pid $$ >/dev/null || fail "tracectl start --pid"
+dd bs=1 count=100 if=/dev/zero of=/dev/null 2>/dev/null
+"$TRACECTL" stop >"$T/pid.out" || fail "tracectl stop (--pid)"
+"$TRACECTL" dump --strict "$T/pid.fxt" >"$T/dump.out" 2>&1 ||
+	{ tail "$T/dump.out"; fail "--pid: tracectl dump --strict"; }
+grep -q "thread=$$/[0-9]* category=\"kernel:syscall\"" "$T/dump.out" ||
+	fail "--pid $$: no system call of $$"
+grep 'category="kernel:syscall"' "$T/dump.out" | grep -v "thread=$$/" |
+	head -3 | grep . && fail "--pid $$: other processes' system calls"
+"$TRACECTL" start --pid 0 >"$T/bad.out" 2>&1 && fail "--pid 0 was accepted"
+grep -q -- "--pid 0: give a process id" "$T/bad.out" ||
+	fail "no message for --pid 0"
+
+kill -TERM "$MGR"
+wait "$MGR" || fail "fxtraced exited with status $?"
+MGR=""
+echo "kcat_bpf: ok"

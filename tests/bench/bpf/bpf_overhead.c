@@ -7,11 +7,16 @@
  * the median of its runs. Not a test: it prints figures, and the ratio
  * bpf/ftrace of the overheads beyond no tracing.
  *
- *   bpf_overhead [ROUNDS [RUNS [sched|proc]]]
+ *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq]]]
  *                                     (default 20000 rounds, 7 runs, sched)
  *
  * proc: kernel:proc alone against ftrace's sched_process_fork + _exit,
  * on a loop of fork + _exit + waitpid (one round is two events).
+ * syscall: kernel:syscall against ftrace's raw_syscalls sys_enter +
+ * sys_exit, on a loop of getppid() (two events a round, and the loop's
+ * few other calls). irq: kernel:irq against ftrace's irq_handler_entry/
+ * exit + softirq_entry/exit, on UDP datagrams over loopback (each one's
+ * receive runs in the NET_RX softirq).
  *
  * Events per run come from the BPF ring's record count (every CPU), so
  * the same count divides the ftrace overhead: the workload is the same.
@@ -33,6 +38,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <linux/perf_event.h>
 
@@ -82,11 +91,18 @@ struct category {
 	const char *workload;
 };
 
-static const char *const sched_tracepoints[] = { "sched_switch",
-						 "sched_wakeup",
-						 "sched_wakeup_new", NULL };
-static const char *const proc_tracepoints[] = { "sched_process_fork",
-						"sched_process_exit", NULL };
+static const char *const sched_tracepoints[] = { "sched/sched_switch",
+						 "sched/sched_wakeup",
+						 "sched/sched_wakeup_new", NULL };
+static const char *const proc_tracepoints[] = { "sched/sched_process_fork",
+						"sched/sched_process_exit", NULL };
+static const char *const syscall_tracepoints[] = { "raw_syscalls/sys_enter",
+						   "raw_syscalls/sys_exit",
+						   NULL };
+static const char *const irq_tracepoints[] = { "irq/irq_handler_entry",
+					       "irq/irq_handler_exit",
+					       "irq/softirq_entry",
+					       "irq/softirq_exit", NULL };
 
 static const struct category categories[] = {
 	/* kernel:sched alone: what ftrace records here. */
@@ -95,6 +111,10 @@ static const struct category categories[] = {
 	  sched_tracepoints, "same-CPU pipe ping-pong" },
 	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
 	  "fork + _exit + waitpid" },
+	{ "syscall", FXT_SCHED_EV_SYSCALL, syscall_tracepoints,
+	  "getppid() loop" },
+	{ "irq", FXT_SCHED_EV_IRQ, irq_tracepoints,
+	  "UDP datagrams over loopback" },
 };
 
 static const struct category *category;
@@ -107,7 +127,7 @@ static int ftrace_set(bool on)
 	int err;
 
 	for (i = 0; events[i]; i++) {
-		snprintf(path, sizeof(path), INSTANCE "/events/sched/%s/enable",
+		snprintf(path, sizeof(path), INSTANCE "/events/%s/enable",
 			 events[i]);
 		err = write_str(path, on ? "1" : "0");
 		if (err)
@@ -231,6 +251,39 @@ static int driver_run(long rounds)
 	return err;
 }
 
+static int syscall_rounds(long rounds)
+{
+	long i;
+
+	for (i = 0; i < rounds; i++)
+		(void)syscall(SYS_getppid);
+	return 0;
+}
+
+/* Datagrams to itself on 127.0.0.1: each is received in a softirq. */
+static int udp_rounds(long rounds)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	char byte = 0;
+	int fd, err = 0;
+	long i;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len))
+		err = -errno;
+	for (i = 0; i < rounds && !err; i++)
+		if (sendto(fd, &byte, 1, 0, (struct sockaddr *)&a, len) != 1 ||
+		    recv(fd, &byte, 1, 0) != 1)
+			err = -errno;
+	close(fd);
+	return err;
+}
+
 static int measure(long rounds, int insn_fd, struct sample *out)
 {
 	struct pingpong pp = { .rounds = rounds, .cpu = 0 };
@@ -242,8 +295,14 @@ static int measure(long rounds, int insn_fd, struct sample *out)
 		ioctl(insn_fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
 	t0 = now_ns();
-	err = category->events & FXT_SCHED_EV_PROC ? driver_run(rounds) :
-						     pingpong_run(&pp);
+	if (category->events & FXT_SCHED_EV_PROC)
+		err = driver_run(rounds);
+	else if (category->events & FXT_SCHED_EV_SYSCALL)
+		err = syscall_rounds(rounds);
+	else if (category->events & FXT_SCHED_EV_IRQ)
+		err = udp_rounds(rounds);
+	else
+		err = pingpong_run(&pp);
 	out->ns = now_ns() - t0;
 	if (insn_fd >= 0)
 		ioctl(insn_fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -354,12 +413,15 @@ int main(int argc, char **argv)
 	int i, s, err, insn_fd;
 
 	category = &categories[0];
-	if (argc > 3 && !strcmp(argv[3], "proc"))
-		category = &categories[1];
-	else if (argc > 3 && strcmp(argv[3], "sched"))
-		rounds = 0;
+	if (argc > 3) {
+		for (i = 0; i < (int)(sizeof(categories) / sizeof(*categories)); i++)
+			if (!strcmp(argv[3], categories[i].name))
+				category = &categories[i];
+		if (strcmp(argv[3], category->name))
+			rounds = 0;
+	}
 	if (rounds <= 0 || runs <= 0 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc]]]\n",
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
 	}

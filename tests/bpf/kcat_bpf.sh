@@ -96,6 +96,10 @@ jq -e --argjson t "$dd" '[.traceEvents[] | select(.cat == "kernel:syscall"
 	fail "converted write slices of dd"
 jq -e '[.traceEvents[] | select(.cat == "kernel:irq" and .ph == "B")] |
 	length > 0' "$T/all.json" >/dev/null || fail "converted interrupts"
+# Each CPU's idle thread is named in process 0, as chrome://tracing shows.
+jq -e '[.traceEvents[] | select(.ph == "M" and .name == "thread_name" and
+	.pid == 0 and .tid == 1073741824 and .args.name == "swapper/0")] |
+	length == 1' "$T/all.json" >/dev/null || fail "converted swapper/0 name"
 "$TRACECTL" summary "$T/all.fxt" >"$T/summary.out" || fail "tracectl summary"
 grep -q "write" "$T/summary.out" || fail "summary lists no write slices"
 "$TRACECTL" report -o "$T/report.html" "$T/all.fxt" || fail "tracectl report"

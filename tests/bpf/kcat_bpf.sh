@@ -11,7 +11,7 @@
 # and tracectl convert's placement of the slices.
 set -eu
 
-: "${FXTRACED:?}" "${TRACECTL:?}" "${CHECK_KCAT:?}"
+: "${FXTRACED:?}" "${TRACECTL:?}" "${CHECK_KCAT:?}" "${TRACECTL_MAN:?}"
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
@@ -96,6 +96,10 @@ jq -e --argjson t "$dd" '[.traceEvents[] | select(.cat == "kernel:syscall"
 	fail "converted write slices of dd"
 jq -e '[.traceEvents[] | select(.cat == "kernel:irq" and .ph == "B")] |
 	length > 0' "$T/all.json" >/dev/null || fail "converted interrupts"
+# Each CPU's idle thread is named in process 0, as chrome://tracing shows.
+jq -e '[.traceEvents[] | select(.ph == "M" and .name == "thread_name" and
+	.pid == 0 and .tid == 1073741824 and .args.name == "swapper/0")] |
+	length == 1' "$T/all.json" >/dev/null || fail "converted swapper/0 name"
 "$TRACECTL" summary "$T/all.fxt" >"$T/summary.out" || fail "tracectl summary"
 grep -q "write" "$T/summary.out" || fail "summary lists no write slices"
 "$TRACECTL" report -o "$T/report.html" "$T/all.fxt" || fail "tracectl report"
@@ -114,6 +118,18 @@ grep 'category="kernel:syscall"' "$T/dump.out" | grep -v "thread=$$/" |
 "$TRACECTL" start --pid 0 >"$T/bad.out" 2>&1 && fail "--pid 0 was accepted"
 grep -q -- "--pid 0: give a process id" "$T/bad.out" ||
 	fail "no message for --pid 0"
+
+# Every kernel category the manager knows is in start's --help and the
+# man page.
+"$TRACECTL" record -o "$T/bad.fxt" --kernel=bpf --categories kernel:nope \
+	-- true >"$T/bad.out" 2>&1 && fail "an unknown kernel category was accepted"
+known=$(sed -n 's/.*(known: \(.*\)).*/\1/p' "$T/bad.out" | tr -d ,)
+[ -n "$known" ] || { cat "$T/bad.out"; fail "no list of known kernel categories"; }
+"$TRACECTL" start --help >"$T/help.out"
+for cat in $known; do
+	grep -q "$cat" "$T/help.out" || fail "tracectl start --help lacks $cat"
+	grep -q "^	\*$cat\*" "$TRACECTL_MAN" || fail "tracectl(1) lacks $cat"
+done
 
 kill -TERM "$MGR"
 wait "$MGR" || fail "fxtraced exited with status $?"

@@ -583,15 +583,16 @@ int BPF_PROG(fxt_sys_enter, struct pt_regs *regs, long nr)
 	return 0;
 }
 
+/* regs is a BTF pointer here: plain loads, no helper call. */
 static __always_inline long syscall_nr(const void *regs)
 {
 	const struct pt_regs___x86 *x86 = regs;
 	const struct pt_regs___arm64 *arm64 = regs;
 
 	if (bpf_core_field_exists(x86->orig_ax))
-		return (long)BPF_CORE_READ(x86, orig_ax);
+		return (long)x86->orig_ax;
 	if (bpf_core_field_exists(arm64->syscallno))
-		return BPF_CORE_READ(arm64, syscallno);
+		return arm64->syscallno;
 	return -1;
 }
 

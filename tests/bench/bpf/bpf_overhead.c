@@ -7,11 +7,16 @@
  * the median of its runs. Not a test: it prints figures, and the ratio
  * bpf/ftrace of the overheads beyond no tracing.
  *
- *   bpf_overhead [ROUNDS [RUNS [sched|proc|fault|block|power]]]
+ *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq|fault|block|power]]]
  *                                     (default 20000 rounds, 7 runs, sched)
  *
  * proc: kernel:proc alone against ftrace's sched_process_fork + _exit,
  * on a loop of fork + _exit + waitpid (one round is two events).
+ * syscall: kernel:syscall against ftrace's raw_syscalls sys_enter +
+ * sys_exit, on a loop of getppid() (two events a round, and the loop's
+ * few other calls). irq: kernel:irq against ftrace's irq_handler_entry/
+ * exit + softirq_entry/exit, on UDP datagrams over loopback (each one's
+ * receive runs in the NET_RX softirq).
  * fault: kernel:fault against exceptions:page_fault_user, a round is a
  * fresh page touched (one fault). block: kernel:block against
  * block_rq_issue + block_rq_complete, a round is a 4 KiB O_DIRECT read
@@ -39,6 +44,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <linux/perf_event.h>
 
@@ -95,6 +104,13 @@ static const char *const sched_tracepoints[] = { "sched/sched_switch",
 						 "sched/sched_wakeup_new", NULL };
 static const char *const proc_tracepoints[] = { "sched/sched_process_fork",
 						"sched/sched_process_exit", NULL };
+static const char *const syscall_tracepoints[] = { "raw_syscalls/sys_enter",
+						   "raw_syscalls/sys_exit",
+						   NULL };
+static const char *const irq_tracepoints[] = { "irq/irq_handler_entry",
+					       "irq/irq_handler_exit",
+					       "irq/softirq_entry",
+					       "irq/softirq_exit", NULL };
 static const char *const fault_tracepoints[] = { "exceptions/page_fault_user",
 						 NULL };
 static const char *const block_tracepoints[] = { "block/block_rq_issue",
@@ -104,6 +120,8 @@ static const char *const power_tracepoints[] = { "power/cpu_idle",
 						 "power/cpu_frequency", NULL };
 
 static char loop_dev[32];
+static int syscall_rounds(long rounds);
+static int udp_rounds(long rounds);
 
 static int read_rounds(long rounds)
 {
@@ -122,6 +140,10 @@ static const struct category categories[] = {
 	  sched_tracepoints, "same-CPU pipe ping-pong", NULL },
 	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
 	  "fork + _exit + waitpid", NULL },
+	{ "syscall", FXT_SCHED_EV_SYSCALL, syscall_tracepoints,
+	  "getppid() loop", syscall_rounds },
+	{ "irq", FXT_SCHED_EV_IRQ, irq_tracepoints,
+	  "UDP datagrams over loopback", udp_rounds },
 	{ "fault", FXT_SCHED_EV_FAULT, fault_tracepoints,
 	  "fresh page touched", kdev_fault_rounds },
 	{ "block", FXT_SCHED_EV_BLOCK, block_tracepoints,
@@ -264,6 +286,39 @@ static int driver_run(long rounds)
 	return err;
 }
 
+static int syscall_rounds(long rounds)
+{
+	long i;
+
+	for (i = 0; i < rounds; i++)
+		(void)syscall(SYS_getppid);
+	return 0;
+}
+
+/* Datagrams to itself on 127.0.0.1: each is received in a softirq. */
+static int udp_rounds(long rounds)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	char byte = 0;
+	int fd, err = 0;
+	long i;
+
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(fd, (struct sockaddr *)&a, &len))
+		err = -errno;
+	for (i = 0; i < rounds && !err; i++)
+		if (sendto(fd, &byte, 1, 0, (struct sockaddr *)&a, len) != 1 ||
+		    recv(fd, &byte, 1, 0) != 1)
+			err = -errno;
+	close(fd);
+	return err;
+}
+
 static int measure(long rounds, int insn_fd, struct sample *out)
 {
 	struct pingpong pp = { .rounds = rounds, .cpu = 0 };
@@ -398,7 +453,7 @@ int main(int argc, char **argv)
 	if (argc > 3 && strcmp(argv[3], category->name))
 		rounds = 0;
 	if (rounds <= 0 || runs <= 0 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|fault|block|power]]]\n",
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq|fault|block|power]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
 	}

@@ -330,6 +330,8 @@ static void fxt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 				current->pid, syscall_get_nr(current, regs),
 				ret);
 	fxt_append(s, FXT_SCHED_EV_BIT_SYSCALL, w, FXT_KSYSCALL_EXIT_WORDS);
+}
+
 /* kernel:power: the CPU is the counter id, not the CPU that writes. */
 static void fxt_probe_cpu_idle(void *data, unsigned int state,
 			       unsigned int cpu_id)

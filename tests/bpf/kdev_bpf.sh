@@ -78,15 +78,25 @@ jq -e '[.traceEvents[] | select(.cat == "kernel:block")] as $b |
 
 # kernel:power
 ncpus=$(nproc --all)
+idle_ticks() {
+	awk '$1 == "cpu" { print $5 }' /proc/stat
+}
+idle0=$(idle_ticks)
 record power kernel:power sleep 1
-python3 "$CHECK_KDEV" power "$T/power.dump" "$ncpus" ||
-	fail "no CPU entered and left idle in cpu_idle counters"
+idle1=$(idle_ticks)
+if ! python3 "$CHECK_KDEV" power "$T/power.dump" "$ncpus"; then
+	# A machine kept busy by others may not idle at all for a second.
+	[ "$idle1" -eq "$idle0" ] ||
+		fail "CPUs idled $((idle1 - idle0)) ticks, no cpu_idle counters of it"
+	echo "note: no CPU went idle during the sleep: cpu_idle not checked"
+fi
 if [ -d /sys/devices/system/cpu/cpu0/cpufreq ]; then
 	grep -q 'name="cpu_frequency"' "$T/power.dump" ||
 		echo "note: no cpu_frequency change during the sleep"
 fi
-jq -e '[.traceEvents[] | select(.cat == "kernel:power" and .ph == "C")] |
-	length > 0 and all(.name | test("^cpu_idle CPU [0-9]+$")) and
+jq -e --argjson any $((idle1 > idle0)) '[.traceEvents[] |
+	select(.cat == "kernel:power" and .ph == "C")] |
+	length >= $any and all(.name | test("^cpu_idle CPU [0-9]+$")) and
 	all(.args.state | type == "number")' "$T/power.json" >/dev/null ||
 	fail "converted cpu_idle counters"
 

@@ -3,7 +3,7 @@
 # kernel:power, kernel:block and kernel:fault with --kernel=bpf, end to
 # end through fxtraced, each around a workload that makes its
 # tracepoints fire, the archive read back (tracectl dump --strict and
-# tracectl convert):
+# convert; summary and report take it):
 # - fault: N fresh pages touched give >= N page_fault instants on the
 #   toucher's thread, one on each page, with a user write error code;
 #   no event anywhere carries a kernel address;
@@ -42,6 +42,10 @@ record() {
 		{ tail "$T/$out.dump"; fail "$cats: tracectl dump --strict"; }
 	"$TRACECTL" convert -o "$T/$out.json" "$T/$out.fxt" ||
 		fail "$cats: tracectl convert"
+	"$TRACECTL" summary --json "$T/$out.fxt" >"$T/$out.summary" ||
+		fail "$cats: tracectl summary"
+	"$TRACECTL" report -o "$T/$out.html" "$T/$out.fxt" ||
+		fail "$cats: tracectl report"
 }
 
 # kernel:fault

@@ -39,9 +39,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <linux/perf_event.h>
 
@@ -49,6 +46,7 @@
 
 #include "kernel_session.h"
 #include "pingpong.h"
+#include "workload.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 #define INSTANCE TRACEFS "/instances/fxt_bpf_bench"
@@ -251,39 +249,6 @@ static int driver_run(long rounds)
 	return err;
 }
 
-static int syscall_rounds(long rounds)
-{
-	long i;
-
-	for (i = 0; i < rounds; i++)
-		(void)syscall(SYS_getppid);
-	return 0;
-}
-
-/* Datagrams to itself on 127.0.0.1: each is received in a softirq. */
-static int udp_rounds(long rounds)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(a);
-	char byte = 0;
-	int fd, err = 0;
-	long i;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len))
-		err = -errno;
-	for (i = 0; i < rounds && !err; i++)
-		if (sendto(fd, &byte, 1, 0, (struct sockaddr *)&a, len) != 1 ||
-		    recv(fd, &byte, 1, 0) != 1)
-			err = -errno;
-	close(fd);
-	return err;
-}
-
 static int measure(long rounds, int insn_fd, struct sample *out)
 {
 	struct pingpong pp = { .rounds = rounds, .cpu = 0 };
@@ -298,9 +263,9 @@ static int measure(long rounds, int insn_fd, struct sample *out)
 	if (category->events & FXT_SCHED_EV_PROC)
 		err = driver_run(rounds);
 	else if (category->events & FXT_SCHED_EV_SYSCALL)
-		err = syscall_rounds(rounds);
+		err = workload_syscalls(rounds);
 	else if (category->events & FXT_SCHED_EV_IRQ)
-		err = udp_rounds(rounds);
+		err = workload_udp(rounds);
 	else
 		err = pingpong_run(&pp);
 	out->ns = now_ns() - t0;

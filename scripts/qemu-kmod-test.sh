@@ -54,7 +54,8 @@ if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	tests/kernel/kring.c tests/kernel/krec.c tests/common/pingpong.c \
 	tests/common/kdev_work.c daemon/kernel/backend_kmod.c -lpthread ||
 	! gcc $cflags -o "$work/root/bin/kmod_bench" tests/kernel/bench.c \
-	tests/kernel/kring.c tests/common/pingpong.c tests/common/kdev_work.c \
+	tests/kernel/kring.c tests/common/pingpong.c tests/common/workload.c \
+	tests/common/kdev_work.c \
 	-lpthread; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1

@@ -11,40 +11,15 @@
 # and tracectl convert's placement of the slices.
 set -eu
 
-: "${FXTRACED:?}" "${TRACECTL:?}" "${CHECK_KCAT:?}" "${TRACECTL_MAN:?}"
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
 fi
+# shellcheck source=tests/integration/lib.sh
+. "$(dirname "$0")/../integration/lib.sh"
+: "${CHECK_KCAT:?}" "${TRACECTL_MAN:?}"
 
-T=$(mktemp -d /tmp/fxt-kcat-XXXXXX)
-export FXTRACE_SOCKET="$T/manager.sock"
-MGR=""
-cleanup() {
-	status=$?
-	if [ -n "$MGR" ]; then kill "$MGR" 2>/dev/null || true; fi
-	wait 2>/dev/null || true
-	if [ "$status" -ne 0 ]; then
-		echo "--- fxtraced log"; cat "$T/fxtraced.log" 2>/dev/null || true
-	fi
-	rm -rf "$T"
-	exit "$status"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-"$FXTRACED" --socket "$FXTRACE_SOCKET" >"$T/fxtraced.log" 2>&1 &
-MGR=$!
-i=0
-until "$TRACECTL" status >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ "$i" -lt 1200 ] || fail "fxtraced did not answer"
-	sleep 0.05
-done
+start_manager
 
 all=kernel:sched,kernel:proc,kernel:irq,kernel:syscall
 workload='dd bs=1 count=10000 if=/dev/zero of=/dev/null 2>/dev/null &
@@ -131,7 +106,5 @@ for cat in $known; do
 	grep -q "^	\*$cat\*" "$TRACECTL_MAN" || fail "tracectl(1) lacks $cat"
 done
 
-kill -TERM "$MGR"
-wait "$MGR" || fail "fxtraced exited with status $?"
-MGR=""
+stop_manager
 echo "kcat_bpf: ok"

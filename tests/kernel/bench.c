@@ -25,20 +25,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
-#include <net/if.h>
-#include <netinet/in.h>
 
 #include "kdev_work.h"
 #include "kring.h"
 #include "pingpong.h"
+#include "workload.h"
 
 #define INSTANCE "/sys/kernel/tracing/instances/fxt_bench"
 #define MAX_RUNS 15
@@ -104,54 +99,6 @@ static int ftrace_enable(int on)
 	return err;
 }
 
-static int syscall_rounds(long rounds)
-{
-	long i;
-
-	for (i = 0; i < rounds; i++)
-		(void)syscall(SYS_getppid);
-	return 0;
-}
-
-/* The guest's initramfs leaves lo down. */
-static void loopback_up(void)
-{
-	struct ifreq ifr = { .ifr_name = "lo" };
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return;
-	if (!ioctl(fd, SIOCGIFFLAGS, &ifr)) {
-		ifr.ifr_flags |= IFF_UP;
-		(void)ioctl(fd, SIOCSIFFLAGS, &ifr);
-	}
-	close(fd);
-}
-
-/* Datagrams to itself on 127.0.0.1: each is received in a softirq. */
-static int udp_rounds(long rounds)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(a);
-	char byte = 0;
-	int fd, err = 0;
-	long i;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len))
-		err = -errno;
-	for (i = 0; i < rounds && !err; i++)
-		if (sendto(fd, &byte, 1, 0, (struct sockaddr *)&a, len) != 1 ||
-		    recv(fd, &byte, 1, 0) != 1)
-			err = -errno;
-	close(fd);
-	return err;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -182,9 +129,9 @@ static int run(enum setup s, struct kring *k, long rounds, double *ns,
 	}
 	t0 = now_ns();
 	if (!err && category->events & FXT_SCHED_EV_SYSCALL)
-		err = syscall_rounds(rounds);
+		err = workload_syscalls(rounds);
 	else if (!err && category->events & FXT_SCHED_EV_IRQ)
-		err = udp_rounds(rounds);
+		err = workload_udp(rounds);
 	else if (!err)
 		err = pingpong_run(&pp);
 	t1 = now_ns();
@@ -366,7 +313,7 @@ int main(int argc, char **argv)
 			argv[0], MAX_RUNS);
 		return 2;
 	}
-	loopback_up();
+	workload_loopback_up();
 	if (mkdir(INSTANCE, 0755) && errno != EEXIST) {
 		fprintf(stderr, "bench: cannot create %s: %s (is tracefs "
 			"mounted?)\n", INSTANCE, strerror(errno));

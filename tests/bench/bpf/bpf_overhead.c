@@ -45,9 +45,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 
 #include <linux/perf_event.h>
 
@@ -56,6 +53,7 @@
 #include "kdev_work.h"
 #include "kernel_session.h"
 #include "pingpong.h"
+#include "workload.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 #define INSTANCE TRACEFS "/instances/fxt_bpf_bench"
@@ -120,8 +118,6 @@ static const char *const power_tracepoints[] = { "power/cpu_idle",
 						 "power/cpu_frequency", NULL };
 
 static char loop_dev[32];
-static int syscall_rounds(long rounds);
-static int udp_rounds(long rounds);
 
 static int read_rounds(long rounds)
 {
@@ -141,9 +137,9 @@ static const struct category categories[] = {
 	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
 	  "fork + _exit + waitpid", NULL },
 	{ "syscall", FXT_SCHED_EV_SYSCALL, syscall_tracepoints,
-	  "getppid() loop", syscall_rounds },
+	  "getppid() loop", workload_syscalls },
 	{ "irq", FXT_SCHED_EV_IRQ, irq_tracepoints,
-	  "UDP datagrams over loopback", udp_rounds },
+	  "UDP datagrams over loopback", workload_udp },
 	{ "fault", FXT_SCHED_EV_FAULT, fault_tracepoints,
 	  "fresh page touched", kdev_fault_rounds },
 	{ "block", FXT_SCHED_EV_BLOCK, block_tracepoints,
@@ -283,39 +279,6 @@ static int driver_run(long rounds)
 	if (write(driver_cmd, &rounds, sizeof(rounds)) != sizeof(rounds) ||
 	    read(driver_done, &err, sizeof(err)) != sizeof(err))
 		return -EPIPE;
-	return err;
-}
-
-static int syscall_rounds(long rounds)
-{
-	long i;
-
-	for (i = 0; i < rounds; i++)
-		(void)syscall(SYS_getppid);
-	return 0;
-}
-
-/* Datagrams to itself on 127.0.0.1: each is received in a softirq. */
-static int udp_rounds(long rounds)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET,
-				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	socklen_t len = sizeof(a);
-	char byte = 0;
-	int fd, err = 0;
-	long i;
-
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
-	    getsockname(fd, (struct sockaddr *)&a, &len))
-		err = -errno;
-	for (i = 0; i < rounds && !err; i++)
-		if (sendto(fd, &byte, 1, 0, (struct sockaddr *)&a, len) != 1 ||
-		    recv(fd, &byte, 1, 0) != 1)
-			err = -errno;
-	close(fd);
 	return err;
 }
 

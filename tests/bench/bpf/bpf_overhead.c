@@ -65,15 +65,21 @@ static const char *const setup_name[SETUP_COUNT] = { "none", "ftrace", "bpf" };
 
 struct sample {
 	double ns;
+	double cpu_ns;	/* CPU time of this process: others' load left out */
 	double insns;
 };
 
-static double now_ns(void)
+static double clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static int write_str(const char *path, const char *s)
@@ -285,13 +291,14 @@ static int driver_run(long rounds)
 static int measure(long rounds, int insn_fd, struct sample *out)
 {
 	struct pingpong pp = { .rounds = rounds, .cpu = 0 };
-	double t0;
+	double t0, cpu0;
 	int err;
 
 	if (insn_fd >= 0) {
 		ioctl(insn_fd, PERF_EVENT_IOC_RESET, 0);
 		ioctl(insn_fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
+	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = now_ns();
 	if (category->work)
 		err = category->work(rounds);
@@ -299,6 +306,7 @@ static int measure(long rounds, int insn_fd, struct sample *out)
 		err = category->events & FXT_SCHED_EV_PROC ?
 			      driver_run(rounds) : pingpong_run(&pp);
 	out->ns = now_ns() - t0;
+	out->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	if (insn_fd >= 0)
 		ioctl(insn_fd, PERF_EVENT_IOC_DISABLE, 0);
 	out->insns = instructions_read(insn_fd);
@@ -372,7 +380,8 @@ static double median(double *v, int n)
 }
 
 static void report(long rounds, int runs, double events,
-		   const double *ns, const double *insns, bool have_insns)
+		   const double *ns, const double *cpu, const double *insns,
+		   bool have_insns)
 {
 	double ftrace, bpf;
 	int s;
@@ -390,6 +399,11 @@ static void report(long rounds, int runs, double events,
 	bpf = (ns[SETUP_BPF] - ns[SETUP_NONE]) / events;
 	printf("overhead per event: ftrace %.1f ns, bpf %.1f ns, bpf/ftrace %.2f (target <= 0.5)\n",
 	       ftrace, bpf, bpf / ftrace);
+	/* Where the events run in this process (faults, system calls). */
+	ftrace = (cpu[SETUP_FTRACE] - cpu[SETUP_NONE]) / events;
+	bpf = (cpu[SETUP_BPF] - cpu[SETUP_NONE]) / events;
+	printf("this process's CPU time per event: ftrace %.1f ns, bpf %.1f ns, bpf/ftrace %.2f\n",
+	       ftrace, bpf, bpf / ftrace);
 	if (!have_insns)
 		return;
 	ftrace = (insns[SETUP_FTRACE] - insns[SETUP_NONE]) / events;
@@ -403,6 +417,7 @@ int main(int argc, char **argv)
 	long rounds = argc > 1 ? atol(argv[1]) : 20000;
 	int runs = argc > 2 ? atoi(argv[2]) : 7;
 	double ns[SETUP_COUNT][MAX_RUNS], insns[SETUP_COUNT][MAX_RUNS];
+	double cpu[SETUP_COUNT][MAX_RUNS], cpu_med[SETUP_COUNT];
 	double ev[MAX_RUNS], ns_med[SETUP_COUNT], insns_med[SETUP_COUNT];
 	struct sample smp;
 	unsigned int loop_minor;
@@ -452,6 +467,7 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			ns[s][i] = smp.ns;
+			cpu[s][i] = smp.cpu_ns;
 			insns[s][i] = smp.insns;
 		}
 	}
@@ -463,8 +479,9 @@ int main(int argc, char **argv)
 	for (s = 0; s < SETUP_COUNT; s++) {
 		ns_med[s] = median(ns[s], runs);
 		insns_med[s] = median(insns[s], runs);
+		cpu_med[s] = median(cpu[s], runs);
 	}
-	report(rounds, runs, median(ev, runs), ns_med, insns_med,
+	report(rounds, runs, median(ev, runs), ns_med, cpu_med, insns_med,
 	       insn_fd >= 0);
 	return 0;
 }

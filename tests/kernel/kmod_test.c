@@ -1199,12 +1199,34 @@ static int load_loop(void)
 	return err;
 }
 
-/* Each write's begin followed by its end under its id, status 0. */
+/* The first end under id at or after ts, in any CPU's ring; or NULL. */
+static const struct krec *block_end(const struct capture *c, uint64_t id,
+				    uint64_t ts)
+{
+	const struct krec *end = NULL;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct krec *r = &c->recs[i];
+
+		if (r->kind == KREC_BLOCK_END && r->async_id == id &&
+		    r->ts >= ts && (!end || r->ts < end->ts))
+			end = r;
+	}
+	return end;
+}
+
+/*
+ * Each write's begin, then its end under its id with status 0. A request
+ * may complete on another CPU than the one that issued it: its end is in
+ * another ring, so the capture's order says nothing.
+ */
 static int block_pairs(const struct capture *c, unsigned int minor,
 		       unsigned int count, uint32_t bytes)
 {
+	const struct krec *end;
 	unsigned int done = 0, w;
-	size_t i, j;
+	size_t i;
 
 	for (w = 0; w < count; w++) {
 		for (i = 0; i < c->n; i++) {
@@ -1216,13 +1238,11 @@ static int block_pairs(const struct capture *c, unsigned int minor,
 			    b->sector == (uint64_t)w * bytes / 512)
 				break;
 		}
-		for (j = i + 1; j < c->n; j++)
-			if (c->recs[j].kind == KREC_BLOCK_END &&
-			    c->recs[j].async_id == c->recs[i].async_id)
-				break;
-		done += i < c->n && j < c->n && !c->recs[j].status &&
-			c->recs[j].op == FXT_KDEV_STR_BLOCK_WRITE &&
-			c->recs[j].ts >= c->recs[i].ts;
+		if (i == c->n)
+			continue;
+		end = block_end(c, c->recs[i].async_id, c->recs[i].ts);
+		done += end && !end->status &&
+			end->op == FXT_KDEV_STR_BLOCK_WRITE;
 	}
 	return done == count ? 0 : -1;
 }

@@ -148,15 +148,20 @@ static const struct {
 
 static uint32_t missing_events(uint32_t events)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	uint32_t missing = 0;
+	const size_t n = sizeof(optional_tracepoints) /
+			 sizeof(*optional_tracepoints);
+	uint32_t missing = 0, optional = 0;
+	struct btf *vmlinux;
 	size_t i;
 
+	for (i = 0; i < n; i++)
+		optional |= optional_tracepoints[i].event;
+	if (!(events & optional))
+		return 0;	/* skip parsing the kernel's BTF */
+	vmlinux = btf__load_vmlinux_btf();
 	if (libbpf_get_error(vmlinux))
 		vmlinux = NULL;
-	for (i = 0; i < sizeof(optional_tracepoints) /
-				sizeof(*optional_tracepoints);
-	     i++)
+	for (i = 0; i < n; i++)
 		if ((events & optional_tracepoints[i].event) &&
 		    !has_tracepoint(vmlinux, optional_tracepoints[i].tracepoint))
 			missing |= optional_tracepoints[i].event;

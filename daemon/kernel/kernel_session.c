@@ -377,10 +377,10 @@ static void write_idle_threads(struct fxt_writer *w, unsigned int ncpus)
 /*
  * The strings the kernel side's records index: the sched table, the irq
  * and syscall table, the power, block and fault table
- * (include/fxt/kdev.h), and a name for every system call number, whatever
- * the categories (they cost a few KiB once).
+ * (include/fxt/kdev.h), and, when kernel:syscall records, a name for
+ * every system call number (about 20 KiB, written once).
  */
-static void write_strings(struct fxt_writer *w)
+static void write_strings(struct fxt_writer *w, bool syscalls)
 {
 	static const char *const sched[] = FXT_SCHED_STRING_TABLE;
 	static const char *const kirq[] = FXT_KIRQ_STRING_TABLE;
@@ -396,7 +396,7 @@ static void write_strings(struct fxt_writer *w)
 	for (i = 0; i < FXT_KDEV_STR_COUNT; i++)
 		fxt_write_string(w, (uint16_t)(FXT_KDEV_STR_BASE + i), kdev[i],
 				 strlen(kdev[i]));
-	for (i = 0; i < FXT_KSYSCALL_NR_MAX; i++) {
+	for (i = 0; syscalls && i < FXT_KSYSCALL_NR_MAX; i++) {
 		const char *name = i < sizeof(kernel_syscall_names) /
 					       sizeof(*kernel_syscall_names) ?
 					   kernel_syscall_names[i] :
@@ -418,7 +418,7 @@ static int write_preamble(struct kernel_session *ks, struct kernel_out *o)
 
 	fxt_writer_init(&w);
 	fxt_write_init(&w, 1000000000ull);
-	write_strings(&w);
+	write_strings(&w, ks->cfg.events & FXT_SCHED_EV_SYSCALL);
 	write_idle_threads(&w, ks->ops->ncpus(ks->state));
 	err = fxt_writer_error(&w);
 	if (!err)

@@ -589,7 +589,7 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	o->write = write;
 	o->ctx = ctx;
 	o->len = 0;
-	err = write_preamble(o);
+	err = write_preamble(ks, o);
 	if (!err)
 		err = out_flush(o);
 	if (!err && names.len)

@@ -6,10 +6,11 @@
  * initialization record in each user section before its events, no
  * metadata from providers. Prints one line per provider:
  *   NAME events=N init=N overflow=N sched=N imin=A imax=B distinct=D
- *        tmax=T ievents=E breaks=K
+ *        tmax=T ievents=E breaks=K backs=B
  * (i: the proto-provider's event argument; T: the newest timestamp of an
  * event or scheduling record, ticks; E: events with an i; K: how often an
- * i is not the one before plus 1) and exits 1 on any violation.
+ * i is not the one before plus 1, B: how often it is not above it) and
+ * exits 1 on any violation.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,7 +29,7 @@ struct prov {
 	uint64_t events, init, overflow, sched, kobj, strings;
 	uint64_t imin, imax, distinct;
 	uint64_t tmax;
-	uint64_t ievents, breaks, ilast;
+	uint64_t ievents, breaks, backs, ilast;
 	unsigned char *seen;
 };
 
@@ -104,8 +105,10 @@ static void event(struct prov *p, const uint64_t *w, uint64_t n, long off)
 	    FXT_GET(w[2], FXT_ARG_TYPE) != FXT_ARG_INT64)
 		return;
 	i = w[3];
-	if (p->ievents++ && i != p->ilast + 1)
+	if (p->ievents && i != p->ilast + 1)
 		p->breaks++;
+	if (p->ievents++ && i <= p->ilast)
+		p->backs++;
 	p->ilast = i;
 	if (i < p->imin)
 		p->imin = i;
@@ -174,7 +177,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nprovs; i++) {
 		struct prov *p = &provs[i];
 
-		printf("%s events=%llu init=%llu overflow=%llu sched=%llu kobj=%llu strings=%llu imin=%lld imax=%llu distinct=%llu tmax=%llu ievents=%llu breaks=%llu\n",
+		printf("%s events=%llu init=%llu overflow=%llu sched=%llu kobj=%llu strings=%llu imin=%lld imax=%llu distinct=%llu tmax=%llu ievents=%llu breaks=%llu backs=%llu\n",
 		       p->name, (unsigned long long)p->events,
 		       (unsigned long long)p->init,
 		       (unsigned long long)p->overflow,
@@ -186,7 +189,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)p->distinct,
 		       (unsigned long long)p->tmax,
 		       (unsigned long long)p->ievents,
-		       (unsigned long long)p->breaks);
+		       (unsigned long long)p->breaks,
+		       (unsigned long long)p->backs);
 	}
 	return 0;
 }

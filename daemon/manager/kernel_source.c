@@ -202,7 +202,8 @@ static int write_drops(struct kernel_source *ks)
 				  false);
 	if (r < 0)
 		return r;
-	return archive_write_overflow(ks->archive, ks->id);
+	return archive_write_provider_event(ks->archive, ks->id,
+					    FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
 }
 
 int kernel_source_finish(struct kernel_source *ks)

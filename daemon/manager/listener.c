@@ -140,10 +140,14 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 	}
 	/* epoll takes an fd once: the new owner's source replaces ours. */
 	pc->io = sd_event_source_disable_unref(pc->io);
-	if (msg.hdr.type == FXT_MSG_PROVIDER_HELLO) {
-		n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
+	if (msg.hdr.type == FXT_MSG_PROVIDER_HELLO ||
+	    msg.hdr.type == FXT_MSG_PROVIDER_RESUME) {
+		int buffer_fd;
+
+		n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), &buffer_fd);
 		r = n < 0 ? (int)n : provider_new(pc->manager, TAKE_FD(pc->fd),
-						  &pc->cred, &msg.hdr, n);
+						  &pc->cred, &msg.hdr, n,
+						  buffer_fd);
 	} else {
 		/* The controller reads its request itself. */
 		r = controller_new(pc->manager, TAKE_FD(pc->fd), &pc->cred);

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
 #include <errno.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <systemd/sd-daemon.h>
 
+#include "cleanup.h"
 #include "controller.h"
 #include "listener.h"
 #include "log.h"
@@ -71,6 +75,7 @@ struct manager *manager_free(struct manager *m)
 	log_burst_done(&m->bad_requests);
 	log_burst_done(&m->over_budget);
 	sd_event_unref(m->event);
+	free(m->state_dir);
 	free(m);
 	return NULL;
 }
@@ -235,7 +240,36 @@ static int add_signals(struct manager *m)
 				   on_exit_signal, m);
 }
 
-int manager_start(struct manager *m, const char *socket_path)
+/*
+ * Where the running trace's state is kept for a restart: --state-dir,
+ * else systemd's RuntimeDirectory=, else the socket's directory.
+ */
+static int set_state_dir(struct manager *m, const char *state_dir)
+{
+	const char *runtime = getenv("RUNTIME_DIRECTORY");
+	_cleanup_free_ char *copy = NULL;
+
+	if (!state_dir && runtime && *runtime) {
+		copy = strndup(runtime, strcspn(runtime, ":"));
+		state_dir = copy;
+	} else if (!state_dir) {
+		copy = strdup(m->socket_path ? m->socket_path :
+						 FXT_MANAGER_SOCKET);
+		state_dir = copy ? dirname(copy) : NULL;
+	}
+	if (!state_dir)
+		return -ENOMEM;
+	m->state_dir = strdup(state_dir);
+	if (!m->state_dir)
+		return -ENOMEM;
+	if (mkdir(m->state_dir, 0700) < 0 && errno != EEXIST)
+		log_warning_errno(-errno, "Failed to create %s: a restart of fxtraced would not resume a trace",
+				  m->state_dir);
+	return 0;
+}
+
+int manager_start(struct manager *m, const char *socket_path,
+		  const char *state_dir)
 {
 	int r;
 
@@ -250,6 +284,10 @@ int manager_start(struct manager *m, const char *socket_path)
 	r = add_timers(m);
 	if (r < 0)
 		return log_error_errno(r, "Failed to set up the timers");
+	r = set_state_dir(m, state_dir);
+	if (r < 0)
+		return log_error_errno(r, "Failed to set up the state directory");
+	(void)trace_recover(m);
 	/* Keep-alives from the loop itself, if the service manager wants them. */
 	r = sd_event_set_watchdog(m->event, true);
 	if (r < 0)

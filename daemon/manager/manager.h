@@ -49,6 +49,11 @@
 #define MANAGER_LOG_BURST_USEC (10ull * 1000u * 1000u)
 /* At most one line about failing writes per this long. */
 #define MANAGER_WRITE_LOG_USEC (10ull * 1000u * 1000u)
+/*
+ * After a restart, how long a stop of the resumed trace waits for its
+ * providers to hand their buffers back (they reconnect every second).
+ */
+#define MANAGER_RESUME_WAIT_USEC (3ull * 1000u * 1000u)
 /* How often STATUS= is refreshed while a trace runs (bytes written). */
 #define MANAGER_STATUS_USEC (5ull * 1000u * 1000u)
 
@@ -62,6 +67,7 @@ struct manager {
 	sd_event_source *sigterm, *sigint;
 
 	char *socket_path;	/* bound by us: unlinked at exit */
+	char *state_dir;	/* the running trace's state, for a restart */
 	int listen_fd;
 	bool activated;		/* the socket came from the service manager */
 	sd_event_source *listen_source;
@@ -104,7 +110,9 @@ struct manager {
 
 int manager_new(struct manager **ret);
 struct manager *manager_free(struct manager *m);
-int manager_start(struct manager *m, const char *socket_path);
+/* state_dir: NULL for the default (set_state_dir() in manager.c). */
+int manager_start(struct manager *m, const char *socket_path,
+		  const char *state_dir);
 int manager_run(struct manager *m);
 void manager_update_status(struct manager *m);
 /* After a connection came or went: arms or disarms the idle exit. */

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# fxtraced killed (SIGKILL) mid-trace and started again, as systemd's
+# Restart= does, in each mode: the providers (the real library) keep
+# recording meanwhile and hand their buffers back, and tracectl stop
+# writes an archive with every record written before the kill and
+# after, marked as recovered; the archive passes tracectl dump --strict.
+. "$(dirname "$0")/lib.sh"
+
+: "${RESUME_PROVIDER:?}"
+# The first call site waits until the trace is joined (a ceiling).
+export FXTRACE_START_WAIT_MS=60000
+STATE="$T/state"
+
+start_restartable() {
+	start_manager --state-dir "$STATE"
+}
+
+# start_resuming NAME EVENTS MORE [PACE]: a library provider that writes
+# EVENTS events, then MORE once $T/go-NAME exists.
+start_resuming() {
+	"$RESUME_PROVIDER" --name "$1" --events "$2" --more "$3" \
+		--go "$T/go-$1" --pace-us "${4:-0}" >"$T/$1.out" 2>&1 &
+	BG_PIDS="$BG_PIDS $!"
+	eval "pid_$(echo "$1" | tr -c 'a-z0-9\n' _)=$!"
+}
+
+wrote_more() {
+	grep -q '^wrote-more' "$T/$1.out"
+}
+
+hidden_file() {
+	ls -a "$T" | grep -x "\.$1\.fxt\.......*" | head -1
+}
+
+# The archive's hidden file stops growing: what was saved is on disk.
+settled_size() {
+	a=$(stat -c %s "$T/$1")
+	sleep 0.2
+	[ "$a" = "$(stat -c %s "$T/$1")" ]
+}
+
+for mode in oneshot circular streaming; do
+	opts=""
+	pace=0
+	if [ "$mode" = streaming ]; then
+		# 64K buffers: halves of 28K, saved many times before the kill.
+		opts="--buffer-size 64K"
+		pace=2000
+	fi
+	start_restartable
+	"$TRACECTL" start -o "$T/$mode.fxt" --mode "$mode" --kernel=off $opts
+	start_resuming "alpha-$mode" 3000 500 "$pace"
+	start_resuming "beta-$mode" 1000 200 "$pace"
+	wait_wrote "alpha-$mode"
+	wait_wrote "beta-$mode"
+	hidden=$(hidden_file "$mode")
+	[ -n "$hidden" ] || fail "$mode: no hidden archive beside the output"
+	poll settled_size "$hidden"
+	if [ "$mode" = streaming ]; then
+		[ "$(stat -c %s "$T/$hidden")" -gt 40000 ] ||
+			fail "streaming: too little saved before the kill for a test"
+	fi
+	kill -KILL "$MGR"
+	wait "$MGR" 2>/dev/null || true
+	MGR=""
+	[ -e "$STATE/trace-state" ] || fail "$mode: no trace state kept in $STATE"
+	[ ! -e "$T/$mode.fxt" ] || fail "$mode: an archive appeared at the output"
+	# No manager: the providers record on, into their buffers.
+	touch "$T/go-alpha-$mode" "$T/go-beta-$mode"
+	poll wrote_more "alpha-$mode"
+	poll wrote_more "beta-$mode"
+
+	start_restartable
+	grep -q "Trace .* resumed after a restart" "$T/fxtraced.log" ||
+		fail "$mode: the restarted manager did not resume the trace"
+	poll grep -q "Provider alpha-$mode.*its buffer back" "$T/fxtraced.log"
+	poll grep -q "Provider beta-$mode.*its buffer back" "$T/fxtraced.log"
+	"$TRACECTL" status >"$T/status.out"
+	grep -q "^State: tracing" "$T/status.out" && grep -q "^Output: $T/$mode.fxt" "$T/status.out" ||
+		fail "$mode: status after the restart: $(cat "$T/status.out")"
+	"$TRACECTL" stop | tee "$T/stop.out"
+	[ -e "$T/$mode.fxt" ] || fail "$mode: no archive at the output"
+	check "$T/$mode.fxt"
+	expect_field "alpha-$mode" events 3500
+	expect_field "alpha-$mode" distinct 3500
+	expect_field "alpha-$mode" imax 3499
+	expect_field "alpha-$mode" overflow 0
+	expect_field "alpha-$mode" recovered 1
+	expect_field "beta-$mode" events 1200
+	expect_field "beta-$mode" distinct 1200
+	expect_field "beta-$mode" recovered 1
+	expect_field trace recovered 1
+	grep -q "recovered" "$T/dump.out" ||
+		fail "$mode: tracectl dump does not show the recovery"
+	[ ! -e "$STATE/trace-state" ] || fail "$mode: the trace state outlived the trace"
+	stop_manager
+	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done
+	BG_PIDS=""
+done
+echo "restart: ok"

@@ -555,6 +555,11 @@ int archive_write_provider_event(struct archive *a, uint32_t id,
 	return write_records(a, &w);
 }
 
+int archive_fd(const struct archive *a)
+{
+	return a->fd;
+}
+
 uint64_t archive_bytes(const struct archive *a)
 {
 	return a->bytes;

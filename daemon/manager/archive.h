@@ -96,5 +96,7 @@ void archive_unbound(struct archive *a);
 /* More than half the queue waits: a source that can wait should. */
 bool archive_queue_busy(struct archive *a);
 void archive_state(struct archive *a, struct archive_state *st);
+/* The file's descriptor, still the archive's: for the descriptor store. */
+int archive_fd(const struct archive *a);
 
 #endif /* FXT_ARCHIVE_H */

@@ -264,17 +264,24 @@ static int bind_socket(struct manager *m, const char *path)
 
 static int take_activated_socket(struct manager *m)
 {
-	int n = sd_listen_fds(1);
+	_cleanup_strv_free_ char **names = NULL;
+	int n = sd_listen_fds_with_names(0, &names), i, sockets = 0;
 
 	if (n <= 0)
 		return n;
-	if (n > 1)
-		return log_error_errno(-EINVAL, "Expected one socket from the service manager, got %d",
-				       n);
-	if (sd_is_socket_unix(SD_LISTEN_FDS_START, SOCK_SEQPACKET, 1, NULL,
-			      0) <= 0)
+	/* The descriptor store's archive comes along: not a socket. */
+	for (i = 0; i < n; i++) {
+		if (names && names[i] &&
+		    !strcmp(names[i], MANAGER_FDSTORE_ARCHIVE))
+			continue;
+		if (sockets++)
+			return log_error_errno(-EINVAL, "Expected one socket from the service manager, got more");
+		m->listen_fd = SD_LISTEN_FDS_START + i;
+	}
+	if (!sockets)
+		return 0;
+	if (sd_is_socket_unix(m->listen_fd, SOCK_SEQPACKET, 1, NULL, 0) <= 0)
 		return log_error_errno(-EINVAL, "The activated socket is not a listening AF_UNIX SOCK_SEQPACKET socket");
-	m->listen_fd = SD_LISTEN_FDS_START;
 	m->activated = true;
 	return 1;
 }

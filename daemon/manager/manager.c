@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <systemd/sd-daemon.h>
 
@@ -27,6 +29,7 @@ int manager_new(struct manager **ret)
 	if (!m)
 		return -ENOMEM;
 	m->listen_fd = -1;
+	m->stored_archive_fd = -1;
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
@@ -75,6 +78,8 @@ struct manager *manager_free(struct manager *m)
 	log_burst_done(&m->bad_requests);
 	log_burst_done(&m->over_budget);
 	sd_event_unref(m->event);
+	if (m->stored_archive_fd >= 0)
+		close(m->stored_archive_fd);
 	free(m->state_dir);
 	free(m);
 	return NULL;
@@ -268,6 +273,25 @@ static int set_state_dir(struct manager *m, const char *state_dir)
 	return 0;
 }
 
+/* The archive systemd kept for us across a restart, if any. */
+static void take_stored_archive(struct manager *m)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	int n = sd_listen_fds_with_names(1, &names), i;
+
+	for (i = 0; i < n && names; i++) {
+		int fd = SD_LISTEN_FDS_START + i;
+
+		if (!names[i] || strcmp(names[i], MANAGER_FDSTORE_ARCHIVE) ||
+		    fd == m->listen_fd)
+			continue;
+		if (m->stored_archive_fd >= 0)
+			close(m->stored_archive_fd);
+		m->stored_archive_fd = fd;
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	}
+}
+
 int manager_start(struct manager *m, const char *socket_path,
 		  const char *state_dir)
 {
@@ -281,6 +305,7 @@ int manager_start(struct manager *m, const char *socket_path,
 	r = listener_open(m, socket_path);
 	if (r < 0)
 		return r;
+	take_stored_archive(m);
 	r = add_timers(m);
 	if (r < 0)
 		return log_error_errno(r, "Failed to set up the timers");

@@ -54,6 +54,12 @@
  * providers to hand their buffers back (they reconnect every second).
  */
 #define MANAGER_RESUME_WAIT_USEC (3ull * 1000u * 1000u)
+/*
+ * The running trace's archive in systemd's descriptor store (FDSTORE=1):
+ * a manager restarted by Restart= gets it back, although it could not
+ * open the file (the caller's, in a directory it cannot write).
+ */
+#define MANAGER_FDSTORE_ARCHIVE "fxt-archive"
 /* How often STATUS= is refreshed while a trace runs (bytes written). */
 #define MANAGER_STATUS_USEC (5ull * 1000u * 1000u)
 
@@ -68,6 +74,7 @@ struct manager {
 
 	char *socket_path;	/* bound by us: unlinked at exit */
 	char *state_dir;	/* the running trace's state, for a restart */
+	int stored_archive_fd;	/* from the descriptor store at start; -1 */
 	int listen_fd;
 	bool activated;		/* the socket came from the service manager */
 	sd_event_source *listen_source;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <systemd/sd-daemon.h>
 #include <systemd/sd-id128.h>
 
 #include "archive.h"
@@ -344,6 +345,27 @@ static int list_provider(struct trace *t, const struct provider *p)
 }
 
 /*
+ * Under systemd the archive waits in the descriptor store while the
+ * trace runs (without NOTIFY_SOCKET these do nothing).
+ */
+static void store_archive(struct trace *t)
+{
+	int fd = archive_fd(t->archive);
+	int r = sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE,
+				       &fd, 1);
+
+	if (r < 0)
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Failed to keep the archive in the service manager's descriptor store: a restart of fxtraced would not resume trace %s",
+			 t->id);
+}
+
+static void unstore_archive(void)
+{
+	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
+}
+
+/*
  * What a restarted manager resumes the trace from: rewritten whenever a
  * provider gets a buffer. Without it the trace still runs; a restart
  * would not resume it.
@@ -426,6 +448,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 				 p->name, (int)p->pid);
 	}
 	m->trace->state_live = true;
+	store_archive(m->trace);
 	save_state(m);
 	if (over_budget) {
 		size_t used = strlen(note);
@@ -666,6 +689,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 	t->written = true;
 	if (m->state_dir)
 		trace_state_remove(m->state_dir);
+	unstore_archive();
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
@@ -911,6 +935,22 @@ static int reopen_archive(const struct trace_state *st)
 	return TAKE_FD(fd);
 }
 
+/* The stored descriptor if systemd kept one, else the file by its name. */
+static int archive_again(struct manager *m, const struct trace_state *st)
+{
+	_cleanup_close_ int fd = TAKE_FD(m->stored_archive_fd);
+	struct stat sb;
+
+	if (fd < 0)
+		return reopen_archive(st);
+	if (fstat(fd, &sb) < 0)
+		return -errno;
+	if (sb.st_dev != st->archive_dev || sb.st_ino != st->archive_ino)
+		return -ESTALE;
+	log_info("The archive of the interrupted trace came from the service manager's descriptor store");
+	return TAKE_FD(fd);
+}
+
 /* A stop that was writing the archive: what it wrote is written again. */
 static int cut_to_finish_mark(int fd, uint64_t mark)
 {
@@ -940,6 +980,7 @@ static int recover(struct manager *m, const struct trace_state *st,
 	char note[FXT_CTL_MESSAGE_MAX] = "";
 	uint64_t now = now_ns(), duration = 0, kept = 0;
 	enum fxt_ctl_kernel kernel = st->req.kernel;
+	bool from_store;
 	size_t i;
 	int fd, r;
 
@@ -961,7 +1002,8 @@ static int recover(struct manager *m, const struct trace_state *st,
 	t->awaited = (unsigned int)nlisted;
 	if (m->next_provider_id < st->next_provider_id)
 		m->next_provider_id = st->next_provider_id;
-	fd = reopen_archive(st);
+	from_store = m->stored_archive_fd >= 0;
+	fd = archive_again(m, st);
 	if (fd < 0) {
 		t->listed = NULL;
 		log_full(LOG_ERR, -fd, TRACE_LOG_FIELDS(t),
@@ -1005,6 +1047,8 @@ static int recover(struct manager *m, const struct trace_state *st,
 		 kernel_source_backend(t->kernel));
 	t->resume_deadline_usec = now_ns() / 1000 + MANAGER_RESUME_WAIT_USEC;
 	t->state_live = true;
+	if (!from_store)
+		store_archive(t);
 	m->trace = TAKE_PTR(t);
 	save_state(m);
 	return 0;
@@ -1017,21 +1061,22 @@ int trace_recover(struct manager *m)
 	size_t n;
 	int r;
 
-	if (!m->state_dir)
-		return 0;
-	r = trace_state_load(m->state_dir, &st, &listed, &n);
-	if (r == -ENOENT)
-		return 0;
-	if (r < 0) {
+	r = m->state_dir ? trace_state_load(m->state_dir, &st, &listed, &n) :
+			   -ENOENT;
+	if (r < 0 && r != -ENOENT)
 		log_warning_errno(r, "Ignoring the trace state in %s: not one this fxtraced wrote",
 				  m->state_dir);
-		trace_state_remove(m->state_dir);
-		return 0;
-	}
-	r = recover(m, &st, listed, n);
+	if (r >= 0)
+		r = recover(m, &st, listed, n);
 	if (r < 0) {
 		free(listed);
-		trace_state_remove(m->state_dir);
+		if (m->state_dir)
+			trace_state_remove(m->state_dir);
+		/* A stored archive without a trace to resume: let it go. */
+		unstore_archive();
+		if (m->stored_archive_fd >= 0)
+			close(m->stored_archive_fd);
+		m->stored_archive_fd = -1;
 	}
 	manager_update_status(m);
 	return 0;

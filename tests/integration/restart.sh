@@ -8,7 +8,8 @@
 # With --kernel=bpf (where BPF works: root, BTF), the restarted manager
 # captures the kernel again: the archive has kernel records (oneshot and
 # circular: streaming's kernel section never stops growing, so the
-# archive cannot be seen to settle before the kill).
+# archive cannot be seen to settle before the kill). Last, the archive
+# comes back as systemd's descriptor store passes it (LISTEN_FDS).
 . "$(dirname "$0")/lib.sh"
 
 : "${RESUME_PROVIDER:?}"
@@ -18,6 +19,17 @@ STATE="$T/state"
 
 start_restartable() {
 	start_manager --state-dir "$STATE"
+}
+
+# As systemd restarts it: the archive from the descriptor store, fd 3
+# named fxt-archive (LISTEN_FDS, LISTEN_FDNAMES, LISTEN_PID).
+start_from_store() {
+	bash -c 'export LISTEN_PID=$$ LISTEN_FDS=1 LISTEN_FDNAMES=fxt-archive
+		exec "$0" --socket "$1" --allow-uid "$2" --state-dir "$3" 3<>"$4"' \
+		"$FXTRACED" "$FXTRACE_SOCKET" "$(id -u)" "$STATE" "$1" \
+		>"$T/fxtraced.log" 2>&1 &
+	MGR=$!
+	poll "$TRACECTL" status
 }
 
 # start_resuming NAME EVENTS MORE [PACE]: a library provider that writes
@@ -55,9 +67,10 @@ else
 	echo "restart: no BPF here (needs root and kernel BTF); kernel runs skipped"
 fi
 
-for run in $runs; do
-	mode=${run%:*}
-	kernel=${run#*:}
+for run in $runs oneshot:off:store; do
+	mode=$(echo "$run" | cut -d: -f1)
+	kernel=$(echo "$run" | cut -d: -f2)
+	how=$(echo "$run" | cut -d: -f3)
 	opts="--kernel=$kernel"
 	pace=0
 	if [ "$mode" = streaming ]; then
@@ -89,7 +102,13 @@ for run in $runs; do
 	poll wrote_more "alpha-$mode"
 	poll wrote_more "beta-$mode"
 
-	start_restartable
+	if [ "$how" = store ]; then
+		start_from_store "$T/$hidden"
+		grep -q "came from the service manager's descriptor store" "$T/fxtraced.log" ||
+			fail "$run: the stored archive was not taken"
+	else
+		start_restartable
+	fi
 	grep -q "Trace .* resumed after a restart" "$T/fxtraced.log" ||
 		fail "$mode: the restarted manager did not resume the trace"
 	poll grep -q "Provider alpha-$mode.*its buffer back" "$T/fxtraced.log"

@@ -47,6 +47,11 @@ int manager_new(struct manager **ret)
 		.what = "providers left without a buffer (their uid's budget, fxtraced --user-buffer-budget)",
 		.interval_usec = MANAGER_LOG_BURST_USEC,
 	};
+	m->provider_lines = (struct log_burst){
+		.what = "provider connections and disconnections of users other than root",
+		.interval_usec = MANAGER_LOG_BURST_USEC,
+		.burst = MANAGER_PROVIDER_LOG_BURST,
+	};
 	m->bad_requests = (struct log_burst){
 		.what = "malformed controller requests, answered and closed",
 		.interval_usec = MANAGER_LOG_BURST_USEC,
@@ -77,6 +82,7 @@ struct manager *manager_free(struct manager *m)
 	log_burst_done(&m->refused_controllers);
 	log_burst_done(&m->bad_requests);
 	log_burst_done(&m->over_budget);
+	log_burst_done(&m->provider_lines);
 	sd_event_unref(m->event);
 	if (m->stored_archive_fd >= 0)
 		close(m->stored_archive_fd);

@@ -47,6 +47,11 @@
 #define MANAGER_USER_BUFFER_BUDGET (64ull << 20)
 /* Floods of bad connections: at most a summary line per this long. */
 #define MANAGER_LOG_BURST_USEC (10ull * 1000u * 1000u)
+/*
+ * Connection lines of providers of one spell (users other than root)
+ * before they are only counted: any user may connect and close at will.
+ */
+#define MANAGER_PROVIDER_LOG_BURST 20u
 /* At most one line about failing writes per this long. */
 #define MANAGER_WRITE_LOG_USEC (10ull * 1000u * 1000u)
 /*
@@ -84,6 +89,8 @@ struct manager {
 	/* What any local user can cause: a line per spell, then counts. */
 	struct log_burst bad_connections, refused_controllers, bad_requests;
 	struct log_burst over_budget;
+	/* Providers of users other than root connecting and going. */
+	struct log_burst provider_lines;
 
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;

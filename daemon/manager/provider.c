@@ -19,14 +19,25 @@
 #include "provider.h"
 #include "trace.h"
 
+/*
+ * Any user may connect and close at will: the lines of others than root
+ * come in bursts, then counts (manager.h).
+ */
+static bool log_connection(struct provider *p)
+{
+	return !p->uid ||
+	       log_burst_take(&p->manager->provider_lines, p->manager->event);
+}
+
 static void provider_gone(struct provider *p, const char *why)
 {
 	struct manager *m = p->manager;
 
 	if (p->fd < 0)
 		return;
-	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p), "Provider %s[%d] %s",
-		 p->name, (int)p->pid, why);
+	if (log_connection(p))
+		log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] %s", p->name, (int)p->pid, why);
 	p->io = sd_event_source_disable_unref(p->io);
 	close(p->fd);
 	p->fd = -1;
@@ -181,10 +192,11 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 	p = TAKE_PTR(new);
 	if (!resuming || !resume(m, p, hello, len, TAKE_FD(owned_buffer)))
 		p->id = manager_next_id(m);
-	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
-		 "Provider %s[%d] (uid %u) connected as id %u%s", p->name,
-		 (int)p->pid, (unsigned int)p->uid, p->id,
-		 p->recovered ? ", its buffer back in the trace" : "");
+	if (log_connection(p))
+		log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] (uid %u) connected as id %u%s",
+			 p->name, (int)p->pid, (unsigned int)p->uid, p->id,
+			 p->recovered ? ", its buffer back in the trace" : "");
 	if (trace_state(m) == FXT_CTL_STATE_TRACING && !p->in_trace) {
 		r = trace_join(m, p);
 		/* Over its uid's budget: no buffer this trace, still welcome. */

@@ -46,6 +46,7 @@ struct trace {
 	size_t nlisted;
 	bool recovered;		/* resumed by a restarted manager */
 	unsigned int awaited;	/* listed providers not back yet */
+	unsigned int to_resume;	/* listed when the restart resumed it */
 	uint64_t resume_deadline_usec;	/* CLOCK_MONOTONIC: stop waits till */
 	sd_event_source *resume_timer;	/* a stop waits for them */
 	uint64_t finish_mark;	/* +1: the archive's length as finishing began */
@@ -999,7 +1000,7 @@ static int recover(struct manager *m, const struct trace_state *st,
 	t->nlisted = nlisted;
 	for (i = 0; i < nlisted; i++)
 		listed[i].reserved = 0;
-	t->awaited = (unsigned int)nlisted;
+	t->awaited = t->to_resume = (unsigned int)nlisted;
 	if (m->next_provider_id < st->next_provider_id)
 		m->next_provider_id = st->next_provider_id;
 	from_store = m->stored_archive_fd >= 0;
@@ -1169,6 +1170,10 @@ void trace_write_note(const struct manager *m, char *buf, size_t len)
 		snprintf(buf, len,
 			 "writing %.400s failed (%s), then resumed: the archive lacks what was not written then",
 			 t->output, strerror(-error));
+	else if (t->recovered)
+		snprintf(buf, len,
+			 "resumed after a restart of fxtraced: %u of %u provider(s) handed their buffers back; kernel records of before the restart are lost",
+			 t->to_resume - t->awaited, t->to_resume);
 }
 
 int trace_send_kernel(const struct manager *m, struct controller *c)

@@ -116,6 +116,8 @@ for run in $runs oneshot:off:store; do
 	"$TRACECTL" status >"$T/status.out"
 	grep -q "^State: tracing" "$T/status.out" && grep -q "^Output: $T/$mode.fxt" "$T/status.out" ||
 		fail "$mode: status after the restart: $(cat "$T/status.out")"
+	grep -q "^Archive: resumed after a restart of fxtraced: 2 of 2 provider(s) handed their buffers back" "$T/status.out" ||
+		fail "$mode: status does not say the trace was resumed"
 	"$TRACECTL" stop | tee "$T/stop.out"
 	[ -e "$T/$mode.fxt" ] || fail "$mode: no archive at the output"
 	check "$T/$mode.fxt"

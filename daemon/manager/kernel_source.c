@@ -131,13 +131,16 @@ static int watch(sd_event *event, struct kernel_source *ks)
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
 		       const char *categories, uint32_t provider_id,
-		       struct archive *archive, struct kernel_source **ret,
-		       char *why, size_t why_len)
+		       struct archive *archive, int adopt_fd,
+		       struct kernel_source **ret, char *why, size_t why_len)
 {
 	struct kernel_session_config cfg = {
-		.backend = backend_choice(choice),
+		.backend = adopt_fd >= 0 ? KERNEL_BACKEND_KMOD :
+					   backend_choice(choice),
 		.mode = mode,
 		.buffer_bytes_per_cpu = bytes_per_cpu,
+		.adopt = adopt_fd >= 0,
+		.adopt_fd = adopt_fd,
 	};
 	struct kernel_source *ks;
 	int r;
@@ -156,7 +159,7 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	ks->event = event;
 	ks->id = provider_id;
 	r = kernel_session_open(&ks->session, &cfg, why, why_len);
-	if (r >= 0)
+	if (r >= 0 && !cfg.adopt)
 		r = kernel_session_start(ks->session);
 	if (r >= 0 && mode == FXT_BUFFERING_STREAMING)
 		r = watch(event, ks);
@@ -169,6 +172,11 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	}
 	*ret = ks;
 	return 0;
+}
+
+int kernel_source_keep_fd(const struct kernel_source *ks)
+{
+	return ks ? kernel_session_keep_fd(ks->session) : -1;
 }
 
 const char *kernel_source_backend(const struct kernel_source *ks)

@@ -269,10 +269,11 @@ static int take_activated_socket(struct manager *m)
 
 	if (n <= 0)
 		return n;
-	/* The descriptor store's archive comes along: not a socket. */
+	/* The descriptor store's come along: not sockets. */
 	for (i = 0; i < n; i++) {
 		if (names && names[i] &&
-		    !strcmp(names[i], MANAGER_FDSTORE_ARCHIVE))
+		    !strncmp(names[i], MANAGER_FDSTORE_PREFIX,
+			     strlen(MANAGER_FDSTORE_PREFIX)))
 			continue;
 		if (sockets++)
 			return log_error_errno(-EINVAL, "Expected one socket from the service manager, got more");

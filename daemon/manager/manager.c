@@ -29,7 +29,7 @@ int manager_new(struct manager **ret)
 	if (!m)
 		return -ENOMEM;
 	m->listen_fd = -1;
-	m->stored_archive_fd = -1;
+	m->stored_archive_fd = m->stored_kernel_fd = -1;
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
@@ -86,6 +86,8 @@ struct manager *manager_free(struct manager *m)
 	sd_event_unref(m->event);
 	if (m->stored_archive_fd >= 0)
 		close(m->stored_archive_fd);
+	if (m->stored_kernel_fd >= 0)
+		close(m->stored_kernel_fd);
 	free(m->state_dir);
 	free(m);
 	return NULL;
@@ -279,8 +281,16 @@ static int set_state_dir(struct manager *m, const char *state_dir)
 	return 0;
 }
 
-/* The archive systemd kept for us across a restart, if any. */
-static void take_stored_archive(struct manager *m)
+static void take_stored(int *slot, int fd)
+{
+	if (*slot >= 0)
+		close(*slot);
+	*slot = fd;
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+/* What systemd kept for us across a restart: the trace's archive, the module's session. */
+static void take_stored_fds(struct manager *m)
 {
 	_cleanup_strv_free_ char **names = NULL;
 	int n = sd_listen_fds_with_names(1, &names), i;
@@ -288,13 +298,12 @@ static void take_stored_archive(struct manager *m)
 	for (i = 0; i < n && names; i++) {
 		int fd = SD_LISTEN_FDS_START + i;
 
-		if (!names[i] || strcmp(names[i], MANAGER_FDSTORE_ARCHIVE) ||
-		    fd == m->listen_fd)
+		if (!names[i] || fd == m->listen_fd)
 			continue;
-		if (m->stored_archive_fd >= 0)
-			close(m->stored_archive_fd);
-		m->stored_archive_fd = fd;
-		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+		if (!strcmp(names[i], MANAGER_FDSTORE_ARCHIVE))
+			take_stored(&m->stored_archive_fd, fd);
+		else if (!strcmp(names[i], MANAGER_FDSTORE_KERNEL))
+			take_stored(&m->stored_kernel_fd, fd);
 	}
 }
 
@@ -311,7 +320,7 @@ int manager_start(struct manager *m, const char *socket_path,
 	r = listener_open(m, socket_path);
 	if (r < 0)
 		return r;
-	take_stored_archive(m);
+	take_stored_fds(m);
 	r = add_timers(m);
 	if (r < 0)
 		return log_error_errno(r, "Failed to set up the timers");

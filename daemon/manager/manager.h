@@ -65,6 +65,10 @@
  * open the file (the caller's, in a directory it cannot write).
  */
 #define MANAGER_FDSTORE_ARCHIVE "fxt-archive"
+/* The module's session of the running trace: its rings outlive us. */
+#define MANAGER_FDSTORE_KERNEL "fxt-kernel"
+/* What the descriptor store gives back is named so; the socket is not. */
+#define MANAGER_FDSTORE_PREFIX "fxt-"
 /* How often STATUS= is refreshed while a trace runs (bytes written). */
 #define MANAGER_STATUS_USEC (5ull * 1000u * 1000u)
 
@@ -80,6 +84,7 @@ struct manager {
 	char *socket_path;	/* bound by us: unlinked at exit */
 	char *state_dir;	/* the running trace's state, for a restart */
 	int stored_archive_fd;	/* from the descriptor store at start; -1 */
+	int stored_kernel_fd;	/* likewise */
 	int listen_fd;
 	bool activated;		/* the socket came from the service manager */
 	sd_event_source *listen_source;

@@ -45,6 +45,7 @@ struct trace {
 	struct trace_state_provider *listed;
 	size_t nlisted;
 	bool recovered;		/* resumed by a restarted manager */
+	bool kernel_adopted;	/* its kernel capture came back running */
 	unsigned int awaited;	/* listed providers not back yet */
 	unsigned int to_resume;	/* listed when the restart resumed it */
 	uint64_t resume_deadline_usec;	/* CLOCK_MONOTONIC: stop waits till */
@@ -305,22 +306,25 @@ static int new_trace(struct manager *m, const struct fxt_ctl_start *req,
  * timers: what a start and a resumed trace share.
  */
 static int set_up(struct manager *m, struct trace *t, int archive_fd,
-		  enum fxt_ctl_kernel kernel, uint64_t duration_ns,
-		  char *note, size_t note_len)
+		  enum fxt_ctl_kernel kernel, int kernel_fd,
+		  uint64_t duration_ns, char *note, size_t note_len)
 {
 	_cleanup_close_ int fd = archive_fd;
 	int r;
 
 	r = open_archive(t, fd, note, note_len);
-	if (r < 0)
+	if (r < 0) {
+		if (kernel_fd >= 0)
+			close(kernel_fd);
 		return r;
+	}
 	TAKE_FD(fd);
 	if (!t->kernel_id)
 		t->kernel_id = manager_next_id(m);
 	r = kernel_source_open(m->event, kernel, t->mode,
 			       t->req.kernel_buffer_size, t->categories,
-			       t->kernel_id, t->archive, &t->kernel, note,
-			       note_len);
+			       t->kernel_id, t->archive, kernel_fd, &t->kernel,
+			       note, note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, duration_ns);
 	if (r >= 0)
@@ -349,21 +353,35 @@ static int list_provider(struct trace *t, const struct provider *p)
  * Under systemd the archive waits in the descriptor store while the
  * trace runs (without NOTIFY_SOCKET these do nothing).
  */
-static void store_archive(struct trace *t)
+static void store_fd(struct trace *t, int fd, const char *name)
 {
-	int fd = archive_fd(t->archive);
-	int r = sd_pid_notify_with_fds(0, 0, "FDSTORE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE,
-				       &fd, 1);
+	char msg[64];
+	int r;
 
+	if (fd < 0)
+		return;
+	snprintf(msg, sizeof(msg), "FDSTORE=1\nFDNAME=%s", name);
+	r = sd_pid_notify_with_fds(0, 0, msg, &fd, 1);
 	if (r < 0)
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
-			 "Failed to keep the archive in the service manager's descriptor store: a restart of fxtraced would not resume trace %s",
-			 t->id);
+			 "Failed to keep %s in the service manager's descriptor store: a restart of fxtraced would not resume all of trace %s",
+			 name, t->id);
+}
+
+static void store_archive(struct trace *t)
+{
+	store_fd(t, archive_fd(t->archive), MANAGER_FDSTORE_ARCHIVE);
+}
+
+static void store_kernel(struct trace *t)
+{
+	store_fd(t, kernel_source_keep_fd(t->kernel), MANAGER_FDSTORE_KERNEL);
 }
 
 static void unstore_archive(void)
 {
 	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
+	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_KERNEL);
 }
 
 /*
@@ -422,7 +440,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	if (r < 0)
 		return r;
 	sd_id128_to_string(t->uuid, t->id);
-	r = set_up(m, t, TAKE_FD(fd), req->kernel, req->duration_ns, note,
+	r = set_up(m, t, TAKE_FD(fd), req->kernel, -1, req->duration_ns, note,
 		   note_len);
 	if (r < 0)
 		return r;
@@ -450,6 +468,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	}
 	m->trace->state_live = true;
 	store_archive(m->trace);
+	store_kernel(m->trace);
 	save_state(m);
 	if (over_budget) {
 		size_t used = strlen(note);
@@ -983,7 +1002,7 @@ static int recover(struct manager *m, const struct trace_state *st,
 	enum fxt_ctl_kernel kernel = st->req.kernel;
 	bool from_store;
 	size_t i;
-	int fd, r;
+	int fd, kernel_fd, r;
 
 	r = validate(&st->req, note, sizeof(note));
 	if (r < 0)
@@ -1018,11 +1037,34 @@ static int recover(struct manager *m, const struct trace_state *st,
 
 		duration = end > now ? end - now : 1000;
 	}
-	/* The kernel capture starts again: what its rings held is gone. */
-	if (r >= 0)
-		r = set_up(m, t, fd, kernel, duration, note, sizeof(note));
-	else
+	/*
+	 * The module's session from the descriptor store is taken back with
+	 * its rings; otherwise the capture starts again, what it held gone.
+	 */
+	kernel_fd = TAKE_FD(m->stored_kernel_fd);
+	if (r >= 0) {
+		r = set_up(m, t, fd, kernel, kernel_fd, duration, note,
+			   sizeof(note));
+	} else {
 		close(fd);
+		if (kernel_fd >= 0)
+			close(kernel_fd);
+	}
+	t->kernel_adopted = kernel_fd >= 0 && t->kernel;
+	if (r < 0 && t->archive && !t->kernel && kernel_fd >= 0) {
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Trace %s: the kernel capture could not be taken back (%s); capturing afresh",
+			 t->id, note);
+		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_KERNEL);
+		r = kernel_source_open(m->event, kernel, t->mode,
+				       t->req.kernel_buffer_size, t->categories,
+				       t->kernel_id, t->archive, -1, &t->kernel,
+				       note, sizeof(note));
+		if (r >= 0)
+			r = start_duration_timer(m, t, duration);
+		if (r >= 0)
+			r = start_retry_timer(m, t);
+	}
 	if (r < 0 && t->archive && !t->kernel && kernel != FXT_CTL_KERNEL_OFF) {
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
 			 "Trace %s: no kernel capture after the restart: %s",
@@ -1043,13 +1085,16 @@ static int recover(struct manager *m, const struct trace_state *st,
 		return r;
 	}
 	log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
-		 "Trace %s resumed after a restart of fxtraced: %s keeps %llu bytes, %zu provider(s) to hand their buffers back, kernel %s",
+		 "Trace %s resumed after a restart of fxtraced: %s keeps %llu bytes, %zu provider(s) to hand their buffers back, kernel %s%s",
 		 t->id, t->output, (unsigned long long)kept, nlisted,
-		 kernel_source_backend(t->kernel));
+		 kernel_source_backend(t->kernel),
+		 t->kernel_adopted ? ", its capture taken back from the descriptor store with what its rings hold" : "");
 	t->resume_deadline_usec = now_ns() / 1000 + MANAGER_RESUME_WAIT_USEC;
 	t->state_live = true;
 	if (!from_store)
 		store_archive(t);
+	if (!t->kernel_adopted)
+		store_kernel(t);
 	m->trace = TAKE_PTR(t);
 	save_state(m);
 	return 0;
@@ -1172,8 +1217,11 @@ void trace_write_note(const struct manager *m, char *buf, size_t len)
 			 t->output, strerror(-error));
 	else if (t->recovered)
 		snprintf(buf, len,
-			 "resumed after a restart of fxtraced: %u of %u provider(s) handed their buffers back; kernel records of before the restart are lost",
-			 t->to_resume - t->awaited, t->to_resume);
+			 "resumed after a restart of fxtraced: %u of %u provider(s) handed their buffers back%s",
+			 t->to_resume - t->awaited, t->to_resume,
+			 !t->kernel ? "" : t->kernel_adopted ?
+			 "; the kernel capture was taken back" :
+			 "; kernel records of before the restart are lost");
 }
 
 int trace_send_kernel(const struct manager *m, struct controller *c)

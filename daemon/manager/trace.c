@@ -378,7 +378,7 @@ static void store_kernel(struct trace *t)
 	store_fd(t, kernel_source_keep_fd(t->kernel), MANAGER_FDSTORE_KERNEL);
 }
 
-static void unstore_archive(void)
+static void unstore_all(void)
 {
 	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
 	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_KERNEL);
@@ -709,7 +709,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 	t->written = true;
 	if (m->state_dir)
 		trace_state_remove(m->state_dir);
-	unstore_archive();
+	unstore_all();
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
@@ -1118,11 +1118,13 @@ int trace_recover(struct manager *m)
 		free(listed);
 		if (m->state_dir)
 			trace_state_remove(m->state_dir);
-		/* A stored archive without a trace to resume: let it go. */
-		unstore_archive();
+		/* Stored descriptors without a trace to resume: let them go. */
+		unstore_all();
 		if (m->stored_archive_fd >= 0)
 			close(m->stored_archive_fd);
-		m->stored_archive_fd = -1;
+		if (m->stored_kernel_fd >= 0)
+			close(m->stored_kernel_fd);
+		m->stored_archive_fd = m->stored_kernel_fd = -1;
 	}
 	manager_update_status(m);
 	return 0;

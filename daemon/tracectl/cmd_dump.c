@@ -542,7 +542,7 @@ static void summary(struct dump *d, const struct fxt_reader *r)
 		text_put_char(o, '\n');
 	}
 	if (d->trace_recovered)
-		text_put_str(o, "  the trace was recovered after a restart of fxtraced: records the providers kept are in; kernel records of the capture cut short by it are not\n");
+		text_put_str(o, "  the trace was recovered after a restart of fxtraced: the records the providers kept are in (what a restart loses: fxtraced(8), CRASH RECOVERY)\n");
 	if (d->overflows_unattributed)
 		text_put_printf(o, "  %" PRIu64 " buffer overflow events of "
 				"providers not seen in the trace\n",

@@ -180,7 +180,7 @@ int kernel_session_open(struct kernel_session **out,
 			size_t why_len)
 {
 	struct kernel_session *ks;
-	int err;
+	int err = 0;
 
 	ks = calloc(1, sizeof(*ks));
 	if (!ks) {
@@ -190,7 +190,14 @@ int kernel_session_open(struct kernel_session **out,
 	ks->cfg = *cfg;
 	if (!ks->cfg.events)
 		ks->cfg.events = KERNEL_CATEGORIES_DEFAULT;
-	err = choose_backend(cfg->backend, &ks->ops, why, why_len);
+	/*
+	 * A session taken back is the module's (the probe would open the
+	 * device, which its one session holds: EBUSY).
+	 */
+	if (cfg->adopt)
+		ks->ops = backend_kmod();
+	else
+		err = choose_backend(cfg->backend, &ks->ops, why, why_len);
 	if (err)
 		goto fail;
 	if (cfg->adopt && !ks->ops->adopt) {

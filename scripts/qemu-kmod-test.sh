@@ -51,7 +51,8 @@ if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	tests/kernel/kring.c tests/kernel/krec.c tests/common/pingpong.c \
 	daemon/kernel/backend_kmod.c -lpthread ||
 	! gcc $cflags -o "$work/root/bin/kmod_bench" tests/kernel/bench.c \
-	tests/kernel/kring.c tests/common/pingpong.c -lpthread; then
+	tests/kernel/kring.c tests/common/pingpong.c tests/common/workload.c \
+	-lpthread; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1
 fi
@@ -61,7 +62,7 @@ fi
 # dependencies and the loader. From the project's build if there is one.
 build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/manager/fxtraced
-tests/integration/proto-provider"
+tests/integration/proto-provider tests/kernel/check-kcat"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -78,6 +79,7 @@ for prog in $progs; do
 	done
 done
 cp scripts/qemu/e2e.sh "$work/root/bin/e2e.sh"
+cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
 
 cp /bin/busybox "$work/root/bin/busybox"
 cp scripts/qemu/init "$work/root/init"

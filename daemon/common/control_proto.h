@@ -13,6 +13,7 @@
 #ifndef FXT_CONTROL_PROTO_H
 #define FXT_CONTROL_PROTO_H
 
+#include <fxt/ksyscall.h>
 #include <fxt/provider_abi.h>
 
 #define FXT_CTL_GROUP "tracing"
@@ -27,6 +28,8 @@ enum fxt_ctl_msg_type {
 	FXT_MSG_CTL_START = FXT_MSG_CTL_BASE,
 	FXT_MSG_CTL_STOP = FXT_MSG_CTL_BASE + 1,	/* header only */
 	FXT_MSG_CTL_STATUS = FXT_MSG_CTL_BASE + 2, /* header only */
+	/* struct fxt_ctl_wait_joined (tracectl record) */
+	FXT_MSG_CTL_WAIT_JOINED = FXT_MSG_CTL_BASE + 3,
 	/* manager -> controller */
 	FXT_MSG_CTL_PROVIDER = FXT_MSG_CTL_BASE + 16, /* fxt_ctl_provider */
 	FXT_MSG_CTL_RESULT = FXT_MSG_CTL_BASE + 17,	/* fxt_ctl_result */
@@ -61,7 +64,24 @@ struct fxt_ctl_start {
 	 * a file at output.
 	 */
 	char temp_name[FXT_CTL_NAME_MAX];
+	/* kernel:syscall only for these processes (0 ends); none: all */
+	__u32 kernel_syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 };
+
+/*
+ * Answered once a provider of process pid, or of a process it started,
+ * has joined the running trace (acknowledged its START): the
+ * FXT_MSG_CTL_PROVIDER messages of those that have, then a RESULT with
+ * error 0; or a RESULT with -ETIMEDOUT after timeout_ms (at most
+ * FXT_CTL_WAIT_JOINED_MAX_MS), -ESRCH when no trace runs.
+ */
+struct fxt_ctl_wait_joined {
+	struct fxt_msg_header hdr;
+	__u32 pid;
+	__u32 timeout_ms;
+};
+
+#define FXT_CTL_WAIT_JOINED_MAX_MS 60000u
 
 enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_ALIVE = 1u << 0,	/* still connected */
@@ -70,6 +90,8 @@ enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_NO_STOPPED = 1u << 3,	/* did not ack STOP in time */
 	/* no buffer: its uid's buffers reached fxtraced --user-buffer-budget */
 	FXT_CTL_PROVIDER_OVER_BUDGET = 1u << 4,
+	/* one kernel category's share of the kernel row before it */
+	FXT_CTL_PROVIDER_CATEGORY = 1u << 5,
 };
 
 struct fxt_ctl_provider {

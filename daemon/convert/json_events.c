@@ -299,8 +299,11 @@ void conv_kernel_object(struct converter *c, const struct fxt_record *rec)
 		e = name_cache_set(c->names, NAME_THREAD, koid,
 				   name_cache_thread_object_pid(rec), name->data,
 				   name->len);
-		/* Without a process yet: written when a thread record says. */
-		if (e && e->pid)
+		/*
+		 * Without a process yet: written when a thread record says.
+		 * A "process" of koid 0 is one (each CPU's idle thread's).
+		 */
+		if (e && (e->pid || fxt_record_arg(rec, "process", 7)))
 			conv_thread_name(c, e->pid, koid, name->data,
 					 name->len);
 		return;

@@ -28,9 +28,12 @@ static int walk_area(struct provider *p, struct archive *a,
 	r = provider_buffer_copy_area(&p->buffer, area, up_to_end, &data, &len);
 	if (r < 0)
 		return r;
+	/* A rolling half is walked whole: chunks never resume mid-way. */
 	if (from < len)
-		r = record_walk((char *)data + from, len - from, &p->walk,
-				&walked, emit_to_archive, a);
+		r = record_walk_chunks((char *)data + from, len - from,
+				       area == PROVIDER_AREA_DURABLE ?
+					       0 : p->buffer.chunk_size,
+				       &p->walk, &walked, emit_to_archive, a);
 	free(data);
 	if (end)
 		*end = from + walked;

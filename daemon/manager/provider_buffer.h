@@ -27,6 +27,7 @@ struct provider_buffer {
 	/* The layout as the manager wrote it (the header copy is shared). */
 	uint64_t durable_offset, durable_size;
 	uint64_t rolling_offset[2], rolling_size;
+	uint64_t chunk_size;	/* of the rolling halves' writer chunks */
 };
 
 /* A snapshot of the fields the provider writes, each read once. */
@@ -70,8 +71,9 @@ uint64_t provider_buffer_used(const struct provider_buffer *b);
  * A private copy of one area, so that a provider still writing cannot
  * change what is validated. up_to_end: up to the provider's end mark (it
  * published it: STOPPED, or SAVE of that half); otherwise the committed
- * records up to the first zero header word (the durable area while the
- * provider runs, or a dead provider's buffer, whose end marks may lag).
+ * records (the durable area while the provider runs, or a dead
+ * provider's buffer, whose end marks may lag), up to the first zero
+ * header word in the durable area, in every chunk of a rolling half.
  * *data is malloc'd (NULL when empty).
  */
 int provider_buffer_copy_area(const struct provider_buffer *b,

@@ -323,8 +323,9 @@ static int set_up(struct manager *m, struct trace *t, int archive_fd,
 		t->kernel_id = manager_next_id(m);
 	r = kernel_source_open(m->event, kernel, t->mode,
 			       t->req.kernel_buffer_size, t->categories,
-			       t->kernel_id, t->archive, kernel_fd, &t->kernel,
-			       note, note_len);
+			       t->req.kernel_syscall_pids, t->kernel_id,
+			       t->archive, kernel_fd, &t->kernel, note,
+			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, duration_ns);
 	if (r >= 0)
@@ -1058,8 +1059,9 @@ static int recover(struct manager *m, const struct trace_state *st,
 		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_KERNEL);
 		r = kernel_source_open(m->event, kernel, t->mode,
 				       t->req.kernel_buffer_size, t->categories,
-				       t->kernel_id, t->archive, -1, &t->kernel,
-				       note, sizeof(note));
+				       t->req.kernel_syscall_pids, t->kernel_id,
+				       t->archive, -1, &t->kernel, note,
+				       sizeof(note));
 		if (r >= 0)
 			r = start_duration_timer(m, t, duration);
 		if (r >= 0)
@@ -1228,12 +1230,17 @@ void trace_write_note(const struct manager *m, char *buf, size_t len)
 
 int trace_send_kernel(const struct manager *m, struct controller *c)
 {
-	struct fxt_ctl_provider d;
+	struct fxt_ctl_provider d[KERNEL_SOURCE_ROWS_MAX];
+	size_t i, n;
+	int r = 0;
 
 	if (!m->trace || !m->trace->kernel)
 		return 0;
-	kernel_source_describe(m->trace->kernel, &d);
-	return controller_send(c, &d, sizeof(d));
+	n = kernel_source_describe(m->trace->kernel, d,
+				   KERNEL_SOURCE_ROWS_MAX);
+	for (i = 0; i < n && r >= 0; i++)
+		r = controller_send(c, &d[i], sizeof(d[i]));
+	return r;
 }
 
 void trace_format_status(const struct manager *m, unsigned int nproviders,

@@ -32,6 +32,8 @@
 #include <linux/userfaultfd.h>
 
 #include <fxt/fxt.h>
+#include <fxt/kirq.h>
+#include <fxt/ksyscall.h>
 #include <fxt/sched.h>
 
 #define CHECK_RETURNS_1
@@ -119,7 +121,7 @@ static int open_configured(struct kring *k, uint64_t bytes, uint32_t mode,
 	int err = kring_open(k);
 
 	if (!err)
-		err = kring_configure(k, bytes, mode, FXT_SCHED_EV_ALL,
+		err = kring_configure(k, bytes, mode, FXT_SCHED_EV_DEFAULT,
 				      watermark);
 	if (!err)
 		err = kring_map(k);
@@ -168,7 +170,7 @@ static int configure_errno(struct kring *k, struct fxt_sched_config cfg)
 static int test_bad_args(void)
 {
 	struct fxt_sched_config ok = { 8192, FXT_BUFFERING_ONESHOT,
-				       FXT_SCHED_EV_ALL, 0, { 0, 0 } };
+				       FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 } };
 	struct fxt_sched_config c;
 	struct kring k;
 	uint64_t stride;
@@ -750,7 +752,7 @@ static int fault_during_mmap(struct kring *k, unsigned long cmd,
 static int test_ioctl_fault_vs_mmap(void)
 {
 	struct fxt_sched_config cfg = { 8192, FXT_BUFFERING_ONESHOT,
-					FXT_SCHED_EV_ALL, 0, { 0, 0 } };
+					FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 } };
 	struct fxt_sched_stats st = { 0 };
 	struct kring k;
 
@@ -868,7 +870,7 @@ static int test_backend(void)
 		.backend = KERNEL_BACKEND_KMOD,
 		.mode = FXT_BUFFERING_STREAMING,
 		.buffer_bytes_per_cpu = 1 << 20,
-		.events = FXT_SCHED_EV_ALL,
+		.events = FXT_SCHED_EV_DEFAULT,
 	};
 	struct kernel_session_stats st;
 	struct capture c = { 0 };
@@ -1123,7 +1125,7 @@ static int test_proc_events(void)
 	struct capture c;
 	size_t i;
 
-	CHECK_OK(traced_children(FXT_SCHED_EV_ALL, &c, &pc));
+	CHECK_OK(traced_children(FXT_SCHED_EV_DEFAULT, &c, &pc));
 	for (i = 0; i < c.n; i++) {
 		const struct krec *r = &c.recs[i];
 
@@ -1174,6 +1176,128 @@ static int test_proc_events(void)
 	return 0;
 }
 
+static int by_ts(const void *a, const void *b)
+{
+	const struct krec *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Ends that close another slice than their thread's innermost begin. */
+static size_t improperly_nested(const struct capture *c)
+{
+	enum { THREADS = 1024, DEPTH = 16 };
+	static uint64_t tids[THREADS];
+	static unsigned int depth[THREADS], names[THREADS][DEPTH];
+	size_t i, t, bad = 0, ntids = 0;
+
+	for (i = 0; i < c->n; i++) {
+		const struct krec *r = &c->recs[i];
+
+		if (r->kind != KREC_BEGIN && r->kind != KREC_END)
+			continue;
+		for (t = 0; t < ntids && tids[t] != r->tid; t++)
+			;
+		if (t == ntids) {
+			if (ntids == THREADS)
+				return bad + 1;
+			tids[ntids] = r->tid;
+			depth[ntids++] = 0;
+		}
+		if (r->kind == KREC_BEGIN) {
+			if (depth[t] == DEPTH)
+				return bad + 1;
+			names[t][depth[t]++] = r->name_ref;
+		} else if (depth[t]) {	/* else begun before the trace */
+			bad += names[t][--depth[t]] != r->name_ref;
+		}
+	}
+	return bad;
+}
+
+/*
+ * kernel:irq and kernel:syscall, limited to this process: its reads and
+ * writes as begin/end pairs with their numbers and return values, none of
+ * its child's, interrupts on some thread (the guest's timer), properly
+ * nested slices, and no context switch on the shared idle koid 0.
+ */
+static int test_irq_syscall_events(void)
+{
+	struct fxt_sched_config cfg = { .buffer_bytes = 8 << 20,
+					.mode = FXT_BUFFERING_STREAMING,
+					.events = FXT_SCHED_EV_DEFAULT |
+						  FXT_SCHED_EV_IRQ |
+						  FXT_SCHED_EV_SYSCALL };
+	uint64_t self = (uint64_t)getpid();
+	size_t i, reads = 0, read_ends = 0, writes = 0, irqs = 0, idle = 0;
+	size_t others = 0;
+	struct capture c;
+	struct kring k;
+	char byte;
+	pid_t child;
+	int zero, null, status;
+
+	cfg.syscall_pids[0] = getpid();
+	CHECK_OK(kring_open(&k));
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_CONFIGURE, &cfg) == 0, "configure: %s",
+	      strerror(errno));
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_INFO, &k.info) == 0, "info");
+	CHECK(!k.info.missing, "this kernel lacks tracepoints of events 0x%x",
+	      k.info.missing);
+	CHECK_OK(kring_map(&k));
+	zero = open("/dev/zero", O_RDONLY);
+	null = open("/dev/null", O_WRONLY);
+	CHECK(zero >= 0 && null >= 0, "open /dev/zero, /dev/null");
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	for (i = 0; i < 2000; i++)
+		if (read(zero, &byte, 1) != 1 || write(null, &byte, 1) != 1)
+			break;
+	child = fork();
+	if (!child) {
+		for (i = 0; i < 100; i++)
+			(void)!read(zero, &byte, 1);
+		_exit(0);
+	}
+	waitpid(child, &status, 0);
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK_OK(capture_all(&k, &c, NULL, 0));
+	kring_close(&k);
+	qsort(c.recs, c.n, sizeof(*c.recs), by_ts);
+	for (i = 0; i < c.n; i++) {
+		const struct krec *r = &c.recs[i];
+
+		if (r->kind == KREC_SWITCH)
+			idle += !r->out_tid || !r->in_tid;
+		if (r->kind != KREC_BEGIN && r->kind != KREC_END)
+			continue;
+		if (r->category == FXT_KIRQ_STR_CAT_IRQ) {
+			irqs += r->kind == KREC_BEGIN;
+			continue;
+		}
+		if (r->process != self) {
+			others++;
+			continue;
+		}
+		if (r->name_ref == FXT_KSYSCALL_NAME_BASE + __NR_read) {
+			reads += r->kind == KREC_BEGIN &&
+				 r->value == __NR_read;
+			read_ends += r->kind == KREC_END && r->value == 1;
+		}
+		writes += r->name_ref == FXT_KSYSCALL_NAME_BASE + __NR_write &&
+			  r->kind == KREC_BEGIN;
+	}
+	printf("  irq/syscall: %zu reads (%zu ends of 1 byte), %zu writes, %zu interrupts, %zu other processes' syscalls\n",
+	       reads, read_ends, writes, irqs, others);
+	CHECK(reads >= 2000 && read_ends >= 2000 && writes >= 2000,
+	      "too few read/write slices");
+	CHECK(!others, "--pid: %zu system calls of other processes", others);
+	CHECK(irqs, "no interrupt slice");
+	CHECK(!idle, "%zu context switches on idle koid 0", idle);
+	CHECK(!improperly_nested(&c), "improperly nested slices");
+	capture_free(&c);
+	return 0;
+}
+
 struct test {
 	const char *name;
 	int (*fn)(void);
@@ -1196,6 +1320,7 @@ static const struct test tests[] = {
 	{ "backend_kmod", test_backend },
 	{ "archive_dump_strict", test_archive_strict },
 	{ "proc_events", test_proc_events },
+	{ "irq_syscall_events", test_irq_syscall_events },
 };
 
 static int run_one(const struct test *t)

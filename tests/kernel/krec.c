@@ -3,7 +3,9 @@
 #include <string.h>
 
 #include <fxt/fxt.h>
+#include <fxt/kirq.h>
 #include <fxt/kproc.h>
+#include <fxt/ksyscall.h>
 #include <fxt/sched.h>
 
 #include "krec.h"
@@ -132,11 +134,66 @@ static unsigned int decode_exec(const uint64_t *w, unsigned int size,
 	return size;
 }
 
+/*
+ * kernel:irq and kernel:syscall: a begin or end on an inline thread with
+ * one argument: a hardirq's inline name and "irq", a softirq's "vec", a
+ * system call's "number" (begin) or int64 "ret" (end).
+ */
+static unsigned int decode_slice(const uint64_t *w, unsigned int size,
+				 struct krec *r, char *why, size_t why_len)
+{
+	unsigned int type = FXT_GET(w[0], FXT_EVENT_TYPE);
+	unsigned int ref = FXT_GET(w[0], FXT_EVENT_NAME);
+	unsigned int name_words = fxt_string_ref_words((uint16_t)ref);
+	unsigned int arg = FXT_KIRQ_EVENT_WORDS + name_words, len, i;
+	const char *name = (const char *)&w[FXT_KIRQ_EVENT_WORDS];
+
+	if ((type != FXT_EVENT_DURATION_BEGIN &&
+	     type != FXT_EVENT_DURATION_END) ||
+	    FXT_GET(w[0], FXT_EVENT_NARGS) != 1 ||
+	    FXT_GET(w[0], FXT_EVENT_THREAD) != 0 || size <= arg)
+		FAIL("slice header 0x%016llx", (unsigned long long)w[0]);
+	r->kind = type == FXT_EVENT_DURATION_BEGIN ? KREC_BEGIN : KREC_END;
+	r->category = FXT_GET(w[0], FXT_EVENT_CATEGORY);
+	r->name_ref = ref;
+	r->ts = w[1];
+	r->process = w[2];
+	r->tid = w[3];
+	if (fxt_string_ref_is_inline((uint16_t)ref)) {
+		len = ref & FXT_STRING_INDEX_MAX;
+		if (len >= sizeof(r->slice_name))
+			FAIL("slice name of %u bytes", len);
+		for (i = len; i < name_words * 8; i++)
+			if (name[i])
+				FAIL("slice name padding not zero");
+		memcpy(r->slice_name, name, len);
+	}
+	if (r->category == FXT_KIRQ_STR_CAT_SYSCALL &&
+	    r->kind == KREC_END) {
+		if (size != arg + 2 ||
+		    !arg_ok(w[arg], FXT_ARG_INT64, 2, FXT_KIRQ_STR_RET))
+			FAIL("syscall end without an int64 'ret' arg");
+		r->value = (int64_t)w[arg + 1];
+		return size;
+	}
+	if (size != arg + 1 ||
+	    !(arg_ok(w[arg], FXT_ARG_INT32, 1, FXT_KIRQ_STR_IRQ) ||
+	      arg_ok(w[arg], FXT_ARG_INT32, 1, FXT_KIRQ_STR_VEC) ||
+	      arg_ok(w[arg], FXT_ARG_INT32, 1, FXT_KIRQ_STR_NUMBER)))
+		FAIL("slice without an int32 'irq', 'vec' or 'number' arg");
+	r->value = (int32_t)FXT_GET(w[arg], FXT_ARG_VALUE32);
+	return size;
+}
+
 /* kernel:proc: instant events on an inline thread, one argument. */
 static unsigned int decode_event(const uint64_t *w, unsigned int size,
 				 struct krec *r, char *why, size_t why_len)
 {
 	unsigned int name = FXT_GET(w[0], FXT_EVENT_NAME);
+	unsigned int cat = FXT_GET(w[0], FXT_EVENT_CATEGORY);
+
+	if (cat == FXT_KIRQ_STR_CAT_IRQ || cat == FXT_KIRQ_STR_CAT_SYSCALL)
+		return decode_slice(w, size, r, why, why_len);
 
 	if (FXT_GET(w[0], FXT_EVENT_TYPE) != FXT_EVENT_INSTANT ||
 	    FXT_GET(w[0], FXT_EVENT_NARGS) != 1 ||

@@ -18,6 +18,9 @@ enum krec_kind {
 	KREC_FORK,	/* kernel:proc instant events (include/fxt/kproc.h) */
 	KREC_EXEC,
 	KREC_EXIT,
+	/* kernel:irq and kernel:syscall slices (fxt/kirq.h, fxt/ksyscall.h) */
+	KREC_BEGIN,
+	KREC_END,
 };
 
 struct krec {
@@ -38,6 +41,10 @@ struct krec {
 	int32_t code;		/* exit: status, or -1 when killed */
 	int32_t signal;		/* exit: the killing signal, or 0 */
 	char filename[64];	/* exec */
+	unsigned int category;	/* begin/end: the category's string index */
+	unsigned int name_ref;	/* its name's ref (0x8000 | len: inline) */
+	char slice_name[32];	/* an inline name */
+	int64_t value;		/* irq, softirq vec, syscall number or ret */
 };
 
 /* Returns the record's words, or 0 with a reason in why. */

@@ -44,14 +44,18 @@ if ! make -s -C "$kdir" M="$work/src" W=1 modules >"$work/build.log" 2>&1 ||
 	exit 1
 fi
 cp "$work/src/kmod/fxt_sched.ko" "$work/root/"
+# kernel:block's guest test writes to a loop device (a module there).
+loop_ko=/lib/modules/$kver/kernel/drivers/block/loop.ko
+[ -r "$loop_ko" ] && cp "$loop_ko" "$work/root/"
 
 cflags="-static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Idaemon/kernel -Itests/common"
 # shellcheck disable=SC2086
 if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	tests/kernel/kring.c tests/kernel/krec.c tests/common/pingpong.c \
-	daemon/kernel/backend_kmod.c -lpthread ||
+	tests/common/kdev_work.c daemon/kernel/backend_kmod.c -lpthread ||
 	! gcc $cflags -o "$work/root/bin/kmod_bench" tests/kernel/bench.c \
 	tests/kernel/kring.c tests/common/pingpong.c tests/common/workload.c \
+	tests/common/kdev_work.c \
 	-lpthread; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1

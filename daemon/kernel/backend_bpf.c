@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <sys/random.h>
 
 #include <fxt/fxt_sched_uapi.h>
 #include <fxt/ring.h>
@@ -138,6 +139,11 @@ static const struct {
 	{ FXT_SCHED_EV_IRQ, "softirq_exit" },
 	{ FXT_SCHED_EV_SYSCALL, "sys_enter" },
 	{ FXT_SCHED_EV_SYSCALL, "sys_exit" },
+	{ FXT_SCHED_EV_POWER, "cpu_idle" },
+	{ FXT_SCHED_EV_POWER, "cpu_frequency" },
+	{ FXT_SCHED_EV_BLOCK, "block_rq_issue" },
+	{ FXT_SCHED_EV_BLOCK, "block_rq_complete" },
+	{ FXT_SCHED_EV_FAULT, "page_fault_user" },	/* x86 only */
 };
 
 static uint32_t missing_events(uint32_t events)
@@ -161,6 +167,23 @@ static uint32_t missing_events(uint32_t events)
 			missing |= optional_tracepoints[i].event;
 	btf__free(vmlinux);
 	return missing;
+}
+
+/* kernel:power, kernel:block, kernel:fault; block ids under a fresh key. */
+static void select_dev_programs(struct fxt_sched_bpf *skel, uint32_t events)
+{
+	bool power = events & FXT_SCHED_EV_POWER;
+	bool block = events & FXT_SCHED_EV_BLOCK;
+
+	bpf_program__set_autoload(skel->progs.fxt_cpu_idle, power);
+	bpf_program__set_autoload(skel->progs.fxt_cpu_frequency, power);
+	bpf_program__set_autoload(skel->progs.fxt_block_rq_issue, block);
+	bpf_program__set_autoload(skel->progs.fxt_block_rq_complete, block);
+	bpf_program__set_autoload(skel->progs.fxt_page_fault_user,
+				  events & FXT_SCHED_EV_FAULT);
+	if (block)
+		(void)!getrandom((void *)skel->rodata->block_key,
+				 sizeof(skel->rodata->block_key), 0);
 }
 
 /* Loads only the programs of the selected FXT_SCHED_EV_* events. */
@@ -190,6 +213,7 @@ static void select_programs(struct fxt_sched_bpf *skel, uint32_t events,
 	bpf_program__set_autoload(skel->progs.fxt_softirq_exit, irq);
 	bpf_program__set_autoload(skel->progs.fxt_sys_enter, syscall);
 	bpf_program__set_autoload(skel->progs.fxt_sys_exit, syscall);
+	select_dev_programs(skel, events);
 }
 
 static int load_skeleton(struct bpf_backend *b,

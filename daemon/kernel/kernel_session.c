@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kdev.h>
 #include <fxt/kirq.h>
 #include <fxt/ksyscall.h>
 #include <fxt/sched.h>
@@ -151,6 +152,13 @@ static const struct kernel_category {
 	  "irq_handler_entry, irq_handler_exit, softirq_entry, softirq_exit" },
 	{ "kernel:syscall", FXT_SCHED_EV_SYSCALL, FXT_SCHED_EV_SYSCALL, false,
 	  "raw_syscalls:sys_enter, raw_syscalls:sys_exit" },
+	/* Power counters and block requests are on no thread: no names. */
+	{ "kernel:power", FXT_SCHED_EV_POWER, FXT_SCHED_EV_POWER, false,
+	  "power:cpu_idle, power:cpu_frequency" },
+	{ "kernel:block", FXT_SCHED_EV_BLOCK, FXT_SCHED_EV_BLOCK, false,
+	  "block:block_rq_issue, block:block_rq_complete" },
+	{ "kernel:fault", FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_FAULT, false, "exceptions:page_fault_user" },
 };
 
 #define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))
@@ -393,13 +401,15 @@ static void write_idle_threads(struct fxt_writer *w, unsigned int ncpus)
 
 /*
  * The strings the kernel side's records index: the sched table, the irq
- * and syscall table, and, when kernel:syscall records, a name for every
- * system call number (about 20 KiB, written once).
+ * and syscall table, the power, block and fault table
+ * (include/fxt/kdev.h), and, when kernel:syscall records, a name for
+ * every system call number (about 20 KiB, written once).
  */
 static void write_strings(struct fxt_writer *w, bool syscalls)
 {
 	static const char *const sched[] = FXT_SCHED_STRING_TABLE;
 	static const char *const kirq[] = FXT_KIRQ_STRING_TABLE;
+	static const char *const kdev[] = FXT_KDEV_STRING_TABLE;
 	char unnamed[32];
 	unsigned int i;
 
@@ -408,6 +418,9 @@ static void write_strings(struct fxt_writer *w, bool syscalls)
 	for (i = 0; i < sizeof(kirq) / sizeof(*kirq); i++)
 		fxt_write_string(w, (uint16_t)(FXT_KIRQ_STR_BASE + i), kirq[i],
 				 strlen(kirq[i]));
+	for (i = 0; i < FXT_KDEV_STR_COUNT; i++)
+		fxt_write_string(w, (uint16_t)(FXT_KDEV_STR_BASE + i), kdev[i],
+				 strlen(kdev[i]));
 	for (i = 0; syscalls && i < FXT_KSYSCALL_NR_MAX; i++) {
 		const char *name = i < sizeof(kernel_syscall_names) /
 					       sizeof(*kernel_syscall_names) ?
@@ -548,7 +561,8 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 		const struct kernel_category *c = &kernel_categories[i];
 		struct kernel_category_stats *cs = &out[n];
 
-		if (!(c->events & ks->cfg.events))
+		/* Names come with several categories: not a reason to list one. */
+		if (!(c->counted & ~FXT_SCHED_EV_NAMES & ks->cfg.events))
 			continue;
 		memset(cs, 0, sizeof(*cs));
 		cs->name = c->name;

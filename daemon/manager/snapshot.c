@@ -148,7 +148,11 @@ static int snapshot_provider(struct provider *p, struct archive *a)
 	provider_buffer_state(b, &now);
 	r = archive_begin_section(a, p->id, p->name, &visited, true);
 	if (r >= 0 && now.records_dropped)
-		r = archive_write_overflow(a, p->id);
+		r = archive_write_provider_event(a, p->id,
+						 FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	if (r >= 0 && p->recovered)
+		r = archive_write_provider_event(a, p->id,
+						 FXT_PROVIDER_EVENT_RECOVERED);
 	if (r >= 0)
 		r = write_area(a, &durable, &st);
 	oldest = half[1].len && generation[1] < generation[0];

@@ -131,17 +131,17 @@ static uint64_t clamp(uint64_t v, uint64_t max)
 }
 
 /*
- * Copies the committed records of a live area: a header word is stored
- * last with release ordering (provider_abi.h), so once the acquire load
- * sees it, the record's other words are there. Stops at the first zero
- * header or at a record that overruns the area (copied partially, for the
- * walk to see and count it).
+ * Bytes of committed records from the start of an area: a header word is
+ * stored last with release ordering (provider_abi.h), so once the acquire
+ * load sees it, the record's other words are there. Stops at the first
+ * zero header, or at a record that overruns the area (*torn).
  */
-static size_t copy_committed(const unsigned char *area, size_t size,
-			     unsigned char *out)
+static uint64_t scan_committed(const unsigned char *area, uint64_t size,
+			       bool *torn)
 {
-	size_t pos = 0;
+	uint64_t pos = 0;
 
+	*torn = false;
 	while (pos + FXT_WORD_BYTES <= size) {
 		uint64_t header = __atomic_load_n((const uint64_t *)(area + pos),
 						  __ATOMIC_ACQUIRE);
@@ -150,29 +150,9 @@ static size_t copy_committed(const unsigned char *area, size_t size,
 		if (!header)
 			break;
 		if (!bytes || bytes > size - pos) {
-			memcpy(out + pos, &header, sizeof(header));
-			return pos + FXT_WORD_BYTES;
-		}
-		memcpy(out + pos + FXT_WORD_BYTES, area + pos + FXT_WORD_BYTES,
-		       bytes - FXT_WORD_BYTES);
-		memcpy(out + pos, &header, sizeof(header));
-		pos += bytes;
-	}
-	return pos;
-}
-
-/* Bytes of committed records from the start of an area. */
-static uint64_t scan_committed(const unsigned char *area, uint64_t size)
-{
-	uint64_t pos = 0;
-
-	while (pos + FXT_WORD_BYTES <= size) {
-		uint64_t header = __atomic_load_n((const uint64_t *)(area + pos),
-						  __ATOMIC_ACQUIRE);
-		uint64_t bytes = fxt_record_bytes(header);
-
-		if (!header || !bytes || bytes > size - pos)
+			*torn = true;
 			break;
+		}
 		pos += bytes;
 	}
 	return pos;
@@ -187,24 +167,26 @@ uint64_t provider_buffer_used(const struct provider_buffer *b)
 	const unsigned char *map = b->map;
 	uint64_t used;
 
-	used = scan_committed(map + b->durable_offset, b->durable_size);
-	used += scan_committed(map + b->rolling_offset[0], b->rolling_size);
+	bool torn;
+
+	used = scan_committed(map + b->durable_offset, b->durable_size, &torn);
+	used += scan_committed(map + b->rolling_offset[0], b->rolling_size,
+			       &torn);
 	if (b->mode != FXT_BUFFERING_ONESHOT)
 		used += scan_committed(map + b->rolling_offset[1],
-				       b->rolling_size);
+				       b->rolling_size, &torn);
 	return used;
 }
 
-int provider_buffer_copy_area(const struct provider_buffer *b,
-			      enum provider_area area, bool up_to_end,
-			      void **data, size_t *len)
+int provider_buffer_view(const struct provider_buffer *b,
+			 enum provider_area area, bool up_to_end, size_t from,
+			 struct provider_area_view *v)
 {
 	struct provider_buffer_state st;
 	uint64_t offset, size, end;
-	unsigned char *copy;
+	bool torn;
 
-	*data = NULL;
-	*len = 0;
+	*v = (struct provider_area_view){ 0 };
 	provider_buffer_state(b, &st);
 	if (area == PROVIDER_AREA_DURABLE) {
 		offset = b->durable_offset;
@@ -221,17 +203,26 @@ int provider_buffer_copy_area(const struct provider_buffer *b,
 	}
 	if (up_to_end)
 		size = ALIGN_DOWN_8(clamp(end, size));
-	if (!size)
+	if (from >= size)
 		return 0;
-	copy = malloc(size);
-	if (!copy)
-		return -ENOMEM;
-	if (up_to_end)
-		memcpy(copy, (const char *)b->map + offset, size);
-	else
-		size = copy_committed((const unsigned char *)b->map + offset,
-				      size, copy);
-	*data = copy;
-	*len = size;
+	v->base = (const unsigned char *)b->map + offset + from;
+	v->size = size - from;
+	if (!up_to_end) {
+		/* The header word of a record that overruns goes too. */
+		v->size = scan_committed(v->base, v->size, &torn);
+		if (torn)
+			v->size += FXT_WORD_BYTES;
+	}
 	return 0;
+}
+
+/*
+ * Committed records are only ever added, so the copy is the scanned
+ * length. A provider rewriting its headers meanwhile changes what is
+ * copied, not what is kept: the walk validates the copy.
+ */
+size_t provider_area_copy(const struct provider_area_view *v, void *out)
+{
+	memcpy(out, v->base, v->size);
+	return v->size;
 }

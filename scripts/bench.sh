@@ -122,7 +122,7 @@ while [ "$i" -lt "$lines" ]; do
 		"$logs/provider.log")
 	[ -n "$ns" ] || continue	# a row not measured (LTTng without root)
 	ratio=$(awk -v w="$what" 'index($0, "  " w " ") == 1 &&
-		match($0, /x[0-9.]+ LTTng-UST( disabled)?$/) {
+		match($0, /x[0-9.]+ LTTng-UST( disabled)?/) {
 		print substr($0, RSTART + 1, RLENGTH - 1) }' "$logs/provider.log")
 	# Instructions per event: two event counts, so set-up cancels out.
 	for n in 1000000 3000000; do

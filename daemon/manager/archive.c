@@ -73,6 +73,8 @@ struct archive {
 	uint64_t failures;
 	uint64_t written;
 	int finish_error;	/* of fsync() */
+	char *spare;		/* a written chunk's mapping, for the next */
+	size_t spare_cap;
 	struct archive_lost *lost;
 	size_t nlost;
 };
@@ -88,8 +90,43 @@ static void chunk_free(struct chunk *c)
 	free(c);
 }
 
+/*
+ * A written chunk's mapping is kept for the next large chunk (under the
+ * lock): pages the process already has cost no faults and no zeroing,
+ * and on a stop the event loop fills one provider's chunk while the
+ * writer writes the last. The larger of two is kept.
+ */
+static void chunk_retire(struct archive *a, struct chunk *c)
+{
+	if (c->cap >= ARCHIVE_CHUNK_MAPPED && c->cap > a->spare_cap) {
+		if (a->spare)
+			munmap(a->spare, a->spare_cap);
+		a->spare = c->data;
+		a->spare_cap = c->cap;
+		c->data = NULL;
+		c->cap = 0;
+	}
+	chunk_free(c);
+}
+
+/* The spare mapping if it holds cap bytes; NULL otherwise. */
+static char *take_spare(struct archive *a, size_t *cap)
+{
+	char *data = NULL;
+
+	pthread_mutex_lock(&a->lock);
+	if (a->spare && a->spare_cap >= *cap) {
+		data = a->spare;
+		*cap = a->spare_cap;
+		a->spare = NULL;
+		a->spare_cap = 0;
+	}
+	pthread_mutex_unlock(&a->lock);
+	return data;
+}
+
 /* Grows c's data to cap bytes, keeping its contents. */
-static int chunk_grow(struct chunk *c, size_t cap)
+static int chunk_grow(struct archive *a, struct chunk *c, size_t cap)
 {
 	char *data;
 
@@ -102,8 +139,10 @@ static int chunk_grow(struct chunk *c, size_t cap)
 		if (data == MAP_FAILED)
 			return -ENOMEM;
 	} else {
-		data = mmap(NULL, cap, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		data = take_spare(a, &cap);
+		if (!data)
+			data = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (data == MAP_FAILED)
 			return -ENOMEM;
 		memcpy(data, c->data, c->len);
@@ -220,7 +259,7 @@ static void *writer(void *userdata)
 		if (!a->head)
 			a->tail = &a->head;
 		a->queued -= c->len;
-		chunk_free(c);
+		chunk_retire(a, c);
 	}
 	pthread_mutex_unlock(&a->lock);
 	if (a->finished)
@@ -305,6 +344,8 @@ int archive_close(struct archive *a)
 		chunk_free(c);
 	}
 	chunk_free(a->open);
+	if (a->spare)
+		munmap(a->spare, a->spare_cap);
 	sd_event_source_disable_unref(a->done_source);
 	if (a->done_fd >= 0)
 		close(a->done_fd);
@@ -344,7 +385,7 @@ static int reserve(struct archive *a, size_t len)
 	if (cap >= ARCHIVE_CHUNK_MAPPED && len >= ARCHIVE_CHUNK_MAPPED)
 		cap = (c->len + len + ARCHIVE_CHUNK_MAPPED - 1) &
 		      ~(size_t)(ARCHIVE_CHUNK_MAPPED - 1);
-	return chunk_grow(c, cap);
+	return chunk_grow(a, c, cap);
 }
 
 int archive_reserve(struct archive *a, size_t len, void **room)

@@ -68,15 +68,7 @@ result() {
 }
 
 # fxtrace: a private manager, the BPF backend, default sizes.
-export FXTRACE_SOCKET=$work/manager.sock
-"$fxtraced" --socket "$FXTRACE_SOCKET" >"$work/fxtraced.log" 2>&1 &
-mgr=$!
-i=0
-until "$tracectl" status >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ $i -lt 600 ] || fail "fxtraced did not come up: $(cat "$work/fxtraced.log")"
-	sleep 0.05
-done
+. "$(dirname "$0")/../manager.sh"
 "$tracectl" start -o "$work/fxt.fxt" --mode streaming --kernel=bpf \
 	--categories kernel:sched >"$work/start.out" 2>&1 ||
 	fail "tracectl start: $(cat "$work/start.out")"

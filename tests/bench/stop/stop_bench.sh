@@ -39,15 +39,7 @@ fail() {
 # room for the strings and the thread record).
 per_bytes=$((mb * 1048576 / nprov))
 events=$(((per_bytes - 4096) / 32))
-export FXTRACE_SOCKET=$work/manager.sock
-"$fxtraced" --socket "$FXTRACE_SOCKET" >"$work/fxtraced.log" 2>&1 &
-mgr=$!
-i=0
-until "$tracectl" status >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ $i -lt 600 ] || fail "fxtraced did not come up: $(cat "$work/fxtraced.log")"
-	sleep 0.05
-done
+. "$(dirname "$0")/../manager.sh"
 if [ -n "${STOP_BENCH_PERF:-}" ]; then
 	perf record -g -o "$STOP_BENCH_PERF" -p "$mgr" >"$work/perf.log" 2>&1 &
 	perf_pid=$!

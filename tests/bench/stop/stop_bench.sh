@@ -3,8 +3,9 @@
 # tracectl stop of a oneshot trace against cp of as many bytes on the same
 # disk, medians of RUNS runs in one run. PROVIDERS proto-providers fill
 # MEGABYTES of buffers in all (records of 32 bytes), then the stop
-# assembles, writes and fsyncs the archive; the peer is cp of that archive
-# followed by sync of the copy (the stop fsyncs too), and cp alone.
+# assembles, writes and fsyncs the archive; the peer is cp of a file of
+# that size followed by sync of the copy (the stop fsyncs too), and cp
+# alone.
 #
 # usage: stop_bench.sh BUILDDIR [MEGABYTES] [RUNS] [PROVIDERS] [DIR]
 # Run as root. DIR (default /var/tmp) holds the archives; they are deleted.
@@ -70,29 +71,36 @@ wait_written() {
 	done
 }
 
+# The peer copies a file of the archive's size just before each stop,
+# from the same memory state: this VM hands freed memory back to its host
+# (free page reporting), so whatever first touches memory freed a while
+# ago pays the host's faults, and a cp right after the stop would reuse
+# the pages the stop just freed. Both wait for that settling first.
+settle() {
+	sync
+	sleep 3
+}
+head -c $((mb * 1048576)) /dev/zero >"$work/src"
 run=1
 while [ $run -le "$runs" ]; do
 	"$tracectl" start -o "$work/t.fxt" --mode oneshot \
 		--buffer-size "$per_bytes" --kernel=off >/dev/null ||
 		fail "tracectl start failed"
 	wait_written $run
-	sync
+	settle
 	t0=$(date +%s%N)
-	"$tracectl" stop >"$work/stop.out" || { cat "$work/stop.out"; fail "tracectl stop failed"; }
+	cp "$work/src" "$work/copy"
 	t1=$(date +%s%N)
-	size=$(stat -c %s "$work/t.fxt")
-	sync
-	t2=$(date +%s%N)
-	cp "$work/t.fxt" "$work/copy"
 	sync "$work/copy"
-	t3=$(date +%s%N)
+	t2=$(date +%s%N)
 	rm -f "$work/copy"
-	sync
+	settle
+	t3=$(date +%s%N)
+	"$tracectl" stop >"$work/stop.out" || { cat "$work/stop.out"; fail "tracectl stop failed"; }
 	t4=$(date +%s%N)
-	cp "$work/t.fxt" "$work/copy"
-	t5=$(date +%s%N)
-	echo "$(ms "$t0" "$t1") $(ms "$t2" "$t3") $(ms "$t4" "$t5")" >>"$work/times"
-	rm -f "$work/copy" "$work/t.fxt" "$work/t.fxt.old"
+	size=$(stat -c %s "$work/t.fxt")
+	echo "$(ms "$t3" "$t4") $(ms "$t0" "$t2") $(ms "$t0" "$t1")" >>"$work/times"
+	rm -f "$work/t.fxt" "$work/t.fxt.old"
 	run=$((run + 1))
 done
 if [ -n "${STOP_BENCH_PERF:-}" ]; then

@@ -19,7 +19,8 @@
 #              default buffer sizes: events lost per million, ours, ftrace
 #              (read by splice, as trace-cmd does) and perf record
 #   stop       tracectl stop of a 1 GiB oneshot trace of 4 providers
-#              against cp (+ sync) of the archive
+#              against cp (+ sync) of a file of that size, from the same
+#              settled memory (tests/bench/stop/stop_bench.sh)
 #   convert    tracectl convert of a 1 GiB archive to /dev/null: MB/s and
 #              peak RSS, against cat
 # Run as root on Debian 12, alone on the machine (about 12 minutes on

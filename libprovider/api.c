@@ -12,6 +12,7 @@
 
 #include "buffer.h"
 #include "clock.h"
+#include "intern.h"
 #include "macro.h"
 #include "record.h"
 #include "session.h"
@@ -169,6 +170,32 @@ static inline void write_end(struct fxt_thread *t)
 	fxt_write_leave(t);
 }
 
+/*
+ * write_begin_eval(), then the refs of the site's dynamic strings
+ * (eval->dyn) by content; a dynamic category decides here, at each call.
+ */
+static inline struct fxt_session *
+write_begin_dyn(struct fxt_site *site, const char *cat, const char *name,
+		const struct fxt_site_eval *eval, struct fxt_thread **tp,
+		uint16_t *cat_ref, uint16_t *name_ref)
+{
+	bool enabled = true, category;
+	struct fxt_session *s;
+
+	s = write_begin_eval(site, cat, name, eval, tp, cat_ref, name_ref);
+	if (likely(!s || !eval || !eval->dyn))
+		return s;
+	if (eval->dyn & FXT_DYN_CAT)
+		*cat_ref = fxt_intern_dynamic(s, cat, true, &enabled);
+	if (!enabled) {
+		write_end(*tp);
+		return NULL;
+	}
+	if (eval->dyn & FXT_DYN_NAME)
+		*name_ref = fxt_intern_dynamic(s, name, false, &category);
+	return s;
+}
+
 static inline void event_entry_eval(struct fxt_site *site,
 				    const struct fxt_site_eval *eval,
 				    const char *category, const char *name,
@@ -186,8 +213,8 @@ static inline void event_entry_eval(struct fxt_site *site,
 
 	if (unlikely(event_type > FXT_EVENT_TYPE_MAX))
 		return;
-	s = write_begin_eval(site, category, name, eval, &t, &e.cat_ref,
-			     &e.name_ref);
+	s = write_begin_dyn(site, category, name, eval, &t, &e.cat_ref,
+			    &e.name_ref);
 	if (!s)
 		return;
 	t->library_events++;
@@ -204,18 +231,44 @@ static inline void event_entry(struct fxt_site *site, const char *category,
 			 args, nargs);
 }
 
-FXT_EXPORT bool fxt_internal_enabled(struct fxt_site *site,
-				     const char *category)
+static bool enabled_entry(struct fxt_site *site, unsigned int dyn,
+			  const char *category)
 {
+	struct fxt_site_eval eval = { .dyn = dyn };
 	uint16_t cat_ref, name_ref;
 	struct fxt_thread *t;
 	struct fxt_session *s;
 
-	s = write_begin(site, category, "", &t, &cat_ref, &name_ref);
+	s = write_begin_dyn(site, category, "", &eval, &t, &cat_ref,
+			    &name_ref);
 	if (!s)
 		return false;
 	write_end(t);
 	return true;
+}
+
+FXT_EXPORT bool fxt_internal_enabled(struct fxt_site *site,
+				     const char *category)
+{
+	return enabled_entry(site, 0, category);
+}
+
+FXT_EXPORT bool fxt_internal_enabled_dyn(struct fxt_site *site,
+					 const char *category)
+{
+	return enabled_entry(site, FXT_DYN_CAT, category);
+}
+
+FXT_EXPORT uint16_t fxt_internal_dyn_name_ref(const char *name,
+					      uint64_t state)
+{
+	struct fxt_session *s = atomic_load_explicit(&fxt_current,
+						     memory_order_acquire);
+
+	/* The refs of the trace whose buffer the writer of state uses. */
+	if (unlikely(!s || !fxt_site_state_current(state, s->gen)))
+		return 0;
+	return fxt_intern_dynamic_find(s, name);
 }
 
 FXT_EXPORT void fxt_internal_event(struct fxt_site *site, const char *category,
@@ -234,13 +287,13 @@ static const char *const scope_names[] = {
 
 /* Sites of process or global instants carry a "scope" argument. */
 static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
-			  const char *category, const char *name,
-			  enum fxt_scope scope, uint64_t ts,
+			  unsigned int dyn, const char *category,
+			  const char *name, enum fxt_scope scope, uint64_t ts,
 			  const struct fxt_arg_in *args, unsigned int nargs)
 {
 	struct fxt_arg_in with_scope[FXT_MAX_ARGS];
 	struct fxt_site_eval eval = {
-		.arg_name = arg_name, .args = args, .nargs = nargs,
+		.arg_name = arg_name, .args = args, .nargs = nargs, .dyn = dyn,
 	};
 
 	if (likely(scope != TRACE_SCOPE_PROCESS && scope != TRACE_SCOPE_GLOBAL)) {
@@ -269,7 +322,7 @@ FXT_EXPORT void fxt_internal_instant(struct fxt_site *site,
 				     const struct fxt_arg_in *args,
 				     unsigned int nargs)
 {
-	instant_entry(site, NULL, category, name, scope, 0, args, nargs);
+	instant_entry(site, NULL, 0, category, name, scope, 0, args, nargs);
 }
 
 FXT_EXPORT void fxt_internal_instant_args(struct fxt_site_args *site,
@@ -279,7 +332,7 @@ FXT_EXPORT void fxt_internal_instant_args(struct fxt_site_args *site,
 					  const struct fxt_arg_in *args,
 					  unsigned int nargs)
 {
-	instant_entry(&site->site, site->arg_name, category, name, scope, 0,
+	instant_entry(&site->site, site->arg_name, 0, category, name, scope, 0,
 		      args, nargs);
 }
 
@@ -290,8 +343,20 @@ FXT_EXPORT void fxt_internal_instant_args_ts(struct fxt_site_args *site,
 					     const struct fxt_arg_in *args,
 					     unsigned int nargs)
 {
-	instant_entry(&site->site, site->arg_name, category, name, scope, ts,
-		      args, nargs);
+	instant_entry(&site->site, site->arg_name, 0, category, name, scope,
+		      ts, args, nargs);
+}
+
+FXT_EXPORT void fxt_internal_instant_dyn(struct fxt_site_args *site,
+					 unsigned int dyn,
+					 const char *category,
+					 const char *name,
+					 enum fxt_scope scope, uint64_t ts,
+					 const struct fxt_arg_in *args,
+					 unsigned int nargs)
+{
+	instant_entry(&site->site, site->arg_name, dyn, category, name, scope,
+		      ts, args, nargs);
 }
 
 FXT_EXPORT void fxt_internal_event_args(struct fxt_site_args *site,
@@ -310,52 +375,148 @@ FXT_EXPORT void fxt_internal_event_args(struct fxt_site_args *site,
 			 extra, args, nargs);
 }
 
+FXT_EXPORT void fxt_internal_event_dyn(struct fxt_site_args *site,
+				       unsigned int dyn, const char *category,
+				       const char *name,
+				       unsigned int event_type, uint64_t ts,
+				       uint64_t extra,
+				       const struct fxt_arg_in *args,
+				       unsigned int nargs)
+{
+	struct fxt_site_eval eval = {
+		.arg_name = site->arg_name, .args = args, .nargs = nargs,
+		.dyn = dyn,
+	};
+
+	event_entry_eval(&site->site, &eval, category, name, event_type, ts,
+			 extra, args, nargs);
+}
+
+static void blob_entry(struct fxt_site *site, unsigned int dyn,
+		       const char *category, const char *name,
+		       unsigned int blob_type, const void *data, size_t len)
+{
+	struct fxt_site_eval eval = { .dyn = dyn };
+	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s;
+
+	s = write_begin_dyn(site, category, name, &eval, &t, &cat_ref,
+			    &name_ref);
+	if (!s)
+		return;
+	fxt_write_blob(t, s, name, name_ref, blob_type, data, len);
+	write_end(t);
+}
+
 FXT_EXPORT void fxt_internal_blob(struct fxt_site *site, const char *category,
 				  const char *name, unsigned int blob_type,
 				  const void *data, size_t len)
 {
-	uint16_t cat_ref, name_ref;
-	struct fxt_thread *t;
-	struct fxt_session *s;
-
-	s = write_begin(site, category, name, &t, &cat_ref, &name_ref);
-	if (!s)
-		return;
-	fxt_write_blob(t, s, name, blob_type, data, len);
-	write_end(t);
+	blob_entry(site, 0, category, name, blob_type, data, len);
 }
 
-FXT_EXPORT void fxt_internal_log(struct fxt_site *site, const char *category,
-				 const char *message, size_t len)
+FXT_EXPORT void fxt_internal_blob_dyn(struct fxt_site *site, unsigned int dyn,
+				      const char *category, const char *name,
+				      unsigned int blob_type, const void *data,
+				      size_t len)
 {
+	blob_entry(site, dyn, category, name, blob_type, data, len);
+}
+
+static void log_entry(struct fxt_site *site, unsigned int dyn,
+		      const char *category, const char *message, size_t len)
+{
+	struct fxt_site_eval eval = { .dyn = dyn };
 	uint16_t cat_ref, name_ref;
 	struct fxt_thread *t;
 	struct fxt_session *s;
 
-	s = write_begin(site, category, "", &t, &cat_ref, &name_ref);
+	s = write_begin_dyn(site, category, "", &eval, &t, &cat_ref,
+			    &name_ref);
 	if (!s)
 		return;
 	fxt_write_log(t, s, message, len);
 	write_end(t);
 }
 
-FXT_EXPORT void fxt_internal_logf(struct fxt_site *site, const char *category,
-				  const char *fmt, ...)
+FXT_EXPORT void fxt_internal_log(struct fxt_site *site, const char *category,
+				 const char *message, size_t len)
+{
+	log_entry(site, 0, category, message, len);
+}
+
+FXT_EXPORT void fxt_internal_log_dyn(struct fxt_site *site, unsigned int dyn,
+				     const char *category,
+				     const char *message, size_t len)
+{
+	log_entry(site, dyn, category, message, len);
+}
+
+static void logf_entry(struct fxt_site *site, unsigned int dyn,
+		       const char *category, const char *fmt, va_list ap)
 {
 	char message[1024];
-	va_list ap;
 	int n;
 
 	if (!fxt_category_enabled(category))
 		return;
-	va_start(ap, fmt);
 	n = vsnprintf(message, sizeof(message), fmt, ap);
-	va_end(ap);
 	if (n < 0)
 		return;
 	if ((size_t)n >= sizeof(message))
 		n = sizeof(message) - 1;
-	fxt_internal_log(site, category, message, (size_t)n);
+	log_entry(site, dyn, category, message, (size_t)n);
+}
+
+FXT_EXPORT void fxt_internal_logf(struct fxt_site *site, const char *category,
+				  const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	logf_entry(site, 0, category, fmt, ap);
+	va_end(ap);
+}
+
+FXT_EXPORT void fxt_internal_logf_dyn(struct fxt_site *site, unsigned int dyn,
+				      const char *category, const char *fmt,
+				      ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	logf_entry(site, dyn, category, fmt, ap);
+	va_end(ap);
+}
+
+/* Object records: their names are written inline, never interned. */
+static struct fxt_session *object_begin(struct fxt_site *site,
+					unsigned int dyn, const char *category,
+					struct fxt_thread **tp)
+{
+	struct fxt_site_eval eval = { .dyn = dyn };
+	uint16_t cat_ref, name_ref;
+
+	return write_begin_dyn(site, category, "", &eval, tp, &cat_ref,
+			       &name_ref);
+}
+
+FXT_EXPORT void fxt_internal_userspace_object_dyn(struct fxt_site *site,
+						  unsigned int dyn,
+						  const char *category,
+						  const void *pointer,
+						  const char *name,
+						  const struct fxt_arg_in *args,
+						  unsigned int nargs)
+{
+	struct fxt_thread *t;
+	struct fxt_session *s = object_begin(site, dyn, category, &t);
+
+	if (!s)
+		return;
+	fxt_write_userspace_object(t, s, pointer, name, args, nargs);
+	write_end(t);
 }
 
 FXT_EXPORT void fxt_internal_userspace_object(struct fxt_site *site,
@@ -365,15 +526,25 @@ FXT_EXPORT void fxt_internal_userspace_object(struct fxt_site *site,
 					      const struct fxt_arg_in *args,
 					      unsigned int nargs)
 {
-	uint16_t cat_ref, name_ref;
-	struct fxt_thread *t;
-	struct fxt_session *s;
+	fxt_internal_userspace_object_dyn(site, 0, category, pointer, name,
+					  args, nargs);
+}
 
-	/* name may be dynamic: never interned by its address. */
-	s = write_begin(site, category, "", &t, &cat_ref, &name_ref);
+FXT_EXPORT void fxt_internal_kernel_object_dyn(struct fxt_site *site,
+					       unsigned int dyn,
+					       const char *category,
+					       uint64_t koid,
+					       unsigned int obj_type,
+					       const char *name,
+					       const struct fxt_arg_in *args,
+					       unsigned int nargs)
+{
+	struct fxt_thread *t;
+	struct fxt_session *s = object_begin(site, dyn, category, &t);
+
 	if (!s)
 		return;
-	fxt_write_userspace_object(t, s, pointer, name, args, nargs);
+	fxt_write_kernel_object(t, s, koid, obj_type, name, args, nargs);
 	write_end(t);
 }
 
@@ -384,15 +555,8 @@ FXT_EXPORT void fxt_internal_kernel_object(struct fxt_site *site,
 					   const struct fxt_arg_in *args,
 					   unsigned int nargs)
 {
-	uint16_t cat_ref, name_ref;
-	struct fxt_thread *t;
-	struct fxt_session *s;
-
-	s = write_begin(site, category, "", &t, &cat_ref, &name_ref);
-	if (!s)
-		return;
-	fxt_write_kernel_object(t, s, koid, obj_type, name, args, nargs);
-	write_end(t);
+	fxt_internal_kernel_object_dyn(site, 0, category, koid, obj_type,
+				       name, args, nargs);
 }
 
 FXT_EXPORT void fxt_internal_scope_begin(struct fxt_scope_state *scope,
@@ -419,6 +583,7 @@ FXT_EXPORT void fxt_internal_scope_begin(struct fxt_scope_state *scope,
 	if (nargs > FXT_MAX_ARGS)
 		nargs = FXT_MAX_ARGS;
 	scope->site = site;
+	scope->dyn = 0;
 	scope->category = category;
 	scope->name = name;
 	scope->nargs = nargs;
@@ -441,23 +606,22 @@ FXT_EXPORT void fxt_internal_scope_end(struct fxt_scope_state *scope)
  * evaluated (with its argument names, so that the next time can be
  * inline) and the arguments kept for the end, as fxt_internal_scope_*().
  */
-FXT_EXPORT void fxt_internal_scope_args_begin(struct fxt_scope_args *scope,
-					      struct fxt_site_args *site,
-					      const char *category,
-					      const char *name,
-					      const struct fxt_arg_in *args,
-					      unsigned int nargs)
+static void scope_args_begin(struct fxt_scope_args *scope,
+			     struct fxt_site_args *site, unsigned int dyn,
+			     const char *category, const char *name,
+			     const struct fxt_arg_in *args, unsigned int nargs)
 {
 	struct fxt_site_eval eval = {
 		.arg_name = site->arg_name, .args = args, .nargs = nargs,
+		.dyn = dyn,
 	};
 	struct fxt_session *s;
 	uint16_t cat_ref, name_ref;
 	struct fxt_thread *t;
 
 	scope->header = 0;
-	s = write_begin_eval(&site->site, category, name, &eval, &t, &cat_ref,
-			     &name_ref);
+	s = write_begin_dyn(&site->site, category, name, &eval, &t, &cat_ref,
+			    &name_ref);
 	if (!s)
 		return;
 	write_end(t);
@@ -468,8 +632,30 @@ FXT_EXPORT void fxt_internal_scope_args_begin(struct fxt_scope_args *scope,
 	scope->u.slow.category = category;
 	scope->u.slow.name = name;
 	scope->u.slow.nargs = nargs;
+	scope->u.slow.dyn = dyn;
 	memcpy(scope->u.slow.args, args, nargs * sizeof(*args));
 	scope->u.slow.start = fxt_clock_ns();
+}
+
+FXT_EXPORT void fxt_internal_scope_args_begin(struct fxt_scope_args *scope,
+					      struct fxt_site_args *site,
+					      const char *category,
+					      const char *name,
+					      const struct fxt_arg_in *args,
+					      unsigned int nargs)
+{
+	scope_args_begin(scope, site, 0, category, name, args, nargs);
+}
+
+FXT_EXPORT void fxt_internal_scope_dyn_begin(struct fxt_scope_args *scope,
+					     struct fxt_site_args *site,
+					     unsigned int dyn,
+					     const char *category,
+					     const char *name,
+					     const struct fxt_arg_in *args,
+					     unsigned int nargs)
+{
+	scope_args_begin(scope, site, dyn, category, name, args, nargs);
 }
 
 /* The end of a scope begun here, or of one whose trace changed. */
@@ -483,6 +669,7 @@ FXT_EXPORT void fxt_internal_scope_args_end(struct fxt_scope_args *scope)
 		struct fxt_site_eval eval = {
 			.arg_name = ((struct fxt_site_args *)slow->site)->arg_name,
 			.args = slow->args, .nargs = slow->nargs,
+			.dyn = slow->dyn,
 		};
 
 		event_entry_eval(slow->site, &eval, slow->category, slow->name,

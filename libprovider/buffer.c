@@ -3,12 +3,15 @@
  * The shared trace buffer: reserving space for records, the three
  * buffering modes, and publishing what was written.
  *
- * Writers take space with one release fetch_add on an area's bump pointer
- * and publish a record by storing its header word last (fxt_commit()).
- * Only switching rolling halves and stopping take b->lock. Before either
- * reads or reuses an area it closes the area (sets FXT_AREA_CLOSED in the
- * bump pointer, acq_rel) and waits in fxt_quiesce() for every thread that
- * was writing:
+ * An event writer takes a chunk of a rolling half (provider_abi.h) with
+ * one release fetch_add on the half's bump pointer, then fills it with
+ * plain stores to its own state (struct fxt_internal_writer: chunk_pos,
+ * chunk_limit) and publishes each record by storing its header word last
+ * (fxt_commit()). Durable records take space record by record. Only
+ * switching rolling halves and stopping take b->lock. Before either reads
+ * or reuses an area it closes the area (sets FXT_AREA_CLOSED in the bump
+ * pointer, acq_rel) and waits in fxt_quiesce() for every thread that was
+ * writing:
  *
  *   writer                          closer
  *   seq = odd        (A)            fetch_or(bump, CLOSED)  (C, acq_rel)
@@ -18,8 +21,22 @@
  *
  * If B comes before C in the bump's modification order, C synchronizes
  * with B, so D sees A (odd) and waits for E; if after, B sees CLOSED and
- * the writer touches nothing. A full area never blocks: the record is
- * dropped and counted (oneshot, streaming without a free half).
+ * the writer touches nothing. Then the closer takes every thread's chunk
+ * back (fxt_threads_drop_chunks()):
+ *
+ *   writer                          closer
+ *   seq = odd        (A)            chunk_limit = NULL      (N)
+ *   load chunk_limit (L)            membarrier()            (M)
+ *   write, commit                   load(seq) until even    (D)
+ *   seq = even       (E)
+ *
+ * The writer has no fence between A and L (that is the point of chunks);
+ * membarrier() puts one in every running thread of the process, so
+ * either L sees NULL and the writer asks for a new chunk (B above, which
+ * finds the half closed), or D sees A and waits for E. A full area never
+ * blocks: the record is dropped and counted (oneshot, streaming without
+ * a free half). Without membarrier() (a sandbox may forbid it), every
+ * event takes its own space from the bump pointer, as one-record chunks.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -37,9 +54,16 @@
 static struct fxt_buffer *buffers_all;
 static pthread_mutex_t buffers_all_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* Test hook: buffers mapped from now on are written record by record. */
+static bool record_by_record;
+
+/* What API version 2 inline writers see: halves that are always full. */
+struct fxt_internal_area fxt_full_areas[2];
+const unsigned int fxt_full_current;
+
 static bool area_fits(const struct fxt_area *a, uint64_t off, uint32_t bytes)
 {
-	return off + bytes <= a->size;
+	return off <= a->size && a->size - off >= bytes;
 }
 
 static uint64_t *area_reserve(struct fxt_area *a, uint32_t bytes)
@@ -49,10 +73,6 @@ static uint64_t *area_reserve(struct fxt_area *a, uint32_t bytes)
 
 	if (likely(area_fits(a, off, bytes)))
 		return (uint64_t *)(a->base + off);
-	/* Exactly one reservation covers the end: its offset ends the data. */
-	if (off <= a->size)
-		atomic_store_explicit(&a->end_at_full, off,
-				      memory_order_relaxed);
 	return NULL;
 }
 
@@ -63,39 +83,62 @@ static uint64_t area_close(struct fxt_area *a)
 	       ~FXT_AREA_CLOSED;
 }
 
-/* Bytes of whole records in a closed, quiesced area. */
+/*
+ * Bytes taken in a closed, quiesced area: of chunks in a rolling half
+ * (their unused tails are zero), of records in the durable area (a
+ * reservation that did not fit is zero too).
+ */
 static uint64_t area_end(struct fxt_area *a)
 {
 	uint64_t bump = atomic_load_explicit(&a->bump, memory_order_acquire) &
 			~FXT_AREA_CLOSED;
 
-	if (bump <= a->size)
-		return bump;
-	return atomic_load_explicit(&a->end_at_full, memory_order_relaxed);
+	return bump < a->size ? bump : a->size;
 }
 
 static void area_reset(struct fxt_area *a, bool open)
 {
-	atomic_store_explicit(&a->end_at_full, a->size, memory_order_relaxed);
 	atomic_store_explicit(&a->bump, open ? 0 : FXT_AREA_CLOSED,
 			      memory_order_release);
 }
 
-static uint64_t count_records(const struct fxt_area *a, uint64_t end)
+struct area_count {
+	uint64_t records, bytes;
+};
+
+/*
+ * The records in [0, end) of an area, by the reader's rule of
+ * provider_abi.h: chunk 0 (the durable area) ends at a zero header word,
+ * a rolling half goes on at the next chunk boundary.
+ */
+static struct area_count count_records(const struct fxt_area *a,
+				       uint64_t end, uint64_t chunk)
 {
-	uint64_t n = 0, off = 0;
+	struct area_count c = { 0, 0 };
+	uint64_t off = 0;
 
 	while (off + FXT_WORD_BYTES <= end) {
 		uint64_t w = __atomic_load_n((const uint64_t *)(a->base + off),
 					     __ATOMIC_ACQUIRE);
-		uint64_t words = fxt_record_words(w);
+		uint64_t bytes = fxt_record_bytes(w);
 
-		if (!w || !words)
+		if (!w && chunk) {
+			off = fxt_chunk_next(off, chunk);
+			continue;
+		}
+		if (!bytes || bytes > end - off)
 			break;
-		off += words * FXT_WORD_BYTES;
-		n++;
+		off += bytes;
+		c.records++;
+		c.bytes += bytes;
 	}
-	return n;
+	return c;
+}
+
+static uint64_t rolling_records(const struct fxt_buffer *b, unsigned int h,
+				uint64_t end)
+{
+	return count_records(&b->rolling[h], end, b->chunk).records;
 }
 
 static bool range_ok(uint64_t off, uint64_t len, uint64_t total)
@@ -112,6 +155,10 @@ static int header_check(const struct fxt_buffer_header *h, uint64_t size)
 	if (h->version && h->version != FXT_BUFFER_VERSION)
 		return -EPROTO;
 	if (h->total_size != size || !h->rolling_size)
+		return -EINVAL;
+	if (h->chunk_size < FXT_BUFFER_CHUNK_MIN ||
+	    h->chunk_size > FXT_BUFFER_CHUNK_MAX ||
+	    (h->chunk_size & (h->chunk_size - 1)))
 		return -EINVAL;
 	if (h->durable_size && !range_ok(h->durable_offset, h->durable_size, size))
 		return -EINVAL;
@@ -159,6 +206,9 @@ int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size)
 	b->hdr = h;
 	b->map_size = size;
 	b->fd = fd;
+	/* The writers' fast path is correct only with the closers' barrier. */
+	b->chunked = !record_by_record && fxt_threads_barrier_init();
+	b->chunk = h->chunk_size;
 	area_init(&b->durable, (uint8_t *)h, h->durable_offset, h->durable_size);
 	area_init(&b->rolling[0], (uint8_t *)h, h->rolling_offset[0],
 		  h->rolling_size);
@@ -177,11 +227,30 @@ static void zero_area(struct fxt_area *a)
 		memset(a->base, 0, a->size);
 }
 
+/*
+ * Circular: the records of a half about to be reused are lost, counted
+ * as dropped like the kernel's overwritten records.
+ */
+static void count_overwritten(struct fxt_buffer *b, unsigned int half)
+{
+	struct area_count c;
+
+	if (b->mode != FXT_BUFFERING_CIRCULAR ||
+	    !b->hdr->rolling_generation[half])
+		return;
+	c = count_records(&b->rolling[half], b->hdr->rolling_end[half],
+			  b->chunk);
+	__atomic_fetch_add(&b->hdr->records_dropped, c.records,
+			   __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->hdr->bytes_dropped, c.bytes, __ATOMIC_RELAXED);
+}
+
 /* Make half the current one; under lock, the half closed and quiesced. */
 static void switch_to(struct fxt_buffer *b, unsigned int half)
 {
 	struct fxt_area *a = &b->rolling[half];
 
+	count_overwritten(b, half);
 	/* A fresh memfd is zero: only a half used before needs clearing. */
 	if (b->used[half])
 		zero_area(a);
@@ -263,10 +332,12 @@ static void close_half(struct fxt_buffer *b, unsigned int half)
 
 	area_close(a);
 	fxt_quiesce();
+	/* Every chunk is in the current half: no thread may keep one. */
+	fxt_threads_drop_chunks();
 	end = area_end(a);
 	/* Circular: counted at stop, over what survived (no walk per wrap). */
 	if (b->mode == FXT_BUFFERING_STREAMING)
-		b->hdr->records_written += count_records(a, end);
+		b->hdr->records_written += rolling_records(b, half, end);
 	__atomic_store_n(&b->hdr->rolling_end[half], end, __ATOMIC_RELEASE);
 	b->published[half] = true;
 }
@@ -280,19 +351,21 @@ static void close_half(struct fxt_buffer *b, unsigned int half)
 static void hand_over(struct fxt_buffer *b, unsigned int h)
 {
 	struct fxt_area *a = &b->rolling[h];
-	uint64_t end = b->hdr->rolling_end[h], n;
+	uint64_t end = b->hdr->rolling_end[h];
+	struct area_count c;
 
 	b->half_free[h] = false;
 	if (b->save &&
 	    b->save(b->save_ctx, h, b->hdr->rolling_generation[h]) == 0)
 		return;
-	n = count_records(a, end);
-	b->hdr->records_written -= n;
-	__atomic_fetch_add(&b->hdr->records_dropped, n, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&b->hdr->bytes_dropped, end, __ATOMIC_RELAXED);
+	c = count_records(a, end, b->chunk);
+	b->hdr->records_written -= c.records;
+	__atomic_fetch_add(&b->hdr->records_dropped, c.records,
+			   __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->hdr->bytes_dropped, c.bytes, __ATOMIC_RELAXED);
 	/* Nothing in it is to be read any more, by end mark or by headers. */
 	__atomic_store_n(&b->hdr->rolling_end[h], 0, __ATOMIC_RELEASE);
-	__atomic_store_n((uint64_t *)a->base, 0, __ATOMIC_RELEASE);
+	zero_area(a);
 	b->half_free[h] = true;
 }
 
@@ -354,6 +427,61 @@ out:
 	pthread_mutex_unlock(&b->lock);
 }
 
+/*
+ * Without membarrier(): space for one record, moved to the next chunk
+ * boundary rather than across it (a record bigger than a chunk starts at
+ * one), so that the reader's rule holds. A compare-exchange, not an add:
+ * the skipped tail must stay zero.
+ */
+static uint64_t take_record(struct fxt_area *a, uint64_t chunk,
+			    uint32_t bytes)
+{
+	uint64_t off = atomic_load_explicit(&a->bump, memory_order_relaxed);
+	uint64_t at;
+
+	do {
+		if (off & FXT_AREA_CLOSED)
+			return off;
+		at = off;
+		if (off % chunk && off % chunk + bytes > chunk)
+			at = fxt_chunk_next(off, chunk);
+	} while (!atomic_compare_exchange_weak_explicit(&a->bump, &off,
+							at + bytes,
+							memory_order_release,
+							memory_order_relaxed));
+	return at;
+}
+
+/*
+ * Space for a record of bytes at the start of a new chunk of half h,
+ * inside a write; the rest of the chunk becomes the thread's. A record
+ * larger than a chunk takes as many as it needs. The chunk that covers
+ * the end of the half is cut there.
+ */
+static uint64_t *take_chunk(struct fxt_thread *t, struct fxt_buffer *b,
+			    unsigned int h, uint32_t bytes)
+{
+	struct fxt_area *a = &b->rolling[h];
+	uint64_t take, off, end;
+	uint64_t *p;
+
+	if (!b->chunked) {
+		off = take_record(a, b->chunk, bytes);
+		return area_fits(a, off, bytes) ? (uint64_t *)(a->base + off) :
+						  NULL;
+	}
+	take = (bytes + b->chunk - 1) & ~(b->chunk - 1);
+	off = atomic_fetch_add_explicit(&a->bump, take, memory_order_release);
+	if (!area_fits(a, off, bytes))
+		return NULL;
+	end = a->size - off < take ? a->size : off + take;
+	p = (uint64_t *)(a->base + off);
+	t->w.chunk_pos = p + bytes / FXT_WORD_BYTES;
+	__atomic_store_n(&t->w.chunk_limit, (uint64_t *)(a->base + end),
+			 __ATOMIC_RELAXED);
+	return p;
+}
+
 static __attribute__((noinline)) uint64_t *
 reserve_event_slow(struct fxt_thread *t, struct fxt_buffer *b, unsigned int h,
 		   uint32_t bytes)
@@ -373,7 +501,7 @@ reserve_event_slow(struct fxt_thread *t, struct fxt_buffer *b, unsigned int h,
 		if (!retry)
 			break;
 		h = atomic_load_explicit(&b->current, memory_order_acquire);
-		p = area_reserve(&b->rolling[h], bytes);
+		p = take_chunk(t, b, h, bytes);
 		if (p)
 			return p;
 	}
@@ -382,58 +510,74 @@ drop:
 	return NULL;
 }
 
-/* The inline writer of <fxt/provider.h> sees areas as its own struct. */
-_Static_assert(sizeof(struct fxt_area) == sizeof(struct fxt_internal_area) &&
-		       offsetof(struct fxt_area, bump) ==
-			       offsetof(struct fxt_internal_area, bump) &&
-		       offsetof(struct fxt_area, base) ==
-			       offsetof(struct fxt_internal_area, base) &&
-		       offsetof(struct fxt_area, size) ==
-			       offsetof(struct fxt_internal_area, size) &&
-		       sizeof(_Atomic unsigned int) == sizeof(unsigned int),
-	       "struct fxt_internal_area mirrors struct fxt_area");
-_Static_assert(offsetof(struct fxt_thread, w) == 0,
-	       "the writer state begins struct fxt_thread");
-
-/* The inline writer's reservation at offset did not fit in half h. */
-FXT_EXPORT uint64_t *fxt_internal_reserve_slow(struct fxt_internal_writer *w,
-					       unsigned int h, uint64_t offset,
-					       uint32_t bytes)
-{
-	struct fxt_thread *t = (struct fxt_thread *)w;
-	struct fxt_area *a = &t->buf->rolling[h];
-
-	/* As area_reserve(): exactly one reservation covers the end. */
-	if (offset <= a->size)
-		atomic_store_explicit(&a->end_at_full, offset,
-				      memory_order_relaxed);
-	return reserve_event_slow(t, t->buf, h, bytes);
-}
-
-uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
-			    uint32_t bytes)
+/* The thread's chunk is full (or taken back): a new one, else a drop. */
+static uint64_t *reserve_chunk(struct fxt_thread *t, struct fxt_buffer *b,
+			       uint32_t bytes)
 {
 	unsigned int h = atomic_load_explicit(&b->current,
 					      memory_order_acquire);
-	uint64_t *p = area_reserve(&b->rolling[h], bytes);
+	uint64_t *p = take_chunk(t, b, h, bytes);
 
 	if (likely(p))
 		return p;
 	return reserve_event_slow(t, b, h, bytes);
 }
 
+_Static_assert(offsetof(struct fxt_thread, w) == 0,
+	       "the writer state begins struct fxt_thread");
+
+FXT_EXPORT uint64_t *fxt_internal_chunk_reserve(struct fxt_internal_writer *w,
+						uint32_t bytes)
+{
+	struct fxt_thread *t = (struct fxt_thread *)w;
+
+	return reserve_chunk(t, t->buf, bytes);
+}
+
+/* API version 2 inline writers: their half (fxt_full_areas) is full. */
+FXT_EXPORT uint64_t *fxt_internal_reserve_slow(struct fxt_internal_writer *w,
+					       unsigned int h, uint64_t offset,
+					       uint32_t bytes)
+{
+	(void)h;
+	(void)offset;
+	return fxt_internal_chunk_reserve(w, bytes);
+}
+
+uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
+			    uint32_t bytes)
+{
+	uint64_t *p, *limit;
+
+	/* As fxt_fast_reserve(): after the seq store of fxt_write_enter(). */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	p = t->w.chunk_pos;
+	limit = __atomic_load_n(&t->w.chunk_limit, __ATOMIC_ACQUIRE);
+	if (likely((uintptr_t)p + bytes <= (uintptr_t)limit)) {
+		t->w.chunk_pos = p + bytes / FXT_WORD_BYTES;
+		return p;
+	}
+	return reserve_chunk(t, b, bytes);
+}
+
 /*
- * Space for a string, thread or name record, which must outlive wrapping.
- * NULL when there is no room or no durable area in a wrapping mode: the
- * caller falls back to inline strings and threads.
+ * Space for a string, thread or name record, which must outlive wrapping
+ * and precede the events that use it. NULL when there is no room or no
+ * durable area in a wrapping mode: the caller falls back to inline
+ * strings and threads. A oneshot buffer without a durable area (the
+ * manager always gives one) takes them in the calling thread's chunk:
+ * only that thread's later events are sure to follow them.
  */
 uint64_t *fxt_buffer_reserve_durable(struct fxt_buffer *b, uint32_t bytes)
 {
+	struct fxt_thread *t;
+
 	if (b->durable.size)
 		return area_reserve(&b->durable, bytes);
-	if (b->mode == FXT_BUFFERING_ONESHOT)
-		return area_reserve(&b->rolling[0], bytes);
-	return NULL;
+	if (b->mode != FXT_BUFFERING_ONESHOT)
+		return NULL;
+	t = fxt_thread_self();
+	return t ? fxt_reserve_event(t, b, bytes) : NULL;
 }
 
 void fxt_buffer_stop(struct fxt_buffer *b)
@@ -451,20 +595,21 @@ void fxt_buffer_stop(struct fxt_buffer *b)
 	area_close(&b->rolling[0]);
 	area_close(&b->rolling[1]);
 	fxt_quiesce();
+	fxt_threads_drop_chunks();
 	end = b->durable.size ? area_end(&b->durable) : 0;
-	h->records_written += count_records(&b->durable, end);
+	h->records_written += count_records(&b->durable, end, 0).records;
 	h->durable_end = end;
 	cur = atomic_load(&b->current);
 	/* A half closed by rotate() has published its end already. */
 	if (!b->published[cur]) {
 		end = area_end(&b->rolling[cur]);
-		h->records_written += count_records(&b->rolling[cur], end);
+		h->records_written += rolling_records(b, cur, end);
 		h->rolling_end[cur] = end;
 		b->published[cur] = true;
 		if (b->mode == FXT_BUFFERING_CIRCULAR)
 			h->records_written +=
-				count_records(&b->rolling[cur ^ 1],
-					      h->rolling_end[cur ^ 1]);
+				rolling_records(b, cur ^ 1,
+						h->rolling_end[cur ^ 1]);
 	}
 	/* The STOPPED message carries this to the manager. */
 	atomic_thread_fence(memory_order_release);
@@ -490,6 +635,11 @@ void fxt_buffer_unmap(struct fxt_buffer *b)
 void fxt_buffers_after_fork_child(void)
 {
 	pthread_mutex_init(&buffers_all_lock, NULL);
+}
+
+void fxt_test_record_by_record(bool on)
+{
+	record_by_record = on;
 }
 
 /* Test hook: may events move to the other half without dropping? */

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <fxt/provider.h>
 #include <fxt/provider_abi.h>
 
 struct fxt_thread;
@@ -23,10 +24,8 @@ struct fxt_thread;
 #define FXT_AREA_CLOSED (1ull << 62)
 
 struct fxt_area {
-	/* Next free byte, free-running; only fetch_add/fetch_or on it. */
+	/* Next free byte, free-running; only fetch_add/fetch_or/CAS on it. */
 	_Atomic uint64_t bump;
-	/* Offset of the record that first did not fit (its end of data). */
-	_Atomic uint64_t end_at_full;
 	uint8_t *base;
 	uint64_t size;
 };
@@ -47,6 +46,9 @@ struct fxt_buffer {
 	int fd;
 	uint32_t provider_id;
 	enum fxt_buffering_mode mode;
+	uint64_t chunk;		/* the header's chunk_size */
+	/* Threads write in chunks; else record by record (buffer.c). */
+	bool chunked;
 	bool started;		/* a START used it: zero the data to reuse */
 	bool stopped;		/* rules: under lock */
 	struct fxt_area durable;	/* size 0: durable records with events */
@@ -79,6 +81,9 @@ uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
 			    uint32_t bytes);
 uint64_t *fxt_buffer_reserve_durable(struct fxt_buffer *b, uint32_t bytes);
 void fxt_buffers_after_fork_child(void);
+/* What API version 2 inline writers are given (buffer.c). */
+extern struct fxt_internal_area fxt_full_areas[2];
+extern const unsigned int fxt_full_current;
 void fxt_buffer_count_drop(struct fxt_buffer *b, uint32_t bytes);
 
 /* Publish a record: its header word last, with release ordering. */

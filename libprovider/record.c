@@ -36,6 +36,7 @@ static inline uint32_t prepare_args(struct fxt_thread *t,
 				    struct fxt_arg_refs *refs)
 {
 	uint32_t words = 0;
+	bool category;
 	unsigned int i;
 
 	for (i = 0; i < nargs; i++) {
@@ -43,7 +44,11 @@ static inline uint32_t prepare_args(struct fxt_thread *t,
 		struct fxt_arg_refs *r = &refs[i];
 
 		r->type = arg_type_known(a->type) ? a->type : FXT_ARG_NULL;
-		r->name = fxt_intern_cached(t, s, a->name);
+		if (a->flags & FXT_ARG_IN_DYN_NAME)
+			r->name = fxt_intern_dynamic(s, a->name, false,
+						     &category);
+		else
+			r->name = fxt_intern_cached(t, s, a->name);
 		r->value = 0;
 		if (r->type == FXT_ARG_STRING) {
 			if (a->flags & FXT_ARG_IN_LITERAL)
@@ -134,10 +139,9 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 }
 
 void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
-		    const char *name, unsigned int blob_type,
-		    const void *data, size_t len)
+		    const char *name, uint16_t name_ref,
+		    unsigned int blob_type, const void *data, size_t len)
 {
-	uint16_t name_ref = fxt_intern_cached(t, s, name);
 	uint32_t words;
 	uint64_t *p, *q;
 

@@ -33,9 +33,10 @@ struct fxt_event_desc {
 
 void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 		     const struct fxt_event_desc *e);
+/* name_ref: the site's ref for name. */
 void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
-		    const char *name, unsigned int blob_type,
-		    const void *data, size_t len);
+		    const char *name, uint16_t name_ref,
+		    unsigned int blob_type, const void *data, size_t len);
 void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
 		   const char *message, size_t len);
 void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,

@@ -98,8 +98,13 @@ static bool intern_arg_names(struct fxt_thread *t, struct fxt_session *s,
 
 	for (i = 0; fast && i < eval->nargs; i++) {
 		const struct fxt_arg_in *a = &eval->args[i];
-		uint16_t ref = fxt_intern_cached(t, s, a->name);
+		uint16_t ref;
 
+		if (a->flags & FXT_ARG_IN_DYN_NAME) {
+			fast = false;	/* the name is looked up at each call */
+			break;
+		}
+		ref = fxt_intern_cached(t, s, a->name);
 		__atomic_store_n(&eval->arg_name[i], ref, __ATOMIC_RELAXED);
 		if (!fxt_arg_fixed(a->type) || fxt_string_ref_is_inline(ref))
 			fast = false;
@@ -128,8 +133,10 @@ static uint64_t site_enabled(struct fxt_site *site, struct fxt_thread *t,
 	uint64_t state;
 	bool fast;
 
-	*cat_ref = fxt_intern_cached(t, s, cat);
-	*name_ref = fxt_intern_cached(t, s, name);
+	*cat_ref = eval && (eval->dyn & FXT_DYN_CAT) ?
+			   FXT_STRING_REF_EMPTY : fxt_intern_cached(t, s, cat);
+	*name_ref = eval && (eval->dyn & FXT_DYN_NAME) ?
+			    FXT_STRING_REF_EMPTY : fxt_intern_cached(t, s, name);
 	if (!eval || !eval->arg_name)
 		return site_enabled_state(s->gen, *cat_ref, *name_ref, false);
 	pthread_mutex_lock(&sites_lock);
@@ -162,8 +169,8 @@ static void join(struct fxt_thread *t, struct fxt_session *s)
 	fxt_write_thread_records(t, s);
 	/* The inline writer needs an indexed thread (no inline koids). */
 	t->w.thread_ref = t->thread_ref;
-	t->w.areas = (struct fxt_internal_area *)s->buf->rolling;
-	t->w.current = (const unsigned int *)&s->buf->current;
+	t->w.areas = fxt_full_areas;
+	t->w.current = &fxt_full_current;
 	t->w.site_tag = t->thread_ref == FXT_THREAD_REF_INLINE ?
 				FXT_SITE_TAG_NONE : site_tag(s->gen);
 }
@@ -184,7 +191,10 @@ static struct fxt_session *site_evaluate(struct fxt_site *site,
 
 	if (!site->next)
 		site_register(site);
-	if (s && t && fxt_session_category_enabled(s, cat)) {
+	/* A dynamic category is checked at each call (fxt_intern_dynamic()). */
+	if (s && t &&
+	    ((eval && (eval->dyn & FXT_DYN_CAT)) ||
+	     fxt_session_category_enabled(s, cat))) {
 		state = site_enabled(site, t, s, cat, name, eval, cat_ref,
 				     name_ref);
 		/* The session is written to even if it stopped meanwhile. */

@@ -22,6 +22,8 @@
 #include "buffer.h"
 #include "thread.h"
 
+struct fxt_intern_dynamic;
+
 struct fxt_session {
 	uint64_t gen;		/* fxt_trace_gen when it started */
 	struct fxt_buffer *buf;
@@ -29,6 +31,8 @@ struct fxt_session {
 	char provider_name[FXT_PROVIDER_NAME_MAX];	/* the process's name */
 	_Atomic unsigned int next_thread_index;	/* 1..255 */
 	atomic_bool process_named;
+	/* Strings interned by content (intern.c); NULL until the first. */
+	_Atomic(struct fxt_intern_dynamic *) dynamic;
 	struct fxt_session *all_next;	/* every session ever started */
 };
 
@@ -70,6 +74,12 @@ struct fxt_site_eval {
 	uint16_t *arg_name;	/* NULL: a plain struct fxt_site */
 	const struct fxt_arg_in *args;
 	unsigned int nargs;
+	/*
+	 * FXT_DYN_CAT, FXT_DYN_NAME: the site's category or name changes
+	 * from call to call; the site word caches neither (its ref is 0),
+	 * and with FXT_DYN_CAT it says only that a trace runs.
+	 */
+	unsigned int dyn;
 };
 
 /*

@@ -26,6 +26,11 @@ void fxt_test_detach(struct fxt_buffer *b);
 /* The buffer the manager gave, and whether its other half is free. */
 struct fxt_buffer *fxt_test_transport_buffer(void);
 bool fxt_test_other_half_free(struct fxt_buffer *b);
+/*
+ * Buffers mapped from now on are written as without membarrier(): each
+ * record takes its own space from the shared counter (buffer.c).
+ */
+void fxt_test_record_by_record(bool on);
 /* Threads whose state is registered (live threads that traced). */
 unsigned int fxt_test_registered_threads(void);
 /* This thread's events written by the library, not the inline writer. */

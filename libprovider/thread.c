@@ -4,10 +4,13 @@
  * string cache, the thread ref. Allocated at a thread's first event,
  * freed by a pthread key destructor when the thread exits.
  */
+#include <errno.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "macro.h"
@@ -114,6 +117,52 @@ void fxt_quiesce(void)
 	pthread_mutex_unlock(&threads_lock);
 }
 
+static int membarrier(int cmd)
+{
+	return (int)syscall(__NR_membarrier, cmd, 0, 0);
+}
+
+/* A full memory barrier in every running thread of the process. */
+static bool barrier_all_threads(void)
+{
+	if (membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+		return true;
+	/* Registration is per process: a forked child registers again. */
+	if (errno == EPERM &&
+	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0 &&
+	    membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0)
+		return true;
+	return membarrier(MEMBARRIER_CMD_GLOBAL) == 0;
+}
+
+bool fxt_threads_barrier_init(void)
+{
+	int cmds = membarrier(MEMBARRIER_CMD_QUERY);
+
+	if (cmds < 0)
+		return false;
+	if ((cmds & MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) &&
+	    membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0)
+		return true;
+	return cmds & MEMBARRIER_CMD_GLOBAL;
+}
+
+void fxt_threads_drop_chunks(void)
+{
+	struct fxt_thread *t;
+
+	pthread_mutex_lock(&threads_lock);
+	for (t = threads; t; t = t->next)
+		__atomic_store_n(&t->w.chunk_limit, NULL, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&threads_lock);
+	/*
+	 * Buffers are mapped only once fxt_threads_barrier_init() said yes;
+	 * it cannot fail later but for a sandbox changing its mind.
+	 */
+	(void)barrier_all_threads();
+	fxt_quiesce();
+}
+
 void fxt_threads_lock(void)
 {
 	pthread_mutex_lock(&threads_lock);
@@ -142,6 +191,8 @@ void fxt_threads_after_fork_child(void)
 		self->tid = (uint32_t)gettid();
 		self->gen = 0;
 		self->w.site_tag = FXT_SITE_TAG_NONE;
+		self->w.chunk_pos = NULL;
+		self->w.chunk_limit = NULL;
 	}
 }
 

@@ -43,6 +43,13 @@ struct fxt_thread {
 struct fxt_thread *fxt_thread_self(void);
 /* Wait until no thread is inside a write it began before this call. */
 void fxt_quiesce(void);
+/* Can fxt_threads_drop_chunks() make every thread see it (membarrier)? */
+bool fxt_threads_barrier_init(void);
+/*
+ * Take every thread's chunk back, then quiesce: a write that began before
+ * this call has ended, and later ones ask for a new chunk (buffer.c).
+ */
+void fxt_threads_drop_chunks(void);
 void fxt_threads_lock(void);
 void fxt_threads_unlock(void);
 void fxt_threads_after_fork_child(void);

@@ -27,6 +27,8 @@ enum fxt_ctl_msg_type {
 	FXT_MSG_CTL_START = FXT_MSG_CTL_BASE,
 	FXT_MSG_CTL_STOP = FXT_MSG_CTL_BASE + 1,	/* header only */
 	FXT_MSG_CTL_STATUS = FXT_MSG_CTL_BASE + 2, /* header only */
+	/* struct fxt_ctl_wait_joined (tracectl record) */
+	FXT_MSG_CTL_WAIT_JOINED = FXT_MSG_CTL_BASE + 3,
 	/* manager -> controller */
 	FXT_MSG_CTL_PROVIDER = FXT_MSG_CTL_BASE + 16, /* fxt_ctl_provider */
 	FXT_MSG_CTL_RESULT = FXT_MSG_CTL_BASE + 17,	/* fxt_ctl_result */
@@ -62,6 +64,21 @@ struct fxt_ctl_start {
 	 */
 	char temp_name[FXT_CTL_NAME_MAX];
 };
+
+/*
+ * Answered once a provider of process pid, or of a process it started,
+ * has joined the running trace (acknowledged its START): the
+ * FXT_MSG_CTL_PROVIDER messages of those that have, then a RESULT with
+ * error 0; or a RESULT with -ETIMEDOUT after timeout_ms (at most
+ * FXT_CTL_WAIT_JOINED_MAX_MS), -ESRCH when no trace runs.
+ */
+struct fxt_ctl_wait_joined {
+	struct fxt_msg_header hdr;
+	__u32 pid;
+	__u32 timeout_ms;
+};
+
+#define FXT_CTL_WAIT_JOINED_MAX_MS 60000u
 
 enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_ALIVE = 1u << 0,	/* still connected */

@@ -61,7 +61,10 @@ static int walk_area(struct provider *p, struct archive *a,
 		return r;
 	k.room = room;
 	len = provider_area_copy(&v, room);
-	r = record_walk(room, len, &p->walk, &walked, keep_run, &k);
+	/* A rolling half is walked whole: chunks never resume mid-way. */
+	r = record_walk_chunks(room, len, area == PROVIDER_AREA_DURABLE ?
+						  0 : p->buffer.chunk_size,
+			       &p->walk, &walked, keep_run, &k);
 	if (r < 0)
 		return r;
 	archive_wrote(a, k.len);

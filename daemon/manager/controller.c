@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <pwd.h>
 #include <stdio.h>
@@ -217,6 +218,112 @@ static int handle_stop(struct controller *c)
 	return controller_send_result(c, r, note);
 }
 
+/* Is pid ancestor, or one of the processes it started (/proc)? */
+static bool descends_from(pid_t pid, pid_t ancestor)
+{
+	unsigned int depth;
+
+	for (depth = 0; depth < 64 && pid > 1; depth++) {
+		char path[64], buf[512], *end;
+		_cleanup_close_ int fd = -1;
+		ssize_t n;
+
+		if (pid == ancestor)
+			return true;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		n = read(fd, buf, sizeof(buf) - 1);
+		if (n <= 0)
+			return false;
+		buf[n] = '\0';
+		/* "pid (comm) state ppid": comm may hold anything but ')'s end */
+		end = strrchr(buf, ')');
+		if (!end || sscanf(end + 1, " %*c %d", &pid) != 1)
+			return false;
+	}
+	return false;
+}
+
+/* The answer to a wait, if one of its providers has joined: true. */
+static bool answer_wait_joined(struct controller *c)
+{
+	struct fxt_ctl_provider d;
+	unsigned int joined = 0;
+	struct provider *p;
+	char note[FXT_CTL_MESSAGE_MAX];
+
+	for (p = c->manager->providers; p; p = p->next) {
+		if (!p->in_trace || !p->started ||
+		    !descends_from(p->pid, c->wait_pid))
+			continue;
+		provider_describe(p, &d);
+		if (controller_send(c, &d, sizeof(d)) < 0)
+			return true;
+		joined++;
+	}
+	if (!joined)
+		return false;
+	c->wait_pid = 0;
+	c->wait_timer = sd_event_source_disable_unref(c->wait_timer);
+	snprintf(note, sizeof(note), "%u provider(s) joined", joined);
+	(void)controller_send_result(c, 0, note);
+	return true;
+}
+
+static int on_wait_timeout(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct controller *c = userdata;
+	char note[FXT_CTL_MESSAGE_MAX];
+
+	snprintf(note, sizeof(note),
+		 "no provider of process %d joined the trace in time",
+		 (int)c->wait_pid);
+	c->wait_pid = 0;
+	c->wait_timer = sd_event_source_disable_unref(c->wait_timer);
+	(void)controller_send_result(c, -ETIMEDOUT, note);
+	return 0;
+}
+
+void controllers_provider_joined(struct manager *m)
+{
+	struct controller *c;
+
+	for (c = m->controllers; c; c = c->next)
+		if (c->wait_pid)
+			(void)answer_wait_joined(c);
+}
+
+static int handle_wait_joined(struct controller *c, const void *buf,
+			      size_t len)
+{
+	const struct fxt_ctl_wait_joined *w = buf;
+	uint32_t ms;
+	int r;
+
+	if (len != sizeof(*w))
+		return reject_length(c, "a wait request", len, sizeof(*w));
+	if (!c->manager->trace)
+		return controller_send_result(c, -ESRCH, "no trace is running");
+	if (w->pid <= 1 || c->wait_pid)
+		return controller_send_result(c, -EINVAL,
+					      "a wait for one process at a time, not pid 0 or 1");
+	c->wait_pid = (pid_t)w->pid;
+	if (answer_wait_joined(c))
+		return 0;
+	ms = w->timeout_ms < FXT_CTL_WAIT_JOINED_MAX_MS ?
+		     w->timeout_ms : FXT_CTL_WAIT_JOINED_MAX_MS;
+	r = sd_event_add_time_relative(c->manager->event, &c->wait_timer,
+				       CLOCK_MONOTONIC, (uint64_t)ms * 1000,
+				       0, on_wait_timeout, c);
+	if (r < 0) {
+		c->wait_pid = 0;
+		return controller_send_result(c, r, "cannot wait");
+	}
+	return 0;
+}
+
 /* What to do, for the user by name: the uid means little to it. */
 static int refuse(struct controller *c)
 {
@@ -250,6 +357,8 @@ static int handle_request(struct controller *c, const void *buf, size_t len,
 		return handle_start(c, buf, len, TAKE_FD(*archive_fd));
 	case FXT_MSG_CTL_STOP:
 		return handle_stop(c);
+	case FXT_MSG_CTL_WAIT_JOINED:
+		return handle_wait_joined(c, buf, len);
 	case FXT_MSG_CTL_STATUS: {
 		char note[FXT_CTL_MESSAGE_MAX];
 		int r = controller_send_providers(c);
@@ -355,6 +464,7 @@ struct controller *controller_free(struct controller *c)
 		return NULL;
 	LIST_REMOVE(c->manager->controllers, c);
 	trace_forget_controller(c->manager, c);
+	sd_event_source_disable_unref(c->wait_timer);
 	while (c->out_head) {
 		struct controller_out *o = c->out_head;
 

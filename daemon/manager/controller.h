@@ -31,6 +31,9 @@ struct controller {
 	gid_t gid;
 	bool allowed;
 	bool closing;		/* closed once its last reply is sent */
+	/* FXT_MSG_CTL_WAIT_JOINED not answered yet: for this process. */
+	pid_t wait_pid;
+	sd_event_source *wait_timer;
 };
 
 /* Takes fd, also on failure; cred: SO_PEERCRED, read once at accept. */
@@ -41,5 +44,7 @@ int controller_send(struct controller *c, const void *msg, size_t len);
 int controller_send_result(struct controller *c, int error,
 			   const char *message);
 int controller_send_providers(struct controller *c);
+/* A provider acknowledged START: answer the controllers waiting for it. */
+void controllers_provider_joined(struct manager *m);
 
 #endif /* FXT_CONTROLLER_H */

@@ -120,6 +120,7 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 	struct pending *pc = userdata;
 	union {
 		struct fxt_msg_header hdr;
+		struct fxt_msg_provider_hello hello;
 		char buf[FXT_MSG_MAX];
 	} msg;
 	ssize_t n;
@@ -128,6 +129,21 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 	n = recv(fd, msg.buf, sizeof(msg.buf), MSG_PEEK | MSG_DONTWAIT);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR))
 		return 0;
+	if (n >= (ssize_t)sizeof(msg.hello) &&
+	    msg.hdr.magic == FXT_PROTO_MAGIC &&
+	    msg.hdr.version != FXT_PROTO_VERSION &&
+	    msg.hdr.type == FXT_MSG_PROVIDER_HELLO) {
+		if (log_burst_take(&pc->manager->bad_connections,
+				   pc->manager->event))
+			log_warning("Refusing provider \"%.*s\" (pid %u, uid %u): its libfxt-provider speaks protocol %u, this fxtraced %u; run it with the libfxt-provider of this fxtraced",
+				    FXT_PROVIDER_NAME_MAX, msg.hello.name,
+				    (unsigned int)msg.hello.pid,
+				    (unsigned int)pc->cred.uid,
+				    (unsigned int)msg.hdr.version,
+				    FXT_PROTO_VERSION);
+		pending_free(pc);
+		return 0;
+	}
 	if (n < (ssize_t)sizeof(msg.hdr) || msg.hdr.magic != FXT_PROTO_MAGIC ||
 	    msg.hdr.version != FXT_PROTO_VERSION) {
 		if (n > 0 && log_burst_take(&pc->manager->bad_connections,

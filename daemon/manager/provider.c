@@ -16,6 +16,7 @@
 #include <fxt/fxt_msg.h>
 #include "log.h"
 #include "manager.h"
+#include "controller.h"
 #include "provider.h"
 #include "trace.h"
 
@@ -46,6 +47,7 @@ static int handle_message(struct provider *p, const void *buf, size_t len)
 	switch (h->type) {
 	case FXT_MSG_PROVIDER_STARTED:
 		p->started = true;
+		controllers_provider_joined(p->manager);
 		return 0;
 	case FXT_MSG_PROVIDER_STOPPED:
 		if (p->stop_sent && !p->stopped)

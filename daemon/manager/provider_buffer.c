@@ -14,28 +14,41 @@
 
 #define ALIGN_DOWN_8(x) ((x) & ~(uint64_t)7)
 
+/* Writer chunks: 4 KiB, smaller in a half too small for 16 of them. */
+#define PROVIDER_BUFFER_CHUNK 4096u
+
+static uint64_t chunk_size(uint64_t rolling_size)
+{
+	uint64_t chunk = PROVIDER_BUFFER_CHUNK;
+
+	while (chunk > FXT_BUFFER_CHUNK_MIN && chunk * 16 > rolling_size)
+		chunk /= 2;
+	return chunk;
+}
+
 /*
- * Circular and streaming keep 1/8 of the data for records that must
- * survive wrapping (strings, threads); the rest is split in two halves.
- * Oneshot has one area: rolling half 0 spans the data; half 1 has
- * offset 0 (absent), and strings and threads go with the events.
+ * Part of the data is kept for records that must precede the events that
+ * use them and survive wrapping (strings, threads): 1/8 in circular and
+ * streaming, which split the rest in two halves; 1/16 in oneshot, which
+ * has one, rolling half 0 (half 1 has offset 0: absent).
  */
 static void layout(struct provider_buffer *b, uint64_t data_size)
 {
 	uint64_t data = FXT_BUFFER_HEADER_SIZE;
 
 	b->durable_offset = data;
-	if (b->mode == FXT_BUFFERING_ONESHOT) {
-		b->durable_size = 0;
-		b->rolling_size = data_size;
-		b->rolling_offset[0] = data;
-		b->rolling_offset[1] = 0;
-		return;
-	}
-	b->durable_size = ALIGN_DOWN_8(data_size / 8);
-	b->rolling_size = ALIGN_DOWN_8((data_size - b->durable_size) / 2);
+	b->durable_size = ALIGN_DOWN_8(
+		data_size / (b->mode == FXT_BUFFERING_ONESHOT ? 16 : 8));
 	b->rolling_offset[0] = data + b->durable_size;
-	b->rolling_offset[1] = b->rolling_offset[0] + b->rolling_size;
+	if (b->mode == FXT_BUFFERING_ONESHOT) {
+		b->rolling_size = data_size - b->durable_size;
+		b->rolling_offset[1] = 0;
+	} else {
+		b->rolling_size =
+			ALIGN_DOWN_8((data_size - b->durable_size) / 2);
+		b->rolling_offset[1] = b->rolling_offset[0] + b->rolling_size;
+	}
+	b->chunk_size = chunk_size(b->rolling_size);
 }
 
 static void write_header(struct provider_buffer *b)
@@ -52,6 +65,7 @@ static void write_header(struct provider_buffer *b)
 	h->rolling_offset[0] = b->rolling_offset[0];
 	h->rolling_offset[1] = b->rolling_offset[1];
 	h->rolling_size = b->rolling_size;
+	h->chunk_size = b->chunk_size;
 }
 
 int provider_buffer_create(struct provider_buffer *b, uint64_t data_size,
@@ -131,50 +145,93 @@ static uint64_t clamp(uint64_t v, uint64_t max)
 }
 
 /*
- * Bytes of committed records from the start of an area: a header word is
- * stored last with release ordering (provider_abi.h), so once the acquire
- * load sees it, the record's other words are there. Stops at the first
- * zero header, or at a record that overruns the area (*torn).
+ * Copies the committed records of a live area: a header word is stored
+ * last with release ordering (provider_abi.h), so once the acquire load
+ * sees it, the record's other words are there. At a zero header word the
+ * durable area (chunk 0) ends, a rolling half goes on at the next chunk
+ * boundary; what is not copied stays zero. Stops at a record that
+ * overruns the area (copied partially, for the walk to see and count it).
+ * Returns the end of the last record copied; *used: the bytes of them.
  */
-static uint64_t scan_committed(const unsigned char *area, uint64_t size,
-			       bool *torn)
+static size_t copy_committed(const unsigned char *area, size_t size,
+			     uint64_t chunk, unsigned char *out,
+			     uint64_t *used)
 {
-	uint64_t pos = 0;
+	size_t pos = 0, end = 0;
 
-	*torn = false;
+	*used = 0;
 	while (pos + FXT_WORD_BYTES <= size) {
 		uint64_t header = __atomic_load_n((const uint64_t *)(area + pos),
 						  __ATOMIC_ACQUIRE);
 		uint64_t bytes = fxt_record_bytes(header);
 
+		if (!header && chunk) {
+			size_t next = fxt_chunk_next(pos, chunk);
+
+			if (out)
+				memset(out + pos, 0,
+				       (next < size ? next : size) - pos);
+			pos = next;
+			continue;
+		}
 		if (!header)
 			break;
 		if (!bytes || bytes > size - pos) {
-			*torn = true;
-			break;
+			if (out)
+				memcpy(out + pos, &header, sizeof(header));
+			return pos + FXT_WORD_BYTES;
+		}
+		if (out) {
+			memcpy(out + pos + FXT_WORD_BYTES,
+			       area + pos + FXT_WORD_BYTES,
+			       bytes - FXT_WORD_BYTES);
+			memcpy(out + pos, &header, sizeof(header));
 		}
 		pos += bytes;
+		end = pos;
+		*used += bytes;
 	}
-	return pos;
+	return end;
+}
+
+/* Bytes of committed records in the durable area. */
+static uint64_t scan_committed(const unsigned char *area, uint64_t size)
+{
+	uint64_t used;
+
+	(void)copy_committed(area, size, 0, NULL, &used);
+	return used;
+}
+
+/* Bytes of the chunks of a rolling half that hold a record. */
+static uint64_t scan_taken(const unsigned char *area, uint64_t size,
+			   uint64_t chunk)
+{
+	uint64_t off, taken = 0;
+
+	for (off = 0; off + FXT_WORD_BYTES <= size; off += chunk)
+		if (__atomic_load_n((const uint64_t *)(area + off),
+				    __ATOMIC_RELAXED))
+			taken += size - off < chunk ? size - off : chunk;
+	return taken;
 }
 
 /*
  * Providers publish end marks only when a half closes or the trace
- * stops, so the fill of a running buffer is measured by its headers.
+ * stops, so the fill of a running buffer is measured by its headers: a
+ * writer's chunk counts whole once it holds a record.
  */
 uint64_t provider_buffer_used(const struct provider_buffer *b)
 {
 	const unsigned char *map = b->map;
 	uint64_t used;
 
-	bool torn;
-
-	used = scan_committed(map + b->durable_offset, b->durable_size, &torn);
-	used += scan_committed(map + b->rolling_offset[0], b->rolling_size,
-			       &torn);
+	used = scan_committed(map + b->durable_offset, b->durable_size);
+	used += scan_taken(map + b->rolling_offset[0], b->rolling_size,
+			   b->chunk_size);
 	if (b->mode != FXT_BUFFERING_ONESHOT)
-		used += scan_committed(map + b->rolling_offset[1],
-				       b->rolling_size, &torn);
+		used += scan_taken(map + b->rolling_offset[1], b->rolling_size,
+				   b->chunk_size);
 	return used;
 }
 
@@ -183,8 +240,7 @@ int provider_buffer_view(const struct provider_buffer *b,
 			 struct provider_area_view *v)
 {
 	struct provider_buffer_state st;
-	uint64_t offset, size, end;
-	bool torn;
+	uint64_t offset, size, end, chunk = 0, used;
 
 	*v = (struct provider_area_view){ 0 };
 	provider_buffer_state(b, &st);
@@ -200,6 +256,7 @@ int provider_buffer_view(const struct provider_buffer *b,
 		offset = b->rolling_offset[half];
 		size = b->rolling_size;
 		end = st.rolling_end[half];
+		chunk = b->chunk_size;
 	}
 	if (up_to_end)
 		size = ALIGN_DOWN_8(clamp(end, size));
@@ -207,22 +264,26 @@ int provider_buffer_view(const struct provider_buffer *b,
 		return 0;
 	v->base = (const unsigned char *)b->map + offset + from;
 	v->size = size - from;
-	if (!up_to_end) {
-		/* The header word of a record that overruns goes too. */
-		v->size = scan_committed(v->base, v->size, &torn);
-		if (torn)
-			v->size += FXT_WORD_BYTES;
-	}
+	v->chunk = chunk;
+	v->committed = !up_to_end;
+	/* Live: up to the end of the last committed record (see above). */
+	if (v->committed)
+		v->size = copy_committed(v->base, v->size, chunk, NULL, &used);
 	return 0;
 }
 
 /*
- * Committed records are only ever added, so the copy is the scanned
- * length. A provider rewriting its headers meanwhile changes what is
- * copied, not what is kept: the walk validates the copy.
+ * Up to an end mark the provider published, the area is copied in one
+ * run; a live area record by record, behind the acquire load of each
+ * header, within the length the view measured.
  */
 size_t provider_area_copy(const struct provider_area_view *v, void *out)
 {
-	memcpy(out, v->base, v->size);
-	return v->size;
+	uint64_t used;
+
+	if (!v->committed) {
+		memcpy(out, v->base, v->size);
+		return v->size;
+	}
+	return copy_committed(v->base, v->size, v->chunk, out, &used);
 }

@@ -27,6 +27,7 @@ struct provider_buffer {
 	/* The layout as the manager wrote it (the header copy is shared). */
 	uint64_t durable_offset, durable_size;
 	uint64_t rolling_offset[2], rolling_size;
+	uint64_t chunk_size;	/* of the rolling halves' writer chunks */
 };
 
 /* A snapshot of the fields the provider writes, each read once. */
@@ -59,12 +60,15 @@ uint64_t provider_buffer_used(const struct provider_buffer *b);
  * One area, for a private copy, so that a provider still writing cannot
  * change what is validated. up_to_end: up to the provider's end mark (it
  * published it: STOPPED, or SAVE of that half); otherwise the committed
- * records up to the first zero header word (the durable area while the
- * provider runs, or a dead provider's buffer, whose end marks may lag).
+ * records (the durable area while the provider runs, or a dead
+ * provider's buffer, whose end marks may lag), up to the first zero
+ * header word in the durable area, in every chunk of a rolling half.
  */
 struct provider_area_view {
 	const unsigned char *base;	/* in the shared mapping */
-	size_t size;			/* the bytes to copy */
+	size_t size;			/* the most bytes a copy takes */
+	uint64_t chunk;			/* writer chunks; 0: durable */
+	bool committed;			/* live: by committed headers */
 };
 
 /* The area from byte from (a record boundary on, where a walk resumes). */

@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Two passes over an untrusted area. The first walks header sizes only,
- * to find where the written records end (a zero header word, or a record
- * overrunning the area: a writer that died mid-record). The second hands
- * that prefix to the FXT reader in provider-buffer mode, which decodes
- * every record, drops the metadata records and the malformed ones; what
- * it returns is kept, in runs of adjacent records.
+ * Two passes over each segment of an untrusted area. The first walks
+ * header sizes only, to find where the written records end (a zero
+ * header word, or a record overrunning the area: a writer that died
+ * mid-record). The second hands that segment to the FXT reader in
+ * provider-buffer mode, which decodes every record, drops the metadata
+ * records and the malformed ones; what it returns is kept, in runs of
+ * adjacent records. A rolling half has a segment per writer chunk: after
+ * a zero header word the walk goes on at the next chunk boundary.
  */
 #include <errno.h>
 #include <string.h>
 
 #include <fxt/fxt.h>
+#include <fxt/provider_abi.h>
 
 #include "fxt_reader.h"
 #include "record_walk.h"
@@ -69,42 +72,68 @@ static int add(struct run *run, size_t offset, size_t len)
 	return r;
 }
 
-int record_walk(const void *data, size_t len, struct record_walk_stats *st,
-		size_t *end, record_emit_fn emit, void *ctx)
+/* Hands the records of [start, stop) that the FXT reader keeps to run. */
+static int walk_segment(struct run *run, size_t start, size_t stop,
+			struct record_walk_stats *st, uint64_t *kept)
 {
 	struct fxt_reader_options opt = { .provider_buffer = true };
-	struct run run = { .base = data, .emit = emit, .ctx = ctx };
 	struct fxt_reader *reader;
 	struct fxt_record rec;
-	uint64_t headers = 0, kept = 0;
-	bool torn = false;
 	int r = 0, n;
 
-	*end = written_end(data, len, &headers, &torn);
-	if (!*end)
-		goto out;
-	reader = fxt_reader_open_mem(data, *end, &opt);
+	reader = fxt_reader_open_mem(run->base + start, stop - start, &opt);
 	if (!reader)
 		return -ENOMEM;
 	while ((n = fxt_reader_next(reader, &rec)) > 0) {
 		size_t bytes = rec.size_words * FXT_WORD_BYTES;
 
-		r = add(&run, rec.offset, bytes);
+		r = add(run, start + rec.offset, bytes);
 		if (r < 0)
 			break;
-		kept++;
+		(*kept)++;
 		st->bytes += bytes;
 	}
 	fxt_reader_close(reader);
-	if (r >= 0 && n < 0)
-		r = n;
+	return r >= 0 && n < 0 ? n : r;
+}
+
+int record_walk_chunks(const void *data, size_t len, uint64_t chunk,
+		       struct record_walk_stats *st, size_t *end,
+		       record_emit_fn emit, void *ctx)
+{
+	struct run run = { .base = data, .emit = emit, .ctx = ctx };
+	const unsigned char *p = data;
+	uint64_t headers = 0, kept = 0;
+	size_t pos = 0, stop;
+	bool torn = false;
+	int r = 0;
+
+	*end = 0;
+	while (pos + FXT_WORD_BYTES <= len) {
+		stop = pos + written_end(p + pos, len - pos, &headers, &torn);
+		if (stop > pos) {
+			r = walk_segment(&run, pos, stop, st, &kept);
+			if (r < 0)
+				break;
+			*end = stop;
+		}
+		/* At a zero header word the writer's chunk ends (provider_abi.h). */
+		if (torn || !chunk)
+			break;
+		pos = fxt_chunk_next(stop, chunk);
+	}
 	if (r >= 0)
 		r = flush(&run);
-out:
 	st->records += kept;
 	st->skipped += (headers > kept ? headers - kept : 0) + torn;
 	st->torn |= torn;
 	return r;
+}
+
+int record_walk(const void *data, size_t len, struct record_walk_stats *st,
+		size_t *end, record_emit_fn emit, void *ctx)
+{
+	return record_walk_chunks(data, len, 0, st, end, emit, ctx);
 }
 
 uint64_t record_walk_count(const void *data, size_t len)

@@ -2,8 +2,9 @@
 /*
  * Walks an untrusted provider area record by record and hands on the runs
  * of records worth keeping: everything up to the first zero header word
- * (the end of what was written) or the first record that cannot be sized,
- * without the metadata records a provider must not write.
+ * (the end of what was written; in a rolling half, of a chunk) or the
+ * first record that cannot be sized, without the metadata records a
+ * provider must not write.
  */
 #ifndef FXT_RECORD_WALK_H
 #define FXT_RECORD_WALK_H
@@ -28,6 +29,14 @@ typedef int (*record_emit_fn)(void *ctx, const void *data, size_t len);
  */
 int record_walk(const void *data, size_t len, struct record_walk_stats *st,
 		size_t *end, record_emit_fn emit, void *ctx);
+/*
+ * The same over an area written in chunks of chunk bytes (a rolling half,
+ * <fxt/provider_abi.h>): a zero header word ends the records of its chunk
+ * only. *end: the end of the last record walked.
+ */
+int record_walk_chunks(const void *data, size_t len, uint64_t chunk,
+		       struct record_walk_stats *st, size_t *end,
+		       record_emit_fn emit, void *ctx);
 /* How many whole records data holds (by their headers' sizes). */
 uint64_t record_walk_count(const void *data, size_t len);
 

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -185,6 +187,26 @@ static const char *provider_note(const struct fxt_ctl_provider *p)
 	return "";
 }
 
+/* What keeps more records, in the words of the trace's mode. */
+static const char *drop_advice(unsigned int mode, const char *size_option)
+{
+	static char advice[160];
+
+	if (mode == FXT_BUFFERING_STREAMING)
+		snprintf(advice, sizeof(advice),
+			 "a larger %s gives the writer more time to save each half, a faster disk keeps up",
+			 size_option);
+	else if (mode == FXT_BUFFERING_CIRCULAR)
+		snprintf(advice, sizeof(advice),
+			 "circular mode keeps the newest: a larger %s keeps more of the past, --mode streaming keeps all",
+			 size_option);
+	else
+		snprintf(advice, sizeof(advice),
+			 "a larger %s, or --mode streaming, keeps more",
+			 size_option);
+	return advice;
+}
+
 static void print_results(const struct reply *rep)
 {
 	uint64_t drops = 0, kernel_drops = 0;
@@ -208,11 +230,13 @@ static void print_results(const struct reply *rep)
 	if (!rep->nproviders)
 		printf("(no provider was connected)\n");
 	if (drops)
-		printf("Warning: %llu provider records were dropped (DROPS); a larger --buffer-size, or --mode streaming, keeps more\n",
-		       (unsigned long long)drops);
+		printf("Warning: %llu provider records were dropped (DROPS); %s\n",
+		       (unsigned long long)drops,
+		       drop_advice(rep->result.mode, "--buffer-size"));
 	if (kernel_drops)
-		printf("Warning: %llu kernel records were dropped (DROPS); a larger --kernel-buffer-size, or --mode streaming, keeps more\n",
-		       (unsigned long long)kernel_drops);
+		printf("Warning: %llu kernel records were dropped (DROPS); %s\n",
+		       (unsigned long long)kernel_drops,
+		       drop_advice(rep->result.mode, "--kernel-buffer-size"));
 }
 
 static void start_usage(FILE *out, const char *cmd)
@@ -222,15 +246,16 @@ static void start_usage(FILE *out, const char *cmd)
 		"  -o, --output FILE      archive to write (default trace.fxt); it\n"
 		"                         appears at stop, a file there is kept\n"
 		"                         as FILE.old\n"
-		"  -c, --categories LIST  comma-separated categories (default all)\n"
+		"  -c, --categories LIST  comma-separated categories, 'net*' a prefix\n"
+		"                         (default: every provider category, and\n"
+		"                         kernel:sched,kernel:proc for the kernel)\n"
 		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
 		"%s"
 		"  -k, --kernel=BACKEND   scheduling capture: auto (default), kmod, bpf, off\n"
 		"      --kernel-buffer-size SIZE\n"
 		"                         per CPU, a power of two, e.g. 1M (default 2M)\n"
-		"Talks to fxtraced at $%s (default %s).\n\n"
-		"Examples:\n",
+		"Talks to fxtraced at $%s (default %s).\n\n",
 		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
 		strcmp(cmd, "record") ?
 			"  -d, --duration T       stop after T (e.g. 10s, 500ms)\n" :
@@ -238,10 +263,14 @@ static void start_usage(FILE *out, const char *cmd)
 		FXT_SOCKET_ENV, FXT_MANAGER_SOCKET);
 	if (!strcmp(cmd, "record"))
 		fprintf(out,
+			"Runs COMMAND in the trace, prints per provider of the command\n"
+			"the records written and dropped, exits with its status.\n\n"
+			"Examples:\n"
 			"  sudo tracectl record -o trace.fxt -- ./my-app --flag\n"
 			"  sudo tracectl record --mode streaming --kernel=off -- make -j2\n");
 	else
 		fprintf(out,
+			"Examples:\n"
 			"  sudo tracectl start -o trace.fxt --categories net,gfx\n"
 			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
 			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n");
@@ -264,7 +293,8 @@ static int resolve_output(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static int parse_start(int argc, char **argv, struct start_options *o)
+static int parse_start(const char *cmd, int argc, char **argv,
+		       struct start_options *o)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -277,7 +307,7 @@ static int parse_start(int argc, char **argv, struct start_options *o)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	const char *output = "trace.fxt", *cmd = argv[0];
+	const char *output = "trace.fxt";
 	uint64_t value;
 	int c, v;
 
@@ -587,7 +617,7 @@ static int do_start(const char *cmd, const struct start_options *o)
  * (its hidden name in the result) and the outcome said. 1 when the
  * archive is incomplete or not at the output.
  */
-static int do_stop(const char *cmd)
+static int do_stop(const char *cmd, struct reply *keep)
 {
 	const struct fxt_ctl_result *res;
 	struct fxt_msg_header req;
@@ -607,6 +637,10 @@ static int do_stop(const char *cmd)
 		print_results(&rep);
 	if (res->message[0] && !error)
 		printf("Note: %s\n", res->message);
+	if (keep) {
+		*keep = rep;
+		rep.providers = NULL;
+	}
 	free(rep.providers);
 	if (res->temp_name[0])
 		placed = publish_archive(cmd, res, error);
@@ -624,7 +658,7 @@ int cmd_start(int argc, char **argv)
 {
 	struct start_options o = { 0 };
 
-	if (parse_start(argc, argv, &o) < 0)
+	if (parse_start("start", argc, argv, &o) < 0)
 		return TRACECTL_EXIT_USAGE;
 	if (o.help) {
 		start_usage(stdout, "start");
@@ -661,7 +695,7 @@ int cmd_stop(int argc, char **argv)
 		fprintf(stderr, "tracectl stop: takes no arguments\n");
 		return TRACECTL_EXIT_USAGE;
 	}
-	return do_stop("stop");
+	return do_stop("stop", NULL);
 }
 
 static void print_status(const struct reply *rep)
@@ -764,10 +798,73 @@ static bool command_runnable(const char *cmd)
  */
 #define RECORD_START_WAIT_MS "10000"
 
+/*
+ * Asks the manager to tell when a provider of process pid (or of one it
+ * started) has joined the trace: the connection, or -1 (no answer then;
+ * the command runs all the same).
+ */
+static int wait_joined_request(pid_t pid)
+{
+	struct fxt_ctl_wait_joined req;
+	int fd = connect_manager("record");
+
+	if (fd < 0)
+		return -1;
+	fxt_msg_init(&req, FXT_MSG_CTL_WAIT_JOINED, sizeof(req));
+	req.pid = (__u32)pid;
+	req.timeout_ms = (__u32)atoi(RECORD_START_WAIT_MS);
+	if (fxt_msg_send(fd, &req, sizeof(req), -1) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * A provider's START acknowledgment may still be on its way to the
+ * manager when the command has exited: this long for the answer then.
+ */
+#define RECORD_JOIN_GRACE_MS 250
+
+/*
+ * Until the command exits: the manager's answer to the wait, if it comes
+ * (joined: its providers, result.error 0 when one joined).
+ */
+static void wait_command(pid_t pid, int watch_fd, struct reply *joined)
+{
+	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct pollfd fds[2] = {
+		{ .fd = pidfd, .events = POLLIN },
+		{ .fd = watch_fd, .events = POLLIN },
+	};
+	int timeout = -1, n;
+
+	joined->result.error = -ENODATA;
+	if (pidfd < 0 || watch_fd < 0)
+		return;
+	while (fds[1].fd >= 0) {
+		n = poll(fds, 2, timeout);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		if (fds[1].revents) {
+			if (read_reply(watch_fd, joined) < 0)
+				joined->result.error = -ENODATA;
+			fds[1].fd = -1;
+		}
+		if (fds[0].revents) {	/* exited: a last look at the answer */
+			fds[0].fd = -1;
+			timeout = RECORD_JOIN_GRACE_MS;
+		}
+	}
+}
+
 /* The command's exit status as a shell reports it. */
-static int run_command(char **argv)
+static int run_command(char **argv, pid_t *child, struct reply *joined)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	_cleanup_close_ int watch_fd = -1;
 	int status;
 	pid_t pid;
 
@@ -788,6 +885,9 @@ static int run_command(char **argv)
 			strerror(errno));
 		_exit(127);
 	}
+	*child = pid;
+	watch_fd = wait_joined_request(pid);
+	wait_command(pid, watch_fd, joined);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 127;
@@ -798,12 +898,45 @@ static int run_command(char **argv)
 	return WEXITSTATUS(status);
 }
 
+static bool announced(const struct reply *joined, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; !joined->result.error && i < joined->nproviders; i++)
+		if (joined->providers[i].id == id)
+			return true;
+	return false;
+}
+
+/*
+ * Per provider of the command (announced joined by the manager, or the
+ * command's own process): what the archive holds of it and what it lost.
+ */
+static void print_command_providers(const struct reply *stop, pid_t child,
+				    const struct reply *joined)
+{
+	size_t i;
+
+	for (i = 0; i < stop->nproviders; i++) {
+		const struct fxt_ctl_provider *p = &stop->providers[i];
+
+		if (p->flags & FXT_CTL_PROVIDER_KERNEL ||
+		    (p->pid != (uint32_t)child && !announced(joined, p->id)))
+			continue;
+		printf("The command's provider %s (pid %u): %llu records written, %llu dropped\n",
+		       p->name, p->pid, (unsigned long long)p->records,
+		       (unsigned long long)p->records_dropped);
+	}
+}
+
 int cmd_record(int argc, char **argv)
 {
+	struct reply joined = { 0 }, stopped = { 0 };
 	struct start_options o = { 0 };
+	pid_t child = 0;
 	int status, r;
 
-	if (parse_start(argc, argv, &o) < 0)
+	if (parse_start("record", argc, argv, &o) < 0)
 		return TRACECTL_EXIT_USAGE;
 	if (o.help) {
 		start_usage(stdout, "record");
@@ -825,8 +958,11 @@ int cmd_record(int argc, char **argv)
 	r = do_start("record", &o);
 	if (r)
 		return r;
-	status = run_command(argv + optind);
-	r = do_stop("record");
+	status = run_command(argv + optind, &child, &joined);
+	r = do_stop("record", &stopped);
+	print_command_providers(&stopped, child, &joined);
+	free(joined.providers);
+	free(stopped.providers);
 	if (r)
 		return r;
 	return status;

@@ -241,9 +241,8 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 			stats->output_failed ? "writing" : "reading",
 			stats->output_failed ? a->output : a->input,
 			strerror(-ret));
-	} else if (!fxt_reader_stats(r)->magic_seen && !stats->records) {
-		fprintf(stderr, "tracectl convert: '%s' is not an FXT archive "
-				"(no magic number, no records)\n", a->input);
+	} else if (!stats->records &&
+		   tracectl_not_fxt("convert", a->input, fxt_reader_stats(r))) {
 		ret = -EINVAL;
 	} else {
 		if (!fxt_reader_stats(r)->magic_seen)

@@ -18,6 +18,7 @@
 #include "fxt_reader.h"
 #include "text_out.h"
 #include "tracectl.h"
+#include "tracectl_input.h"
 
 #define OUT_BUFFER_SIZE (512u << 10)
 #define DIAG_SHOWN_MAX 1000u
@@ -557,14 +558,15 @@ static void usage(FILE *f)
 		"\n"
 		"Options:\n"
 		"  -s, --summary-only    print only the summary\n"
-		"      --strict          exit 1 if any record is malformed or does\n"
-		"                        not conform to the FXT spec\n"
+		"      --strict          exit 1 if any record is malformed, of a\n"
+		"                        type the spec reserves, or does not\n"
+		"                        conform to the FXT spec otherwise\n"
 		"      --provider-buffer input is one provider's raw buffer: no\n"
 		"                        magic number, metadata is out of place\n"
 		"  -h, --help            show this help\n"
 		"\n"
-		"Exit status: 0 read, 1 unreadable (or a problem with --strict),\n"
-		"2 bad usage.\n"
+		"Exit status: 0 read, 1 unreadable or not FXT (or a problem with\n"
+		"--strict), 2 bad usage.\n"
 		"\n"
 		"Examples:\n"
 		"  tracectl dump trace.fxt | less\n"
@@ -695,10 +697,15 @@ int cmd_dump(int argc, char **argv)
 		status = TRACECTL_EXIT_FAIL;
 	}
 	s = fxt_reader_stats(r);
-	if (d.strict && (s->malformed || s->nonconforming || s->truncated)) {
+	if (!opt.provider_buffer && tracectl_not_fxt("dump", d.path, s))
+		status = TRACECTL_EXIT_FAIL;
+	/* Types the spec reserves: skipped when reading, not conforming. */
+	if (d.strict && (s->malformed || s->nonconforming || s->truncated ||
+			 s->unknown_skipped)) {
 		fprintf(stderr, "tracectl dump: %s does not conform: %" PRIu64
-			" malformed, %" PRIu64 " nonconforming records\n",
-			d.path, s->malformed, s->nonconforming);
+			" malformed, %" PRIu64 " nonconforming, %" PRIu64
+			" of reserved types\n", d.path, s->malformed,
+			s->nonconforming, s->unknown_skipped);
 		status = TRACECTL_EXIT_FAIL;
 	}
 cleanup:

@@ -45,6 +45,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	char prog[32];
 	size_t i;
 
 	if (argc < 2) {
@@ -60,9 +61,14 @@ int main(int argc, char **argv)
 		printf("tracectl %s\n", FXTRACE_VERSION);
 		return TRACECTL_EXIT_OK;
 	}
-	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].run(argc - 1, argv + 1);
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
+		if (strcmp(argv[1], subcommands[i].name))
+			continue;
+		/* getopt's own errors then start "tracectl CMD:" too. */
+		snprintf(prog, sizeof(prog), "tracectl %s", argv[1]);
+		argv[1] = prog;
+		return subcommands[i].run(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "tracectl: unknown command '%s'; see 'tracectl --help'\n",
 		argv[1]);
 	return TRACECTL_EXIT_USAGE;

@@ -106,11 +106,8 @@ int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s)
 			in->path, strerror(-ret));
 		return ret;
 	}
-	if (!rs->magic_seen && !rs->records) {
-		fprintf(stderr, "tracectl %s: '%s' is not an FXT archive (no "
-				"magic number, no records)\n", in->cmd, in->path);
+	if (tracectl_not_fxt(in->cmd, in->path, rs))
 		return -EINVAL;
-	}
 	if (!rs->magic_seen)
 		fprintf(stderr, "tracectl %s: %s: no FXT magic number at the "
 				"start (an old archive?); read anyway\n",

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "fxt_reader.h"
 #include "trace_summary.h"
@@ -36,6 +37,19 @@ int tracectl_input_open(struct tracectl_input *in, const char *cmd,
  */
 int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s);
 void tracectl_input_close(struct tracectl_input *in);
+/*
+ * True, after saying so on stderr, when the reader found no FXT at all in
+ * path (no magic number, no record): the commands then exit 1.
+ */
+static inline bool tracectl_not_fxt(const char *cmd, const char *path,
+				    const struct fxt_reader_stats *rs)
+{
+	if (rs->magic_seen || rs->records)
+		return false;
+	fprintf(stderr, "tracectl %s: '%s' is not an FXT archive (no magic "
+			"number, no records)\n", cmd, path);
+	return true;
+}
 
 /*
  * The default output name of a command reading input: trace.fxt ->

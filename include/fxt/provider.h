@@ -15,10 +15,19 @@
  * not evaluated. The library never blocks the application, never prints
  * and never calls exit(); every call is a no-op without a trace manager.
  *
- * Strings: categories, event names and argument names must be string
- * literals (the macros enforce it); they are interned by address. String
- * argument values are copied into the record (TRACE_ARG_STR) unless they
- * are literals (TRACE_ARG_STR_LITERAL, interned). Up to 15 arguments.
+ * Strings: categories, event names and argument names are string
+ * literals (the macros enforce it), interned by address, or strings
+ * chosen at run time wrapped in TRACE_DYN(), interned by content:
+ *
+ *	TRACE_INSTANT("rpc", TRACE_DYN(method), TRACE_SCOPE_THREAD,
+ *		      TRACE_ARG_I32(TRACE_DYN(field), n));
+ *
+ * A repeated dynamic string costs a table look-up; each trace interns at
+ * most 1024 of them, the others are written inline in each record. A
+ * dynamic category is enabled by the same rules as a literal one, checked
+ * at each call. String argument values are copied into the record
+ * (TRACE_ARG_STR) unless they are literals (TRACE_ARG_STR_LITERAL,
+ * interned). Up to 15 arguments.
  *
  * Not async-signal-safe: an event written from a signal handler that
  * interrupted another event of the same thread is dropped (and counted).
@@ -46,7 +55,7 @@
 extern "C" {
 #endif
 
-#define FXT_PROVIDER_API_VERSION 2
+#define FXT_PROVIDER_API_VERSION 3
 
 /*
  * Joining a trace is asynchronous: a short program may end before its
@@ -95,6 +104,8 @@ enum fxt_scope {
 
 /* Set in fxt_arg_in.flags: the string value is a literal, intern it. */
 #define FXT_ARG_IN_LITERAL 1u
+/* The argument's name is dynamic (TRACE_DYN): intern it by content. */
+#define FXT_ARG_IN_DYN_NAME 2u
 
 struct fxt_arg_in {
 	const char *name;
@@ -110,6 +121,39 @@ struct fxt_arg_in {
 };
 
 #define FXT_LITERAL(s) ("" s "")
+
+/*
+ * TRACE_DYN(expr): a category, event name or argument name computed at
+ * run time (a NUL-terminated const char *, read during the macro; for
+ * TRACE_DURATION, until the block ends).
+ */
+static inline const char *fxt_dyn_str(const char *s)
+{
+	return s;
+}
+#define TRACE_DYN(expr) (fxt_dyn_str(expr))
+
+/*
+ * 1 if s is a TRACE_DYN() (a parenthesized expression), 0 if it is a
+ * literal: FXT_IS_DYN_ followed by "(...)" expands to two arguments.
+ */
+#define FXT_PROBE_N(x, n, ...) n
+#define FXT_PROBE(...) FXT_PROBE_N(__VA_ARGS__, 0, )
+#define FXT_IS_DYN_(...) ~, 1
+#define FXT_IS_DYN(s) FXT_PROBE(FXT_IS_DYN_ s)
+#define FXT_CAT2(a, b) a##b
+#define FXT_CAT(a, b) FXT_CAT2(a, b)
+/* The string: a checked literal, or the TRACE_DYN() expression. */
+#define FXT_STR(s) FXT_CAT(FXT_STR_, FXT_IS_DYN(s))(s)
+#define FXT_STR_0(s) FXT_LITERAL(s)
+#define FXT_STR_1(s) s
+
+/* Which of a site's strings are dynamic: a compile-time constant. */
+#define FXT_DYN_CAT 1u
+#define FXT_DYN_NAME 2u
+#define FXT_DYN_MASK(cat, name)                                                \
+	(FXT_IS_DYN(cat) * FXT_DYN_CAT | FXT_IS_DYN(name) * FXT_DYN_NAME)
+#define FXT_ARG_NAME_FLAGS(n) (FXT_IS_DYN(n) * FXT_ARG_IN_DYN_NAME)
 
 #ifdef __cplusplus
 /* C++ before C++20 has no designated initializers: one maker per field. */
@@ -131,10 +175,12 @@ FXT_ARG_MAKER(f64, double)
 FXT_ARG_MAKER(str, const char *)
 #undef FXT_ARG_MAKER
 #define FXT_ARG_IN(n, t, f, field, val)                                        \
-	fxt_arg_##field(FXT_LITERAL(n), (t), (f), (val))
+	fxt_arg_##field(FXT_STR(n), (t),                                       \
+			(uint16_t)((f) | FXT_ARG_NAME_FLAGS(n)), (val))
 #else
 #define FXT_ARG_IN(n, t, f, field, val)                                        \
-	{ .name = FXT_LITERAL(n), .type = (t), .flags = (f), .reserved = 0,     \
+	{ .name = FXT_STR(n), .type = (t),                                     \
+	  .flags = (f) | FXT_ARG_NAME_FLAGS(n), .reserved = 0,                 \
 	  .v = { .field = (val) } }
 #endif
 
@@ -201,7 +247,7 @@ struct fxt_site {
 #define FXT_SITE_GEN_MASK ((1ull << 29) - 1)
 /* The bits a writer compares with its own tag (struct fxt_internal_writer). */
 #define FXT_SITE_TAG_MASK                                                      \
-	(FXT_SITE_FAST | FXT_SITE_GEN_MASK << FXT_SITE_GEN_SHIFT |            \
+	(FXT_SITE_FAST | FXT_SITE_GEN_MASK << FXT_SITE_GEN_SHIFT |             \
 	 FXT_SITE_ENABLED | FXT_SITE_DISABLED)
 
 /* A site that also caches its argument names' refs (API version 2). */
@@ -257,6 +303,7 @@ struct fxt_scope_state {
 	const char *name;
 	uint64_t start;
 	unsigned int nargs;
+	unsigned int dyn;	/* FXT_DYN_* (API version 3) */
 	struct fxt_arg_in args[FXT_MAX_ARGS];
 };
 
@@ -274,7 +321,7 @@ static inline void fxt_scope_cleanup(struct fxt_scope_state *scope)
 }
 
 /* ---------------------------------------------------------------------- */
-/* The inline writer (internal; the layout is ABI, API version 2)          */
+/* The inline writer (internal; the layout is ABI, API version 3)          */
 
 /*
  * An enabled event whose site is cached as FXT_SITE_FAST, with numeric
@@ -292,14 +339,22 @@ struct fxt_internal_area {
 	uint64_t size;
 };
 
-/* The calling thread's writer state (first member of the library's). */
+/*
+ * The calling thread's writer state (first member of the library's).
+ * Events go into the thread's chunk of the buffer, [chunk_pos,
+ * chunk_limit), with plain stores; the library gives a new chunk when it
+ * is full, and takes it back (chunk_limit NULL) when the half closes.
+ */
 struct fxt_internal_writer {
 	uint64_t seq;		/* odd while the thread writes */
 	/* The site word bits (FXT_SITE_TAG_MASK) it may write for; ~0: none. */
 	uint64_t site_tag;
-	struct fxt_internal_area *areas;	/* the trace's rolling halves */
-	const unsigned int *current;	/* the half taking events */
+	/* API version 2 writers: a half that is always full (the library). */
+	struct fxt_internal_area *areas;
+	const unsigned int *current;
 	uint8_t thread_ref;
+	uint64_t *chunk_pos;	/* the thread's own */
+	uint64_t *chunk_limit;	/* atomic: the library may clear it */
 };
 
 extern __thread struct fxt_internal_writer *fxt_internal_self
@@ -322,9 +377,13 @@ struct fxt_internal_clock {
 
 extern struct fxt_internal_clock fxt_internal_clock_params;
 
+/* Callers built against API version 2 only; now a new chunk too. */
 uint64_t *fxt_internal_reserve_slow(struct fxt_internal_writer *w,
 				    unsigned int half, uint64_t offset,
 				    uint32_t bytes);
+/* The thread's chunk has no room for bytes: a new one, or NULL (dropped). */
+uint64_t *fxt_internal_chunk_reserve(struct fxt_internal_writer *w,
+				     uint32_t bytes);
 void fxt_internal_event_args(struct fxt_site_args *site, const char *category,
 			     const char *name, unsigned int event_type,
 			     uint64_t ts, uint64_t extra,
@@ -340,6 +399,44 @@ void fxt_internal_instant_args_ts(struct fxt_site_args *site,
 				  enum fxt_scope scope, uint64_t ts,
 				  const struct fxt_arg_in *args,
 				  unsigned int nargs);
+
+/*
+ * API version 3: sites with TRACE_DYN() strings (dyn: FXT_DYN_*). The
+ * name ref, by content, of a site whose word is state: an index, or 0
+ * (not interned yet, inline, or another trace: ask the library).
+ */
+uint16_t fxt_internal_dyn_name_ref(const char *name, uint64_t state);
+bool fxt_internal_enabled_dyn(struct fxt_site *site, const char *category);
+void fxt_internal_event_dyn(struct fxt_site_args *site, unsigned int dyn,
+			    const char *category, const char *name,
+			    unsigned int event_type, uint64_t ts,
+			    uint64_t extra, const struct fxt_arg_in *args,
+			    unsigned int nargs);
+void fxt_internal_instant_dyn(struct fxt_site_args *site, unsigned int dyn,
+			      const char *category, const char *name,
+			      enum fxt_scope scope, uint64_t ts,
+			      const struct fxt_arg_in *args,
+			      unsigned int nargs);
+void fxt_internal_blob_dyn(struct fxt_site *site, unsigned int dyn,
+			   const char *category, const char *name,
+			   unsigned int blob_type, const void *data,
+			   size_t len);
+void fxt_internal_log_dyn(struct fxt_site *site, unsigned int dyn,
+			  const char *category, const char *message,
+			  size_t len);
+void fxt_internal_logf_dyn(struct fxt_site *site, unsigned int dyn,
+			   const char *category, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void fxt_internal_userspace_object_dyn(struct fxt_site *site,
+				       unsigned int dyn, const char *category,
+				       const void *pointer, const char *name,
+				       const struct fxt_arg_in *args,
+				       unsigned int nargs);
+void fxt_internal_kernel_object_dyn(struct fxt_site *site, unsigned int dyn,
+				    const char *category, uint64_t koid,
+				    unsigned int obj_type, const char *name,
+				    const struct fxt_arg_in *args,
+				    unsigned int nargs);
 
 #define FXT_INLINE static inline __attribute__((always_inline))
 /* Argument loops unrolled: their count and types are compile-time. */
@@ -470,20 +567,65 @@ fxt_fast_ready(const struct fxt_site *site, uint64_t *state)
 }
 
 /*
- * Space for bytes in the current half. The release orders the seq store
- * before it, the acquire the reads of the site's refs after it (the
- * library's buffer.c explains why both).
+ * fxt_fast_ready() for a site with dynamic strings (dyn): a dynamic name
+ * interned already replaces the site's name ref in state; a dynamic
+ * category is decided by the library at each call.
+ */
+FXT_INLINE struct fxt_internal_writer *
+fxt_dyn_ready(const struct fxt_site *site, unsigned int dyn, const char *name,
+	      uint64_t *state)
+{
+	struct fxt_internal_writer *w;
+	uint16_t ref;
+
+	if (dyn & FXT_DYN_CAT)
+		return NULL;
+	w = fxt_fast_ready(site, state);
+	if (!(dyn & FXT_DYN_NAME) || FXT_UNLIKELY(w == NULL))
+		return w;
+	ref = fxt_internal_dyn_name_ref(name, *state);
+	if (FXT_UNLIKELY(!ref))
+		return NULL;
+	*state = (*state & ~(0xffffull << FXT_SITE_NAME_SHIFT)) |
+		 (uint64_t)ref << FXT_SITE_NAME_SHIFT;
+	return w;
+}
+
+/* The library's writer of an event, for literal or dynamic strings. */
+FXT_INLINE void fxt_slow_event(struct fxt_site_args *site, unsigned int dyn,
+			       const char *category, const char *name,
+			       unsigned int type, uint64_t ts, uint64_t extra,
+			       const struct fxt_arg_in *args,
+			       unsigned int nargs)
+{
+	if (dyn)
+		fxt_internal_event_dyn(site, dyn, category, name, type, ts,
+				       extra, args, nargs);
+	else
+		fxt_internal_event_args(site, category, name, type, ts, extra,
+					args, nargs);
+}
+
+/*
+ * Space for bytes in the thread's chunk, inside a write (seq odd). The
+ * seq store stays before the loads of the chunk: a signal handler that
+ * writes sees it, and the closer of a half pairs it with a barrier of
+ * its own (the library's buffer.c). The acquire keeps the reads of the
+ * site's refs after it.
  */
 FXT_INLINE uint64_t *fxt_fast_reserve(struct fxt_internal_writer *w,
 				      uint32_t bytes)
 {
-	unsigned int h = __atomic_load_n(w->current, __ATOMIC_ACQUIRE);
-	struct fxt_internal_area *a = &w->areas[h];
-	uint64_t off = __atomic_fetch_add(&a->bump, bytes, __ATOMIC_ACQ_REL);
+	uint64_t *p, *limit;
 
-	if (FXT_LIKELY(off + bytes <= a->size))
-		return (uint64_t *)(a->base + off);
-	return fxt_internal_reserve_slow(w, h, off, bytes);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	p = w->chunk_pos;
+	limit = __atomic_load_n(&w->chunk_limit, __ATOMIC_ACQUIRE);
+	if (FXT_LIKELY((uintptr_t)p + bytes <= (uintptr_t)limit)) {
+		w->chunk_pos = p + bytes / 8;
+		return p;
+	}
+	return fxt_internal_chunk_reserve(w, bytes);
 }
 
 FXT_INLINE uint64_t fxt_fast_enter(struct fxt_internal_writer *w)
@@ -517,9 +659,9 @@ FXT_INLINE uint64_t fxt_fast_header(const struct fxt_internal_writer *w,
 /* An event, after fxt_fast_ready(); string arguments go to the library. */
 FXT_INLINE void fxt_fast_event(struct fxt_site_args *site,
 			       struct fxt_internal_writer *w, uint64_t state,
-			       const char *category, const char *name,
-			       unsigned int type, uint64_t ts, uint64_t extra,
-			       const struct fxt_arg_in *args,
+			       unsigned int dyn, const char *category,
+			       const char *name, unsigned int type, uint64_t ts,
+			       uint64_t extra, const struct fxt_arg_in *args,
 			       unsigned int nargs)
 {
 	bool has_extra = fxt_event_has_extra(type);
@@ -527,8 +669,8 @@ FXT_INLINE void fxt_fast_event(struct fxt_site_args *site,
 	uint64_t *p, *q, seq;
 
 	if (!fxt_args_fixed(args, nargs) || type > FXT_EVENT_TYPE_MAX) {
-		fxt_internal_event_args(site, category, name, type, ts, extra,
-					args, nargs);
+		fxt_slow_event(site, dyn, category, name, type, ts, extra,
+			       args, nargs);
 		return;
 	}
 	words = 2 + has_extra + fxt_args_words(args, nargs);
@@ -568,11 +710,34 @@ void fxt_internal_scope_args_begin(struct fxt_scope_args *scope,
 				   unsigned int nargs);
 void fxt_internal_scope_args_end(struct fxt_scope_args *scope);
 
-/* After fxt_fast_ready() gave w and scope->tag (the site's word). */
+void fxt_internal_scope_dyn_begin(struct fxt_scope_args *scope,
+				  struct fxt_site_args *site, unsigned int dyn,
+				  const char *category, const char *name,
+				  const struct fxt_arg_in *args,
+				  unsigned int nargs);
+
+/* The library's beginning of a scope, for literal or dynamic strings. */
+FXT_INLINE void fxt_slow_scope_begin(struct fxt_scope_args *scope,
+				     struct fxt_site_args *site,
+				     unsigned int dyn, const char *category,
+				     const char *name,
+				     const struct fxt_arg_in *args,
+				     unsigned int nargs)
+{
+	if (dyn)
+		fxt_internal_scope_dyn_begin(scope, site, dyn, category, name,
+					     args, nargs);
+	else
+		fxt_internal_scope_args_begin(scope, site, category, name,
+					      args, nargs);
+}
+
+/* After fxt_dyn_ready() gave w and scope->tag (the site's word). */
 FXT_INLINE void fxt_scope_args_begin(struct fxt_scope_args *scope,
 				     struct fxt_site_args *site,
 				     struct fxt_internal_writer *w,
-				     const char *category, const char *name,
+				     unsigned int dyn, const char *category,
+				     const char *name,
 				     const struct fxt_arg_in *args,
 				     unsigned int nargs)
 {
@@ -580,8 +745,8 @@ FXT_INLINE void fxt_scope_args_begin(struct fxt_scope_args *scope,
 	uint32_t words;
 
 	if (!fxt_args_fixed(args, nargs)) {
-		fxt_internal_scope_args_begin(scope, site, category, name,
-					      args, nargs);
+		fxt_slow_scope_begin(scope, site, dyn, category, name, args,
+				     nargs);
 		return;
 	}
 	words = fxt_args_words(args, nargs);
@@ -650,8 +815,6 @@ extern "C" {
 /* ---------------------------------------------------------------------- */
 /* Macros                                                                 */
 
-#define FXT_CAT2(a, b) a##b
-#define FXT_CAT(a, b) FXT_CAT2(a, b)
 #define FXT_UNIQUE(prefix) FXT_CAT(prefix, __LINE__)
 
 #ifndef FXT_NTRACE
@@ -675,28 +838,33 @@ extern "C" {
 
 /*
  * The arguments are evaluated once: in the inline writer's call or in the
- * library's, whichever runs. args: FXT_REST() of the macro's list.
+ * library's, whichever runs; so are TRACE_DYN() strings, after the
+ * enabled check. args: FXT_REST() of the macro's list.
  */
 #define FXT_EVENT(type, cat, name, ts, extra, ...)                             \
 	do {                                                                   \
 		static struct fxt_site_args fxt_site_;                         \
 		struct fxt_internal_writer *fxt_w_;                            \
+		const char *fxt_cat_, *fxt_name_;                              \
 		uint64_t fxt_state_;                                           \
 		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
 			break;                                                 \
-		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
+		fxt_cat_ = FXT_STR(cat);                                       \
+		fxt_name_ = FXT_STR(name);                                     \
+		fxt_w_ = fxt_dyn_ready(&fxt_site_.site,                        \
+				       FXT_DYN_MASK(cat, name), fxt_name_,     \
+				       &fxt_state_);                           \
 		if (FXT_LIKELY(fxt_w_ != NULL)) {                              \
 			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
 			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
-				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
-				       (type), (ts), (extra),                  \
+				       FXT_DYN_MASK(cat, name), fxt_cat_,      \
+				       fxt_name_, (type), (ts), (extra),       \
 				       FXT_ARGS(fxt_args_));                   \
 		} else {                                                       \
 			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
-			fxt_internal_event_args(&fxt_site_, FXT_LITERAL(cat),   \
-						FXT_LITERAL(name), (type),     \
-						(ts), (extra),                 \
-						FXT_ARGS(fxt_args_));          \
+			fxt_slow_event(&fxt_site_, FXT_DYN_MASK(cat, name),    \
+				       fxt_cat_, fxt_name_, (type), (ts),      \
+				       (extra), FXT_ARGS(fxt_args_));          \
 		}                                                              \
 	} while (0)
 
@@ -705,7 +873,11 @@ extern "C" {
 	__extension__({                                                        \
 		static struct fxt_site fxt_site_;                              \
 		fxt_site_maybe_enabled(&fxt_site_) &&                          \
-			fxt_internal_enabled(&fxt_site_, FXT_LITERAL(cat));    \
+			(FXT_IS_DYN(cat) ?                                     \
+				 fxt_internal_enabled_dyn(&fxt_site_,          \
+							  FXT_STR(cat)) :      \
+				 fxt_internal_enabled(&fxt_site_,              \
+						      FXT_STR(cat)));          \
 	})
 
 /* The second of a macro's variadic arguments, and those after it. */
@@ -714,31 +886,50 @@ extern "C" {
 #define FXT_REST2(...) FXT_REST2_(__VA_ARGS__, )
 #define FXT_REST2_(first, second, ...) __VA_ARGS__
 
+/* The library's writer of an instant, for literal or dynamic strings. */
+FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
+				 const char *category, const char *name,
+				 enum fxt_scope scope, uint64_t ts,
+				 const struct fxt_arg_in *args,
+				 unsigned int nargs)
+{
+	if (dyn)
+		fxt_internal_instant_dyn(site, dyn, category, name, scope, ts,
+					 args, nargs);
+	else
+		fxt_internal_instant_args_ts(site, category, name, scope, ts,
+					     args, nargs);
+}
+
 /* args: FXT_REST() of the macro's list; ts 0: now. */
 #define FXT_INSTANT(cat, name, ts, scope, ...)                                 \
 	do {                                                                   \
 		static struct fxt_site_args fxt_site_;                         \
 		struct fxt_internal_writer *fxt_w_;                            \
 		enum fxt_scope fxt_scope_;                                     \
+		const char *fxt_cat_, *fxt_name_;                              \
 		uint64_t fxt_state_, fxt_ts_;                                  \
 		if (!fxt_site_maybe_enabled(&fxt_site_.site))                  \
 			break;                                                 \
 		fxt_ts_ = (ts);                                                \
 		fxt_scope_ = (scope);                                          \
-		fxt_w_ = fxt_fast_ready(&fxt_site_.site, &fxt_state_);         \
+		fxt_cat_ = FXT_STR(cat);                                       \
+		fxt_name_ = FXT_STR(name);                                     \
+		fxt_w_ = fxt_dyn_ready(&fxt_site_.site,                        \
+				       FXT_DYN_MASK(cat, name), fxt_name_,     \
+				       &fxt_state_);                           \
 		if (FXT_LIKELY(fxt_w_ != NULL &&                               \
 			       fxt_scope_ == TRACE_SCOPE_THREAD)) {            \
 			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
 			fxt_fast_event(&fxt_site_, fxt_w_, fxt_state_,         \
-				       FXT_LITERAL(cat), FXT_LITERAL(name),    \
-				       FXT_EVENT_INSTANT, fxt_ts_, 0,          \
-				       FXT_ARGS(fxt_args_));                   \
+				       FXT_DYN_MASK(cat, name), fxt_cat_,      \
+				       fxt_name_, FXT_EVENT_INSTANT, fxt_ts_,  \
+				       0, FXT_ARGS(fxt_args_));                \
 		} else {                                                       \
 			FXT_ARGS_DECL(fxt_args_, __VA_ARGS__);                 \
-			fxt_internal_instant_args_ts(                          \
-				&fxt_site_, FXT_LITERAL(cat),                  \
-				FXT_LITERAL(name), fxt_scope_, fxt_ts_,        \
-				FXT_ARGS(fxt_args_));                          \
+			fxt_slow_instant(&fxt_site_, FXT_DYN_MASK(cat, name),  \
+					 fxt_cat_, fxt_name_, fxt_scope_,      \
+					 fxt_ts_, FXT_ARGS(fxt_args_));        \
 		}                                                              \
 	} while (0)
 
@@ -751,50 +942,52 @@ extern "C" {
 
 /* TRACE_COUNTER(cat, name, counter_id, args...): args are the values. */
 #define TRACE_COUNTER(cat, name, ...)                                          \
-	FXT_EVENT(FXT_EVENT_COUNTER, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),    \
+	FXT_EVENT(FXT_EVENT_COUNTER, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),   \
 		  FXT_REST(__VA_ARGS__))
 
 /* TRACE_DURATION_BEGIN/END(cat, name, args...) */
 #define TRACE_DURATION_BEGIN(cat, ...)                                         \
-	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, FXT_FIRST(__VA_ARGS__), 0, 0,  \
+	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, FXT_FIRST(__VA_ARGS__), 0, 0, \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_DURATION_END(cat, ...)                                           \
-	FXT_EVENT(FXT_EVENT_DURATION_END, cat, FXT_FIRST(__VA_ARGS__), 0, 0,    \
+	FXT_EVENT(FXT_EVENT_DURATION_END, cat, FXT_FIRST(__VA_ARGS__), 0, 0,   \
 		  FXT_REST(__VA_ARGS__))
 
 /* TRACE_COMPLETE(cat, name, start, end, args...): fxt_now() values. */
 #define TRACE_COMPLETE(cat, name, start, ...)                                  \
-	FXT_EVENT(FXT_EVENT_DURATION_COMPLETE, cat, name, (start),              \
+	FXT_EVENT(FXT_EVENT_DURATION_COMPLETE, cat, name, (start),             \
 		  (FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
 
 /*
  * TRACE_DURATION(cat, name, args...): until the end of the enclosing
  * block (a cleanup attribute in C, a destructor in C++: early returns and
- * exceptions end it too). String argument values must stay valid until
- * then: they are read when the event is written.
+ * exceptions end it too). String argument values, and TRACE_DYN() names
+ * the inline writer did not take, must stay valid until then: they are
+ * read when the event is written.
  */
 #define TRACE_DURATION(cat, ...)                                               \
-	static struct fxt_site_args FXT_UNIQUE(fxt_dsite_);                    \
-	FXT_SCOPE_DECL(FXT_UNIQUE(fxt_scope_));                                \
-	if (fxt_site_maybe_enabled(&FXT_UNIQUE(fxt_dsite_).site)) {            \
-		FXT_UNIQUE(fxt_scope_).w = fxt_fast_ready(                     \
-			&FXT_UNIQUE(fxt_dsite_).site,                          \
-			&FXT_UNIQUE(fxt_scope_).tag);                          \
-		if (FXT_LIKELY(FXT_UNIQUE(fxt_scope_).w != NULL)) {            \
-			FXT_ARGS_DECL(fxt_dargs_, FXT_REST(__VA_ARGS__));      \
-			fxt_scope_args_begin(&FXT_UNIQUE(fxt_scope_),          \
-					     &FXT_UNIQUE(fxt_dsite_),          \
-					     FXT_UNIQUE(fxt_scope_).w,         \
-					     FXT_LITERAL(cat),                 \
-					     FXT_LITERAL(FXT_FIRST(__VA_ARGS__)), \
+	FXT_DURATION(FXT_UNIQUE(fxt_dsite_), FXT_UNIQUE(fxt_scope_), cat,      \
+		     FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
+#define FXT_DURATION(dsite, dscope, cat, name, ...)                            \
+	static struct fxt_site_args dsite;                                     \
+	FXT_SCOPE_DECL(dscope);                                                \
+	if (fxt_site_maybe_enabled(&dsite.site)) {                             \
+		const char *fxt_dcat_ = FXT_STR(cat);                          \
+		const char *fxt_dname_ = FXT_STR(name);                        \
+		dscope.w = fxt_dyn_ready(&dsite.site, FXT_DYN_MASK(cat, name), \
+					fxt_dname_, &dscope.tag);              \
+		if (FXT_LIKELY(dscope.w != NULL)) {                            \
+			FXT_ARGS_DECL(fxt_dargs_, __VA_ARGS__);                \
+			fxt_scope_args_begin(&dscope, &dsite, dscope.w,        \
+					     FXT_DYN_MASK(cat, name),          \
+					     fxt_dcat_, fxt_dname_,            \
 					     FXT_ARGS(fxt_dargs_));            \
 		} else {                                                       \
-			FXT_ARGS_DECL(fxt_dargs_, FXT_REST(__VA_ARGS__));      \
-			fxt_internal_scope_args_begin(                         \
-				&FXT_UNIQUE(fxt_scope_),                       \
-				&FXT_UNIQUE(fxt_dsite_), FXT_LITERAL(cat),     \
-				FXT_LITERAL(FXT_FIRST(__VA_ARGS__)),           \
-				FXT_ARGS(fxt_dargs_));                         \
+			FXT_ARGS_DECL(fxt_dargs_, __VA_ARGS__);                \
+			fxt_slow_scope_begin(&dscope, &dsite,                  \
+					     FXT_DYN_MASK(cat, name),          \
+					     fxt_dcat_, fxt_dname_,            \
+					     FXT_ARGS(fxt_dargs_));            \
 		}                                                              \
 	}
 
@@ -803,10 +996,10 @@ extern "C" {
 	FXT_EVENT(FXT_EVENT_ASYNC_BEGIN, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_ASYNC_INSTANT(cat, name, ...)                                    \
-	FXT_EVENT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0,                        \
+	FXT_EVENT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0,                       \
 		  (FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
 #define TRACE_ASYNC_END(cat, name, ...)                                        \
-	FXT_EVENT(FXT_EVENT_ASYNC_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
+	FXT_EVENT(FXT_EVENT_ASYNC_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
 
 /* TRACE_FLOW_BEGIN/STEP/END(cat, name, id, args...) */
@@ -814,10 +1007,10 @@ extern "C" {
 	FXT_EVENT(FXT_EVENT_FLOW_BEGIN, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_FLOW_STEP(cat, name, ...)                                        \
-	FXT_EVENT(FXT_EVENT_FLOW_STEP, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
+	FXT_EVENT(FXT_EVENT_FLOW_STEP, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_FLOW_END(cat, name, ...)                                         \
-	FXT_EVENT(FXT_EVENT_FLOW_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),   \
+	FXT_EVENT(FXT_EVENT_FLOW_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
 		  FXT_REST(__VA_ARGS__))
 
 /*
@@ -832,15 +1025,15 @@ extern "C" {
 #define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
 	FXT_INSTANT(cat, name, ts, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
 #define FXT_EVENT_AT(type, cat, name, ts, ...)                                 \
-	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),              \
+	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),             \
 		  FXT_REST(__VA_ARGS__))
 #define TRACE_COUNTER_AT(cat, name, ts, ...)                                   \
 	FXT_EVENT_AT(FXT_EVENT_COUNTER, cat, name, ts, __VA_ARGS__)
 #define TRACE_DURATION_BEGIN_AT(cat, name, ...)                                \
-	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, name,                          \
+	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, name,                         \
 		  (FXT_FIRST(__VA_ARGS__)), 0, FXT_REST(__VA_ARGS__))
 #define TRACE_DURATION_END_AT(cat, name, ...)                                  \
-	FXT_EVENT(FXT_EVENT_DURATION_END, cat, name, (FXT_FIRST(__VA_ARGS__)),  \
+	FXT_EVENT(FXT_EVENT_DURATION_END, cat, name, (FXT_FIRST(__VA_ARGS__)), \
 		  0, FXT_REST(__VA_ARGS__))
 #define TRACE_ASYNC_BEGIN_AT(cat, name, ts, ...)                               \
 	FXT_EVENT_AT(FXT_EVENT_ASYNC_BEGIN, cat, name, ts, __VA_ARGS__)
@@ -857,37 +1050,41 @@ extern "C" {
 
 /* Payload of at most FXT_BLOB_MAX bytes; type: enum fxt_blob_type. */
 #define TRACE_BLOB(cat, name, type, data, len)                                 \
-	FXT_SITE_CALL(fxt_internal_blob(&fxt_site_, FXT_LITERAL(cat),           \
-					FXT_LITERAL(name), (type), (data),     \
-					(len)))
+	FXT_SITE_CALL(fxt_internal_blob_dyn(&fxt_site_,                        \
+					    FXT_DYN_MASK(cat, name),           \
+					    FXT_STR(cat), FXT_STR(name),       \
+					    (type), (data), (len)))
 
 /* A log record: the message (not NUL-terminated), or printf-formatted. */
 #define TRACE_LOG(cat, message, len)                                           \
-	FXT_SITE_CALL(fxt_internal_log(&fxt_site_, FXT_LITERAL(cat),            \
-				       (message), (len)))
+	FXT_SITE_CALL(fxt_internal_log_dyn(&fxt_site_, FXT_DYN_MASK(cat, ""),  \
+					   FXT_STR(cat), (message), (len)))
 #define TRACE_LOGF(cat, ...)                                                   \
-	FXT_SITE_CALL(fxt_internal_logf(&fxt_site_, FXT_LITERAL(cat),           \
-					__VA_ARGS__))
+	FXT_SITE_CALL(fxt_internal_logf_dyn(&fxt_site_,                        \
+					    FXT_DYN_MASK(cat, ""),             \
+					    FXT_STR(cat), __VA_ARGS__))
 
 /*
  * TRACE_USERSPACE_OBJECT(cat, pointer, name, args...): names a pointer
- * for later TRACE_ARG_PTR arguments; name may be dynamic.
+ * for later TRACE_ARG_PTR arguments; name may be any string (inline).
  */
 #define TRACE_USERSPACE_OBJECT(cat, pointer, ...)                              \
-	FXT_SITE_ARGS_CALL(fxt_internal_userspace_object(                      \
-				   &fxt_site_, FXT_LITERAL(cat), (pointer),    \
+	FXT_SITE_ARGS_CALL(fxt_internal_userspace_object_dyn(                  \
+				   &fxt_site_, FXT_DYN_MASK(cat, ""),          \
+				   FXT_STR(cat), (pointer),                    \
 				   (FXT_FIRST(__VA_ARGS__)),                   \
 				   FXT_ARGS(fxt_args_)),                       \
 			   FXT_REST(__VA_ARGS__))
 
 /*
  * TRACE_KERNEL_OBJECT(cat, koid, obj_type, name, args...): names a koid;
- * obj_type: enum fxt_zx_obj_type; name may be dynamic.
+ * obj_type: enum fxt_zx_obj_type; name may be any string (inline).
  */
 #define TRACE_KERNEL_OBJECT(cat, koid, obj_type, ...)                          \
-	FXT_SITE_ARGS_CALL(fxt_internal_kernel_object(                         \
-				   &fxt_site_, FXT_LITERAL(cat), (koid),       \
-				   (obj_type), (FXT_FIRST(__VA_ARGS__)),       \
+	FXT_SITE_ARGS_CALL(fxt_internal_kernel_object_dyn(                     \
+				   &fxt_site_, FXT_DYN_MASK(cat, ""),          \
+				   FXT_STR(cat), (koid), (obj_type),           \
+				   (FXT_FIRST(__VA_ARGS__)),                   \
 				   FXT_ARGS(fxt_args_)),                       \
 			   FXT_REST(__VA_ARGS__))
 
@@ -912,45 +1109,52 @@ fxt_noop_logf(const char *fmt, ...)
 	(void)fmt;
 }
 
-#define TRACE_ENABLED(cat) false
+/* The strings of a compiled-out macro, "used" and not evaluated. */
+#define FXT_NOOP_STRS(cat, name) ((void)FXT_STR(cat), (void)FXT_STR(name))
+
+#define TRACE_ENABLED(cat) (false && fxt_dyn_str(FXT_STR(cat)))
 #define TRACE_INSTANT(cat, name, ...)                                          \
-	FXT_NOOP((void)(FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
-#define TRACE_COUNTER(cat, name, ...)                                          \
-	FXT_NOOP((void)(FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
-#define TRACE_DURATION_BEGIN(cat, ...) FXT_NOOP((void)0, FXT_REST(__VA_ARGS__))
-#define TRACE_DURATION_END(cat, ...) FXT_NOOP((void)0, FXT_REST(__VA_ARGS__))
+	FXT_NOOP((FXT_NOOP_STRS(cat, name), (void)(FXT_FIRST(__VA_ARGS__))),   \
+		 FXT_REST(__VA_ARGS__))
+#define TRACE_COUNTER TRACE_INSTANT
+#define TRACE_DURATION_BEGIN(cat, ...)                                         \
+	FXT_NOOP(FXT_NOOP_STRS(cat, FXT_FIRST(__VA_ARGS__)),                   \
+		 FXT_REST(__VA_ARGS__))
+#define TRACE_DURATION_END TRACE_DURATION_BEGIN
 #define TRACE_COMPLETE(cat, name, start, ...)                                  \
-	FXT_NOOP(((void)(start), (void)(FXT_FIRST(__VA_ARGS__))),              \
+	FXT_NOOP((FXT_NOOP_STRS(cat, name), (void)(start),                     \
+		  (void)(FXT_FIRST(__VA_ARGS__))),                             \
 		 FXT_REST(__VA_ARGS__))
-#define TRACE_DURATION(cat, ...) FXT_NOOP((void)0, FXT_REST(__VA_ARGS__))
-#define TRACE_ASYNC_BEGIN TRACE_COUNTER
-#define TRACE_ASYNC_INSTANT TRACE_COUNTER
-#define TRACE_ASYNC_END TRACE_COUNTER
-#define TRACE_FLOW_BEGIN TRACE_COUNTER
-#define TRACE_FLOW_STEP TRACE_COUNTER
-#define TRACE_FLOW_END TRACE_COUNTER
-#define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
-	FXT_NOOP(((void)(ts), (void)(FXT_FIRST(__VA_ARGS__))),                 \
-		 FXT_REST(__VA_ARGS__))
-#define TRACE_COUNTER_AT TRACE_INSTANT_AT
-#define TRACE_DURATION_BEGIN_AT TRACE_COUNTER
-#define TRACE_DURATION_END_AT TRACE_COUNTER
-#define TRACE_ASYNC_BEGIN_AT TRACE_INSTANT_AT
-#define TRACE_ASYNC_INSTANT_AT TRACE_INSTANT_AT
-#define TRACE_ASYNC_END_AT TRACE_INSTANT_AT
-#define TRACE_FLOW_BEGIN_AT TRACE_INSTANT_AT
-#define TRACE_FLOW_STEP_AT TRACE_INSTANT_AT
-#define TRACE_FLOW_END_AT TRACE_INSTANT_AT
+#define TRACE_DURATION TRACE_DURATION_BEGIN
+#define TRACE_ASYNC_BEGIN TRACE_INSTANT
+#define TRACE_ASYNC_INSTANT TRACE_INSTANT
+#define TRACE_ASYNC_END TRACE_INSTANT
+#define TRACE_FLOW_BEGIN TRACE_INSTANT
+#define TRACE_FLOW_STEP TRACE_INSTANT
+#define TRACE_FLOW_END TRACE_INSTANT
+#define TRACE_INSTANT_AT TRACE_COMPLETE
+#define TRACE_COUNTER_AT TRACE_COMPLETE
+#define TRACE_DURATION_BEGIN_AT TRACE_INSTANT
+#define TRACE_DURATION_END_AT TRACE_INSTANT
+#define TRACE_ASYNC_BEGIN_AT TRACE_COMPLETE
+#define TRACE_ASYNC_INSTANT_AT TRACE_COMPLETE
+#define TRACE_ASYNC_END_AT TRACE_COMPLETE
+#define TRACE_FLOW_BEGIN_AT TRACE_COMPLETE
+#define TRACE_FLOW_STEP_AT TRACE_COMPLETE
+#define TRACE_FLOW_END_AT TRACE_COMPLETE
 #define TRACE_BLOB(cat, name, type, data, len)                                 \
-	FXT_NOOP(((void)(type), (void)(data), (void)(len)), )
+	FXT_NOOP((FXT_NOOP_STRS(cat, name), (void)(type), (void)(data),        \
+		  (void)(len)), )
 #define TRACE_LOG(cat, message, len)                                           \
-	FXT_NOOP(((void)(message), (void)(len)), )
-#define TRACE_LOGF(cat, ...) FXT_NOOP(fxt_noop_logf(__VA_ARGS__), )
+	FXT_NOOP((FXT_NOOP_STRS(cat, ""), (void)(message), (void)(len)), )
+#define TRACE_LOGF(cat, ...)                                                   \
+	FXT_NOOP((FXT_NOOP_STRS(cat, ""), fxt_noop_logf(__VA_ARGS__)), )
 #define TRACE_USERSPACE_OBJECT(cat, pointer, ...)                              \
-	FXT_NOOP(((void)(pointer), (void)(FXT_FIRST(__VA_ARGS__))),            \
+	FXT_NOOP((FXT_NOOP_STRS(cat, ""), (void)(pointer),                     \
+		  (void)(FXT_FIRST(__VA_ARGS__))),                             \
 		 FXT_REST(__VA_ARGS__))
 #define TRACE_KERNEL_OBJECT(cat, koid, obj_type, ...)                          \
-	FXT_NOOP(((void)(koid), (void)(obj_type),                              \
+	FXT_NOOP((FXT_NOOP_STRS(cat, ""), (void)(koid), (void)(obj_type),      \
 		  (void)(FXT_FIRST(__VA_ARGS__))),                             \
 		 FXT_REST(__VA_ARGS__))
 

@@ -22,7 +22,8 @@
 #define FXT_SOCKET_ENV "FXTRACE_SOCKET"
 
 #define FXT_PROTO_MAGIC 0x46585450u /* "PTXF" on the wire: "FXTP" */
-#define FXT_PROTO_VERSION 1u
+/* 2: the buffer is written in per-thread chunks (FXT_BUFFER_VERSION 2). */
+#define FXT_PROTO_VERSION 2u
 
 struct fxt_msg_header {
 	__u32 magic;
@@ -84,21 +85,31 @@ struct fxt_msg_save {
 /*
  * The shared buffer (a sealed memfd): this header page, then data.
  *
- *   oneshot:             [header][data ...........................]
+ *   oneshot:             [header][durable][data ..................]
  *   circular, streaming: [header][durable][rolling 0][rolling 1]
  *
- * The durable area holds records that must survive wrapping (string,
- * thread and name records); the rolling halves take events. Offsets and
+ * The durable area holds string, thread and name records (they must
+ * survive wrapping, and precede the events that use them however the
+ * chunks below interleave); the rolling halves take events. Offsets and
  * sizes are bytes, multiples of 8. A record's header word is stored last,
- * with release ordering, so a reader that finds a zero header word has
- * reached the end of what was written (a crashed writer leaves zeros).
+ * with release ordering.
+ *
+ * Chunks: each area is cut in chunk_size bytes from its start. A writer
+ * thread takes whole chunks (a record bigger than a chunk takes several
+ * adjacent ones) and fills them with records in order, so a chunk holds
+ * records from its start up to a zero header word (or its end); the rest
+ * of it is unused and is not part of the trace. A reader walks records by
+ * their sizes and, at a zero header word, goes on at the next chunk
+ * boundary. A crashed writer leaves zeros from its unfinished record on.
+ * The durable area is shared record by record (no chunks): its records
+ * end at the first zero header word.
  *
  * Rules: the provider writes every field but the ones marked "manager";
  * the manager reads the data only after STOPPED, SAVE, or the provider's
  * death.
  */
 #define FXT_BUFFER_MAGIC 0x4658544255464652ull /* "RFFUBTXF" */
-#define FXT_BUFFER_VERSION 1u
+#define FXT_BUFFER_VERSION 2u
 #define FXT_BUFFER_HEADER_SIZE 4096u
 
 struct fxt_buffer_header {
@@ -111,18 +122,34 @@ struct fxt_buffer_header {
 	__u64 rolling_offset[2];	/* (manager) */
 	__u64 rolling_size;	/* each half; oneshot: the whole data area */
 
-	/* Bytes of whole records written so far in each area. */
+	/*
+	 * Bytes of chunks taken in each area (the durable area: of records);
+	 * published when the area closes.
+	 */
 	__u64 durable_end;
 	__u64 rolling_end[2];
 	/* Times each half was (re)started; the larger is the newer. */
 	__u64 rolling_generation[2];
 
+	/* Circular: records overwritten by wrapping count as dropped. */
 	__u64 records_dropped;
 	__u64 bytes_dropped;
 	__u64 records_written;
 
-	__u64 reserved[112];
+	/* A power of two, FXT_BUFFER_CHUNK_MIN..MAX (manager). */
+	__u64 chunk_size;
+
+	__u64 reserved[111];
 };
+
+#define FXT_BUFFER_CHUNK_MIN 256u
+#define FXT_BUFFER_CHUNK_MAX 65536u
+
+/* Where a reader of a rolling half goes on after a zero header word. */
+static inline __u64 fxt_chunk_next(__u64 offset, __u64 chunk_size)
+{
+	return (offset | (chunk_size - 1)) + 1;
+}
 
 _Static_assert(sizeof(struct fxt_buffer_header) == 1024,
 	       "shared-memory ABI: the header is 1024 bytes");

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * fxt-example-cxx: <fxt/provider.h> from C++. A toy request handler whose
- * TRACE_DURATION scopes end on returns and exceptions alike.
+ * TRACE_DURATION scopes end on returns and exceptions alike, and whose
+ * instants are named after the method at run time (TRACE_DYN).
  *
  *   fxt-example-cxx [N]
  *
@@ -24,6 +25,9 @@ int handle(unsigned long id, const std::string &method)
 {
 	TRACE_DURATION("example.cxx", "handle", TRACE_ARG_U64("id", id),
 		       TRACE_ARG_STR("method", method.c_str()));
+	/* An event per method name: interned by content, not copied each time. */
+	TRACE_INSTANT("example.cxx", TRACE_DYN(method.c_str()),
+		      TRACE_SCOPE_THREAD, TRACE_ARG_U64("id", id));
 
 	if (id % 7 == 6)
 		throw std::runtime_error("request " + std::to_string(id) +

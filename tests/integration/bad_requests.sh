@@ -9,7 +9,7 @@
 : "${RAW_START:?}" "${CONN_FLOOD:?}"
 
 start_manager --user-buffer-budget 128K
-for how in short unknown longstop; do
+for how in short unknown longstop shortwait; do
 	out=$(timeout 60 "$RAW_START" "$how" "$T/x.fxt") || fail "raw-start $how: no result"
 	echo "$out"
 	case "$out" in
@@ -19,6 +19,18 @@ for how in short unknown longstop; do
 	[ "$(echo "$out" | tail -n 1)" = closed ] || fail "$how: the connection stays open"
 done
 "$TRACECTL" status >/dev/null || fail "no status after malformed requests"
+
+# A wait for providers to join: none without a trace; with one, a result
+# at the timeout when none of the process joins.
+out=$(timeout 60 "$RAW_START" wait -) || fail "raw-start wait: no result"
+[ "$out" = "error -3: no trace is running" ] || fail "wait without a trace: '$out'"
+"$TRACECTL" start -o "$T/wait.fxt" --kernel=off >/dev/null
+out=$(timeout 60 "$RAW_START" wait -) || fail "raw-start wait: no result"
+case "$out" in
+"error -110: no provider of process "*" joined the trace in time") ;;
+*) fail "wait with no provider joining: '$out'" ;;
+esac
+"$TRACECTL" stop >/dev/null
 
 # A flood of connections that say nothing the manager understands.
 N=300

@@ -47,7 +47,31 @@ for cxx in ${FXT_EXAMPLES_CXX:-}; do
 	[ "$(count 'name="handle"')" -eq 100 ] || fail "$cxx: handle events lost"
 	[ "$(count 'name="failed"')" -eq 14 ] || fail "$cxx: failed events lost"
 	[ "$(count 'name="bytes"')" -eq 57 ] || fail "$cxx: counter events lost"
+	# the instants named by TRACE_DYN(method)
+	[ "$(count 'instant .* name="get"')" -eq 34 ] || fail "$cxx: get events lost"
+	[ "$(count 'instant .* name="list"')" -eq 33 ] || fail "$cxx: list events lost"
 done
+
+# Every macro, with literal and TRACE_DYN names, from a C++17 program of
+# each compiler: every event it wrote is in the archive, which conforms;
+# the dynamic names are there, each string record once.
+apps=0
+for app in ${FXT_EVERY_MACRO_APPS:-}; do
+	env -u FXTRACE_START_WAIT_MS "$TRACECTL" record -o "$T/every.fxt" \
+		--kernel=off -- "$app" 5 >"$T/rec.out"
+	wrote=$(sed -n 's/^every-macro-app: \([0-9]*\) events$/\1/p' "$T/rec.out")
+	[ -n "$wrote" ] && [ "$wrote" -gt 100 ] || fail "$app: bad run: $(cat "$T/rec.out")"
+	strict_dump "$T/every.fxt"
+	got=$(grep -E '^0x[0-9a-f]+ +(instant|counter|duration_[a-z]+|async_[a-z]+|flow_[a-z]+) ' \
+		"$T/dump.out" | grep -c 'name="cxx-' || true)
+	[ "$got" -eq "$wrote" ] || fail "$app: $got of its $wrote events in the archive"
+	echo "${app##*/}: $wrote events written, $got in the archive"
+	[ "$(count 'name="cxx-dyn-7"')" -ge 5 ] || fail "$app: TRACE_DYN names missing"
+	[ "$(grep -cE ' string +#[0-9]+ "cxx-dyn-7"$' "$T/dump.out")" -eq 1 ] ||
+		fail "$app: the dynamic name not interned once"
+	apps=$((apps + 1))
+done
+[ "$apps" -ge 1 ] || fail "no every-macro-app built"
 
 # A command that cannot run is an error before any trace starts.
 rc=0

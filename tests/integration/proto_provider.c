@@ -13,6 +13,8 @@
  *   length   answer START with a length field that disagrees
  *   save     send SAVE of a half that does not exist
  *   saveflood  streaming: SAVE after SAVE, never reading a SAVED
+ *   old-abi  say HELLO in protocol 1, as a library that writes its buffer
+ *            record by record (before per-thread chunks): refused
  * The last five must get the connection dropped. --malformed writes, in
  * the middle of the events, an instant whose argument is longer than the
  * record. --ack-after FILE holds
@@ -538,6 +540,8 @@ int main(int argc, char **argv)
 	fxt_msg_init(&hello, FXT_MSG_PROVIDER_HELLO, sizeof(hello));
 	hello.pid = (__u32)getpid();
 	snprintf(hello.name, sizeof(hello.name), "%s", p.o.name);
+	if (abusing(&p, "old-abi"))
+		hello.hdr.version = 1;
 	r = fxt_msg_send(p.sock, &hello, sizeof(hello), -1);
 	if (r < 0)
 		die("send HELLO", -r);

@@ -5,9 +5,12 @@
  *   raw-start none|rdonly|rdwr PATH
  *     a start request with no descriptor, or PATH opened so (a FIFO
  *     opened O_RDWR does not block);
- *   raw-start short|unknown|longstop PATH
+ *   raw-start short|unknown|longstop|shortwait PATH
  *     a malformed request: a start request cut short, a request type
- *     that does not exist, a stop request with a body.
+ *     that does not exist, a stop request with a body, a wait for
+ *     providers that joined without its body;
+ *   raw-start wait PATH
+ *     a wait for the providers of this process to join (PATH unused).
  * Prints the result's error and message, and after a malformed request
  * "closed" or "open": whether the manager closed the connection after
  * it. Exit 0 when a result came.
@@ -40,6 +43,10 @@ static size_t malformed(const char *how, struct fxt_ctl_start *req)
 		fxt_msg_init(req, FXT_MSG_CTL_STOP, 64);
 		return 64;
 	}
+	if (!strcmp(how, "shortwait")) {
+		fxt_msg_init(req, FXT_MSG_CTL_WAIT_JOINED, sizeof(req->hdr));
+		return sizeof(req->hdr);
+	}
 	return 0;
 }
 
@@ -58,12 +65,19 @@ int main(int argc, char **argv)
 	ssize_t n;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: raw-start none|rdonly|rdwr|short|unknown|longstop PATH\n");
+		fprintf(stderr, "usage: raw-start none|rdonly|rdwr|short|unknown|longstop|shortwait|wait PATH\n");
 		return 2;
 	}
 	len = malformed(argv[1], &req);
 	bad = len > 0;
-	if (!bad) {
+	if (!strcmp(argv[1], "wait")) {
+		struct fxt_ctl_wait_joined *w = (struct fxt_ctl_wait_joined *)&req;
+
+		fxt_msg_init(w, FXT_MSG_CTL_WAIT_JOINED, sizeof(*w));
+		w->pid = (__u32)getpid();
+		w->timeout_ms = 100;
+		len = sizeof(*w);
+	} else if (!bad) {
 		if (strcmp(argv[1], "none")) {
 			fd = open(argv[2], strcmp(argv[1], "rdonly") ? O_RDWR :
 							       O_RDONLY);

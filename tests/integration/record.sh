@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # tracectl record: starts, runs the command (a provider that exits when
-# done), stops when it exits, and exits with its status. A relative -o is
-# resolved against tracectl's directory.
+# done), stops when it exits, and exits with its status; prints, per
+# provider of the command (its own process, or one the manager announced
+# joined from a process it started), records written and dropped. A
+# relative -o is resolved against tracectl's directory.
 . "$(dirname "$0")/lib.sh"
 
 start_manager
@@ -12,6 +14,17 @@ cd "$T"
 grep -q "^Trace written to $T/rec.fxt" "$T/rec.out" || fail "archive path not absolute"
 check "$T/rec.fxt"
 expect_field app events 400
+# per provider of the command: what the archive holds, what it lost
+grep -q "^The command's provider app (pid [0-9]*): 404 records written, 0 dropped$" "$T/rec.out" ||
+	fail "no line for the command's provider"
+
+# A provider in a process the command started (sh forks it): the manager
+# tells record it joined, so it is reported as the command's too.
+"$TRACECTL" record -o rec4.fxt --kernel=off -- sh -c \
+	"\"$PROTO_PROVIDER\" --name grandchild --events 50 --exit-after-write; true" |
+	tee "$T/rec4.out"
+grep -q "^The command's provider grandchild (pid [0-9]*): 54 records written, 0 dropped$" "$T/rec4.out" ||
+	fail "the command's grandchild provider not reported"
 
 set +e
 "$TRACECTL" record -o rec2.fxt --kernel=off -- sh -c 'exit 3'

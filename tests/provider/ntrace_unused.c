@@ -29,4 +29,15 @@ void ntrace_every_macro(int n, const char *peer)
 	{
 		TRACE_DURATION("cat", "d", TRACE_ARG_I32("v", value));
 	}
+	/* Names chosen at run time, used by the macros only. */
+	{
+		const char *cat = peer + 1, *name = peer + 2, *arg = peer + 3;
+		const char *scoped = peer + 4, *enabled = peer + 5;
+
+		if (TRACE_ENABLED(TRACE_DYN(enabled)))
+			TRACE_INSTANT(TRACE_DYN(cat), TRACE_DYN(name),
+				      TRACE_SCOPE_THREAD,
+				      TRACE_ARG_I32(TRACE_DYN(arg), value));
+		TRACE_DURATION(TRACE_DYN(cat), TRACE_DYN(scoped));
+	}
 }

@@ -20,6 +20,7 @@
 
 #include <cmocka.h>
 #include <fxt/provider.h>
+#include <fxt/provider_abi.h>
 
 #include "fxt_reader.h"
 #include "test_hooks.h"
@@ -58,6 +59,8 @@ static inline int test_buffer_create(struct test_buffer *t, uint64_t durable,
 	t->hdr->rolling_offset[0] = off + durable;
 	t->hdr->rolling_offset[1] = two_halves ? off + durable + half : 0;
 	t->hdr->rolling_size = half;
+	/* The smallest chunks: the most chunk boundaries in a test. */
+	t->hdr->chunk_size = FXT_BUFFER_CHUNK_MIN;
 	return 0;
 }
 
@@ -85,8 +88,38 @@ static inline void test_buffer_free(struct test_buffer *t)
 }
 
 /*
- * The written data in reading order: durable area, then the halves by
- * generation (older first). Caller frees.
+ * Appends the records of [0, end) of an area to out, by the reader's rule
+ * of <fxt/provider_abi.h>: chunk 0 ends at a zero header word, else the
+ * walk goes on at the next chunk boundary. Returns the bytes appended.
+ */
+static inline size_t test_area_records(const uint8_t *area, uint64_t end,
+				       uint64_t chunk, uint8_t *out)
+{
+	uint64_t off = 0;
+	size_t n = 0;
+
+	while (off + 8 <= end) {
+		uint64_t w, bytes;
+
+		memcpy(&w, area + off, sizeof(w));
+		bytes = fxt_record_bytes(w);
+		if (!w && chunk) {
+			off = fxt_chunk_next(off, chunk);
+			continue;
+		}
+		if (!w || !bytes || bytes > end - off)
+			break;
+		memcpy(out + n, area + off, bytes);
+		n += bytes;
+		off += bytes;
+	}
+	return n;
+}
+
+/*
+ * The written records in reading order: durable area, then the halves by
+ * generation (older first), without the chunks' unused tails. Caller
+ * frees.
  */
 static inline uint8_t *test_buffer_collect(struct test_buffer *t, size_t *len)
 {
@@ -100,16 +133,16 @@ static inline uint8_t *test_buffer_collect(struct test_buffer *t, size_t *len)
 	unsigned int i;
 
 	assert_non_null(out);
-	memcpy(out, base + h->durable_offset, h->durable_end);
-	n += h->durable_end;
+	n += test_area_records(base + h->durable_offset, h->durable_end, 0,
+			       out);
 	for (i = 0; i < 2; i++) {
 		unsigned int half = i ? !first : first;
 
 		if (!h->rolling_generation[half])
 			continue;
-		memcpy(out + n, base + h->rolling_offset[half],
-		       h->rolling_end[half]);
-		n += h->rolling_end[half];
+		n += test_area_records(base + h->rolling_offset[half],
+				       h->rolling_end[half], h->chunk_size,
+				       out + n);
 	}
 	*len = n;
 	return out;

@@ -3,7 +3,8 @@
  * Every macro written from C++ (every_macro.cc, built by each C++
  * compiler: one test executable per compiler), read back: each event is
  * there, scopes left by a return or an exception are written, and the
- * records carry the run-time values.
+ * records carry the run-time values; names chosen at run time (TRACE_DYN)
+ * are interned by content: one string record for all the rounds.
  */
 #include "provider_test.h"
 
@@ -13,6 +14,7 @@ struct counts {
 	unsigned int events, blobs, logs, objects, kernel_objects;
 	unsigned int early, thrown, scoped, not_reached;
 	unsigned int at, at_wrong;
+	unsigned int dyn, dyn_field, dyn_strings;
 	bool peer_arg, str_arg;
 };
 
@@ -27,7 +29,16 @@ static void count(const void *data, size_t len, uint64_t at,
 	memset(c, 0, sizeof(*c));
 	while ((ret = fxt_reader_next(r, &rec)) == 1) {
 		switch (rec.type) {
+		case FXT_RECORD_STRING:
+			c->dyn_strings += str_is(rec.string.value, "cxx-dyn-7");
+			break;
 		case FXT_RECORD_EVENT:
+			for (i = 0; i < rec.nargs; i++)
+				c->dyn_field += str_is(rec.args[i].name,
+						       "field");
+			c->dyn += rec.event.name.len > 8 &&
+				  !memcmp(rec.event.name.data, "cxx-dyn-", 8) &&
+				  str_is(rec.event.category, "cat");
 			if (rec.event.name.len < 4 ||
 			    memcmp(rec.event.name.data, "cxx-", 4))
 				break;
@@ -100,14 +111,18 @@ static void test_every_macro(void **state)
 	assert_int_equal(c.scoped, rounds);
 	assert_int_equal(c.not_reached, 0);
 	/* Explicit times, from the library's writer and the inline one. */
-	assert_int_equal(c.at, 11 * rounds);
+	assert_int_equal(c.at, 2 * 11 * rounds);
 	assert_int_equal(c.at_wrong, 0);
+	/* Dynamic names: all there, their string written once. */
+	assert_int_equal(c.dyn, 15 * rounds);
+	assert_int_equal(c.dyn_field, 10 * rounds);
+	assert_int_equal(c.dyn_strings, 1);
 	assert_true(c.peer_arg);
 	assert_true(c.str_arg);
-	assert_int_equal(c.blobs, rounds);
-	assert_int_equal(c.logs, 2 * rounds);
-	assert_int_equal(c.objects, 2 * rounds);
-	assert_int_equal(c.kernel_objects, 2 * rounds);
+	assert_int_equal(c.blobs, 2 * rounds);
+	assert_int_equal(c.logs, 4 * rounds);
+	assert_int_equal(c.objects, 3 * rounds);
+	assert_int_equal(c.kernel_objects, 3 * rounds);
 	free(data);
 	test_buffer_free(&t);
 }

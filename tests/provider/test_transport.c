@@ -155,6 +155,7 @@ struct stream_manager {
 	unsigned int saves;
 };
 
+/* The records of a half's n bytes of chunks. */
 static void append(struct stream_manager *sm, const void *p, size_t n)
 {
 	if (sm->len + n > sm->cap) {
@@ -162,8 +163,8 @@ static void append(struct stream_manager *sm, const void *p, size_t n)
 		sm->data = realloc(sm->data, sm->cap);
 		assert_non_null(sm->data);
 	}
-	memcpy(sm->data + sm->len, p, n);
-	sm->len += n;
+	sm->len += test_area_records(p, n, sm->buf.hdr->chunk_size,
+				     sm->data + sm->len);
 }
 
 static const uint8_t *half_base(struct stream_manager *sm, unsigned int h)

@@ -74,11 +74,41 @@ expect_line err 'ends inside a record'
 printf 'not a trace at all\n' >"$dir/text.fxt"
 expect_exit 1 "$tracectl" dump --strict "$dir/text.fxt"
 expect_line err 'offset 0x0: nonconforming: input does not start with the FXT magic number record'
+# not FXT at all: an error like convert's, with or without --strict
+expect_exit 1 "$tracectl" dump "$dir/text.fxt"
+expect_line err "tracectl dump: '$dir/text.fxt' is not an FXT archive"
+
+# types the spec reserves: skipped by the plain reader, not conforming
+# (a record of type 10; metadata of type 6; an event of type 11)
+for reserved in 'record:\032\000\000\000\000\000\000\000' \
+		'metadata:\020\000\006\000\000\000\000\000' \
+		'event:\044\000\013\001\000\000\000\000\001\000\000\000\000\000\000\000'; do
+	kind=${reserved%%:*}
+	cp "$dir/good.fxt" "$dir/reserved.fxt"
+	printf "${reserved#*:}" >>"$dir/reserved.fxt"
+	expect_exit 0 "$tracectl" dump --summary-only "$dir/reserved.fxt"
+	expect_line out '0 malformed, 0 nonconforming, 1 unknown skipped'
+	expect_exit 1 "$tracectl" dump --strict --summary-only "$dir/reserved.fxt"
+	expect_line err '1 of reserved types'
+	[ "$kind" = record ] && expect_line err 'record of unknown type 10'
+	[ "$kind" = metadata ] && expect_line err 'metadata record of unknown type 6'
+	[ "$kind" = event ] && expect_line err 'event of unknown type 11'
+done
 
 expect_exit 1 "$tracectl" dump "$dir/missing.fxt"
 expect_line err 'cannot open'
 expect_exit 2 "$tracectl" dump
 expect_exit 2 "$tracectl" dump --bogus "$dir/good.fxt"
+expect_line err "tracectl dump: unrecognized option '--bogus'"
+# every subcommand's option errors: "tracectl CMD:", exit 2
+for cmd in start stop status record dump convert summary report; do
+	expect_exit 2 "$tracectl" $cmd --bogus
+	grep -q "^tracectl $cmd: " "$dir/err" || fail "$cmd: option error not 'tracectl $cmd:': $(cat "$dir/err")"
+done
+for cmd in start record convert report; do
+	expect_exit 2 "$tracectl" $cmd -o
+	expect_line err "tracectl $cmd: option requires an argument -- 'o'"
+done
 expect_exit 2 "$tracectl" dump "$dir/good.fxt" "$dir/good.fxt"
 expect_exit 0 "$tracectl" dump --help
 expect_line out 'Examples:'

@@ -21,6 +21,21 @@ LOOP(instant)(unsigned long n)
 			      TRACE_ARG_I32("b", (int32_t)(2 * i)));
 }
 
+/* An RPC server's events: names chosen at run time, interned already. */
+static char dyn_names[4][16] = { "method-a", "method-b", "method-c",
+				 "method-d" };
+
+LOOP(instant_dyn)(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		TRACE_INSTANT("bench", TRACE_DYN(dyn_names[i & 3]),
+			      TRACE_SCOPE_THREAD,
+			      TRACE_ARG_I32("a", (int32_t)i),
+			      TRACE_ARG_I32("b", (int32_t)(2 * i)));
+}
+
 LOOP(duration)(unsigned long n)
 {
 	unsigned long i;

@@ -8,6 +8,7 @@ extern "C" {
 #endif
 
 void loop_instant_cxx(unsigned long n);
+void loop_instant_dyn_cxx(unsigned long n);
 void loop_duration_cxx(unsigned long n);
 
 #ifdef __cplusplus

@@ -7,7 +7,8 @@
  * Prints the median over R runs (default 7) of ns per event (thread CPU
  * time, so that time spent descheduled on a busy machine is left out) for: a
  * disabled call site, an enabled instant and scoped duration (interned
- * strings, 2 int32 arguments), on one thread and on two at once, the
+ * strings, 2 int32 arguments; and an instant named by TRACE_DYN(), interned
+ * already), on one thread and on two at once, the
  * trace clock as events read it (TSC or clock_gettime, see
  * libprovider/clock.c), and the same-run references:
  * clock_gettime(CLOCK_BOOTTIME) and, when built with
@@ -153,6 +154,7 @@ static int buffer_attach(struct buffer *buf, unsigned long n, unsigned int threa
 	h->durable_size = 1 << 20;
 	h->rolling_offset[0] = FXT_BUFFER_HEADER_SIZE + (1 << 20);
 	h->rolling_size = buf->size - h->rolling_offset[0];
+	h->chunk_size = 4096;
 	munmap(h, FXT_BUFFER_HEADER_SIZE);
 	buf->b = fxt_test_attach(buf->fd, buf->size, FXT_BUFFERING_ONESHOT,
 				 "bench", -1);
@@ -267,6 +269,8 @@ static struct row rows[] = {
 	  .loop = loop_disabled, .threads = 2, .scale = 100 },
 	{ .key = "instant", .what = "TRACE_INSTANT 2 int args, 1 thread",
 	  .loop = loop_instant, .threads = 1, .traced = true, .scale = 1 },
+	{ .key = "instant_dyn", .what = "TRACE_INSTANT TRACE_DYN name, 1 thread",
+	  .loop = loop_instant_dyn, .threads = 1, .traced = true, .scale = 1 },
 	{ .key = "instant2", .what = "TRACE_INSTANT 2 int args, 2 threads",
 	  .loop = loop_instant, .threads = 2, .traced = true, .scale = 1 },
 	{ .key = "duration", .what = "TRACE_DURATION (complete) 2 int args, 1 thread",
@@ -275,6 +279,8 @@ static struct row rows[] = {
 	  .loop = loop_duration, .threads = 2, .traced = true, .scale = 1 },
 	{ .key = "instant_cxx", .what = "TRACE_INSTANT 2 int args, 1 thread, C++",
 	  .loop = loop_instant_cxx, .threads = 1, .traced = true, .scale = 1 },
+	{ .key = "instant_dyn_cxx", .what = "TRACE_INSTANT TRACE_DYN name, 1 thread, C++",
+	  .loop = loop_instant_dyn_cxx, .threads = 1, .traced = true, .scale = 1 },
 	{ .key = "duration_cxx", .what = "TRACE_DURATION 2 int args, 1 thread, C++",
 	  .loop = loop_duration_cxx, .threads = 1, .traced = true, .scale = 1 },
 	{ .key = "lttng", .what = "LTTng-UST tracepoint 2 int fields, 1 thread",
@@ -435,8 +441,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: provider_bench [--runs R] [--events N] [--only NAME] [--no-lttng] [--keys]\n"
 		   "NAME: clock now disabled disabled2 instant instant2 duration duration2\n"
-		   "      instant_cxx duration_cxx (--keys: every NAME, its row, events\n"
-		   "      per event of --events)\n"
+		   "      instant_dyn instant_cxx instant_dyn_cxx duration_cxx\n"
+		   "      (--keys: every NAME, its row, events per event of --events)\n"
 		   "example: perf stat -e instructions provider_bench --only instant --runs 1 --events 10000000\n");
 }
 

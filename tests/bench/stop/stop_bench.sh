@@ -107,7 +107,7 @@ if [ -n "${STOP_BENCH_PERF:-}" ]; then
 	kill -INT "$perf_pid"
 	wait "$perf_pid" || true
 fi
-grep -q "dropped" "$work/stop.out" && cat "$work/stop.out"
+cat "$work/stop.out"
 
 median() {
 	cut -d' ' -f"$1" "$work/times" | sort -n |

@@ -36,10 +36,10 @@ fail() {
 	exit 1
 }
 
-# Per provider: the buffer, and events that fill it (32 bytes each, less
-# room for the strings and the thread record).
+# Per provider: the buffer, and events that fill its rolling area (32
+# bytes each; oneshot keeps 1/16 for strings and threads) without drops.
 per_bytes=$((mb * 1048576 / nprov))
-events=$(((per_bytes - 4096) / 32))
+events=$(((per_bytes / 16 * 15 - 4096) / 32))
 . "$(dirname "$0")/../manager.sh"
 if [ -n "${STOP_BENCH_PERF:-}" ]; then
 	perf record -g -o "$STOP_BENCH_PERF" -p "$mgr" >"$work/perf.log" 2>&1 &
@@ -80,7 +80,7 @@ settle() {
 	sync
 	sleep 3
 }
-head -c $((mb * 1048576)) /dev/zero >"$work/src"
+head -c $((nprov * events * 32)) /dev/zero >"$work/src"
 run=1
 while [ $run -le "$runs" ]; do
 	"$tracectl" start -o "$work/t.fxt" --mode oneshot \

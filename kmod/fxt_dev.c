@@ -75,6 +75,7 @@ static int fxt_alloc_rings(struct fxt_session *s,
 	s->watermark = cfg->watermark;
 	s->mode = cfg->mode;
 	s->events = cfg->events;
+	memcpy(s->syscall_pids, cfg->syscall_pids, sizeof(s->syscall_pids));
 	return 0;
 fail:
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
@@ -145,6 +146,7 @@ static long fxt_info(struct fxt_session *s, void __user *arg)
 	info.events = s->events;
 	info.watermark = s->watermark;
 	info.tracing = s->tracing;
+	info.missing = fxt_probes_missing();
 	mutex_unlock(&s->lock);
 	return copy_to_user(arg, &info, sizeof(info)) ? -EFAULT : 0;
 }
@@ -355,7 +357,7 @@ static int fxt_dev_mmap(struct file *file, struct vm_area_struct *vma)
 
 static int fxt_dev_open(struct inode *inode, struct file *file)
 {
-	struct fxt_sched_config cfg = { .events = FXT_SCHED_EV_ALL,
+	struct fxt_sched_config cfg = { .events = FXT_SCHED_EV_DEFAULT,
 					.mode = FXT_BUFFERING_STREAMING };
 	struct fxt_session *s;
 	int err;

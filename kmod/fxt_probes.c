@@ -9,10 +9,19 @@
  * Names come from kernel object records: every task's at start, then on
  * fork, exec and rename. Exit needs no name record: a reused pid always
  * passes through fork first, which names it again. With FXT_SCHED_EV_PROC
- * the same fork and exec probes also write kernel:proc events.
+ * the same fork and exec probes also write kernel:proc events. Each CPU's
+ * idle task (pid 0) is its own thread, fxt_kirq_thread_koid().
+ *
+ * kernel:irq (include/fxt/kirq.h), kernel:syscall (fxt/ksyscall.h),
+ * kernel:power (fxt/kpower.h), kernel:block (fxt/kblock.h) and
+ * kernel:fault (fxt/kfault.h) are optional: a kernel without their
+ * tracepoints reports them in fxt_probes_missing() and runs the other
+ * categories.
  */
 #include <linux/kernel.h>
 #include <linux/binfmts.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
 #include <linux/lockdep.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -22,12 +31,27 @@
 #include <linux/timekeeping.h>
 #include <linux/tracepoint.h>
 
+#include <asm/syscall.h>
+#include <trace/events/irq.h>
 #include <trace/events/sched.h>
+#include <trace/events/syscalls.h>
 #include <trace/events/task.h>
+#include <linux/blk-mq.h>
+#include <linux/random.h>
+#include <trace/events/block.h>
+#include <trace/events/power.h>
+#ifdef CONFIG_X86
+#include <asm/trace/exceptions.h>
+#endif
 
 #include <fxt/fxt.h>
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kblock.h>
+#include <fxt/kfault.h>
+#include <fxt/kirq.h>
+#include <fxt/kpower.h>
 #include <fxt/kproc.h>
+#include <fxt/ksyscall.h>
 #include <fxt/sched.h>
 
 #include "fxt_probes.h"
@@ -53,12 +77,13 @@ static s32 fxt_task_weight(const struct task_struct *p)
 	return (s32)min_t(unsigned long, weight, S32_MAX);
 }
 
-static void fxt_append(struct fxt_session *s, const u64 *words, u32 nwords)
+static void fxt_append(struct fxt_session *s, unsigned int kind,
+		       const u64 *words, u32 nwords)
 {
 	unsigned long flags;
 
 	local_irq_save(flags);
-	fxt_ring_write(fxt_session_this_ring(s), words, nwords);
+	fxt_ring_write(fxt_session_this_ring(s), kind, words, nwords);
 	local_irq_restore(flags);
 }
 
@@ -70,7 +95,7 @@ static void fxt_write_thread(struct fxt_session *s,
 
 	fxt_sched_write_thread_object(w, t->pid, t->tgid, len);
 	memcpy(&w[2], comm, len);
-	fxt_append(s, w, fxt_sched_thread_words(len));
+	fxt_append(s, FXT_SCHED_EV_BIT_NAMES, w, fxt_sched_thread_words(len));
 }
 
 static void fxt_write_process(struct fxt_session *s,
@@ -82,7 +107,7 @@ static void fxt_write_process(struct fxt_session *s,
 
 	fxt_sched_write_process_object(w, leader->tgid, len);
 	memcpy(&w[2], comm, len);
-	fxt_append(s, w, fxt_sched_process_words(len));
+	fxt_append(s, FXT_SCHED_EV_BIT_NAMES, w, fxt_sched_process_words(len));
 }
 
 static void fxt_write_all_names(struct fxt_session *s)
@@ -104,14 +129,17 @@ static void fxt_probe_switch(void *data, bool preempt,
 			     unsigned int prev_state)
 {
 	u64 w[FXT_SCHED_SWITCH_WORDS];
+	unsigned int cpu = smp_processor_id();
 
 	/* __schedule() holds the runqueue lock with interrupts disabled. */
 	lockdep_assert_irqs_disabled();
-	fxt_sched_write_switch(w, ktime_get_boot_fast_ns(), smp_processor_id(),
+	fxt_sched_write_switch(w, ktime_get_boot_fast_ns(), cpu,
 			       fxt_sched_thread_state(prev_state, preempt),
-			       prev->pid, next->pid, fxt_task_weight(prev),
-			       fxt_task_weight(next));
-	fxt_ring_write(fxt_session_this_ring(data), w, FXT_SCHED_SWITCH_WORDS);
+			       fxt_kirq_thread_koid(prev->pid, cpu),
+			       fxt_kirq_thread_koid(next->pid, cpu),
+			       fxt_task_weight(prev), fxt_task_weight(next));
+	fxt_ring_write(fxt_session_this_ring(data), FXT_SCHED_EV_BIT_SWITCH, w,
+		       FXT_SCHED_SWITCH_WORDS);
 }
 
 /* Also sched_wakeup_new. May run with interrupts enabled. */
@@ -123,7 +151,8 @@ static void fxt_probe_wakeup(void *data, struct task_struct *p)
 	local_irq_save(flags);
 	fxt_sched_write_wakeup(w, ktime_get_boot_fast_ns(), task_cpu(p),
 			       p->pid, fxt_task_weight(p), current->pid);
-	fxt_ring_write(fxt_session_this_ring(data), w, FXT_SCHED_WAKEUP_WORDS);
+	fxt_ring_write(fxt_session_this_ring(data), FXT_SCHED_EV_BIT_WAKEUP, w,
+		       FXT_SCHED_WAKEUP_WORDS);
 	local_irq_restore(flags);
 }
 
@@ -142,7 +171,7 @@ static void fxt_probe_fork(void *data, struct task_struct *parent,
 		return;
 	fxt_kproc_write_fork(w, ktime_get_boot_fast_ns(), parent->tgid,
 			     parent->pid, child->pid);
-	fxt_append(s, w, FXT_KPROC_FORK_WORDS);
+	fxt_append(s, FXT_SCHED_EV_BIT_PROC, w, FXT_KPROC_FORK_WORDS);
 }
 
 static void fxt_write_exec(struct fxt_session *s, const struct task_struct *p,
@@ -153,7 +182,7 @@ static void fxt_write_exec(struct fxt_session *s, const struct task_struct *p,
 
 	fxt_kproc_write_exec(w, ktime_get_boot_fast_ns(), p->tgid, p->pid, len);
 	memcpy(&w[FXT_KPROC_EVENT_WORDS + 1], filename, len);
-	fxt_append(s, w, fxt_kproc_exec_words(len));
+	fxt_append(s, FXT_SCHED_EV_BIT_PROC, w, fxt_kproc_exec_words(len));
 }
 
 static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
@@ -177,7 +206,7 @@ static void fxt_probe_exit(void *data, struct task_struct *p)
 
 	fxt_kproc_write_exit(w, ktime_get_boot_fast_ns(), p->tgid, p->pid,
 			     p->exit_code);
-	fxt_append(data, w, FXT_KPROC_EXIT_WORDS);
+	fxt_append(data, FXT_SCHED_EV_BIT_PROC, w, FXT_KPROC_EXIT_WORDS);
 }
 
 /* Runs before the new name is copied into task->comm. */
@@ -187,6 +216,182 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
 	if (thread_group_leader(task))
 		fxt_write_process(data, task, comm);
 	fxt_write_thread(data, task, comm);
+}
+
+static DEFINE_PER_CPU(struct fxt_kirq_nest, fxt_irq_nest);
+
+/*
+ * The interrupted thread, as kernel:irq and kernel:syscall name it: the
+ * idle task of this CPU is its own thread. Interrupts are disabled.
+ */
+static void fxt_current_ids(u64 *pid, u64 *tid)
+{
+	*pid = current->tgid;
+	*tid = fxt_kirq_thread_koid(current->pid, smp_processor_id());
+}
+
+/* Writes a begin, or the end whose begin was written; interrupts off. */
+static void fxt_irq_write(struct fxt_session *s, const u64 *w, u32 nwords,
+			  bool begin)
+{
+	struct fxt_kirq_nest *nest = this_cpu_ptr(&fxt_irq_nest);
+	bool written;
+
+	if (!begin && !fxt_kirq_nest_exit(nest))
+		return;
+	written = fxt_ring_write(fxt_session_this_ring(s), FXT_SCHED_EV_BIT_IRQ,
+				 w, nwords);
+	if (begin)
+		fxt_kirq_nest_enter(nest, written);
+}
+
+static void fxt_write_hardirq(struct fxt_session *s, int irq,
+			      const struct irqaction *action, bool begin)
+{
+	u64 w[FXT_KIRQ_HARDIRQ_MAX_WORDS] = { 0 };
+	char *name = (char *)&w[FXT_KIRQ_EVENT_WORDS];
+	unsigned long flags;
+	u32 len = fxt_kirq_name_prefix(name, irq);
+	u64 pid, tid;
+
+	if (action->name) {
+		u32 n = strnlen(action->name, FXT_KIRQ_HANDLER_NAME_MAX);
+
+		memcpy(name + len, action->name, n);
+		len += n;
+	}
+	local_irq_save(flags);
+	fxt_current_ids(&pid, &tid);
+	fxt_kirq_write_hardirq(w, begin ? FXT_EVENT_DURATION_BEGIN :
+					  FXT_EVENT_DURATION_END,
+			       ktime_get_boot_fast_ns(), pid, tid, irq, len);
+	fxt_irq_write(s, w, fxt_kirq_hardirq_words(len), begin);
+	local_irq_restore(flags);
+}
+
+static void fxt_probe_irq_entry(void *data, int irq, struct irqaction *action)
+{
+	fxt_write_hardirq(data, irq, action, true);
+}
+
+static void fxt_probe_irq_exit(void *data, int irq, struct irqaction *action,
+			       int ret)
+{
+	fxt_write_hardirq(data, irq, action, false);
+}
+
+/* Softirqs run with interrupts enabled. */
+static void fxt_write_softirq(struct fxt_session *s, unsigned int vec,
+			      bool begin)
+{
+	u64 w[FXT_KIRQ_SOFTIRQ_WORDS];
+	unsigned long flags;
+	u64 pid, tid;
+
+	local_irq_save(flags);
+	fxt_current_ids(&pid, &tid);
+	fxt_kirq_write_softirq(w, begin ? FXT_EVENT_DURATION_BEGIN :
+					  FXT_EVENT_DURATION_END,
+			       ktime_get_boot_fast_ns(), pid, tid, vec);
+	fxt_irq_write(s, w, FXT_KIRQ_SOFTIRQ_WORDS, begin);
+	local_irq_restore(flags);
+}
+
+static void fxt_probe_softirq_entry(void *data, unsigned int vec_nr)
+{
+	fxt_write_softirq(data, vec_nr, true);
+}
+
+static void fxt_probe_softirq_exit(void *data, unsigned int vec_nr)
+{
+	fxt_write_softirq(data, vec_nr, false);
+}
+
+static void fxt_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	struct fxt_session *s = data;
+	u64 w[FXT_KSYSCALL_ENTER_WORDS];
+
+	if (!fxt_ksyscall_wanted(s->syscall_pids, current->tgid))
+		return;
+	fxt_ksyscall_write_enter(w, ktime_get_boot_fast_ns(), current->tgid,
+				 current->pid, id);
+	fxt_append(s, FXT_SCHED_EV_BIT_SYSCALL, w, FXT_KSYSCALL_ENTER_WORDS);
+}
+
+static void fxt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
+{
+	struct fxt_session *s = data;
+	u64 w[FXT_KSYSCALL_EXIT_WORDS];
+
+	if (!fxt_ksyscall_wanted(s->syscall_pids, current->tgid))
+		return;
+	fxt_ksyscall_write_exit(w, ktime_get_boot_fast_ns(), current->tgid,
+				current->pid, syscall_get_nr(current, regs),
+				ret);
+	fxt_append(s, FXT_SCHED_EV_BIT_SYSCALL, w, FXT_KSYSCALL_EXIT_WORDS);
+}
+
+/* kernel:power: the CPU is the counter id, not the CPU that writes. */
+static void fxt_probe_cpu_idle(void *data, unsigned int state,
+			       unsigned int cpu_id)
+{
+	u64 w[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_idle(w, ktime_get_boot_fast_ns(), cpu_id, state);
+	fxt_append(data, FXT_SCHED_EV_BIT_POWER, w, FXT_KPOWER_COUNTER_WORDS);
+}
+
+static void fxt_probe_cpu_frequency(void *data, unsigned int khz,
+				    unsigned int cpu_id)
+{
+	u64 w[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_frequency(w, ktime_get_boot_fast_ns(), cpu_id, khz);
+	fxt_append(data, FXT_SCHED_EV_BIT_POWER, w, FXT_KPOWER_COUNTER_WORDS);
+}
+
+/* kernel:block: the request's keyed hash, never its address. */
+static u64 fxt_block_id(const struct fxt_session *s, const struct request *rq)
+{
+	return fxt_kblock_siphash((u64)(unsigned long)rq, s->block_key[0],
+				  s->block_key[1]);
+}
+
+static void fxt_probe_block_issue(void *data, struct request *rq)
+{
+	struct gendisk *disk = rq->q->disk;
+	u64 w[FXT_KBLOCK_BEGIN_WORDS];
+
+	fxt_kblock_write_begin(w, ktime_get_boot_fast_ns(), rq->cmd_flags,
+			       disk ? disk->major : 0,
+			       disk ? disk->first_minor : 0, blk_rq_pos(rq),
+			       blk_rq_bytes(rq), fxt_block_id(data, rq));
+	fxt_append(data, FXT_SCHED_EV_BIT_BLOCK, w, FXT_KBLOCK_BEGIN_WORDS);
+}
+
+/* Every completion ends the slice, a partial one too (fxt/kblock.h). */
+static void fxt_probe_block_complete(void *data, struct request *rq,
+				     blk_status_t status,
+				     unsigned int nr_bytes)
+{
+	u64 w[FXT_KBLOCK_END_WORDS];
+
+	fxt_kblock_write_end(w, ktime_get_boot_fast_ns(), rq->cmd_flags,
+			     (__force u32)status, fxt_block_id(data, rq));
+	fxt_append(data, FXT_SCHED_EV_BIT_BLOCK, w, FXT_KBLOCK_END_WORDS);
+}
+
+/* kernel:fault: on the faulting thread, whose fault this CPU handles. */
+static void fxt_probe_page_fault_user(void *data, unsigned long address,
+				      struct pt_regs *regs,
+				      unsigned long error_code)
+{
+	u64 w[FXT_KFAULT_WORDS];
+
+	fxt_kfault_write(w, ktime_get_boot_fast_ns(), current->tgid,
+			 current->pid, address, (u32)error_code);
+	fxt_append(data, FXT_SCHED_EV_BIT_FAULT, w, FXT_KFAULT_WORDS);
 }
 
 /*
@@ -203,6 +408,19 @@ static inline void fxt_check_probe_prototypes(void)
 	register_trace_sched_process_exec(fxt_probe_exec, NULL);
 	register_trace_task_rename(fxt_probe_rename, NULL);
 	register_trace_sched_process_exit(fxt_probe_exit, NULL);
+	register_trace_irq_handler_entry(fxt_probe_irq_entry, NULL);
+	register_trace_irq_handler_exit(fxt_probe_irq_exit, NULL);
+	register_trace_softirq_entry(fxt_probe_softirq_entry, NULL);
+	register_trace_softirq_exit(fxt_probe_softirq_exit, NULL);
+	register_trace_sys_enter(fxt_probe_sys_enter, NULL);
+	register_trace_sys_exit(fxt_probe_sys_exit, NULL);
+	register_trace_cpu_idle(fxt_probe_cpu_idle, NULL);
+	register_trace_cpu_frequency(fxt_probe_cpu_frequency, NULL);
+	register_trace_block_rq_issue(fxt_probe_block_issue, NULL);
+	register_trace_block_rq_complete(fxt_probe_block_complete, NULL);
+#ifdef CONFIG_X86
+	register_trace_page_fault_user(fxt_probe_page_fault_user, NULL);
+#endif
 }
 
 struct fxt_tracepoint {
@@ -225,7 +443,24 @@ static struct fxt_tracepoint fxt_tracepoints[] = {
 	{ "sched_wakeup", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_wakeup_new", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_process_exit", fxt_probe_exit, FXT_SCHED_EV_PROC, true },
+	{ "irq_handler_entry", fxt_probe_irq_entry, FXT_SCHED_EV_IRQ, false },
+	{ "irq_handler_exit", fxt_probe_irq_exit, FXT_SCHED_EV_IRQ, false },
+	{ "softirq_entry", fxt_probe_softirq_entry, FXT_SCHED_EV_IRQ, false },
+	{ "softirq_exit", fxt_probe_softirq_exit, FXT_SCHED_EV_IRQ, false },
+	{ "sys_enter", fxt_probe_sys_enter, FXT_SCHED_EV_SYSCALL, false },
+	{ "sys_exit", fxt_probe_sys_exit, FXT_SCHED_EV_SYSCALL, false },
+	/* Completion first: no request seen to start loses its end to the gap. */
+	{ "block_rq_complete", fxt_probe_block_complete, FXT_SCHED_EV_BLOCK,
+	  false },
+	{ "block_rq_issue", fxt_probe_block_issue, FXT_SCHED_EV_BLOCK, false },
+	{ "cpu_idle", fxt_probe_cpu_idle, FXT_SCHED_EV_POWER, false },
+	{ "cpu_frequency", fxt_probe_cpu_frequency, FXT_SCHED_EV_POWER, false },
+	{ "page_fault_user", fxt_probe_page_fault_user, FXT_SCHED_EV_FAULT,
+	  false },
 };
+
+/* Optional events with a tracepoint this kernel lacks: none of them runs. */
+static u32 fxt_missing;
 
 static void fxt_find_tracepoint(struct tracepoint *tp, void *priv)
 {
@@ -242,13 +477,23 @@ int fxt_probes_init(void)
 
 	for_each_kernel_tracepoint(fxt_find_tracepoint, NULL);
 	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
-		if (!fxt_tracepoints[i].tp && fxt_tracepoints[i].required) {
+		if (fxt_tracepoints[i].tp)
+			continue;
+		if (fxt_tracepoints[i].required) {
 			pr_err("fxt_sched: tracepoint %s not found\n",
 			       fxt_tracepoints[i].name);
 			return -ENOENT;
 		}
+		pr_info("fxt_sched: tracepoint %s not found\n",
+			fxt_tracepoints[i].name);
+		fxt_missing |= fxt_tracepoints[i].events;
 	}
 	return 0;
+}
+
+u32 fxt_probes_missing(void)
+{
+	return fxt_missing;
 }
 
 static int fxt_register(struct fxt_session *s, u32 events)
@@ -259,7 +504,7 @@ static int fxt_register(struct fxt_session *s, u32 events)
 	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
 		struct fxt_tracepoint *t = &fxt_tracepoints[i];
 
-		if (!(t->events & events & s->events) || !t->tp ||
+		if (!(t->events & events & s->events & ~fxt_missing) ||
 		    t->registered)
 			continue;
 		err = tracepoint_probe_register(t->tp, t->probe, s);
@@ -272,15 +517,25 @@ static int fxt_register(struct fxt_session *s, u32 events)
 
 int fxt_probes_start(struct fxt_session *s)
 {
+	unsigned int cpu;
 	int err;
 
+	/* No probe runs: the last session's interrupts may have been open. */
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&fxt_irq_nest, cpu), 0,
+		       sizeof(struct fxt_kirq_nest));
+
+	get_random_bytes(s->block_key, sizeof(s->block_key));
 	err = fxt_register(s, FXT_SCHED_EV_NAMES);
 	if (!err && (s->events & FXT_SCHED_EV_NAMES))
 		fxt_write_all_names(s);
 	if (!err)
 		err = fxt_register(s, FXT_SCHED_EV_SWITCH |
 					      FXT_SCHED_EV_WAKEUP |
-					      FXT_SCHED_EV_PROC);
+					      FXT_SCHED_EV_PROC |
+					      FXT_SCHED_EV_IRQ |
+					      FXT_SCHED_EV_SYSCALL |
+					      FXT_SCHED_EV_DEV);
 	if (err)
 		fxt_probes_stop(s);
 	return err;

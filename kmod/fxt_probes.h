@@ -10,6 +10,8 @@
 
 /* Finds the tracepoints (they are not exported to modules). */
 int fxt_probes_init(void);
+/* FXT_SCHED_EV_* whose tracepoints this kernel lacks. */
+u32 fxt_probes_missing(void);
 /* Registers the probes of s->events; writes every task's names first. */
 int fxt_probes_start(struct fxt_session *s);
 /* Unregisters and waits until no probe runs any more. */

@@ -126,19 +126,25 @@ static void fxt_ring_copy(struct fxt_ring *r, const u64 *words, u64 len)
 		memcpy(r->data, (const u8 *)words + first, len - first);
 }
 
-void fxt_ring_write(struct fxt_ring *r, const u64 *words, u32 nwords)
+bool fxt_ring_write(struct fxt_ring *r, unsigned int kind, const u64 *words,
+		    u32 nwords)
 {
 	u64 len = (u64)nwords * FXT_WORD_BYTES;
 	u64 tail = 0;
 
+	kind &= FXT_RING_EVENT_KINDS - 1;
 	if (r->mode == FXT_BUFFERING_CIRCULAR) {
 		fxt_ring_overwrite(r, len);
 	} else if (!fxt_ring_has_room(r, len, &tail)) {
 		WRITE_ONCE(r->ctrl->dropped, r->ctrl->dropped + 1);
-		return;
+		WRITE_ONCE(r->ctrl->event_dropped[kind],
+			   r->ctrl->event_dropped[kind] + 1);
+		return false;
 	}
 	fxt_ring_copy(r, words, len);
 	WRITE_ONCE(r->ctrl->records, r->ctrl->records + 1);
+	WRITE_ONCE(r->ctrl->event_records[kind],
+		   r->ctrl->event_records[kind] + 1);
 	/* B: pairs with C, the reader's acquire of head. */
 	smp_store_release(&r->ctrl->head, r->head + len);
 	r->head += len;
@@ -148,6 +154,7 @@ void fxt_ring_write(struct fxt_ring *r, const u64 *words, u32 nwords)
 	    r->head - tail >= r->watermark &&
 	    r->head - len - tail < r->watermark)
 		irq_work_queue(&r->wake_work);
+	return true;
 }
 
 bool fxt_ring_readable(const struct fxt_ring *r)

@@ -40,8 +40,12 @@ int fxt_ring_init(struct fxt_ring *r, u64 data_bytes, u32 mode,
 void fxt_ring_free(struct fxt_ring *r);
 /* Stopped rings only. */
 void fxt_ring_reset(struct fxt_ring *r);
-/* Appends one whole record; the caller is this CPU's only writer. */
-void fxt_ring_write(struct fxt_ring *r, const u64 *words, u32 nwords);
+/*
+ * Appends one whole record, counted under kind (FXT_SCHED_EV_BIT_*); the
+ * caller is this CPU's only writer. False when it was dropped.
+ */
+bool fxt_ring_write(struct fxt_ring *r, unsigned int kind, const u64 *words,
+		    u32 nwords);
 /* Streaming: the reader's fill reached the watermark. */
 bool fxt_ring_readable(const struct fxt_ring *r);
 

@@ -11,6 +11,8 @@
 #include <linux/types.h>
 #include <linux/wait.h>
 
+#include <fxt/ksyscall.h>
+
 #include "fxt_ring.h"
 
 struct fxt_session {
@@ -25,6 +27,8 @@ struct fxt_session {
 	u64 watermark;
 	u32 mode;
 	u32 events;
+	u64 block_key[2];	/* kernel:block ids, drawn at each start */
+	u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 	bool tracing;
 	/* Rules: vma open/close; configure refuses while non-zero. */
 	atomic_t mappings;

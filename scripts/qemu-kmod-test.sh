@@ -44,14 +44,19 @@ if ! make -s -C "$kdir" M="$work/src" W=1 modules >"$work/build.log" 2>&1 ||
 	exit 1
 fi
 cp "$work/src/kmod/fxt_sched.ko" "$work/root/"
+# kernel:block's guest test writes to a loop device (a module there).
+loop_ko=/lib/modules/$kver/kernel/drivers/block/loop.ko
+[ -r "$loop_ko" ] && cp "$loop_ko" "$work/root/"
 
 cflags="-static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Idaemon/kernel -Itests/common"
 # shellcheck disable=SC2086
 if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	tests/kernel/kring.c tests/kernel/krec.c tests/common/pingpong.c \
-	daemon/kernel/backend_kmod.c -lpthread ||
+	tests/common/kdev_work.c daemon/kernel/backend_kmod.c -lpthread ||
 	! gcc $cflags -o "$work/root/bin/kmod_bench" tests/kernel/bench.c \
-	tests/kernel/kring.c tests/common/pingpong.c -lpthread; then
+	tests/kernel/kring.c tests/common/pingpong.c tests/common/workload.c \
+	tests/common/kdev_work.c \
+	-lpthread; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1
 fi
@@ -62,7 +67,8 @@ fi
 # dependencies and the loader. From the project's build if there is one.
 build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/manager/fxtraced
-tests/integration/proto-provider tests/bench/bpf/bpf_overhead"
+tests/integration/proto-provider tests/kernel/check-kcat
+tests/bench/bpf/bpf_overhead"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -79,6 +85,7 @@ for prog in $progs; do
 	done
 done
 cp scripts/qemu/e2e.sh "$work/root/bin/e2e.sh"
+cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
 
 cp /bin/busybox "$work/root/bin/busybox"
 cp scripts/qemu/init "$work/root/init"

@@ -13,6 +13,7 @@
 #ifndef FXT_CONTROL_PROTO_H
 #define FXT_CONTROL_PROTO_H
 
+#include <fxt/ksyscall.h>
 #include <fxt/provider_abi.h>
 
 #define FXT_CTL_GROUP "tracing"
@@ -63,6 +64,8 @@ struct fxt_ctl_start {
 	 * a file at output.
 	 */
 	char temp_name[FXT_CTL_NAME_MAX];
+	/* kernel:syscall only for these processes (0 ends); none: all */
+	__u32 kernel_syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 };
 
 /*
@@ -87,6 +90,8 @@ enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_NO_STOPPED = 1u << 3,	/* did not ack STOP in time */
 	/* no buffer: its uid's buffers reached fxtraced --user-buffer-budget */
 	FXT_CTL_PROVIDER_OVER_BUDGET = 1u << 4,
+	/* one kernel category's share of the kernel row before it */
+	FXT_CTL_PROVIDER_CATEGORY = 1u << 5,
 };
 
 struct fxt_ctl_provider {

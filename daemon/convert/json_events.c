@@ -152,6 +152,8 @@ void conv_event(struct converter *c, const struct fxt_record *rec)
 		c->stats->unconverted++;
 		return;
 	}
+	if (conv_kdev_event(c, rec))
+		return;
 	conv_begin_event(c, event_phase[rec->event.type]);
 	put_name(w, &rec->event.name);
 	put_cat(w, &rec->event.category);
@@ -299,8 +301,11 @@ void conv_kernel_object(struct converter *c, const struct fxt_record *rec)
 		e = name_cache_set(c->names, NAME_THREAD, koid,
 				   name_cache_thread_object_pid(rec), name->data,
 				   name->len);
-		/* Without a process yet: written when a thread record says. */
-		if (e && e->pid)
+		/*
+		 * Without a process yet: written when a thread record says.
+		 * A "process" of koid 0 is one (each CPU's idle thread's).
+		 */
+		if (e && (e->pid || fxt_record_arg(rec, "process", 7)))
 			conv_thread_name(c, e->pid, koid, name->data,
 					 name->len);
 		return;

@@ -21,7 +21,9 @@
 #include <linux/types.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <sys/random.h>
 
 #include <fxt/fxt_sched_uapi.h>
 #include <fxt/ring.h>
@@ -52,6 +54,7 @@ struct bpf_backend {
 	int timer_fd;
 	enum fxt_buffering_mode mode;
 	bool running;
+	uint32_t missing;	/* FXT_SCHED_EV_* without their tracepoints */
 	uint64_t corrupt;	/* reads that skipped a record of bad size */
 };
 
@@ -112,15 +115,91 @@ static int map_rings(struct bpf_backend *b)
 	return 0;
 }
 
+/* Whether the running kernel has tracepoint name (its BTF typedef). */
+static bool has_tracepoint(const struct btf *vmlinux, const char *name)
+{
+	char type[128];
+
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	return !vmlinux ||
+	       btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF) > 0;
+}
+
+/*
+ * Optional events: a kernel without one of their tracepoints runs the
+ * others, and says which in b->missing.
+ */
+static const struct {
+	uint32_t event;
+	const char *tracepoint;
+} optional_tracepoints[] = {
+	{ FXT_SCHED_EV_IRQ, "irq_handler_entry" },
+	{ FXT_SCHED_EV_IRQ, "irq_handler_exit" },
+	{ FXT_SCHED_EV_IRQ, "softirq_entry" },
+	{ FXT_SCHED_EV_IRQ, "softirq_exit" },
+	{ FXT_SCHED_EV_SYSCALL, "sys_enter" },
+	{ FXT_SCHED_EV_SYSCALL, "sys_exit" },
+	{ FXT_SCHED_EV_POWER, "cpu_idle" },
+	{ FXT_SCHED_EV_POWER, "cpu_frequency" },
+	{ FXT_SCHED_EV_BLOCK, "block_rq_issue" },
+	{ FXT_SCHED_EV_BLOCK, "block_rq_complete" },
+	{ FXT_SCHED_EV_FAULT, "page_fault_user" },	/* x86 only */
+};
+
+static uint32_t missing_events(uint32_t events)
+{
+	const size_t n = sizeof(optional_tracepoints) /
+			 sizeof(*optional_tracepoints);
+	uint32_t missing = 0, optional = 0;
+	struct btf *vmlinux;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		optional |= optional_tracepoints[i].event;
+	if (!(events & optional))
+		return 0;	/* skip parsing the kernel's BTF */
+	vmlinux = btf__load_vmlinux_btf();
+	if (libbpf_get_error(vmlinux))
+		vmlinux = NULL;
+	for (i = 0; i < n; i++)
+		if ((events & optional_tracepoints[i].event) &&
+		    !has_tracepoint(vmlinux, optional_tracepoints[i].tracepoint))
+			missing |= optional_tracepoints[i].event;
+	btf__free(vmlinux);
+	return missing;
+}
+
+/* kernel:power, kernel:block, kernel:fault; block ids under a fresh key. */
+static void select_dev_programs(struct fxt_sched_bpf *skel, uint32_t events)
+{
+	bool power = events & FXT_SCHED_EV_POWER;
+	bool block = events & FXT_SCHED_EV_BLOCK;
+
+	bpf_program__set_autoload(skel->progs.fxt_cpu_idle, power);
+	bpf_program__set_autoload(skel->progs.fxt_cpu_frequency, power);
+	bpf_program__set_autoload(skel->progs.fxt_block_rq_issue, block);
+	bpf_program__set_autoload(skel->progs.fxt_block_rq_complete, block);
+	bpf_program__set_autoload(skel->progs.fxt_page_fault_user,
+				  events & FXT_SCHED_EV_FAULT);
+	if (block)
+		(void)!getrandom((void *)skel->rodata->block_key,
+				 sizeof(skel->rodata->block_key), 0);
+}
+
 /* Loads only the programs of the selected FXT_SCHED_EV_* events. */
-static void select_programs(struct fxt_sched_bpf *skel, uint32_t events)
+static void select_programs(struct fxt_sched_bpf *skel, uint32_t events,
+			    const uint32_t *syscall_pids)
 {
 	bool sw = events & FXT_SCHED_EV_SWITCH;
 	bool wake = events & FXT_SCHED_EV_WAKEUP;
 	bool names = events & FXT_SCHED_EV_NAMES;
 	bool proc = events & FXT_SCHED_EV_PROC;
+	bool irq = events & FXT_SCHED_EV_IRQ;
+	bool syscall = events & FXT_SCHED_EV_SYSCALL;
 
 	skel->rodata->events = events;
+	memcpy((void *)skel->rodata->syscall_pids, syscall_pids,
+	       sizeof(skel->rodata->syscall_pids));
 	bpf_program__set_autoload(skel->progs.fxt_sched_switch, sw);
 	bpf_program__set_autoload(skel->progs.fxt_sched_wakeup, wake);
 	bpf_program__set_autoload(skel->progs.fxt_sched_wakeup_new, wake);
@@ -128,16 +207,25 @@ static void select_programs(struct fxt_sched_bpf *skel, uint32_t events)
 	bpf_program__set_autoload(skel->progs.fxt_sched_exec, names || proc);
 	bpf_program__set_autoload(skel->progs.fxt_task_rename, names);
 	bpf_program__set_autoload(skel->progs.fxt_sched_exit, proc);
+	bpf_program__set_autoload(skel->progs.fxt_irq_entry, irq);
+	bpf_program__set_autoload(skel->progs.fxt_irq_exit, irq);
+	bpf_program__set_autoload(skel->progs.fxt_softirq_entry, irq);
+	bpf_program__set_autoload(skel->progs.fxt_softirq_exit, irq);
+	bpf_program__set_autoload(skel->progs.fxt_sys_enter, syscall);
+	bpf_program__set_autoload(skel->progs.fxt_sys_exit, syscall);
+	select_dev_programs(skel, events);
 }
 
-static int load_skeleton(struct bpf_backend *b, uint32_t events)
+static int load_skeleton(struct bpf_backend *b,
+			 const struct kernel_session_config *cfg)
 {
 	struct fxt_sched_bpf *skel = b->skel;
 	int err;
 
 	skel->rodata->ring_bytes = b->ring_bytes;
 	skel->rodata->ring_mode = b->mode;
-	select_programs(skel, events);
+	b->missing = missing_events(cfg->events);
+	select_programs(skel, cfg->events & ~b->missing, cfg->syscall_pids);
 	err = bpf_map__set_value_size(skel->maps.fxt_ring,
 				      (__u32)b->elem_bytes);
 	if (!err)
@@ -186,7 +274,7 @@ static int bpf_open(const struct kernel_session_config *cfg, void **state)
 		err = -errno;
 		goto fail;
 	}
-	err = load_skeleton(b, cfg->events);
+	err = load_skeleton(b, cfg);
 	if (err)
 		goto fail;
 	err = map_rings(b);
@@ -320,6 +408,12 @@ static void bpf_stats(void *state, struct kernel_session_stats *st)
 	}
 	st->dropped += recursion_misses(b) + b->corrupt;
 	st->ncpus = b->ncpus;
+	st->missing = b->missing;
+	for (cpu = 0; cpu < b->ncpus; cpu++) {
+		const struct fxt_ring_ctrl *c = (const void *)ring_elem(b, cpu);
+
+		kernel_session_add_event_counts(st, c);
+	}
 }
 
 const struct kernel_backend_ops kernel_backend_bpf = {

@@ -127,6 +127,7 @@ static int kmod_configure(struct kmod_state *s,
 		.events = cfg->events,
 	};
 
+	memcpy(kc.syscall_pids, cfg->syscall_pids, sizeof(kc.syscall_pids));
 	if (ioctl(s->fd, FXT_SCHED_IOC_CONFIGURE, &kc) < 0)
 		return -errno;
 	if (ioctl(s->fd, FXT_SCHED_IOC_INFO, &s->info) < 0)
@@ -212,10 +213,16 @@ static void kmod_stats(void *state, struct kernel_session_stats *st)
 {
 	struct kmod_state *s = state;
 	struct fxt_sched_stats ks;
+	unsigned int cpu;
 
 	memset(st, 0, sizeof(*st));
 	st->ncpus = s->info.ncpus;
 	st->dropped = s->corrupt;
+	st->missing = s->info.missing;
+	for (cpu = 0; cpu < s->info.ncpus; cpu++)
+		kernel_session_add_event_counts(
+			st, (const void *)(s->cpus[cpu].region +
+					   s->info.ctrl_offset));
 	if (ioctl(s->fd, FXT_SCHED_IOC_STATS, &ks) < 0)
 		return;
 	st->records = ks.records;

@@ -12,6 +12,9 @@
 #include <time.h>
 
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kdev.h>
+#include <fxt/kirq.h>
+#include <fxt/ksyscall.h>
 #include <fxt/sched.h>
 
 #include "fxt_writer.h"
@@ -20,6 +23,7 @@
 #include "kernel_merge.h"
 #include "kernel_names.h"
 #include "kernel_session.h"
+#include "syscall_names.h"
 
 #define KERNEL_CHUNK_BYTES (256u << 10)
 #define KERNEL_OUT_BYTES (64u << 10)
@@ -123,28 +127,72 @@ static int choose_backend(enum kernel_backend_choice choice,
 	return err;
 }
 
-static const struct {
+/*
+ * Every kernel category: the events it selects, those whose records it
+ * counts (names count under kernel:sched), whether the default has it,
+ * and its tracepoints, for the message when this kernel lacks them.
+ * Append new categories: the order is the order of tracectl stop's rows.
+ */
+static const struct kernel_category {
 	const char *name;
 	uint32_t events;
+	uint32_t counted;
+	bool by_default;
+	const char *tracepoints;
 } kernel_categories[] = {
 	{ "kernel:sched",
-	  FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES },
-	{ "kernel:proc", FXT_SCHED_EV_PROC | FXT_SCHED_EV_NAMES },
+	  FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES, true,
+	  "sched_switch, sched_wakeup, sched_wakeup_new" },
+	{ "kernel:proc", FXT_SCHED_EV_PROC | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_PROC, true,
+	  "sched_process_fork, sched_process_exec, sched_process_exit" },
+	{ "kernel:irq", FXT_SCHED_EV_IRQ, FXT_SCHED_EV_IRQ, false,
+	  "irq_handler_entry, irq_handler_exit, softirq_entry, softirq_exit" },
+	{ "kernel:syscall", FXT_SCHED_EV_SYSCALL, FXT_SCHED_EV_SYSCALL, false,
+	  "raw_syscalls:sys_enter, raw_syscalls:sys_exit" },
+	/* Power counters and block requests are on no thread: no names. */
+	{ "kernel:power", FXT_SCHED_EV_POWER, FXT_SCHED_EV_POWER, false,
+	  "power:cpu_idle, power:cpu_frequency" },
+	{ "kernel:block", FXT_SCHED_EV_BLOCK, FXT_SCHED_EV_BLOCK, false,
+	  "block:block_rq_issue, block:block_rq_complete" },
+	{ "kernel:fault", FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_FAULT, false, "exceptions:page_fault_user" },
 };
 
-#define KERNEL_CATEGORIES_DEFAULT FXT_SCHED_EV_ALL
+#define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))
 #define KERNEL_PREFIX "kernel:"
 
 static uint32_t kernel_category_events(const char *name, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(kernel_categories) / sizeof(*kernel_categories);
-	     i++)
+	for (i = 0; i < KERNEL_NCATEGORIES; i++)
 		if (strlen(kernel_categories[i].name) == len &&
 		    !memcmp(kernel_categories[i].name, name, len))
 			return kernel_categories[i].events;
 	return 0;
+}
+
+static uint32_t kernel_categories_default(void)
+{
+	uint32_t ev = 0;
+	size_t i;
+
+	for (i = 0; i < KERNEL_NCATEGORIES; i++)
+		if (kernel_categories[i].by_default)
+			ev |= kernel_categories[i].events;
+	return ev;
+}
+
+static void kernel_categories_known(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < KERNEL_NCATEGORIES && used < len; i++)
+		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
+				 kernel_categories[i].name);
 }
 
 int kernel_categories_parse(const char *list, uint32_t *events, char *why,
@@ -152,6 +200,7 @@ int kernel_categories_parse(const char *list, uint32_t *events, char *why,
 {
 	const char *p = list ? list : "";
 	uint32_t ev = 0, one;
+	char known[256];
 	size_t len;
 
 	while (*p) {
@@ -160,9 +209,10 @@ int kernel_categories_parse(const char *list, uint32_t *events, char *why,
 		    !strncmp(p, KERNEL_PREFIX, strlen(KERNEL_PREFIX))) {
 			one = kernel_category_events(p, len);
 			if (!one) {
+				kernel_categories_known(known, sizeof(known));
 				snprintf(why, why_len,
-					 "unknown kernel category '%.*s' (known: kernel:sched, kernel:proc)",
-					 (int)len, p);
+					 "unknown kernel category '%.*s' (known: %s)",
+					 (int)len, p, known);
 				return -EINVAL;
 			}
 			ev |= one;
@@ -170,8 +220,30 @@ int kernel_categories_parse(const char *list, uint32_t *events, char *why,
 		p += len;
 		p += *p == ',';
 	}
-	*events = ev ? ev : KERNEL_CATEGORIES_DEFAULT;
+	*events = ev ? ev : kernel_categories_default();
 	return 0;
+}
+
+/*
+ * A selected category whose tracepoints this kernel lacks records nothing:
+ * say so in why (the start's note), naming them, and trace the others.
+ */
+static void warn_missing(const struct kernel_session *ks, char *why,
+			 size_t why_len)
+{
+	struct kernel_session_stats st;
+	size_t i, used = 0;
+
+	ks->ops->stats(ks->state, &st);
+	for (i = 0; i < KERNEL_NCATEGORIES && used < why_len; i++) {
+		const struct kernel_category *c = &kernel_categories[i];
+
+		if (!(c->counted & ks->cfg.events & st.missing))
+			continue;
+		used += snprintf(why + used, why_len - used,
+				 "%s%s records nothing: this kernel lacks one of its tracepoints (%s)",
+				 used ? "; " : "", c->name, c->tracepoints);
+	}
 }
 
 int kernel_session_open(struct kernel_session **out,
@@ -188,7 +260,7 @@ int kernel_session_open(struct kernel_session **out,
 	}
 	ks->cfg = *cfg;
 	if (!ks->cfg.events)
-		ks->cfg.events = KERNEL_CATEGORIES_DEFAULT;
+		ks->cfg.events = kernel_categories_default();
 	err = choose_backend(cfg->backend, &ks->ops, why, why_len);
 	if (err)
 		goto fail;
@@ -208,6 +280,7 @@ int kernel_session_open(struct kernel_session **out,
 		snprintf(why, why_len, "out of memory");
 		goto fail;
 	}
+	warn_missing(ks, why, why_len);
 	*out = ks;
 	return 0;
 fail:
@@ -282,18 +355,71 @@ static int out_emit(void *ctx, const uint64_t *rec, size_t words)
 	return 0;
 }
 
-static int write_preamble(struct kernel_out *o)
+/* Thread "swapper/<cpu>" of process 0: the idle task of each CPU. */
+static void write_idle_threads(struct fxt_writer *w, unsigned int ncpus)
 {
-	static const char *const strings[] = FXT_SCHED_STRING_TABLE;
-	struct fxt_writer w;
+	__u64 rec[FXT_SCHED_RECORD_MAX_WORDS];
+	char name[FXT_SCHED_NAME_MAX + 1];
+	unsigned int cpu;
+	uint32_t len;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		len = (uint32_t)snprintf(name, sizeof(name), "swapper/%u", cpu);
+		len = len < FXT_SCHED_NAME_MAX ? len : FXT_SCHED_NAME_MAX;
+		memset(rec, 0, sizeof(rec));
+		memcpy(&rec[2], name, len);
+		fxt_sched_write_thread_object(rec, fxt_kirq_thread_koid(0, cpu),
+					      0, len);
+		fxt_write_raw(w, rec, fxt_sched_thread_words(len) * FXT_WORD_BYTES);
+	}
+}
+
+/*
+ * The strings the kernel side's records index: the sched table, the irq
+ * and syscall table, the power, block and fault table
+ * (include/fxt/kdev.h), and, when kernel:syscall records, a name for
+ * every system call number (about 20 KiB, written once).
+ */
+static void write_strings(struct fxt_writer *w, bool syscalls)
+{
+	static const char *const sched[] = FXT_SCHED_STRING_TABLE;
+	static const char *const kirq[] = FXT_KIRQ_STRING_TABLE;
+	static const char *const kdev[] = FXT_KDEV_STRING_TABLE;
+	char unnamed[32];
 	unsigned int i;
+
+	for (i = 1; i <= FXT_SCHED_STR_COUNT; i++)
+		fxt_write_string(w, (uint16_t)i, sched[i], strlen(sched[i]));
+	for (i = 0; i < sizeof(kirq) / sizeof(*kirq); i++)
+		fxt_write_string(w, (uint16_t)(FXT_KIRQ_STR_BASE + i), kirq[i],
+				 strlen(kirq[i]));
+	for (i = 0; i < FXT_KDEV_STR_COUNT; i++)
+		fxt_write_string(w, (uint16_t)(FXT_KDEV_STR_BASE + i), kdev[i],
+				 strlen(kdev[i]));
+	for (i = 0; syscalls && i < FXT_KSYSCALL_NR_MAX; i++) {
+		const char *name = i < sizeof(kernel_syscall_names) /
+					       sizeof(*kernel_syscall_names) ?
+					   kernel_syscall_names[i] :
+					   NULL;
+
+		if (!name) {
+			snprintf(unnamed, sizeof(unnamed), "syscall_%u", i);
+			name = unnamed;
+		}
+		fxt_write_string(w, (uint16_t)(FXT_KSYSCALL_NAME_BASE + i),
+				 name, strlen(name));
+	}
+}
+
+static int write_preamble(struct kernel_session *ks, struct kernel_out *o)
+{
+	struct fxt_writer w;
 	int err;
 
 	fxt_writer_init(&w);
 	fxt_write_init(&w, 1000000000ull);
-	for (i = 1; i <= FXT_SCHED_STR_COUNT; i++)
-		fxt_write_string(&w, (uint16_t)i, strings[i],
-				 strlen(strings[i]));
+	write_strings(&w, ks->cfg.events & FXT_SCHED_EV_SYSCALL);
+	write_idle_threads(&w, ks->ops->ncpus(ks->state));
 	err = fxt_writer_error(&w);
 	if (!err)
 		err = out_emit(o, fxt_writer_data(&w),
@@ -358,7 +484,7 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 	o->ctx = ctx;
 	o->len = 0;
 	if (!ks->preamble_written) {
-		err = write_preamble(o);
+		err = write_preamble(ks, o);
 		ks->preamble_written = !err;
 	}
 	if (!err)
@@ -394,6 +520,37 @@ void kernel_session_stats(const struct kernel_session *ks,
 	st->records += ks->name_records;
 	st->bytes += ks->name_bytes;
 	st->dropped += kernel_merge_malformed(ks->merge);
+}
+
+size_t kernel_session_category_stats(const struct kernel_session *ks,
+				     struct kernel_category_stats *out,
+				     size_t max)
+{
+	struct kernel_session_stats st;
+	size_t i, n = 0;
+	unsigned int bit;
+
+	ks->ops->stats(ks->state, &st);
+	st.event_records[FXT_SCHED_EV_BIT_NAMES] += ks->name_records;
+	for (i = 0; i < KERNEL_NCATEGORIES && n < max; i++) {
+		const struct kernel_category *c = &kernel_categories[i];
+		struct kernel_category_stats *cs = &out[n];
+
+		/* Names come with several categories: not a reason to list one. */
+		if (!(c->counted & ~FXT_SCHED_EV_NAMES & ks->cfg.events))
+			continue;
+		memset(cs, 0, sizeof(*cs));
+		cs->name = c->name;
+		cs->missing = !!(c->counted & st.missing);
+		for (bit = 0; bit < FXT_RING_EVENT_KINDS; bit++) {
+			if (!(c->counted & (1u << bit)))
+				continue;
+			cs->records += st.event_records[bit];
+			cs->dropped += st.event_dropped[bit];
+		}
+		n++;
+	}
+	return n;
 }
 
 void kernel_session_close(struct kernel_session *ks)

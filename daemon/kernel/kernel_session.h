@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <fxt/ksyscall.h>
 #include <fxt/ring.h>
 
 enum kernel_backend_choice {
@@ -25,6 +26,8 @@ struct kernel_session_config {
 	enum fxt_buffering_mode mode;
 	size_t buffer_bytes_per_cpu;	/* 0: the backend's default */
 	uint32_t events;	/* FXT_SCHED_EV_*; 0: the default categories */
+	/* kernel:syscall only for these processes (0 ends); none: all */
+	uint32_t syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 };
 
 struct kernel_session_stats {
@@ -32,7 +35,25 @@ struct kernel_session_stats {
 	uint64_t bytes;
 	uint64_t dropped;	/* lost to full buffers */
 	unsigned int ncpus;
+	uint32_t missing;	/* FXT_SCHED_EV_* this kernel cannot trace */
+	/* Per FXT_SCHED_EV_BIT_*: records written and dropped. */
+	uint64_t event_records[FXT_RING_EVENT_KINDS];
+	uint64_t event_dropped[FXT_RING_EVENT_KINDS];
 };
+
+/* Adds one CPU's per-event counters (a backend's stats). */
+static inline void kernel_session_add_event_counts(
+	struct kernel_session_stats *st, const struct fxt_ring_ctrl *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < FXT_RING_EVENT_KINDS; i++) {
+		st->event_records[i] +=
+			__atomic_load_n(&c->event_records[i], __ATOMIC_RELAXED);
+		st->event_dropped[i] +=
+			__atomic_load_n(&c->event_dropped[i], __ATOMIC_RELAXED);
+	}
+}
 
 /* Appends bytes (whole records) to the archive; returns 0 or -errno. */
 typedef int (*kernel_write_fn)(void *ctx, const void *data, size_t len);
@@ -74,5 +95,17 @@ int kernel_session_stop(struct kernel_session *ks);
 void kernel_session_stats(const struct kernel_session *ks,
 			  struct kernel_session_stats *st);
 void kernel_session_close(struct kernel_session *ks);
+
+struct kernel_category_stats {
+	const char *name;	/* "kernel:irq" */
+	uint64_t records;	/* written by the kernel side (and names) */
+	uint64_t dropped;	/* lost to full buffers */
+	bool missing;		/* this kernel lacks its tracepoints */
+};
+
+/* The selected categories' counts, at most max; returns how many. */
+size_t kernel_session_category_stats(const struct kernel_session *ks,
+				     struct kernel_category_stats *out,
+				     size_t max);
 
 #endif /* FXT_KERNEL_SESSION_H */

@@ -130,7 +130,8 @@ static int watch(sd_event *event, struct kernel_source *ks)
 
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
-		       const char *categories, uint32_t provider_id,
+		       const char *categories, const uint32_t *syscall_pids,
+		       uint32_t provider_id,
 		       struct archive *archive, struct kernel_source **ret,
 		       char *why, size_t why_len)
 {
@@ -146,6 +147,7 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	why[0] = '\0';
 	if (choice == FXT_CTL_KERNEL_OFF)
 		return 0;
+	memcpy(cfg.syscall_pids, syscall_pids, sizeof(cfg.syscall_pids));
 	r = kernel_categories_parse(categories, &cfg.events, why, why_len);
 	if (r < 0)
 		return r;
@@ -221,10 +223,13 @@ int kernel_source_finish(struct kernel_source *ks)
 	return r < 0 ? r : r2;
 }
 
-void kernel_source_describe(const struct kernel_source *ks,
-			    struct fxt_ctl_provider *out)
+/* The kernel row, then one row per selected category; returns how many. */
+size_t kernel_source_describe(const struct kernel_source *ks,
+			      struct fxt_ctl_provider *out, size_t max)
 {
+	struct kernel_category_stats cat[KERNEL_SOURCE_ROWS_MAX - 1];
 	struct kernel_session_stats st = { 0 };
+	size_t i, n;
 
 	fxt_msg_init(out, FXT_MSG_CTL_PROVIDER, sizeof(*out));
 	kernel_session_stats(ks->session, &st);
@@ -235,6 +240,20 @@ void kernel_source_describe(const struct kernel_source *ks,
 	out->bytes = st.bytes > ks->bytes_lost ? st.bytes - ks->bytes_lost : 0;
 	out->records_dropped = st.dropped;
 	snprintf(out->name, sizeof(out->name), "kernel");
+	n = kernel_session_category_stats(ks->session, cat,
+					  max ? max - 1 : 0);
+	for (i = 0; i < n; i++) {
+		struct fxt_ctl_provider *row = &out[1 + i];
+
+		fxt_msg_init(row, FXT_MSG_CTL_PROVIDER, sizeof(*row));
+		row->id = ks->id;
+		row->flags = out->flags | FXT_CTL_PROVIDER_CATEGORY;
+		row->records = cat[i].records;
+		row->records_dropped = cat[i].dropped;
+		snprintf(row->name, sizeof(row->name), "%s%s", cat[i].name,
+			 cat[i].missing ? " (no tracepoint)" : "");
+	}
+	return 1 + n;
 }
 
 struct kernel_source *kernel_source_free(struct kernel_source *ks)

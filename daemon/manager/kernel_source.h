@@ -20,11 +20,13 @@ struct kernel_source;
 /*
  * 0 with *ret set, or 0 with *ret NULL and a note in why when the choice
  * is "off" or "auto" finds no capture here; -errno with the reason in why
- * when an explicit backend cannot run.
+ * when an explicit backend cannot run. A capture that runs may leave a
+ * warning in why (a category this kernel cannot trace).
  */
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
-		       const char *categories, uint32_t provider_id,
+		       const char *categories, const uint32_t *syscall_pids,
+		       uint32_t provider_id,
 		       struct archive *archive, struct kernel_source **ret,
 		       char *why, size_t why_len);
 const char *kernel_source_backend(const struct kernel_source *ks);
@@ -40,8 +42,10 @@ int kernel_source_resume(struct kernel_source *ks);
 void kernel_source_lost(struct kernel_source *ks, uint64_t records,
 			uint64_t bytes, int error);
 uint32_t kernel_source_id(const struct kernel_source *ks);
-void kernel_source_describe(const struct kernel_source *ks,
-			    struct fxt_ctl_provider *out);
+/* The kernel row and one per selected category: at most this many. */
+#define KERNEL_SOURCE_ROWS_MAX 16
+size_t kernel_source_describe(const struct kernel_source *ks,
+			      struct fxt_ctl_provider *out, size_t max);
 struct kernel_source *kernel_source_free(struct kernel_source *ks);
 
 #endif /* FXT_KERNEL_SOURCE_H */

@@ -288,7 +288,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	TAKE_FD(fd);
 	r = kernel_source_open(m->event, req->kernel, t->mode,
 			       req->kernel_buffer_size, req->categories,
-			       manager_next_id(m), t->archive, &t->kernel, note,
+			       req->kernel_syscall_pids, manager_next_id(m), t->archive, &t->kernel, note,
 			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, req->duration_ns);
@@ -749,12 +749,17 @@ void trace_write_note(const struct manager *m, char *buf, size_t len)
 
 int trace_send_kernel(const struct manager *m, struct controller *c)
 {
-	struct fxt_ctl_provider d;
+	struct fxt_ctl_provider d[KERNEL_SOURCE_ROWS_MAX];
+	size_t i, n;
+	int r = 0;
 
 	if (!m->trace || !m->trace->kernel)
 		return 0;
-	kernel_source_describe(m->trace->kernel, &d);
-	return controller_send(c, &d, sizeof(d));
+	n = kernel_source_describe(m->trace->kernel, d,
+				   KERNEL_SOURCE_ROWS_MAX);
+	for (i = 0; i < n && r >= 0; i++)
+		r = controller_send(c, &d[i], sizeof(d[i]));
+	return r;
 }
 
 void trace_format_status(const struct manager *m, unsigned int nproviders,

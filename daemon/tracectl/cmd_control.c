@@ -217,6 +217,13 @@ static void print_results(const struct reply *rep)
 	for (i = 0; i < rep->nproviders; i++) {
 		const struct fxt_ctl_provider *p = &rep->providers[i];
 
+		if (p->flags & FXT_CTL_PROVIDER_CATEGORY) {
+			/* A share of the kernel row above: not added again. */
+			printf("  %-22s %8s %10llu %10s %8llu\n", p->name, "-",
+			       (unsigned long long)p->records, "-",
+			       (unsigned long long)p->records_dropped);
+			continue;
+		}
 		printf("%-24s %8u %10llu %10llu %8llu %8llu%s\n", p->name,
 		       p->pid, (unsigned long long)p->records,
 		       (unsigned long long)p->bytes,
@@ -248,11 +255,16 @@ static void start_usage(FILE *out, const char *cmd)
 		"                         as FILE.old\n"
 		"  -c, --categories LIST  comma-separated categories, 'net*' a prefix\n"
 		"                         (default: every provider category, and\n"
-		"                         kernel:sched,kernel:proc for the kernel)\n"
+		"                         kernel:sched,kernel:proc for the kernel);\n"
+		"                         kernel categories: kernel:sched, kernel:proc,\n"
+		"                         kernel:irq, kernel:syscall, kernel:power,\n"
+		"                         kernel:block, kernel:fault\n"
 		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
 		"%s"
-		"  -k, --kernel=BACKEND   scheduling capture: auto (default), kmod, bpf, off\n"
+		"  -k, --kernel=BACKEND   kernel capture: auto (default), kmod, bpf, off\n"
+		"  -p, --pid PID          kernel:syscall only for process PID (repeat for\n"
+		"                         up to 4); default every process\n"
 		"      --kernel-buffer-size SIZE\n"
 		"                         per CPU, a power of two, e.g. 1M (default 2M)\n"
 		"Talks to fxtraced at $%s (default %s).\n\n",
@@ -273,7 +285,8 @@ static void start_usage(FILE *out, const char *cmd)
 			"Examples:\n"
 			"  sudo tracectl start -o trace.fxt --categories net,gfx\n"
 			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
-			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n");
+			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n"
+			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n");
 }
 
 static int resolve_output(const char *path, char *out, size_t len)
@@ -293,6 +306,17 @@ static int resolve_output(const char *path, char *out, size_t len)
 	return 0;
 }
 
+static int parse_pid(const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 10);
+	if (errno || end == s || *end || !*out || *out > INT32_MAX)
+		return -EINVAL;
+	return 0;
+}
+
 static int parse_start(const char *cmd, int argc, char **argv,
 		       struct start_options *o)
 {
@@ -304,17 +328,19 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		{ "duration", required_argument, NULL, 'd' },
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "kernel-buffer-size", required_argument, NULL, 'K' },
+		{ "pid", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *output = "trace.fxt";
+	unsigned int npids = 0;
 	uint64_t value;
 	int c, v;
 
 	fxt_msg_init(&o->req, FXT_MSG_CTL_START, sizeof(o->req));
 	/* "+": stop at the first non-option, the command of record. */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:c:b:m:d:k:h", longopts,
+	while ((c = getopt_long(argc, argv, "+o:c:b:m:d:k:p:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -370,6 +396,19 @@ static int parse_start(const char *cmd, int argc, char **argv,
 				return -EINVAL;
 			}
 			o->req.kernel_buffer_size = value;
+			break;
+		case 'p':
+			if (parse_pid(optarg, &value) < 0) {
+				fprintf(stderr, "tracectl %s: --pid %s: give a process id, e.g. --pid 1234\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			if (npids == FXT_KSYSCALL_PIDS_MAX) {
+				fprintf(stderr, "tracectl %s: --pid: at most %u processes\n",
+					cmd, FXT_KSYSCALL_PIDS_MAX);
+				return -EINVAL;
+			}
+			o->req.kernel_syscall_pids[npids++] = (__u32)value;
 			break;
 		case 'h':
 			o->help = true;
@@ -723,7 +762,8 @@ static void print_status(const struct reply *rep)
 		char used[32], size[32];
 
 		if (p->flags & FXT_CTL_PROVIDER_KERNEL) {
-			printf("  %-24s kernel    %llu records, %llu dropped\n",
+			printf("  %s%-24s kernel    %llu records, %llu dropped\n",
+			       p->flags & FXT_CTL_PROVIDER_CATEGORY ? "  " : "",
 			       p->name, (unsigned long long)p->records,
 			       (unsigned long long)p->records_dropped);
 			continue;

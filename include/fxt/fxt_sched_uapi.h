@@ -17,6 +17,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
+#include <fxt/ksyscall.h>
 #include <fxt/ring.h>
 
 #define FXT_SCHED_DEVICE "/dev/fxt_sched"
@@ -27,9 +28,32 @@
 #define FXT_SCHED_EV_WAKEUP (1u << 1)	/* wakeup + wakeup of new tasks */
 #define FXT_SCHED_EV_NAMES (1u << 2)	/* thread/process kernel objects */
 #define FXT_SCHED_EV_PROC (1u << 3)	/* fork/exec/exit (fxt/kproc.h) */
+#define FXT_SCHED_EV_IRQ (1u << 4)	/* hardirq and softirq (fxt/kirq.h) */
+#define FXT_SCHED_EV_SYSCALL (1u << 5)	/* system calls (fxt/ksyscall.h) */
+/* Device and memory categories: bits 8 and up. */
+#define FXT_SCHED_EV_POWER (1u << 8)	/* cpu_idle/frequency (fxt/kpower.h) */
+#define FXT_SCHED_EV_BLOCK (1u << 9)	/* block requests (fxt/kblock.h) */
+#define FXT_SCHED_EV_FAULT (1u << 10)	/* user page faults (fxt/kfault.h) */
+#define FXT_SCHED_EV_DEV                                               \
+	(FXT_SCHED_EV_POWER | FXT_SCHED_EV_BLOCK | FXT_SCHED_EV_FAULT)
 #define FXT_SCHED_EV_ALL                                               \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
+	 FXT_SCHED_EV_PROC | FXT_SCHED_EV_IRQ | FXT_SCHED_EV_SYSCALL |   \
+	 FXT_SCHED_EV_DEV)
+/* The module's events until configured: kernel:sched and kernel:proc. */
+#define FXT_SCHED_EV_DEFAULT                                           \
+	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
 	 FXT_SCHED_EV_PROC)
+/* Bit positions of FXT_SCHED_EV_*: index of fxt_ring_ctrl's counters. */
+#define FXT_SCHED_EV_BIT_SWITCH 0u
+#define FXT_SCHED_EV_BIT_WAKEUP 1u
+#define FXT_SCHED_EV_BIT_NAMES 2u
+#define FXT_SCHED_EV_BIT_PROC 3u
+#define FXT_SCHED_EV_BIT_IRQ 4u
+#define FXT_SCHED_EV_BIT_SYSCALL 5u
+#define FXT_SCHED_EV_BIT_POWER 8u
+#define FXT_SCHED_EV_BIT_BLOCK 9u
+#define FXT_SCHED_EV_BIT_FAULT 10u
 
 /* Bounds of fxt_sched_config.buffer_bytes (a power of two). */
 #define FXT_SCHED_BUFFER_MIN 4096ull
@@ -50,7 +74,8 @@ struct fxt_sched_info {
 	__u32 events;		/* FXT_SCHED_EV_* */
 	__u64 watermark;	/* bytes */
 	__u32 tracing;		/* 1 between START and STOP */
-	__u32 reserved0;
+	/* FXT_SCHED_EV_* of events whose tracepoints this kernel lacks */
+	__u32 missing;
 	__u64 reserved[4];
 };
 
@@ -60,6 +85,8 @@ struct fxt_sched_config {
 	__u32 events;		/* non-empty subset of FXT_SCHED_EV_ALL */
 	__u64 watermark;	/* 0: half the buffer; else < buffer_bytes */
 	__u64 reserved[2];	/* must be zero */
+	/* FXT_SCHED_EV_SYSCALL: only these tgids (0 ends); none: all */
+	__u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 };
 
 /* Sums over every CPU. */

@@ -45,6 +45,8 @@ enum fxt_buffering_mode {
 	FXT_BUFFERING_STREAMING = 2,
 };
 
+#define FXT_RING_EVENT_KINDS 16u
+
 /* Written only by the writer; the counters are plain snapshots. */
 struct fxt_ring_ctrl {
 	__u32 version;		/* module: FXT_SCHED_ABI_VERSION */
@@ -56,7 +58,10 @@ struct fxt_ring_ctrl {
 	__u64 overwritten;	/* circular: records overwritten */
 	__u32 busy;		/* BPF: a writer of this CPU is inside */
 	__u32 stopped;		/* BPF: oneshot, the ring filled */
-	__u64 reserved[57];
+	/* Per FXT_SCHED_EV_BIT_*: records written, records dropped */
+	__u64 event_records[FXT_RING_EVENT_KINDS];
+	__u64 event_dropped[FXT_RING_EVENT_KINDS];
+	__u64 reserved[25];
 };
 
 /* Written only by the reader: the end of what it has consumed (D). */

@@ -19,7 +19,12 @@
 #include <bpf/bpf_core_read.h>
 
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kblock.h>
+#include <fxt/kfault.h>
+#include <fxt/kirq.h>
+#include <fxt/kpower.h>
 #include <fxt/kproc.h>
+#include <fxt/ksyscall.h>
 #include <fxt/ring.h>
 #include <fxt/sched.h>
 
@@ -52,6 +57,36 @@ struct linux_binprm {
 	const char *filename;
 } __attribute__((preserve_access_index));
 
+/* kernel:block: what block_rq_issue/complete report of a request. */
+struct gendisk {
+	int major;
+	int first_minor;
+} __attribute__((preserve_access_index));
+
+struct request_queue {
+	struct gendisk *disk;
+} __attribute__((preserve_access_index));
+
+struct request {
+	struct request_queue *q;
+	unsigned int cmd_flags;
+	__u64 __sector;
+	unsigned int __data_len;
+} __attribute__((preserve_access_index));
+
+struct irqaction {
+	const char *name;
+} __attribute__((preserve_access_index));
+
+/* The system call number at sys_exit, where the architecture keeps it. */
+struct pt_regs___x86 {
+	unsigned long orig_ax;
+} __attribute__((preserve_access_index));
+
+struct pt_regs___arm64 {
+	int syscallno;
+} __attribute__((preserve_access_index));
+
 /* Before 5.16 (and where thread_info is not in the task) cpu was here. */
 struct task_struct___cpu {
 	unsigned int cpu;
@@ -68,6 +103,10 @@ const volatile __u64 ring_bytes = 8;		/* power of two */
 const volatile __u32 ring_mode = FXT_BUFFERING_STREAMING;
 /* FXT_SCHED_EV_*, as the module's; the loader leaves unused programs out. */
 const volatile __u32 events = FXT_SCHED_EV_ALL;
+/* kernel:block ids: a SipHash key the loader draws at random. */
+const volatile __u64 block_key[2];
+/* kernel:syscall: only these tgids; none (0): every process. */
+const volatile __u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 
 /* Sized by the loader: max_entries = possible CPUs, value = a ring. */
 struct {
@@ -77,6 +116,14 @@ struct {
 	__uint(value_size, FXT_RING_BPF_DATA_OFFSET + 8);
 	__uint(max_entries, 1);
 } fxt_ring SEC(".maps");
+
+/* kernel:irq: each CPU's interrupt nesting (include/fxt/kirq.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct fxt_kirq_nest));
+	__uint(max_entries, 1);
+} fxt_irq_nest SEC(".maps");
 
 #define barrier() asm volatile("" ::: "memory")
 #define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
@@ -155,11 +202,13 @@ static __always_inline bool make_room(struct fxt_ring_ctrl *ctrl,
 }
 
 /*
- * Appends one record of this CPU. Programs run with preemption off, so
- * only an interrupt can nest here (a self-wakeup runs with interrupts
- * on); the nested writer drops its record rather than interleave.
+ * Appends one record of this CPU, counted under kind (FXT_SCHED_EV_BIT_*);
+ * false when it was dropped. Programs run with preemption off, so only an
+ * interrupt can nest here (a self-wakeup runs with interrupts on); the
+ * nested writer drops its record rather than interleave.
  */
-static __always_inline void ring_write(const __u64 *rec, __u32 words)
+static __always_inline bool ring_write(const __u64 *rec, __u32 words,
+				       unsigned int kind)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 bytes = words * 8;
@@ -169,14 +218,18 @@ static __always_inline void ring_write(const __u64 *rec, __u32 words)
 	__u64 head;
 	int i;
 
+	bool written = false;
+
 	elem = bpf_map_lookup_elem(&fxt_ring, &cpu);
 	if (!elem)
-		return;
+		return false;
 	ctrl = (struct fxt_ring_ctrl *)elem;
 	data = elem + FXT_RING_BPF_DATA_OFFSET;
+	kind &= FXT_RING_EVENT_KINDS - 1;
 	if (ctrl->busy) {
 		__sync_fetch_and_add(&ctrl->dropped, 1);
-		return;
+		__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);
+		return false;
 	}
 	ctrl->busy = 1;
 	barrier();
@@ -184,6 +237,7 @@ static __always_inline void ring_write(const __u64 *rec, __u32 words)
 	consumer = (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET);
 	if (!make_room(ctrl, consumer, data, head, bytes)) {
 		__sync_fetch_and_add(&ctrl->dropped, 1);
+		__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);
 		goto out;
 	}
 #pragma unroll
@@ -195,9 +249,12 @@ static __always_inline void ring_write(const __u64 *rec, __u32 words)
 	barrier();
 	FXT_BPF_PUBLISH(&ctrl->head, head + bytes);
 	ctrl->records++;
+	ctrl->event_records[kind]++;
+	written = true;
 out:
 	barrier();
 	ctrl->busy = 0;
+	return written;
 }
 
 SEC("tp_btf/sched_switch")
@@ -205,13 +262,14 @@ int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	__u64 rec[FXT_SCHED_SWITCH_WORDS];
+	__u32 cpu = bpf_get_smp_processor_id();
 
-	fxt_sched_write_switch(rec, bpf_ktime_get_boot_ns(),
-			       bpf_get_smp_processor_id(),
+	fxt_sched_write_switch(rec, bpf_ktime_get_boot_ns(), cpu,
 			       fxt_sched_thread_state(prev_state, preempt),
-			       prev->pid, next->pid, task_weight(prev),
-			       task_weight(next));
-	ring_write(rec, FXT_SCHED_SWITCH_WORDS);
+			       fxt_kirq_thread_koid(prev->pid, cpu),
+			       fxt_kirq_thread_koid(next->pid, cpu),
+			       task_weight(prev), task_weight(next));
+	ring_write(rec, FXT_SCHED_SWITCH_WORDS, FXT_SCHED_EV_BIT_SWITCH);
 	return 0;
 }
 
@@ -222,7 +280,7 @@ static __always_inline void write_wakeup(const struct task_struct *p)
 	fxt_sched_write_wakeup(rec, bpf_ktime_get_boot_ns(), task_cpu(p), p->pid,
 			       task_weight(p),
 			       (__u32)bpf_get_current_pid_tgid());
-	ring_write(rec, FXT_SCHED_WAKEUP_WORDS);
+	ring_write(rec, FXT_SCHED_WAKEUP_WORDS, FXT_SCHED_EV_BIT_WAKEUP);
 }
 
 SEC("tp_btf/sched_wakeup")
@@ -260,13 +318,14 @@ static __always_inline void write_names(const struct task_struct *t,
 		fxt_sched_write_process_object(rec, tgid, len);
 		rec[2] = name[0];
 		rec[3] = name[1];
-		ring_write(rec, fxt_sched_process_words(len));
+		ring_write(rec, fxt_sched_process_words(len),
+			   FXT_SCHED_EV_BIT_NAMES);
 	}
 	/* The name first: the writer then places the argument after it. */
 	rec[2] = name[0];
 	rec[3] = name[1];
 	fxt_sched_write_thread_object(rec, tid, tgid, len);
-	ring_write(rec, fxt_sched_thread_words(len));
+	ring_write(rec, fxt_sched_thread_words(len), FXT_SCHED_EV_BIT_NAMES);
 }
 
 SEC("tp_btf/sched_process_fork")
@@ -281,7 +340,7 @@ int BPF_PROG(fxt_sched_fork, struct task_struct *parent,
 		return 0;
 	fxt_kproc_write_fork(rec, bpf_ktime_get_boot_ns(), parent->tgid,
 			     parent->pid, child->pid);
-	ring_write(rec, FXT_KPROC_FORK_WORDS);
+	ring_write(rec, FXT_KPROC_FORK_WORDS, FXT_SCHED_EV_BIT_PROC);
 	return 0;
 }
 
@@ -297,7 +356,7 @@ static __always_inline void write_exec(const struct task_struct *p,
 
 	fxt_kproc_write_exec(rec, bpf_ktime_get_boot_ns(), p->tgid, p->pid,
 			     len);
-	ring_write(rec, fxt_kproc_exec_words(len));
+	ring_write(rec, fxt_kproc_exec_words(len), FXT_SCHED_EV_BIT_PROC);
 }
 
 SEC("tp_btf/sched_process_exec")
@@ -319,7 +378,7 @@ int BPF_PROG(fxt_sched_exit, struct task_struct *p)
 
 	fxt_kproc_write_exit(rec, bpf_ktime_get_boot_ns(), p->tgid, p->pid,
 			     p->exit_code);
-	ring_write(rec, FXT_KPROC_EXIT_WORDS);
+	ring_write(rec, FXT_KPROC_EXIT_WORDS, FXT_SCHED_EV_BIT_PROC);
 	return 0;
 }
 
@@ -328,5 +387,225 @@ SEC("tp_btf/task_rename")
 int BPF_PROG(fxt_task_rename, struct task_struct *task, const char *comm)
 {
 	write_names(task, comm);
+	return 0;
+}
+
+/* kernel:power: the CPU is the counter id, not the CPU that writes. */
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(fxt_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	__u64 rec[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_idle(rec, bpf_ktime_get_boot_ns(), cpu_id, state);
+	ring_write(rec, FXT_KPOWER_COUNTER_WORDS, FXT_SCHED_EV_BIT_POWER);
+	return 0;
+}
+
+SEC("tp_btf/cpu_frequency")
+int BPF_PROG(fxt_cpu_frequency, unsigned int khz, unsigned int cpu_id)
+{
+	__u64 rec[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_frequency(rec, bpf_ktime_get_boot_ns(), cpu_id, khz);
+	ring_write(rec, FXT_KPOWER_COUNTER_WORDS, FXT_SCHED_EV_BIT_POWER);
+	return 0;
+}
+
+/*
+ * kernel:block: the request's keyed hash, never its address. The
+ * verifier allows no arithmetic on a typed pointer: hash a copy of the
+ * program's first argument, the struct request pointer.
+ */
+static __always_inline __u64 block_id(const unsigned long long *ctx)
+{
+	__u64 rq = 0;
+
+	bpf_probe_read_kernel(&rq, sizeof(rq), ctx);
+	return fxt_kblock_siphash(rq, block_key[0], block_key[1]);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(fxt_block_rq_issue, struct request *rq)
+{
+	__u64 rec[FXT_KBLOCK_BEGIN_WORDS];
+	struct gendisk *disk = rq->q->disk;
+
+	fxt_kblock_write_begin(rec, bpf_ktime_get_boot_ns(), rq->cmd_flags,
+			       disk ? disk->major : 0,
+			       disk ? disk->first_minor : 0, rq->__sector,
+			       rq->__data_len, block_id(ctx));
+	ring_write(rec, FXT_KBLOCK_BEGIN_WORDS, FXT_SCHED_EV_BIT_BLOCK);
+	return 0;
+}
+
+/* Every completion ends the slice, a partial one too (include/fxt/kblock.h). */
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(fxt_block_rq_complete, struct request *rq, __u8 status,
+	     unsigned int nr_bytes)
+{
+	__u64 rec[FXT_KBLOCK_END_WORDS];
+
+	fxt_kblock_write_end(rec, bpf_ktime_get_boot_ns(), rq->cmd_flags,
+			     status, block_id(ctx));
+	ring_write(rec, FXT_KBLOCK_END_WORDS, FXT_SCHED_EV_BIT_BLOCK);
+	return 0;
+}
+
+/* kernel:fault: on the faulting thread, whose fault this CPU handles. */
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(fxt_page_fault_user, unsigned long address, void *regs,
+	     unsigned long error_code)
+{
+	__u64 rec[FXT_KFAULT_WORDS];
+	__u64 id = bpf_get_current_pid_tgid();
+
+	fxt_kfault_write(rec, bpf_ktime_get_boot_ns(), id >> 32, (__u32)id,
+			 address, (__u32)error_code);
+	ring_write(rec, FXT_KFAULT_WORDS, FXT_SCHED_EV_BIT_FAULT);
+	return 0;
+}
+
+/* The interrupted thread; this CPU's idle task is a thread of its own. */
+static __always_inline void current_ids(__u64 *pid, __u64 *tid)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	*pid = id >> 32;
+	*tid = fxt_kirq_thread_koid((__u32)id, bpf_get_smp_processor_id());
+}
+
+/* Writes a begin, or the end whose begin was written. */
+static __always_inline void irq_write(const __u64 *rec, __u32 words,
+				      bool begin)
+{
+	struct fxt_kirq_nest *nest;
+	__u32 zero = 0;
+	bool written;
+
+	nest = bpf_map_lookup_elem(&fxt_irq_nest, &zero);
+	if (!nest)
+		return;
+	if (!begin && !fxt_kirq_nest_exit(nest))
+		return;
+	written = ring_write(rec, words, FXT_SCHED_EV_BIT_IRQ);
+	if (begin)
+		fxt_kirq_nest_enter(nest, written);
+}
+
+static __always_inline void write_hardirq(int irq,
+					  const struct irqaction *action,
+					  bool begin)
+{
+	__u64 rec[FXT_KIRQ_HARDIRQ_MAX_WORDS] = {};
+	char *name = (char *)&rec[FXT_KIRQ_EVENT_WORDS];
+	__u32 len = fxt_kirq_name_prefix(name, irq) & FXT_KIRQ_PREFIX_MAX;
+	long n = bpf_probe_read_kernel_str(name + len,
+					   FXT_KIRQ_HANDLER_NAME_MAX + 1,
+					   action->name);
+	__u64 pid, tid;
+
+	/* The mask is a no-op for n <= 17; it bounds the length for the verifier. */
+	if (n > 1)
+		len += (__u32)(n - 1) & (FXT_KIRQ_HANDLER_NAME_MAX * 2 - 1);
+	current_ids(&pid, &tid);
+	fxt_kirq_write_hardirq(rec, begin ? FXT_EVENT_DURATION_BEGIN :
+					    FXT_EVENT_DURATION_END,
+			       bpf_ktime_get_boot_ns(), pid, tid, irq, len);
+	irq_write(rec, fxt_kirq_hardirq_words(len), begin);
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(fxt_irq_entry, int irq, struct irqaction *action)
+{
+	write_hardirq(irq, action, true);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(fxt_irq_exit, int irq, struct irqaction *action, int ret)
+{
+	write_hardirq(irq, action, false);
+	return 0;
+}
+
+static __always_inline void write_softirq(unsigned int vec, bool begin)
+{
+	__u64 rec[FXT_KIRQ_SOFTIRQ_WORDS];
+	__u64 pid, tid;
+
+	current_ids(&pid, &tid);
+	fxt_kirq_write_softirq(rec, begin ? FXT_EVENT_DURATION_BEGIN :
+					    FXT_EVENT_DURATION_END,
+			       bpf_ktime_get_boot_ns(), pid, tid, vec);
+	irq_write(rec, FXT_KIRQ_SOFTIRQ_WORDS, begin);
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(fxt_softirq_entry, unsigned int vec_nr)
+{
+	write_softirq(vec_nr, true);
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(fxt_softirq_exit, unsigned int vec_nr)
+{
+	write_softirq(vec_nr, false);
+	return 0;
+}
+
+/* fxt_ksyscall_wanted(), reading the volatile constants as such. */
+static __always_inline bool syscall_wanted(__u64 id)
+{
+	__u32 tgid = id >> 32;
+	int i;
+
+	if (!syscall_pids[0])
+		return true;
+#pragma unroll
+	for (i = 0; i < FXT_KSYSCALL_PIDS_MAX; i++)
+		if (syscall_pids[i] && syscall_pids[i] == tgid)
+			return true;
+	return false;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(fxt_sys_enter, struct pt_regs *regs, long nr)
+{
+	__u64 rec[FXT_KSYSCALL_ENTER_WORDS];
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if (!syscall_wanted(id))
+		return 0;
+	fxt_ksyscall_write_enter(rec, bpf_ktime_get_boot_ns(), id >> 32,
+				 (__u32)id, nr);
+	ring_write(rec, FXT_KSYSCALL_ENTER_WORDS, FXT_SCHED_EV_BIT_SYSCALL);
+	return 0;
+}
+
+/* regs is a BTF pointer here: plain loads, no helper call. */
+static __always_inline long syscall_nr(const void *regs)
+{
+	const struct pt_regs___x86 *x86 = regs;
+	const struct pt_regs___arm64 *arm64 = regs;
+
+	if (bpf_core_field_exists(x86->orig_ax))
+		return (long)x86->orig_ax;
+	if (bpf_core_field_exists(arm64->syscallno))
+		return arm64->syscallno;
+	return -1;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(fxt_sys_exit, struct pt_regs *regs, long ret)
+{
+	__u64 rec[FXT_KSYSCALL_EXIT_WORDS];
+	__u64 id = bpf_get_current_pid_tgid();
+
+	if (!syscall_wanted(id))
+		return 0;
+	fxt_ksyscall_write_exit(rec, bpf_ktime_get_boot_ns(), id >> 32,
+				(__u32)id, syscall_nr(regs), ret);
+	ring_write(rec, FXT_KSYSCALL_EXIT_WORDS, FXT_SCHED_EV_BIT_SYSCALL);
 	return 0;
 }

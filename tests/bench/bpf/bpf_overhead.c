@@ -8,11 +8,22 @@
  * median of its runs. Not a test: it prints figures, and the ratios
  * bpf/ftrace and bpf/perf of the overheads beyond no tracing.
  *
- *   bpf_overhead [ROUNDS [RUNS [sched|proc]]]
+ *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq|fault|block|power]]]
  *                                     (default 20000 rounds, 7 runs, sched)
  *
  * proc: kernel:proc alone against ftrace's sched_process_fork + _exit,
  * on a loop of fork + _exit + waitpid (one round is two events).
+ * syscall: kernel:syscall against ftrace's raw_syscalls sys_enter +
+ * sys_exit, on a loop of getppid() (two events a round, and the loop's
+ * few other calls). irq: kernel:irq against ftrace's irq_handler_entry/
+ * exit + softirq_entry/exit, on UDP datagrams over loopback (each one's
+ * receive runs in the NET_RX softirq).
+ * fault: kernel:fault against exceptions:page_fault_user, a round is a
+ * fresh page touched (one fault). block: kernel:block against
+ * block_rq_issue + block_rq_complete, a round is a 4 KiB O_DIRECT read
+ * of a loop device over a file in /tmp (two events). power: kernel:power
+ * against power:cpu_idle + cpu_frequency, a round is a 50 us sleep on
+ * CPU 0 (its idle entry and exit; other CPUs' idling counts too).
  *
  * Events per run come from the BPF ring's record count (every CPU), so
  * the same count divides the ftrace overhead: the workload is the same.
@@ -37,16 +48,22 @@
 #include <time.h>
 #include <unistd.h>
 
+
 #include <linux/perf_event.h>
 
 #include <fxt/fxt_sched_uapi.h>
 
+#include "kdev_work.h"
 #include "kernel_session.h"
 #include "pingpong.h"
+#include "workload.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 #define INSTANCE TRACEFS "/instances/fxt_bpf_bench"
 #define MAX_RUNS 31
+/* Per CPU, for the BPF ring and ftrace's instance alike. */
+#define BENCH_BUFFER_BYTES (8u << 20)
+#define BENCH_BUFFER_KB "8192"
 
 enum setup { SETUP_NONE, SETUP_FTRACE, SETUP_BPF, SETUP_PERF, SETUP_COUNT };
 
@@ -56,15 +73,21 @@ static bool have_perf;
 
 struct sample {
 	double ns;
+	double cpu_ns;	/* CPU time of this process: others' load left out */
 	double insns;
 };
 
-static double now_ns(void)
+static double clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static int write_str(const char *path, const char *s)
@@ -83,23 +106,60 @@ static int write_str(const char *path, const char *s)
 struct category {
 	const char *name;
 	uint32_t events;	/* FXT_SCHED_EV_* */
-	const char *const *ftrace;
+	const char *const *ftrace;	/* "system/event" */
 	const char *workload;
+	int (*work)(long rounds);	/* else ping-pong or fork loop */
 };
 
-static const char *const sched_tracepoints[] = { "sched_switch",
-						 "sched_wakeup",
-						 "sched_wakeup_new", NULL };
-static const char *const proc_tracepoints[] = { "sched_process_fork",
-						"sched_process_exit", NULL };
+static const char *const sched_tracepoints[] = { "sched/sched_switch",
+						 "sched/sched_wakeup",
+						 "sched/sched_wakeup_new", NULL };
+static const char *const proc_tracepoints[] = { "sched/sched_process_fork",
+						"sched/sched_process_exit", NULL };
+static const char *const syscall_tracepoints[] = { "raw_syscalls/sys_enter",
+						   "raw_syscalls/sys_exit",
+						   NULL };
+static const char *const irq_tracepoints[] = { "irq/irq_handler_entry",
+					       "irq/irq_handler_exit",
+					       "irq/softirq_entry",
+					       "irq/softirq_exit", NULL };
+static const char *const fault_tracepoints[] = { "exceptions/page_fault_user",
+						 NULL };
+static const char *const block_tracepoints[] = { "block/block_rq_issue",
+						 "block/block_rq_complete",
+						 NULL };
+static const char *const power_tracepoints[] = { "power/cpu_idle",
+						 "power/cpu_frequency", NULL };
+
+static char loop_dev[32];
+
+static int read_rounds(long rounds)
+{
+	return kdev_direct_reads(loop_dev, (unsigned int)rounds, 4096);
+}
+
+static int nap_rounds(long rounds)
+{
+	return kdev_naps((unsigned int)rounds);
+}
 
 static const struct category categories[] = {
 	/* kernel:sched alone: what ftrace records here. */
 	{ "sched", FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP |
 			   FXT_SCHED_EV_NAMES,
-	  sched_tracepoints, "same-CPU pipe ping-pong" },
+	  sched_tracepoints, "same-CPU pipe ping-pong", NULL },
 	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
-	  "fork + _exit + waitpid" },
+	  "fork + _exit + waitpid", NULL },
+	{ "syscall", FXT_SCHED_EV_SYSCALL, syscall_tracepoints,
+	  "getppid() loop", workload_syscalls },
+	{ "irq", FXT_SCHED_EV_IRQ, irq_tracepoints,
+	  "UDP datagrams over loopback", workload_udp },
+	{ "fault", FXT_SCHED_EV_FAULT, fault_tracepoints,
+	  "fresh page touched", kdev_fault_rounds },
+	{ "block", FXT_SCHED_EV_BLOCK, block_tracepoints,
+	  "4 KiB O_DIRECT read of a loop device", read_rounds },
+	{ "power", FXT_SCHED_EV_POWER, power_tracepoints,
+	  "50 us sleep on CPU 0", nap_rounds },
 };
 
 static const struct category *category;
@@ -112,7 +172,7 @@ static int ftrace_set(bool on)
 	int err;
 
 	for (i = 0; events[i]; i++) {
-		snprintf(path, sizeof(path), INSTANCE "/events/sched/%s/enable",
+		snprintf(path, sizeof(path), INSTANCE "/events/%s/enable",
 			 events[i]);
 		err = write_str(path, on ? "1" : "0");
 		if (err)
@@ -128,7 +188,7 @@ static int ftrace_setup(void)
 		return -errno;
 	if (mkdir(INSTANCE, 0755) && errno != EEXIST)
 		return -errno;
-	return write_str(INSTANCE "/buffer_size_kb", "4096");
+	return write_str(INSTANCE "/buffer_size_kb", BENCH_BUFFER_KB);
 }
 
 /* Instructions retired on CPU 0 by every task; -1 if perf is refused. */
@@ -239,31 +299,40 @@ static int driver_run(long rounds)
 static int measure(long rounds, int insn_fd, struct sample *out)
 {
 	struct pingpong pp = { .rounds = rounds, .cpu = 0 };
-	double t0;
+	double t0, cpu0;
 	int err;
 
 	if (insn_fd >= 0) {
 		ioctl(insn_fd, PERF_EVENT_IOC_RESET, 0);
 		ioctl(insn_fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
+	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = now_ns();
-	err = category->events & FXT_SCHED_EV_PROC ? driver_run(rounds) :
-						     pingpong_run(&pp);
+	if (category->work)
+		err = category->work(rounds);
+	else
+		err = category->events & FXT_SCHED_EV_PROC ?
+			      driver_run(rounds) : pingpong_run(&pp);
 	out->ns = now_ns() - t0;
+	out->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	if (insn_fd >= 0)
 		ioctl(insn_fd, PERF_EVENT_IOC_DISABLE, 0);
 	out->insns = instructions_read(insn_fd);
 	return err;
 }
 
-/* The ring is big enough for a run: the drop path is not what we time. */
+/*
+ * The ring is big enough for a run (the drop path is not what we time),
+ * and the same size as ftrace's: both write the same memory footprint,
+ * so neither is charged more cache misses than the other.
+ */
 static int run_bpf(long rounds, int insn_fd, struct sample *out,
 		   double *events)
 {
 	struct kernel_session_config cfg = {
 		.backend = KERNEL_BACKEND_BPF,
 		.mode = FXT_BUFFERING_ONESHOT,
-		.buffer_bytes_per_cpu = 64u << 20,
+		.buffer_bytes_per_cpu = BENCH_BUFFER_BYTES,
 		.events = category->events,
 	};
 	struct kernel_session_stats st;
@@ -309,14 +378,17 @@ static int perf_ctl(int ctl, int ack, const char *cmd)
 static int run_perf(long rounds, int insn_fd, struct sample *out)
 {
 	char dir[] = "/tmp/fxt-perf-bench.XXXXXX", ctl_path[64], ack_path[64];
-	char control[160], data[64], events[256] = "";
+	char control[160], data[64], events[256] = "", *p;
 	const char *const *tp;
 	int ctl = -1, ack = -1, err, status;
 	pid_t pid;
 
+	/* tracefs's "group/name" is perf's "group:name". */
 	for (tp = category->ftrace; *tp; tp++)
 		snprintf(events + strlen(events), sizeof(events) - strlen(events),
-			 "%ssched:%s", tp == category->ftrace ? "" : ",", *tp);
+			 "%s%s", tp == category->ftrace ? "" : ",", *tp);
+	for (p = events; (p = strchr(p, '/')); p++)
+		*p = ':';
 	if (!mkdtemp(dir))
 		return -errno;
 	snprintf(ctl_path, sizeof(ctl_path), "%s/ctl", dir);
@@ -402,7 +474,8 @@ static double median(double *v, int n)
 }
 
 static void report(long rounds, int runs, double events,
-		   const double *ns, const double *insns, bool have_insns)
+		   const double *ns, const double *cpu, const double *insns,
+		   bool have_insns)
 {
 	double ftrace, bpf;
 	int s;
@@ -428,6 +501,11 @@ static void report(long rounds, int runs, double events,
 		printf("overhead per event: perf record %.1f ns, bpf/perf %.2f\n",
 		       perf, bpf / perf);
 	}
+	/* Where the events run in this process (faults, system calls). */
+	ftrace = (cpu[SETUP_FTRACE] - cpu[SETUP_NONE]) / events;
+	bpf = (cpu[SETUP_BPF] - cpu[SETUP_NONE]) / events;
+	printf("this process's CPU time per event: ftrace %.1f ns, bpf %.1f ns, bpf/ftrace %.2f\n",
+	       ftrace, bpf, bpf / ftrace);
 	if (!have_insns)
 		return;
 	ftrace = (insns[SETUP_FTRACE] - insns[SETUP_NONE]) / events;
@@ -441,19 +519,31 @@ int main(int argc, char **argv)
 	long rounds = argc > 1 ? atol(argv[1]) : 20000;
 	int runs = argc > 2 ? atoi(argv[2]) : 7;
 	double ns[SETUP_COUNT][MAX_RUNS] = { 0 }, insns[SETUP_COUNT][MAX_RUNS] = { 0 };
+	double cpu[SETUP_COUNT][MAX_RUNS] = { 0 }, cpu_med[SETUP_COUNT];
 	double ev[MAX_RUNS], ns_med[SETUP_COUNT], insns_med[SETUP_COUNT];
 	struct sample smp;
+	unsigned int loop_minor;
 	int i, s, err, insn_fd;
 
 	category = &categories[0];
-	if (argc > 3 && !strcmp(argv[3], "proc"))
-		category = &categories[1];
-	else if (argc > 3 && strcmp(argv[3], "sched"))
+	for (i = 0; argc > 3 && i < (int)(sizeof(categories) /
+					  sizeof(*categories)); i++)
+		if (!strcmp(argv[3], categories[i].name))
+			category = &categories[i];
+	if (argc > 3 && strcmp(argv[3], category->name))
 		rounds = 0;
 	if (rounds <= 0 || runs <= 0 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc]]]\n",
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq|fault|block|power]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
+	}
+	if (category->work == read_rounds) {
+		err = kdev_loop_attach("/tmp/fxt-bench-loop.img", loop_dev,
+				       sizeof(loop_dev), &loop_minor);
+		if (err) {
+			fprintf(stderr, "loop device: %s\n", strerror(-err));
+			return 1;
+		}
 	}
 	err = ftrace_setup();
 	if (err) {
@@ -484,15 +574,21 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			ns[s][i] = smp.ns;
+			cpu[s][i] = smp.cpu_ns;
 			insns[s][i] = smp.insns;
 		}
 	}
 	(void)rmdir(INSTANCE);
+	if (category->work == read_rounds) {
+		kdev_loop_detach(loop_dev);
+		(void)unlink("/tmp/fxt-bench-loop.img");
+	}
 	for (s = 0; s < SETUP_COUNT; s++) {
 		ns_med[s] = median(ns[s], runs);
 		insns_med[s] = median(insns[s], runs);
+		cpu_med[s] = median(cpu[s], runs);
 	}
-	report(rounds, runs, median(ev, runs), ns_med, insns_med,
+	report(rounds, runs, median(ev, runs), ns_med, cpu_med, insns_med,
 	       insn_fd >= 0);
 	return 0;
 }

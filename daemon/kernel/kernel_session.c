@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <fxt/fxt_sched_uapi.h>
@@ -251,7 +252,7 @@ int kernel_session_open(struct kernel_session **out,
 			size_t why_len)
 {
 	struct kernel_session *ks;
-	int err;
+	int err = 0;
 
 	ks = calloc(1, sizeof(*ks));
 	if (!ks) {
@@ -261,10 +262,26 @@ int kernel_session_open(struct kernel_session **out,
 	ks->cfg = *cfg;
 	if (!ks->cfg.events)
 		ks->cfg.events = kernel_categories_default();
-	err = choose_backend(cfg->backend, &ks->ops, why, why_len);
+	/*
+	 * A session taken back is the module's (the probe would open the
+	 * device, which its one session holds: EBUSY).
+	 */
+	if (cfg->adopt)
+		ks->ops = backend_kmod();
+	else
+		err = choose_backend(cfg->backend, &ks->ops, why, why_len);
 	if (err)
 		goto fail;
-	err = ks->ops->open(&ks->cfg, &ks->state);
+	if (cfg->adopt && !ks->ops->adopt) {
+		snprintf(why, why_len, "kernel capture (%s): cannot be taken back",
+			 ks->ops->name);
+		err = -EOPNOTSUPP;
+		goto fail;
+	}
+	err = cfg->adopt ? ks->ops->adopt(&ks->cfg, &ks->state) :
+			   ks->ops->open(&ks->cfg, &ks->state);
+	/* Taken back running: started, its names already in its rings. */
+	ks->started = cfg->adopt && !err;
 	if (err) {
 		snprintf(why, why_len, "kernel capture (%s): cannot set up: %s%s",
 			 ks->ops->name, strerror(-err),
@@ -284,8 +301,16 @@ int kernel_session_open(struct kernel_session **out,
 	*out = ks;
 	return 0;
 fail:
+	/* Taken in all cases: once adopted, the session closes it. */
+	if (cfg->adopt && !ks->state)
+		close(cfg->adopt_fd);
 	kernel_session_close(ks);
 	return err;
+}
+
+int kernel_session_keep_fd(const struct kernel_session *ks)
+{
+	return ks->ops->keep_fd ? ks->ops->keep_fd(ks->state) : -1;
 }
 
 const char *kernel_session_backend(const struct kernel_session *ks)

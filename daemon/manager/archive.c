@@ -77,6 +77,9 @@ struct archive {
 	size_t spare_cap;
 	struct archive_lost *lost;
 	size_t nlost;
+	/* Resumed: the providers whose info the file holds already. */
+	uint32_t *known_ids;
+	size_t nknown;
 };
 
 static void chunk_free(struct chunk *c)
@@ -301,12 +304,10 @@ int archive_open(int fd, size_t queue_max, struct archive **ret)
 	return 0;
 }
 
-int archive_begin(struct archive *a)
+static int start_writer(struct archive *a)
 {
 	int r;
 
-	if (ftruncate(a->fd, 0) < 0 || lseek(a->fd, 0, SEEK_SET) < 0)
-		return -errno;
 	a->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (a->done_fd < 0)
 		return -errno;
@@ -314,9 +315,114 @@ int archive_begin(struct archive *a)
 	if (r < 0)
 		return r;
 	a->thread_started = true;
-	r = archive_write(a, &(uint64_t){ fxt_magic_record() },
-			  sizeof(uint64_t));
+	return 0;
+}
+
+static int write_magic(struct archive *a)
+{
+	int r = archive_write(a, &(uint64_t){ fxt_magic_record() },
+			      sizeof(uint64_t));
+
 	return r < 0 ? r : archive_commit(a, 0, 1);
+}
+
+int archive_begin(struct archive *a)
+{
+	int r;
+
+	if (ftruncate(a->fd, 0) < 0 || lseek(a->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	r = start_writer(a);
+	return r < 0 ? r : write_magic(a);
+}
+
+/*
+ * The length of the whole records at the start of the file, by their
+ * headers alone: a record is whole when the file holds all of it.
+ */
+static void note_known(struct archive *a, uint64_t header)
+{
+	uint32_t *ids;
+
+	if (FXT_GET(header, FXT_HDR_TYPE) != FXT_RECORD_METADATA ||
+	    FXT_GET(header, FXT_META_TYPE) != FXT_METADATA_PROVIDER_INFO)
+		return;
+	ids = reallocarray(a->known_ids, a->nknown + 1, sizeof(*ids));
+	if (!ids)
+		return;	/* the worst: its info written twice */
+	a->known_ids = ids;
+	a->known_ids[a->nknown++] = FXT_GET(header, FXT_META_PROVIDER_ID);
+}
+
+static bool known(const struct archive *a, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < a->nknown; i++)
+		if (a->known_ids[i] == id)
+			return true;
+	return false;
+}
+
+static int whole_records_length(struct archive *a, uint64_t *ret)
+{
+	int fd = a->fd;
+	uint64_t block[512], off = 0, size;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	size = (uint64_t)st.st_size;
+	for (;;) {
+		uint64_t base = off;
+		ssize_t n = pread(fd, block, sizeof(block), (off_t)base);
+
+		if (n < 0)
+			return -errno;
+		if (n < (ssize_t)sizeof(uint64_t))
+			break;
+		/* Headers in this block; the next read starts at the next one. */
+		while (off + sizeof(uint64_t) <= base + (uint64_t)n) {
+			uint64_t bytes = fxt_record_bytes(block[(off - base) / 8]);
+
+			if (!bytes || off + bytes > size)
+				goto done;
+			note_known(a, block[(off - base) / 8]);
+			off += bytes;
+		}
+	}
+done:
+	*ret = off;
+	return 0;
+}
+
+int archive_resume(struct archive *a, uint64_t *kept)
+{
+	uint64_t end;
+	int r;
+
+	r = whole_records_length(a, &end);
+	if (r < 0)
+		return r;
+	/* Without the magic number record first, nothing is ours to keep. */
+	if (end) {
+		uint64_t magic;
+
+		if (pread(a->fd, &magic, sizeof(magic), 0) != sizeof(magic) ||
+		    magic != fxt_magic_record())
+			end = 0;
+	}
+	if (!end)
+		a->nknown = 0;
+	if (ftruncate(a->fd, (off_t)end) < 0 ||
+	    lseek(a->fd, (off_t)end, SEEK_SET) < 0)
+		return -errno;
+	a->written = a->bytes = a->open_start = end;
+	*kept = end;
+	r = start_writer(a);
+	if (r >= 0 && !end)
+		r = write_magic(a);
+	return r;
 }
 
 static void stop_thread(struct archive *a)
@@ -351,6 +457,7 @@ int archive_close(struct archive *a)
 		close(a->done_fd);
 	r = close(a->fd) < 0 ? -errno : 0;
 	free(a->lost);
+	free(a->known_ids);
 	pthread_cond_destroy(&a->wake);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
@@ -518,7 +625,7 @@ int archive_begin_section(struct archive *a, uint32_t id, const char *name,
 	int r;
 
 	fxt_writer_init(&w);
-	if (*visited)
+	if (*visited || known(a, id))
 		fxt_write_provider_section(&w, id);
 	else
 		fxt_write_provider_info(&w, id, name,
@@ -532,13 +639,19 @@ int archive_begin_section(struct archive *a, uint32_t id, const char *name,
 	return 0;
 }
 
-int archive_write_overflow(struct archive *a, uint32_t id)
+int archive_write_provider_event(struct archive *a, uint32_t id,
+				 enum fxt_provider_event event)
 {
 	struct fxt_writer w;
 
 	fxt_writer_init(&w);
-	fxt_write_provider_event(&w, id, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	fxt_write_provider_event(&w, id, event);
 	return write_records(a, &w);
+}
+
+int archive_fd(const struct archive *a)
+{
+	return a->fd;
 }
 
 uint64_t archive_bytes(const struct archive *a)

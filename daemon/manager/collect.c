@@ -85,10 +85,18 @@ static int begin_visit(struct provider *p, struct archive *a)
 		return r;
 	provider_buffer_state(&p->buffer, &st);
 	if (st.records_dropped > p->drops_reported) {
-		r = archive_write_overflow(a, p->id);
+		r = archive_write_provider_event(a, p->id,
+						 FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
 		if (r < 0)
 			return r;
 		p->drops_reported = st.records_dropped;
+	}
+	if (p->recovered && !p->recovered_reported) {
+		r = archive_write_provider_event(a, p->id,
+						 FXT_PROVIDER_EVENT_RECOVERED);
+		if (r < 0)
+			return r;
+		p->recovered_reported = true;
 	}
 	/*
 	 * The durable area only grows during a trace and its end mark is
@@ -116,6 +124,7 @@ struct visit_undo {
 	uint64_t mark;
 	bool visited;
 	uint64_t durable_saved, drops_reported;
+	bool recovered_reported;
 	struct record_walk_stats walk;
 };
 
@@ -127,6 +136,7 @@ static struct visit_undo visit_undo_save(const struct provider *p,
 		.visited = p->visited,
 		.durable_saved = p->durable_saved,
 		.drops_reported = p->drops_reported,
+		.recovered_reported = p->recovered_reported,
 		.walk = p->walk,
 	};
 }
@@ -138,6 +148,7 @@ static int visit_undo(struct provider *p, struct archive *a,
 	p->visited = u->visited;
 	p->durable_saved = u->durable_saved;
 	p->drops_reported = u->drops_reported;
+	p->recovered_reported = u->recovered_reported;
 	p->walk = u->walk;
 	return error;
 }

@@ -131,14 +131,17 @@ static int watch(sd_event *event, struct kernel_source *ks)
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
 		       const char *categories, const uint32_t *syscall_pids,
-		       uint32_t provider_id,
-		       struct archive *archive, struct kernel_source **ret,
-		       char *why, size_t why_len)
+		       uint32_t provider_id, struct archive *archive,
+		       int adopt_fd, struct kernel_source **ret, char *why,
+		       size_t why_len)
 {
 	struct kernel_session_config cfg = {
-		.backend = backend_choice(choice),
+		.backend = adopt_fd >= 0 ? KERNEL_BACKEND_KMOD :
+					   backend_choice(choice),
 		.mode = mode,
 		.buffer_bytes_per_cpu = bytes_per_cpu,
+		.adopt = adopt_fd >= 0,
+		.adopt_fd = adopt_fd,
 	};
 	struct kernel_source *ks;
 	int r;
@@ -158,7 +161,7 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	ks->event = event;
 	ks->id = provider_id;
 	r = kernel_session_open(&ks->session, &cfg, why, why_len);
-	if (r >= 0)
+	if (r >= 0 && !cfg.adopt)
 		r = kernel_session_start(ks->session);
 	if (r >= 0 && mode == FXT_BUFFERING_STREAMING)
 		r = watch(event, ks);
@@ -171,6 +174,11 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	}
 	*ret = ks;
 	return 0;
+}
+
+int kernel_source_keep_fd(const struct kernel_source *ks)
+{
+	return ks ? kernel_session_keep_fd(ks->session) : -1;
 }
 
 const char *kernel_source_backend(const struct kernel_source *ks)
@@ -204,7 +212,8 @@ static int write_drops(struct kernel_source *ks)
 				  false);
 	if (r < 0)
 		return r;
-	return archive_write_overflow(ks->archive, ks->id);
+	return archive_write_provider_event(ks->archive, ks->id,
+					    FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
 }
 
 int kernel_source_finish(struct kernel_source *ks)

@@ -46,8 +46,19 @@ enum provider_area {
 	PROVIDER_AREA_ROLLING1,
 };
 
+/* trace_id: the trace's identity, written into the header. */
 int provider_buffer_create(struct provider_buffer *b, uint64_t data_size,
-			   enum fxt_buffering_mode mode, const char *name);
+			   enum fxt_buffering_mode mode, const char *name,
+			   const uint8_t trace_id[16]);
+/*
+ * Takes back fd, a buffer a provider kept while the manager restarted:
+ * only one this manager's predecessor made for the trace trace_id, of
+ * that size and mode (sealed, its layout written by us: not trusted,
+ * laid out again), is mapped; -EBADF otherwise. Takes fd on success.
+ */
+int provider_buffer_adopt(struct provider_buffer *b, int fd,
+			  uint64_t data_size, enum fxt_buffering_mode mode,
+			  const uint8_t trace_id[16]);
 void provider_buffer_destroy(struct provider_buffer *b);
 
 void provider_buffer_state(const struct provider_buffer *b,

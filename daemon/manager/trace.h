@@ -25,6 +25,21 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 		int archive_fd, uid_t owner, char *note, size_t note_len);
 /* Gives a provider that connects during the trace its buffer. */
 int trace_join(struct manager *m, struct provider *p);
+/*
+ * A provider whose manager was restarted hands its buffer back (it kept
+ * recording): 0 when it is the trace's again (takes buffer_fd), -errno
+ * when it is not (no resumed trace, not listed, another uid, a buffer
+ * not ours): the caller sends TERMINATE and it is a new provider.
+ */
+int trace_resume_provider(struct manager *m, struct provider *p,
+			  const struct fxt_msg_provider_resume *msg,
+			  int buffer_fd);
+/*
+ * At start: resumes the trace the state file describes (a previous
+ * fxtraced died during it). Never fails the start: a trace that cannot
+ * be resumed is logged and forgotten.
+ */
+int trace_recover(struct manager *m);
 /* Starts stopping; c (may be NULL) gets the result when written. */
 int trace_stop(struct manager *m, struct controller *c);
 void trace_provider_stopped(struct manager *m, struct provider *p);

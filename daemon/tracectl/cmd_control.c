@@ -18,6 +18,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -89,9 +90,59 @@ static ssize_t recv_blocking(int fd, void *buf, size_t cap)
 	return n;
 }
 
-/* Reads provider descriptions up to the result; 0 or -errno. */
-static int read_reply(int fd, struct reply *rep)
+/*
+ * How long a stop waits for the archive by default, and when it says
+ * that it waits: a frozen or dead-slow disk holds the manager's writer.
+ */
+#define STOP_TIMEOUT_DEFAULT_NS (300ull * 1000000000u)
+#define STOP_PATIENCE_MS 10000
+
+static int64_t now_ms(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Until fd has a message, at most until deadline (ms of CLOCK_MONOTONIC;
+ * 0: none): -ETIMEDOUT after saying, once, that it waits.
+ */
+static int wait_readable(int fd, const char *cmd, int64_t started,
+			 int64_t deadline, bool *said)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int64_t now = now_ms(), wait = 1000;
+		int n;
+
+		if (deadline && now >= deadline)
+			return -ETIMEDOUT;
+		if (deadline && deadline - now < wait)
+			wait = deadline - now;
+		n = poll(&p, 1, (int)wait);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (!*said && now_ms() - started >= STOP_PATIENCE_MS) {
+			fprintf(stderr, "tracectl %s: fxtraced is still writing the archive (a slow or frozen file system?); waiting%s\n",
+				cmd, deadline ? " (--timeout)" : "");
+			*said = true;
+		}
+	}
+}
+
+/* Reads provider descriptions up to the result; 0 or -errno. */
+static int read_reply_until(int fd, struct reply *rep, const char *cmd,
+			    uint64_t timeout_ns)
+{
+	int64_t started = now_ms();
+	int64_t deadline = timeout_ns ?
+				   started + (int64_t)(timeout_ns / 1000000) : 0;
+	bool said = false;
+
 	union {
 		struct fxt_msg_header hdr;
 		struct fxt_ctl_provider provider;
@@ -100,8 +151,12 @@ static int read_reply(int fd, struct reply *rep)
 	} msg;
 
 	for (;;) {
-		ssize_t n = recv_blocking(fd, msg.buf, sizeof(msg.buf));
+		ssize_t n;
+		int r = cmd ? wait_readable(fd, cmd, started, deadline, &said) : 0;
 
+		if (r < 0)
+			return r;
+		n = recv_blocking(fd, msg.buf, sizeof(msg.buf));
 		if (n <= 0)
 			return n ? (int)n : -ECONNRESET;
 		if (msg.hdr.type == FXT_MSG_CTL_RESULT &&
@@ -129,9 +184,17 @@ static int read_reply(int fd, struct reply *rep)
 	}
 }
 
-/* Sends a request (with pass_fd unless < 0) and waits for its reply. */
-static int exchange(const char *cmd, const void *msg, size_t len,
-		    int pass_fd, struct reply *rep)
+static int read_reply(int fd, struct reply *rep)
+{
+	return read_reply_until(fd, rep, NULL, 0);
+}
+
+/*
+ * Sends a request (with pass_fd unless < 0) and waits for its reply;
+ * timeout_ns (0: none) bounds the wait, saying it waits meanwhile.
+ */
+static int exchange_until(const char *cmd, const void *msg, size_t len,
+			  int pass_fd, struct reply *rep, uint64_t timeout_ns)
 {
 	_cleanup_close_ int fd = connect_manager(cmd);
 	int r;
@@ -141,11 +204,21 @@ static int exchange(const char *cmd, const void *msg, size_t len,
 		return -ENOTCONN;
 	r = fxt_msg_send(fd, msg, len, pass_fd);
 	if (r >= 0)
-		r = read_reply(fd, rep);
-	if (r < 0)
+		r = timeout_ns ? read_reply_until(fd, rep, cmd, timeout_ns) :
+				 read_reply(fd, rep);
+	if (r == -ETIMEDOUT)
+		fprintf(stderr, "tracectl %s: fxtraced has not finished writing the archive in time (a frozen or very slow file system?); the trace is stopped and the archive will be complete under its hidden name beside the output: run tracectl %s again to put it in place\n",
+			cmd, cmd);
+	else if (r < 0)
 		fprintf(stderr, "tracectl %s: no answer from fxtraced: %s\n",
 			cmd, strerror(-r));
 	return r;
+}
+
+static int exchange(const char *cmd, const void *msg, size_t len,
+		    int pass_fd, struct reply *rep)
+{
+	return exchange_until(cmd, msg, len, pass_fd, rep, 0);
 }
 
 /* Prints why a request failed; 0, or 1 after printing why. */
@@ -656,7 +729,7 @@ static int do_start(const char *cmd, const struct start_options *o)
  * (its hidden name in the result) and the outcome said. 1 when the
  * archive is incomplete or not at the output.
  */
-static int do_stop(const char *cmd, struct reply *keep)
+static int do_stop(const char *cmd, struct reply *keep, uint64_t timeout_ns)
 {
 	const struct fxt_ctl_result *res;
 	struct fxt_msg_header req;
@@ -664,7 +737,7 @@ static int do_stop(const char *cmd, struct reply *keep)
 	int error, placed = 0;
 
 	fxt_msg_init(&req, FXT_MSG_CTL_STOP, sizeof(req));
-	if (exchange(cmd, &req, sizeof(req), -1, &rep) < 0)
+	if (exchange_until(cmd, &req, sizeof(req), -1, &rep, timeout_ns) < 0)
 		return TRACECTL_EXIT_FAIL;
 	res = &rep.result;
 	error = res->error ? res->error : res->archive_error;
@@ -718,23 +791,36 @@ static bool want_help(int argc, char **argv)
 
 int cmd_stop(int argc, char **argv)
 {
+	uint64_t timeout_ns = STOP_TIMEOUT_DEFAULT_NS;
+
 	if (want_help(argc, argv)) {
-		printf("Usage: tracectl stop\n"
+		printf("Usage: tracectl stop [--timeout TIME]\n"
 		       "Stops the running trace; fxtraced writes the archive and tracectl\n"
 		       "prints, per provider, its records, bytes and drops, then renames\n"
 		       "the archive into place (a file there is kept as FILE.old). Only\n"
 		       "the uid that started the trace does; for others the archive waits\n"
 		       "for that uid's stop. After a trace that ended by itself, stop puts\n"
 		       "its archive in place. Exits 1 when the archive is incomplete.\n\n"
+		       "  --timeout TIME  wait at most TIME for the archive to be written\n"
+		       "                  (default 5min; 0: for ever); past it, the trace\n"
+		       "                  is stopped and the next stop puts the archive\n"
+		       "                  in place\n\n"
 		       "Examples:\n  sudo tracectl stop\n"
+		       "  tracectl stop --timeout 30s\n"
 		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl stop\n");
 		return TRACECTL_EXIT_OK;
 	}
-	if (argc > 1) {
-		fprintf(stderr, "tracectl stop: takes no arguments\n");
+	if (argc == 3 && !strcmp(argv[1], "--timeout")) {
+		if (parse_duration_ns(argv[2], &timeout_ns) < 0) {
+			fprintf(stderr, "tracectl stop: --timeout %s: give a time, e.g. 30s, or 0 to wait for ever\n",
+				argv[2]);
+			return TRACECTL_EXIT_USAGE;
+		}
+	} else if (argc > 1) {
+		fprintf(stderr, "tracectl stop: takes only --timeout TIME\n");
 		return TRACECTL_EXIT_USAGE;
 	}
-	return do_stop("stop", NULL);
+	return do_stop("stop", NULL, timeout_ns);
 }
 
 static void print_status(const struct reply *rep)
@@ -999,7 +1085,7 @@ int cmd_record(int argc, char **argv)
 	if (r)
 		return r;
 	status = run_command(argv + optind, &child, &joined);
-	r = do_stop("record", &stopped);
+	r = do_stop("record", &stopped, 0);
 	print_command_providers(&stopped, child, &joined);
 	free(joined.providers);
 	free(stopped.providers);

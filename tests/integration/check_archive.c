@@ -6,7 +6,10 @@
  * initialization record in each user section before its events, no
  * metadata from providers. Prints one line per provider:
  *   NAME events=N init=N overflow=N sched=N imin=A imax=B distinct=D
- * (i: the proto-provider's event argument) and exits 1 on any violation.
+ *        recovered=N
+ * (i: the proto-provider's event argument), then "trace recovered=N"
+ * (the trace-wide marks of a restarted manager), and exits 1 on any
+ * violation.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -24,8 +27,11 @@ struct prov {
 	char name[256];
 	uint64_t events, init, overflow, sched, kobj, strings;
 	uint64_t imin, imax, distinct;
+	uint64_t recovered;
 	unsigned char *seen;
 };
+
+static uint64_t trace_recovered;
 
 static struct prov provs[MAX_PROVIDERS];
 static unsigned int nprovs;
@@ -74,10 +80,19 @@ static void metadata(const uint64_t *w, uint64_t n, struct prov **cur,
 			fail("provider section before provider info", off);
 		return;
 	case FXT_METADATA_PROVIDER_EVENT:
+		if (FXT_GET(w[0], FXT_META_EVENT_ID) ==
+		    FXT_PROVIDER_EVENT_RECOVERED && id == 0) {
+			trace_recovered++;
+			return;
+		}
 		p = find(id);
 		if (!p)
 			fail("provider event for an unknown provider", off);
-		p->overflow++;
+		if (FXT_GET(w[0], FXT_META_EVENT_ID) ==
+		    FXT_PROVIDER_EVENT_RECOVERED)
+			p->recovered++;
+		else
+			p->overflow++;
 		return;
 	case FXT_METADATA_TRACE_INFO:
 		fail("trace info record after the start", off);
@@ -162,7 +177,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nprovs; i++) {
 		struct prov *p = &provs[i];
 
-		printf("%s events=%llu init=%llu overflow=%llu sched=%llu kobj=%llu strings=%llu imin=%lld imax=%llu distinct=%llu\n",
+		printf("%s events=%llu init=%llu overflow=%llu sched=%llu kobj=%llu strings=%llu imin=%lld imax=%llu distinct=%llu recovered=%llu\n",
 		       p->name, (unsigned long long)p->events,
 		       (unsigned long long)p->init,
 		       (unsigned long long)p->overflow,
@@ -171,7 +186,9 @@ int main(int argc, char **argv)
 		       (unsigned long long)p->strings,
 		       p->imin == UINT64_MAX ? -1LL : (long long)p->imin,
 		       (unsigned long long)p->imax,
-		       (unsigned long long)p->distinct);
+		       (unsigned long long)p->distinct,
+		       (unsigned long long)p->recovered);
 	}
+	printf("trace recovered=%llu\n", (unsigned long long)trace_recovered);
 	return 0;
 }

@@ -868,9 +868,12 @@ static int test_rmmod_mapped(void)
 static int test_backend(void)
 {
 	const struct kernel_backend_ops *b = &kernel_backend_kmod;
-	struct kernel_session_config cfg = { KERNEL_BACKEND_KMOD,
-					     FXT_BUFFERING_STREAMING, 1 << 20,
-					     FXT_SCHED_EV_DEFAULT, { 0 } };
+	struct kernel_session_config cfg = {
+		.backend = KERNEL_BACKEND_KMOD,
+		.mode = FXT_BUFFERING_STREAMING,
+		.buffer_bytes_per_cpu = 1 << 20,
+		.events = FXT_SCHED_EV_DEFAULT,
+	};
 	struct kernel_session_stats st;
 	struct capture c = { 0 };
 	uint64_t *buf = malloc(1 << 20);

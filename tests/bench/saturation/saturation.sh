@@ -26,8 +26,10 @@ tracepoints="sched_switch sched_wakeup sched_wakeup_new"
 work=$(mktemp -d "$dir/saturation.XXXXXX")
 mgr=""
 bg=""
+pids=""
 cleanup() {
-	for p in $bg; do kill -9 "$p" 2>/dev/null || true; done
+	[ -z "$pids" ] || pkill -9 -P "$(echo $pids | tr ' ' ,)" 2>/dev/null || true
+	for p in $pids $bg; do kill -9 "$p" 2>/dev/null || true; done
 	[ -z "$mgr" ] || kill "$mgr" 2>/dev/null || true
 	wait 2>/dev/null || true
 	[ ! -d "$instance" ] || rmdir "$instance" 2>/dev/null || true
@@ -54,10 +56,12 @@ load() {
 		cpu=$((cpu + 1))
 	done
 	sleep "$secs"
+	# perf bench forks its workers: kill them while their parents still
+	# name them (once a parent is gone they belong to init and run on).
+	pkill -9 -P "$(echo $pids | tr ' ' ,)" 2>/dev/null || true
 	for p in $pids; do kill -9 "$p" 2>/dev/null || true; done
 	for p in $pids; do wait "$p" 2>/dev/null || true; done
-	# perf bench forks its workers: leave none behind.
-	pkill -9 -P "$(echo $pids | tr ' ' ,)" 2>/dev/null || true
+	pids=""
 }
 
 result() {

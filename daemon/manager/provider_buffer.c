@@ -335,3 +335,24 @@ size_t provider_area_copy(const struct provider_area_view *v, void *out)
 	}
 	return copy_committed(v->base, v->size, v->chunk, out, &used);
 }
+
+int provider_buffer_copy_area(const struct provider_buffer *b,
+			      enum provider_area area, bool up_to_end,
+			      void **data, size_t *len)
+{
+	struct provider_area_view v;
+	void *copy;
+	int r;
+
+	*data = NULL;
+	*len = 0;
+	r = provider_buffer_view(b, area, up_to_end, 0, &v);
+	if (r < 0 || !v.size)
+		return r;
+	copy = malloc(v.size);
+	if (!copy)
+		return -ENOMEM;
+	*len = provider_area_copy(&v, copy);
+	*data = copy;
+	return 0;
+}

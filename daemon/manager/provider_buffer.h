@@ -88,5 +88,9 @@ int provider_buffer_view(const struct provider_buffer *b,
 			 struct provider_area_view *v);
 /* Copies the view into out (room for v->size bytes); returns the bytes. */
 size_t provider_area_copy(const struct provider_area_view *v, void *out);
+/* The whole view in a malloc'd copy (*data NULL when empty). */
+int provider_buffer_copy_area(const struct provider_buffer *b,
+			      enum provider_area area, bool up_to_end,
+			      void **data, size_t *len);
 
 #endif /* FXT_PROVIDER_BUFFER_H */

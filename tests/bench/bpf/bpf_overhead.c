@@ -44,6 +44,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -407,6 +408,8 @@ static int run_perf(long rounds, int insn_fd, struct sample *out)
 	if (!pid) {
 		struct sched_param sp = { 0 };
 
+		/* A benchmark killed mid-run must not leave perf recording. */
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 		(void)sched_setscheduler(0, SCHED_OTHER, &sp);
 		execlp("perf", "perf", "record", "-q", "-a", "-D", "-1",
 		       "-m", "4096", "--control", control, "-e", events,

@@ -408,12 +408,16 @@ static int run_perf(long rounds, int insn_fd, struct sample *out)
 	if (!pid) {
 		struct sched_param sp = { 0 };
 
-		/* A benchmark killed mid-run must not leave perf recording. */
+		/*
+		 * A benchmark killed mid-run must not leave perf recording;
+		 * --exclude-perf: perf's own writes of raw_syscalls events
+		 * would feed it without end.
+		 */
 		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 		(void)sched_setscheduler(0, SCHED_OTHER, &sp);
 		execlp("perf", "perf", "record", "-q", "-a", "-D", "-1",
 		       "-m", "4096", "--control", control, "-e", events,
-		       "-o", data, (char *)NULL);
+		       "--exclude-perf", "-o", data, (char *)NULL);
 		_exit(127);
 	}
 	ctl = open(ctl_path, O_WRONLY | O_CLOEXEC);

@@ -12,9 +12,11 @@
  * the same fork and exec probes also write kernel:proc events. Each CPU's
  * idle task (pid 0) is its own thread, fxt_kirq_thread_koid().
  *
- * kernel:irq (include/fxt/kirq.h) and kernel:syscall (fxt/ksyscall.h) are
- * optional: a kernel without their tracepoints reports them in
- * fxt_probes_missing() and runs the other categories.
+ * kernel:irq (include/fxt/kirq.h), kernel:syscall (fxt/ksyscall.h),
+ * kernel:power (fxt/kpower.h), kernel:block (fxt/kblock.h) and
+ * kernel:fault (fxt/kfault.h) are optional: a kernel without their
+ * tracepoints reports them in fxt_probes_missing() and runs the other
+ * categories.
  */
 #include <linux/kernel.h>
 #include <linux/binfmts.h>
@@ -34,10 +36,20 @@
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
 #include <trace/events/task.h>
+#include <linux/blk-mq.h>
+#include <linux/random.h>
+#include <trace/events/block.h>
+#include <trace/events/power.h>
+#ifdef CONFIG_X86
+#include <asm/trace/exceptions.h>
+#endif
 
 #include <fxt/fxt.h>
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kblock.h>
+#include <fxt/kfault.h>
 #include <fxt/kirq.h>
+#include <fxt/kpower.h>
 #include <fxt/kproc.h>
 #include <fxt/ksyscall.h>
 #include <fxt/sched.h>
@@ -320,6 +332,68 @@ static void fxt_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 	fxt_append(s, FXT_SCHED_EV_BIT_SYSCALL, w, FXT_KSYSCALL_EXIT_WORDS);
 }
 
+/* kernel:power: the CPU is the counter id, not the CPU that writes. */
+static void fxt_probe_cpu_idle(void *data, unsigned int state,
+			       unsigned int cpu_id)
+{
+	u64 w[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_idle(w, ktime_get_boot_fast_ns(), cpu_id, state);
+	fxt_append(data, FXT_SCHED_EV_BIT_POWER, w, FXT_KPOWER_COUNTER_WORDS);
+}
+
+static void fxt_probe_cpu_frequency(void *data, unsigned int khz,
+				    unsigned int cpu_id)
+{
+	u64 w[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_frequency(w, ktime_get_boot_fast_ns(), cpu_id, khz);
+	fxt_append(data, FXT_SCHED_EV_BIT_POWER, w, FXT_KPOWER_COUNTER_WORDS);
+}
+
+/* kernel:block: the request's keyed hash, never its address. */
+static u64 fxt_block_id(const struct fxt_session *s, const struct request *rq)
+{
+	return fxt_kblock_siphash((u64)(unsigned long)rq, s->block_key[0],
+				  s->block_key[1]);
+}
+
+static void fxt_probe_block_issue(void *data, struct request *rq)
+{
+	struct gendisk *disk = rq->q->disk;
+	u64 w[FXT_KBLOCK_BEGIN_WORDS];
+
+	fxt_kblock_write_begin(w, ktime_get_boot_fast_ns(), rq->cmd_flags,
+			       disk ? disk->major : 0,
+			       disk ? disk->first_minor : 0, blk_rq_pos(rq),
+			       blk_rq_bytes(rq), fxt_block_id(data, rq));
+	fxt_append(data, FXT_SCHED_EV_BIT_BLOCK, w, FXT_KBLOCK_BEGIN_WORDS);
+}
+
+/* Every completion ends the slice, a partial one too (fxt/kblock.h). */
+static void fxt_probe_block_complete(void *data, struct request *rq,
+				     blk_status_t status,
+				     unsigned int nr_bytes)
+{
+	u64 w[FXT_KBLOCK_END_WORDS];
+
+	fxt_kblock_write_end(w, ktime_get_boot_fast_ns(), rq->cmd_flags,
+			     (__force u32)status, fxt_block_id(data, rq));
+	fxt_append(data, FXT_SCHED_EV_BIT_BLOCK, w, FXT_KBLOCK_END_WORDS);
+}
+
+/* kernel:fault: on the faulting thread, whose fault this CPU handles. */
+static void fxt_probe_page_fault_user(void *data, unsigned long address,
+				      struct pt_regs *regs,
+				      unsigned long error_code)
+{
+	u64 w[FXT_KFAULT_WORDS];
+
+	fxt_kfault_write(w, ktime_get_boot_fast_ns(), current->tgid,
+			 current->pid, address, (u32)error_code);
+	fxt_append(data, FXT_SCHED_EV_BIT_FAULT, w, FXT_KFAULT_WORDS);
+}
+
 /*
  * The probes are registered through void pointers: let the compiler check
  * their prototypes against this kernel's tracepoints. Never called, so
@@ -340,6 +414,13 @@ static inline void fxt_check_probe_prototypes(void)
 	register_trace_softirq_exit(fxt_probe_softirq_exit, NULL);
 	register_trace_sys_enter(fxt_probe_sys_enter, NULL);
 	register_trace_sys_exit(fxt_probe_sys_exit, NULL);
+	register_trace_cpu_idle(fxt_probe_cpu_idle, NULL);
+	register_trace_cpu_frequency(fxt_probe_cpu_frequency, NULL);
+	register_trace_block_rq_issue(fxt_probe_block_issue, NULL);
+	register_trace_block_rq_complete(fxt_probe_block_complete, NULL);
+#ifdef CONFIG_X86
+	register_trace_page_fault_user(fxt_probe_page_fault_user, NULL);
+#endif
 }
 
 struct fxt_tracepoint {
@@ -368,6 +449,14 @@ static struct fxt_tracepoint fxt_tracepoints[] = {
 	{ "softirq_exit", fxt_probe_softirq_exit, FXT_SCHED_EV_IRQ, false },
 	{ "sys_enter", fxt_probe_sys_enter, FXT_SCHED_EV_SYSCALL, false },
 	{ "sys_exit", fxt_probe_sys_exit, FXT_SCHED_EV_SYSCALL, false },
+	/* Completion first: no request seen to start loses its end to the gap. */
+	{ "block_rq_complete", fxt_probe_block_complete, FXT_SCHED_EV_BLOCK,
+	  false },
+	{ "block_rq_issue", fxt_probe_block_issue, FXT_SCHED_EV_BLOCK, false },
+	{ "cpu_idle", fxt_probe_cpu_idle, FXT_SCHED_EV_POWER, false },
+	{ "cpu_frequency", fxt_probe_cpu_frequency, FXT_SCHED_EV_POWER, false },
+	{ "page_fault_user", fxt_probe_page_fault_user, FXT_SCHED_EV_FAULT,
+	  false },
 };
 
 /* Optional events with a tracepoint this kernel lacks: none of them runs. */
@@ -436,6 +525,7 @@ int fxt_probes_start(struct fxt_session *s)
 		memset(per_cpu_ptr(&fxt_irq_nest, cpu), 0,
 		       sizeof(struct fxt_kirq_nest));
 
+	get_random_bytes(s->block_key, sizeof(s->block_key));
 	err = fxt_register(s, FXT_SCHED_EV_NAMES);
 	if (!err && (s->events & FXT_SCHED_EV_NAMES))
 		fxt_write_all_names(s);
@@ -444,7 +534,8 @@ int fxt_probes_start(struct fxt_session *s)
 					      FXT_SCHED_EV_WAKEUP |
 					      FXT_SCHED_EV_PROC |
 					      FXT_SCHED_EV_IRQ |
-					      FXT_SCHED_EV_SYSCALL);
+					      FXT_SCHED_EV_SYSCALL |
+					      FXT_SCHED_EV_DEV);
 	if (err)
 		fxt_probes_stop(s);
 	return err;

@@ -27,6 +27,7 @@ struct fxt_session {
 	u64 watermark;
 	u32 mode;
 	u32 events;
+	u64 block_key[2];	/* kernel:block ids, drawn at each start */
 	u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 	bool tracing;
 	/* Rules: vma open/close; configure refuses while non-zero. */

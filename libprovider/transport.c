@@ -11,6 +11,13 @@
  * its whole cost. It never prints and never blocks the application:
  * application threads only ever send SAVE, with MSG_DONTWAIT.
  *
+ * A manager that goes away during a trace may come back (restarted by
+ * systemd): the trace goes on here, into the buffer, and the thread
+ * reconnects with RESUME, handing the buffer back; the socket's number
+ * stays the same (the new connection is dup'ed onto it), so the buffer's
+ * SAVE requests go to the new manager. A SAVE that found no manager is
+ * kept and sent again.
+ *
  * fork(): the child forgets the trace (it must not write into the
  * parent's buffer), closes its copy of the socket, and connects as a new
  * provider when it next evaluates a call site.
@@ -60,6 +67,13 @@ static int manager_fd = -1;
 static struct fxt_buffer *buffer;
 static struct fxt_session *session;
 
+/*
+ * Streaming, per half: generation + 1 of the fill whose SAVE got no
+ * SAVED yet, and of the last fill SAVED (0: none). Application threads
+ * set pending_save (send_save), the background thread the rest.
+ */
+static _Atomic uint64_t pending_save[2], saved_generation[2];
+
 /* Test hooks' session (no manager). */
 static struct fxt_session *test_session;
 
@@ -69,6 +83,7 @@ union fxt_msg_any {
 	struct fxt_msg_buffer buffer;
 	struct fxt_msg_start start;
 	struct fxt_msg_save save;
+	struct fxt_msg_provider_resume resume;
 	uint8_t bytes[2048];
 };
 
@@ -114,11 +129,40 @@ static int send_simple(int fd, unsigned int type)
 static int send_save(void *ctx, unsigned int half, uint64_t generation)
 {
 	struct fxt_msg_save m;
+	int r;
 
 	fxt_msg_init(&m, FXT_MSG_PROVIDER_SAVE, sizeof(m));
 	m.half = half;
 	m.generation = generation;
-	return fxt_msg_send((int)(intptr_t)ctx, &m, sizeof(m), -1);
+	atomic_store(&pending_save[half], generation + 1);
+	r = fxt_msg_send((int)(intptr_t)ctx, &m, sizeof(m), -1);
+	/* The manager is gone: the half waits, asked for again on resume. */
+	if (r == -EPIPE || r == -ECONNRESET || r == -ENOTCONN)
+		return 0;
+	if (r < 0)
+		atomic_store(&pending_save[half], 0);
+	return r;
+}
+
+static void forget_saves(void)
+{
+	unsigned int h;
+
+	for (h = 0; h < 2; h++) {
+		atomic_store(&pending_save[h], 0);
+		atomic_store(&saved_generation[h], 0);
+	}
+}
+
+static void on_saved(const struct fxt_msg_save *m)
+{
+	uint64_t pending = m->generation + 1;
+
+	if (!buffer || m->half > 1)
+		return;
+	atomic_store(&saved_generation[m->half], m->generation + 1);
+	atomic_compare_exchange_strong(&pending_save[m->half], &pending, 0);
+	fxt_buffer_saved(buffer, m->half, m->generation);
 }
 
 /* A trace on b; its full halves are saved through save_fd (-1: never). */
@@ -169,6 +213,7 @@ static void end_session(void)
 static void drop_buffer(void)
 {
 	end_session();
+	forget_saves();
 	if (buffer) {
 		fxt_buffer_unmap(buffer);
 		buffer = NULL;	/* never freed: see session.h */
@@ -263,9 +308,7 @@ static bool handle_msg(int fd, union fxt_msg_any *m, size_t n, int passed_fd)
 		drop_buffer();
 		break;
 	case FXT_MSG_SAVED:
-		if (buffer)
-			fxt_buffer_saved(buffer, m->save.half,
-					 m->save.generation);
+		on_saved(&m->save);
 		break;
 	default:
 		break;		/* newer manager: ignore what we do not know */
@@ -302,6 +345,61 @@ static void serve(int fd)
 	free(m);
 }
 
+/* The buffer of a trace the manager left: kept for a manager that resumes it. */
+static bool keep_for_resume(void)
+{
+	return buffer && buffer->hdr && buffer->started;
+}
+
+/* A new manager's connection: RESUME with the buffer, then its SAVEs. */
+static int resume_connection(int fd)
+{
+	struct fxt_msg_provider_resume m;
+	unsigned int h;
+	int r;
+
+	fxt_msg_init(&m, FXT_MSG_PROVIDER_RESUME, sizeof(m));
+	m.hello.pid = (uint32_t)getpid();
+	copy_name(m.hello.name, true);
+	m.hello.name[sizeof(m.hello.name) - 1] = 0;
+	m.provider_id = buffer->provider_id;
+	m.flags = session ? FXT_RESUME_STARTED : 0;
+	for (h = 0; h < 2; h++) {
+		m.saved_generation[h] = atomic_load(&saved_generation[h]);
+		m.pending_save[h] = atomic_load(&pending_save[h]);
+	}
+	r = fxt_msg_send(fd, &m, sizeof(m), buffer->fd);
+	/* The session's SAVEs go to the socket's number: now this one. */
+	if (r >= 0 && dup3(fd, manager_fd, O_CLOEXEC) < 0)
+		r = -errno;
+	close(fd);
+	if (r < 0)
+		return r;
+	/* A SAVE that found no manager after the snapshot; repeats are harmless. */
+	for (h = 0; h < 2 && session; h++) {
+		uint64_t g = atomic_load(&pending_save[h]);
+
+		if (g && g != m.pending_save[h])
+			(void)send_save((void *)(intptr_t)manager_fd, h, g - 1);
+	}
+	return 0;
+}
+
+static int take_connection(int fd)
+{
+	int r;
+
+	if (manager_fd >= 0)
+		return resume_connection(fd);
+	manager_fd = fd;
+	r = send_hello(fd);
+	if (r < 0) {
+		close(fd);
+		manager_fd = -1;
+	}
+	return r;
+}
+
 static void *transport_thread(void *arg)
 {
 	(void)arg;
@@ -311,15 +409,19 @@ static void *transport_thread(void *arg)
 
 		if (fd < 0)
 			settle();	/* no manager: nothing to wait for */
-		if (fd >= 0) {
-			manager_fd = fd;
-			if (send_hello(fd) == 0)
-				serve(fd);
+		if (fd >= 0 && take_connection(fd) == 0) {
+			serve(manager_fd);
 			settle();
-			/* The manager is gone: what it did not take is lost. */
-			drop_buffer();
-			manager_fd = -1;
-			close(fd);
+			/*
+			 * The manager is gone. During a trace, the buffer and
+			 * the socket's number wait for one that resumes it;
+			 * otherwise what it did not take is lost.
+			 */
+			if (!keep_for_resume()) {
+				drop_buffer();
+				close(manager_fd);
+				manager_fd = -1;
+			}
 		}
 		sleep(1);
 	}

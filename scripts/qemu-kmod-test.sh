@@ -44,25 +44,31 @@ if ! make -s -C "$kdir" M="$work/src" W=1 modules >"$work/build.log" 2>&1 ||
 	exit 1
 fi
 cp "$work/src/kmod/fxt_sched.ko" "$work/root/"
+# kernel:block's guest test writes to a loop device (a module there).
+loop_ko=/lib/modules/$kver/kernel/drivers/block/loop.ko
+[ -r "$loop_ko" ] && cp "$loop_ko" "$work/root/"
 
 cflags="-static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Idaemon/kernel -Itests/common"
 # shellcheck disable=SC2086
 if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	tests/kernel/kring.c tests/kernel/krec.c tests/common/pingpong.c \
-	daemon/kernel/backend_kmod.c -lpthread ||
+	tests/common/kdev_work.c daemon/kernel/backend_kmod.c -lpthread ||
 	! gcc $cflags -o "$work/root/bin/kmod_bench" tests/kernel/bench.c \
 	tests/kernel/kring.c tests/common/pingpong.c tests/common/workload.c \
+	tests/common/kdev_work.c \
 	-lpthread; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1
 fi
 
-# The manager's programs for the archive and end-to-end tests: dynamic
+# The manager's programs for the archive and end-to-end tests, and the
+# BPF backend's benchmark (module, BPF and ftrace in one boot): dynamic
 # (libsystemd has no static library), so they go in with their ldd
 # dependencies and the loader. From the project's build if there is one.
 build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/manager/fxtraced
-tests/integration/proto-provider tests/kernel/check-kcat"
+tests/integration/proto-provider tests/kernel/check-kcat
+tests/bench/bpf/bpf_overhead"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -119,7 +125,7 @@ timeout "${FXT_QEMU_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg,thread=single 
 	-append "$append" </dev/null >"$log" 2>&1 ||
 	status=$?
 
-tr -d '\r' <"$log" | grep -E "^(PASS|FAIL|  |kmod-bench: )" || true
+tr -d '\r' <"$log" | grep -E "^(PASS|FAIL|  |kmod-bench: |bpf-bench: )" || true
 result=$(tr -d '\r' <"$log" | grep -o "kmod: [0-9]* passed, [0-9]* failed" | tail -n 1)
 if [ -z "$result" ]; then
 	tail -n 60 "$log"

@@ -15,10 +15,23 @@
 #define _cleanup_(f) __attribute__((cleanup(f)))
 #define _cleanup_free_ _cleanup_(freep)
 #define _cleanup_close_ _cleanup_(closep)
+#define _cleanup_strv_free_ _cleanup_(strv_freep)
 
 static inline void freep(void *p)
 {
 	free(*(void **)p);
+}
+
+/* A NULL-terminated array of strings, as sd_listen_fds_with_names() gives. */
+static inline void strv_freep(char ***strv)
+{
+	char **s;
+
+	if (!*strv)
+		return;
+	for (s = *strv; *s; s++)
+		free(*s);
+	free(*strv);
 }
 
 static inline void closep(int *fd)

@@ -27,6 +27,7 @@ struct converter {
 	struct cpu_tracks cpus;
 	struct fxt_json_stats *stats;
 	bool cpus_process_named;
+	bool block_process_named;	/* "Block I/O" (json_kdev.c) */
 	uint64_t last_sched_ns;	/* end of the still-running CPU slices */
 	int err;		/* -ENOMEM from a growing table */
 	struct thread_text thread_text[THREAD_TEXT_SLOTS];
@@ -72,6 +73,10 @@ void conv_userspace_object(struct converter *c, const struct fxt_record *rec);
 void conv_thread_record(struct converter *c, const struct fxt_record *rec);
 
 void conv_sched(struct converter *c, const struct fxt_record *rec);
+/* CPU n's state; its "CPU n" track named on first use. NULL on ENOMEM. */
+struct cpu_state *conv_cpu_track(struct converter *c, unsigned int n);
+/* kernel:power counters and kernel:block requests; false if not one. */
+bool conv_kdev_event(struct converter *c, const struct fxt_record *rec);
 /* Closes the slices still running at the end of the input. */
 void conv_sched_finish(struct converter *c);
 

@@ -18,6 +18,8 @@
 
 /* The synthetic process holding one thread ("CPU n", tid n) per CPU. */
 #define FXT_JSON_CPUS_PID 0x7fffffffu
+/* The synthetic process holding the kernel's block requests. */
+#define FXT_JSON_BLOCK_PID 0x7ffffffeu
 
 /* Providers whose buffer overflows are counted one by one. */
 #define FXT_JSON_MAX_DROP_PROVIDERS 256u

@@ -152,6 +152,8 @@ void conv_event(struct converter *c, const struct fxt_record *rec)
 		c->stats->unconverted++;
 		return;
 	}
+	if (conv_kdev_event(c, rec))
+		return;
 	conv_begin_event(c, event_phase[rec->event.type]);
 	put_name(w, &rec->event.name);
 	put_cat(w, &rec->event.category);

@@ -137,21 +137,30 @@ static void wakeup(struct converter *c, const struct fxt_record *rec,
 	text_put_lit(w, "}}");
 }
 
-void conv_sched(struct converter *c, const struct fxt_record *rec)
+struct cpu_state *conv_cpu_track(struct converter *c, unsigned int n)
 {
-	uint64_t ns = conv_ns(rec->provider, rec->sched.ts);
-	struct cpu_state *cpu = cpu_tracks_get(&c->cpus, rec->sched.cpu);
+	struct cpu_state *cpu = cpu_tracks_get(&c->cpus, n);
 
 	if (!cpu) {
 		c->err = -ENOMEM;
-		return;
+		return NULL;
 	}
-	if (ns > c->last_sched_ns)
-		c->last_sched_ns = ns;
 	if (!cpu->named) {
 		cpu->named = true;
-		name_cpu(c, rec->sched.cpu);
+		name_cpu(c, n);
 	}
+	return cpu;
+}
+
+void conv_sched(struct converter *c, const struct fxt_record *rec)
+{
+	uint64_t ns = conv_ns(rec->provider, rec->sched.ts);
+	struct cpu_state *cpu = conv_cpu_track(c, rec->sched.cpu);
+
+	if (!cpu)
+		return;
+	if (ns > c->last_sched_ns)
+		c->last_sched_ns = ns;
 	switch (rec->sched.type) {
 	case FXT_SCHED_CONTEXT_SWITCH:
 	case FXT_SCHED_LEGACY_CONTEXT_SWITCH:

@@ -23,6 +23,7 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <sys/random.h>
 
 #include <fxt/fxt_sched_uapi.h>
 #include <fxt/ring.h>
@@ -138,6 +139,11 @@ static const struct {
 	{ FXT_SCHED_EV_IRQ, "softirq_exit" },
 	{ FXT_SCHED_EV_SYSCALL, "sys_enter" },
 	{ FXT_SCHED_EV_SYSCALL, "sys_exit" },
+	{ FXT_SCHED_EV_POWER, "cpu_idle" },
+	{ FXT_SCHED_EV_POWER, "cpu_frequency" },
+	{ FXT_SCHED_EV_BLOCK, "block_rq_issue" },
+	{ FXT_SCHED_EV_BLOCK, "block_rq_complete" },
+	{ FXT_SCHED_EV_FAULT, "page_fault_user" },	/* x86 only */
 };
 
 static uint32_t missing_events(uint32_t events)
@@ -161,6 +167,23 @@ static uint32_t missing_events(uint32_t events)
 			missing |= optional_tracepoints[i].event;
 	btf__free(vmlinux);
 	return missing;
+}
+
+/* kernel:power, kernel:block, kernel:fault; block ids under a fresh key. */
+static void select_dev_programs(struct fxt_sched_bpf *skel, uint32_t events)
+{
+	bool power = events & FXT_SCHED_EV_POWER;
+	bool block = events & FXT_SCHED_EV_BLOCK;
+
+	bpf_program__set_autoload(skel->progs.fxt_cpu_idle, power);
+	bpf_program__set_autoload(skel->progs.fxt_cpu_frequency, power);
+	bpf_program__set_autoload(skel->progs.fxt_block_rq_issue, block);
+	bpf_program__set_autoload(skel->progs.fxt_block_rq_complete, block);
+	bpf_program__set_autoload(skel->progs.fxt_page_fault_user,
+				  events & FXT_SCHED_EV_FAULT);
+	if (block)
+		(void)!getrandom((void *)skel->rodata->block_key,
+				 sizeof(skel->rodata->block_key), 0);
 }
 
 /* Loads only the programs of the selected FXT_SCHED_EV_* events. */
@@ -190,6 +213,7 @@ static void select_programs(struct fxt_sched_bpf *skel, uint32_t events,
 	bpf_program__set_autoload(skel->progs.fxt_softirq_exit, irq);
 	bpf_program__set_autoload(skel->progs.fxt_sys_enter, syscall);
 	bpf_program__set_autoload(skel->progs.fxt_sys_exit, syscall);
+	select_dev_programs(skel, events);
 }
 
 static int load_skeleton(struct bpf_backend *b,
@@ -326,13 +350,30 @@ static void ack_timer(struct bpf_backend *b)
 	(void)!read(b->timer_fd, &expirations, sizeof(expirations));
 }
 
+static int bpf_ring(void *state, unsigned int cpu, struct fxt_ring_reader *r)
+{
+	struct bpf_backend *b = state;
+	char *elem;
+
+	if (cpu >= b->ncpus)
+		return -EINVAL;
+	elem = ring_elem(b, cpu);
+	*r = (struct fxt_ring_reader){
+		.ctrl = (const void *)elem,
+		.consumer = (void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET),
+		.data = elem + FXT_RING_BPF_DATA_OFFSET,
+		.mask = b->ring_bytes - 1,
+	};
+	return 0;
+}
+
 static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 			    size_t cap)
 {
 	struct bpf_backend *b = state;
 	struct fxt_ring_reader r;
-	char *elem;
 	size_t len;
+	int err;
 
 	if (cpu == 0)
 		ack_timer(b);	/* the merge reads every CPU once per drain */
@@ -340,13 +381,9 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 		return -EINVAL;
 	if (b->running && b->mode == FXT_BUFFERING_CIRCULAR)
 		return 0;
-	elem = ring_elem(b, cpu);
-	r = (struct fxt_ring_reader){
-		.ctrl = (const void *)elem,
-		.consumer = (void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET),
-		.data = elem + FXT_RING_BPF_DATA_OFFSET,
-		.mask = b->ring_bytes - 1,
-	};
+	err = bpf_ring(b, cpu, &r);
+	if (err)
+		return err;
 	len = fxt_ring_read(&r, buf, cap, 1);
 	b->corrupt += r.corrupt;
 	return len;
@@ -401,6 +438,7 @@ const struct kernel_backend_ops kernel_backend_bpf = {
 	.event_fd = bpf_event_fd,
 	.ncpus = bpf_ncpus,
 	.read_cpu = bpf_read_cpu,
+	.ring = bpf_ring,
 	.stats = bpf_stats,
 	.close = bpf_close,
 };

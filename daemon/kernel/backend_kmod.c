@@ -115,6 +115,15 @@ static void kmod_close(void *state)
 	free(s);
 }
 
+static int kmod_info(struct kmod_state *s)
+{
+	if (ioctl(s->fd, FXT_SCHED_IOC_INFO, &s->info) < 0)
+		return -errno;
+	if (s->info.abi_version != FXT_SCHED_ABI_VERSION || !s->info.ncpus)
+		return -EPROTO;
+	return 0;
+}
+
 static int kmod_configure(struct kmod_state *s,
 			  const struct kernel_session_config *cfg)
 {
@@ -126,14 +135,14 @@ static int kmod_configure(struct kmod_state *s,
 		.mode = cfg->mode,
 		.events = cfg->events,
 	};
+	int err;
 
 	memcpy(kc.syscall_pids, cfg->syscall_pids, sizeof(kc.syscall_pids));
 	if (ioctl(s->fd, FXT_SCHED_IOC_CONFIGURE, &kc) < 0)
 		return -errno;
-	if (ioctl(s->fd, FXT_SCHED_IOC_INFO, &s->info) < 0)
-		return -errno;
-	if (s->info.abi_version != FXT_SCHED_ABI_VERSION || !s->info.ncpus)
-		return -EPROTO;
+	err = kmod_info(s);
+	if (err)
+		return err;
 	if (ioctl(s->fd, FXT_SCHED_IOC_RESET) < 0)
 		return -errno;
 	return kmod_map(s);
@@ -159,6 +168,32 @@ static int kmod_open(const struct kernel_session_config *cfg, void **state)
 	}
 	*state = s;
 	return 0;
+}
+
+/* A session a dead manager left running: its rings as they are. */
+static int kmod_adopt(const struct kernel_session_config *cfg, void **state)
+{
+	struct kmod_state *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	s->fd = cfg->adopt_fd;
+	err = kmod_info(s);
+	if (!err)
+		err = kmod_map(s);
+	if (err) {
+		s->fd = -1;	/* the caller's still */
+		kmod_close(s);
+		return err;
+	}
+	*state = s;
+	return 0;
+}
+
+static int kmod_keep_fd(void *state)
+{
+	return ((struct kmod_state *)state)->fd;
 }
 
 static int kmod_ioctl(void *state, unsigned long cmd)
@@ -188,22 +223,32 @@ static unsigned int kmod_ncpus(void *state)
 	return ((struct kmod_state *)state)->info.ncpus;
 }
 
-static ssize_t kmod_read_cpu(void *state, unsigned int cpu, void *buf,
-			     size_t cap)
+static int kmod_ring(void *state, unsigned int cpu, struct fxt_ring_reader *r)
 {
 	struct kmod_state *s = state;
-	struct fxt_ring_reader r;
-	size_t len;
 
 	if (cpu >= s->info.ncpus)
 		return -EINVAL;
-	r = (struct fxt_ring_reader){
+	*r = (struct fxt_ring_reader){
 		.ctrl = (const void *)(s->cpus[cpu].region +
 				       s->info.ctrl_offset),
 		.consumer = s->cpus[cpu].consumer,
 		.data = s->cpus[cpu].region + s->info.data_offset,
 		.mask = s->info.buffer_bytes - 1,
 	};
+	return 0;
+}
+
+static ssize_t kmod_read_cpu(void *state, unsigned int cpu, void *buf,
+			     size_t cap)
+{
+	struct kmod_state *s = state;
+	struct fxt_ring_reader r;
+	size_t len;
+	int err = kmod_ring(s, cpu, &r);
+
+	if (err)
+		return err;
 	len = fxt_ring_read(&r, buf, cap, 1);
 	s->corrupt += r.corrupt;
 	return len;
@@ -234,11 +279,14 @@ const struct kernel_backend_ops kernel_backend_kmod = {
 	.name = "kmod",
 	.probe = kmod_probe,
 	.open = kmod_open,
+	.adopt = kmod_adopt,
+	.keep_fd = kmod_keep_fd,
 	.start = kmod_start,
 	.stop = kmod_stop,
 	.event_fd = kmod_event_fd,
 	.ncpus = kmod_ncpus,
 	.read_cpu = kmod_read_cpu,
+	.ring = kmod_ring,
 	.stats = kmod_stats,
 	.close = kmod_close,
 };

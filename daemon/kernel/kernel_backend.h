@@ -9,6 +9,8 @@
 
 #include <sys/types.h>
 
+#include <fxt/ring.h>
+
 #include "kernel_session.h"
 
 struct kernel_backend_ops {
@@ -16,6 +18,10 @@ struct kernel_backend_ops {
 	/* 0 if it can run here; else -errno and a one-line reason in why. */
 	int (*probe)(char *why, size_t why_len);
 	int (*open)(const struct kernel_session_config *cfg, void **state);
+	/* cfg->adopt: takes cfg->adopt_fd back, capturing; NULL: cannot. */
+	int (*adopt)(const struct kernel_session_config *cfg, void **state);
+	/* The descriptor the capture lives by, or NULL: none outlives us. */
+	int (*keep_fd)(void *state);
 	int (*start)(void *state);
 	int (*stop)(void *state);
 	int (*event_fd)(void *state);
@@ -27,6 +33,11 @@ struct kernel_backend_ops {
 	 */
 	ssize_t (*read_cpu)(void *state, unsigned int cpu, void *buf,
 			    size_t cap);
+	/*
+	 * Circular, while capture runs: the ring of one CPU, for
+	 * fxt_ring_peek() (snapshots read it without releasing anything).
+	 */
+	int (*ring)(void *state, unsigned int cpu, struct fxt_ring_reader *r);
 	void (*stats)(void *state, struct kernel_session_stats *st);
 	void (*close)(void *state);
 };

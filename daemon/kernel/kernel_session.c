@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kdev.h>
 #include <fxt/kirq.h>
 #include <fxt/ksyscall.h>
 #include <fxt/sched.h>
@@ -150,6 +152,13 @@ static const struct kernel_category {
 	  "irq_handler_entry, irq_handler_exit, softirq_entry, softirq_exit" },
 	{ "kernel:syscall", FXT_SCHED_EV_SYSCALL, FXT_SCHED_EV_SYSCALL, false,
 	  "raw_syscalls:sys_enter, raw_syscalls:sys_exit" },
+	/* Power counters and block requests are on no thread: no names. */
+	{ "kernel:power", FXT_SCHED_EV_POWER, FXT_SCHED_EV_POWER, false,
+	  "power:cpu_idle, power:cpu_frequency" },
+	{ "kernel:block", FXT_SCHED_EV_BLOCK, FXT_SCHED_EV_BLOCK, false,
+	  "block:block_rq_issue, block:block_rq_complete" },
+	{ "kernel:fault", FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_FAULT, false, "exceptions:page_fault_user" },
 };
 
 #define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))
@@ -243,7 +252,7 @@ int kernel_session_open(struct kernel_session **out,
 			size_t why_len)
 {
 	struct kernel_session *ks;
-	int err;
+	int err = 0;
 
 	ks = calloc(1, sizeof(*ks));
 	if (!ks) {
@@ -253,10 +262,26 @@ int kernel_session_open(struct kernel_session **out,
 	ks->cfg = *cfg;
 	if (!ks->cfg.events)
 		ks->cfg.events = kernel_categories_default();
-	err = choose_backend(cfg->backend, &ks->ops, why, why_len);
+	/*
+	 * A session taken back is the module's (the probe would open the
+	 * device, which its one session holds: EBUSY).
+	 */
+	if (cfg->adopt)
+		ks->ops = backend_kmod();
+	else
+		err = choose_backend(cfg->backend, &ks->ops, why, why_len);
 	if (err)
 		goto fail;
-	err = ks->ops->open(&ks->cfg, &ks->state);
+	if (cfg->adopt && !ks->ops->adopt) {
+		snprintf(why, why_len, "kernel capture (%s): cannot be taken back",
+			 ks->ops->name);
+		err = -EOPNOTSUPP;
+		goto fail;
+	}
+	err = cfg->adopt ? ks->ops->adopt(&ks->cfg, &ks->state) :
+			   ks->ops->open(&ks->cfg, &ks->state);
+	/* Taken back running: started, its names already in its rings. */
+	ks->started = cfg->adopt && !err;
 	if (err) {
 		snprintf(why, why_len, "kernel capture (%s): cannot set up: %s%s",
 			 ks->ops->name, strerror(-err),
@@ -276,8 +301,16 @@ int kernel_session_open(struct kernel_session **out,
 	*out = ks;
 	return 0;
 fail:
+	/* Taken in all cases: once adopted, the session closes it. */
+	if (cfg->adopt && !ks->state)
+		close(cfg->adopt_fd);
 	kernel_session_close(ks);
 	return err;
+}
+
+int kernel_session_keep_fd(const struct kernel_session *ks)
+{
+	return ks->ops->keep_fd ? ks->ops->keep_fd(ks->state) : -1;
 }
 
 const char *kernel_session_backend(const struct kernel_session *ks)
@@ -368,13 +401,15 @@ static void write_idle_threads(struct fxt_writer *w, unsigned int ncpus)
 
 /*
  * The strings the kernel side's records index: the sched table, the irq
- * and syscall table, and, when kernel:syscall records, a name for every
- * system call number (about 20 KiB, written once).
+ * and syscall table, the power, block and fault table
+ * (include/fxt/kdev.h), and, when kernel:syscall records, a name for
+ * every system call number (about 20 KiB, written once).
  */
 static void write_strings(struct fxt_writer *w, bool syscalls)
 {
 	static const char *const sched[] = FXT_SCHED_STRING_TABLE;
 	static const char *const kirq[] = FXT_KIRQ_STRING_TABLE;
+	static const char *const kdev[] = FXT_KDEV_STRING_TABLE;
 	char unnamed[32];
 	unsigned int i;
 
@@ -383,6 +418,9 @@ static void write_strings(struct fxt_writer *w, bool syscalls)
 	for (i = 0; i < sizeof(kirq) / sizeof(*kirq); i++)
 		fxt_write_string(w, (uint16_t)(FXT_KIRQ_STR_BASE + i), kirq[i],
 				 strlen(kirq[i]));
+	for (i = 0; i < FXT_KDEV_STR_COUNT; i++)
+		fxt_write_string(w, (uint16_t)(FXT_KDEV_STR_BASE + i), kdev[i],
+				 strlen(kdev[i]));
 	for (i = 0; syscalls && i < FXT_KSYSCALL_NR_MAX; i++) {
 		const char *name = i < sizeof(kernel_syscall_names) /
 					       sizeof(*kernel_syscall_names) ?
@@ -485,6 +523,115 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 	return err;
 }
 
+/* One CPU's records as a snapshot copied them, handed out whole. */
+struct peeked_cpu {
+	unsigned char *data;
+	size_t len, pos;
+};
+
+static ssize_t peeked_read_cpu(void *ctx, unsigned int cpu, void *buf,
+			       size_t cap)
+{
+	struct peeked_cpu *p = (struct peeked_cpu *)ctx + cpu;
+	size_t len = 0;
+
+	while (p->pos + len < p->len) {
+		uint64_t bytes = fxt_record_bytes(
+			*(const uint64_t *)(p->data + p->pos + len));
+
+		if (len + bytes > cap)
+			break;
+		len += bytes;
+	}
+	memcpy(buf, p->data + p->pos, len);
+	p->pos += len;
+	return (ssize_t)len;
+}
+
+static void peeked_free(struct peeked_cpu *cpus, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; cpus && i < n; i++)
+		free(cpus[i].data);
+	free(cpus);
+}
+
+/* Every CPU's ring as it is now (fxt_ring_peek()); capture goes on. */
+static int peek_all(struct kernel_session *ks, struct peeked_cpu **out)
+{
+	unsigned int i, n = ks->ops->ncpus(ks->state);
+	struct peeked_cpu *cpus = calloc(n ? n : 1, sizeof(*cpus));
+	int err = 0;
+
+	if (!cpus)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++) {
+		struct fxt_ring_reader r;
+
+		err = ks->ops->ring(ks->state, i, &r);
+		if (err)
+			break;
+		cpus[i].data = malloc(r.mask + 1);
+		if (!cpus[i].data)
+			err = -ENOMEM;
+		else
+			cpus[i].len = fxt_ring_peek(&r, cpus[i].data);
+	}
+	if (err) {
+		peeked_free(cpus, n);
+		return err;
+	}
+	*out = cpus;
+	return 0;
+}
+
+int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
+			    void *ctx)
+{
+	unsigned int n = ks->ops->ncpus(ks->state);
+	struct kernel_names names = { 0 };
+	struct peeked_cpu *cpus = NULL;
+	struct kernel_merge *merge = NULL;
+	struct kernel_out *o = NULL;
+	int err;
+
+	if (!ks->ops->ring || ks->cfg.mode != FXT_BUFFERING_CIRCULAR ||
+	    !ks->started)
+		return -EOPNOTSUPP;
+	err = peek_all(ks, &cpus);
+	if (err)
+		return err;
+	/* The rings may have lost the fork records: name the living. */
+	err = kernel_names_dump(&names, "/proc");
+	if (err == -ENOMEM)
+		goto out;
+	err = -ENOMEM;
+	o = malloc(sizeof(*o));
+	merge = kernel_merge_new(n, KERNEL_CHUNK_BYTES);
+	if (!o || !merge)
+		goto out;
+	o->write = write;
+	o->ctx = ctx;
+	o->len = 0;
+	err = write_preamble(ks, o);
+	if (!err)
+		err = out_flush(o);
+	if (!err && names.len)
+		err = write(ctx, names.words, names.len * FXT_WORD_BYTES);
+	if (!err)
+		err = kernel_merge_run(merge, peeked_read_cpu, cpus, out_emit, o,
+				       UINT64_MAX, UINT64_MAX);
+	if (!err)
+		err = out_flush(o);
+out:
+	free(o);
+	kernel_merge_free(merge);
+	kernel_names_free(&names);
+	peeked_free(cpus, n);
+	return err;
+}
+
 /* Circular rings may have lost the fork records: name the survivors again. */
 int kernel_session_stop(struct kernel_session *ks)
 {
@@ -523,7 +670,8 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 		const struct kernel_category *c = &kernel_categories[i];
 		struct kernel_category_stats *cs = &out[n];
 
-		if (!(c->events & ks->cfg.events))
+		/* Names come with several categories: not a reason to list one. */
+		if (!(c->counted & ~FXT_SCHED_EV_NAMES & ks->cfg.events))
 			continue;
 		memset(cs, 0, sizeof(*cs));
 		cs->name = c->name;

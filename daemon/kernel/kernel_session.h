@@ -28,6 +28,14 @@ struct kernel_session_config {
 	uint32_t events;	/* FXT_SCHED_EV_*; 0: the default categories */
 	/* kernel:syscall only for these processes (0 ends); none: all */
 	uint32_t syscall_pids[FXT_KSYSCALL_PIDS_MAX];
+	/*
+	 * Take back adopt_fd, the module's session of a manager that died
+	 * (kept in systemd's descriptor store), configured and capturing:
+	 * its rings hold what was recorded since. kmod only. Taken by
+	 * kernel_session_open(), also when it fails.
+	 */
+	bool adopt;
+	int adopt_fd;
 };
 
 struct kernel_session_stats {
@@ -77,6 +85,12 @@ int kernel_categories_parse(const char *list, uint32_t *events, char *why,
 int kernel_session_open(struct kernel_session **out,
 			const struct kernel_session_config *cfg, char *why,
 			size_t why_len);
+/*
+ * The descriptor that keeps the capture alive while it is open (the
+ * module's session: its rings go with its last descriptor), for the
+ * descriptor store; -1 when the capture cannot outlive the manager (BPF).
+ */
+int kernel_session_keep_fd(const struct kernel_session *ks);
 /* "kmod" or "bpf". */
 const char *kernel_session_backend(const struct kernel_session *ks);
 int kernel_session_start(struct kernel_session *ks);
@@ -91,6 +105,16 @@ int kernel_session_event_fd(const struct kernel_session *ks);
  */
 int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 			 void *ctx);
+/*
+ * Circular, while capture runs: writes what every CPU's ring holds now
+ * (a record overwritten while it is copied is left out), as a whole
+ * section body of its own: initialization, string table, the names of
+ * the tasks that exist, the records merged. Nothing is released: capture
+ * and a later drain go on as if it had not happened. -EOPNOTSUPP in
+ * other modes.
+ */
+int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
+			    void *ctx);
 int kernel_session_stop(struct kernel_session *ks);
 void kernel_session_stats(const struct kernel_session *ks,
 			  struct kernel_session_stats *st);

@@ -9,6 +9,7 @@
  * what is left once and reports the chunks it could not write, by owner,
  * so that the counts say what the archive holds.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,13 +31,19 @@
 #define ARCHIVE_NAME_MAX 255u
 /* A chunk's first allocation; it grows by doubling. */
 #define ARCHIVE_CHUNK_MIN 4096u
+/*
+ * A chunk at least this large is mapped on its own, in huge pages where
+ * the kernel has them: a provider's whole buffer is copied into one, and
+ * its first touch costs a fault per 2 MiB instead of per page.
+ */
+#define ARCHIVE_CHUNK_MAPPED (2u * 1024u * 1024u)
 
 struct chunk {
 	struct chunk *next;
 	uint32_t owner;
 	uint64_t records;
 	size_t len, cap;
-	char *data;
+	char *data;		/* mapped when cap >= ARCHIVE_CHUNK_MAPPED */
 };
 
 struct archive {
@@ -65,16 +73,89 @@ struct archive {
 	uint64_t failures;
 	uint64_t written;
 	int finish_error;	/* of fsync() */
+	char *spare;		/* a written chunk's mapping, for the next */
+	size_t spare_cap;
 	struct archive_lost *lost;
 	size_t nlost;
+	/* Resumed: the providers whose info the file holds already. */
+	uint32_t *known_ids;
+	size_t nknown;
 };
 
 static void chunk_free(struct chunk *c)
 {
-	if (c) {
+	if (!c)
+		return;
+	if (c->cap >= ARCHIVE_CHUNK_MAPPED)
+		munmap(c->data, c->cap);
+	else
 		free(c->data);
-		free(c);
+	free(c);
+}
+
+/*
+ * A written chunk's mapping is kept for the next large chunk (under the
+ * lock): pages the process already has cost no faults and no zeroing,
+ * and on a stop the event loop fills one provider's chunk while the
+ * writer writes the last. The larger of two is kept.
+ */
+static void chunk_retire(struct archive *a, struct chunk *c)
+{
+	if (c->cap >= ARCHIVE_CHUNK_MAPPED && c->cap > a->spare_cap) {
+		if (a->spare)
+			munmap(a->spare, a->spare_cap);
+		a->spare = c->data;
+		a->spare_cap = c->cap;
+		c->data = NULL;
+		c->cap = 0;
 	}
+	chunk_free(c);
+}
+
+/* The spare mapping if it holds cap bytes; NULL otherwise. */
+static char *take_spare(struct archive *a, size_t *cap)
+{
+	char *data = NULL;
+
+	pthread_mutex_lock(&a->lock);
+	if (a->spare && a->spare_cap >= *cap) {
+		data = a->spare;
+		*cap = a->spare_cap;
+		a->spare = NULL;
+		a->spare_cap = 0;
+	}
+	pthread_mutex_unlock(&a->lock);
+	return data;
+}
+
+/* Grows c's data to cap bytes, keeping its contents. */
+static int chunk_grow(struct archive *a, struct chunk *c, size_t cap)
+{
+	char *data;
+
+	if (cap < ARCHIVE_CHUNK_MAPPED) {
+		data = realloc(c->data, cap);
+		if (!data)
+			return -ENOMEM;
+	} else if (c->cap >= ARCHIVE_CHUNK_MAPPED) {
+		data = mremap(c->data, c->cap, cap, MREMAP_MAYMOVE);
+		if (data == MAP_FAILED)
+			return -ENOMEM;
+	} else {
+		data = take_spare(a, &cap);
+		if (!data)
+			data = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (data == MAP_FAILED)
+			return -ENOMEM;
+		memcpy(data, c->data, c->len);
+		free(c->data);
+	}
+	if (cap >= ARCHIVE_CHUNK_MAPPED)
+		(void)madvise(data, cap, MADV_HUGEPAGE);
+	c->data = data;
+	c->cap = cap;
+	return 0;
 }
 
 /* Whole or not at all: a chunk that fails is cut back. */
@@ -181,7 +262,7 @@ static void *writer(void *userdata)
 		if (!a->head)
 			a->tail = &a->head;
 		a->queued -= c->len;
-		chunk_free(c);
+		chunk_retire(a, c);
 	}
 	pthread_mutex_unlock(&a->lock);
 	if (a->finished)
@@ -223,12 +304,10 @@ int archive_open(int fd, size_t queue_max, struct archive **ret)
 	return 0;
 }
 
-int archive_begin(struct archive *a)
+static int start_writer(struct archive *a)
 {
 	int r;
 
-	if (ftruncate(a->fd, 0) < 0 || lseek(a->fd, 0, SEEK_SET) < 0)
-		return -errno;
 	a->done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (a->done_fd < 0)
 		return -errno;
@@ -236,9 +315,114 @@ int archive_begin(struct archive *a)
 	if (r < 0)
 		return r;
 	a->thread_started = true;
-	r = archive_write(a, &(uint64_t){ fxt_magic_record() },
-			  sizeof(uint64_t));
+	return 0;
+}
+
+static int write_magic(struct archive *a)
+{
+	int r = archive_write(a, &(uint64_t){ fxt_magic_record() },
+			      sizeof(uint64_t));
+
 	return r < 0 ? r : archive_commit(a, 0, 1);
+}
+
+int archive_begin(struct archive *a)
+{
+	int r;
+
+	if (ftruncate(a->fd, 0) < 0 || lseek(a->fd, 0, SEEK_SET) < 0)
+		return -errno;
+	r = start_writer(a);
+	return r < 0 ? r : write_magic(a);
+}
+
+/*
+ * The length of the whole records at the start of the file, by their
+ * headers alone: a record is whole when the file holds all of it.
+ */
+static void note_known(struct archive *a, uint64_t header)
+{
+	uint32_t *ids;
+
+	if (FXT_GET(header, FXT_HDR_TYPE) != FXT_RECORD_METADATA ||
+	    FXT_GET(header, FXT_META_TYPE) != FXT_METADATA_PROVIDER_INFO)
+		return;
+	ids = reallocarray(a->known_ids, a->nknown + 1, sizeof(*ids));
+	if (!ids)
+		return;	/* the worst: its info written twice */
+	a->known_ids = ids;
+	a->known_ids[a->nknown++] = FXT_GET(header, FXT_META_PROVIDER_ID);
+}
+
+static bool known(const struct archive *a, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < a->nknown; i++)
+		if (a->known_ids[i] == id)
+			return true;
+	return false;
+}
+
+static int whole_records_length(struct archive *a, uint64_t *ret)
+{
+	int fd = a->fd;
+	uint64_t block[512], off = 0, size;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	size = (uint64_t)st.st_size;
+	for (;;) {
+		uint64_t base = off;
+		ssize_t n = pread(fd, block, sizeof(block), (off_t)base);
+
+		if (n < 0)
+			return -errno;
+		if (n < (ssize_t)sizeof(uint64_t))
+			break;
+		/* Headers in this block; the next read starts at the next one. */
+		while (off + sizeof(uint64_t) <= base + (uint64_t)n) {
+			uint64_t bytes = fxt_record_bytes(block[(off - base) / 8]);
+
+			if (!bytes || off + bytes > size)
+				goto done;
+			note_known(a, block[(off - base) / 8]);
+			off += bytes;
+		}
+	}
+done:
+	*ret = off;
+	return 0;
+}
+
+int archive_resume(struct archive *a, uint64_t *kept)
+{
+	uint64_t end;
+	int r;
+
+	r = whole_records_length(a, &end);
+	if (r < 0)
+		return r;
+	/* Without the magic number record first, nothing is ours to keep. */
+	if (end) {
+		uint64_t magic;
+
+		if (pread(a->fd, &magic, sizeof(magic), 0) != sizeof(magic) ||
+		    magic != fxt_magic_record())
+			end = 0;
+	}
+	if (!end)
+		a->nknown = 0;
+	if (ftruncate(a->fd, (off_t)end) < 0 ||
+	    lseek(a->fd, (off_t)end, SEEK_SET) < 0)
+		return -errno;
+	a->written = a->bytes = a->open_start = end;
+	*kept = end;
+	r = start_writer(a);
+	if (r >= 0 && !end)
+		r = write_magic(a);
+	return r;
 }
 
 static void stop_thread(struct archive *a)
@@ -266,11 +450,14 @@ int archive_close(struct archive *a)
 		chunk_free(c);
 	}
 	chunk_free(a->open);
+	if (a->spare)
+		munmap(a->spare, a->spare_cap);
 	sd_event_source_disable_unref(a->done_source);
 	if (a->done_fd >= 0)
 		close(a->done_fd);
 	r = close(a->fd) < 0 ? -errno : 0;
 	free(a->lost);
+	free(a->known_ids);
 	pthread_cond_destroy(&a->wake);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
@@ -281,7 +468,6 @@ static int reserve(struct archive *a, size_t len)
 {
 	struct chunk *c = a->open;
 	size_t queued, cap;
-	char *data;
 
 	pthread_mutex_lock(&a->lock);
 	queued = a->queued;
@@ -302,23 +488,38 @@ static int reserve(struct archive *a, size_t len)
 	cap = c->cap ? c->cap : ARCHIVE_CHUNK_MIN;
 	while (cap < c->len + len)
 		cap *= 2;
-	data = realloc(c->data, cap);
-	if (!data)
-		return -ENOMEM;
-	c->data = data;
-	c->cap = cap;
-	return 0;
+	/* A large area is copied whole: no room for doubling past it. */
+	if (cap >= ARCHIVE_CHUNK_MAPPED && len >= ARCHIVE_CHUNK_MAPPED)
+		cap = (c->len + len + ARCHIVE_CHUNK_MAPPED - 1) &
+		      ~(size_t)(ARCHIVE_CHUNK_MAPPED - 1);
+	return chunk_grow(a, c, cap);
 }
 
-int archive_write(struct archive *a, const void *data, size_t len)
+int archive_reserve(struct archive *a, size_t len, void **room)
 {
 	int r = reserve(a, len);
 
 	if (r < 0)
 		return r;
-	memcpy(a->open->data + a->open->len, data, len);
+	*room = a->open->data + a->open->len;
+	return 0;
+}
+
+void archive_wrote(struct archive *a, size_t len)
+{
 	a->open->len += len;
 	a->bytes += len;
+}
+
+int archive_write(struct archive *a, const void *data, size_t len)
+{
+	void *room;
+	int r = archive_reserve(a, len, &room);
+
+	if (r < 0)
+		return r;
+	memcpy(room, data, len);
+	archive_wrote(a, len);
 	return 0;
 }
 
@@ -424,7 +625,7 @@ int archive_begin_section(struct archive *a, uint32_t id, const char *name,
 	int r;
 
 	fxt_writer_init(&w);
-	if (*visited)
+	if (*visited || known(a, id))
 		fxt_write_provider_section(&w, id);
 	else
 		fxt_write_provider_info(&w, id, name,
@@ -438,13 +639,19 @@ int archive_begin_section(struct archive *a, uint32_t id, const char *name,
 	return 0;
 }
 
-int archive_write_overflow(struct archive *a, uint32_t id)
+int archive_write_provider_event(struct archive *a, uint32_t id,
+				 enum fxt_provider_event event)
 {
 	struct fxt_writer w;
 
 	fxt_writer_init(&w);
-	fxt_write_provider_event(&w, id, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	fxt_write_provider_event(&w, id, event);
 	return write_records(a, &w);
+}
+
+int archive_fd(const struct archive *a)
+{
+	return a->fd;
 }
 
 uint64_t archive_bytes(const struct archive *a)

@@ -17,6 +17,8 @@
 
 #include <systemd/sd-event.h>
 
+#include <fxt/fxt.h>
+
 /* While tracing, a chunk that fails is written again after this long. */
 #define ARCHIVE_RETRY_SECONDS 1
 
@@ -54,6 +56,12 @@ int archive_open(int fd, size_t queue_max, struct archive **ret);
  */
 int archive_begin(struct archive *a);
 /*
+ * Instead of archive_begin(), for a trace resumed after the manager was
+ * restarted: keeps the whole records the file holds (those of a write
+ * cut short go), starts the writer after them; *kept: their length.
+ */
+int archive_resume(struct archive *a, uint64_t *kept);
+/*
  * The trace ended: the writer writes what is queued (once: what fails is
  * dropped and listed), fsyncs, and done runs in the event loop.
  */
@@ -69,13 +77,21 @@ int archive_close(struct archive *a);
  */
 int archive_begin_section(struct archive *a, uint32_t id, const char *name,
 			  bool *visited, bool with_init);
-/* Provider event metadata: the provider's buffer overflowed. */
-int archive_write_overflow(struct archive *a, uint32_t id);
+/* Provider event metadata (FXT_PROVIDER_EVENT_*) for provider id. */
+int archive_write_provider_event(struct archive *a, uint32_t id,
+				 enum fxt_provider_event event);
 /*
  * Whole records into the open chunk; -ENOBUFS when the queue is full
  * (counted).
  */
 int archive_write(struct archive *a, const void *data, size_t len);
+/*
+ * The same, filled in place: *room has len bytes at the end of the open
+ * chunk, valid until the next call that writes; archive_wrote() then
+ * takes the first len (<= the room) of them.
+ */
+int archive_reserve(struct archive *a, size_t len, void **room);
+void archive_wrote(struct archive *a, size_t len);
 /* Hands the open chunk (of owner, holding records) to the writer. */
 int archive_commit(struct archive *a, uint32_t owner, uint64_t records);
 /* The archive's length, queued and open chunks included: a mark. */
@@ -87,5 +103,7 @@ void archive_unbound(struct archive *a);
 /* More than half the queue waits: a source that can wait should. */
 bool archive_queue_busy(struct archive *a);
 void archive_state(struct archive *a, struct archive_state *st);
+/* The file's descriptor, still the archive's: for the descriptor store. */
+int archive_fd(const struct archive *a);
 
 #endif /* FXT_ARCHIVE_H */

@@ -3,41 +3,74 @@
  * A provider's buffer into the archive: its section header, a buffer
  * overflow event if it dropped records, then its records, durable area
  * first, then the rolling halves oldest first. The buffer is untrusted:
- * each area is copied, then walked record by record (record_walk.c).
+ * each area is copied, then walked record by record (record_walk.c), and
+ * the bytes move in runs of whole records, not one by one.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "archive.h"
 #include "collect.h"
 #include "provider.h"
 
-static int emit_to_archive(void *ctx, const void *data, size_t len)
+/*
+ * The runs a walk keeps, gathered in place: the area was copied into the
+ * archive's open chunk, and the runs move down over what was left out.
+ * They come in order, each at or after the end of the last, so the moves
+ * never overwrite what is still to be read; the walk itself is done by
+ * then (runs are handed on once the next record is decoded).
+ */
+struct kept {
+	unsigned char *room;
+	size_t len;
+};
+
+static int keep_run(void *ctx, const void *data, size_t len)
 {
-	return archive_write(ctx, data, len);
+	struct kept *k = ctx;
+
+	if ((const unsigned char *)data != k->room + k->len)
+		memmove(k->room + k->len, data, len);
+	k->len += len;
+	return 0;
 }
 
+/*
+ * One area into the archive: copied once, straight into the chunk the
+ * writer will write, validated there (the copy is private: the provider
+ * cannot change it after the walk), and the kept runs closed up.
+ */
 static int walk_area(struct provider *p, struct archive *a,
 		     enum provider_area area, bool up_to_end, size_t from,
 		     size_t *end)
 {
-	void *data;
+	struct provider_area_view v;
+	struct kept k = { 0 };
 	size_t len, walked = 0;
+	void *room;
 	int r;
 
-	r = provider_buffer_copy_area(&p->buffer, area, up_to_end, &data, &len);
+	if (end)
+		*end = from;
+	r = provider_buffer_view(&p->buffer, area, up_to_end, from, &v);
+	if (r < 0 || !v.size)
+		return r;
+	r = archive_reserve(a, v.size, &room);
 	if (r < 0)
 		return r;
+	k.room = room;
+	len = provider_area_copy(&v, room);
 	/* A rolling half is walked whole: chunks never resume mid-way. */
-	if (from < len)
-		r = record_walk_chunks((char *)data + from, len - from,
-				       area == PROVIDER_AREA_DURABLE ?
-					       0 : p->buffer.chunk_size,
-				       &p->walk, &walked, emit_to_archive, a);
-	free(data);
+	r = record_walk_chunks(room, len, area == PROVIDER_AREA_DURABLE ?
+						  0 : p->buffer.chunk_size,
+			       &p->walk, &walked, keep_run, &k);
+	if (r < 0)
+		return r;
+	archive_wrote(a, k.len);
 	if (end)
 		*end = from + walked;
-	return r;
+	return 0;
 }
 
 /* Section header, drops, and the durable records not written yet. */
@@ -52,10 +85,18 @@ static int begin_visit(struct provider *p, struct archive *a)
 		return r;
 	provider_buffer_state(&p->buffer, &st);
 	if (st.records_dropped > p->drops_reported) {
-		r = archive_write_overflow(a, p->id);
+		r = archive_write_provider_event(a, p->id,
+						 FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
 		if (r < 0)
 			return r;
 		p->drops_reported = st.records_dropped;
+	}
+	if (p->recovered && !p->recovered_reported) {
+		r = archive_write_provider_event(a, p->id,
+						 FXT_PROVIDER_EVENT_RECOVERED);
+		if (r < 0)
+			return r;
+		p->recovered_reported = true;
 	}
 	/*
 	 * The durable area only grows during a trace and its end mark is
@@ -83,6 +124,7 @@ struct visit_undo {
 	uint64_t mark;
 	bool visited;
 	uint64_t durable_saved, drops_reported;
+	bool recovered_reported;
 	struct record_walk_stats walk;
 };
 
@@ -94,6 +136,7 @@ static struct visit_undo visit_undo_save(const struct provider *p,
 		.visited = p->visited,
 		.durable_saved = p->durable_saved,
 		.drops_reported = p->drops_reported,
+		.recovered_reported = p->recovered_reported,
 		.walk = p->walk,
 	};
 }
@@ -105,6 +148,7 @@ static int visit_undo(struct provider *p, struct archive *a,
 	p->visited = u->visited;
 	p->durable_saved = u->durable_saved;
 	p->drops_reported = u->drops_reported;
+	p->recovered_reported = u->recovered_reported;
 	p->walk = u->walk;
 	return error;
 }

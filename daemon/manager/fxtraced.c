@@ -19,6 +19,7 @@
 
 struct options {
 	const char *socket_path;
+	const char *state_dir;
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;
 	uint64_t buffer_size;
@@ -40,6 +41,10 @@ static void usage(FILE *out)
 		"                      or the socket passed by systemd)\n"
 		"  --allow-uid UID     also let UID (number or name) control traces;\n"
 		"                      by default only root and group '%s' may\n"
+		"  --state-dir DIR     keep the running trace's state in DIR, so that\n"
+		"                      fxtraced started again after a crash resumes\n"
+		"                      it (default $RUNTIME_DIRECTORY, else the\n"
+		"                      socket's directory)\n"
 		"  --buffer-size SIZE  default buffer per provider (default 1M)\n"
 		"  --user-buffer-budget SIZE\n"
 		"                      buffer memory the providers of one user (not\n"
@@ -84,6 +89,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	static const struct option longopts[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "allow-uid", required_argument, NULL, 'u' },
+		{ "state-dir", required_argument, NULL, 'S' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "user-buffer-budget", required_argument, NULL, 'B' },
 		{ "stop-timeout", required_argument, NULL, 't' },
@@ -99,6 +105,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 's':
 			o->socket_path = optarg;
+			break;
+		case 'S':
+			if (optarg[0] != '/') {
+				fprintf(stderr, "fxtraced: --state-dir %s: give an absolute path\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->state_dir = optarg;
 			break;
 		case 'u':
 			if (o->n_allow_uid == MANAGER_ALLOW_UID_MAX ||
@@ -205,7 +219,7 @@ int main(int argc, char **argv)
 		m->stop_timeout_usec = o.stop_timeout_ns / 1000;
 	if (o.idle_exit_set)
 		m->idle_exit_usec = o.idle_exit_ns / 1000;
-	r = manager_start(m, o.socket_path);
+	r = manager_start(m, o.socket_path, o.state_dir);
 	if (r >= 0)
 		r = manager_run(m);
 	(void)sd_notify(0, "STOPPING=1");

@@ -65,6 +65,43 @@ static int drain(struct kernel_source *ks)
 	return r;
 }
 
+struct snapshot_sink {
+	struct archive *archive;
+	uint32_t id;
+	bool visited;
+	uint64_t records;
+};
+
+static int write_to_snapshot(void *ctx, const void *data, size_t len)
+{
+	struct snapshot_sink *s = ctx;
+	int r = 0;
+
+	if (!s->visited)
+		r = archive_begin_section(s->archive, s->id, "kernel",
+					  &s->visited, false);
+	if (r >= 0)
+		r = archive_write(s->archive, data, len);
+	if (r >= 0)
+		s->records += record_walk_count(data, len);
+	return r;
+}
+
+int kernel_source_snapshot(struct kernel_source *ks, struct archive *a)
+{
+	struct snapshot_sink s = { .archive = a, .id = ks->id };
+	struct kernel_session_stats st = { 0 };
+	int r = kernel_session_snapshot(ks->session, write_to_snapshot, &s);
+
+	kernel_session_stats(ks->session, &st);
+	if (r >= 0 && st.dropped)
+		r = archive_write_provider_event(a, ks->id,
+						 FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	if (r < 0)
+		return r;
+	return archive_commit(a, ks->id, s.records);
+}
+
 void kernel_source_lost(struct kernel_source *ks, uint64_t records,
 			uint64_t bytes, int error)
 {
@@ -131,14 +168,17 @@ static int watch(sd_event *event, struct kernel_source *ks)
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
 		       const char *categories, const uint32_t *syscall_pids,
-		       uint32_t provider_id,
-		       struct archive *archive, struct kernel_source **ret,
-		       char *why, size_t why_len)
+		       uint32_t provider_id, struct archive *archive,
+		       int adopt_fd, struct kernel_source **ret, char *why,
+		       size_t why_len)
 {
 	struct kernel_session_config cfg = {
-		.backend = backend_choice(choice),
+		.backend = adopt_fd >= 0 ? KERNEL_BACKEND_KMOD :
+					   backend_choice(choice),
 		.mode = mode,
 		.buffer_bytes_per_cpu = bytes_per_cpu,
+		.adopt = adopt_fd >= 0,
+		.adopt_fd = adopt_fd,
 	};
 	struct kernel_source *ks;
 	int r;
@@ -158,7 +198,7 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	ks->event = event;
 	ks->id = provider_id;
 	r = kernel_session_open(&ks->session, &cfg, why, why_len);
-	if (r >= 0)
+	if (r >= 0 && !cfg.adopt)
 		r = kernel_session_start(ks->session);
 	if (r >= 0 && mode == FXT_BUFFERING_STREAMING)
 		r = watch(event, ks);
@@ -171,6 +211,11 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	}
 	*ret = ks;
 	return 0;
+}
+
+int kernel_source_keep_fd(const struct kernel_source *ks)
+{
+	return ks ? kernel_session_keep_fd(ks->session) : -1;
 }
 
 const char *kernel_source_backend(const struct kernel_source *ks)
@@ -204,7 +249,8 @@ static int write_drops(struct kernel_source *ks)
 				  false);
 	if (r < 0)
 		return r;
-	return archive_write_overflow(ks->archive, ks->id);
+	return archive_write_provider_event(ks->archive, ks->id,
+					    FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
 }
 
 int kernel_source_finish(struct kernel_source *ks)

@@ -156,10 +156,14 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 	}
 	/* epoll takes an fd once: the new owner's source replaces ours. */
 	pc->io = sd_event_source_disable_unref(pc->io);
-	if (msg.hdr.type == FXT_MSG_PROVIDER_HELLO) {
-		n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), NULL);
+	if (msg.hdr.type == FXT_MSG_PROVIDER_HELLO ||
+	    msg.hdr.type == FXT_MSG_PROVIDER_RESUME) {
+		int buffer_fd;
+
+		n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), &buffer_fd);
 		r = n < 0 ? (int)n : provider_new(pc->manager, TAKE_FD(pc->fd),
-						  &pc->cred, &msg.hdr, n);
+						  &pc->cred, &msg.hdr, n,
+						  buffer_fd);
 	} else {
 		/* The controller reads its request itself. */
 		r = controller_new(pc->manager, TAKE_FD(pc->fd), &pc->cred);
@@ -276,17 +280,25 @@ static int bind_socket(struct manager *m, const char *path)
 
 static int take_activated_socket(struct manager *m)
 {
-	int n = sd_listen_fds(1);
+	_cleanup_strv_free_ char **names = NULL;
+	int n = sd_listen_fds_with_names(0, &names), i, sockets = 0;
 
 	if (n <= 0)
 		return n;
-	if (n > 1)
-		return log_error_errno(-EINVAL, "Expected one socket from the service manager, got %d",
-				       n);
-	if (sd_is_socket_unix(SD_LISTEN_FDS_START, SOCK_SEQPACKET, 1, NULL,
-			      0) <= 0)
+	/* The descriptor store's come along: not sockets. */
+	for (i = 0; i < n; i++) {
+		if (names && names[i] &&
+		    !strncmp(names[i], MANAGER_FDSTORE_PREFIX,
+			     strlen(MANAGER_FDSTORE_PREFIX)))
+			continue;
+		if (sockets++)
+			return log_error_errno(-EINVAL, "Expected one socket from the service manager, got more");
+		m->listen_fd = SD_LISTEN_FDS_START + i;
+	}
+	if (!sockets)
+		return 0;
+	if (sd_is_socket_unix(m->listen_fd, SOCK_SEQPACKET, 1, NULL, 0) <= 0)
 		return log_error_errno(-EINVAL, "The activated socket is not a listening AF_UNIX SOCK_SEQPACKET socket");
-	m->listen_fd = SD_LISTEN_FDS_START;
 	m->activated = true;
 	return 1;
 }

@@ -33,9 +33,14 @@ bool log_burst_take(struct log_burst *b, sd_event *event)
 	if (b->timer)
 		(void)sd_event_source_get_enabled(b->timer, &enabled);
 	if (enabled != SD_EVENT_OFF) {
+		if (b->taken < b->burst) {
+			b->taken++;
+			return true;
+		}
 		b->count++;
 		return false;
 	}
+	b->taken = 1;
 	if (!b->timer &&
 	    sd_event_add_time_relative(event, &b->timer, CLOCK_MONOTONIC,
 				       b->interval_usec, 0, on_interval,

@@ -1,17 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <systemd/sd-daemon.h>
 
+#include "cleanup.h"
 #include "controller.h"
 #include "listener.h"
 #include "log.h"
 #include "manager.h"
 #include "provider.h"
+#include "snapshot.h"
 #include "trace.h"
 
 int manager_new(struct manager **ret)
@@ -23,6 +30,7 @@ int manager_new(struct manager **ret)
 	if (!m)
 		return -ENOMEM;
 	m->listen_fd = -1;
+	m->stored_archive_fd = m->stored_kernel_fd = -1;
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
@@ -39,6 +47,11 @@ int manager_new(struct manager **ret)
 	m->over_budget = (struct log_burst){
 		.what = "providers left without a buffer (their uid's budget, fxtraced --user-buffer-budget)",
 		.interval_usec = MANAGER_LOG_BURST_USEC,
+	};
+	m->provider_lines = (struct log_burst){
+		.what = "provider connections and disconnections of users other than root",
+		.interval_usec = MANAGER_LOG_BURST_USEC,
+		.burst = MANAGER_PROVIDER_LOG_BURST,
 	};
 	m->bad_requests = (struct log_burst){
 		.what = "malformed controller requests, answered and closed",
@@ -57,6 +70,7 @@ struct manager *manager_free(struct manager *m)
 {
 	if (!m)
 		return NULL;
+	snapshot_free_all(m);
 	while (m->controllers)
 		controller_free(m->controllers);
 	while (m->providers)
@@ -70,7 +84,13 @@ struct manager *manager_free(struct manager *m)
 	log_burst_done(&m->refused_controllers);
 	log_burst_done(&m->bad_requests);
 	log_burst_done(&m->over_budget);
+	log_burst_done(&m->provider_lines);
 	sd_event_unref(m->event);
+	if (m->stored_archive_fd >= 0)
+		close(m->stored_archive_fd);
+	if (m->stored_kernel_fd >= 0)
+		close(m->stored_kernel_fd);
+	free(m->state_dir);
 	free(m);
 	return NULL;
 }
@@ -235,7 +255,62 @@ static int add_signals(struct manager *m)
 				   on_exit_signal, m);
 }
 
-int manager_start(struct manager *m, const char *socket_path)
+/*
+ * Where the running trace's state is kept for a restart: --state-dir,
+ * else systemd's RuntimeDirectory=, else the socket's directory.
+ */
+static int set_state_dir(struct manager *m, const char *state_dir)
+{
+	const char *runtime = getenv("RUNTIME_DIRECTORY");
+	_cleanup_free_ char *copy = NULL;
+
+	if (!state_dir && runtime && *runtime) {
+		copy = strndup(runtime, strcspn(runtime, ":"));
+		state_dir = copy;
+	} else if (!state_dir) {
+		copy = strdup(m->socket_path ? m->socket_path :
+						 FXT_MANAGER_SOCKET);
+		state_dir = copy ? dirname(copy) : NULL;
+	}
+	if (!state_dir)
+		return -ENOMEM;
+	m->state_dir = strdup(state_dir);
+	if (!m->state_dir)
+		return -ENOMEM;
+	if (mkdir(m->state_dir, 0700) < 0 && errno != EEXIST)
+		log_warning_errno(-errno, "Failed to create %s: a restart of fxtraced would not resume a trace",
+				  m->state_dir);
+	return 0;
+}
+
+static void take_stored(int *slot, int fd)
+{
+	if (*slot >= 0)
+		close(*slot);
+	*slot = fd;
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+/* What systemd kept for us across a restart: the trace's archive, the module's session. */
+static void take_stored_fds(struct manager *m)
+{
+	_cleanup_strv_free_ char **names = NULL;
+	int n = sd_listen_fds_with_names(1, &names), i;
+
+	for (i = 0; i < n && names; i++) {
+		int fd = SD_LISTEN_FDS_START + i;
+
+		if (!names[i] || fd == m->listen_fd)
+			continue;
+		if (!strcmp(names[i], MANAGER_FDSTORE_ARCHIVE))
+			take_stored(&m->stored_archive_fd, fd);
+		else if (!strcmp(names[i], MANAGER_FDSTORE_KERNEL))
+			take_stored(&m->stored_kernel_fd, fd);
+	}
+}
+
+int manager_start(struct manager *m, const char *socket_path,
+		  const char *state_dir)
 {
 	int r;
 
@@ -247,9 +322,14 @@ int manager_start(struct manager *m, const char *socket_path)
 	r = listener_open(m, socket_path);
 	if (r < 0)
 		return r;
+	take_stored_fds(m);
 	r = add_timers(m);
 	if (r < 0)
 		return log_error_errno(r, "Failed to set up the timers");
+	r = set_state_dir(m, state_dir);
+	if (r < 0)
+		return log_error_errno(r, "Failed to set up the state directory");
+	(void)trace_recover(m);
 	/* Keep-alives from the loop itself, if the service manager wants them. */
 	r = sd_event_set_watchdog(m->event, true);
 	if (r < 0)

@@ -47,14 +47,35 @@
 #define MANAGER_USER_BUFFER_BUDGET (64ull << 20)
 /* Floods of bad connections: at most a summary line per this long. */
 #define MANAGER_LOG_BURST_USEC (10ull * 1000u * 1000u)
+/*
+ * Connection lines of providers of one spell (users other than root)
+ * before they are only counted: any user may connect and close at will.
+ */
+#define MANAGER_PROVIDER_LOG_BURST 20u
 /* At most one line about failing writes per this long. */
 #define MANAGER_WRITE_LOG_USEC (10ull * 1000u * 1000u)
+/*
+ * After a restart, how long a stop of the resumed trace waits for its
+ * providers to hand their buffers back (they reconnect every second).
+ */
+#define MANAGER_RESUME_WAIT_USEC (3ull * 1000u * 1000u)
+/*
+ * The running trace's archive in systemd's descriptor store (FDSTORE=1):
+ * a manager restarted by Restart= gets it back, although it could not
+ * open the file (the caller's, in a directory it cannot write).
+ */
+#define MANAGER_FDSTORE_ARCHIVE "fxt-archive"
+/* The module's session of the running trace: its rings outlive us. */
+#define MANAGER_FDSTORE_KERNEL "fxt-kernel"
+/* What the descriptor store gives back is named so; the socket is not. */
+#define MANAGER_FDSTORE_PREFIX "fxt-"
 /* How often STATUS= is refreshed while a trace runs (bytes written). */
 #define MANAGER_STATUS_USEC (5ull * 1000u * 1000u)
 
 struct controller;
 struct pending;
 struct provider;
+struct snapshot;
 struct trace;
 
 struct manager {
@@ -62,6 +83,9 @@ struct manager {
 	sd_event_source *sigterm, *sigint;
 
 	char *socket_path;	/* bound by us: unlinked at exit */
+	char *state_dir;	/* the running trace's state, for a restart */
+	int stored_archive_fd;	/* from the descriptor store at start; -1 */
+	int stored_kernel_fd;	/* likewise */
 	int listen_fd;
 	bool activated;		/* the socket came from the service manager */
 	sd_event_source *listen_source;
@@ -71,6 +95,8 @@ struct manager {
 	/* What any local user can cause: a line per spell, then counts. */
 	struct log_burst bad_connections, refused_controllers, bad_requests;
 	struct log_burst over_budget;
+	/* Providers of users other than root connecting and going. */
+	struct log_burst provider_lines;
 
 	uid_t allow_uid[MANAGER_ALLOW_UID_MAX];
 	unsigned int n_allow_uid;
@@ -88,6 +114,7 @@ struct manager {
 	uint32_t next_provider_id;
 
 	struct trace *trace;	/* NULL when idle */
+	struct snapshot *snapshots;	/* being written */
 	bool exiting;		/* exit once the trace is written */
 	/*
 	 * The last trace's archive. Until its owner's controller has been
@@ -104,7 +131,9 @@ struct manager {
 
 int manager_new(struct manager **ret);
 struct manager *manager_free(struct manager *m);
-int manager_start(struct manager *m, const char *socket_path);
+/* state_dir: NULL for the default (set_state_dir() in manager.c). */
+int manager_start(struct manager *m, const char *socket_path,
+		  const char *state_dir);
 int manager_run(struct manager *m);
 void manager_update_status(struct manager *m);
 /* After a connection came or went: arms or disarms the idle exit. */

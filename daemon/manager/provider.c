@@ -20,14 +20,25 @@
 #include "provider.h"
 #include "trace.h"
 
+/*
+ * Any user may connect and close at will: the lines of others than root
+ * come in bursts, then counts (manager.h).
+ */
+static bool log_connection(struct provider *p)
+{
+	return !p->uid ||
+	       log_burst_take(&p->manager->provider_lines, p->manager->event);
+}
+
 static void provider_gone(struct provider *p, const char *why)
 {
 	struct manager *m = p->manager;
 
 	if (p->fd < 0)
 		return;
-	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p), "Provider %s[%d] %s",
-		 p->name, (int)p->pid, why);
+	if (log_connection(p))
+		log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] %s", p->name, (int)p->pid, why);
 	p->io = sd_event_source_disable_unref(p->io);
 	close(p->fd);
 	p->fd = -1;
@@ -119,16 +130,48 @@ static unsigned int providers_of(const struct manager *m, uid_t uid)
 	return n;
 }
 
+static void send_terminate(struct provider *p)
+{
+	struct fxt_msg_header terminate;
+
+	fxt_msg_init(&terminate, FXT_MSG_TERMINATE, sizeof(terminate));
+	(void)fxt_msg_send(p->fd, &terminate, sizeof(terminate), -1);
+}
+
+/*
+ * RESUME: the buffer goes back into the trace it came from, or the
+ * provider forgets it (TERMINATE) and starts over as a new one.
+ */
+static bool resume(struct manager *m, struct provider *p,
+		   const struct fxt_msg_header *msg, size_t len, int buffer_fd)
+{
+	int r = -EBADMSG;
+
+	if (len == sizeof(struct fxt_msg_provider_resume) && buffer_fd >= 0)
+		r = trace_resume_provider(m, p, (const void *)msg, buffer_fd);
+	if (r >= 0)
+		return true;
+	log_full(LOG_INFO, -r, PROVIDER_LOG_FIELDS(p),
+		 "Provider %s[%d] offered a buffer of an earlier trace; told to forget it",
+		 p->name, (int)p->pid);
+	if (buffer_fd >= 0)
+		close(buffer_fd);
+	send_terminate(p);
+	return false;
+}
+
 int provider_new(struct manager *m, int fd, const struct ucred *cred,
-		 const struct fxt_msg_header *hello, size_t len)
+		 const struct fxt_msg_header *hello, size_t len, int buffer_fd)
 {
 	const struct fxt_msg_provider_hello *h = (const void *)hello;
-	_cleanup_close_ int owned_fd = fd;
+	bool resuming = hello->type == FXT_MSG_PROVIDER_RESUME;
+	_cleanup_close_ int owned_fd = fd, owned_buffer = buffer_fd;
 	_cleanup_(provider_freep) struct provider *new = NULL;
 	struct provider *p;
 	int r;
 
-	if (len != sizeof(*h))
+	if (resuming ? len != sizeof(struct fxt_msg_provider_resume) :
+		       len != sizeof(*h) || buffer_fd >= 0)
 		return -EBADMSG;
 	if (cred->uid && providers_of(m, cred->uid) >= MANAGER_PROVIDERS_PER_UID)
 		return -EUSERS;
@@ -140,7 +183,6 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 	new->buffer.fd = -1;
 	new->pid = cred->pid;
 	new->uid = cred->uid;
-	new->id = manager_next_id(m);
 	copy_name(new->name, h->name);
 	/* In connection order, as tracectl lists them. */
 	LIST_APPEND(m->providers, new);
@@ -150,10 +192,14 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 		return r;
 	(void)sd_event_source_set_description(new->io, "fxt-provider");
 	p = TAKE_PTR(new);
-	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
-		 "Provider %s[%d] (uid %u) connected as id %u", p->name,
-		 (int)p->pid, (unsigned int)p->uid, p->id);
-	if (trace_state(m) == FXT_CTL_STATE_TRACING) {
+	if (!resuming || !resume(m, p, hello, len, TAKE_FD(owned_buffer)))
+		p->id = manager_next_id(m);
+	if (log_connection(p))
+		log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] (uid %u) connected as id %u%s",
+			 p->name, (int)p->pid, (unsigned int)p->uid, p->id,
+			 p->recovered ? ", its buffer back in the trace" : "");
+	if (trace_state(m) == FXT_CTL_STATE_TRACING && !p->in_trace) {
 		r = trace_join(m, p);
 		/* Over its uid's budget: no buffer this trace, still welcome. */
 		if (r < 0 && r != -EDQUOT) {
@@ -182,7 +228,8 @@ struct provider *provider_free(struct provider *p)
 }
 
 int provider_join_trace(struct provider *p, enum fxt_buffering_mode mode,
-			uint64_t data_size, const char *categories)
+			uint64_t data_size, const char *categories,
+			const uint8_t trace_id[16])
 {
 	struct fxt_msg_buffer buf;
 	struct fxt_msg_start start;
@@ -190,7 +237,8 @@ int provider_join_trace(struct provider *p, enum fxt_buffering_mode mode,
 
 	if (p->fd < 0 || p->in_trace)
 		return 0;
-	r = provider_buffer_create(&p->buffer, data_size, mode, p->name);
+	r = provider_buffer_create(&p->buffer, data_size, mode, p->name,
+				   trace_id);
 	if (r < 0)
 		return r;
 	p->in_trace = true;
@@ -223,12 +271,8 @@ int provider_send_stop(struct provider *p)
 /* After the archive is written: the provider forgets its buffer. */
 void provider_leave_trace(struct provider *p)
 {
-	struct fxt_msg_header terminate;
-
-	if (p->fd >= 0 && p->in_trace) {
-		fxt_msg_init(&terminate, FXT_MSG_TERMINATE, sizeof(terminate));
-		(void)fxt_msg_send(p->fd, &terminate, sizeof(terminate), -1);
-	}
+	if (p->fd >= 0 && p->in_trace)
+		send_terminate(p);
 	provider_buffer_destroy(&p->buffer);
 	p->in_trace = p->started = p->stopped = p->stop_sent = false;
 	p->over_budget = false;
@@ -237,6 +281,7 @@ void provider_leave_trace(struct provider *p)
 	memset(p->saved_generation, 0, sizeof(p->saved_generation));
 	memset(p->pending_save, 0, sizeof(p->pending_save));
 	p->drops_reported = 0;
+	p->recovered = p->recovered_reported = false;
 	memset(&p->walk, 0, sizeof(p->walk));
 	if (p->fd < 0)
 		provider_free(p);

@@ -46,6 +46,8 @@ struct provider {
 	/* +1: a SAVE of that half not answered yet (writing failed); 0: none */
 	uint64_t pending_save[2];
 	uint64_t drops_reported;
+	/* Its buffer came back to a restarted manager; marked in the archive. */
+	bool recovered, recovered_reported;
 	struct record_walk_stats walk;
 };
 
@@ -54,12 +56,17 @@ struct provider {
 	(&(struct log_fields){ .provider_name = (p)->name,                 \
 			       .provider_pid = (p)->pid })
 
-/* Takes fd, also on failure; cred: SO_PEERCRED, read once at accept. */
+/*
+ * Takes fd and buffer_fd, also on failure; cred: SO_PEERCRED, read once
+ * at accept. hello: HELLO, or RESUME with the buffer it hands back.
+ */
 int provider_new(struct manager *m, int fd, const struct ucred *cred,
-		 const struct fxt_msg_header *hello, size_t len);
+		 const struct fxt_msg_header *hello, size_t len,
+		 int buffer_fd);
 struct provider *provider_free(struct provider *p);
 int provider_join_trace(struct provider *p, enum fxt_buffering_mode mode,
-			uint64_t data_size, const char *categories);
+			uint64_t data_size, const char *categories,
+			const uint8_t trace_id[16]);
 int provider_send_stop(struct provider *p);
 void provider_leave_trace(struct provider *p);
 void provider_describe(const struct provider *p, struct fxt_ctl_provider *out);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fxt/fxt.h>
@@ -51,11 +52,10 @@ static void layout(struct provider_buffer *b, uint64_t data_size)
 	b->chunk_size = chunk_size(b->rolling_size);
 }
 
-static void write_header(struct provider_buffer *b)
+static void write_layout(struct provider_buffer *b)
 {
 	struct fxt_buffer_header *h = b->map;
 
-	memset(h, 0, FXT_BUFFER_HEADER_SIZE);
 	h->magic = FXT_BUFFER_MAGIC;
 	h->version = FXT_BUFFER_VERSION;
 	h->mode = b->mode;
@@ -68,8 +68,18 @@ static void write_header(struct provider_buffer *b)
 	h->chunk_size = b->chunk_size;
 }
 
+static void write_header(struct provider_buffer *b, const uint8_t trace_id[16])
+{
+	struct fxt_buffer_header *h = b->map;
+
+	memset(h, 0, FXT_BUFFER_HEADER_SIZE);
+	write_layout(b);
+	memcpy(h->trace_id, trace_id, sizeof(h->trace_id));
+}
+
 int provider_buffer_create(struct provider_buffer *b, uint64_t data_size,
-			   enum fxt_buffering_mode mode, const char *name)
+			   enum fxt_buffering_mode mode, const char *name,
+			   const uint8_t trace_id[16])
 {
 	char memfd_name[FXT_PROVIDER_NAME_MAX + 16];
 	int r;
@@ -94,7 +104,7 @@ int provider_buffer_create(struct provider_buffer *b, uint64_t data_size,
 		      b->fd, 0);
 	if (b->map == MAP_FAILED)
 		goto fail;
-	write_header(b);
+	write_header(b, trace_id);
 	/* The provider may write but never resize it under our mapping. */
 	if (fcntl(b->fd, F_ADD_SEALS,
 		  F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
@@ -104,6 +114,44 @@ fail:
 	r = -errno;
 	provider_buffer_destroy(b);
 	return r;
+}
+
+#define BUFFER_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+
+int provider_buffer_adopt(struct provider_buffer *b, int fd,
+			  uint64_t data_size, enum fxt_buffering_mode mode,
+			  const uint8_t trace_id[16])
+{
+	const struct fxt_buffer_header *h;
+	struct stat st;
+	int seals;
+
+	memset(b, 0, sizeof(*b));
+	b->fd = -1;
+	b->mode = mode;
+	b->size = FXT_BUFFER_HEADER_SIZE + data_size;
+	layout(b, data_size);
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0 || (seals & BUFFER_SEALS) != BUFFER_SEALS ||
+	    fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size != b->size)
+		return -EBADF;
+	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		      0);
+	if (b->map == MAP_FAILED) {
+		b->map = NULL;
+		return -errno;
+	}
+	h = b->map;
+	if (h->magic != FXT_BUFFER_MAGIC || h->version != FXT_BUFFER_VERSION ||
+	    memcmp(h->trace_id, trace_id, sizeof(h->trace_id))) {
+		provider_buffer_destroy(b);
+		return -EBADF;
+	}
+	/* Ours again; the provider may have scribbled over the layout. */
+	write_layout(b);
+	close(fd);
+	return 0;
 }
 
 void provider_buffer_destroy(struct provider_buffer *b)
@@ -235,16 +283,14 @@ uint64_t provider_buffer_used(const struct provider_buffer *b)
 	return used;
 }
 
-int provider_buffer_copy_area(const struct provider_buffer *b,
-			      enum provider_area area, bool up_to_end,
-			      void **data, size_t *len)
+int provider_buffer_view(const struct provider_buffer *b,
+			 enum provider_area area, bool up_to_end, size_t from,
+			 struct provider_area_view *v)
 {
 	struct provider_buffer_state st;
 	uint64_t offset, size, end, chunk = 0, used;
-	unsigned char *copy;
 
-	*data = NULL;
-	*len = 0;
+	*v = (struct provider_area_view){ 0 };
 	provider_buffer_state(b, &st);
 	if (area == PROVIDER_AREA_DURABLE) {
 		offset = b->durable_offset;
@@ -262,17 +308,51 @@ int provider_buffer_copy_area(const struct provider_buffer *b,
 	}
 	if (up_to_end)
 		size = ALIGN_DOWN_8(clamp(end, size));
-	if (!size)
+	if (from >= size)
 		return 0;
-	copy = malloc(size);
+	v->base = (const unsigned char *)b->map + offset + from;
+	v->size = size - from;
+	v->chunk = chunk;
+	v->committed = !up_to_end;
+	/* Live: up to the end of the last committed record (see above). */
+	if (v->committed)
+		v->size = copy_committed(v->base, v->size, chunk, NULL, &used);
+	return 0;
+}
+
+/*
+ * Up to an end mark the provider published, the area is copied in one
+ * run; a live area record by record, behind the acquire load of each
+ * header, within the length the view measured.
+ */
+size_t provider_area_copy(const struct provider_area_view *v, void *out)
+{
+	uint64_t used;
+
+	if (!v->committed) {
+		memcpy(out, v->base, v->size);
+		return v->size;
+	}
+	return copy_committed(v->base, v->size, v->chunk, out, &used);
+}
+
+int provider_buffer_copy_area(const struct provider_buffer *b,
+			      enum provider_area area, bool up_to_end,
+			      void **data, size_t *len)
+{
+	struct provider_area_view v;
+	void *copy;
+	int r;
+
+	*data = NULL;
+	*len = 0;
+	r = provider_buffer_view(b, area, up_to_end, 0, &v);
+	if (r < 0 || !v.size)
+		return r;
+	copy = malloc(v.size);
 	if (!copy)
 		return -ENOMEM;
-	if (up_to_end)
-		memcpy(copy, (const char *)b->map + offset, size);
-	else
-		size = copy_committed((const unsigned char *)b->map + offset,
-				      size, chunk, copy, &used);
+	*len = provider_area_copy(&v, copy);
 	*data = copy;
-	*len = size;
 	return 0;
 }

@@ -46,8 +46,19 @@ enum provider_area {
 	PROVIDER_AREA_ROLLING1,
 };
 
+/* trace_id: the trace's identity, written into the header. */
 int provider_buffer_create(struct provider_buffer *b, uint64_t data_size,
-			   enum fxt_buffering_mode mode, const char *name);
+			   enum fxt_buffering_mode mode, const char *name,
+			   const uint8_t trace_id[16]);
+/*
+ * Takes back fd, a buffer a provider kept while the manager restarted:
+ * only one this manager's predecessor made for the trace trace_id, of
+ * that size and mode (sealed, its layout written by us: not trusted,
+ * laid out again), is mapped; -EBADF otherwise. Takes fd on success.
+ */
+int provider_buffer_adopt(struct provider_buffer *b, int fd,
+			  uint64_t data_size, enum fxt_buffering_mode mode,
+			  const uint8_t trace_id[16]);
 void provider_buffer_destroy(struct provider_buffer *b);
 
 void provider_buffer_state(const struct provider_buffer *b,
@@ -57,14 +68,27 @@ uint64_t provider_buffer_data_size(const struct provider_buffer *b);
 uint64_t provider_buffer_used(const struct provider_buffer *b);
 
 /*
- * A private copy of one area, so that a provider still writing cannot
+ * One area, for a private copy, so that a provider still writing cannot
  * change what is validated. up_to_end: up to the provider's end mark (it
  * published it: STOPPED, or SAVE of that half); otherwise the committed
  * records (the durable area while the provider runs, or a dead
  * provider's buffer, whose end marks may lag), up to the first zero
  * header word in the durable area, in every chunk of a rolling half.
- * *data is malloc'd (NULL when empty).
  */
+struct provider_area_view {
+	const unsigned char *base;	/* in the shared mapping */
+	size_t size;			/* the most bytes a copy takes */
+	uint64_t chunk;			/* writer chunks; 0: durable */
+	bool committed;			/* live: by committed headers */
+};
+
+/* The area from byte from (a record boundary on, where a walk resumes). */
+int provider_buffer_view(const struct provider_buffer *b,
+			 enum provider_area area, bool up_to_end, size_t from,
+			 struct provider_area_view *v);
+/* Copies the view into out (room for v->size bytes); returns the bytes. */
+size_t provider_area_copy(const struct provider_area_view *v, void *out);
+/* The whole view in a malloc'd copy (*data NULL when empty). */
 int provider_buffer_copy_area(const struct provider_buffer *b,
 			      enum provider_area area, bool up_to_end,
 			      void **data, size_t *len);

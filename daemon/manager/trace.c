@@ -5,13 +5,18 @@
  * every STOPPED (or the provider's death, or a timeout), then writes the
  * archive: each provider's section, then the kernel's.
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <systemd/sd-daemon.h>
 #include <systemd/sd-id128.h>
 
 #include "archive.h"
@@ -24,9 +29,30 @@
 #include "manager.h"
 #include "provider.h"
 #include "trace.h"
+#include "trace_state.h"
 
 struct trace {
 	char id[SD_ID128_STRING_MAX];	/* in the journal: FXT_TRACE_ID */
+	sd_id128_t uuid;	/* id, in every buffer's header */
+	struct fxt_ctl_start req;	/* as started: kept for a restart */
+	uint32_t kernel_id;
+	dev_t archive_dev;
+	ino_t archive_ino;
+	/*
+	 * The providers given a buffer, kept in the state file; .reserved:
+	 * 1 once a provider listed by the state of a restart came back.
+	 */
+	struct trace_state_provider *listed;
+	size_t nlisted;
+	bool recovered;		/* resumed by a restarted manager */
+	bool kernel_adopted;	/* its kernel capture came back running */
+	unsigned int awaited;	/* listed providers not back yet */
+	unsigned int to_resume;	/* listed when the restart resumed it */
+	uint64_t resume_deadline_usec;	/* CLOCK_MONOTONIC: stop waits till */
+	sd_event_source *resume_timer;	/* a stop waits for them */
+	uint64_t finish_mark;	/* +1: the archive's length as finishing began */
+	bool state_live;	/* joins rewrite the state file */
+	bool state_error;	/* the last write of it failed (logged) */
 	enum fxt_buffering_mode mode;
 	uint64_t buffer_size;
 	char categories[FXT_CATEGORIES_MAX];
@@ -68,6 +94,8 @@ static struct trace *trace_free(struct trace *t)
 	sd_event_source_disable_unref(t->stop_timer);
 	sd_event_source_disable_unref(t->duration_timer);
 	sd_event_source_disable_unref(t->retry_timer);
+	sd_event_source_disable_unref(t->resume_timer);
+	free(t->listed);
 	kernel_source_free(t->kernel);
 	(void)archive_close(t->archive);
 	free(t);
@@ -233,12 +261,17 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct trace *, trace_free);
 
 static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 {
+	struct stat st;
 	int r;
 
 	if (fd < 0) {
 		snprintf(note, note_len,
 			 "no archive came with the request: tracectl opens the output and passes it");
 		return -EBADF;
+	}
+	if (fstat(fd, &st) == 0) {
+		t->archive_dev = st.st_dev;
+		t->archive_ino = st.st_ino;
 	}
 	r = archive_open(fd, MANAGER_ARCHIVE_QUEUE_MAX, &t->archive);
 	if (r < 0)
@@ -248,6 +281,140 @@ static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 	return r;
 }
 
+static int new_trace(struct manager *m, const struct fxt_ctl_start *req,
+		     uid_t owner, struct trace **ret)
+{
+	struct trace *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->req = *req;
+	t->mode = req->mode;
+	t->buffer_size = req->buffer_size ? (req->buffer_size + 7) & ~7ull :
+					    m->default_buffer_size;
+	t->req.buffer_size = t->buffer_size;
+	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
+	snprintf(t->output, sizeof(t->output), "%s", req->output);
+	snprintf(t->temp_name, sizeof(t->temp_name), "%s", req->temp_name);
+	t->owner = owner;
+	*ret = t;
+	return 0;
+}
+
+/*
+ * The archive (takes fd, also on failure), the kernel capture and the
+ * timers: what a start and a resumed trace share.
+ */
+static int set_up(struct manager *m, struct trace *t, int archive_fd,
+		  enum fxt_ctl_kernel kernel, int kernel_fd,
+		  uint64_t duration_ns, char *note, size_t note_len)
+{
+	_cleanup_close_ int fd = archive_fd;
+	int r;
+
+	r = open_archive(t, fd, note, note_len);
+	if (r < 0) {
+		if (kernel_fd >= 0)
+			close(kernel_fd);
+		return r;
+	}
+	TAKE_FD(fd);
+	if (!t->kernel_id)
+		t->kernel_id = manager_next_id(m);
+	r = kernel_source_open(m->event, kernel, t->mode,
+			       t->req.kernel_buffer_size, t->categories,
+			       t->req.kernel_syscall_pids, t->kernel_id,
+			       t->archive, kernel_fd, &t->kernel, note,
+			       note_len);
+	if (r >= 0)
+		r = start_duration_timer(m, t, duration_ns);
+	if (r >= 0)
+		r = start_retry_timer(m, t);
+	return r;
+}
+
+/* The providers given a buffer in this trace, for a restart. */
+static int list_provider(struct trace *t, const struct provider *p)
+{
+	struct trace_state_provider *l;
+
+	l = reallocarray(t->listed, t->nlisted + 1, sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	t->listed = l;
+	l = &t->listed[t->nlisted++];
+	*l = (struct trace_state_provider){
+		.id = p->id, .uid = p->uid, .pid = p->pid, .reserved = 1,
+	};
+	memcpy(l->name, p->name, sizeof(l->name));
+	return 0;
+}
+
+/*
+ * Under systemd the archive waits in the descriptor store while the
+ * trace runs (without NOTIFY_SOCKET these do nothing).
+ */
+static void store_fd(struct trace *t, int fd, const char *name)
+{
+	char msg[64];
+	int r;
+
+	if (fd < 0)
+		return;
+	snprintf(msg, sizeof(msg), "FDSTORE=1\nFDNAME=%s", name);
+	r = sd_pid_notify_with_fds(0, 0, msg, &fd, 1);
+	if (r < 0)
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Failed to keep %s in the service manager's descriptor store: a restart of fxtraced would not resume all of trace %s",
+			 name, t->id);
+}
+
+static void store_archive(struct trace *t)
+{
+	store_fd(t, archive_fd(t->archive), MANAGER_FDSTORE_ARCHIVE);
+}
+
+static void store_kernel(struct trace *t)
+{
+	store_fd(t, kernel_source_keep_fd(t->kernel), MANAGER_FDSTORE_KERNEL);
+}
+
+static void unstore_all(void)
+{
+	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
+	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_KERNEL);
+}
+
+/*
+ * What a restarted manager resumes the trace from: rewritten whenever a
+ * provider gets a buffer. Without it the trace still runs; a restart
+ * would not resume it.
+ */
+static void save_state(struct manager *m)
+{
+	struct trace *t = m->trace;
+	struct trace_state st = { 0 };
+	int r;
+
+	if (!t || !m->state_dir)
+		return;
+	st.req = t->req;
+	memcpy(st.trace_id, t->uuid.bytes, sizeof(st.trace_id));
+	st.owner = t->owner;
+	st.kernel_id = t->kernel_id;
+	st.next_provider_id = m->next_provider_id;
+	st.started_ns = t->started_ns;
+	st.archive_dev = t->archive_dev;
+	st.archive_ino = t->archive_ino;
+	st.finish_mark = t->finish_mark;
+	r = trace_state_save(m->state_dir, &st, t->listed, t->nlisted);
+	if (r < 0 && !t->state_error)
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Failed to keep the state of trace %s in %s: a restart of fxtraced would not resume it",
+			 t->id, m->state_dir);
+	t->state_error = r < 0;
+}
+
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 		int archive_fd, uid_t owner, char *note, size_t note_len)
 {
@@ -255,7 +422,6 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	_cleanup_(trace_freep) struct trace *t = NULL;
 	struct provider *p, *next;
 	unsigned int over_budget = 0;
-	sd_id128_t id;
 	int r;
 
 	note[0] = '\0';
@@ -268,32 +434,15 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	r = validate(req, note, note_len);
 	if (r < 0)
 		return r;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	r = sd_id128_randomize(&id);
+	r = new_trace(m, req, owner, &t);
 	if (r < 0)
 		return r;
-	sd_id128_to_string(id, t->id);
-	t->mode = req->mode;
-	t->buffer_size = req->buffer_size ? (req->buffer_size + 7) & ~7ull :
-					    m->default_buffer_size;
-	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
-	snprintf(t->output, sizeof(t->output), "%s", req->output);
-	snprintf(t->temp_name, sizeof(t->temp_name), "%s", req->temp_name);
-	t->owner = owner;
-	r = open_archive(t, fd, note, note_len);
+	r = sd_id128_randomize(&t->uuid);
 	if (r < 0)
 		return r;
-	TAKE_FD(fd);
-	r = kernel_source_open(m->event, req->kernel, t->mode,
-			       req->kernel_buffer_size, req->categories,
-			       req->kernel_syscall_pids, manager_next_id(m), t->archive, &t->kernel, note,
-			       note_len);
-	if (r >= 0)
-		r = start_duration_timer(m, t, req->duration_ns);
-	if (r >= 0)
-		r = start_retry_timer(m, t);
+	sd_id128_to_string(t->uuid, t->id);
+	r = set_up(m, t, TAKE_FD(fd), req->kernel, -1, req->duration_ns, note,
+		   note_len);
 	if (r < 0)
 		return r;
 	r = archive_begin(t->archive);
@@ -318,6 +467,10 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 				 "Provider %s[%d] could not join the trace",
 				 p->name, (int)p->pid);
 	}
+	m->trace->state_live = true;
+	store_archive(m->trace);
+	store_kernel(m->trace);
+	save_state(m);
 	if (over_budget) {
 		size_t used = strlen(note);
 
@@ -375,7 +528,16 @@ int trace_join(struct manager *m, struct provider *p)
 	r = check_budget(m, p);
 	if (r < 0)
 		return r;
-	return provider_join_trace(p, t->mode, t->buffer_size, t->categories);
+	r = provider_join_trace(p, t->mode, t->buffer_size, t->categories,
+				t->uuid.bytes);
+	if (r < 0 || !p->in_trace)
+		return r;
+	if (list_provider(t, p) < 0)
+		log_warning("Out of memory: provider %s[%d] would not be resumed after a restart",
+			    p->name, (int)p->pid);
+	if (t->state_live)
+		save_state(m);
+	return r;
 }
 
 static void reply(struct manager *m, struct controller *c, int error)
@@ -407,23 +569,25 @@ static void reply(struct manager *m, struct controller *c, int error)
 	(void)controller_send_result(c, error, message);
 }
 
+struct provider *trace_next_provider(const struct manager *m, uint32_t after)
+{
+	struct provider *p, *best = NULL;
+
+	for (p = m->providers; p; p = p->next)
+		if (p->in_trace && p->id > after && (!best || p->id < best->id))
+			best = p;
+	return best;
+}
+
 /* Providers in id order, so archives list them as they connected. */
 static int collect_all(struct manager *m)
 {
 	struct trace *t = m->trace;
-	uint32_t last = 0;
+	struct provider *best;
 	int r, first_error = 0;
 
-	for (;;) {
-		struct provider *p, *best = NULL;
-
-		for (p = m->providers; p; p = p->next)
-			if (p->in_trace && p->id > last &&
-			    (!best || p->id < best->id))
-				best = p;
-		if (!best)
-			break;
-		last = best->id;
+	for (best = trace_next_provider(m, 0); best;
+	     best = trace_next_provider(m, best->id)) {
 		r = collect_provider(best, t->archive);
 		if (r < 0 && !first_error)
 			first_error = log_error_errno(r, "Failed to write provider %s[%d] to %s",
@@ -483,6 +647,10 @@ static void finish(struct manager *m)
 	t->finishing = true;
 	t->retry_timer = sd_event_source_disable_unref(t->retry_timer);
 	t->stop_timer = sd_event_source_disable_unref(t->stop_timer);
+	t->resume_timer = sd_event_source_disable_unref(t->resume_timer);
+	/* A restart from here on cuts back to this and collects again. */
+	t->finish_mark = archive_bytes(t->archive) + 1;
+	save_state(m);
 	archive_unbound(t->archive);
 	t->collect_error = collect_all(m);
 	r = archive_finish(t->archive, m->event, on_archive_written, m);
@@ -542,6 +710,9 @@ static void on_archive_written(struct archive *a, int fsync_error,
 			 "Trace %s is complete in %s beside %s: the next tracectl stop of uid %u puts it in place",
 			 t->id, t->temp_name, t->output, (unsigned int)t->owner);
 	t->written = true;
+	if (m->state_dir)
+		trace_state_remove(m->state_dir);
+	unstore_all();
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
@@ -576,11 +747,71 @@ static int on_stop_timeout(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-int trace_stop(struct manager *m, struct controller *c)
+/* STOP to every provider; the archive is written once all answered. */
+static void stop_providers(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct provider *p;
 	int r;
+
+	t->resume_timer = sd_event_source_disable_unref(t->resume_timer);
+	for (p = m->providers; p; p = p->next) {
+		if (!p->in_trace || p->stopped || p->stop_sent)
+			continue;
+		if (provider_send_stop(p) < 0)
+			p->stopped = true;	/* gone: read what is there */
+	}
+	r = sd_event_add_time_relative(m->event, &t->stop_timer,
+				       CLOCK_MONOTONIC,
+				       m->stop_timeout_usec, 0,
+				       on_stop_timeout, m);
+	if (r < 0) {
+		log_warning_errno(r, "Failed to arm the stop timeout; not waiting for providers");
+		finish(m);
+		return;
+	}
+	(void)sd_event_source_set_description(t->stop_timer, "fxt-stop-timeout");
+	manager_update_status(m);
+	finish_if_all_stopped(m);
+}
+
+static int on_resume_wait(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct manager *m = userdata;
+
+	log_full(LOG_WARNING, 0, TRACE_LOG_FIELDS(m->trace),
+		 "Trace %s: %u provider(s) did not come back after the restart; their records are lost",
+		 m->trace->id, m->trace->awaited);
+	stop_providers(m);
+	return 0;
+}
+
+/*
+ * A resumed trace: its providers reconnect within a second or two of the
+ * restart; a stop waits for them until the deadline.
+ */
+static bool wait_for_resumes(struct manager *m)
+{
+	struct trace *t = m->trace;
+	int r;
+
+	if (!t->awaited)
+		return false;
+	r = sd_event_add_time(m->event, &t->resume_timer, CLOCK_MONOTONIC,
+			      t->resume_deadline_usec, 0, on_resume_wait, m);
+	if (r < 0)
+		return false;
+	(void)sd_event_source_set_description(t->resume_timer,
+					      "fxt-resume-wait");
+	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+		 "Trace %s: the stop waits for %u provider(s) to come back after the restart",
+		 t->id, t->awaited);
+	return true;
+}
+
+int trace_stop(struct manager *m, struct controller *c)
+{
+	struct trace *t = m->trace;
 
 	if (!t)
 		return -ESRCH;
@@ -596,24 +827,10 @@ int trace_stop(struct manager *m, struct controller *c)
 		 t->id, t->output);
 	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);
 	t->retry_timer = sd_event_source_disable_unref(t->retry_timer);
-	for (p = m->providers; p; p = p->next) {
-		if (!p->in_trace || p->stopped)
-			continue;
-		if (provider_send_stop(p) < 0)
-			p->stopped = true;	/* gone: read what is there */
-	}
-	r = sd_event_add_time_relative(m->event, &t->stop_timer,
-				       CLOCK_MONOTONIC,
-				       m->stop_timeout_usec, 0,
-				       on_stop_timeout, m);
-	if (r < 0) {
-		log_warning_errno(r, "Failed to arm the stop timeout; not waiting for providers");
-		finish(m);
-		return 0;
-	}
-	(void)sd_event_source_set_description(t->stop_timer, "fxt-stop-timeout");
-	manager_update_status(m);
-	finish_if_all_stopped(m);
+	if (!wait_for_resumes(m))
+		stop_providers(m);
+	else
+		manager_update_status(m);
 	return 0;
 }
 
@@ -658,6 +875,265 @@ int trace_save(struct manager *m, struct provider *p,
 	return send_saved(p, save->half, save->generation);
 }
 
+static struct trace_state_provider *listed_provider(struct trace *t,
+						    uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nlisted; i++)
+		if (t->listed[i].id == id)
+			return &t->listed[i];
+	return NULL;
+}
+
+int trace_resume_provider(struct manager *m, struct provider *p,
+			  const struct fxt_msg_provider_resume *msg,
+			  int buffer_fd)
+{
+	struct trace *t = m->trace;
+	struct trace_state_provider *l;
+	unsigned int h;
+	int r;
+
+	if (!t || !t->recovered || t->finishing)
+		return -ESRCH;
+	l = listed_provider(t, msg->provider_id);
+	/* Its own uid's, once: no one hands in another's records. */
+	if (!l || l->reserved || l->uid != p->uid)
+		return -EPERM;
+	r = provider_buffer_adopt(&p->buffer, buffer_fd, t->buffer_size,
+				  t->mode, t->uuid.bytes);
+	if (r < 0)
+		return r;
+	l->reserved = 1;
+	l->pid = p->pid;
+	p->id = l->id;
+	p->in_trace = true;
+	p->started = msg->flags & FXT_RESUME_STARTED;
+	p->recovered = true;
+	for (h = 0; h < 2 && t->mode == FXT_BUFFERING_STREAMING; h++) {
+		p->saved_generation[h] = msg->saved_generation[h];
+		p->pending_save[h] = msg->pending_save[h];
+	}
+	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
+		 "Provider %s[%d] handed its buffer of trace %s back as id %u",
+		 p->name, (int)p->pid, t->id, p->id);
+	/* The fills it asked to save before the restart, written now. */
+	if (retry_saves(t, p) < 0)
+		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d]: writing its saved halves failed; tried again every second",
+			 p->name, (int)p->pid);
+	if (t->awaited)
+		t->awaited--;
+	if (t->stopping && !t->stop_timer && !t->awaited)
+		stop_providers(m);
+	else if (t->stopping && t->stop_timer && provider_send_stop(p) < 0)
+		p->stopped = true;
+	return 0;
+}
+
+/*
+ * The trace's hidden file, by its name beside the output: the inode the
+ * trace started with, nothing else. Needs the right to open it (root,
+ * or the owner's uid); under systemd the descriptor store keeps it.
+ */
+static int reopen_archive(const struct trace_state *st)
+{
+	_cleanup_free_ char *dir = strdup(st->req.output);
+	_cleanup_free_ char *path = NULL;
+	_cleanup_close_ int fd = -1;
+	struct stat sb;
+
+	if (!dir || asprintf(&path, "%s/%s", dirname(dir),
+			     st->req.temp_name) < 0)
+		return -ENOMEM;
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
+			O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) < 0)
+		return -errno;
+	if (sb.st_dev != st->archive_dev || sb.st_ino != st->archive_ino)
+		return -ESTALE;
+	return TAKE_FD(fd);
+}
+
+/* The stored descriptor if systemd kept one, else the file by its name. */
+static int archive_again(struct manager *m, const struct trace_state *st)
+{
+	_cleanup_close_ int fd = TAKE_FD(m->stored_archive_fd);
+	struct stat sb;
+
+	if (fd < 0)
+		return reopen_archive(st);
+	if (fstat(fd, &sb) < 0)
+		return -errno;
+	if (sb.st_dev != st->archive_dev || sb.st_ino != st->archive_ino)
+		return -ESTALE;
+	log_info("The archive of the interrupted trace came from the service manager's descriptor store");
+	return TAKE_FD(fd);
+}
+
+/* A stop that was writing the archive: what it wrote is written again. */
+static int cut_to_finish_mark(int fd, uint64_t mark)
+{
+	struct stat sb;
+
+	if (!mark || fstat(fd, &sb) < 0 || (uint64_t)sb.st_size <= mark - 1)
+		return 0;
+	return ftruncate(fd, (off_t)(mark - 1)) < 0 ? -errno : 0;
+}
+
+static int resume_archive(struct trace *t, uint64_t *kept)
+{
+	int r;
+
+	r = archive_resume(t->archive, kept);
+	if (r < 0)
+		return r;
+	r = archive_write_provider_event(t->archive, 0,
+					 FXT_PROVIDER_EVENT_RECOVERED);
+	return r < 0 ? r : archive_commit(t->archive, 0, 1);
+}
+
+static int recover(struct manager *m, const struct trace_state *st,
+		   struct trace_state_provider *listed, size_t nlisted)
+{
+	_cleanup_(trace_freep) struct trace *t = NULL;
+	char note[FXT_CTL_MESSAGE_MAX] = "";
+	uint64_t now = now_ns(), duration = 0, kept = 0;
+	enum fxt_ctl_kernel kernel = st->req.kernel;
+	bool from_store;
+	size_t i;
+	int fd, kernel_fd, r;
+
+	r = validate(&st->req, note, sizeof(note));
+	if (r < 0)
+		return r;
+	r = new_trace(m, &st->req, st->owner, &t);
+	if (r < 0)
+		return r;
+	memcpy(t->uuid.bytes, st->trace_id, sizeof(t->uuid.bytes));
+	sd_id128_to_string(t->uuid, t->id);
+	t->kernel_id = st->kernel_id;
+	t->started_ns = st->started_ns;
+	t->recovered = true;
+	t->listed = listed;
+	t->nlisted = nlisted;
+	for (i = 0; i < nlisted; i++)
+		listed[i].reserved = 0;
+	t->awaited = t->to_resume = (unsigned int)nlisted;
+	if (m->next_provider_id < st->next_provider_id)
+		m->next_provider_id = st->next_provider_id;
+	from_store = m->stored_archive_fd >= 0;
+	fd = archive_again(m, st);
+	if (fd < 0) {
+		t->listed = NULL;
+		log_full(LOG_ERR, -fd, TRACE_LOG_FIELDS(t),
+			 "Trace %s cannot be resumed: its file %s beside %s cannot be opened again; it holds what was written before the restart",
+			 t->id, t->temp_name, t->output);
+		return fd;
+	}
+	r = cut_to_finish_mark(fd, st->finish_mark);
+	if (st->req.duration_ns) {
+		uint64_t end = st->started_ns + st->req.duration_ns;
+
+		duration = end > now ? end - now : 1000;
+	}
+	/*
+	 * The module's session from the descriptor store is taken back with
+	 * its rings; otherwise the capture starts again, what it held gone.
+	 */
+	kernel_fd = TAKE_FD(m->stored_kernel_fd);
+	if (r >= 0) {
+		r = set_up(m, t, fd, kernel, kernel_fd, duration, note,
+			   sizeof(note));
+	} else {
+		close(fd);
+		if (kernel_fd >= 0)
+			close(kernel_fd);
+	}
+	t->kernel_adopted = kernel_fd >= 0 && t->kernel;
+	if (r < 0 && t->archive && !t->kernel && kernel_fd >= 0) {
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Trace %s: the kernel capture could not be taken back (%s); capturing afresh",
+			 t->id, note);
+		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_KERNEL);
+		r = kernel_source_open(m->event, kernel, t->mode,
+				       t->req.kernel_buffer_size, t->categories,
+				       t->req.kernel_syscall_pids, t->kernel_id,
+				       t->archive, -1, &t->kernel, note,
+				       sizeof(note));
+		if (r >= 0)
+			r = start_duration_timer(m, t, duration);
+		if (r >= 0)
+			r = start_retry_timer(m, t);
+	}
+	if (r < 0 && t->archive && !t->kernel && kernel != FXT_CTL_KERNEL_OFF) {
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Trace %s: no kernel capture after the restart: %s",
+			 t->id, note);
+		r = 0;
+		if (!t->retry_timer)
+			r = start_retry_timer(m, t);
+		if (r >= 0 && duration && !t->duration_timer)
+			r = start_duration_timer(m, t, duration);
+	}
+	if (r >= 0)
+		r = resume_archive(t, &kept);
+	if (r < 0) {
+		t->listed = NULL;
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(t),
+			 "Trace %s cannot be resumed: %s", t->id,
+			 note[0] ? note : strerror(-r));
+		return r;
+	}
+	log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
+		 "Trace %s resumed after a restart of fxtraced: %s keeps %llu bytes, %zu provider(s) to hand their buffers back, kernel %s%s",
+		 t->id, t->output, (unsigned long long)kept, nlisted,
+		 kernel_source_backend(t->kernel),
+		 t->kernel_adopted ? ", its capture taken back from the descriptor store with what its rings hold" : "");
+	t->resume_deadline_usec = now_ns() / 1000 + MANAGER_RESUME_WAIT_USEC;
+	t->state_live = true;
+	if (!from_store)
+		store_archive(t);
+	if (!t->kernel_adopted)
+		store_kernel(t);
+	m->trace = TAKE_PTR(t);
+	save_state(m);
+	return 0;
+}
+
+int trace_recover(struct manager *m)
+{
+	struct trace_state_provider *listed = NULL;
+	struct trace_state st;
+	size_t n;
+	int r;
+
+	r = m->state_dir ? trace_state_load(m->state_dir, &st, &listed, &n) :
+			   -ENOENT;
+	if (r < 0 && r != -ENOENT)
+		log_warning_errno(r, "Ignoring the trace state in %s: not one this fxtraced wrote",
+				  m->state_dir);
+	if (r >= 0)
+		r = recover(m, &st, listed, n);
+	if (r < 0) {
+		free(listed);
+		if (m->state_dir)
+			trace_state_remove(m->state_dir);
+		/* Stored descriptors without a trace to resume: let them go. */
+		unstore_all();
+		if (m->stored_archive_fd >= 0)
+			close(m->stored_archive_fd);
+		if (m->stored_kernel_fd >= 0)
+			close(m->stored_kernel_fd);
+		m->stored_archive_fd = m->stored_kernel_fd = -1;
+	}
+	manager_update_status(m);
+	return 0;
+}
+
 int trace_hand_last(struct manager *m, struct controller *c)
 {
 	char message[FXT_CTL_MESSAGE_MAX];
@@ -680,6 +1156,16 @@ enum fxt_ctl_state trace_state(const struct manager *m)
 		return FXT_CTL_STATE_IDLE;
 	return m->trace->stopping ? FXT_CTL_STATE_STOPPING :
 				    FXT_CTL_STATE_TRACING;
+}
+
+enum fxt_buffering_mode trace_mode(const struct manager *m)
+{
+	return m->trace->mode;
+}
+
+struct kernel_source *trace_kernel(const struct manager *m)
+{
+	return m->trace->kernel;
 }
 
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
@@ -745,6 +1231,13 @@ void trace_write_note(const struct manager *m, char *buf, size_t len)
 		snprintf(buf, len,
 			 "writing %.400s failed (%s), then resumed: the archive lacks what was not written then",
 			 t->output, strerror(-error));
+	else if (t->recovered)
+		snprintf(buf, len,
+			 "resumed after a restart of fxtraced: %u of %u provider(s) handed their buffers back%s",
+			 t->to_resume - t->awaited, t->to_resume,
+			 !t->kernel ? "" : t->kernel_adopted ?
+			 "; the kernel capture was taken back" :
+			 "; kernel records of before the restart are lost");
 }
 
 int trace_send_kernel(const struct manager *m, struct controller *c)

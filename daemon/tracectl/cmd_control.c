@@ -18,8 +18,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fxt/fxt_sched_uapi.h>
@@ -89,9 +91,59 @@ static ssize_t recv_blocking(int fd, void *buf, size_t cap)
 	return n;
 }
 
-/* Reads provider descriptions up to the result; 0 or -errno. */
-static int read_reply(int fd, struct reply *rep)
+/*
+ * How long a stop waits for the archive by default, and when it says
+ * that it waits: a frozen or dead-slow disk holds the manager's writer.
+ */
+#define STOP_TIMEOUT_DEFAULT_NS (300ull * 1000000000u)
+#define STOP_PATIENCE_MS 10000
+
+static int64_t now_ms(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Until fd has a message, at most until deadline (ms of CLOCK_MONOTONIC;
+ * 0: none): -ETIMEDOUT after saying, once, that it waits.
+ */
+static int wait_readable(int fd, const char *cmd, int64_t started,
+			 int64_t deadline, bool *said)
+{
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int64_t now = now_ms(), wait = 1000;
+		int n;
+
+		if (deadline && now >= deadline)
+			return -ETIMEDOUT;
+		if (deadline && deadline - now < wait)
+			wait = deadline - now;
+		n = poll(&p, 1, (int)wait);
+		if (n > 0)
+			return 0;
+		if (n < 0 && errno != EINTR)
+			return -errno;
+		if (!*said && now_ms() - started >= STOP_PATIENCE_MS) {
+			fprintf(stderr, "tracectl %s: fxtraced is still writing the archive (a slow or frozen file system?); waiting%s\n",
+				cmd, deadline ? " (--timeout)" : "");
+			*said = true;
+		}
+	}
+}
+
+/* Reads provider descriptions up to the result; 0 or -errno. */
+static int read_reply_until(int fd, struct reply *rep, const char *cmd,
+			    uint64_t timeout_ns)
+{
+	int64_t started = now_ms();
+	int64_t deadline = timeout_ns ?
+				   started + (int64_t)(timeout_ns / 1000000) : 0;
+	bool said = false;
+
 	union {
 		struct fxt_msg_header hdr;
 		struct fxt_ctl_provider provider;
@@ -100,8 +152,12 @@ static int read_reply(int fd, struct reply *rep)
 	} msg;
 
 	for (;;) {
-		ssize_t n = recv_blocking(fd, msg.buf, sizeof(msg.buf));
+		ssize_t n;
+		int r = cmd ? wait_readable(fd, cmd, started, deadline, &said) : 0;
 
+		if (r < 0)
+			return r;
+		n = recv_blocking(fd, msg.buf, sizeof(msg.buf));
 		if (n <= 0)
 			return n ? (int)n : -ECONNRESET;
 		if (msg.hdr.type == FXT_MSG_CTL_RESULT &&
@@ -129,9 +185,17 @@ static int read_reply(int fd, struct reply *rep)
 	}
 }
 
-/* Sends a request (with pass_fd unless < 0) and waits for its reply. */
-static int exchange(const char *cmd, const void *msg, size_t len,
-		    int pass_fd, struct reply *rep)
+static int read_reply(int fd, struct reply *rep)
+{
+	return read_reply_until(fd, rep, NULL, 0);
+}
+
+/*
+ * Sends a request (with pass_fd unless < 0) and waits for its reply;
+ * timeout_ns (0: none) bounds the wait, saying it waits meanwhile.
+ */
+static int exchange_until(const char *cmd, const void *msg, size_t len,
+			  int pass_fd, struct reply *rep, uint64_t timeout_ns)
 {
 	_cleanup_close_ int fd = connect_manager(cmd);
 	int r;
@@ -141,11 +205,21 @@ static int exchange(const char *cmd, const void *msg, size_t len,
 		return -ENOTCONN;
 	r = fxt_msg_send(fd, msg, len, pass_fd);
 	if (r >= 0)
-		r = read_reply(fd, rep);
-	if (r < 0)
+		r = timeout_ns ? read_reply_until(fd, rep, cmd, timeout_ns) :
+				 read_reply(fd, rep);
+	if (r == -ETIMEDOUT)
+		fprintf(stderr, "tracectl %s: fxtraced has not finished writing the archive in time (a frozen or very slow file system?); the trace is stopped and the archive will be complete under its hidden name beside the output: run tracectl %s again to put it in place\n",
+			cmd, cmd);
+	else if (r < 0)
 		fprintf(stderr, "tracectl %s: no answer from fxtraced: %s\n",
 			cmd, strerror(-r));
 	return r;
+}
+
+static int exchange(const char *cmd, const void *msg, size_t len,
+		    int pass_fd, struct reply *rep)
+{
+	return exchange_until(cmd, msg, len, pass_fd, rep, 0);
 }
 
 /* Prints why a request failed; 0, or 1 after printing why. */
@@ -257,7 +331,8 @@ static void start_usage(FILE *out, const char *cmd)
 		"                         (default: every provider category, and\n"
 		"                         kernel:sched,kernel:proc for the kernel);\n"
 		"                         kernel categories: kernel:sched, kernel:proc,\n"
-		"                         kernel:irq, kernel:syscall\n"
+		"                         kernel:irq, kernel:syscall, kernel:power,\n"
+		"                         kernel:block, kernel:fault\n"
 		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
 		"%s"
@@ -655,7 +730,7 @@ static int do_start(const char *cmd, const struct start_options *o)
  * (its hidden name in the result) and the outcome said. 1 when the
  * archive is incomplete or not at the output.
  */
-static int do_stop(const char *cmd, struct reply *keep)
+static int do_stop(const char *cmd, struct reply *keep, uint64_t timeout_ns)
 {
 	const struct fxt_ctl_result *res;
 	struct fxt_msg_header req;
@@ -663,7 +738,7 @@ static int do_stop(const char *cmd, struct reply *keep)
 	int error, placed = 0;
 
 	fxt_msg_init(&req, FXT_MSG_CTL_STOP, sizeof(req));
-	if (exchange(cmd, &req, sizeof(req), -1, &rep) < 0)
+	if (exchange_until(cmd, &req, sizeof(req), -1, &rep, timeout_ns) < 0)
 		return TRACECTL_EXIT_FAIL;
 	res = &rep.result;
 	error = res->error ? res->error : res->archive_error;
@@ -717,23 +792,36 @@ static bool want_help(int argc, char **argv)
 
 int cmd_stop(int argc, char **argv)
 {
+	uint64_t timeout_ns = STOP_TIMEOUT_DEFAULT_NS;
+
 	if (want_help(argc, argv)) {
-		printf("Usage: tracectl stop\n"
+		printf("Usage: tracectl stop [--timeout TIME]\n"
 		       "Stops the running trace; fxtraced writes the archive and tracectl\n"
 		       "prints, per provider, its records, bytes and drops, then renames\n"
 		       "the archive into place (a file there is kept as FILE.old). Only\n"
 		       "the uid that started the trace does; for others the archive waits\n"
 		       "for that uid's stop. After a trace that ended by itself, stop puts\n"
 		       "its archive in place. Exits 1 when the archive is incomplete.\n\n"
+		       "  --timeout TIME  wait at most TIME for the archive to be written\n"
+		       "                  (default 5min; 0: for ever); past it, the trace\n"
+		       "                  is stopped and the next stop puts the archive\n"
+		       "                  in place\n\n"
 		       "Examples:\n  sudo tracectl stop\n"
+		       "  tracectl stop --timeout 30s\n"
 		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl stop\n");
 		return TRACECTL_EXIT_OK;
 	}
-	if (argc > 1) {
-		fprintf(stderr, "tracectl stop: takes no arguments\n");
+	if (argc == 3 && !strcmp(argv[1], "--timeout")) {
+		if (parse_duration_ns(argv[2], &timeout_ns) < 0) {
+			fprintf(stderr, "tracectl stop: --timeout %s: give a time, e.g. 30s, or 0 to wait for ever\n",
+				argv[2]);
+			return TRACECTL_EXIT_USAGE;
+		}
+	} else if (argc > 1) {
+		fprintf(stderr, "tracectl stop: takes only --timeout TIME\n");
 		return TRACECTL_EXIT_USAGE;
 	}
-	return do_stop("stop", NULL);
+	return do_stop("stop", NULL, timeout_ns);
 }
 
 static void print_status(const struct reply *rep)
@@ -998,11 +1086,113 @@ int cmd_record(int argc, char **argv)
 	if (r)
 		return r;
 	status = run_command(argv + optind, &child, &joined);
-	r = do_stop("record", &stopped);
+	r = do_stop("record", &stopped, 0);
 	print_command_providers(&stopped, child, &joined);
 	free(joined.providers);
 	free(stopped.providers);
 	if (r)
 		return r;
 	return status;
+}
+
+static void snapshot_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: tracectl snapshot [-o FILE]\n"
+		"Writes what the running circular trace holds now (every provider's\n"
+		"buffer and the kernel's per-CPU rings) to FILE, a complete archive of\n"
+		"its own; the trace goes on and the providers never wait. A record\n"
+		"overwritten while it is copied is left out. FILE (default\n"
+		"snapshot-DATE-TIME.fxt) is written with your own rights; a file\n"
+		"there is kept as FILE.old.\n\n"
+		"  -o, --output FILE   where the snapshot goes\n"
+		"  -h, --help          this text\n\n"
+		"Examples:\n"
+		"  sudo tracectl start --mode circular --kernel=bpf\n"
+		"  sudo tracectl snapshot -o jank.fxt\n"
+		"  tracectl dump --strict jank.fxt | tail\n");
+}
+
+static void default_snapshot_name(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm) ||
+	    !strftime(buf, len, "snapshot-%Y%m%d-%H%M%S.fxt", &tm))
+		snprintf(buf, len, "snapshot.fxt");
+}
+
+static int do_snapshot(const char *cmd, const char *output)
+{
+	struct fxt_ctl_snapshot req;
+	char temp[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	struct reply rep;
+	int error, placed, r;
+
+	fxt_msg_init(&req, FXT_MSG_CTL_SNAPSHOT, sizeof(req));
+	r = resolve_output(output, req.output, sizeof(req.output));
+	if (r >= 0)
+		r = fd = create_temp(req.output, req.temp_name,
+				     sizeof(req.temp_name));
+	if (r < 0) {
+		fprintf(stderr, "tracectl %s: cannot create %s: %s\n", cmd,
+			output, r == -EINVAL ? "not a regular file" :
+			strerror(-r));
+		return TRACECTL_EXIT_FAIL;
+	}
+	temp_path(req.output, req.temp_name, temp, sizeof(temp));
+	r = exchange(cmd, &req, sizeof(req), fd, &rep);
+	free(rep.providers);
+	if (r < 0 || report(cmd, &rep)) {
+		discard_output(temp, fd);
+		return TRACECTL_EXIT_FAIL;
+	}
+	error = rep.result.archive_error;
+	placed = publish_archive(cmd, &rep.result, error);
+	if (error && error != -ENOENT)
+		fprintf(stderr, "tracectl %s: the snapshot is incomplete: %s\n",
+			cmd, strerror(-error));
+	if (!placed)
+		printf("Snapshot written to %s%s\n", rep.result.output,
+		       error ? " (incomplete)" : "");
+	return error || placed ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+}
+
+int cmd_snapshot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	char name[64];
+	const char *output = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			snapshot_usage(stdout);
+			return TRACECTL_EXIT_OK;
+		default:
+			snapshot_usage(stderr);
+			return TRACECTL_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tracectl snapshot: unexpected argument '%s'\n",
+			argv[optind]);
+		return TRACECTL_EXIT_USAGE;
+	}
+	if (!output) {
+		default_snapshot_name(name, sizeof(name));
+		output = name;
+	}
+	return do_snapshot("snapshot", output);
 }

@@ -29,6 +29,7 @@ struct provider_count {
 	const struct fxt_provider *provider;
 	uint64_t records;
 	uint64_t overflows;	/* provider event: buffer overflow */
+	bool recovered;		/* provider event: recovered after a restart */
 };
 
 struct dump {
@@ -43,6 +44,8 @@ struct dump {
 	size_t counts_cap;
 	struct provider_count *last;
 	uint64_t overflows_unattributed;
+	/* fxtrace's provider event 0/recovered: the manager restarted */
+	bool trace_recovered;
 	/* progress line */
 	bool progress;
 	uint64_t input_size;
@@ -218,6 +221,9 @@ static void dump_metadata(struct text_out *o, const struct fxt_record *rec)
 		if (rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW)
 			text_put_str(o,
 				     " buffer_overflow (records were dropped)");
+		else if (rec->metadata.event_id == FXT_PROVIDER_EVENT_RECOVERED)
+			text_put_str(o,
+				     " recovered (fxtraced restarted during the trace; the records were kept)");
 		else
 			out_field_u64(o, "event", rec->metadata.event_id);
 		break;
@@ -421,8 +427,8 @@ static struct provider_count *count_for(struct dump *d,
 }
 
 /* A provider event names its provider by id, wherever it appears. */
-static void count_overflow(struct dump *d, const struct fxt_reader *r,
-			   uint32_t provider_id)
+static void count_provider_event(struct dump *d, const struct fxt_reader *r,
+				 uint32_t provider_id, unsigned int event)
 {
 	struct provider_count *c = NULL;
 	size_t i;
@@ -430,10 +436,17 @@ static void count_overflow(struct dump *d, const struct fxt_reader *r,
 	for (i = 0; i < fxt_reader_provider_count(r); i++)
 		if (fxt_reader_provider(r, i)->id == provider_id)
 			c = count_for(d, fxt_reader_provider(r, i));
-	if (c)
-		c->overflows++;
-	else
-		d->overflows_unattributed++;
+	if (event == FXT_PROVIDER_EVENT_RECOVERED) {
+		if (c)
+			c->recovered = true;
+		else
+			d->trace_recovered = true;
+	} else if (event == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW) {
+		if (c)
+			c->overflows++;
+		else
+			d->overflows_unattributed++;
+	}
 }
 
 static void count_record(struct dump *d, const struct fxt_reader *r,
@@ -442,9 +455,9 @@ static void count_record(struct dump *d, const struct fxt_reader *r,
 	struct provider_count *c;
 
 	if (rec->type == FXT_RECORD_METADATA &&
-	    rec->metadata.type == FXT_METADATA_PROVIDER_EVENT &&
-	    rec->metadata.event_id == FXT_PROVIDER_EVENT_BUFFER_OVERFLOW)
-		count_overflow(d, r, rec->metadata.provider_id);
+	    rec->metadata.type == FXT_METADATA_PROVIDER_EVENT)
+		count_provider_event(d, r, rec->metadata.provider_id,
+				     rec->metadata.event_id);
 	if (!rec->provider)
 		return;
 	c = count_for(d, rec->provider);
@@ -525,8 +538,12 @@ static void summary(struct dump *d, const struct fxt_reader *r)
 					" time%s: records were dropped",
 					c->overflows,
 					c->overflows == 1 ? "" : "s");
+		if (c && c->recovered)
+			text_put_str(o, ", recovered after a restart of fxtraced");
 		text_put_char(o, '\n');
 	}
+	if (d->trace_recovered)
+		text_put_str(o, "  the trace was recovered after a restart of fxtraced: the records the providers kept are in (what a restart loses: fxtraced(8), CRASH RECOVERY)\n");
 	if (d->overflows_unattributed)
 		text_put_printf(o, "  %" PRIu64 " buffer overflow events of "
 				"providers not seen in the trace\n",

@@ -45,6 +45,13 @@ enum fxt_metadata_type {
 /* Provider event ids: provider event metadata [52..55]. */
 enum fxt_provider_event {
 	FXT_PROVIDER_EVENT_BUFFER_OVERFLOW = 0,
+	/*
+	 * fxtrace's own, past the spec's: the manager was restarted during
+	 * the trace and recovered this provider's records (provider id 0:
+	 * the trace as a whole). Readers that know only the spec's ids
+	 * skip it.
+	 */
+	FXT_PROVIDER_EVENT_RECOVERED = 8,
 };
 
 /* Trace info types: trace info metadata [20..23]. */

@@ -30,9 +30,16 @@
 #define FXT_SCHED_EV_PROC (1u << 3)	/* fork/exec/exit (fxt/kproc.h) */
 #define FXT_SCHED_EV_IRQ (1u << 4)	/* hardirq and softirq (fxt/kirq.h) */
 #define FXT_SCHED_EV_SYSCALL (1u << 5)	/* system calls (fxt/ksyscall.h) */
+/* Device and memory categories: bits 8 and up. */
+#define FXT_SCHED_EV_POWER (1u << 8)	/* cpu_idle/frequency (fxt/kpower.h) */
+#define FXT_SCHED_EV_BLOCK (1u << 9)	/* block requests (fxt/kblock.h) */
+#define FXT_SCHED_EV_FAULT (1u << 10)	/* user page faults (fxt/kfault.h) */
+#define FXT_SCHED_EV_DEV                                               \
+	(FXT_SCHED_EV_POWER | FXT_SCHED_EV_BLOCK | FXT_SCHED_EV_FAULT)
 #define FXT_SCHED_EV_ALL                                               \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
-	 FXT_SCHED_EV_PROC | FXT_SCHED_EV_IRQ | FXT_SCHED_EV_SYSCALL)
+	 FXT_SCHED_EV_PROC | FXT_SCHED_EV_IRQ | FXT_SCHED_EV_SYSCALL |   \
+	 FXT_SCHED_EV_DEV)
 /* The module's events until configured: kernel:sched and kernel:proc. */
 #define FXT_SCHED_EV_DEFAULT                                           \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
@@ -44,6 +51,9 @@
 #define FXT_SCHED_EV_BIT_PROC 3u
 #define FXT_SCHED_EV_BIT_IRQ 4u
 #define FXT_SCHED_EV_BIT_SYSCALL 5u
+#define FXT_SCHED_EV_BIT_POWER 8u
+#define FXT_SCHED_EV_BIT_BLOCK 9u
+#define FXT_SCHED_EV_BIT_FAULT 10u
 
 /* Bounds of fxt_sched_config.buffer_bytes (a power of two). */
 #define FXT_SCHED_BUFFER_MIN 4096ull

@@ -39,6 +39,14 @@ enum fxt_msg_type {
 	FXT_MSG_PROVIDER_STARTED = 2,	/* ack of START */
 	FXT_MSG_PROVIDER_STOPPED = 3,	/* ack of STOP: buffer is final */
 	FXT_MSG_PROVIDER_SAVE = 4,	/* streaming: struct fxt_msg_save */
+	/*
+	 * Instead of HELLO, by a provider whose manager went away during a
+	 * trace: struct fxt_msg_provider_resume + SCM_RIGHTS its buffer's
+	 * memfd. A restarted manager that resumes the trace takes the
+	 * buffer back (and later sends STOP as usual); otherwise it sends
+	 * TERMINATE, and the provider is a new one.
+	 */
+	FXT_MSG_PROVIDER_RESUME = 5,
 	/* manager -> provider */
 	FXT_MSG_BUFFER = 16,	/* struct fxt_msg_buffer + SCM_RIGHTS memfd */
 	FXT_MSG_START = 17,	/* struct fxt_msg_start */
@@ -63,6 +71,22 @@ struct fxt_msg_buffer {
 	__u64 size;		/* bytes of the memfd, header page included */
 	__u32 provider_id;
 	__u32 reserved;
+};
+
+/* The provider's session acknowledged START (it records). */
+#define FXT_RESUME_STARTED 0x1u
+
+struct fxt_msg_provider_resume {
+	struct fxt_msg_provider_hello hello;
+	__u32 provider_id;	/* of struct fxt_msg_buffer */
+	__u32 flags;		/* FXT_RESUME_* */
+	/*
+	 * Streaming, per rolling half, generation + 1 (0: none): the fill
+	 * the manager acknowledged with SAVED (it is in the archive), and
+	 * the fill whose SAVE got no SAVED yet (the new manager saves it).
+	 */
+	__u64 saved_generation[2];
+	__u64 pending_save[2];
 };
 
 #define FXT_CATEGORIES_MAX 1024
@@ -128,7 +152,13 @@ struct fxt_buffer_header {
 	 */
 	__u64 durable_end;
 	__u64 rolling_end[2];
-	/* Times each half was (re)started; the larger is the newer. */
+	/*
+	 * Times each half was (re)started; the larger is the newer. While
+	 * the provider clears a half for reuse it also has
+	 * FXT_BUFFER_GENERATION_CLEARING: a reader copying the half while
+	 * the provider runs (a snapshot) keeps its copy only if the
+	 * generation, read before and after, was the same and not clearing.
+	 */
 	__u64 rolling_generation[2];
 
 	/* Circular: records overwritten by wrapping count as dropped. */
@@ -138,9 +168,13 @@ struct fxt_buffer_header {
 
 	/* A power of two, FXT_BUFFER_CHUNK_MIN..MAX (manager). */
 	__u64 chunk_size;
+	/* The trace's identity, for a restarted manager (manager). */
+	__u8 trace_id[16];
 
-	__u64 reserved[111];
+	__u64 reserved[109];
 };
+
+#define FXT_BUFFER_GENERATION_CLEARING (1ull << 63)
 
 #define FXT_BUFFER_CHUNK_MIN 256u
 #define FXT_BUFFER_CHUNK_MAX 65536u

@@ -38,6 +38,22 @@ echo "  e2e: $switches context switches, $wakeups wakeups," \
 grep -q 'kernel_object .*type=thread.*name="proto-provider"' "$T/dump.out" ||
 	fail "no thread record naming the provider"
 grep -q '"app"' "$T/dump.out" || fail "no provider section for app"
+# kernel:power and kernel:fault through the manager: a strict archive
+# with cpu_idle counters and the sleeper's page faults, converted.
+/bin/tracectl record -o "$T/kdev.fxt" --kernel=kmod \
+	--categories kernel:power,kernel:block,kernel:fault -- sleep 0.3 \
+	>"$T/record.out" 2>&1 || { cat "$T/record.out"; fail "kdev: tracectl record"; }
+/bin/tracectl dump --strict "$T/kdev.fxt" >"$T/dump.out" 2>"$T/dump.err" ||
+	{ tail -5 "$T/dump.err"; fail "kdev: tracectl dump --strict"; }
+echo "  e2e kdev: $(grep -c 'name="cpu_idle"' "$T/dump.out") cpu_idle," \
+	"$(grep -c 'name="page_fault"' "$T/dump.out") page_fault"
+grep -q ' counter .*category="kernel:power" name="cpu_idle" id=' "$T/dump.out" ||
+	fail "kdev: no cpu_idle counter"
+grep -q ' instant .*category="kernel:fault" name="page_fault" address=pointer' \
+	"$T/dump.out" || fail "kdev: no page fault"
+/bin/tracectl convert -o "$T/kdev.json" "$T/kdev.fxt" || fail "kdev: convert"
+grep -q '"name":"cpu_idle CPU [0-9]*"' "$T/kdev.json" ||
+	fail "kdev: no converted cpu_idle counter"
 kill -TERM "$mgr"
 wait "$mgr" || fail "fxtraced exited with status $?"
 echo "PASS e2e_manager_kmod"

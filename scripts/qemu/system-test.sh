@@ -174,6 +174,40 @@ stop_service_mid_trace() {
 }
 check "systemctl stop fxtraced during a trace writes a complete archive (under its hidden name)" stop_service_mid_trace
 
+# SIGKILL mid-trace: Restart= starts fxtraced again, which resumes the
+# trace from /run/fxtrace/state, the archive and the module's session
+# (its rings) from the descriptor store; bob's provider hands its buffer
+# back; the archive holds what was recorded before the kill, provider
+# and kernel (a context switch before the kill), and is marked recovered.
+killed_service_resumes() {
+	tracectl start -o "$T/killed.fxt" --kernel=kmod || return 1
+	FXT_START=$(cut -d' ' -f1 /proc/uptime)
+	FXTRACE_START_WAIT_MS=5000 as bob "$example" --seconds 8 &
+	example_pid=$!
+	sleep 2
+	old=$(systemctl show -P MainPID fxtraced.service)
+	killed_at=$(cut -d' ' -f1 /proc/uptime)
+	systemctl kill -s KILL fxtraced.service || return 1
+	# shellcheck disable=SC2016
+	wait_for 'new=$(systemctl show -P MainPID fxtraced.service); [ "$new" != 0 ] && [ "$new" != "$old" ]' || return 1
+	wait_for 'tracectl status | grep -q "^State: tracing"' || return 1
+	wait_for 'journalctl -u fxtraced -o cat | grep -q "fxt-example.*handed its buffer"' || return 1
+	wait "$example_pid" || return 1
+	tracectl status | grep '^Archive:'
+	tracectl stop || return 1
+	journalctl -u fxtraced -o cat | grep -E "resumed after a restart|descriptor store|handed its buffer" | tail -n 4
+	journalctl -u fxtraced -o cat | grep -q "capture taken back from the descriptor store" ||
+		{ say "the module's session was not taken back"; return 1; }
+	archive_holds "$T/killed.fxt" || return 1
+	grep -q "trace was recovered after a restart" "$T/dump.out" ||
+		{ say "the archive is not marked recovered"; return 1; }
+	first=$(grep -m1 " context_switch " "$T/dump.out" | sed -n 's/.* ts=\([0-9]*\).*/\1/p')
+	say "trace started at ${FXT_START}s, killed at ${killed_at}s, first context switch at ${first}ns"
+	awk -v f="$first" -v k="$killed_at" 'BEGIN { exit !(f != "" && f / 1e9 < k) }' ||
+		{ say "no kernel record from before the kill"; return 1; }
+}
+check "systemctl kill -s KILL fxtraced mid-trace: Restart= resumes the trace, nothing recorded is lost" killed_service_resumes
+
 status_and_watchdog() {
 	tracectl start -o "$T/status.fxt" --kernel=bpf || return 1
 	systemctl status --no-pager fxtraced.service >"$T/status.out"

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fxt/kdev.h>
 #include <fxt/kirq.h>
 #include <fxt/ksyscall.h>
 #include <fxt/sched.h>
@@ -340,11 +341,12 @@ static void check_common(const struct scenario *sc, const struct seen *s)
 	CHECK(s->init_ticks == 1000000000ull, "%s: init %" PRIu64, sc->name,
 	      s->init_ticks);
 	/*
-	 * Every table the preamble writes: sched, irq; no system call
+	 * Every table the preamble writes: sched, irq, kdev; no system call
 	 * names, as kernel:syscall is off.
 	 */
 	CHECK(s->strings == FXT_SCHED_STR_COUNT +
-				    (FXT_KIRQ_STR_END - FXT_KIRQ_STR_BASE),
+				    (FXT_KIRQ_STR_END - FXT_KIRQ_STR_BASE) +
+				    FXT_KDEV_STR_COUNT,
 	      "%s: %u strings", sc->name, s->strings);
 	CHECK(!s->bad_args, "%s: scheduling argument types", sc->name);
 	CHECK(!s->ts_backwards, "%s: timestamps go back on a CPU", sc->name);

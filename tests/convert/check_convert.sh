@@ -108,6 +108,11 @@ check_sched() {
 	check "CPU tracks" "[0, 1, 2] | map(. as \$n | \$root | meta(\"thread_name\"; $cpus; \$n)) == [[\"CPU 0\"], [\"CPU 1\"], [\"CPU 2\"]]"
 	check "slice of sh" "named(\"sh 201\") | .ph == \"X\" and .pid == $cpus and .tid == 0 and .ts == 10000 and .dur == 1000 and .args == {\"tid\": 201, \"pid\": 200, \"weight\": 100, \"end_state\": \"blocked\"}"
 	check "slice of bash" "named(\"bash 202\") | .ts == 11000 and .dur == 1000 and .args.end_state == \"running\" and .args.weight == 120"
+	check "kernel:power counter beside CPU 1" "one(.ph == \"C\" and .cat == \"kernel:power\") | .name == \"cpu_idle CPU 1\" and .pid == $cpus and .tid == 1 and .ts == 12600 and .args == {\"state\": 2}"
+	check "kernel:block begin in Block I/O" 'one(.ph == "b" and .cat == "kernel:block") | .name == "block_write" and .pid == 2147483646 and .id == "0xabc" and .ts == 12700 and .args == {"major": 254, "minor": 0, "sector": 8, "bytes": 4096}'
+	check "kernel:block end, same id" 'one(.ph == "e" and .cat == "kernel:block") | .name == "block_write" and .pid == 2147483646 and .id == "0xabc" and .ts == 12800 and .args == {"status": 0}'
+	check "Block I/O process" 'meta("process_name"; 2147483646; 0) == ["Block I/O"]'
+	check "kernel:fault instant on its thread" 'named("page_fault") | .ph == "i" and .s == "t" and .pid == 200 and .tid == 201 and .args == {"address": "0x7f0000001000", "error_code": 6}'
 	check "idle draws nothing" '[.traceEvents[] | select(.ph == "X" and .cat == "sched")] | length == 4'
 	check "running at the end: closed at the last record" "named(\"thread 203\") | .tid == 1 and .ts == 12500 and .dur == 1500 and (.args | has(\"end_state\") | not)"
 	check "legacy switch" "named(\"thread 401\") | .tid == 2 and .ts == 13000 and .dur == 1000 and .args == {\"tid\": 401, \"pid\": 400, \"priority\": 20, \"end_state\": \"blocked\"}"

@@ -23,6 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <fxt/kblock.h>
+#include <fxt/kfault.h>
+#include <fxt/kpower.h>
 #include <fxt/sched.h>
 
 #include "fxt_writer.h"
@@ -216,11 +219,30 @@ static void write_app(struct fxt_writer *w)
 static void write_kernel_strings(struct fxt_writer *w)
 {
 	static const char *const table[] = FXT_SCHED_STRING_TABLE;
+	static const char *const kdev[] = FXT_KDEV_STRING_TABLE;
 	unsigned int i;
 
 	for (i = 1; i <= FXT_SCHED_STR_COUNT; i++)
 		check(fxt_write_string(w, (uint16_t)i, table[i],
 				       strlen(table[i])), "string");
+	for (i = 0; i < FXT_KDEV_STR_COUNT; i++)
+		check(fxt_write_string(w, (uint16_t)(FXT_KDEV_STR_BASE + i),
+				       kdev[i], strlen(kdev[i])), "string");
+}
+
+/* kernel:power, kernel:block, kernel:fault records as the kernel writes them. */
+static void write_kdev(struct fxt_writer *w)
+{
+	__u64 rec[FXT_KBLOCK_BEGIN_WORDS];
+
+	fxt_kpower_write_idle(rec, 12600000, 1, 2);
+	check(fxt_write_raw(w, rec, FXT_KPOWER_COUNTER_WORDS * 8), "idle");
+	fxt_kblock_write_begin(rec, 12700000, 1, 254, 0, 8, 4096, 0xabc);
+	check(fxt_write_raw(w, rec, FXT_KBLOCK_BEGIN_WORDS * 8), "begin");
+	fxt_kblock_write_end(rec, 12800000, 1, 0, 0xabc);
+	check(fxt_write_raw(w, rec, FXT_KBLOCK_END_WORDS * 8), "end");
+	fxt_kfault_write(rec, 12900000, 200, 201, 0x7f0000001000ull, 6);
+	check(fxt_write_raw(w, rec, FXT_KFAULT_WORDS * 8), "fault");
 }
 
 static void write_thread_object(struct fxt_writer *w, uint64_t tid,
@@ -273,6 +295,7 @@ static void write_kernel(struct fxt_writer *w)
 		FXT_SCHED_IDLE_WEIGHT);
 	cswitch(w, 12500000, 1, FXT_THREAD_RUNNING, 0, 203,
 		FXT_SCHED_IDLE_WEIGHT, 100);
+	write_kdev(w);
 	check(fxt_write_legacy_context_switch(w, 13000000, 2, FXT_THREAD_RUNNING,
 					      fxt_wthread(0, 0),
 					      fxt_wthread(400, 401), 0, 20),

@@ -3,7 +3,9 @@
 # The archive is written by a thread of its own: with its file system
 # frozen (fsfreeze of an ext4 image on a loop device, in a private mount
 # namespace), status answers, a provider connects and gets its buffer,
-# and SAVE hand-overs go on; once thawed, the archive holds everything.
+# and SAVE hand-overs go on; a stop gives up waiting at its --timeout
+# and says so, and the next stop puts the archive in place; once thawed,
+# the archive holds everything.
 # The timeouts are ceilings that catch a hang, not measurements.
 if [ "$(id -u)" -ne 0 ] || ! command -v unshare >/dev/null ||
 	! command -v fsfreeze >/dev/null || ! command -v mkfs.ext4 >/dev/null ||
@@ -39,6 +41,13 @@ timeout 20 "$TRACECTL" status >/dev/null || fail "status hangs on a frozen file 
 start_provider during --events 20000 --stay
 wait_wrote during
 timeout 20 "$TRACECTL" status >"$T/status.out" || fail "status hangs after SAVEs"
+rc=0
+timeout 20 "$TRACECTL" stop --timeout 2s >"$T/stop1.out" 2>"$T/stop1.err" || rc=$?
+cat "$T/stop1.err"
+[ "$rc" -eq 1 ] || fail "stop on a frozen file system exited $rc, not 1 after its timeout"
+grep -q "has not finished writing the archive in time" "$T/stop1.err" ||
+	fail "stop does not say why it gave up"
+[ ! -e "$T/frz/z.fxt" ] || fail "an archive appeared while the file system was frozen"
 thaw
 "$TRACECTL" stop >"$T/stop.out" || { cat "$T/stop.out"; fail "stop failed"; }
 check "$T/frz/z.fxt"

@@ -9,7 +9,14 @@
  * UDP datagrams over loopback (received in the NET_RX softirq). Their
  * events per round come from the module's record count.
  *
- * Usage: kmod_bench [ROUNDS [RUNS [sched|syscall|irq]]]
+ * dev: kernel:fault (fresh pages touched, against
+ * exceptions:page_fault_user), kernel:block (4 KiB O_DIRECT reads of a
+ * loop device, against block_rq_issue + block_rq_complete; only if the
+ * loop driver is there) and kernel:power (50 us sleeps on CPU 0, against
+ * power:cpu_idle + cpu_frequency), per event counted by the module; each
+ * with its own number of rounds.
+ *
+ * Usage: kmod_bench [ROUNDS [RUNS [sched|syscall|irq|dev]]]
  *                                      (guest only: root, tracefs, module)
  */
 #define _GNU_SOURCE
@@ -23,6 +30,7 @@
 #include <unistd.h>
 
 
+#include "kdev_work.h"
 #include "kring.h"
 #include "pingpong.h"
 #include "workload.h"
@@ -140,6 +148,140 @@ static int run(enum setup s, struct kring *k, long rounds, double *ns,
 	return err;
 }
 
+/* kernel:fault, kernel:block, kernel:power: a workload per category. */
+struct kdev_bench {
+	const char *name;
+	uint32_t events;
+	const char *const ftrace[3];	/* "system/event" */
+	int (*work)(long rounds);
+	long rounds;
+};
+
+static char loop_dev[32];
+
+static int read_rounds(long rounds)
+{
+	return kdev_direct_reads(loop_dev, (unsigned int)rounds, 4096);
+}
+
+static int nap_rounds(long rounds)
+{
+	return kdev_naps((unsigned int)rounds);
+}
+
+static const struct kdev_bench kdev_benches[] = {
+	{ "fault", FXT_SCHED_EV_FAULT, { "exceptions/page_fault_user" },
+	  kdev_fault_rounds, 5000 },
+	{ "block", FXT_SCHED_EV_BLOCK,
+	  { "block/block_rq_issue", "block/block_rq_complete" }, read_rounds,
+	  1000 },
+	{ "power", FXT_SCHED_EV_POWER, { "power/cpu_idle", "power/cpu_frequency" },
+	  nap_rounds, 1000 },
+};
+
+static int kdev_ftrace(const struct kdev_bench *b, int on)
+{
+	char path[192];
+	int i, err = 0;
+
+	for (i = 0; i < 3 && b->ftrace[i] && !err; i++) {
+		snprintf(path, sizeof(path), INSTANCE "/events/%s/enable",
+			 b->ftrace[i]);
+		err = write_file(path, on ? "1" : "0");
+	}
+	return err ? err : write_file(INSTANCE "/tracing_on", on ? "1" : "0");
+}
+
+static int kdev_run(const struct kdev_bench *b, enum setup s, struct kring *k,
+		    double *ns, double *events)
+{
+	struct fxt_sched_stats st;
+	double t0;
+	int err = 0;
+
+	if (s == FTRACE)
+		err = kdev_ftrace(b, 1);
+	if (s == FXT) {
+		err = kring_ioctl(k, FXT_SCHED_IOC_RESET);
+		if (!err)
+			err = kring_ioctl(k, FXT_SCHED_IOC_START);
+	}
+	t0 = now_ns();
+	if (!err)
+		err = b->work(b->rounds);
+	*ns = now_ns() - t0;
+	if (s == FTRACE)
+		kdev_ftrace(b, 0);
+	if (s == FXT) {
+		kring_ioctl(k, FXT_SCHED_IOC_STOP);
+		if (!kring_stats(k, &st))
+			*events = (double)(st.records + st.overwritten);
+	}
+	return err;
+}
+
+/* Overhead per event beyond no tracing, medians of runs (<= MAX_RUNS). */
+static int kdev_bench_one(const struct kdev_bench *b, int runs)
+{
+	double ns[NSETUPS][MAX_RUNS], ev[MAX_RUNS], diff[MAX_RUNS], over[NSETUPS];
+	double events;
+	struct kring k;
+	int i, j, s, err;
+
+	err = kring_open(&k);
+	if (!err)
+		err = kring_configure(&k, 16 << 20, FXT_BUFFERING_CIRCULAR,
+				      b->events, 0);
+	if (err)
+		return err;
+	for (i = 0; i < runs && !err; i++) {
+		for (j = 0; j < NSETUPS && !err; j++) {
+			s = (i + j) % NSETUPS;
+			err = kdev_run(b, (enum setup)s, &k, &ns[s][i], &ev[i]);
+		}
+	}
+	kring_close(&k);
+	if (err)
+		return err;
+	events = median(ev, runs);
+	for (s = 0; s < NSETUPS; s++) {
+		for (i = 0; i < runs; i++)
+			diff[i] = ns[s][i] - ns[NONE][i];
+		over[s] = median(diff, runs) / (events > 0 ? events : 1);
+	}
+	printf("kernel:%s: %ld rounds, median of %d runs, %.0f events/run: "
+	       "ftrace %+.1f ns/event, fxt %+.1f ns/event, ratio fxt/ftrace "
+	       "%.2f (target <= 0.5)\n", b->name, b->rounds, runs, events,
+	       over[FTRACE], over[FXT],
+	       over[FTRACE] > 0 ? over[FXT] / over[FTRACE] : 0.0);
+	return 0;
+}
+
+static void kdev_bench_all(int runs)
+{
+	unsigned int minor;
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(kdev_benches) / sizeof(*kdev_benches); i++) {
+		const struct kdev_bench *b = &kdev_benches[i];
+
+		if (b->work == read_rounds &&
+		    (access("/dev/loop-control", F_OK) ||
+		     kdev_loop_attach("/tmp/fxt-bench-loop.img", loop_dev,
+				      sizeof(loop_dev), &minor))) {
+			printf("kernel:%s: no loop device, not measured\n",
+			       b->name);
+			continue;
+		}
+		err = kdev_bench_one(b, runs);
+		if (b->work == read_rounds)
+			kdev_loop_detach(loop_dev);
+		if (err)
+			printf("kernel:%s: %s\n", b->name, strerror(-err));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 20000;
@@ -149,13 +291,25 @@ int main(int argc, char **argv)
 	double diff[MAX_RUNS];
 	int i, j, s, err;
 
+	if (argc > 3 && !strcmp(argv[3], "dev") && runs >= 1 &&
+	    runs <= MAX_RUNS) {
+		if ((mkdir(INSTANCE, 0755) && errno != EEXIST) ||
+		    write_file(INSTANCE "/buffer_size_kb", "4096")) {
+			fprintf(stderr, "bench: %s: %s\n", INSTANCE,
+				strerror(errno));
+			return 1;
+		}
+		kdev_bench_all(runs);
+		rmdir(INSTANCE);
+		return 0;
+	}
 	for (i = 0; argc > 3 && i < (int)(sizeof(categories) /
 					   sizeof(*categories)); i++)
 		if (!strcmp(argv[3], categories[i].name))
 			category = &categories[i];
 	if (rounds < 1 || runs < 1 || runs > MAX_RUNS ||
 	    (argc > 3 && strcmp(argv[3], category->name))) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|syscall|irq]]]\n",
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|syscall|irq|dev]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
 	}

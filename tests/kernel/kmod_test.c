@@ -32,6 +32,7 @@
 #include <linux/userfaultfd.h>
 
 #include <fxt/fxt.h>
+#include <fxt/kdev.h>
 #include <fxt/kirq.h>
 #include <fxt/ksyscall.h>
 #include <fxt/sched.h>
@@ -39,6 +40,7 @@
 #define CHECK_RETURNS_1
 #include "check.h"
 #include "kernel_backend.h"
+#include "kdev_work.h"
 #include "kring.h"
 #include "krec.h"
 #include "pingpong.h"
@@ -374,7 +376,7 @@ static int test_timestamps(void)
 
 static int test_conformance(void)
 {
-	size_t i, kinds[4] = { 0 };
+	size_t i, kinds[KREC_KIND_COUNT] = { 0 };
 	struct fxt_sched_stats st;
 	struct pingpong pp;
 	struct capture c;
@@ -866,9 +868,12 @@ static int test_rmmod_mapped(void)
 static int test_backend(void)
 {
 	const struct kernel_backend_ops *b = &kernel_backend_kmod;
-	struct kernel_session_config cfg = { KERNEL_BACKEND_KMOD,
-					     FXT_BUFFERING_STREAMING, 1 << 20,
-					     FXT_SCHED_EV_DEFAULT, { 0 } };
+	struct kernel_session_config cfg = {
+		.backend = KERNEL_BACKEND_KMOD,
+		.mode = FXT_BUFFERING_STREAMING,
+		.buffer_bytes_per_cpu = 1 << 20,
+		.events = FXT_SCHED_EV_DEFAULT,
+	};
 	struct kernel_session_stats st;
 	struct capture c = { 0 };
 	uint64_t *buf = malloc(1 << 20);
@@ -945,6 +950,7 @@ static void put_string(struct archive *a, const char *str)
 static void put_section_start(struct archive *a)
 {
 	static const char *const table[] = FXT_SCHED_STRING_TABLE;
+	static const char *const kdev[] = FXT_KDEV_STRING_TABLE;
 	unsigned int i;
 
 	put(a, fxt_magic_record());
@@ -956,6 +962,11 @@ static void put_section_start(struct archive *a)
 		put(a, fxt_string_header((uint16_t)i,
 					 (uint16_t)strlen(table[i])));
 		put_string(a, table[i]);
+	}
+	for (i = 0; i < FXT_KDEV_STR_COUNT; i++) {
+		put(a, fxt_string_header((uint16_t)(FXT_KDEV_STR_BASE + i),
+					 (uint16_t)strlen(kdev[i])));
+		put_string(a, kdev[i]);
 	}
 }
 
@@ -1173,6 +1184,138 @@ static int test_proc_events(void)
 	return 0;
 }
 
+/* The loop driver, a module in the guest: /loop.ko in the initramfs. */
+static int load_loop(void)
+{
+	int fd, i, err = 0;
+
+	if (!access("/dev/loop-control", F_OK))
+		return 0;
+	fd = open("/loop.ko", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (syscall(SYS_finit_module, fd, "", 0) && errno != EEXIST)
+		err = -errno;
+	close(fd);
+	for (i = 0; !err && i < 500 && access("/dev/loop-control", F_OK); i++)
+		usleep(10000);	/* devtmpfs creates the node */
+	return err;
+}
+
+/* The first end under id at or after ts, in any CPU's ring; or NULL. */
+static const struct krec *block_end(const struct capture *c, uint64_t id,
+				    uint64_t ts)
+{
+	const struct krec *end = NULL;
+	size_t i;
+
+	for (i = 0; i < c->n; i++) {
+		const struct krec *r = &c->recs[i];
+
+		if (r->kind == KREC_BLOCK_END && r->async_id == id &&
+		    r->ts >= ts && (!end || r->ts < end->ts))
+			end = r;
+	}
+	return end;
+}
+
+/*
+ * Each write's begin, then its end under its id with status 0. A request
+ * may complete on another CPU than the one that issued it: its end is in
+ * another ring, so the capture's order says nothing.
+ */
+static int block_pairs(const struct capture *c, unsigned int minor,
+		       unsigned int count, uint32_t bytes)
+{
+	const struct krec *end;
+	unsigned int done = 0, w;
+	size_t i;
+
+	for (w = 0; w < count; w++) {
+		for (i = 0; i < c->n; i++) {
+			const struct krec *b = &c->recs[i];
+
+			if (b->kind == KREC_BLOCK_BEGIN && b->major == 7 &&
+			    b->minor == minor && b->bytes == bytes &&
+			    b->op == FXT_KDEV_STR_BLOCK_WRITE &&
+			    b->sector == (uint64_t)w * bytes / 512)
+				break;
+		}
+		if (i == c->n)
+			continue;
+		end = block_end(c, c->recs[i].async_id, c->recs[i].ts);
+		done += end && !end->status &&
+			end->op == FXT_KDEV_STR_BLOCK_WRITE;
+	}
+	return done == count ? 0 : -1;
+}
+
+/*
+ * kernel:fault, kernel:block, kernel:power: a workload for each, read
+ * back from the rings. cpu_frequency needs a cpufreq driver, which this
+ * guest has not: it is not checked.
+ */
+static int test_kdev_events(void)
+{
+	const unsigned int pages = 64, writes = 8;
+	const uint32_t bytes = 65536;
+	unsigned int minor = 0, i, faulted = 0, enter = 0, leave = 0, other = 0;
+	uint64_t self = (uint64_t)getpid();
+	uint8_t seen[64] = { 0 };
+	struct fxt_sched_stats st;
+	struct capture c;
+	struct kring k;
+	uintptr_t base;
+	char dev[32];
+
+	CHECK_OK(load_loop());
+	CHECK_OK(kdev_loop_attach("/tmp/kdev-disk.img", dev, sizeof(dev),
+				  &minor));
+	CHECK_OK(kring_open(&k));
+	CHECK_OK(kring_configure(&k, 4 << 20, FXT_BUFFERING_STREAMING,
+				 FXT_SCHED_EV_DEV, 0));
+	CHECK_OK(kring_map(&k));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(kdev_touch_pages(pages, &base));
+	CHECK_OK(kdev_direct_writes(dev, writes, bytes));
+	usleep(200000);		/* idle CPUs */
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK_OK(kring_stats(&k, &st));
+	CHECK(capture_all(&k, &c, NULL, 0) == 0, "decode: %s", c.why);
+	kring_close(&k);
+	kdev_loop_detach(dev);
+	CHECK(c.n == st.records && !st.dropped, "decoded %zu of %llu, %llu "
+	      "dropped", c.n, (unsigned long long)st.records,
+	      (unsigned long long)st.dropped);
+	for (i = 0; i < c.n; i++) {
+		const struct krec *r = &c.recs[i];
+
+		if (r->kind == KREC_FAULT && r->tid == self &&
+		    r->process == self && r->address >= base &&
+		    r->address < base + pages * 4096 &&
+		    (r->error_code & 6) == 6)
+			seen[(r->address - base) / 4096] = 1;
+		if (r->kind == KREC_IDLE) {
+			CHECK(r->cpu < 32 && r->value >= -1, "idle %lld of CPU %u",
+			      (long long)r->value, r->cpu);
+			enter |= (r->value >= 0) << r->cpu;
+			leave |= (r->value == -1) << r->cpu;
+		}
+		other += r->kind < KREC_IDLE;
+	}
+	for (i = 0; i < pages; i++)
+		faulted += seen[i];
+	CHECK(faulted == pages, "faults on %u of %u touched pages", faulted,
+	      pages);
+	CHECK(enter & leave, "no CPU entered and left idle (%x, %x)", enter,
+	      leave);
+	CHECK(block_pairs(&c, minor, writes, bytes) == 0,
+	      "not every write of %s paired", dev);
+	CHECK(!other, "%u records of other categories", other);
+	capture_free(&c);
+	return 0;
+}
+
 static int by_ts(const void *a, const void *b)
 {
 	const struct krec *x = a, *y = b;
@@ -1317,6 +1460,7 @@ static const struct test tests[] = {
 	{ "backend_kmod", test_backend },
 	{ "archive_dump_strict", test_archive_strict },
 	{ "proc_events", test_proc_events },
+	{ "kdev_events", test_kdev_events },
 	{ "irq_syscall_events", test_irq_syscall_events },
 };
 

@@ -3,7 +3,10 @@
 #include <string.h>
 
 #include <fxt/fxt.h>
+#include <fxt/kblock.h>
+#include <fxt/kfault.h>
 #include <fxt/kirq.h>
+#include <fxt/kpower.h>
 #include <fxt/kproc.h>
 #include <fxt/ksyscall.h>
 #include <fxt/sched.h>
@@ -185,6 +188,107 @@ static unsigned int decode_slice(const uint64_t *w, unsigned int size,
 	return size;
 }
 
+/* Header of an event of category cat and type on an inline thread. */
+static int event_ok(uint64_t h, unsigned int type, unsigned int nargs,
+		    unsigned int cat)
+{
+	return FXT_GET(h, FXT_EVENT_TYPE) == type &&
+	       FXT_GET(h, FXT_EVENT_NARGS) == nargs &&
+	       FXT_GET(h, FXT_EVENT_THREAD) == 0 &&
+	       FXT_GET(h, FXT_EVENT_CATEGORY) == cat;
+}
+
+/* kernel:power: one-argument counters of the kernel process, id = CPU. */
+static unsigned int decode_power(const uint64_t *w, unsigned int size,
+				 struct krec *r, char *why, size_t why_len)
+{
+	unsigned int name = FXT_GET(w[0], FXT_EVENT_NAME);
+
+	if (!event_ok(w[0], FXT_EVENT_COUNTER, 1, FXT_KDEV_STR_CAT_POWER) ||
+	    size != FXT_KPOWER_COUNTER_WORDS || w[2] || w[3])
+		FAIL("power counter 0x%016llx", (unsigned long long)w[0]);
+	r->ts = w[1];
+	r->cpu = (unsigned int)w[5];
+	if (w[5] > 0xffff)
+		FAIL("power counter id %llu is no CPU", (unsigned long long)w[5]);
+	if (name == FXT_KDEV_STR_CPU_IDLE &&
+	    arg_ok(w[4], FXT_ARG_INT32, 1, FXT_KDEV_STR_STATE)) {
+		r->kind = KREC_IDLE;
+		r->value = (int32_t)FXT_GET(w[4], FXT_ARG_VALUE32);
+		return size;
+	}
+	if (name == FXT_KDEV_STR_CPU_FREQUENCY &&
+	    arg_ok(w[4], FXT_ARG_UINT32, 1, FXT_KDEV_STR_KHZ)) {
+		r->kind = KREC_FREQUENCY;
+		r->value = (uint32_t)FXT_GET(w[4], FXT_ARG_VALUE32);
+		return size;
+	}
+	FAIL("power counter %u with arg 0x%016llx", name,
+	     (unsigned long long)w[4]);
+}
+
+/* kernel:block: async begin/end on the kernel process, named by the op. */
+static unsigned int decode_block(const uint64_t *w, unsigned int size,
+				 struct krec *r, char *why, size_t why_len)
+{
+	unsigned int name = FXT_GET(w[0], FXT_EVENT_NAME);
+
+	if (name < FXT_KDEV_STR_BLOCK_READ || name > FXT_KDEV_STR_BLOCK_OTHER ||
+	    w[2] || w[3])
+		FAIL("block event 0x%016llx", (unsigned long long)w[0]);
+	r->op = (uint16_t)name;
+	r->ts = w[1];
+	if (event_ok(w[0], FXT_EVENT_ASYNC_BEGIN, 4, FXT_KDEV_STR_CAT_BLOCK)) {
+		if (size != FXT_KBLOCK_BEGIN_WORDS ||
+		    !arg_ok(w[4], FXT_ARG_UINT32, 1, FXT_KDEV_STR_MAJOR) ||
+		    !arg_ok(w[5], FXT_ARG_UINT32, 1, FXT_KDEV_STR_MINOR) ||
+		    !arg_ok(w[6], FXT_ARG_UINT64, 2, FXT_KDEV_STR_SECTOR) ||
+		    w[6] >> 32 ||
+		    !arg_ok(w[8], FXT_ARG_UINT32, 1, FXT_KDEV_STR_BYTES))
+			FAIL("block begin of %u words, bad args", size);
+		r->kind = KREC_BLOCK_BEGIN;
+		r->major = (uint32_t)FXT_GET(w[4], FXT_ARG_VALUE32);
+		r->minor = (uint32_t)FXT_GET(w[5], FXT_ARG_VALUE32);
+		r->sector = w[7];
+		r->bytes = (uint32_t)FXT_GET(w[8], FXT_ARG_VALUE32);
+		r->async_id = w[9];
+		return size;
+	}
+	if (event_ok(w[0], FXT_EVENT_ASYNC_END, 1, FXT_KDEV_STR_CAT_BLOCK)) {
+		if (size != FXT_KBLOCK_END_WORDS ||
+		    !arg_ok(w[4], FXT_ARG_UINT32, 1, FXT_KDEV_STR_STATUS))
+			FAIL("block end of %u words, bad args", size);
+		r->kind = KREC_BLOCK_END;
+		r->status = (uint32_t)FXT_GET(w[4], FXT_ARG_VALUE32);
+		r->async_id = w[5];
+		return size;
+	}
+	FAIL("block event 0x%016llx", (unsigned long long)w[0]);
+}
+
+/* kernel:fault: instants on the faulting thread, never a kernel address. */
+static unsigned int decode_fault(const uint64_t *w, unsigned int size,
+				 struct krec *r, char *why, size_t why_len)
+{
+	if (!event_ok(w[0], FXT_EVENT_INSTANT, 2, FXT_KDEV_STR_CAT_FAULT) ||
+	    FXT_GET(w[0], FXT_EVENT_NAME) != FXT_KDEV_STR_PAGE_FAULT ||
+	    size != FXT_KFAULT_WORDS ||
+	    !arg_ok(w[4], FXT_ARG_POINTER, 2, FXT_KDEV_STR_ADDRESS) ||
+	    w[4] >> 32 ||
+	    !arg_ok(w[6], FXT_ARG_UINT32, 1, FXT_KDEV_STR_ERROR_CODE))
+		FAIL("page fault 0x%016llx of %u words", (unsigned long long)w[0],
+		     size);
+	if (w[5] >> 63)
+		FAIL("page fault at kernel address");
+	r->kind = KREC_FAULT;
+	r->ts = w[1];
+	r->process = w[2];
+	r->tid = w[3];
+	r->address = w[5];
+	r->error_code = (uint32_t)FXT_GET(w[6], FXT_ARG_VALUE32);
+	return size;
+}
+
 /* kernel:proc: instant events on an inline thread, one argument. */
 static unsigned int decode_event(const uint64_t *w, unsigned int size,
 				 struct krec *r, char *why, size_t why_len)
@@ -195,6 +299,14 @@ static unsigned int decode_event(const uint64_t *w, unsigned int size,
 	if (cat == FXT_KIRQ_STR_CAT_IRQ || cat == FXT_KIRQ_STR_CAT_SYSCALL)
 		return decode_slice(w, size, r, why, why_len);
 
+	switch (cat) {
+	case FXT_KDEV_STR_CAT_POWER:
+		return decode_power(w, size, r, why, why_len);
+	case FXT_KDEV_STR_CAT_BLOCK:
+		return decode_block(w, size, r, why, why_len);
+	case FXT_KDEV_STR_CAT_FAULT:
+		return decode_fault(w, size, r, why, why_len);
+	}
 	if (FXT_GET(w[0], FXT_EVENT_TYPE) != FXT_EVENT_INSTANT ||
 	    FXT_GET(w[0], FXT_EVENT_NARGS) != 1 ||
 	    FXT_GET(w[0], FXT_EVENT_THREAD) != 0 ||

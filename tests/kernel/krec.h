@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Strict decoding of the records fxt_sched writes (include/fxt/sched.h,
- * include/fxt/kproc.h),
+ * include/fxt/kproc.h, kpower.h, kblock.h, kfault.h),
  * checking what Perfetto requires: sizes, argument types and names.
  */
 #ifndef KREC_H
@@ -21,12 +21,18 @@ enum krec_kind {
 	/* kernel:irq and kernel:syscall slices (fxt/kirq.h, fxt/ksyscall.h) */
 	KREC_BEGIN,
 	KREC_END,
+	KREC_IDLE,	/* kernel:power counters (include/fxt/kpower.h) */
+	KREC_FREQUENCY,
+	KREC_BLOCK_BEGIN,	/* kernel:block (include/fxt/kblock.h) */
+	KREC_BLOCK_END,
+	KREC_FAULT,	/* kernel:fault (include/fxt/kfault.h) */
+	KREC_KIND_COUNT,
 };
 
 struct krec {
 	enum krec_kind kind;
 	unsigned int words;
-	unsigned int cpu;
+	unsigned int cpu;	/* scheduling; counters: the counter id */
 	uint64_t ts;
 	unsigned int out_state;
 	uint64_t out_tid, in_tid;
@@ -44,7 +50,14 @@ struct krec {
 	unsigned int category;	/* begin/end: the category's string index */
 	unsigned int name_ref;	/* its name's ref (0x8000 | len: inline) */
 	char slice_name[32];	/* an inline name */
-	int64_t value;		/* irq, softirq vec, syscall number or ret */
+	int64_t value;		/* irq, softirq vec, syscall number or ret;
+				   idle: state (-1 = left idle); frequency: kHz */
+	uint16_t op;		/* block: its name, FXT_KDEV_STR_BLOCK_* */
+	uint32_t major, minor, bytes, status;	/* block */
+	uint64_t sector;	/* block begin */
+	uint64_t async_id;	/* block */
+	uint64_t address;	/* fault */
+	uint32_t error_code;	/* fault */
 };
 
 /* Returns the record's words, or 0 with a reason in why. */

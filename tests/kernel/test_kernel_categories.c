@@ -46,6 +46,13 @@ static void opt_in(void **state)
 				 FXT_SCHED_EV_SYSCALL);
 	assert_int_equal(parse("kernel:proc"),
 			 FXT_SCHED_EV_PROC | FXT_SCHED_EV_NAMES);
+	/* Counters and block requests are on no thread: no names. */
+	assert_int_equal(parse("kernel:power"), FXT_SCHED_EV_POWER);
+	assert_int_equal(parse("kernel:block"), FXT_SCHED_EV_BLOCK);
+	assert_int_equal(parse("kernel:fault"),
+			 FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES);
+	assert_int_equal(parse("kernel:power,kernel:block,kernel:fault"),
+			 FXT_SCHED_EV_DEV | FXT_SCHED_EV_NAMES);
 }
 
 static void unknown(void **state)
@@ -57,7 +64,7 @@ static void unknown(void **state)
 						 why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "'kernel:irqs'"));
-	assert_non_null(strstr(why, "kernel:sched, kernel:proc, kernel:irq, kernel:syscall"));
+	assert_non_null(strstr(why, "kernel:sched, kernel:proc, kernel:irq, kernel:syscall, kernel:power, kernel:block, kernel:fault"));
 }
 
 int main(void)

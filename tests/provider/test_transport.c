@@ -2,8 +2,8 @@
 /*
  * The provider against a fake manager on a real socket: HELLO, BUFFER
  * with the memfd by SCM_RIGHTS, START, streaming SAVE/SAVED while the
- * application writes, STOP/STOPPED, TERMINATE; reconnection after the
- * manager goes away; a fork child connecting as a new provider.
+ * application writes, STOP/STOPPED, TERMINATE; the buffer handed back
+ * (RESUME) after the manager goes away mid-trace; a fork child connecting as a new provider.
  *
  * The fake manager speaks provider_abi.h only; the provider side is the
  * real library with its real background thread.
@@ -13,6 +13,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -317,15 +318,73 @@ static void test_streaming_save_saved(void **state)
 
 /* ---- manager gone, manager back ------------------------------------- */
 
+/* The first message of a provider whose manager went away: RESUME + memfd. */
+static int accept_resume(pid_t pid, const char *name,
+			 struct fxt_msg_provider_resume *out, int *memfd)
+{
+	struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} control;
+	struct iovec iov = { .iov_base = out, .iov_len = sizeof(*out) };
+	struct msghdr mh = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = &control, .msg_controllen = sizeof(control),
+	};
+	struct cmsghdr *c;
+	int fd;
+
+	assert_int_equal(poll(&p, 1, WAIT_LIMIT_MS), 1);
+	fd = accept4(listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(recvmsg(fd, &mh, MSG_CMSG_CLOEXEC), sizeof(*out));
+	assert_int_equal(out->hello.hdr.type, FXT_MSG_PROVIDER_RESUME);
+	assert_int_equal(out->hello.pid, pid);
+	assert_string_equal(out->hello.name, name);
+	c = CMSG_FIRSTHDR(&mh);
+	assert_non_null(c);
+	assert_int_equal(c->cmsg_type, SCM_RIGHTS);
+	memcpy(memfd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+static void assert_same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	assert_int_equal(fstat(a, &sa), 0);
+	assert_int_equal(fstat(b, &sb), 0);
+	assert_true(sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+}
+
+/* Event records in a oneshot buffer, up to its end mark. */
+static unsigned int count_events(const struct test_buffer *buf)
+{
+	const uint64_t *w = (const uint64_t *)((const char *)buf->hdr +
+					       buf->hdr->rolling_offset[0]);
+	uint64_t off = 0, end = buf->hdr->rolling_end[0] / 8;
+	unsigned int n = 0;
+
+	while (off < end && w[off]) {
+		n += FXT_GET(w[off], FXT_HDR_TYPE) == FXT_RECORD_EVENT;
+		off += fxt_record_words(w[off]);
+	}
+	return n;
+}
+
 /*
- * The manager goes away in the middle of a trace: the provider stops
- * tracing at once (never blocks, never crashes), then says HELLO again
- * when a manager is back, and joins the trace that manager runs.
+ * The manager goes away in the middle of a trace: the provider traces on
+ * into its buffer (never blocks, never crashes), and hands the buffer
+ * back with RESUME when a manager is back; that manager stops the trace
+ * as usual. A manager that refuses the buffer (TERMINATE) gets a new
+ * provider that joins the trace it runs.
  */
 static void test_manager_restart(void **state)
 {
 	struct test_buffer buf = { .fd = -1 };
-	int conn;
+	struct fxt_msg_provider_resume resume;
+	int conn, memfd;
 	union msg m;
 
 	(void)state;
@@ -338,11 +397,33 @@ static void test_manager_restart(void **state)
 	TRACE_INSTANT("net", "while-connected", TRACE_SCOPE_THREAD);
 	close(stream_conn);
 	stream_conn = -1;
-	wait_enabled("net", false);
 	TRACE_INSTANT("net", "while-alone", TRACE_SCOPE_THREAD);
+
+	conn = accept_resume(getpid(), "transport-test", &resume, &memfd);
+	assert_int_equal(resume.provider_id, 7);
+	assert_int_equal(resume.flags, FXT_RESUME_STARTED);
+	assert_same_file(memfd, buf.fd);
+	close(memfd);
+	assert_true(fxt_category_enabled("net"));
+	TRACE_INSTANT("net", "resumed", TRACE_SCOPE_THREAD);
+	send_simple(conn, FXT_MSG_STOP);
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STOPPED);
+	wait_enabled("net", false);
+	assert_int_equal(count_events(&buf), 3);
+	send_simple(conn, FXT_MSG_TERMINATE);
 	test_buffer_free(&buf);
 
-	conn = accept_provider(getpid(), "transport-test");
+	/* Gone again mid-trace; the next manager refuses the buffer. */
+	assert_int_equal(test_buffer_layout(&buf, 1 << 16, 1 << 16, false), 0);
+	send_buffer(conn, buf.fd, buf.size);
+	send_start(conn, FXT_BUFFERING_ONESHOT, "");
+	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STARTED);
+	close(conn);
+	test_buffer_free(&buf);
+	conn = accept_resume(getpid(), "transport-test", &resume, &memfd);
+	close(memfd);
+	send_simple(conn, FXT_MSG_TERMINATE);
+	wait_enabled("net", false);
 	assert_int_equal(test_buffer_layout(&buf, 1 << 16, 1 << 16, false), 0);
 	send_buffer(conn, buf.fd, buf.size);
 	send_start(conn, FXT_BUFFERING_ONESHOT, "net");
@@ -351,10 +432,9 @@ static void test_manager_restart(void **state)
 	TRACE_INSTANT("net", "rejoined", TRACE_SCOPE_THREAD);
 	send_simple(conn, FXT_MSG_STOP);
 	assert_int_equal(recv_any(conn, &m), FXT_MSG_PROVIDER_STOPPED);
-	assert_true(buf.hdr->rolling_end[0] > 0);
+	assert_int_equal(count_events(&buf), 1);
 	assert_int_equal(buf.hdr->mode, FXT_BUFFERING_ONESHOT);
 	assert_true(buf.hdr->magic == FXT_BUFFER_MAGIC);
-	assert_true(buf.hdr->records_written > 0);
 	send_simple(conn, FXT_MSG_TERMINATE);
 	stream_conn = conn;
 	test_buffer_free(&buf);

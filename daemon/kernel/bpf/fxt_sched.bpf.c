@@ -19,7 +19,10 @@
 #include <bpf/bpf_core_read.h>
 
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/kblock.h>
+#include <fxt/kfault.h>
 #include <fxt/kirq.h>
+#include <fxt/kpower.h>
 #include <fxt/kproc.h>
 #include <fxt/ksyscall.h>
 #include <fxt/ring.h>
@@ -54,6 +57,23 @@ struct linux_binprm {
 	const char *filename;
 } __attribute__((preserve_access_index));
 
+/* kernel:block: what block_rq_issue/complete report of a request. */
+struct gendisk {
+	int major;
+	int first_minor;
+} __attribute__((preserve_access_index));
+
+struct request_queue {
+	struct gendisk *disk;
+} __attribute__((preserve_access_index));
+
+struct request {
+	struct request_queue *q;
+	unsigned int cmd_flags;
+	__u64 __sector;
+	unsigned int __data_len;
+} __attribute__((preserve_access_index));
+
 struct irqaction {
 	const char *name;
 } __attribute__((preserve_access_index));
@@ -83,6 +103,8 @@ const volatile __u64 ring_bytes = 8;		/* power of two */
 const volatile __u32 ring_mode = FXT_BUFFERING_STREAMING;
 /* FXT_SCHED_EV_*, as the module's; the loader leaves unused programs out. */
 const volatile __u32 events = FXT_SCHED_EV_ALL;
+/* kernel:block ids: a SipHash key the loader draws at random. */
+const volatile __u64 block_key[2];
 /* kernel:syscall: only these tgids; none (0): every process. */
 const volatile __u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 
@@ -218,6 +240,8 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 		__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);
 		goto out;
 	}
+	/* ctrl->oldest moves before the words it frees (fxt_ring_peek()). */
+	barrier();
 #pragma unroll
 	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS; i++) {
 		if (i < words)
@@ -365,6 +389,81 @@ SEC("tp_btf/task_rename")
 int BPF_PROG(fxt_task_rename, struct task_struct *task, const char *comm)
 {
 	write_names(task, comm);
+	return 0;
+}
+
+/* kernel:power: the CPU is the counter id, not the CPU that writes. */
+SEC("tp_btf/cpu_idle")
+int BPF_PROG(fxt_cpu_idle, unsigned int state, unsigned int cpu_id)
+{
+	__u64 rec[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_idle(rec, bpf_ktime_get_boot_ns(), cpu_id, state);
+	ring_write(rec, FXT_KPOWER_COUNTER_WORDS, FXT_SCHED_EV_BIT_POWER);
+	return 0;
+}
+
+SEC("tp_btf/cpu_frequency")
+int BPF_PROG(fxt_cpu_frequency, unsigned int khz, unsigned int cpu_id)
+{
+	__u64 rec[FXT_KPOWER_COUNTER_WORDS];
+
+	fxt_kpower_write_frequency(rec, bpf_ktime_get_boot_ns(), cpu_id, khz);
+	ring_write(rec, FXT_KPOWER_COUNTER_WORDS, FXT_SCHED_EV_BIT_POWER);
+	return 0;
+}
+
+/*
+ * kernel:block: the request's keyed hash, never its address. The
+ * verifier allows no arithmetic on a typed pointer: hash a copy of the
+ * program's first argument, the struct request pointer.
+ */
+static __always_inline __u64 block_id(const unsigned long long *ctx)
+{
+	__u64 rq = 0;
+
+	bpf_probe_read_kernel(&rq, sizeof(rq), ctx);
+	return fxt_kblock_siphash(rq, block_key[0], block_key[1]);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(fxt_block_rq_issue, struct request *rq)
+{
+	__u64 rec[FXT_KBLOCK_BEGIN_WORDS];
+	struct gendisk *disk = rq->q->disk;
+
+	fxt_kblock_write_begin(rec, bpf_ktime_get_boot_ns(), rq->cmd_flags,
+			       disk ? disk->major : 0,
+			       disk ? disk->first_minor : 0, rq->__sector,
+			       rq->__data_len, block_id(ctx));
+	ring_write(rec, FXT_KBLOCK_BEGIN_WORDS, FXT_SCHED_EV_BIT_BLOCK);
+	return 0;
+}
+
+/* Every completion ends the slice, a partial one too (include/fxt/kblock.h). */
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(fxt_block_rq_complete, struct request *rq, __u8 status,
+	     unsigned int nr_bytes)
+{
+	__u64 rec[FXT_KBLOCK_END_WORDS];
+
+	fxt_kblock_write_end(rec, bpf_ktime_get_boot_ns(), rq->cmd_flags,
+			     status, block_id(ctx));
+	ring_write(rec, FXT_KBLOCK_END_WORDS, FXT_SCHED_EV_BIT_BLOCK);
+	return 0;
+}
+
+/* kernel:fault: on the faulting thread, whose fault this CPU handles. */
+SEC("tp_btf/page_fault_user")
+int BPF_PROG(fxt_page_fault_user, unsigned long address, void *regs,
+	     unsigned long error_code)
+{
+	__u64 rec[FXT_KFAULT_WORDS];
+	__u64 id = bpf_get_current_pid_tgid();
+
+	fxt_kfault_write(rec, bpf_ktime_get_boot_ns(), id >> 32, (__u32)id,
+			 address, (__u32)error_code);
+	ring_write(rec, FXT_KFAULT_WORDS, FXT_SCHED_EV_BIT_FAULT);
 	return 0;
 }
 

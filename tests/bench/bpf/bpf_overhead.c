@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Cost per scheduling event of kernel capture: the BPF backend against
- * ftrace's sched_switch + sched_wakeup into a tracefs instance against no
- * tracing, on a same-CPU pipe ping-pong (both threads pinned to CPU 0,
- * SCHED_FIFO when allowed). Runs interleave the three setups; each prints
- * the median of its runs. Not a test: it prints figures, and the ratio
- * bpf/ftrace of the overheads beyond no tracing.
+ * ftrace's sched_switch + sched_wakeup into a tracefs instance, against
+ * `perf record -a` of the same tracepoints (when perf is on PATH), against
+ * no tracing, on a same-CPU pipe ping-pong (both threads pinned to CPU 0,
+ * SCHED_FIFO when allowed). Runs interleave the setups; each prints the
+ * median of its runs. Not a test: it prints figures, and the ratios
+ * bpf/ftrace and bpf/perf of the overheads beyond no tracing.
  *
- *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq [CLOCK]]]]
- *                        (default 20000 rounds, 7 runs, sched, local clock)
+ *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq|fault|block|power
+ *                [CLOCK]]]]     (default 20000 rounds, 7 runs, sched, local)
  *
  * CLOCK is ftrace's trace_clock: "local" (its default, sched_clock: an
  * unordered TSC read, not comparable across CPUs or with userspace) or
@@ -23,6 +24,12 @@
  * few other calls). irq: kernel:irq against ftrace's irq_handler_entry/
  * exit + softirq_entry/exit, on UDP datagrams over loopback (each one's
  * receive runs in the NET_RX softirq).
+ * fault: kernel:fault against exceptions:page_fault_user, a round is a
+ * fresh page touched (one fault). block: kernel:block against
+ * block_rq_issue + block_rq_complete, a round is a 4 KiB O_DIRECT read
+ * of a loop device over a file in /tmp (two events). power: kernel:power
+ * against power:cpu_idle + cpu_frequency, a round is a 50 us sleep on
+ * CPU 0 (its idle entry and exit; other CPUs' idling counts too).
  *
  * Events per run come from the BPF ring's record count (every CPU), so
  * the same count divides the ftrace overhead: the workload is the same.
@@ -33,11 +40,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -50,6 +59,7 @@
 
 #include <fxt/fxt_sched_uapi.h>
 
+#include "kdev_work.h"
 #include "kernel_session.h"
 #include "pingpong.h"
 #include "workload.h"
@@ -61,21 +71,29 @@
 #define BENCH_BUFFER_BYTES (8u << 20)
 #define BENCH_BUFFER_KB "8192"
 
-enum setup { SETUP_NONE, SETUP_FTRACE, SETUP_BPF, SETUP_COUNT };
+enum setup { SETUP_NONE, SETUP_FTRACE, SETUP_BPF, SETUP_PERF, SETUP_COUNT };
 
-static const char *const setup_name[SETUP_COUNT] = { "none", "ftrace", "bpf" };
+static const char *const setup_name[SETUP_COUNT] = { "none", "ftrace", "bpf",
+						     "perf" };
+static bool have_perf;
 
 struct sample {
 	double ns;
+	double cpu_ns;	/* CPU time of this process: others' load left out */
 	double insns;
 };
 
-static double now_ns(void)
+static double clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static int write_str(const char *path, const char *s)
@@ -94,8 +112,9 @@ static int write_str(const char *path, const char *s)
 struct category {
 	const char *name;
 	uint32_t events;	/* FXT_SCHED_EV_* */
-	const char *const *ftrace;
+	const char *const *ftrace;	/* "system/event" */
 	const char *workload;
+	int (*work)(long rounds);	/* else ping-pong or fork loop */
 };
 
 static const char *const sched_tracepoints[] = { "sched/sched_switch",
@@ -110,18 +129,43 @@ static const char *const irq_tracepoints[] = { "irq/irq_handler_entry",
 					       "irq/irq_handler_exit",
 					       "irq/softirq_entry",
 					       "irq/softirq_exit", NULL };
+static const char *const fault_tracepoints[] = { "exceptions/page_fault_user",
+						 NULL };
+static const char *const block_tracepoints[] = { "block/block_rq_issue",
+						 "block/block_rq_complete",
+						 NULL };
+static const char *const power_tracepoints[] = { "power/cpu_idle",
+						 "power/cpu_frequency", NULL };
+
+static char loop_dev[32];
+
+static int read_rounds(long rounds)
+{
+	return kdev_direct_reads(loop_dev, (unsigned int)rounds, 4096);
+}
+
+static int nap_rounds(long rounds)
+{
+	return kdev_naps((unsigned int)rounds);
+}
 
 static const struct category categories[] = {
 	/* kernel:sched alone: what ftrace records here. */
 	{ "sched", FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP |
 			   FXT_SCHED_EV_NAMES,
-	  sched_tracepoints, "same-CPU pipe ping-pong" },
+	  sched_tracepoints, "same-CPU pipe ping-pong", NULL },
 	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
-	  "fork + _exit + waitpid" },
+	  "fork + _exit + waitpid", NULL },
 	{ "syscall", FXT_SCHED_EV_SYSCALL, syscall_tracepoints,
-	  "getppid() loop" },
+	  "getppid() loop", workload_syscalls },
 	{ "irq", FXT_SCHED_EV_IRQ, irq_tracepoints,
-	  "UDP datagrams over loopback" },
+	  "UDP datagrams over loopback", workload_udp },
+	{ "fault", FXT_SCHED_EV_FAULT, fault_tracepoints,
+	  "fresh page touched", kdev_fault_rounds },
+	{ "block", FXT_SCHED_EV_BLOCK, block_tracepoints,
+	  "4 KiB O_DIRECT read of a loop device", read_rounds },
+	{ "power", FXT_SCHED_EV_POWER, power_tracepoints,
+	  "50 us sleep on CPU 0", nap_rounds },
 };
 
 static const struct category *category;
@@ -264,23 +308,22 @@ static int driver_run(long rounds)
 static int measure(long rounds, int insn_fd, struct sample *out)
 {
 	struct pingpong pp = { .rounds = rounds, .cpu = 0 };
-	double t0;
+	double t0, cpu0;
 	int err;
 
 	if (insn_fd >= 0) {
 		ioctl(insn_fd, PERF_EVENT_IOC_RESET, 0);
 		ioctl(insn_fd, PERF_EVENT_IOC_ENABLE, 0);
 	}
+	cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 	t0 = now_ns();
-	if (category->events & FXT_SCHED_EV_PROC)
-		err = driver_run(rounds);
-	else if (category->events & FXT_SCHED_EV_SYSCALL)
-		err = workload_syscalls(rounds);
-	else if (category->events & FXT_SCHED_EV_IRQ)
-		err = workload_udp(rounds);
+	if (category->work)
+		err = category->work(rounds);
 	else
-		err = pingpong_run(&pp);
+		err = category->events & FXT_SCHED_EV_PROC ?
+			      driver_run(rounds) : pingpong_run(&pp);
 	out->ns = now_ns() - t0;
+	out->cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 	if (insn_fd >= 0)
 		ioctl(insn_fd, PERF_EVENT_IOC_DISABLE, 0);
 	out->insns = instructions_read(insn_fd);
@@ -325,6 +368,86 @@ static int run_bpf(long rounds, int insn_fd, struct sample *out,
 	return err;
 }
 
+/*
+ * perf record -a of the tracepoints ftrace records, started with its
+ * events off and switched on and off through its control FIFOs, so that
+ * its start-up and the writing of perf.data at exit are not timed; its
+ * buffers (16 MiB per CPU) hold a run, as the BPF ring does.
+ */
+static int perf_ctl(int ctl, int ack, const char *cmd)
+{
+	char reply[16];
+
+	if (write(ctl, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+	    read(ack, reply, sizeof(reply)) <= 0)
+		return -EPIPE;
+	return 0;
+}
+
+static int run_perf(long rounds, int insn_fd, struct sample *out)
+{
+	char dir[] = "/tmp/fxt-perf-bench.XXXXXX", ctl_path[64], ack_path[64];
+	char control[160], data[64], events[256] = "", *p;
+	const char *const *tp;
+	int ctl = -1, ack = -1, err, status;
+	pid_t pid;
+
+	/* tracefs's "group/name" is perf's "group:name". */
+	for (tp = category->ftrace; *tp; tp++)
+		snprintf(events + strlen(events), sizeof(events) - strlen(events),
+			 "%s%s", tp == category->ftrace ? "" : ",", *tp);
+	for (p = events; (p = strchr(p, '/')); p++)
+		*p = ':';
+	if (!mkdtemp(dir))
+		return -errno;
+	snprintf(ctl_path, sizeof(ctl_path), "%s/ctl", dir);
+	snprintf(ack_path, sizeof(ack_path), "%s/ack", dir);
+	snprintf(control, sizeof(control), "fifo:%s,%s", ctl_path, ack_path);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	if (mkfifo(ctl_path, 0600) || mkfifo(ack_path, 0600)) {
+		err = -errno;
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!pid) {
+		struct sched_param sp = { 0 };
+
+		(void)sched_setscheduler(0, SCHED_OTHER, &sp);
+		execlp("perf", "perf", "record", "-q", "-a", "-D", "-1",
+		       "-m", "4096", "--control", control, "-e", events,
+		       "-o", data, (char *)NULL);
+		_exit(127);
+	}
+	ctl = open(ctl_path, O_WRONLY | O_CLOEXEC);
+	ack = open(ack_path, O_RDONLY | O_CLOEXEC);
+	err = ctl < 0 || ack < 0 ? -errno : perf_ctl(ctl, ack, "enable\n");
+	if (!err)
+		err = measure(rounds, insn_fd, out);
+	if (!err)
+		err = perf_ctl(ctl, ack, "disable\n");
+	if (err || write(ctl, "stop\n", 5) != 5)
+		kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) == pid && !err &&
+	    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		fprintf(stderr, "perf record: exit status %d\n", status);
+		err = -ECHILD;
+	}
+out:
+	if (ctl >= 0)
+		close(ctl);
+	if (ack >= 0)
+		close(ack);
+	unlink(data);
+	unlink(ctl_path);
+	unlink(ack_path);
+	rmdir(dir);
+	return err;
+}
+
 static int run_once(enum setup setup, long rounds, int insn_fd,
 		    struct sample *out, double *events)
 {
@@ -333,6 +456,8 @@ static int run_once(enum setup setup, long rounds, int insn_fd,
 	switch (setup) {
 	case SETUP_BPF:
 		return run_bpf(rounds, insn_fd, out, events);
+	case SETUP_PERF:
+		return run_perf(rounds, insn_fd, out);
 	case SETUP_FTRACE:
 		err = ftrace_set(true);
 		if (!err)
@@ -358,7 +483,8 @@ static double median(double *v, int n)
 }
 
 static void report(long rounds, int runs, double events,
-		   const double *ns, const double *insns, bool have_insns)
+		   const double *ns, const double *cpu, const double *insns,
+		   bool have_insns)
 {
 	double ftrace, bpf;
 	int s;
@@ -367,6 +493,8 @@ static void report(long rounds, int runs, double events,
 	       category->name, category->workload, rounds, runs, events,
 	       ftrace_clock);
 	for (s = 0; s < SETUP_COUNT; s++) {
+		if (s == SETUP_PERF && !have_perf)
+			continue;
 		printf("%-7s %12.0f ns/run %8.1f ns/event", setup_name[s],
 		       ns[s], ns[s] / events);
 		if (have_insns)
@@ -376,6 +504,17 @@ static void report(long rounds, int runs, double events,
 	ftrace = (ns[SETUP_FTRACE] - ns[SETUP_NONE]) / events;
 	bpf = (ns[SETUP_BPF] - ns[SETUP_NONE]) / events;
 	printf("overhead per event: ftrace %.1f ns, bpf %.1f ns, bpf/ftrace %.2f (target <= 0.5)\n",
+	       ftrace, bpf, bpf / ftrace);
+	if (have_perf) {
+		double perf = (ns[SETUP_PERF] - ns[SETUP_NONE]) / events;
+
+		printf("overhead per event: perf record %.1f ns, bpf/perf %.2f\n",
+		       perf, bpf / perf);
+	}
+	/* Where the events run in this process (faults, system calls). */
+	ftrace = (cpu[SETUP_FTRACE] - cpu[SETUP_NONE]) / events;
+	bpf = (cpu[SETUP_BPF] - cpu[SETUP_NONE]) / events;
+	printf("this process's CPU time per event: ftrace %.1f ns, bpf %.1f ns, bpf/ftrace %.2f\n",
 	       ftrace, bpf, bpf / ftrace);
 	if (!have_insns)
 		return;
@@ -389,28 +528,37 @@ int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 20000;
 	int runs = argc > 2 ? atoi(argv[2]) : 7;
-	double ns[SETUP_COUNT][MAX_RUNS], insns[SETUP_COUNT][MAX_RUNS];
+	double ns[SETUP_COUNT][MAX_RUNS] = { 0 }, insns[SETUP_COUNT][MAX_RUNS] = { 0 };
+	double cpu[SETUP_COUNT][MAX_RUNS] = { 0 }, cpu_med[SETUP_COUNT];
 	double ev[MAX_RUNS], ns_med[SETUP_COUNT], insns_med[SETUP_COUNT];
 	struct sample smp;
+	unsigned int loop_minor;
 	int i, s, err, insn_fd;
 
 	category = &categories[0];
-	if (argc > 3) {
-		for (i = 0; i < (int)(sizeof(categories) / sizeof(*categories)); i++)
-			if (!strcmp(argv[3], categories[i].name))
-				category = &categories[i];
-		if (strcmp(argv[3], category->name))
-			rounds = 0;
-	}
+	for (i = 0; argc > 3 && i < (int)(sizeof(categories) /
+					  sizeof(*categories)); i++)
+		if (!strcmp(argv[3], categories[i].name))
+			category = &categories[i];
+	if (argc > 3 && strcmp(argv[3], category->name))
+		rounds = 0;
 	if (argc > 4)
 		ftrace_clock = argv[4];
 	if (argc > 5 || (strcmp(ftrace_clock, "local") &&
 			 strcmp(ftrace_clock, "boot")))
 		rounds = 0;
 	if (rounds <= 0 || runs <= 0 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq [local|boot]]]]\n",
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq|fault|block|power [local|boot]]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
+	}
+	if (category->work == read_rounds) {
+		err = kdev_loop_attach("/tmp/fxt-bench-loop.img", loop_dev,
+				       sizeof(loop_dev), &loop_minor);
+		if (err) {
+			fprintf(stderr, "loop device: %s\n", strerror(-err));
+			return 1;
+		}
 	}
 	err = ftrace_setup();
 	if (err) {
@@ -425,10 +573,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	have_perf = system("perf --version >/dev/null 2>&1") == 0;
+	if (!have_perf)
+		fprintf(stderr, "perf not found: perf record not measured\n");
 	realtime();
 	insn_fd = instructions_open();
 	for (i = 0; i < runs; i++) {
 		for (s = 0; s < SETUP_COUNT; s++) {
+			if (s == SETUP_PERF && !have_perf)
+				continue;
 			err = run_once(s, rounds, insn_fd, &smp, &ev[i]);
 			if (err) {
 				fprintf(stderr, "%s: %s\n", setup_name[s],
@@ -436,15 +589,21 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			ns[s][i] = smp.ns;
+			cpu[s][i] = smp.cpu_ns;
 			insns[s][i] = smp.insns;
 		}
 	}
 	(void)rmdir(INSTANCE);
+	if (category->work == read_rounds) {
+		kdev_loop_detach(loop_dev);
+		(void)unlink("/tmp/fxt-bench-loop.img");
+	}
 	for (s = 0; s < SETUP_COUNT; s++) {
 		ns_med[s] = median(ns[s], runs);
 		insns_med[s] = median(insns[s], runs);
+		cpu_med[s] = median(cpu[s], runs);
 	}
-	report(rounds, runs, median(ev, runs), ns_med, insns_med,
+	report(rounds, runs, median(ev, runs), ns_med, cpu_med, insns_med,
 	       insn_fd >= 0);
 	return 0;
 }

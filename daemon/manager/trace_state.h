@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What a restarted manager needs to resume the running trace, kept in a
+ * file of the runtime directory (/run/fxtrace/state under systemd): the
+ * request that started it, its identity, its archive's inode, and the
+ * providers that hold a buffer in it (so that only a provider's own uid
+ * hands its buffer back). Same machine, same boot, same build: a plain
+ * struct, checked by magic, version and length.
+ */
+#ifndef FXT_TRACE_STATE_H
+#define FXT_TRACE_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "control_proto.h"
+
+#define TRACE_STATE_FILE "trace-state"
+
+struct trace_state_provider {
+	uint32_t id;
+	uint32_t uid;
+	int32_t pid;
+	uint32_t reserved;
+	char name[FXT_PROVIDER_NAME_MAX];
+};
+
+struct trace_state {
+	uint64_t magic;
+	uint32_t version;
+	uint32_t nproviders;	/* struct trace_state_provider that follow */
+	struct fxt_ctl_start req;
+	uint8_t trace_id[16];
+	uint32_t owner;
+	uint32_t kernel_id;	/* the kernel section's provider id; 0: none */
+	uint32_t next_provider_id;
+	uint32_t reserved;
+	uint64_t started_ns;	/* CLOCK_BOOTTIME */
+	uint64_t archive_dev, archive_ino;
+	/* +1: the archive's length when the stop began writing; 0: none */
+	uint64_t finish_mark;
+};
+
+/* Replaces the file in dir in one step (rename); 0 or -errno. */
+int trace_state_save(const char *dir, struct trace_state *st,
+		     const struct trace_state_provider *providers, size_t n);
+/*
+ * -ENOENT when there is none, -EBADMSG when it is not ours; *providers
+ * is malloc'd (NULL when n is 0).
+ */
+int trace_state_load(const char *dir, struct trace_state *st,
+		     struct trace_state_provider **providers, size_t *n);
+void trace_state_remove(const char *dir);
+
+#endif /* FXT_TRACE_STATE_H */

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * Strings of the kernel:power, kernel:block and kernel:fault records
+ * (include/fxt/kpower.h, kblock.h, kfault.h), one definition for the
+ * kernel module, the BPF program and the manager.
+ *
+ * They are indexed strings of the kernel provider's section, like those
+ * of include/fxt/sched.h, in a range of their own: the manager writes
+ * FXT_KDEV_STRING_TABLE as string records FXT_KDEV_STR_BASE + i after
+ * the sched table, so either table can grow without moving the other.
+ */
+#ifndef FXT_KDEV_H
+#define FXT_KDEV_H
+
+#include "fxt.h"
+
+#define FXT_KDEV_STR_BASE 0x7f00u
+
+enum fxt_kdev_string {
+	/* kernel:power */
+	FXT_KDEV_STR_CAT_POWER = FXT_KDEV_STR_BASE,
+	FXT_KDEV_STR_CPU_IDLE,
+	FXT_KDEV_STR_CPU_FREQUENCY,
+	FXT_KDEV_STR_STATE,
+	FXT_KDEV_STR_KHZ,
+	/* kernel:block */
+	FXT_KDEV_STR_CAT_BLOCK,
+	FXT_KDEV_STR_BLOCK_READ,
+	FXT_KDEV_STR_BLOCK_WRITE,
+	FXT_KDEV_STR_BLOCK_FLUSH,
+	FXT_KDEV_STR_BLOCK_DISCARD,
+	FXT_KDEV_STR_BLOCK_OTHER,
+	FXT_KDEV_STR_MAJOR,
+	FXT_KDEV_STR_MINOR,
+	FXT_KDEV_STR_SECTOR,
+	FXT_KDEV_STR_BYTES,
+	FXT_KDEV_STR_STATUS,
+	/* kernel:fault */
+	FXT_KDEV_STR_CAT_FAULT,
+	FXT_KDEV_STR_PAGE_FAULT,
+	FXT_KDEV_STR_ADDRESS,
+	FXT_KDEV_STR_ERROR_CODE,
+	FXT_KDEV_STR_END,
+};
+
+#define FXT_KDEV_STR_COUNT (FXT_KDEV_STR_END - FXT_KDEV_STR_BASE)
+
+/* Index i holds the string of FXT_KDEV_STR_BASE + i. */
+#define FXT_KDEV_STRING_TABLE                                              \
+	{ "kernel:power", "cpu_idle", "cpu_frequency", "state", "khz",     \
+	  "kernel:block", "block_read", "block_write", "block_flush",      \
+	  "block_discard", "block_other", "major", "minor", "sector",      \
+	  "bytes", "status",                                               \
+	  "kernel:fault", "page_fault", "address", "error_code" }
+
+/*
+ * Records of these categories that belong to no thread (counters of a
+ * CPU, block requests that start on one thread and end in an interrupt)
+ * are on the kernel's process, koid 0: Perfetto and chrome://tracing
+ * match async begin and end within one process.
+ */
+#define FXT_KDEV_KERNEL_KOID 0u
+
+static inline __u64 fxt_kdev_uint32_arg(__u16 name_index, __u32 value)
+{
+	return fxt_arg_header(FXT_ARG_UINT32, 1, name_index, value);
+}
+
+#endif /* FXT_KDEV_H */

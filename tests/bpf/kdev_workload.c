@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * kdev-workload faults PAGES: touches PAGES fresh pages and prints
+ * "tid=TID pid=PID base=0xADDR pages=PAGES".
+ * kdev-workload block PATH COUNT BYTES: COUNT O_DIRECT writes of BYTES
+ * to PATH (a block device), then fdatasync; prints "writes=COUNT".
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kdev_work.h"
+
+static int usage(const char *argv0)
+{
+	fprintf(stderr, "usage: %s faults PAGES | block PATH COUNT BYTES\n",
+		argv0);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	uintptr_t base;
+	int err;
+
+	if (argc == 3 && !strcmp(argv[1], "faults")) {
+		long pages = atol(argv[2]);
+
+		if (pages <= 0)
+			return usage(argv[0]);
+		err = kdev_touch_pages((size_t)pages, &base);
+		if (err) {
+			fprintf(stderr, "faults: %s\n", strerror(-err));
+			return 1;
+		}
+		printf("tid=%d pid=%d base=0x%lx pages=%ld\n", gettid(),
+		       getpid(), (unsigned long)base, pages);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "block")) {
+		long count = atol(argv[3]), bytes = atol(argv[4]);
+
+		if (count <= 0 || bytes <= 0 || bytes % 4096)
+			return usage(argv[0]);
+		err = kdev_direct_writes(argv[2], (unsigned int)count,
+					 (size_t)bytes);
+		if (err) {
+			fprintf(stderr, "block: %s: %s\n", argv[2],
+				strerror(-err));
+			return 1;
+		}
+		printf("writes=%ld\n", count);
+		return 0;
+	}
+	return usage(argv[0]);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Workloads that make the kernel:fault and kernel:block tracepoints
+ * fire a known number of times, for the host (BPF) and guest (module)
+ * tests.
+ */
+#ifndef KDEV_WORK_H
+#define KDEV_WORK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Maps pages fresh anonymous pages and writes one byte to each: one user
+ * page fault per page, on the calling thread. *base is the first page;
+ * the mapping is left in place so no later mapping reuses the range.
+ */
+int kdev_touch_pages(size_t pages, uintptr_t *base);
+
+/*
+ * count O_DIRECT writes of bytes each (a multiple of 4096) to path at
+ * offsets 0, bytes, 2 * bytes..., then fdatasync: each write is one
+ * block request of bytes bytes at sector offset / 512 of the device.
+ */
+int kdev_direct_writes(const char *path, unsigned int count, size_t bytes);
+
+/* pages faults as kdev_touch_pages(), in chunks unmapped again. */
+int kdev_fault_rounds(long pages);
+
+/* count O_DIRECT reads of bytes each, cycling over the first 16 MiB. */
+int kdev_direct_reads(const char *path, unsigned int count, size_t bytes);
+
+/*
+ * Attaches a free loop device (the loop driver loaded) to a new file of
+ * 16 MiB at image: its path in dev, its minor in *minor (major is 7).
+ */
+int kdev_loop_attach(const char *image, char *dev, size_t dev_len,
+		     unsigned int *minor);
+void kdev_loop_detach(const char *dev);
+
+/* count sleeps of 50 us pinned to CPU 0: it goes idle and back each time. */
+int kdev_naps(unsigned int count);
+
+#endif /* KDEV_WORK_H */

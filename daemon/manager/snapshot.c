@@ -248,7 +248,8 @@ static void on_snapshot_written(struct archive *a, int fsync_error,
 	s->archive = NULL;
 	if (!r && r2 < 0)
 		r = r2;
-	if (!r && st.removed)
+	/* The manager's own (a trigger's) is unnamed until done links it. */
+	if (!r && st.removed && !s->done)
 		r = -ENOENT;
 	log_full(r < 0 ? LOG_ERR : LOG_INFO, -r, NULL,
 		 "Snapshot written to %s: %llu bytes%s", s->output,

@@ -27,7 +27,8 @@ int snapshot_take(struct manager *m, struct controller *c,
 		  uid_t owner, char *note, size_t note_len);
 /*
  * The same for the manager's own use (a trigger): takes archive_fd, a
- * regular file; output names it in logs. done(userdata, 0 or -errno,
+ * regular file, unnamed (O_TMPFILE) if done links it; output names it in
+ * logs. done(userdata, 0 or -errno,
  * bytes) once it is on disk (not when the manager exits first).
  */
 typedef void (*snapshot_done_fn)(void *userdata, int error, uint64_t bytes);

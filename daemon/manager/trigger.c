@@ -266,7 +266,7 @@ static void take(struct trigger_pending *tp)
 {
 	struct triggers *set = tp->set;
 	struct manager *m = set->manager;
-	char note[FXT_CTL_MESSAGE_MAX];
+	char note[FXT_CTL_MESSAGE_MAX], label[FXT_CTL_MESSAGE_MAX];
 	int fd, r;
 
 	tp->timer = sd_event_source_disable_unref(tp->timer);
@@ -288,7 +288,9 @@ static void take(struct trigger_pending *tp)
 	/* The snapshot belongs to whoever armed the trigger (if we may). */
 	(void)!fchown(fd, set->owner, (gid_t)-1);
 	tp->trigger->snapshots++;
-	r = snapshot_write(m, fd, set->dir, set->owner, on_written, tp, note,
+	snprintf(label, sizeof(label), "%.400s (trigger %s)", set->dir,
+		 tp->name);
+	r = snapshot_write(m, fd, label, set->owner, on_written, tp, note,
 			   sizeof(note));
 	if (r == 0)
 		return;

@@ -1047,7 +1047,8 @@ int cmd_status(int argc, char **argv)
 	if (want_help(argc, argv)) {
 		printf("Usage: tracectl status\n"
 		       "Shows whether a trace runs, its mode, kernel backend and output,\n"
-		       "and each connected provider with its buffer fill.\n\n"
+		       "each connected provider with its buffer fill, and armed triggers\n"
+		       "with their last snapshots (tracectl start --trigger).\n\n"
 		       "Examples:\n  tracectl status\n"
 		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl status\n");
 		return TRACECTL_EXIT_OK;

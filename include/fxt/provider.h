@@ -101,7 +101,11 @@ bool fxt_category_enabled(const char *category);
  * for a bad name, -EAGAIN when the socket is full (the trigger is lost).
  */
 int fxt_trigger(const char *name);
+#ifndef FXT_NTRACE
 #define TRACE_TRIGGER(name) ((void)fxt_trigger(name))
+#else
+#define TRACE_TRIGGER(name) ((void)(0 && fxt_trigger(name)))
+#endif
 
 enum fxt_scope {
 	TRACE_SCOPE_THREAD = 0,

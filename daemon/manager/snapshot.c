@@ -302,6 +302,10 @@ static int start_snapshot(struct manager *m, struct controller *c, int fd,
 	_cleanup_(snapshot_freep) struct snapshot *s = NULL;
 	int r;
 
+	note[0] = '\0';
+	r = check_circular(m, note, note_len);
+	if (r < 0)
+		return r;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -351,9 +355,6 @@ int snapshot_take(struct manager *m, struct controller *c,
 	int r;
 
 	note[0] = '\0';
-	r = check_circular(m, note, note_len);
-	if (r < 0)
-		return r;
 	r = validate(req, note, note_len);
 	if (r < 0)
 		return r;
@@ -370,14 +371,7 @@ int snapshot_write(struct manager *m, int archive_fd, const char *output,
 		   uid_t owner, snapshot_done_fn done, void *userdata,
 		   char *note, size_t note_len)
 {
-	_cleanup_close_ int fd = archive_fd;
-	int r;
-
-	note[0] = '\0';
-	r = check_circular(m, note, note_len);
-	if (r < 0)
-		return r;
-	return start_snapshot(m, NULL, TAKE_FD(fd), output, "", owner, done,
+	return start_snapshot(m, NULL, archive_fd, output, "", owner, done,
 			      userdata, note, note_len);
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -121,6 +122,7 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 {
 	_cleanup_close_ int fd = dir_fd;
 	struct triggers *set;
+	struct stat st;
 	unsigned int i;
 	int flags;
 
@@ -148,7 +150,8 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 			return -EINVAL;
 		}
 	flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
-	if (flags < 0 || (flags & O_PATH)) {
+	if (flags < 0 || (flags & O_PATH) || fstat(fd, &st) < 0 ||
+	    !S_ISDIR(st.st_mode)) {
 		snprintf(note, note_len,
 			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
 		return -EBADF;

@@ -175,7 +175,7 @@ stop_service_mid_trace() {
 check "systemctl stop fxtraced during a trace writes a complete archive (under its hidden name)" stop_service_mid_trace
 
 # The BPF links PID 1 holds in fxtraced's descriptor store.
-stored_links() { ls -l /proc/1/fd 2>/dev/null | grep -c "anon_inode:bpf-link"; }
+stored_links() { ls -l /proc/1/fd 2>/dev/null | grep -c "anon_inode:bpf_link"; }
 
 # SIGKILL mid-trace (killed_service_resumes KERNEL): Restart= starts
 # fxtraced again, which resumes the trace from /run/fxtrace/state, the

@@ -393,11 +393,10 @@ static int bpf_stop(void *state)
 	struct bpf_backend *b = state;
 
 	set_closed(b, true);
-	if (b->skel) {
+	if (b->skel)
 		fxt_sched_bpf__detach(b->skel);
-	} else {
+	else
 		close_fds(b->link_fds, b->nlinks);
-	}
 	b->nlinks = 0;
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
 		usleep(100000);	/* no membarrier: a grace period is shorter */

@@ -149,15 +149,18 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	*ret = NULL;
 	why[0] = '\0';
 	memcpy(cfg.syscall_pids, syscall_pids, sizeof(cfg.syscall_pids));
-	r = choice == FXT_CTL_KERNEL_OFF ? 0 :
-		kernel_categories_parse(categories, &cfg.events, why, why_len);
+	r = choice == FXT_CTL_KERNEL_OFF ?
+		    0 :
+		    kernel_categories_parse(categories, &cfg.events, why, why_len);
 	ks = r < 0 || choice == FXT_CTL_KERNEL_OFF ? NULL :
 						     calloc(1, sizeof(*ks));
 	if (!ks) {
-		/* Taken in all cases. */
+		/* What was kept is taken in all cases. */
 		while (nadopt--)
 			close(adopt[nadopt].fd);
-		return r < 0 ? r : choice == FXT_CTL_KERNEL_OFF ? 0 : -ENOMEM;
+		if (choice == FXT_CTL_KERNEL_OFF)
+			return 0;
+		return r < 0 ? r : -ENOMEM;
 	}
 	ks->archive = archive;
 	ks->event = event;

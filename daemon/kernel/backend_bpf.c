@@ -317,21 +317,32 @@ static void bpf_close(void *state)
 	free(b);
 }
 
-static int bpf_open(const struct kernel_session_config *cfg, void **state)
+/* A backend of one ring per possible CPU, nothing loaded or mapped yet. */
+static int backend_new(const struct kernel_session_config *cfg,
+		       struct bpf_backend **out)
 {
-	struct bpf_backend *b = calloc(1, sizeof(*b));
-	int n, err;
+	struct bpf_backend *b;
+	int n = libbpf_num_possible_cpus();
 
+	if (n <= 0)
+		return n ? n : -EINVAL;
+	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
 	b->timer_fd = b->ring_fd = -1;
 	b->mode = cfg->mode;
-	n = libbpf_num_possible_cpus();
-	if (n <= 0) {
-		err = n ? n : -EINVAL;
-		goto fail;
-	}
 	b->ncpus = n;
+	*out = b;
+	return 0;
+}
+
+static int bpf_open(const struct kernel_session_config *cfg, void **state)
+{
+	struct bpf_backend *b;
+	int err = backend_new(cfg, &b);
+
+	if (err)
+		return err;
 	b->ring_bytes = fxt_ring_data_bytes(cfg->buffer_bytes_per_cpu,
 					    BPF_RING_MIN_BYTES,
 					    BPF_RING_MAX_BYTES,
@@ -596,16 +607,12 @@ static int take_kept(struct bpf_backend *b,
  */
 static int bpf_adopt(const struct kernel_session_config *cfg, void **state)
 {
-	struct bpf_backend *b = calloc(1, sizeof(*b));
-	int n, err;
+	struct bpf_backend *b;
+	int err = backend_new(cfg, &b);
 
-	if (!b)
-		return -ENOMEM;
-	b->timer_fd = b->ring_fd = -1;
-	b->mode = cfg->mode;
-	n = libbpf_num_possible_cpus();
-	b->ncpus = n > 0 ? n : 0;
-	err = n > 0 ? take_kept(b, cfg) : -EINVAL;
+	if (err)
+		return err;
+	err = take_kept(b, cfg);
 	if (!err)
 		err = map_rings(b);
 	if (!err)

@@ -175,7 +175,7 @@ stop_service_mid_trace() {
 check "systemctl stop fxtraced during a trace writes a complete archive (under its hidden name)" stop_service_mid_trace
 
 # The BPF links PID 1 holds in fxtraced's descriptor store.
-stored_links() { ls -l /proc/1/fd 2>/dev/null | grep -c "anon_inode:bpf_link"; }
+stored_links() { find /proc/1/fd -lname "anon_inode:bpf_link" 2>/dev/null | wc -l; }
 
 # SIGKILL mid-trace (killed_service_resumes KERNEL): Restart= starts
 # fxtraced again, which resumes the trace from /run/fxtrace/state, the
@@ -214,6 +214,7 @@ killed_service_resumes() {
 	journalctl -u fxtraced --since "$since" -o cat | grep -q "capture taken back from the descriptor store" ||
 		{ say "the $kernel capture was not taken back"; return 1; }
 	if [ "$kernel" = bpf ]; then
+		# shellcheck disable=SC2016
 		wait_for '[ "$(stored_links)" = 0 ]' ||
 			{ say "the store still holds $(stored_links) BPF links after the stop"; return 1; }
 	fi

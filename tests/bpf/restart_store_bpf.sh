@@ -50,8 +50,9 @@ for mode in oneshot circular streaming; do
 	sleep 0.5
 	ring_stored || fail "$mode: the ring map is not in the store: $(cat "$STORED")"
 	links=$(grep -c "^fxt-kernel-bpf-link-.* anon_inode:bpf_link" "$STORED" || true)
-	[ "$links" -gt 0 ] && [ "$links" = "$(stored bpf-prog)" ] ||
+	if [ "$links" = 0 ] || [ "$links" != "$(stored bpf-prog)" ]; then
 		fail "$mode: the store keeps $links links: $(cat "$STORED")"
+	fi
 	killed_at=$(uptime_ns)
 	kill -USR1 "$MGR"
 	poll no_manager

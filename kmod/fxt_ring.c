@@ -13,7 +13,8 @@
  * moves ctrl->oldest forward by whole records before it overwrites them,
  * and the reader reads after FXT_SCHED_IOC_STOP, whose
  * tracepoint_synchronize_unregister() orders every write before the ioctl
- * returns.
+ * returns, or peeks while tracing (fxt_ring_peek()), keeping only what is
+ * at or after the oldest it reads once its copy is done.
  */
 #include <linux/irq_work.h>
 #include <linux/string.h>
@@ -100,6 +101,8 @@ static void fxt_ring_overwrite(struct fxt_ring *r, u64 len)
 		return;
 	WRITE_ONCE(r->ctrl->oldest, r->oldest);
 	WRITE_ONCE(r->ctrl->overwritten, r->ctrl->overwritten + dropped);
+	/* The new oldest before the words it frees: fxt_ring_peek() reads them. */
+	smp_wmb();
 }
 
 /* Oneshot and streaming: room only where the reader has consumed. */

@@ -251,12 +251,23 @@ static void switch_to(struct fxt_buffer *b, unsigned int half)
 	struct fxt_area *a = &b->rolling[half];
 
 	count_overwritten(b, half);
+	/*
+	 * A manager copying this half for a snapshot reads its generation
+	 * before and after the copy (provider_abi.h): the half is marked
+	 * clearing before the first word is cleared, and gets its new
+	 * generation once all are.
+	 */
+	b->wraps++;
+	__atomic_store_n(&b->hdr->rolling_generation[half],
+			 b->wraps | FXT_BUFFER_GENERATION_CLEARING,
+			 __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	/* A fresh memfd is zero: only a half used before needs clearing. */
 	if (b->used[half])
 		zero_area(a);
+	__atomic_store_n(&b->hdr->rolling_generation[half], b->wraps,
+			 __ATOMIC_RELEASE);
 	b->used[half] = true;
-	b->wraps++;
-	b->hdr->rolling_generation[half] = b->wraps;
 	b->hdr->rolling_end[half] = 0;
 	b->published[half] = false;
 	area_reset(a, true);

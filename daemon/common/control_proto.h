@@ -30,6 +30,8 @@ enum fxt_ctl_msg_type {
 	FXT_MSG_CTL_STATUS = FXT_MSG_CTL_BASE + 2, /* header only */
 	/* struct fxt_ctl_wait_joined (tracectl record) */
 	FXT_MSG_CTL_WAIT_JOINED = FXT_MSG_CTL_BASE + 3,
+	/* struct fxt_ctl_snapshot, with the archive's descriptor */
+	FXT_MSG_CTL_SNAPSHOT = FXT_MSG_CTL_BASE + 4,
 	/* manager -> controller */
 	FXT_MSG_CTL_PROVIDER = FXT_MSG_CTL_BASE + 16, /* fxt_ctl_provider */
 	FXT_MSG_CTL_RESULT = FXT_MSG_CTL_BASE + 17,	/* fxt_ctl_result */
@@ -82,6 +84,19 @@ struct fxt_ctl_wait_joined {
 };
 
 #define FXT_CTL_WAIT_JOINED_MAX_MS 60000u
+
+/*
+ * A circular trace's buffers as they are now, into an archive of their
+ * own; the trace goes on. Like start, the controller opens the archive
+ * (a hidden file temp_name beside output) with its own rights and passes
+ * it; the RESULT (after the archive is on disk) gives temp_name and
+ * owner_uid back for the controller to rename it into place.
+ */
+struct fxt_ctl_snapshot {
+	struct fxt_msg_header hdr;
+	char output[FXT_CTL_PATH_MAX];	/* absolute, for the result and logs */
+	char temp_name[FXT_CTL_NAME_MAX];
+};
 
 enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_ALIVE = 1u << 0,	/* still connected */

@@ -432,13 +432,30 @@ static void ack_timer(struct bpf_backend *b)
 	(void)!read(b->timer_fd, &expirations, sizeof(expirations));
 }
 
+static int bpf_ring(void *state, unsigned int cpu, struct fxt_ring_reader *r)
+{
+	struct bpf_backend *b = state;
+	char *elem;
+
+	if (cpu >= b->ncpus)
+		return -EINVAL;
+	elem = ring_elem(b, cpu);
+	*r = (struct fxt_ring_reader){
+		.ctrl = (const void *)elem,
+		.consumer = (void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET),
+		.data = elem + FXT_RING_BPF_DATA_OFFSET,
+		.mask = b->ring_bytes - 1,
+	};
+	return 0;
+}
+
 static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 			    size_t cap)
 {
 	struct bpf_backend *b = state;
 	struct fxt_ring_reader r;
-	char *elem;
 	size_t len;
+	int err;
 
 	if (cpu == 0)
 		ack_timer(b);	/* the merge reads every CPU once per drain */
@@ -446,13 +463,9 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 		return -EINVAL;
 	if (b->running && b->mode == FXT_BUFFERING_CIRCULAR)
 		return 0;
-	elem = ring_elem(b, cpu);
-	r = (struct fxt_ring_reader){
-		.ctrl = (const void *)elem,
-		.consumer = (void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET),
-		.data = elem + FXT_RING_BPF_DATA_OFFSET,
-		.mask = b->ring_bytes - 1,
-	};
+	err = bpf_ring(b, cpu, &r);
+	if (err)
+		return err;
 	len = fxt_ring_read(&r, buf, cap, 1);
 	b->corrupt += r.corrupt;
 	return len;
@@ -645,6 +658,7 @@ const struct kernel_backend_ops kernel_backend_bpf = {
 	.event_fd = bpf_event_fd,
 	.ncpus = bpf_ncpus,
 	.read_cpu = bpf_read_cpu,
+	.ring = bpf_ring,
 	.stats = bpf_stats,
 	.close = bpf_close,
 };

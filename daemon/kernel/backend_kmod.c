@@ -234,22 +234,32 @@ static unsigned int kmod_ncpus(void *state)
 	return ((struct kmod_state *)state)->info.ncpus;
 }
 
-static ssize_t kmod_read_cpu(void *state, unsigned int cpu, void *buf,
-			     size_t cap)
+static int kmod_ring(void *state, unsigned int cpu, struct fxt_ring_reader *r)
 {
 	struct kmod_state *s = state;
-	struct fxt_ring_reader r;
-	size_t len;
 
 	if (cpu >= s->info.ncpus)
 		return -EINVAL;
-	r = (struct fxt_ring_reader){
+	*r = (struct fxt_ring_reader){
 		.ctrl = (const void *)(s->cpus[cpu].region +
 				       s->info.ctrl_offset),
 		.consumer = s->cpus[cpu].consumer,
 		.data = s->cpus[cpu].region + s->info.data_offset,
 		.mask = s->info.buffer_bytes - 1,
 	};
+	return 0;
+}
+
+static ssize_t kmod_read_cpu(void *state, unsigned int cpu, void *buf,
+			     size_t cap)
+{
+	struct kmod_state *s = state;
+	struct fxt_ring_reader r;
+	size_t len;
+	int err = kmod_ring(s, cpu, &r);
+
+	if (err)
+		return err;
 	len = fxt_ring_read(&r, buf, cap, 1);
 	s->corrupt += r.corrupt;
 	return len;
@@ -287,6 +297,7 @@ const struct kernel_backend_ops kernel_backend_kmod = {
 	.event_fd = kmod_event_fd,
 	.ncpus = kmod_ncpus,
 	.read_cpu = kmod_read_cpu,
+	.ring = kmod_ring,
 	.stats = kmod_stats,
 	.close = kmod_close,
 };

@@ -9,6 +9,8 @@
 
 #include <sys/types.h>
 
+#include <fxt/ring.h>
+
 #include "kernel_session.h"
 
 struct kernel_backend_ops {
@@ -35,6 +37,11 @@ struct kernel_backend_ops {
 	 */
 	ssize_t (*read_cpu)(void *state, unsigned int cpu, void *buf,
 			    size_t cap);
+	/*
+	 * Circular, while capture runs: the ring of one CPU, for
+	 * fxt_ring_peek() (snapshots read it without releasing anything).
+	 */
+	int (*ring)(void *state, unsigned int cpu, struct fxt_ring_reader *r);
 	void (*stats)(void *state, struct kernel_session_stats *st);
 	void (*close)(void *state);
 };

@@ -575,6 +575,115 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 	return err;
 }
 
+/* One CPU's records as a snapshot copied them, handed out whole. */
+struct peeked_cpu {
+	unsigned char *data;
+	size_t len, pos;
+};
+
+static ssize_t peeked_read_cpu(void *ctx, unsigned int cpu, void *buf,
+			       size_t cap)
+{
+	struct peeked_cpu *p = (struct peeked_cpu *)ctx + cpu;
+	size_t len = 0;
+
+	while (p->pos + len < p->len) {
+		uint64_t bytes = fxt_record_bytes(
+			*(const uint64_t *)(p->data + p->pos + len));
+
+		if (len + bytes > cap)
+			break;
+		len += bytes;
+	}
+	memcpy(buf, p->data + p->pos, len);
+	p->pos += len;
+	return (ssize_t)len;
+}
+
+static void peeked_free(struct peeked_cpu *cpus, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; cpus && i < n; i++)
+		free(cpus[i].data);
+	free(cpus);
+}
+
+/* Every CPU's ring as it is now (fxt_ring_peek()); capture goes on. */
+static int peek_all(struct kernel_session *ks, struct peeked_cpu **out)
+{
+	unsigned int i, n = ks->ops->ncpus(ks->state);
+	struct peeked_cpu *cpus = calloc(n ? n : 1, sizeof(*cpus));
+	int err = 0;
+
+	if (!cpus)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++) {
+		struct fxt_ring_reader r;
+
+		err = ks->ops->ring(ks->state, i, &r);
+		if (err)
+			break;
+		cpus[i].data = malloc(r.mask + 1);
+		if (!cpus[i].data)
+			err = -ENOMEM;
+		else
+			cpus[i].len = fxt_ring_peek(&r, cpus[i].data);
+	}
+	if (err) {
+		peeked_free(cpus, n);
+		return err;
+	}
+	*out = cpus;
+	return 0;
+}
+
+int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
+			    void *ctx)
+{
+	unsigned int n = ks->ops->ncpus(ks->state);
+	struct kernel_names names = { 0 };
+	struct peeked_cpu *cpus = NULL;
+	struct kernel_merge *merge = NULL;
+	struct kernel_out *o = NULL;
+	int err;
+
+	if (!ks->ops->ring || ks->cfg.mode != FXT_BUFFERING_CIRCULAR ||
+	    !ks->started)
+		return -EOPNOTSUPP;
+	err = peek_all(ks, &cpus);
+	if (err)
+		return err;
+	/* The rings may have lost the fork records: name the living. */
+	err = kernel_names_dump(&names, "/proc");
+	if (err == -ENOMEM)
+		goto out;
+	err = -ENOMEM;
+	o = malloc(sizeof(*o));
+	merge = kernel_merge_new(n, KERNEL_CHUNK_BYTES);
+	if (!o || !merge)
+		goto out;
+	o->write = write;
+	o->ctx = ctx;
+	o->len = 0;
+	err = write_preamble(ks, o);
+	if (!err)
+		err = out_flush(o);
+	if (!err && names.len)
+		err = write(ctx, names.words, names.len * FXT_WORD_BYTES);
+	if (!err)
+		err = kernel_merge_run(merge, peeked_read_cpu, cpus, out_emit, o,
+				       UINT64_MAX, UINT64_MAX);
+	if (!err)
+		err = out_flush(o);
+out:
+	free(o);
+	kernel_merge_free(merge);
+	kernel_names_free(&names);
+	peeked_free(cpus, n);
+	return err;
+}
+
 /* Circular rings may have lost the fork records: name the survivors again. */
 int kernel_session_stop(struct kernel_session *ks)
 {

@@ -127,6 +127,16 @@ int kernel_session_event_fd(const struct kernel_session *ks);
  */
 int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 			 void *ctx);
+/*
+ * Circular, while capture runs: writes what every CPU's ring holds now
+ * (a record overwritten while it is copied is left out), as a whole
+ * section body of its own: initialization, string table, the names of
+ * the tasks that exist, the records merged. Nothing is released: capture
+ * and a later drain go on as if it had not happened. -EOPNOTSUPP in
+ * other modes.
+ */
+int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
+			    void *ctx);
 int kernel_session_stop(struct kernel_session *ks);
 void kernel_session_stats(const struct kernel_session *ks,
 			  struct kernel_session_stats *st);

@@ -21,6 +21,7 @@
 #include "log.h"
 #include "manager.h"
 #include "provider.h"
+#include "snapshot.h"
 #include "trace.h"
 
 #define PEER_GROUPS_MAX 256
@@ -196,6 +197,25 @@ static int handle_start(struct controller *c, const void *buf, size_t len,
 	return controller_send_result(c, r, note);
 }
 
+static int handle_snapshot(struct controller *c, const void *buf, size_t len,
+			   int archive_fd)
+{
+	_cleanup_close_ int fd = archive_fd;
+	char note[FXT_CTL_MESSAGE_MAX];
+	int r;
+
+	if (len != sizeof(struct fxt_ctl_snapshot))
+		return reject_length(c, "a snapshot request", len,
+				     sizeof(struct fxt_ctl_snapshot));
+	r = snapshot_take(c->manager, c, buf, TAKE_FD(fd), c->uid, note,
+			  sizeof(note));
+	if (r == 0)
+		return 0;	/* the result comes when the archive is written */
+	log_warning_errno(r, "Refused a snapshot for uid %u: %s",
+			  (unsigned int)c->uid, note);
+	return controller_send_result(c, r, note);
+}
+
 static int handle_stop(struct controller *c)
 {
 	struct manager *m = c->manager;
@@ -338,7 +358,7 @@ static int refuse(struct controller *c)
 	return controller_send_result(c, -EPERM, message);
 }
 
-/* A start request comes with the archive: *archive_fd, taken here. */
+/* Start and snapshot requests come with the archive: *archive_fd, taken here. */
 static int handle_request(struct controller *c, const void *buf, size_t len,
 			  int *archive_fd)
 {
@@ -357,6 +377,8 @@ static int handle_request(struct controller *c, const void *buf, size_t len,
 		return handle_start(c, buf, len, TAKE_FD(*archive_fd));
 	case FXT_MSG_CTL_STOP:
 		return handle_stop(c);
+	case FXT_MSG_CTL_SNAPSHOT:
+		return handle_snapshot(c, buf, len, TAKE_FD(*archive_fd));
 	case FXT_MSG_CTL_WAIT_JOINED:
 		return handle_wait_joined(c, buf, len);
 	case FXT_MSG_CTL_STATUS: {
@@ -464,6 +486,7 @@ struct controller *controller_free(struct controller *c)
 		return NULL;
 	LIST_REMOVE(c->manager->controllers, c);
 	trace_forget_controller(c->manager, c);
+	snapshot_forget_controller(c->manager, c);
 	sd_event_source_disable_unref(c->wait_timer);
 	while (c->out_head) {
 		struct controller_out *o = c->out_head;

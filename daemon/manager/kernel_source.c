@@ -66,6 +66,43 @@ static int drain(struct kernel_source *ks)
 	return r;
 }
 
+struct snapshot_sink {
+	struct archive *archive;
+	uint32_t id;
+	bool visited;
+	uint64_t records;
+};
+
+static int write_to_snapshot(void *ctx, const void *data, size_t len)
+{
+	struct snapshot_sink *s = ctx;
+	int r = 0;
+
+	if (!s->visited)
+		r = archive_begin_section(s->archive, s->id, "kernel",
+					  &s->visited, false);
+	if (r >= 0)
+		r = archive_write(s->archive, data, len);
+	if (r >= 0)
+		s->records += record_walk_count(data, len);
+	return r;
+}
+
+int kernel_source_snapshot(struct kernel_source *ks, struct archive *a)
+{
+	struct snapshot_sink s = { .archive = a, .id = ks->id };
+	struct kernel_session_stats st = { 0 };
+	int r = kernel_session_snapshot(ks->session, write_to_snapshot, &s);
+
+	kernel_session_stats(ks->session, &st);
+	if (r >= 0 && st.dropped)
+		r = archive_write_provider_event(a, ks->id,
+						 FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	if (r < 0)
+		return r;
+	return archive_commit(a, ks->id, s.records);
+}
+
 void kernel_source_lost(struct kernel_source *ks, uint64_t records,
 			uint64_t bytes, int error)
 {

@@ -44,6 +44,11 @@ int kernel_source_finish(struct kernel_source *ks);
  * drains them and watches again. 0, or the write error again.
  */
 int kernel_source_resume(struct kernel_source *ks);
+/*
+ * A snapshot (circular): the kernel section of archive a, another trace's
+ * archive, from what the rings hold now; capture goes on. 0 or -errno.
+ */
+int kernel_source_snapshot(struct kernel_source *ks, struct archive *a);
 /* Records the writer could not put on disk after all. */
 void kernel_source_lost(struct kernel_source *ks, uint64_t records,
 			uint64_t bytes, int error);

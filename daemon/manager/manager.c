@@ -18,6 +18,7 @@
 #include "log.h"
 #include "manager.h"
 #include "provider.h"
+#include "snapshot.h"
 #include "trace.h"
 
 int manager_new(struct manager **ret)
@@ -69,6 +70,7 @@ struct manager *manager_free(struct manager *m)
 {
 	if (!m)
 		return NULL;
+	snapshot_free_all(m);
 	while (m->controllers)
 		controller_free(m->controllers);
 	while (m->providers)

@@ -81,6 +81,7 @@
 struct controller;
 struct pending;
 struct provider;
+struct snapshot;
 struct trace;
 
 struct manager_stored_fd {
@@ -126,6 +127,7 @@ struct manager {
 	uint32_t next_provider_id;
 
 	struct trace *trace;	/* NULL when idle */
+	struct snapshot *snapshots;	/* being written */
 	bool exiting;		/* exit once the trace is written */
 	/*
 	 * The last trace's archive. Until its owner's controller has been

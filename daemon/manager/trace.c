@@ -600,23 +600,25 @@ static void reply(struct manager *m, struct controller *c, int error)
 	(void)controller_send_result(c, error, message);
 }
 
+struct provider *trace_next_provider(const struct manager *m, uint32_t after)
+{
+	struct provider *p, *best = NULL;
+
+	for (p = m->providers; p; p = p->next)
+		if (p->in_trace && p->id > after && (!best || p->id < best->id))
+			best = p;
+	return best;
+}
+
 /* Providers in id order, so archives list them as they connected. */
 static int collect_all(struct manager *m)
 {
 	struct trace *t = m->trace;
-	uint32_t last = 0;
+	struct provider *best;
 	int r, first_error = 0;
 
-	for (;;) {
-		struct provider *p, *best = NULL;
-
-		for (p = m->providers; p; p = p->next)
-			if (p->in_trace && p->id > last &&
-			    (!best || p->id < best->id))
-				best = p;
-		if (!best)
-			break;
-		last = best->id;
+	for (best = trace_next_provider(m, 0); best;
+	     best = trace_next_provider(m, best->id)) {
 		r = collect_provider(best, t->archive);
 		if (r < 0 && !first_error)
 			first_error = log_error_errno(r, "Failed to write provider %s[%d] to %s",
@@ -1216,6 +1218,16 @@ enum fxt_ctl_state trace_state(const struct manager *m)
 		return FXT_CTL_STATE_IDLE;
 	return m->trace->stopping ? FXT_CTL_STATE_STOPPING :
 				    FXT_CTL_STATE_TRACING;
+}
+
+enum fxt_buffering_mode trace_mode(const struct manager *m)
+{
+	return m->trace->mode;
+}
+
+struct kernel_source *trace_kernel(const struct manager *m)
+{
+	return m->trace->kernel;
 }
 
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res)

@@ -14,6 +14,7 @@
 #include "control_proto.h"
 
 struct controller;
+struct kernel_source;
 struct manager;
 struct provider;
 
@@ -52,6 +53,11 @@ int trace_save(struct manager *m, struct provider *p,
  */
 int trace_hand_last(struct manager *m, struct controller *c);
 enum fxt_ctl_state trace_state(const struct manager *m);
+/* The provider in the trace with the next id after after (0: the first). */
+struct provider *trace_next_provider(const struct manager *m, uint32_t after);
+/* The running trace's mode and kernel capture (NULL: none), for snapshots. */
+enum fxt_buffering_mode trace_mode(const struct manager *m);
+struct kernel_source *trace_kernel(const struct manager *m);
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res);
 /* The running trace for STATUS=: output, id, kernel, providers, bytes. */
 void trace_format_status(const struct manager *m, unsigned int nproviders,

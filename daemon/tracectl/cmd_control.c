@@ -21,6 +21,7 @@
 #include <time.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fxt/fxt_sched_uapi.h>
@@ -1092,4 +1093,106 @@ int cmd_record(int argc, char **argv)
 	if (r)
 		return r;
 	return status;
+}
+
+static void snapshot_usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: tracectl snapshot [-o FILE]\n"
+		"Writes what the running circular trace holds now (every provider's\n"
+		"buffer and the kernel's per-CPU rings) to FILE, a complete archive of\n"
+		"its own; the trace goes on and the providers never wait. A record\n"
+		"overwritten while it is copied is left out. FILE (default\n"
+		"snapshot-DATE-TIME.fxt) is written with your own rights; a file\n"
+		"there is kept as FILE.old.\n\n"
+		"  -o, --output FILE   where the snapshot goes\n"
+		"  -h, --help          this text\n\n"
+		"Examples:\n"
+		"  sudo tracectl start --mode circular --kernel=bpf\n"
+		"  sudo tracectl snapshot -o jank.fxt\n"
+		"  tracectl dump --strict jank.fxt | tail\n");
+}
+
+static void default_snapshot_name(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm) ||
+	    !strftime(buf, len, "snapshot-%Y%m%d-%H%M%S.fxt", &tm))
+		snprintf(buf, len, "snapshot.fxt");
+}
+
+static int do_snapshot(const char *cmd, const char *output)
+{
+	struct fxt_ctl_snapshot req;
+	char temp[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	struct reply rep;
+	int error, placed, r;
+
+	fxt_msg_init(&req, FXT_MSG_CTL_SNAPSHOT, sizeof(req));
+	r = resolve_output(output, req.output, sizeof(req.output));
+	if (r >= 0)
+		r = fd = create_temp(req.output, req.temp_name,
+				     sizeof(req.temp_name));
+	if (r < 0) {
+		fprintf(stderr, "tracectl %s: cannot create %s: %s\n", cmd,
+			output, r == -EINVAL ? "not a regular file" :
+			strerror(-r));
+		return TRACECTL_EXIT_FAIL;
+	}
+	temp_path(req.output, req.temp_name, temp, sizeof(temp));
+	r = exchange(cmd, &req, sizeof(req), fd, &rep);
+	free(rep.providers);
+	if (r < 0 || report(cmd, &rep)) {
+		discard_output(temp, fd);
+		return TRACECTL_EXIT_FAIL;
+	}
+	error = rep.result.archive_error;
+	placed = publish_archive(cmd, &rep.result, error);
+	if (error && error != -ENOENT)
+		fprintf(stderr, "tracectl %s: the snapshot is incomplete: %s\n",
+			cmd, strerror(-error));
+	if (!placed)
+		printf("Snapshot written to %s%s\n", rep.result.output,
+		       error ? " (incomplete)" : "");
+	return error || placed ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+}
+
+int cmd_snapshot(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{}
+	};
+	char name[64];
+	const char *output = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			snapshot_usage(stdout);
+			return TRACECTL_EXIT_OK;
+		default:
+			snapshot_usage(stderr);
+			return TRACECTL_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tracectl snapshot: unexpected argument '%s'\n",
+			argv[optind]);
+		return TRACECTL_EXIT_USAGE;
+	}
+	if (!output) {
+		default_snapshot_name(name, sizeof(name));
+		output = name;
+	}
+	return do_snapshot("snapshot", output);
 }

@@ -16,6 +16,7 @@ static const struct subcommand subcommands[] = {
 	{ "start", cmd_start, "start a trace" },
 	{ "stop", cmd_stop, "stop the trace and write the archive" },
 	{ "status", cmd_status, "show the trace state and providers" },
+	{ "snapshot", cmd_snapshot, "save what a circular trace holds now; it goes on" },
 	{ "record", cmd_record, "trace while a command runs" },
 	{ "dump", cmd_dump, "print every record of an FXT file" },
 	{ "convert", cmd_convert, "convert an FXT file to Chrome JSON" },
@@ -29,7 +30,7 @@ static void usage(FILE *out)
 
 	fprintf(out, "Usage: tracectl COMMAND [OPTIONS]\n\nCommands:\n");
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  %-8s %s\n", subcommands[i].name,
+		fprintf(out, "  %-9s %s\n", subcommands[i].name,
 			subcommands[i].summary);
 	fprintf(out,
 		"\nExamples:\n"

@@ -10,6 +10,7 @@
 int cmd_start(int argc, char **argv);
 int cmd_stop(int argc, char **argv);
 int cmd_status(int argc, char **argv);
+int cmd_snapshot(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_convert(int argc, char **argv);

@@ -152,7 +152,13 @@ struct fxt_buffer_header {
 	 */
 	__u64 durable_end;
 	__u64 rolling_end[2];
-	/* Times each half was (re)started; the larger is the newer. */
+	/*
+	 * Times each half was (re)started; the larger is the newer. While
+	 * the provider clears a half for reuse it also has
+	 * FXT_BUFFER_GENERATION_CLEARING: a reader copying the half while
+	 * the provider runs (a snapshot) keeps its copy only if the
+	 * generation, read before and after, was the same and not clearing.
+	 */
 	__u64 rolling_generation[2];
 
 	/* Circular: records overwritten by wrapping count as dropped. */
@@ -167,6 +173,8 @@ struct fxt_buffer_header {
 
 	__u64 reserved[109];
 };
+
+#define FXT_BUFFER_GENERATION_CLEARING (1ull << 63)
 
 #define FXT_BUFFER_CHUNK_MIN 256u
 #define FXT_BUFFER_CHUNK_MAX 65536u

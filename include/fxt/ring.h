@@ -163,6 +163,47 @@ static inline __u64 fxt_ring_read(struct fxt_ring_reader *r, void *buf,
 		__atomic_store_n(&r->consumer->tail, tail, __ATOMIC_RELEASE);
 	return len;
 }
+/*
+ * Copies what a circular ring holds now, oldest first, without releasing
+ * anything, while its writer goes on: a private copy of [oldest, head),
+ * then only the records at or after the oldest the writer kept once the
+ * copy was done (ctrl->oldest moves before the words it frees are
+ * overwritten), so a record overwritten meanwhile is left out, never
+ * torn. buf holds at least the ring's data bytes. Returns the bytes of
+ * whole records at the start of buf.
+ */
+static inline __u64 fxt_ring_peek(struct fxt_ring_reader *r, void *buf)
+{
+	__u64 head = __atomic_load_n(&r->ctrl->head, __ATOMIC_ACQUIRE);
+	__u64 from = __atomic_load_n(&r->ctrl->oldest, __ATOMIC_ACQUIRE);
+	__u64 kept, pos, len, off, first, bytes;
+
+	/* The writer went on between the loads: the head is stale. */
+	if ((__s64)(head - from) < 0)
+		return 0;
+	if (head - from > r->mask + 1) {
+		r->corrupt++;
+		return 0;
+	}
+	len = head - from;
+	off = from & r->mask;
+	first = len < r->mask + 1 - off ? len : r->mask + 1 - off;
+	memcpy(buf, (const __u8 *)r->data + off, first);
+	memcpy((__u8 *)buf + first, r->data, len - first);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	kept = __atomic_load_n(&r->ctrl->oldest, __ATOMIC_RELAXED);
+	if (kept - from >= len)
+		return 0;	/* all of it overwritten, or none written */
+	for (pos = kept - from; pos < len; pos += bytes) {
+		bytes = fxt_record_bytes(*(const __u64 *)((__u8 *)buf + pos));
+		if (!bytes || bytes > len - pos) {
+			r->corrupt++;
+			break;
+		}
+	}
+	memmove(buf, (__u8 *)buf + (kept - from), pos - (kept - from));
+	return pos - (kept - from);
+}
 #endif
 
 #endif /* FXT_FXT_RING_H */

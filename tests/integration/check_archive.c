@@ -6,10 +6,12 @@
  * initialization record in each user section before its events, no
  * metadata from providers. Prints one line per provider:
  *   NAME events=N init=N overflow=N sched=N imin=A imax=B distinct=D
- *        recovered=N
- * (i: the proto-provider's event argument), then "trace recovered=N"
- * (the trace-wide marks of a restarted manager), and exits 1 on any
- * violation.
+ *        tmax=T ievents=E breaks=K backs=B recovered=N
+ * (i: the proto-provider's event argument; T: the newest timestamp of an
+ * event or scheduling record, ticks; E: events with an i; K: how often an
+ * i is not the one before plus 1, B: how often it is not above it), then
+ * "trace recovered=N" (the trace-wide marks of a restarted manager), and
+ * exits 1 on any violation.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,6 +29,8 @@ struct prov {
 	char name[256];
 	uint64_t events, init, overflow, sched, kobj, strings;
 	uint64_t imin, imax, distinct;
+	uint64_t tmax;
+	uint64_t ievents, breaks, backs, ilast;
 	uint64_t recovered;
 	unsigned char *seen;
 };
@@ -114,6 +118,11 @@ static void event(struct prov *p, const uint64_t *w, uint64_t n, long off)
 	    FXT_GET(w[2], FXT_ARG_TYPE) != FXT_ARG_INT64)
 		return;
 	i = w[3];
+	if (p->ievents && i != p->ilast + 1)
+		p->breaks++;
+	if (p->ievents++ && i <= p->ilast)
+		p->backs++;
+	p->ilast = i;
 	if (i < p->imin)
 		p->imin = i;
 	if (i > p->imax)
@@ -165,8 +174,12 @@ int main(int argc, char **argv)
 			cur->init++;
 		} else if (type == FXT_RECORD_EVENT) {
 			event(cur, w, n, off);
+			if (n > 1 && w[1] > cur->tmax)
+				cur->tmax = w[1];
 		} else if (type == FXT_RECORD_SCHEDULING) {
 			cur->sched++;
+			if (n > 1 && w[1] > cur->tmax)
+				cur->tmax = w[1];
 		} else if (type == FXT_RECORD_KERNEL_OBJECT) {
 			cur->kobj++;
 		} else if (type == FXT_RECORD_STRING) {
@@ -177,7 +190,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < nprovs; i++) {
 		struct prov *p = &provs[i];
 
-		printf("%s events=%llu init=%llu overflow=%llu sched=%llu kobj=%llu strings=%llu imin=%lld imax=%llu distinct=%llu recovered=%llu\n",
+		printf("%s events=%llu init=%llu overflow=%llu sched=%llu kobj=%llu strings=%llu imin=%lld imax=%llu distinct=%llu tmax=%llu ievents=%llu breaks=%llu backs=%llu recovered=%llu\n",
 		       p->name, (unsigned long long)p->events,
 		       (unsigned long long)p->init,
 		       (unsigned long long)p->overflow,
@@ -187,6 +200,10 @@ int main(int argc, char **argv)
 		       p->imin == UINT64_MAX ? -1LL : (long long)p->imin,
 		       (unsigned long long)p->imax,
 		       (unsigned long long)p->distinct,
+		       (unsigned long long)p->tmax,
+		       (unsigned long long)p->ievents,
+		       (unsigned long long)p->breaks,
+		       (unsigned long long)p->backs,
 		       (unsigned long long)p->recovered);
 	}
 	printf("trace recovered=%llu\n", (unsigned long long)trace_recovered);

@@ -242,6 +242,8 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 		__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);
 		goto out;
 	}
+	/* ctrl->oldest moves before the words it frees (fxt_ring_peek()). */
+	barrier();
 #pragma unroll
 	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS; i++) {
 		if (i < words)

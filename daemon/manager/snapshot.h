@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Snapshots of a running circular trace: what every provider's buffer and
+ * the kernel's rings hold now, copied privately and validated, into an
+ * archive of its own that is complete by itself. Writers never wait; the
+ * trace goes on.
+ */
+#ifndef FXT_SNAPSHOT_H
+#define FXT_SNAPSHOT_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "control_proto.h"
+
+struct controller;
+struct manager;
+
+/*
+ * Takes archive_fd. Copies the buffers now and queues the archive; c (may
+ * be NULL) gets the RESULT once it is on disk. On failure returns -errno
+ * with the reason in note (and c gets nothing).
+ */
+int snapshot_take(struct manager *m, struct controller *c,
+		  const struct fxt_ctl_snapshot *req, int archive_fd,
+		  uid_t owner, char *note, size_t note_len);
+void snapshot_forget_controller(struct manager *m, struct controller *c);
+/* The manager exits: snapshots not written yet are dropped. */
+void snapshot_free_all(struct manager *m);
+
+#endif /* FXT_SNAPSHOT_H */

@@ -442,7 +442,7 @@ static int bpf_ring(void *state, unsigned int cpu, struct fxt_ring_reader *r)
 	elem = ring_elem(b, cpu);
 	*r = (struct fxt_ring_reader){
 		.ctrl = (const void *)elem,
-		.consumer = (void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET),
+		.consumer = ring_consumer(b, cpu),
 		.data = elem + FXT_RING_BPF_DATA_OFFSET,
 		.mask = b->ring_bytes - 1,
 	};

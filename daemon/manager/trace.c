@@ -354,7 +354,9 @@ static int list_provider(struct trace *t, const struct provider *p)
 
 /*
  * Under systemd the archive waits in the descriptor store while the
- * trace runs (without NOTIFY_SOCKET these do nothing).
+ * trace runs (without NOTIFY_SOCKET these do nothing). FDPOLL=0: the
+ * store would drop a descriptor that polls as an error, as a BPF array
+ * map always does.
  */
 static void store_fd(struct trace *t, int fd, const char *name)
 {
@@ -363,7 +365,7 @@ static void store_fd(struct trace *t, int fd, const char *name)
 
 	if (fd < 0)
 		return;
-	snprintf(msg, sizeof(msg), "FDSTORE=1\nFDNAME=%s", name);
+	snprintf(msg, sizeof(msg), "FDSTORE=1\nFDPOLL=0\nFDNAME=%s", name);
 	r = sd_pid_notify_with_fds(0, 0, msg, &fd, 1);
 	if (r < 0)
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),

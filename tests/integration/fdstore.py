@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Runs a command as systemd runs a Type=notify service with a descriptor
 store, for tests without systemd: NOTIFY_SOCKET, FDSTORE=1 with FDNAME=
-(the descriptors are kept), FDSTOREREMOVE=1 (they are closed), and at a
-restart the kept descriptors passed from fd 3 on with LISTEN_FDS,
+(the descriptors are kept; as systemd does, dropped when they poll as
+hung up or in error, unless FDPOLL=0), FDSTOREREMOVE=1 (they are closed),
+and at a restart the kept descriptors passed from fd 3 on with LISTEN_FDS,
 LISTEN_FDNAMES and LISTEN_PID.
 
 SIGUSR1 kills the command (SIGKILL); SIGUSR2 starts it again; SIGTERM
@@ -14,6 +15,7 @@ usage: fdstore.py STATE_FILE COMMAND [ARG...]
 """
 import array
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -35,6 +37,7 @@ class Store:
         self.state_file = state_file
         self.argv = argv
         self.kept = []  # (name, fd)
+        self.polled = set()  # kept fds watched for POLLERR, POLLHUP
         self.child = None
         self.dir = tempfile.mkdtemp(prefix="fxt-fdstore.")
         self.path = os.path.join(self.dir, "notify")
@@ -95,15 +98,29 @@ class Store:
             for fd in fds:
                 os.set_inheritable(fd, False)
                 self.kept.append((name, fd))
+                if fields.get("FDPOLL") != "0":
+                    self.polled.add(fd)
+            self.drop_hung_up()
             self.write_state()
             return
         for fd in fds:
             os.close(fd)
         if fields.get("FDSTOREREMOVE") == "1":
             for n, fd in [k for k in self.kept if k[0] == name]:
+                self.polled.discard(fd)
                 os.close(fd)
             self.kept = [k for k in self.kept if k[0] != name]
             self.write_state()
+
+    def drop_hung_up(self):
+        p = select.poll()
+        for fd in self.polled:
+            p.register(fd, 0)
+        for fd, ev in p.poll(0):
+            if ev & (select.POLLERR | select.POLLHUP | select.POLLNVAL):
+                self.polled.discard(fd)
+                self.kept = [k for k in self.kept if k[1] != fd]
+                os.close(fd)
 
 
 def main():

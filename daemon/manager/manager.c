@@ -124,7 +124,8 @@ void manager_drop_stored_kernel(struct manager *m, const char *keep_id)
 		}
 		if (s->fd >= 0)
 			close(s->fd);
-		snprintf(msg, sizeof(msg), "FDSTOREREMOVE=1\nFDNAME=%s", s->name);
+		snprintf(msg, sizeof(msg), "FDSTOREREMOVE=1\nFDNAME=%s",
+			 s->name);
 		(void)sd_notify(0, msg);
 		if (keep_id)
 			log_warning("Letting go of %s from the descriptor store: not of trace %s, the one resumed",

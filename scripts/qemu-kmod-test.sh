@@ -61,12 +61,14 @@ if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	exit 1
 fi
 
-# The manager's programs for the archive and end-to-end tests: dynamic
+# The manager's programs for the archive and end-to-end tests, and the
+# BPF backend's benchmark (module, BPF and ftrace in one boot): dynamic
 # (libsystemd has no static library), so they go in with their ldd
 # dependencies and the loader. From the project's build if there is one.
 build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/manager/fxtraced
-tests/integration/proto-provider tests/kernel/check-kcat"
+tests/integration/proto-provider tests/kernel/check-kcat
+tests/bench/bpf/bpf_overhead"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -123,7 +125,7 @@ timeout "${FXT_QEMU_TIMEOUT:-1200}" qemu-system-x86_64 -accel tcg,thread=single 
 	-append "$append" </dev/null >"$log" 2>&1 ||
 	status=$?
 
-tr -d '\r' <"$log" | grep -E "^(PASS|FAIL|  |kmod-bench: )" || true
+tr -d '\r' <"$log" | grep -E "^(PASS|FAIL|  |kmod-bench: |bpf-bench: )" || true
 result=$(tr -d '\r' <"$log" | grep -o "kmod: [0-9]* passed, [0-9]* failed" | tail -n 1)
 if [ -z "$result" ]; then
 	tail -n 60 "$log"

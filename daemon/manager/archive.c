@@ -9,6 +9,7 @@
  * what is left once and reports the chunks it could not write, by owner,
  * so that the counts say what the archive holds.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,13 +31,19 @@
 #define ARCHIVE_NAME_MAX 255u
 /* A chunk's first allocation; it grows by doubling. */
 #define ARCHIVE_CHUNK_MIN 4096u
+/*
+ * A chunk at least this large is mapped on its own, in huge pages where
+ * the kernel has them: a provider's whole buffer is copied into one, and
+ * its first touch costs a fault per 2 MiB instead of per page.
+ */
+#define ARCHIVE_CHUNK_MAPPED (2u * 1024u * 1024u)
 
 struct chunk {
 	struct chunk *next;
 	uint32_t owner;
 	uint64_t records;
 	size_t len, cap;
-	char *data;
+	char *data;		/* mapped when cap >= ARCHIVE_CHUNK_MAPPED */
 };
 
 struct archive {
@@ -65,6 +73,8 @@ struct archive {
 	uint64_t failures;
 	uint64_t written;
 	int finish_error;	/* of fsync() */
+	char *spare;		/* a written chunk's mapping, for the next */
+	size_t spare_cap;
 	struct archive_lost *lost;
 	size_t nlost;
 	/* Resumed: the providers whose info the file holds already. */
@@ -74,10 +84,78 @@ struct archive {
 
 static void chunk_free(struct chunk *c)
 {
-	if (c) {
+	if (!c)
+		return;
+	if (c->cap >= ARCHIVE_CHUNK_MAPPED)
+		munmap(c->data, c->cap);
+	else
 		free(c->data);
-		free(c);
+	free(c);
+}
+
+/*
+ * A written chunk's mapping is kept for the next large chunk (under the
+ * lock): pages the process already has cost no faults and no zeroing,
+ * and on a stop the event loop fills one provider's chunk while the
+ * writer writes the last. The larger of two is kept.
+ */
+static void chunk_retire(struct archive *a, struct chunk *c)
+{
+	if (c->cap >= ARCHIVE_CHUNK_MAPPED && c->cap > a->spare_cap) {
+		if (a->spare)
+			munmap(a->spare, a->spare_cap);
+		a->spare = c->data;
+		a->spare_cap = c->cap;
+		c->data = NULL;
+		c->cap = 0;
 	}
+	chunk_free(c);
+}
+
+/* The spare mapping if it holds cap bytes; NULL otherwise. */
+static char *take_spare(struct archive *a, size_t *cap)
+{
+	char *data = NULL;
+
+	pthread_mutex_lock(&a->lock);
+	if (a->spare && a->spare_cap >= *cap) {
+		data = a->spare;
+		*cap = a->spare_cap;
+		a->spare = NULL;
+		a->spare_cap = 0;
+	}
+	pthread_mutex_unlock(&a->lock);
+	return data;
+}
+
+/* Grows c's data to cap bytes, keeping its contents. */
+static int chunk_grow(struct archive *a, struct chunk *c, size_t cap)
+{
+	char *data;
+
+	if (cap < ARCHIVE_CHUNK_MAPPED) {
+		data = realloc(c->data, cap);
+		if (!data)
+			return -ENOMEM;
+	} else if (c->cap >= ARCHIVE_CHUNK_MAPPED) {
+		data = mremap(c->data, c->cap, cap, MREMAP_MAYMOVE);
+		if (data == MAP_FAILED)
+			return -ENOMEM;
+	} else {
+		data = take_spare(a, &cap);
+		if (!data)
+			data = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (data == MAP_FAILED)
+			return -ENOMEM;
+		memcpy(data, c->data, c->len);
+		free(c->data);
+	}
+	if (cap >= ARCHIVE_CHUNK_MAPPED)
+		(void)madvise(data, cap, MADV_HUGEPAGE);
+	c->data = data;
+	c->cap = cap;
+	return 0;
 }
 
 /* Whole or not at all: a chunk that fails is cut back. */
@@ -184,7 +262,7 @@ static void *writer(void *userdata)
 		if (!a->head)
 			a->tail = &a->head;
 		a->queued -= c->len;
-		chunk_free(c);
+		chunk_retire(a, c);
 	}
 	pthread_mutex_unlock(&a->lock);
 	if (a->finished)
@@ -372,6 +450,8 @@ int archive_close(struct archive *a)
 		chunk_free(c);
 	}
 	chunk_free(a->open);
+	if (a->spare)
+		munmap(a->spare, a->spare_cap);
 	sd_event_source_disable_unref(a->done_source);
 	if (a->done_fd >= 0)
 		close(a->done_fd);
@@ -388,7 +468,6 @@ static int reserve(struct archive *a, size_t len)
 {
 	struct chunk *c = a->open;
 	size_t queued, cap;
-	char *data;
 
 	pthread_mutex_lock(&a->lock);
 	queued = a->queued;
@@ -409,23 +488,38 @@ static int reserve(struct archive *a, size_t len)
 	cap = c->cap ? c->cap : ARCHIVE_CHUNK_MIN;
 	while (cap < c->len + len)
 		cap *= 2;
-	data = realloc(c->data, cap);
-	if (!data)
-		return -ENOMEM;
-	c->data = data;
-	c->cap = cap;
-	return 0;
+	/* A large area is copied whole: no room for doubling past it. */
+	if (cap >= ARCHIVE_CHUNK_MAPPED && len >= ARCHIVE_CHUNK_MAPPED)
+		cap = (c->len + len + ARCHIVE_CHUNK_MAPPED - 1) &
+		      ~(size_t)(ARCHIVE_CHUNK_MAPPED - 1);
+	return chunk_grow(a, c, cap);
 }
 
-int archive_write(struct archive *a, const void *data, size_t len)
+int archive_reserve(struct archive *a, size_t len, void **room)
 {
 	int r = reserve(a, len);
 
 	if (r < 0)
 		return r;
-	memcpy(a->open->data + a->open->len, data, len);
+	*room = a->open->data + a->open->len;
+	return 0;
+}
+
+void archive_wrote(struct archive *a, size_t len)
+{
 	a->open->len += len;
 	a->bytes += len;
+}
+
+int archive_write(struct archive *a, const void *data, size_t len)
+{
+	void *room;
+	int r = archive_reserve(a, len, &room);
+
+	if (r < 0)
+		return r;
+	memcpy(room, data, len);
+	archive_wrote(a, len);
 	return 0;
 }
 

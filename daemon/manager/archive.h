@@ -85,6 +85,13 @@ int archive_write_provider_event(struct archive *a, uint32_t id,
  * (counted).
  */
 int archive_write(struct archive *a, const void *data, size_t len);
+/*
+ * The same, filled in place: *room has len bytes at the end of the open
+ * chunk, valid until the next call that writes; archive_wrote() then
+ * takes the first len (<= the room) of them.
+ */
+int archive_reserve(struct archive *a, size_t len, void **room);
+void archive_wrote(struct archive *a, size_t len);
 /* Hands the open chunk (of owner, holding records) to the writer. */
 int archive_commit(struct archive *a, uint32_t owner, uint64_t records);
 /* The archive's length, queued and open chunks included: a mark. */

@@ -3,41 +3,74 @@
  * A provider's buffer into the archive: its section header, a buffer
  * overflow event if it dropped records, then its records, durable area
  * first, then the rolling halves oldest first. The buffer is untrusted:
- * each area is copied, then walked record by record (record_walk.c).
+ * each area is copied, then walked record by record (record_walk.c), and
+ * the bytes move in runs of whole records, not one by one.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "archive.h"
 #include "collect.h"
 #include "provider.h"
 
-static int emit_to_archive(void *ctx, const void *data, size_t len)
+/*
+ * The runs a walk keeps, gathered in place: the area was copied into the
+ * archive's open chunk, and the runs move down over what was left out.
+ * They come in order, each at or after the end of the last, so the moves
+ * never overwrite what is still to be read; the walk itself is done by
+ * then (runs are handed on once the next record is decoded).
+ */
+struct kept {
+	unsigned char *room;
+	size_t len;
+};
+
+static int keep_run(void *ctx, const void *data, size_t len)
 {
-	return archive_write(ctx, data, len);
+	struct kept *k = ctx;
+
+	if ((const unsigned char *)data != k->room + k->len)
+		memmove(k->room + k->len, data, len);
+	k->len += len;
+	return 0;
 }
 
+/*
+ * One area into the archive: copied once, straight into the chunk the
+ * writer will write, validated there (the copy is private: the provider
+ * cannot change it after the walk), and the kept runs closed up.
+ */
 static int walk_area(struct provider *p, struct archive *a,
 		     enum provider_area area, bool up_to_end, size_t from,
 		     size_t *end)
 {
-	void *data;
+	struct provider_area_view v;
+	struct kept k = { 0 };
 	size_t len, walked = 0;
+	void *room;
 	int r;
 
-	r = provider_buffer_copy_area(&p->buffer, area, up_to_end, &data, &len);
+	if (end)
+		*end = from;
+	r = provider_buffer_view(&p->buffer, area, up_to_end, from, &v);
+	if (r < 0 || !v.size)
+		return r;
+	r = archive_reserve(a, v.size, &room);
 	if (r < 0)
 		return r;
+	k.room = room;
+	len = provider_area_copy(&v, room);
 	/* A rolling half is walked whole: chunks never resume mid-way. */
-	if (from < len)
-		r = record_walk_chunks((char *)data + from, len - from,
-				       area == PROVIDER_AREA_DURABLE ?
-					       0 : p->buffer.chunk_size,
-				       &p->walk, &walked, emit_to_archive, a);
-	free(data);
+	r = record_walk_chunks(room, len, area == PROVIDER_AREA_DURABLE ?
+						  0 : p->buffer.chunk_size,
+			       &p->walk, &walked, keep_run, &k);
+	if (r < 0)
+		return r;
+	archive_wrote(a, k.len);
 	if (end)
 		*end = from + walked;
-	return r;
+	return 0;
 }
 
 /* Section header, drops, and the durable records not written yet. */

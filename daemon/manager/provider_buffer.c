@@ -283,16 +283,14 @@ uint64_t provider_buffer_used(const struct provider_buffer *b)
 	return used;
 }
 
-int provider_buffer_copy_area(const struct provider_buffer *b,
-			      enum provider_area area, bool up_to_end,
-			      void **data, size_t *len)
+int provider_buffer_view(const struct provider_buffer *b,
+			 enum provider_area area, bool up_to_end, size_t from,
+			 struct provider_area_view *v)
 {
 	struct provider_buffer_state st;
 	uint64_t offset, size, end, chunk = 0, used;
-	unsigned char *copy;
 
-	*data = NULL;
-	*len = 0;
+	*v = (struct provider_area_view){ 0 };
 	provider_buffer_state(b, &st);
 	if (area == PROVIDER_AREA_DURABLE) {
 		offset = b->durable_offset;
@@ -310,17 +308,51 @@ int provider_buffer_copy_area(const struct provider_buffer *b,
 	}
 	if (up_to_end)
 		size = ALIGN_DOWN_8(clamp(end, size));
-	if (!size)
+	if (from >= size)
 		return 0;
-	copy = malloc(size);
+	v->base = (const unsigned char *)b->map + offset + from;
+	v->size = size - from;
+	v->chunk = chunk;
+	v->committed = !up_to_end;
+	/* Live: up to the end of the last committed record (see above). */
+	if (v->committed)
+		v->size = copy_committed(v->base, v->size, chunk, NULL, &used);
+	return 0;
+}
+
+/*
+ * Up to an end mark the provider published, the area is copied in one
+ * run; a live area record by record, behind the acquire load of each
+ * header, within the length the view measured.
+ */
+size_t provider_area_copy(const struct provider_area_view *v, void *out)
+{
+	uint64_t used;
+
+	if (!v->committed) {
+		memcpy(out, v->base, v->size);
+		return v->size;
+	}
+	return copy_committed(v->base, v->size, v->chunk, out, &used);
+}
+
+int provider_buffer_copy_area(const struct provider_buffer *b,
+			      enum provider_area area, bool up_to_end,
+			      void **data, size_t *len)
+{
+	struct provider_area_view v;
+	void *copy;
+	int r;
+
+	*data = NULL;
+	*len = 0;
+	r = provider_buffer_view(b, area, up_to_end, 0, &v);
+	if (r < 0 || !v.size)
+		return r;
+	copy = malloc(v.size);
 	if (!copy)
 		return -ENOMEM;
-	if (up_to_end)
-		memcpy(copy, (const char *)b->map + offset, size);
-	else
-		size = copy_committed((const unsigned char *)b->map + offset,
-				      size, chunk, copy, &used);
+	*len = provider_area_copy(&v, copy);
 	*data = copy;
-	*len = size;
 	return 0;
 }

@@ -68,14 +68,27 @@ uint64_t provider_buffer_data_size(const struct provider_buffer *b);
 uint64_t provider_buffer_used(const struct provider_buffer *b);
 
 /*
- * A private copy of one area, so that a provider still writing cannot
+ * One area, for a private copy, so that a provider still writing cannot
  * change what is validated. up_to_end: up to the provider's end mark (it
  * published it: STOPPED, or SAVE of that half); otherwise the committed
  * records (the durable area while the provider runs, or a dead
  * provider's buffer, whose end marks may lag), up to the first zero
  * header word in the durable area, in every chunk of a rolling half.
- * *data is malloc'd (NULL when empty).
  */
+struct provider_area_view {
+	const unsigned char *base;	/* in the shared mapping */
+	size_t size;			/* the most bytes a copy takes */
+	uint64_t chunk;			/* writer chunks; 0: durable */
+	bool committed;			/* live: by committed headers */
+};
+
+/* The area from byte from (a record boundary on, where a walk resumes). */
+int provider_buffer_view(const struct provider_buffer *b,
+			 enum provider_area area, bool up_to_end, size_t from,
+			 struct provider_area_view *v);
+/* Copies the view into out (room for v->size bytes); returns the bytes. */
+size_t provider_area_copy(const struct provider_area_view *v, void *out);
+/* The whole view in a malloc'd copy (*data NULL when empty). */
 int provider_buffer_copy_area(const struct provider_buffer *b,
 			      enum provider_area area, bool up_to_end,
 			      void **data, size_t *len);

@@ -15,7 +15,9 @@
  *   saveflood  streaming: SAVE after SAVE, never reading a SAVED
  *   old-abi  say HELLO in protocol 1, as a library that writes its buffer
  *            record by record (before per-thread chunks): refused
- * The last five must get the connection dropped. --ack-after FILE holds
+ * The last five must get the connection dropped. --malformed writes, in
+ * the middle of the events, an instant whose argument is longer than the
+ * record. --ack-after FILE holds
  * STOPPED back until FILE exists, so a test decides when a stop ends.
  *
  * It writes string records "test", "tick", "i" and a thread record, then
@@ -48,6 +50,7 @@ struct options {
 	unsigned long events;
 	long crash_after;	/* -1: never */
 	bool garbage;
+	bool malformed;
 	bool ignore_stop;
 	bool stay;		/* survive TERMINATE, for another trace */
 	bool exit_after;	/* exit once the events are written */
@@ -257,6 +260,18 @@ static void write_metadata_garbage(struct provider *p)
 	put_event(p, w, 2);
 }
 
+/* A well-sized record whose argument runs past its end. */
+static void write_malformed(struct provider *p)
+{
+	uint64_t w[4];
+
+	w[0] = fxt_event_header(4, FXT_EVENT_INSTANT, 1, 1, 1, 2);
+	w[1] = now_ns();
+	w[2] = fxt_arg_header(FXT_ARG_INT64, 3, 3, 0);
+	w[3] = 0;
+	put_event(p, w, 4);
+}
+
 static bool abusing(const struct provider *p, const char *mode)
 {
 	return p->o.abuse && !strcmp(p->o.abuse, mode);
@@ -388,6 +403,8 @@ static void run_trace(struct provider *p, enum fxt_buffering_mode mode)
 	for (i = 0; i < p->o.events; i++) {
 		if (p->o.garbage && i == p->o.events / 2)
 			write_metadata_garbage(p);
+		if (p->o.malformed && i == p->o.events / 2)
+			write_malformed(p);
 		if ((long)i == p->o.crash_after) {
 			write_torn_record(p);
 			/* Nothing published: the manager reads by headers. */
@@ -458,6 +475,7 @@ static void parse(int argc, char **argv, struct options *o)
 		{ "events", required_argument, NULL, 'e' },
 		{ "crash-after", required_argument, NULL, 'c' },
 		{ "garbage", no_argument, NULL, 'g' },
+		{ "malformed", no_argument, NULL, 'm' },
 		{ "ignore-stop", no_argument, NULL, 'i' },
 		{ "stay", no_argument, NULL, 's' },
 		{ "exit-after-write", no_argument, NULL, 'x' },
@@ -484,6 +502,9 @@ static void parse(int argc, char **argv, struct options *o)
 		case 'g':
 			o->garbage = true;
 			break;
+		case 'm':
+			o->malformed = true;
+			break;
 		case 'i':
 			o->ignore_stop = true;
 			break;
@@ -500,7 +521,7 @@ static void parse(int argc, char **argv, struct options *o)
 			o->ack_after = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: proto-provider [--name N] [--events N] [--crash-after N] [--garbage] [--ignore-stop] [--stay] [--exit-after-write] [--abuse MODE] [--ack-after FILE]\n");
+			fprintf(stderr, "usage: proto-provider [--name N] [--events N] [--crash-after N] [--garbage] [--malformed] [--ignore-stop] [--stay] [--exit-after-write] [--abuse MODE] [--ack-after FILE]\n");
 			exit(2);
 		}
 	}

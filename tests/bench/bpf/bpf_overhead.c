@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Cost per scheduling event of kernel capture: the BPF backend against
- * ftrace's sched_switch + sched_wakeup into a tracefs instance against no
- * tracing, on a same-CPU pipe ping-pong (both threads pinned to CPU 0,
- * SCHED_FIFO when allowed). Runs interleave the three setups; each prints
- * the median of its runs. Not a test: it prints figures, and the ratio
- * bpf/ftrace of the overheads beyond no tracing.
+ * ftrace's sched_switch + sched_wakeup into a tracefs instance, against
+ * `perf record -a` of the same tracepoints (when perf is on PATH), against
+ * no tracing, on a same-CPU pipe ping-pong (both threads pinned to CPU 0,
+ * SCHED_FIFO when allowed). Runs interleave the setups; each prints the
+ * median of its runs. Not a test: it prints figures, and the ratios
+ * bpf/ftrace and bpf/perf of the overheads beyond no tracing.
  *
  *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq|fault|block|power]]]
  *                                     (default 20000 rounds, 7 runs, sched)
@@ -33,11 +34,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -62,9 +65,11 @@
 #define BENCH_BUFFER_BYTES (8u << 20)
 #define BENCH_BUFFER_KB "8192"
 
-enum setup { SETUP_NONE, SETUP_FTRACE, SETUP_BPF, SETUP_COUNT };
+enum setup { SETUP_NONE, SETUP_FTRACE, SETUP_BPF, SETUP_PERF, SETUP_COUNT };
 
-static const char *const setup_name[SETUP_COUNT] = { "none", "ftrace", "bpf" };
+static const char *const setup_name[SETUP_COUNT] = { "none", "ftrace", "bpf",
+						     "perf" };
+static bool have_perf;
 
 struct sample {
 	double ns;
@@ -354,6 +359,86 @@ static int run_bpf(long rounds, int insn_fd, struct sample *out,
 	return err;
 }
 
+/*
+ * perf record -a of the tracepoints ftrace records, started with its
+ * events off and switched on and off through its control FIFOs, so that
+ * its start-up and the writing of perf.data at exit are not timed; its
+ * buffers (16 MiB per CPU) hold a run, as the BPF ring does.
+ */
+static int perf_ctl(int ctl, int ack, const char *cmd)
+{
+	char reply[16];
+
+	if (write(ctl, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+	    read(ack, reply, sizeof(reply)) <= 0)
+		return -EPIPE;
+	return 0;
+}
+
+static int run_perf(long rounds, int insn_fd, struct sample *out)
+{
+	char dir[] = "/tmp/fxt-perf-bench.XXXXXX", ctl_path[64], ack_path[64];
+	char control[160], data[64], events[256] = "", *p;
+	const char *const *tp;
+	int ctl = -1, ack = -1, err, status;
+	pid_t pid;
+
+	/* tracefs's "group/name" is perf's "group:name". */
+	for (tp = category->ftrace; *tp; tp++)
+		snprintf(events + strlen(events), sizeof(events) - strlen(events),
+			 "%s%s", tp == category->ftrace ? "" : ",", *tp);
+	for (p = events; (p = strchr(p, '/')); p++)
+		*p = ':';
+	if (!mkdtemp(dir))
+		return -errno;
+	snprintf(ctl_path, sizeof(ctl_path), "%s/ctl", dir);
+	snprintf(ack_path, sizeof(ack_path), "%s/ack", dir);
+	snprintf(control, sizeof(control), "fifo:%s,%s", ctl_path, ack_path);
+	snprintf(data, sizeof(data), "%s/perf.data", dir);
+	if (mkfifo(ctl_path, 0600) || mkfifo(ack_path, 0600)) {
+		err = -errno;
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		goto out;
+	}
+	if (!pid) {
+		struct sched_param sp = { 0 };
+
+		(void)sched_setscheduler(0, SCHED_OTHER, &sp);
+		execlp("perf", "perf", "record", "-q", "-a", "-D", "-1",
+		       "-m", "4096", "--control", control, "-e", events,
+		       "-o", data, (char *)NULL);
+		_exit(127);
+	}
+	ctl = open(ctl_path, O_WRONLY | O_CLOEXEC);
+	ack = open(ack_path, O_RDONLY | O_CLOEXEC);
+	err = ctl < 0 || ack < 0 ? -errno : perf_ctl(ctl, ack, "enable\n");
+	if (!err)
+		err = measure(rounds, insn_fd, out);
+	if (!err)
+		err = perf_ctl(ctl, ack, "disable\n");
+	if (err || write(ctl, "stop\n", 5) != 5)
+		kill(pid, SIGKILL);
+	if (waitpid(pid, &status, 0) == pid && !err &&
+	    !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+		fprintf(stderr, "perf record: exit status %d\n", status);
+		err = -ECHILD;
+	}
+out:
+	if (ctl >= 0)
+		close(ctl);
+	if (ack >= 0)
+		close(ack);
+	unlink(data);
+	unlink(ctl_path);
+	unlink(ack_path);
+	rmdir(dir);
+	return err;
+}
+
 static int run_once(enum setup setup, long rounds, int insn_fd,
 		    struct sample *out, double *events)
 {
@@ -362,6 +447,8 @@ static int run_once(enum setup setup, long rounds, int insn_fd,
 	switch (setup) {
 	case SETUP_BPF:
 		return run_bpf(rounds, insn_fd, out, events);
+	case SETUP_PERF:
+		return run_perf(rounds, insn_fd, out);
 	case SETUP_FTRACE:
 		err = ftrace_set(true);
 		if (!err)
@@ -396,6 +483,8 @@ static void report(long rounds, int runs, double events,
 	printf("kernel:%s: %s, %ld rounds, median of %d runs, %.0f events/run\n",
 	       category->name, category->workload, rounds, runs, events);
 	for (s = 0; s < SETUP_COUNT; s++) {
+		if (s == SETUP_PERF && !have_perf)
+			continue;
 		printf("%-7s %12.0f ns/run %8.1f ns/event", setup_name[s],
 		       ns[s], ns[s] / events);
 		if (have_insns)
@@ -406,6 +495,12 @@ static void report(long rounds, int runs, double events,
 	bpf = (ns[SETUP_BPF] - ns[SETUP_NONE]) / events;
 	printf("overhead per event: ftrace %.1f ns, bpf %.1f ns, bpf/ftrace %.2f (target <= 0.5)\n",
 	       ftrace, bpf, bpf / ftrace);
+	if (have_perf) {
+		double perf = (ns[SETUP_PERF] - ns[SETUP_NONE]) / events;
+
+		printf("overhead per event: perf record %.1f ns, bpf/perf %.2f\n",
+		       perf, bpf / perf);
+	}
 	/* Where the events run in this process (faults, system calls). */
 	ftrace = (cpu[SETUP_FTRACE] - cpu[SETUP_NONE]) / events;
 	bpf = (cpu[SETUP_BPF] - cpu[SETUP_NONE]) / events;
@@ -423,8 +518,8 @@ int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 20000;
 	int runs = argc > 2 ? atoi(argv[2]) : 7;
-	double ns[SETUP_COUNT][MAX_RUNS], insns[SETUP_COUNT][MAX_RUNS];
-	double cpu[SETUP_COUNT][MAX_RUNS], cpu_med[SETUP_COUNT];
+	double ns[SETUP_COUNT][MAX_RUNS] = { 0 }, insns[SETUP_COUNT][MAX_RUNS] = { 0 };
+	double cpu[SETUP_COUNT][MAX_RUNS] = { 0 }, cpu_med[SETUP_COUNT];
 	double ev[MAX_RUNS], ns_med[SETUP_COUNT], insns_med[SETUP_COUNT];
 	struct sample smp;
 	unsigned int loop_minor;
@@ -463,10 +558,15 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	have_perf = system("perf --version >/dev/null 2>&1") == 0;
+	if (!have_perf)
+		fprintf(stderr, "perf not found: perf record not measured\n");
 	realtime();
 	insn_fd = instructions_open();
 	for (i = 0; i < runs; i++) {
 		for (s = 0; s < SETUP_COUNT; s++) {
+			if (s == SETUP_PERF && !have_perf)
+				continue;
 			err = run_once(s, rounds, insn_fd, &smp, &ev[i]);
 			if (err) {
 				fprintf(stderr, "%s: %s\n", setup_name[s],

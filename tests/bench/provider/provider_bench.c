@@ -439,9 +439,10 @@ out:
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: provider_bench [--runs R] [--events N] [--only NAME] [--no-lttng]\n"
+	fprintf(f, "usage: provider_bench [--runs R] [--events N] [--only NAME] [--no-lttng] [--keys]\n"
 		   "NAME: clock now disabled disabled2 instant instant2 duration duration2\n"
 		   "      instant_dyn instant_cxx instant_dyn_cxx duration_cxx\n"
+		   "      (--keys: every NAME, its row, events per event of --events)\n"
 		   "example: perf stat -e instructions provider_bench --only instant --runs 1 --events 10000000\n");
 }
 
@@ -461,6 +462,7 @@ int main(int argc, char **argv)
 		{ "events", required_argument, NULL, 'n' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "no-lttng", no_argument, NULL, 'L' },
+		{ "keys", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -468,8 +470,17 @@ int main(int argc, char **argv)
 	bool no_lttng = false, lttng = false;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "r:n:o:Lh", opts, NULL)) != -1) {
+	unsigned int i;
+
+	while ((c = getopt_long(argc, argv, "r:n:o:Lkh", opts, NULL)) != -1) {
 		switch (c) {
+		case 'k':
+			/* For scripts: KEY<TAB>events per --events<TAB>row. */
+			for (i = 0; i < ROWS; i++)
+				printf("%s\t%lu\t%s\n", rows[i].key,
+				       rows[i].scale * rows[i].threads,
+				       rows[i].what);
+			return 0;
 		case 'r':
 			runs = (unsigned int)strtoul(optarg, NULL, 10);
 			break;

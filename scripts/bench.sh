@@ -1,0 +1,243 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# The benchmark command: installs its peers from Debian 12's apt (LTTng-UST,
+# linux-perf, qemu and the guest kernel: scripts/install-deps.sh), builds,
+# runs every benchmark and prints one table of medians and same-run
+# ratios, and writes it as JSON.
+#
+#   scripts/bench.sh [--json FILE] [--build DIR] [--keep-logs]
+#
+# Rows (each peer measured in the same run, on the same machine):
+#   provider   ns per event for every provider_bench row (1 and 2 threads,
+#              disabled), instructions per event (perf stat, the
+#              difference of two event counts), x LTTng-UST
+#   kernel     overhead per sched event on a pinned pipe ping-pong: the
+#              BPF backend, ftrace, perf record (bpf_overhead)
+#   guest      the module, the BPF backend and ftrace in one qemu boot of
+#              Debian's cloud kernel (TCG: slow, noisy; ratios matter)
+#   saturation perf bench sched pipe on every CPU for 30 s, streaming, with
+#              default buffer sizes: events lost per million, ours, ftrace
+#              (read by splice, as trace-cmd does) and perf record
+#   stop       tracectl stop of a 1 GiB oneshot trace of 4 providers
+#              against cp (+ sync) of a file of that size, from the same
+#              settled memory (tests/bench/stop/stop_bench.sh)
+#   convert    tracectl convert of a 1 GiB archive to /dev/null: MB/s and
+#              peak RSS, against cat
+# Run as root on Debian 12, alone on the machine (about 12 minutes on
+# 2 CPUs). Logs go to a temporary directory, printed when a step fails.
+# Exit status: 0, 1 when a step failed (it says which), 2 on usage errors.
+#
+# examples:
+#   sudo scripts/bench.sh
+#   sudo scripts/bench.sh --json /tmp/bench.json
+set -eu
+cd "$(dirname "$0")/.."
+top=$(pwd)
+
+usage() {
+	awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
+}
+
+json=$top/bench.json
+build=build
+keep=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-h|--help) usage; exit 0 ;;
+	--json) [ $# -ge 2 ] || { echo "bench.sh: --json needs a FILE" >&2; exit 2; }
+		json=$2; shift ;;
+	--build) [ $# -ge 2 ] || { echo "bench.sh: --build needs a DIR" >&2; exit 2; }
+		build=$2; shift ;;
+	--keep-logs) keep=1 ;;
+	*) echo "bench.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "bench.sh: run as root (sudo $0): it installs packages, loads BPF programs, boots qemu" >&2
+	exit 1
+fi
+. /etc/os-release
+if [ "${ID:-}" != debian ] || [ "${VERSION_ID:-}" != 12 ]; then
+	echo "bench.sh: Debian 12 only (this is ${PRETTY_NAME:-unknown}): the peers come from its apt" >&2
+	exit 1
+fi
+
+logs=$(mktemp -d /tmp/fxtrace-bench.XXXXXX)
+res=$logs/results		# "section<TAB>name<TAB>value<TAB>unit<TAB>note"
+: >"$res"
+cleanup() {
+	[ "$keep" -eq 1 ] || rm -rf "$logs"
+}
+trap cleanup EXIT
+began=$(date +%s)
+
+# step NAME COMMAND...: runs it with its output in $logs/NAME.log; on
+# failure prints the log's end and stops the benchmark.
+step() {
+	name=$1
+	shift
+	t0=$(date +%s)
+	echo "==> $name: $*" >&2
+	if ! "$@" >"$logs/$name.log" 2>&1; then
+		tail -n 40 "$logs/$name.log" >&2
+		echo "bench.sh: step '$name' failed: $*" >&2
+		keep=1
+		echo "bench.sh: logs kept in $logs" >&2
+		exit 1
+	fi
+	echo "    $name took $(($(date +%s) - t0)) s" >&2
+}
+
+put() {
+	printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" "${5:-}" >>"$res"
+}
+
+# need NAME VALUE: a figure parsed from a log must be there.
+need() {
+	[ -n "$2" ] || {
+		echo "bench.sh: no $1 in the output (log: $logs)" >&2
+		keep=1
+		exit 1
+	}
+}
+
+step deps scripts/install-deps.sh
+[ -d "$build" ] || step setup meson setup "$build" --werror
+step build ninja -C "$build"
+
+# ---- provider: every row of provider_bench, and instructions per event.
+pb=$build/tests/bench/provider/provider_bench
+step provider "$pb" --runs 7
+"$pb" --keys >"$logs/keys"
+lines=$(wc -l <"$logs/keys")
+i=0
+while [ "$i" -lt "$lines" ]; do
+	i=$((i + 1))
+	key=$(sed -n "${i}p" "$logs/keys" | cut -f1)
+	per=$(sed -n "${i}p" "$logs/keys" | cut -f2)
+	what=$(sed -n "${i}p" "$logs/keys" | cut -f3)
+	ns=$(awk -v w="$what" 'index($0, "  " w " ") == 1 {
+		rest = substr($0, length(w) + 3); split(rest, f, " "); print f[1] }' \
+		"$logs/provider.log")
+	[ -n "$ns" ] || continue	# a row not measured (LTTng without root)
+	ratio=$(awk -v w="$what" 'index($0, "  " w " ") == 1 &&
+		match($0, /x[0-9.]+ LTTng-UST( disabled)?/) {
+		print substr($0, RSTART + 1, RLENGTH - 1) }' "$logs/provider.log")
+	# Instructions per event: two event counts, so set-up cancels out.
+	for n in 1000000 3000000; do
+		perf stat -x, -e instructions -o "$logs/stat.$n" \
+			"$pb" --only "$key" --runs 1 --events "$n" \
+			>"$logs/stat.$n.out" 2>&1 || {
+			cat "$logs/stat.$n.out" >&2
+			echo "bench.sh: perf stat of provider_bench --only $key failed" >&2
+			exit 1
+		}
+	done
+	# "<not supported>" where the VM has no PMU.
+	insns=$(awk -F, -v per="$per" '
+		$3 ~ /^instructions/ && $1 ~ /^[0-9]+$/ { v[++n] = $1 }
+		END { if (n == 2) printf "%.1f", (v[2] - v[1]) / (2000000 * per) }' \
+		"$logs/stat.1000000" "$logs/stat.3000000")
+	put provider "$key" "$ns" "ns/event" "${insns:-no PMU:} insns/event; $what${ratio:+; x$ratio}"
+done
+
+# ---- kernel capture per sched event on the host.
+step kernel "$build/tests/bench/bpf/bpf_overhead" 20000 7
+for w in ftrace bpf; do
+	v=$(sed -n "s/^overhead per event: .*$w \([0-9.-]*\) ns.*/\1/p" "$logs/kernel.log" | head -n 1)
+	need "kernel $w overhead" "$v"
+	put kernel "$w" "$v" "ns/event" "pinned pipe ping-pong, overhead beyond no tracing"
+done
+v=$(sed -n 's/^overhead per event: perf record \([0-9.-]*\) ns.*/\1/p' "$logs/kernel.log")
+need "kernel perf record overhead" "$v"
+put kernel "perf record" "$v" "ns/event" "same tracepoints, perf record -a"
+
+# ---- the module vs BPF vs ftrace in one guest boot.
+step guest env FXT_KMOD_TESTS=bench FXT_BUILD_DIR="$build" scripts/qemu-kmod-test.sh
+tr -d '\r' <"$logs/guest.log" >"$logs/guest.txt"
+for w in fxt ftrace; do
+	v=$(sed -n "s/^kmod-bench: $w .* \([+-][0-9.]*\) ns\/event overhead.*/\1/p" "$logs/guest.txt" |
+		head -n 1)	# the first run is kernel:sched
+	need "guest $w overhead" "$v"
+	[ "$w" = fxt ] && w=module
+	put guest "$w (kmod_bench)" "$v" "ns/event" "qemu TCG, Debian cloud kernel"
+done
+for w in ftrace bpf; do
+	v=$(sed -n "s/^bpf-bench: overhead per event: .*$w \([0-9.-]*\) ns.*/\1/p" "$logs/guest.txt" | head -n 1)
+	need "guest bpf_overhead $w" "$v"
+	put guest "$w (bpf_overhead)" "$v" "ns/event" "same boot"
+done
+
+# ---- saturation.
+step saturation tests/bench/saturation/saturation.sh "$build" 30
+for w in fxtrace ftrace perf; do
+	line=$(grep "^SATURATION $w " "$logs/saturation.log" || true)
+	need "saturation $w" "$line"
+	set -- $line
+	put saturation "$w" "$(awk -v e="$3" -v l="$4" 'BEGIN {
+		printf "%.1f", (e + l) ? l * 1e6 / (e + l) : 0 }')" "lost/M" "$3 events, $4 lost"
+done
+
+# ---- stop vs cp.
+step stop tests/bench/stop/stop_bench.sh "$build" 1024 3 4
+line=$(grep "^STOP_BENCH " "$logs/stop.log")
+need "stop figures" "$line"
+stop_ms=; cp_sync_ms=; cp_ms=; bytes=
+eval "$(echo "$line" | cut -d' ' -f2-)"
+put stop "tracectl stop" "$stop_ms" "ms" "$bytes bytes, 4 oneshot providers"
+put stop "cp + sync" "$cp_sync_ms" "ms" "stop/(cp+sync) $(awk -v s="$stop_ms" -v c="$cp_sync_ms" 'BEGIN { printf "%.2f", s / c }')"
+put stop "cp" "$cp_ms" "ms" "stop/cp $(awk -v s="$stop_ms" -v c="$cp_ms" 'BEGIN { printf "%.2f", s / c }')"
+
+# ---- convert: 1 GiB archive, 3 runs, against cat of the same file.
+convert_runs() {
+	"$build/tests/bench/convert/convert_bench_gen" "$logs/big.fxt" 1024 &&
+	for _ in 1 2 3; do
+		/usr/bin/time -f "convert %e s %M KB" \
+			"$build/daemon/tracectl/tracectl" convert "$logs/big.fxt" -o /dev/null &&
+		/usr/bin/time -f "cat %e s %M KB" cat "$logs/big.fxt" >/dev/null || return 1
+	done
+	echo "bytes $(stat -c %s "$logs/big.fxt")"
+	rm -f "$logs/big.fxt"
+}
+step convert convert_runs
+bytes=$(sed -n 's/^bytes //p' "$logs/convert.log")
+need "convert figures" "$bytes"
+for w in convert cat; do
+	sec=$(awk -v w="$w" '$1 == w { print $2 }' "$logs/convert.log" | sort -n | sed -n 2p)
+	rss=$(awk -v w="$w" '$1 == w { print $4 }' "$logs/convert.log" | sort -n | sed -n 2p)
+	need "$w time" "$sec"
+	mbs=$(awk -v b="$bytes" -v s="$sec" 'BEGIN { printf "%.0f", b / 1048576 / s }')
+	if [ "$w" = convert ]; then
+		put convert "tracectl convert -o /dev/null" "$mbs" "MB/s" "peak RSS $rss KB, 1 GiB archive"
+	else
+		put convert "cat (peer)" "$mbs" "MB/s" "the same file from the page cache"
+	fi
+done
+
+took=$(($(date +%s) - began))
+python3 - "$res" "$json" "$took" <<'EOF'
+import json, os, platform, subprocess, sys
+res, out, took = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = [l.rstrip("\n").split("\t") for l in open(res) if l.strip()]
+cpu = "?"
+for l in open("/proc/cpuinfo"):
+    if l.startswith("model name"):
+        cpu = l.split(":", 1)[1].strip()
+        break
+machine = {"cpu": cpu, "cpus": os.cpu_count(), "kernel": platform.release(),
+           "memory_gb": round(os.sysconf("SC_PAGE_SIZE") *
+                              os.sysconf("SC_PHYS_PAGES") / 2**30)}
+print("machine: %(cpu)s, %(cpus)s CPUs, %(memory_gb)s GB, kernel %(kernel)s" % machine)
+print("| section | what | median | unit | notes |")
+print("| --- | --- | ---: | --- | --- |")
+for s, n, v, u, note in rows:
+    print("| %s | %s | %s | %s | %s |" % (s, n, v, u, note))
+print("bench.sh took %d s" % took)
+json.dump({"machine": machine, "seconds": took,
+           "rows": [{"section": s, "name": n, "value": float(v) if v.replace('.', '', 1).lstrip('-').isdigit() else v,
+                     "unit": u, "note": note} for s, n, v, u, note in rows]},
+          open(out, "w"), indent=1)
+print("written: %s" % out)
+EOF

@@ -36,6 +36,7 @@
 #define BPF_RING_MIN_BYTES 4096u
 #define BPF_RING_MAX_BYTES (1u << 30)
 #define BPF_POLL_INTERVAL_NS 100000000L
+#define BPF_PROGS_MAX ((KERNEL_KEPT_FDS_MAX - 1) / 2)
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -44,8 +45,16 @@
 #define CAP_BPF 39
 #endif
 
+/*
+ * Loaded here (skel: the descriptors are its) or taken back from a
+ * manager that died (no skel: they are ours to close).
+ */
 struct bpf_backend {
 	struct fxt_sched_bpf *skel;
+	int ring_fd;
+	int prog_fds[BPF_PROGS_MAX];
+	int link_fds[BPF_PROGS_MAX];
+	unsigned int nprogs, nlinks;
 	unsigned int ncpus;
 	size_t ring_bytes;	/* data bytes per CPU, a power of two */
 	size_t elem_bytes;	/* control and consumer pages + data */
@@ -100,14 +109,29 @@ static char *ring_elem(struct bpf_backend *b, unsigned int cpu)
 	return (char *)b->map + (size_t)cpu * b->elem_bytes;
 }
 
+static struct fxt_ring_consumer *ring_consumer(struct bpf_backend *b,
+					       unsigned int cpu)
+{
+	return (void *)(ring_elem(b, cpu) + FXT_RING_BPF_CONSUMER_OFFSET);
+}
+
+/* Whether the programs write (they return at once when closed). */
+static void set_closed(struct bpf_backend *b, bool closed)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < b->ncpus; cpu++)
+		__atomic_store_n(&ring_consumer(b, cpu)->closed, closed,
+				 __ATOMIC_RELEASE);
+}
+
 static int map_rings(struct bpf_backend *b)
 {
-	int fd = bpf_map__fd(b->skel->maps.fxt_ring);
 	long page = sysconf(_SC_PAGESIZE);
 
 	b->map_len = (b->elem_bytes * b->ncpus + page - 1) & ~(size_t)(page - 1);
 	b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      fd, 0);
+		      b->ring_fd, 0);
 	if (b->map == MAP_FAILED) {
 		b->map = NULL;
 		return -errno;
@@ -232,7 +256,44 @@ static int load_skeleton(struct bpf_backend *b,
 		err = bpf_map__set_max_entries(skel->maps.fxt_ring, b->ncpus);
 	if (!err)
 		err = fxt_sched_bpf__load(skel);
+	if (!err)
+		b->ring_fd = bpf_map__fd(skel->maps.fxt_ring);
 	return err;
+}
+
+/* The skeleton's loaded programs and, once attached, their links. */
+static void note_skeleton_fds(struct bpf_backend *b)
+{
+	const struct bpf_object_skeleton *s = b->skel->skeleton;
+	int i, fd;
+
+	b->nprogs = b->nlinks = 0;
+	for (i = 0; i < s->prog_cnt && b->nprogs < BPF_PROGS_MAX; i++) {
+		fd = bpf_program__fd(*s->progs[i].prog);
+		if (fd >= 0)
+			b->prog_fds[b->nprogs++] = fd;
+		if (*s->progs[i].link) {
+			fd = bpf_link__fd(*s->progs[i].link);
+			if (fd >= 0)
+				b->link_fds[b->nlinks++] = fd;
+		}
+	}
+}
+
+static void close_fds(int *fds, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+static int make_timer(struct bpf_backend *b)
+{
+	b->timer_fd = timerfd_create(CLOCK_MONOTONIC,
+				     TFD_NONBLOCK | TFD_CLOEXEC);
+	return b->timer_fd < 0 ? -errno : 0;
 }
 
 static void bpf_close(void *state)
@@ -243,27 +304,45 @@ static void bpf_close(void *state)
 		return;
 	if (b->map)
 		munmap(b->map, b->map_len);
-	fxt_sched_bpf__destroy(b->skel);
+	if (b->skel) {
+		fxt_sched_bpf__destroy(b->skel);
+	} else {
+		close_fds(b->link_fds, b->nlinks);
+		close_fds(b->prog_fds, b->nprogs);
+		if (b->ring_fd >= 0)
+			close(b->ring_fd);
+	}
 	if (b->timer_fd >= 0)
 		close(b->timer_fd);
 	free(b);
 }
 
-static int bpf_open(const struct kernel_session_config *cfg, void **state)
+/* A backend of one ring per possible CPU, nothing loaded or mapped yet. */
+static int backend_new(const struct kernel_session_config *cfg,
+		       struct bpf_backend **out)
 {
-	struct bpf_backend *b = calloc(1, sizeof(*b));
-	int n, err;
+	struct bpf_backend *b;
+	int n = libbpf_num_possible_cpus();
 
+	if (n <= 0)
+		return n ? n : -EINVAL;
+	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	b->timer_fd = -1;
+	b->timer_fd = b->ring_fd = -1;
 	b->mode = cfg->mode;
-	n = libbpf_num_possible_cpus();
-	if (n <= 0) {
-		err = n ? n : -EINVAL;
-		goto fail;
-	}
 	b->ncpus = n;
+	*out = b;
+	return 0;
+}
+
+static int bpf_open(const struct kernel_session_config *cfg, void **state)
+{
+	struct bpf_backend *b;
+	int err = backend_new(cfg, &b);
+
+	if (err)
+		return err;
 	b->ring_bytes = fxt_ring_data_bytes(cfg->buffer_bytes_per_cpu,
 					    BPF_RING_MIN_BYTES,
 					    BPF_RING_MAX_BYTES,
@@ -277,15 +356,12 @@ static int bpf_open(const struct kernel_session_config *cfg, void **state)
 	err = load_skeleton(b, cfg);
 	if (err)
 		goto fail;
+	note_skeleton_fds(b);
 	err = map_rings(b);
+	if (!err)
+		err = make_timer(b);
 	if (err)
 		goto fail;
-	b->timer_fd = timerfd_create(CLOCK_MONOTONIC,
-				     TFD_NONBLOCK | TFD_CLOEXEC);
-	if (b->timer_fd < 0) {
-		err = -errno;
-		goto fail;
-	}
 	*state = b;
 	return 0;
 fail:
@@ -310,6 +386,7 @@ static int bpf_start(void *state)
 
 	if (err)
 		return err;
+	note_skeleton_fds(b);
 	b->running = true;
 	/* Circular rings are read only after stop: no reason to wake. */
 	if (b->mode == FXT_BUFFERING_CIRCULAR)
@@ -326,7 +403,12 @@ static int bpf_stop(void *state)
 {
 	struct bpf_backend *b = state;
 
-	fxt_sched_bpf__detach(b->skel);
+	set_closed(b, true);
+	if (b->skel)
+		fxt_sched_bpf__detach(b->skel);
+	else
+		close_fds(b->link_fds, b->nlinks);
+	b->nlinks = 0;
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
 		usleep(100000);	/* no membarrier: a grace period is shorter */
 	b->running = false;
@@ -360,7 +442,7 @@ static int bpf_ring(void *state, unsigned int cpu, struct fxt_ring_reader *r)
 	elem = ring_elem(b, cpu);
 	*r = (struct fxt_ring_reader){
 		.ctrl = (const void *)elem,
-		.consumer = (void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET),
+		.consumer = ring_consumer(b, cpu),
 		.data = elem + FXT_RING_BPF_DATA_OFFSET,
 		.mask = b->ring_bytes - 1,
 	};
@@ -392,14 +474,14 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 /* Events the kernel skipped because one of our programs was running. */
 static uint64_t recursion_misses(struct bpf_backend *b)
 {
-	struct bpf_program *prog;
 	uint64_t misses = 0;
+	unsigned int i;
 
-	bpf_object__for_each_program(prog, b->skel->obj) {
+	for (i = 0; i < b->nprogs; i++) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
 
-		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		if (!bpf_obj_get_info_by_fd(b->prog_fds[i], &info, &len))
 			misses += info.recursion_misses;
 	}
 	return misses;
@@ -429,10 +511,148 @@ static void bpf_stats(void *state, struct kernel_session_stats *st)
 	}
 }
 
+static size_t bpf_keep_fds(void *state, struct kernel_kept_fd *out,
+			   size_t max)
+{
+	struct bpf_backend *b = state;
+	size_t n = 0;
+	unsigned int i;
+
+	if (max < 1 + b->nlinks + b->nprogs)
+		return 0;	/* all or nothing: a part would not resume */
+	out[n++] = (struct kernel_kept_fd){ b->ring_fd, KERNEL_KEPT_BPF_RING };
+	for (i = 0; i < b->nlinks; i++)
+		out[n++] = (struct kernel_kept_fd){ b->link_fds[i],
+						    KERNEL_KEPT_BPF_LINK };
+	for (i = 0; i < b->nprogs; i++)
+		out[n++] = (struct kernel_kept_fd){ b->prog_fds[i],
+						    KERNEL_KEPT_BPF_PROG };
+	return n;
+}
+
+/*
+ * The ring map of a session: our program's array, mmappable, one element
+ * of control and consumer pages and a power of two of data per CPU.
+ */
+static int check_ring_map(struct bpf_backend *b, int fd)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	__u64 data;
+
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -errno;
+	data = info.value_size > FXT_RING_BPF_DATA_OFFSET ?
+		       info.value_size - FXT_RING_BPF_DATA_OFFSET : 0;
+	if (info.type != BPF_MAP_TYPE_ARRAY ||
+	    !(info.map_flags & BPF_F_MMAPABLE) ||
+	    strcmp(info.name, "fxt_ring") || info.key_size != sizeof(__u32) ||
+	    info.max_entries != b->ncpus || data < BPF_RING_MIN_BYTES ||
+	    data > BPF_RING_MAX_BYTES || (data & (data - 1)))
+		return -EBADMSG;
+	b->ring_bytes = data;
+	b->elem_bytes = info.value_size;
+	return 0;
+}
+
+/* A program and link of ours are of these types (tp_btf). */
+static int check_kept(const struct kernel_kept_fd *k)
+{
+	struct bpf_prog_info prog = {};
+	struct bpf_link_info link = {};
+	__u32 len;
+
+	if (!strcmp(k->role, KERNEL_KEPT_BPF_PROG)) {
+		len = sizeof(prog);
+		if (bpf_obj_get_info_by_fd(k->fd, &prog, &len))
+			return -errno;
+		return prog.type == BPF_PROG_TYPE_TRACING ? 0 : -EBADMSG;
+	}
+	len = sizeof(link);
+	if (bpf_obj_get_info_by_fd(k->fd, &link, &len))
+		return -errno;
+	return link.type == BPF_LINK_TYPE_RAW_TRACEPOINT ||
+			       link.type == BPF_LINK_TYPE_TRACING ?
+		       0 :
+		       -EBADMSG;
+}
+
+/* Sorts what was kept into b; the ring first checked. */
+static int take_kept(struct bpf_backend *b,
+		     const struct kernel_session_config *cfg)
+{
+	const struct kernel_kept_fd *k;
+	int ring = -1, err;
+	size_t i;
+
+	for (i = 0; i < cfg->nadopt; i++) {
+		k = &cfg->adopt_fds[i];
+		if (!strcmp(k->role, KERNEL_KEPT_BPF_RING)) {
+			if (ring >= 0)
+				return -EBADMSG;
+			ring = k->fd;
+			continue;
+		}
+		if (strcmp(k->role, KERNEL_KEPT_BPF_LINK) &&
+		    strcmp(k->role, KERNEL_KEPT_BPF_PROG))
+			return -EBADMSG;
+		err = check_kept(k);
+		if (err)
+			return err;
+		if (!strcmp(k->role, KERNEL_KEPT_BPF_LINK) &&
+		    b->nlinks < BPF_PROGS_MAX)
+			b->link_fds[b->nlinks++] = k->fd;
+		else if (b->nprogs < BPF_PROGS_MAX)
+			b->prog_fds[b->nprogs++] = k->fd;
+		else
+			return -E2BIG;
+	}
+	if (ring < 0 || !b->nlinks)
+		return -EBADMSG;
+	b->ring_fd = ring;
+	return check_ring_map(b, ring);
+}
+
+/*
+ * A capture a dead manager left attached: its programs still write into
+ * the ring map, which holds what they wrote since (the names it read
+ * from /proc died with it: the session reads them again).
+ */
+static int bpf_adopt(const struct kernel_session_config *cfg, void **state)
+{
+	struct bpf_backend *b;
+	int err = backend_new(cfg, &b);
+
+	if (err)
+		return err;
+	err = take_kept(b, cfg);
+	if (!err)
+		err = map_rings(b);
+	if (!err)
+		err = make_timer(b);
+	if (!err && b->mode != FXT_BUFFERING_CIRCULAR)
+		err = arm_timer(b, BPF_POLL_INTERVAL_NS);
+	if (err) {
+		/* The caller's still. */
+		b->ring_fd = -1;
+		b->nlinks = b->nprogs = 0;
+		bpf_close(b);
+		return err;
+	}
+	/* A manager that died stopping had closed the rings. */
+	set_closed(b, false);
+	b->missing = missing_events(cfg->events);
+	b->running = true;
+	*state = b;
+	return 0;
+}
+
 const struct kernel_backend_ops kernel_backend_bpf = {
 	.name = "bpf",
 	.probe = bpf_probe,
 	.open = bpf_open,
+	.adopt = bpf_adopt,
+	.keep_fds = bpf_keep_fds,
 	.start = bpf_start,
 	.stop = bpf_stop,
 	.event_fd = bpf_event_fd,

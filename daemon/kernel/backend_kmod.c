@@ -173,12 +173,16 @@ static int kmod_open(const struct kernel_session_config *cfg, void **state)
 /* A session a dead manager left running: its rings as they are. */
 static int kmod_adopt(const struct kernel_session_config *cfg, void **state)
 {
-	struct kmod_state *s = calloc(1, sizeof(*s));
+	struct kmod_state *s;
 	int err;
 
+	if (cfg->nadopt != 1 ||
+	    strcmp(cfg->adopt_fds[0].role, KERNEL_KEPT_KMOD_SESSION))
+		return -EBADF;
+	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
-	s->fd = cfg->adopt_fd;
+	s->fd = cfg->adopt_fds[0].fd;
 	err = kmod_info(s);
 	if (!err)
 		err = kmod_map(s);
@@ -191,9 +195,16 @@ static int kmod_adopt(const struct kernel_session_config *cfg, void **state)
 	return 0;
 }
 
-static int kmod_keep_fd(void *state)
+static size_t kmod_keep_fds(void *state, struct kernel_kept_fd *out,
+			    size_t max)
 {
-	return ((struct kmod_state *)state)->fd;
+	if (!max)
+		return 0;
+	out[0] = (struct kernel_kept_fd){
+		.fd = ((struct kmod_state *)state)->fd,
+		.role = KERNEL_KEPT_KMOD_SESSION,
+	};
+	return 1;
 }
 
 static int kmod_ioctl(void *state, unsigned long cmd)
@@ -280,7 +291,7 @@ const struct kernel_backend_ops kernel_backend_kmod = {
 	.probe = kmod_probe,
 	.open = kmod_open,
 	.adopt = kmod_adopt,
-	.keep_fd = kmod_keep_fd,
+	.keep_fds = kmod_keep_fds,
 	.start = kmod_start,
 	.stop = kmod_stop,
 	.event_fd = kmod_event_fd,

@@ -18,10 +18,14 @@ struct kernel_backend_ops {
 	/* 0 if it can run here; else -errno and a one-line reason in why. */
 	int (*probe)(char *why, size_t why_len);
 	int (*open)(const struct kernel_session_config *cfg, void **state);
-	/* cfg->adopt: takes cfg->adopt_fd back, capturing; NULL: cannot. */
+	/*
+	 * Takes cfg->adopt_fds back, capturing (their roles are this
+	 * backend's); on failure they stay the caller's. NULL: cannot.
+	 */
 	int (*adopt)(const struct kernel_session_config *cfg, void **state);
-	/* The descriptor the capture lives by, or NULL: none outlives us. */
-	int (*keep_fd)(void *state);
+	/* kernel_session_keep_fds(); NULL: nothing outlives us. */
+	size_t (*keep_fds)(void *state, struct kernel_kept_fd *out,
+			   size_t max);
 	int (*start)(void *state);
 	int (*stop)(void *state);
 	int (*event_fd)(void *state);

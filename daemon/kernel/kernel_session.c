@@ -247,6 +247,48 @@ static void warn_missing(const struct kernel_session *ks, char *why,
 	}
 }
 
+/*
+ * The backend whose name begins every role of what is taken back
+ * ("kmod-session": kmod), or NULL: none, or a mix.
+ */
+static const struct kernel_backend_ops *
+adopted_backend(const struct kernel_session_config *cfg)
+{
+	const struct kernel_backend_ops *all[] = { backend_kmod(),
+						   backend_bpf() };
+	const struct kernel_backend_ops *ops = NULL;
+	size_t i, j, len;
+
+	for (i = 0; i < cfg->nadopt; i++) {
+		const char *role = cfg->adopt_fds[i].role;
+		const struct kernel_backend_ops *found = NULL;
+
+		for (j = 0; j < sizeof(all) / sizeof(*all); j++) {
+			if (!all[j])
+				continue;
+			len = strlen(all[j]->name);
+			if (!strncmp(role, all[j]->name, len) &&
+			    role[len] == '-')
+				found = all[j];
+		}
+		if (!found || (ops && found != ops))
+			return NULL;
+		ops = found;
+	}
+	return ops;
+}
+
+static void close_adopted(const struct kernel_session_config *cfg)
+{
+	size_t i;
+
+	for (i = 0; i < cfg->nadopt; i++)
+		if (cfg->adopt_fds[i].fd >= 0)
+			close(cfg->adopt_fds[i].fd);
+}
+
+static int dump_names(struct kernel_session *ks);
+
 int kernel_session_open(struct kernel_session **out,
 			const struct kernel_session_config *cfg, char *why,
 			size_t why_len)
@@ -263,25 +305,32 @@ int kernel_session_open(struct kernel_session **out,
 	if (!ks->cfg.events)
 		ks->cfg.events = kernel_categories_default();
 	/*
-	 * A session taken back is the module's (the probe would open the
+	 * A session taken back skips the probe (the module's would open the
 	 * device, which its one session holds: EBUSY).
 	 */
-	if (cfg->adopt)
-		ks->ops = backend_kmod();
-	else
+	if (cfg->nadopt) {
+		ks->ops = adopted_backend(cfg);
+		if (!ks->ops || !ks->ops->adopt) {
+			snprintf(why, why_len,
+				 "kernel capture: what the descriptor store kept cannot be taken back");
+			err = -EOPNOTSUPP;
+			goto fail;
+		}
+	} else {
 		err = choose_backend(cfg->backend, &ks->ops, why, why_len);
+	}
 	if (err)
 		goto fail;
-	if (cfg->adopt && !ks->ops->adopt) {
-		snprintf(why, why_len, "kernel capture (%s): cannot be taken back",
-			 ks->ops->name);
-		err = -EOPNOTSUPP;
-		goto fail;
-	}
-	err = cfg->adopt ? ks->ops->adopt(&ks->cfg, &ks->state) :
-			   ks->ops->open(&ks->cfg, &ks->state);
-	/* Taken back running: started, its names already in its rings. */
-	ks->started = cfg->adopt && !err;
+	err = cfg->nadopt ? ks->ops->adopt(&ks->cfg, &ks->state) :
+			    ks->ops->open(&ks->cfg, &ks->state);
+	/*
+	 * Taken back running: started. The module's names are in its rings;
+	 * those a BPF session read from /proc died with its manager (a
+	 * oneshot or circular trace kept them for the end): read again.
+	 */
+	ks->started = cfg->nadopt && !err;
+	if (ks->started)
+		err = dump_names(ks);
 	if (err) {
 		snprintf(why, why_len, "kernel capture (%s): cannot set up: %s%s",
 			 ks->ops->name, strerror(-err),
@@ -301,16 +350,19 @@ int kernel_session_open(struct kernel_session **out,
 	*out = ks;
 	return 0;
 fail:
-	/* Taken in all cases: once adopted, the session closes it. */
-	if (cfg->adopt && !ks->state)
-		close(cfg->adopt_fd);
+	/* Taken in all cases: once adopted, the session closes them. */
+	if (!ks->state)
+		close_adopted(cfg);
 	kernel_session_close(ks);
 	return err;
 }
 
-int kernel_session_keep_fd(const struct kernel_session *ks)
+size_t kernel_session_keep_fds(const struct kernel_session *ks,
+			       struct kernel_kept_fd *out, size_t max)
 {
-	return ks->ops->keep_fd ? ks->ops->keep_fd(ks->state) : -1;
+	if (!ks->started || !ks->ops->keep_fds)
+		return 0;
+	return ks->ops->keep_fds(ks->state, out, max);
 }
 
 const char *kernel_session_backend(const struct kernel_session *ks)

@@ -21,6 +21,27 @@ enum kernel_backend_choice {
 	KERNEL_BACKEND_OFF,
 };
 
+/*
+ * A descriptor a capture lives by and what it is: the module's session
+ * (its rings go with its last descriptor); the BPF ring map, and each
+ * program and its link (a link keeps its program attached and writing).
+ * The role is "<backend>-<what>".
+ */
+struct kernel_kept_fd {
+	int fd;
+	const char *role;
+};
+
+#define KERNEL_KEPT_KMOD_SESSION "kmod-session"
+#define KERNEL_KEPT_BPF_RING "bpf-ring"
+#define KERNEL_KEPT_BPF_LINK "bpf-link"
+#define KERNEL_KEPT_BPF_PROG "bpf-prog"
+#define KERNEL_KEPT_ROLES                                              \
+	{ KERNEL_KEPT_KMOD_SESSION, KERNEL_KEPT_BPF_RING,              \
+	  KERNEL_KEPT_BPF_LINK, KERNEL_KEPT_BPF_PROG }
+/* Descriptors one capture keeps at most (a ring, 2 per program). */
+#define KERNEL_KEPT_FDS_MAX 64u
+
 struct kernel_session_config {
 	enum kernel_backend_choice backend;
 	enum fxt_buffering_mode mode;
@@ -29,13 +50,13 @@ struct kernel_session_config {
 	/* kernel:syscall only for these processes (0 ends); none: all */
 	uint32_t syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 	/*
-	 * Take back adopt_fd, the module's session of a manager that died
-	 * (kept in systemd's descriptor store), configured and capturing:
-	 * its rings hold what was recorded since. kmod only. Taken by
-	 * kernel_session_open(), also when it fails.
+	 * Take back the capture of a manager that died, configured and
+	 * capturing (kept in systemd's descriptor store): its rings hold
+	 * what was recorded since. The descriptors' roles name the backend.
+	 * Taken by kernel_session_open(), also when it fails.
 	 */
-	bool adopt;
-	int adopt_fd;
+	const struct kernel_kept_fd *adopt_fds;
+	size_t nadopt;
 };
 
 struct kernel_session_stats {
@@ -86,11 +107,12 @@ int kernel_session_open(struct kernel_session **out,
 			const struct kernel_session_config *cfg, char *why,
 			size_t why_len);
 /*
- * The descriptor that keeps the capture alive while it is open (the
- * module's session: its rings go with its last descriptor), for the
- * descriptor store; -1 when the capture cannot outlive the manager (BPF).
+ * The descriptors that keep the capture alive, for the descriptor store:
+ * at most max into out; returns how many (0 before it starts). They stay
+ * the session's.
  */
-int kernel_session_keep_fd(const struct kernel_session *ks);
+size_t kernel_session_keep_fds(const struct kernel_session *ks,
+			       struct kernel_kept_fd *out, size_t max);
 /* "kmod" or "bpf". */
 const char *kernel_session_backend(const struct kernel_session *ks);
 int kernel_session_start(struct kernel_session *ks);

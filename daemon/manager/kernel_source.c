@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "archive.h"
 #include <fxt/fxt_msg.h>
@@ -169,36 +170,40 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
 		       const char *categories, const uint32_t *syscall_pids,
 		       uint32_t provider_id, struct archive *archive,
-		       int adopt_fd, struct kernel_source **ret, char *why,
-		       size_t why_len)
+		       const struct kernel_kept_fd *adopt, size_t nadopt,
+		       struct kernel_source **ret, char *why, size_t why_len)
 {
 	struct kernel_session_config cfg = {
-		.backend = adopt_fd >= 0 ? KERNEL_BACKEND_KMOD :
-					   backend_choice(choice),
+		.backend = backend_choice(choice),
 		.mode = mode,
 		.buffer_bytes_per_cpu = bytes_per_cpu,
-		.adopt = adopt_fd >= 0,
-		.adopt_fd = adopt_fd,
+		.adopt_fds = adopt,
+		.nadopt = nadopt,
 	};
 	struct kernel_source *ks;
 	int r;
 
 	*ret = NULL;
 	why[0] = '\0';
-	if (choice == FXT_CTL_KERNEL_OFF)
-		return 0;
 	memcpy(cfg.syscall_pids, syscall_pids, sizeof(cfg.syscall_pids));
-	r = kernel_categories_parse(categories, &cfg.events, why, why_len);
-	if (r < 0)
-		return r;
-	ks = calloc(1, sizeof(*ks));
-	if (!ks)
-		return -ENOMEM;
+	r = choice == FXT_CTL_KERNEL_OFF ?
+		    0 :
+		    kernel_categories_parse(categories, &cfg.events, why, why_len);
+	ks = r < 0 || choice == FXT_CTL_KERNEL_OFF ? NULL :
+						     calloc(1, sizeof(*ks));
+	if (!ks) {
+		/* What was kept is taken in all cases. */
+		while (nadopt--)
+			close(adopt[nadopt].fd);
+		if (choice == FXT_CTL_KERNEL_OFF)
+			return 0;
+		return r < 0 ? r : -ENOMEM;
+	}
 	ks->archive = archive;
 	ks->event = event;
 	ks->id = provider_id;
 	r = kernel_session_open(&ks->session, &cfg, why, why_len);
-	if (r >= 0 && !cfg.adopt)
+	if (r >= 0 && !cfg.nadopt)
 		r = kernel_session_start(ks->session);
 	if (r >= 0 && mode == FXT_BUFFERING_STREAMING)
 		r = watch(event, ks);
@@ -213,9 +218,10 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 	return 0;
 }
 
-int kernel_source_keep_fd(const struct kernel_source *ks)
+size_t kernel_source_keep_fds(const struct kernel_source *ks,
+			      struct kernel_kept_fd *out, size_t max)
 {
-	return ks ? kernel_session_keep_fd(ks->session) : -1;
+	return ks ? kernel_session_keep_fds(ks->session, out, max) : 0;
 }
 
 const char *kernel_source_backend(const struct kernel_source *ks)

@@ -15,25 +15,27 @@
 #include "control_proto.h"
 
 struct archive;
+struct kernel_kept_fd;
 struct kernel_source;
 
 /*
  * 0 with *ret set, or 0 with *ret NULL and a note in why when the choice
  * is "off" or "auto" finds no capture here; -errno with the reason in why
  * when an explicit backend cannot run. A capture that runs may leave a
- * warning in why (a category this kernel cannot trace). adopt_fd >= 0:
- * the module's session a dead manager left capturing, taken back (taken
- * in all cases).
+ * warning in why (a category this kernel cannot trace). nadopt: the
+ * capture a dead manager left running, taken back (kernel_session.h;
+ * the descriptors are taken in all cases).
  */
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
 		       const char *categories, const uint32_t *syscall_pids,
 		       uint32_t provider_id, struct archive *archive,
-		       int adopt_fd, struct kernel_source **ret, char *why,
-		       size_t why_len);
+		       const struct kernel_kept_fd *adopt, size_t nadopt,
+		       struct kernel_source **ret, char *why, size_t why_len);
 const char *kernel_source_backend(const struct kernel_source *ks);
-/* What keeps the capture alive across a restart (kernel_session.h); -1. */
-int kernel_source_keep_fd(const struct kernel_source *ks);
+/* What keeps the capture alive across a restart (kernel_session.h). */
+size_t kernel_source_keep_fds(const struct kernel_source *ks,
+			      struct kernel_kept_fd *out, size_t max);
 /* Stops capture and writes what is left; 0 or -errno. */
 /* Stops and writes the rest: its error, or that of records lost before. */
 int kernel_source_finish(struct kernel_source *ks);

@@ -31,7 +31,7 @@ int manager_new(struct manager **ret)
 	if (!m)
 		return -ENOMEM;
 	m->listen_fd = -1;
-	m->stored_archive_fd = m->stored_kernel_fd = -1;
+	m->stored_archive_fd = -1;
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
@@ -90,8 +90,9 @@ struct manager *manager_free(struct manager *m)
 	sd_event_unref(m->event);
 	if (m->stored_archive_fd >= 0)
 		close(m->stored_archive_fd);
-	if (m->stored_kernel_fd >= 0)
-		close(m->stored_kernel_fd);
+	while (m->nstored_kernel--)
+		if (m->stored_kernel[m->nstored_kernel].fd >= 0)
+			close(m->stored_kernel[m->nstored_kernel].fd);
 	free(m->state_dir);
 	free(m);
 	return NULL;
@@ -100,6 +101,39 @@ struct manager *manager_free(struct manager *m)
 uint32_t manager_next_id(struct manager *m)
 {
 	return ++m->next_provider_id;
+}
+
+/* Whether a stored name ends in "-<trace id>". */
+static bool stored_for(const char *name, const char *trace_id)
+{
+	size_t len = strlen(name), id_len = strlen(trace_id);
+
+	return len > id_len && name[len - id_len - 1] == '-' &&
+	       !strcmp(name + len - id_len, trace_id);
+}
+
+void manager_drop_stored_kernel(struct manager *m, const char *keep_id)
+{
+	char msg[MANAGER_FDNAME_MAX + 32];
+	size_t i, kept = 0;
+
+	for (i = 0; i < m->nstored_kernel; i++) {
+		struct manager_stored_fd *s = &m->stored_kernel[i];
+
+		if (keep_id && stored_for(s->name, keep_id)) {
+			m->stored_kernel[kept++] = *s;
+			continue;
+		}
+		if (s->fd >= 0)
+			close(s->fd);
+		snprintf(msg, sizeof(msg), "FDSTOREREMOVE=1\nFDNAME=%s",
+			 s->name);
+		(void)sd_notify(0, msg);
+		if (keep_id)
+			log_warning("Letting go of %s from the descriptor store: not of trace %s, the one resumed",
+				    s->name, keep_id);
+	}
+	m->nstored_kernel = kept;
 }
 
 static unsigned int connected_providers(const struct manager *m)
@@ -293,7 +327,24 @@ static void take_stored(int *slot, int fd)
 	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
 }
 
-/* What systemd kept for us across a restart: the trace's archive, the module's session. */
+static void take_stored_kernel(struct manager *m, int fd, const char *name)
+{
+	struct manager_stored_fd *s;
+
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	if (m->nstored_kernel == MANAGER_STORED_KERNEL_MAX ||
+	    strlen(name) >= sizeof(s->name)) {
+		log_warning("Closing %s from the descriptor store: more than fxtraced keeps",
+			    name);
+		close(fd);
+		return;
+	}
+	s = &m->stored_kernel[m->nstored_kernel++];
+	s->fd = fd;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+}
+
+/* What systemd kept for us across a restart: the trace's archive, its kernel capture. */
 static void take_stored_fds(struct manager *m)
 {
 	_cleanup_strv_free_ char **names = NULL;
@@ -306,8 +357,9 @@ static void take_stored_fds(struct manager *m)
 			continue;
 		if (!strcmp(names[i], MANAGER_FDSTORE_ARCHIVE))
 			take_stored(&m->stored_archive_fd, fd);
-		else if (!strcmp(names[i], MANAGER_FDSTORE_KERNEL))
-			take_stored(&m->stored_kernel_fd, fd);
+		else if (!strncmp(names[i], MANAGER_FDSTORE_KERNEL,
+				  strlen(MANAGER_FDSTORE_KERNEL)))
+			take_stored_kernel(m, fd, names[i]);
 	}
 }
 

@@ -65,8 +65,14 @@
  * open the file (the caller's, in a directory it cannot write).
  */
 #define MANAGER_FDSTORE_ARCHIVE "fxt-archive"
-/* The module's session of the running trace: its rings outlive us. */
-#define MANAGER_FDSTORE_KERNEL "fxt-kernel"
+/*
+ * The running trace's kernel capture (the module's session, the BPF ring
+ * map, programs and links: kernel_session.h) outlives us there, named
+ * "fxt-kernel-<role>-<trace id>": a restart takes back only its trace's.
+ */
+#define MANAGER_FDSTORE_KERNEL "fxt-kernel-"
+#define MANAGER_FDNAME_MAX 80
+#define MANAGER_STORED_KERNEL_MAX 64
 /* What the descriptor store gives back is named so; the socket is not. */
 #define MANAGER_FDSTORE_PREFIX "fxt-"
 /* How often STATUS= is refreshed while a trace runs (bytes written). */
@@ -79,6 +85,11 @@ struct snapshot;
 struct trace;
 struct triggers;
 
+struct manager_stored_fd {
+	int fd;
+	char name[MANAGER_FDNAME_MAX];
+};
+
 struct manager {
 	sd_event *event;
 	sd_event_source *sigterm, *sigint;
@@ -86,7 +97,9 @@ struct manager {
 	char *socket_path;	/* bound by us: unlinked at exit */
 	char *state_dir;	/* the running trace's state, for a restart */
 	int stored_archive_fd;	/* from the descriptor store at start; -1 */
-	int stored_kernel_fd;	/* likewise */
+	/* Likewise, the kernel capture's (MANAGER_FDSTORE_KERNEL). */
+	struct manager_stored_fd stored_kernel[MANAGER_STORED_KERNEL_MAX];
+	size_t nstored_kernel;
 	int listen_fd;
 	bool activated;		/* the socket came from the service manager */
 	sd_event_source *listen_source;
@@ -143,5 +156,10 @@ void manager_check_idle(struct manager *m);
 void manager_trace_finished(struct manager *m);
 void manager_maybe_exit(struct manager *m);
 uint32_t manager_next_id(struct manager *m);
+/*
+ * Closes the kernel descriptors the store gave back, but those of trace
+ * keep_id (NULL: all), and has the store let them go too.
+ */
+void manager_drop_stored_kernel(struct manager *m, const char *keep_id);
 
 #endif /* FXT_MANAGER_H */

@@ -24,6 +24,7 @@
 #include "collect.h"
 #include "controller.h"
 #include <fxt/fxt_msg.h>
+#include "kernel_session.h"
 #include "kernel_source.h"
 #include "log.h"
 #include "manager.h"
@@ -307,16 +308,17 @@ static int new_trace(struct manager *m, const struct fxt_ctl_start *req,
  * timers: what a start and a resumed trace share.
  */
 static int set_up(struct manager *m, struct trace *t, int archive_fd,
-		  enum fxt_ctl_kernel kernel, int kernel_fd,
-		  uint64_t duration_ns, char *note, size_t note_len)
+		  enum fxt_ctl_kernel kernel, const struct kernel_kept_fd *adopt,
+		  size_t nadopt, uint64_t duration_ns, char *note,
+		  size_t note_len)
 {
 	_cleanup_close_ int fd = archive_fd;
 	int r;
 
 	r = open_archive(t, fd, note, note_len);
 	if (r < 0) {
-		if (kernel_fd >= 0)
-			close(kernel_fd);
+		while (nadopt--)
+			close(adopt[nadopt].fd);
 		return r;
 	}
 	TAKE_FD(fd);
@@ -325,7 +327,7 @@ static int set_up(struct manager *m, struct trace *t, int archive_fd,
 	r = kernel_source_open(m->event, kernel, t->mode,
 			       t->req.kernel_buffer_size, t->categories,
 			       t->req.kernel_syscall_pids, t->kernel_id,
-			       t->archive, kernel_fd, &t->kernel, note,
+			       t->archive, adopt, nadopt, &t->kernel, note,
 			       note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, duration_ns);
@@ -353,16 +355,18 @@ static int list_provider(struct trace *t, const struct provider *p)
 
 /*
  * Under systemd the archive waits in the descriptor store while the
- * trace runs (without NOTIFY_SOCKET these do nothing).
+ * trace runs (without NOTIFY_SOCKET these do nothing). FDPOLL=0: the
+ * store would drop a descriptor that polls as an error, as a BPF array
+ * map always does.
  */
 static void store_fd(struct trace *t, int fd, const char *name)
 {
-	char msg[64];
+	char msg[MANAGER_FDNAME_MAX + 32];
 	int r;
 
 	if (fd < 0)
 		return;
-	snprintf(msg, sizeof(msg), "FDSTORE=1\nFDNAME=%s", name);
+	snprintf(msg, sizeof(msg), "FDSTORE=1\nFDPOLL=0\nFDNAME=%s", name);
 	r = sd_pid_notify_with_fds(0, 0, msg, &fd, 1);
 	if (r < 0)
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
@@ -375,15 +379,44 @@ static void store_archive(struct trace *t)
 	store_fd(t, archive_fd(t->archive), MANAGER_FDSTORE_ARCHIVE);
 }
 
-static void store_kernel(struct trace *t)
+static void kernel_fdname(char *name, size_t len, const char *role,
+			  const char *trace_id)
 {
-	store_fd(t, kernel_source_keep_fd(t->kernel), MANAGER_FDSTORE_KERNEL);
+	snprintf(name, len, MANAGER_FDSTORE_KERNEL "%s-%s", role, trace_id);
 }
 
-static void unstore_all(void)
+static void store_kernel(struct trace *t)
+{
+	struct kernel_kept_fd kept[KERNEL_KEPT_FDS_MAX];
+	char name[MANAGER_FDNAME_MAX];
+	size_t i, n;
+
+	n = kernel_source_keep_fds(t->kernel, kept, KERNEL_KEPT_FDS_MAX);
+	for (i = 0; i < n; i++) {
+		kernel_fdname(name, sizeof(name), kept[i].role, t->id);
+		store_fd(t, kept[i].fd, name);
+	}
+}
+
+/* The store closes its copies: a BPF link's closing detaches its program. */
+static void unstore_kernel(const struct trace *t)
+{
+	static const char *const roles[] = KERNEL_KEPT_ROLES;
+	char msg[MANAGER_FDNAME_MAX + 32];
+	size_t i, used;
+
+	for (i = 0; i < sizeof(roles) / sizeof(*roles); i++) {
+		used = (size_t)snprintf(msg, sizeof(msg),
+					"FDSTOREREMOVE=1\nFDNAME=");
+		kernel_fdname(msg + used, sizeof(msg) - used, roles[i], t->id);
+		(void)sd_notify(0, msg);
+	}
+}
+
+static void unstore_all(const struct trace *t)
 {
 	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
-	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_KERNEL);
+	unstore_kernel(t);
 }
 
 /*
@@ -442,8 +475,8 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	if (r < 0)
 		return r;
 	sd_id128_to_string(t->uuid, t->id);
-	r = set_up(m, t, TAKE_FD(fd), req->kernel, -1, req->duration_ns, note,
-		   note_len);
+	r = set_up(m, t, TAKE_FD(fd), req->kernel, NULL, 0, req->duration_ns,
+		   note, note_len);
 	if (r < 0)
 		return r;
 	r = archive_begin(t->archive);
@@ -713,7 +746,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 	t->written = true;
 	if (m->state_dir)
 		trace_state_remove(m->state_dir);
-	unstore_all();
+	unstore_all(t);
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
@@ -998,16 +1031,45 @@ static int resume_archive(struct trace *t, uint64_t *kept)
 	return r < 0 ? r : archive_commit(t->archive, 0, 1);
 }
 
+/*
+ * The kernel descriptors the store kept for trace t, taken from m (their
+ * names stay, for a failed resume to let them go); their roles are cut
+ * from the names into roles. Those of another trace are let go.
+ */
+static size_t take_kernel_fds(struct manager *m, const struct trace *t,
+			      struct kernel_kept_fd *out,
+			      char (*roles)[MANAGER_FDNAME_MAX])
+{
+	size_t i, n = 0, len;
+
+	manager_drop_stored_kernel(m, t->id);
+	for (i = 0; i < m->nstored_kernel; i++) {
+		struct manager_stored_fd *s = &m->stored_kernel[i];
+		const char *role = s->name + strlen(MANAGER_FDSTORE_KERNEL);
+
+		len = strlen(role) - strlen(t->id) - 1;
+		snprintf(roles[n], MANAGER_FDNAME_MAX, "%.*s", (int)len, role);
+		out[n] = (struct kernel_kept_fd){
+			.fd = TAKE_FD(s->fd),
+			.role = roles[n],
+		};
+		n++;
+	}
+	return n;
+}
+
 static int recover(struct manager *m, const struct trace_state *st,
 		   struct trace_state_provider *listed, size_t nlisted)
 {
+	struct kernel_kept_fd adopt[MANAGER_STORED_KERNEL_MAX];
+	char roles[MANAGER_STORED_KERNEL_MAX][MANAGER_FDNAME_MAX];
 	_cleanup_(trace_freep) struct trace *t = NULL;
 	char note[FXT_CTL_MESSAGE_MAX] = "";
 	uint64_t now = now_ns(), duration = 0, kept = 0;
 	enum fxt_ctl_kernel kernel = st->req.kernel;
 	bool from_store;
-	size_t i;
-	int fd, kernel_fd, r;
+	size_t i, nadopt;
+	int fd, r;
 
 	r = validate(&st->req, note, sizeof(note));
 	if (r < 0)
@@ -1043,28 +1105,30 @@ static int recover(struct manager *m, const struct trace_state *st,
 		duration = end > now ? end - now : 1000;
 	}
 	/*
-	 * The module's session from the descriptor store is taken back with
-	 * its rings; otherwise the capture starts again, what it held gone.
+	 * The kernel capture from the descriptor store (the module's session,
+	 * the BPF programs and ring map) is taken back with its rings;
+	 * otherwise the capture starts again, what it held gone.
 	 */
-	kernel_fd = TAKE_FD(m->stored_kernel_fd);
+	nadopt = take_kernel_fds(m, t, adopt, roles);
 	if (r >= 0) {
-		r = set_up(m, t, fd, kernel, kernel_fd, duration, note,
+		r = set_up(m, t, fd, kernel, adopt, nadopt, duration, note,
 			   sizeof(note));
 	} else {
 		close(fd);
-		if (kernel_fd >= 0)
-			close(kernel_fd);
+		while (nadopt--)
+			close(adopt[nadopt].fd);
+		nadopt = 0;
 	}
-	t->kernel_adopted = kernel_fd >= 0 && t->kernel;
-	if (r < 0 && t->archive && !t->kernel && kernel_fd >= 0) {
+	t->kernel_adopted = nadopt && t->kernel;
+	if (r < 0 && t->archive && !t->kernel && nadopt) {
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
 			 "Trace %s: the kernel capture could not be taken back (%s); capturing afresh",
 			 t->id, note);
-		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_KERNEL);
+		unstore_kernel(t);
 		r = kernel_source_open(m->event, kernel, t->mode,
 				       t->req.kernel_buffer_size, t->categories,
 				       t->req.kernel_syscall_pids, t->kernel_id,
-				       t->archive, -1, &t->kernel, note,
+				       t->archive, NULL, 0, &t->kernel, note,
 				       sizeof(note));
 		if (r >= 0)
 			r = start_duration_timer(m, t, duration);
@@ -1101,6 +1165,7 @@ static int recover(struct manager *m, const struct trace_state *st,
 		store_archive(t);
 	if (!t->kernel_adopted)
 		store_kernel(t);
+	m->nstored_kernel = 0;	/* the trace's now */
 	m->trace = TAKE_PTR(t);
 	save_state(m);
 	return 0;
@@ -1125,12 +1190,11 @@ int trace_recover(struct manager *m)
 		if (m->state_dir)
 			trace_state_remove(m->state_dir);
 		/* Stored descriptors without a trace to resume: let them go. */
-		unstore_all();
+		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
+		manager_drop_stored_kernel(m, NULL);
 		if (m->stored_archive_fd >= 0)
 			close(m->stored_archive_fd);
-		if (m->stored_kernel_fd >= 0)
-			close(m->stored_kernel_fd);
-		m->stored_archive_fd = m->stored_kernel_fd = -1;
+		m->stored_archive_fd = -1;
 	}
 	manager_update_status(m);
 	return 0;

@@ -64,10 +64,17 @@ struct fxt_ring_ctrl {
 	__u64 reserved[25];
 };
 
-/* Written only by the reader: the end of what it has consumed (D). */
+/*
+ * Written only by the reader: the end of what it has consumed (D), and
+ * (BPF) that capture stopped: the programs then return at once, although
+ * a descriptor the reader cannot reach (the descriptor store's copy of a
+ * link) may keep them attached a while longer.
+ */
 struct fxt_ring_consumer {
 	__u64 tail;
-	__u64 reserved[63];
+	__u32 closed;		/* BPF: the reader stopped capture */
+	__u32 reserved32;
+	__u64 reserved[62];
 };
 
 #define FXT_RING_BPF_CONSUMER_OFFSET 4096u

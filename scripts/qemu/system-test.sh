@@ -174,39 +174,64 @@ stop_service_mid_trace() {
 }
 check "systemctl stop fxtraced during a trace writes a complete archive (under its hidden name)" stop_service_mid_trace
 
-# SIGKILL mid-trace: Restart= starts fxtraced again, which resumes the
-# trace from /run/fxtrace/state, the archive and the module's session
-# (its rings) from the descriptor store; bob's provider hands its buffer
-# back; the archive holds what was recorded before the kill, provider
-# and kernel (a context switch before the kill), and is marked recovered.
+# The BPF links PID 1 holds in fxtraced's descriptor store.
+stored_links() { find /proc/1/fd -lname "anon_inode:bpf_link" 2>/dev/null | wc -l; }
+
+# SIGKILL mid-trace (killed_service_resumes KERNEL): Restart= starts
+# fxtraced again, which resumes the trace from /run/fxtrace/state, the
+# archive and the kernel capture from the descriptor store (the module's
+# session with its rings; the BPF ring map, programs and links, which
+# kept the programs writing meanwhile); bob's provider hands its buffer
+# back; the archive holds what was recorded before the kill and after,
+# provider and kernel (context switches on both sides of the kill), and
+# is marked recovered. BPF: the stop detaches the programs (the store
+# lets its links go).
 killed_service_resumes() {
-	tracectl start -o "$T/killed.fxt" --kernel=kmod || return 1
+	kernel=$1
+	tracectl start -o "$T/killed-$kernel.fxt" --kernel="$kernel" || return 1
 	FXT_START=$(cut -d' ' -f1 /proc/uptime)
 	FXTRACE_START_WAIT_MS=5000 as bob "$example" --seconds 8 &
 	example_pid=$!
 	sleep 2
+	if [ "$kernel" = bpf ]; then
+		links=$(stored_links)
+		say "BPF links in the descriptor store before the kill: $links"
+		[ "$links" -gt 0 ] || { say "the BPF links are not in the descriptor store"; return 1; }
+	fi
 	old=$(systemctl show -P MainPID fxtraced.service)
+	since=$(date '+%Y-%m-%d %H:%M:%S')
 	killed_at=$(cut -d' ' -f1 /proc/uptime)
 	systemctl kill -s KILL fxtraced.service || return 1
 	# shellcheck disable=SC2016
 	wait_for 'new=$(systemctl show -P MainPID fxtraced.service); [ "$new" != 0 ] && [ "$new" != "$old" ]' || return 1
 	wait_for 'tracectl status | grep -q "^State: tracing"' || return 1
-	wait_for 'journalctl -u fxtraced -o cat | grep -q "fxt-example.*handed its buffer"' || return 1
+	wait_for 'journalctl -u fxtraced --since "$since" -o cat | grep -q "fxt-example.*handed its buffer"' || return 1
 	wait "$example_pid" || return 1
 	tracectl status | grep '^Archive:'
 	tracectl stop || return 1
-	journalctl -u fxtraced -o cat | grep -E "resumed after a restart|descriptor store|handed its buffer" | tail -n 4
-	journalctl -u fxtraced -o cat | grep -q "capture taken back from the descriptor store" ||
-		{ say "the module's session was not taken back"; return 1; }
-	archive_holds "$T/killed.fxt" || return 1
+	journalctl -u fxtraced --since "$since" -o cat |
+		grep -E "resumed after a restart|descriptor store|handed its buffer" | tail -n 6
+	journalctl -u fxtraced --since "$since" -o cat | grep -q "capture taken back from the descriptor store" ||
+		{ say "the $kernel capture was not taken back"; return 1; }
+	if [ "$kernel" = bpf ]; then
+		# shellcheck disable=SC2016
+		wait_for '[ "$(stored_links)" = 0 ]' ||
+			{ say "the store still holds $(stored_links) BPF links after the stop"; return 1; }
+	fi
+	archive_holds "$T/killed-$kernel.fxt" || return 1
 	grep -q "trace was recovered after a restart" "$T/dump.out" ||
 		{ say "the archive is not marked recovered"; return 1; }
-	first=$(grep -m1 " context_switch " "$T/dump.out" | sed -n 's/.* ts=\([0-9]*\).*/\1/p')
-	say "trace started at ${FXT_START}s, killed at ${killed_at}s, first context switch at ${first}ns"
+	grep " context_switch " "$T/dump.out" | sed -n 's/.* ts=\([0-9]*\).*/\1/p' | sort -n >"$T/switch-ts"
+	first=$(head -n 1 "$T/switch-ts")
+	last=$(tail -n 1 "$T/switch-ts")
+	say "trace started at ${FXT_START}s, killed at ${killed_at}s, context switches from ${first}ns to ${last}ns"
 	awk -v f="$first" -v k="$killed_at" 'BEGIN { exit !(f != "" && f / 1e9 < k) }' ||
 		{ say "no kernel record from before the kill"; return 1; }
+	awk -v l="$last" -v k="$killed_at" 'BEGIN { exit !(l != "" && l / 1e9 > k) }' ||
+		{ say "no kernel record from after the kill"; return 1; }
 }
-check "systemctl kill -s KILL fxtraced mid-trace: Restart= resumes the trace, nothing recorded is lost" killed_service_resumes
+check "systemctl kill -s KILL fxtraced mid-trace (kmod): Restart= resumes the trace, nothing recorded is lost" killed_service_resumes kmod
+check "systemctl kill -s KILL fxtraced mid-trace (bpf): Restart= resumes the trace, nothing recorded is lost" killed_service_resumes bpf
 
 status_and_watchdog() {
 	tracectl start -o "$T/status.fxt" --kernel=bpf || return 1

@@ -225,6 +225,9 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 		return false;
 	ctrl = (struct fxt_ring_ctrl *)elem;
 	data = elem + FXT_RING_BPF_DATA_OFFSET;
+	consumer = (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET);
+	if (READ_ONCE(consumer->closed))
+		return false;
 	kind &= FXT_RING_EVENT_KINDS - 1;
 	if (ctrl->busy) {
 		__sync_fetch_and_add(&ctrl->dropped, 1);
@@ -234,7 +237,6 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 	ctrl->busy = 1;
 	barrier();
 	head = ctrl->head;
-	consumer = (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET);
 	if (!make_room(ctrl, consumer, data, head, bytes)) {
 		__sync_fetch_and_add(&ctrl->dropped, 1);
 		__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);

@@ -20,7 +20,8 @@
 /*
  * A visit is whole or absent: a write that fails cuts the archive back to
  * where the visit began and forgets what it counted, so the counts are
- * what the archive holds and a later visit writes it all again.
+ * what the archive holds and a later visit writes it all again. (The
+ * stop's visits: from their last hand-over on, see struct kept.)
  */
 struct visit_undo {
 	uint64_t mark;
@@ -54,10 +55,11 @@ struct kept {
 	unsigned char *room;
 	size_t len;
 	/*
-	 * Once the stop collects (no later visit takes anything back), the
+	 * Once the stop collects every buffer (no later visit follows), the
 	 * kept bytes go to the writer every COLLECT_HAND_OVER_BYTES, so that
 	 * the disk is written while the rest is validated; the visit's undo
-	 * then starts at what was handed over. NULL: the visit is one chunk.
+	 * then starts at what was handed over. NULL: the visit is one chunk
+	 * (a save's half is written once, whole).
 	 */
 	struct visit_undo *undo;
 	struct provider *p;
@@ -247,7 +249,7 @@ int collect_save(struct provider *p, struct archive *a, unsigned int half)
 	if (r >= 0) {
 		provider_buffer_state(&p->buffer, &st);
 		r = walk_area(p, a, PROVIDER_AREA_ROLLING0 + half, true, 0,
-			      NULL, &u);
+			      NULL, NULL);
 	}
 	if (r < 0)
 		return visit_undo(p, a, &u, r);

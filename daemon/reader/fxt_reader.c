@@ -606,14 +606,11 @@ static int make_room(struct fxt_reader *r, size_t need)
 	return 0;
 }
 
-/* 1 when need bytes are buffered, 0 at end of input, <0 on error. */
-static int fill(struct fxt_reader *r, size_t need)
+static int fill_more(struct fxt_reader *r, size_t need)
 {
 	ssize_t got;
 	int err;
 
-	if (r->end - r->start >= need)
-		return 1;
 	if (r->kind == SOURCE_MEM || r->eof)
 		return 0;
 	err = make_room(r, need);
@@ -630,6 +627,17 @@ static int fill(struct fxt_reader *r, size_t need)
 		r->end += (size_t)got;
 	}
 	return 1;
+}
+
+/*
+ * 1 when need bytes are buffered, 0 at end of input, <0 on error. Twice
+ * a record: the buffered case stays in line.
+ */
+static inline int fill(struct fxt_reader *r, size_t need)
+{
+	if (r->end - r->start >= need)
+		return 1;
+	return fill_more(r, need);
 }
 
 static uint64_t input_offset(const struct fxt_reader *r)

@@ -109,6 +109,13 @@ FXT_EXPORT int fxt_process_set_name(const char *name)
 	return 0;
 }
 
+FXT_EXPORT int fxt_trigger(const char *name)
+{
+	if (!name || !*name || strlen(name) >= FXT_TRIGGER_NAME_MAX)
+		return -EINVAL;
+	return fxt_transport_send_trigger(name);
+}
+
 FXT_EXPORT bool fxt_category_enabled(const char *category)
 {
 	struct fxt_session *s = atomic_load_explicit(&fxt_current,

@@ -66,6 +66,8 @@ static bool settled;		/* rules: under transport_lock */
 static int manager_fd = -1;
 static struct fxt_buffer *buffer;
 static struct fxt_session *session;
+/* The manager's socket while a trace runs here, for fxt_trigger(); -1. */
+static _Atomic int trigger_fd = -1;
 
 /*
  * Streaming, per half: generation + 1 of the fill whose SAVE got no
@@ -204,6 +206,7 @@ static void settle(void)
 
 static void end_session(void)
 {
+	atomic_store(&trigger_fd, -1);
 	if (session) {
 		fxt_session_stop(session);
 		session = NULL;
@@ -266,9 +269,26 @@ static void on_start(int fd, const struct fxt_msg_start *m)
 	memcpy(categories, m->categories, sizeof(categories));
 	categories[sizeof(categories) - 1] = 0;
 	session = start_session(buffer, m->mode, categories, fd);
-	if (session)
+	if (session) {
+		atomic_store(&trigger_fd, fd);
 		(void)send_simple(fd, FXT_MSG_PROVIDER_STARTED);
+	}
 	settle();
+}
+
+int fxt_transport_send_trigger(const char *name)
+{
+	int fd = atomic_load(&trigger_fd);
+	struct fxt_msg_trigger m;
+	int r;
+
+	if (fd < 0)
+		return 0;	/* not tracing */
+	fxt_msg_init(&m, FXT_MSG_PROVIDER_TRIGGER, sizeof(m));
+	strncpy(m.name, name, sizeof(m.name) - 1);
+	/* Non-blocking socket: a full one loses the trigger, never waits. */
+	r = fxt_msg_send(fd, &m, sizeof(m), -1);
+	return r == -EPIPE || r == -ECONNRESET || r == -ENOTCONN ? 0 : r;
 }
 
 static size_t msg_min_length(unsigned int type)

@@ -32,9 +32,12 @@ enum fxt_ctl_msg_type {
 	FXT_MSG_CTL_WAIT_JOINED = FXT_MSG_CTL_BASE + 3,
 	/* struct fxt_ctl_snapshot, with the archive's descriptor */
 	FXT_MSG_CTL_SNAPSHOT = FXT_MSG_CTL_BASE + 4,
+	/* struct fxt_ctl_triggers, with the snapshot directory's descriptor */
+	FXT_MSG_CTL_TRIGGERS = FXT_MSG_CTL_BASE + 5,
 	/* manager -> controller */
 	FXT_MSG_CTL_PROVIDER = FXT_MSG_CTL_BASE + 16, /* fxt_ctl_provider */
 	FXT_MSG_CTL_RESULT = FXT_MSG_CTL_BASE + 17,	/* fxt_ctl_result */
+	FXT_MSG_CTL_TRIGGER = FXT_MSG_CTL_BASE + 18,	/* fxt_ctl_trigger */
 };
 
 enum fxt_ctl_kernel {
@@ -96,6 +99,67 @@ struct fxt_ctl_snapshot {
 	struct fxt_msg_header hdr;
 	char output[FXT_CTL_PATH_MAX];	/* absolute, for the result and logs */
 	char temp_name[FXT_CTL_NAME_MAX];
+};
+
+/*
+ * Arms the running circular trace's triggers (after its start; again:
+ * replaces them). The controller opens the directory with its own rights
+ * (O_DIRECTORY | O_RDONLY) and passes it: on a provider's
+ * FXT_MSG_PROVIDER_TRIGGER of an armed name, delay_ns later, the manager
+ * writes a snapshot (as FXT_MSG_CTL_SNAPSHOT) to NAME-<UTC time>.fxt in
+ * it, at most limit per name and second (more are counted suppressed).
+ */
+#define FXT_CTL_TRIGGERS_MAX 8
+
+struct fxt_ctl_triggers {
+	struct fxt_msg_header hdr;
+	__u32 count;		/* names used, 1..FXT_CTL_TRIGGERS_MAX */
+	__u32 limit;		/* snapshots per name per second; 0: 1 */
+	__u64 delay_ns;
+	char dir[FXT_CTL_PATH_MAX];	/* absolute, for status and logs */
+	char names[FXT_CTL_TRIGGERS_MAX][FXT_TRIGGER_NAME_MAX];
+};
+
+/*
+ * A name that may be armed (it becomes part of a file name): 1 to 63 of
+ * [A-Za-z0-9_.-], not starting with '.'.
+ */
+static inline int fxt_ctl_trigger_name_valid(const char *name)
+{
+	unsigned int i;
+
+	if (!name[0] || name[0] == '.')
+		return 0;
+	for (i = 0; name[i]; i++) {
+		char ch = name[i];
+
+		if (i == FXT_TRIGGER_NAME_MAX - 1 ||
+		    !((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' ||
+		      ch == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Status, before the RESULT: each armed trigger (flags 0) with its
+ * counts, then the last snapshots triggers wrote
+ * (FXT_CTL_TRIGGER_SNAPSHOT), oldest first.
+ */
+#define FXT_CTL_TRIGGER_SNAPSHOT 1u
+
+struct fxt_ctl_trigger {
+	struct fxt_msg_header hdr;
+	__u32 flags;
+	__s32 error;		/* snapshot: 0, or why it failed */
+	__u64 fired;		/* trigger: times a provider fired it */
+	__u64 snapshots;	/* trigger: snapshots taken */
+	__u64 suppressed;	/* trigger: fired over the limit */
+	__u64 time_ns;		/* snapshot: CLOCK_REALTIME when taken */
+	__u64 bytes;		/* snapshot: its size */
+	char name[FXT_TRIGGER_NAME_MAX];
+	char file[FXT_CTL_NAME_MAX];	/* snapshot: in the directory */
 };
 
 enum fxt_ctl_provider_flags {

@@ -22,6 +22,7 @@
 #include "manager.h"
 #include "provider.h"
 #include "snapshot.h"
+#include "trigger.h"
 #include "trace.h"
 
 #define PEER_GROUPS_MAX 256
@@ -216,6 +217,24 @@ static int handle_snapshot(struct controller *c, const void *buf, size_t len,
 	return controller_send_result(c, r, note);
 }
 
+static int handle_triggers(struct controller *c, const void *buf, size_t len,
+			   int dir_fd)
+{
+	_cleanup_close_ int fd = dir_fd;
+	char note[FXT_CTL_MESSAGE_MAX];
+	int r;
+
+	if (len != sizeof(struct fxt_ctl_triggers))
+		return reject_length(c, "a triggers request", len,
+				     sizeof(struct fxt_ctl_triggers));
+	r = triggers_arm(c->manager, buf, TAKE_FD(fd), c->uid, note,
+			 sizeof(note));
+	if (r < 0)
+		log_warning_errno(r, "Refused to arm triggers for uid %u: %s",
+				  (unsigned int)c->uid, note);
+	return controller_send_result(c, r, note);
+}
+
 static int handle_stop(struct controller *c)
 {
 	struct manager *m = c->manager;
@@ -358,7 +377,10 @@ static int refuse(struct controller *c)
 	return controller_send_result(c, -EPERM, message);
 }
 
-/* Start and snapshot requests come with the archive: *archive_fd, taken here. */
+/*
+ * Start and snapshot requests come with the archive, triggers with the
+ * snapshot directory: *archive_fd, taken here.
+ */
 static int handle_request(struct controller *c, const void *buf, size_t len,
 			  int *archive_fd)
 {
@@ -379,11 +401,16 @@ static int handle_request(struct controller *c, const void *buf, size_t len,
 		return handle_stop(c);
 	case FXT_MSG_CTL_SNAPSHOT:
 		return handle_snapshot(c, buf, len, TAKE_FD(*archive_fd));
+	case FXT_MSG_CTL_TRIGGERS:
+		return handle_triggers(c, buf, len, TAKE_FD(*archive_fd));
 	case FXT_MSG_CTL_WAIT_JOINED:
 		return handle_wait_joined(c, buf, len);
 	case FXT_MSG_CTL_STATUS: {
 		char note[FXT_CTL_MESSAGE_MAX];
 		int r = controller_send_providers(c);
+
+		if (r >= 0)
+			r = triggers_send_status(c->manager, c);
 
 		trace_write_note(c->manager, note, sizeof(note));
 		return r < 0 ? r : controller_send_result(c, 0, note);

@@ -19,6 +19,7 @@
 #include "manager.h"
 #include "provider.h"
 #include "snapshot.h"
+#include "trigger.h"
 #include "trace.h"
 
 int manager_new(struct manager **ret)
@@ -70,6 +71,7 @@ struct manager *manager_free(struct manager *m)
 {
 	if (!m)
 		return NULL;
+	triggers_disarm(m);
 	snapshot_free_all(m);
 	while (m->controllers)
 		controller_free(m->controllers);

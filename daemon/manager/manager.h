@@ -77,6 +77,7 @@ struct pending;
 struct provider;
 struct snapshot;
 struct trace;
+struct triggers;
 
 struct manager {
 	sd_event *event;
@@ -115,6 +116,7 @@ struct manager {
 
 	struct trace *trace;	/* NULL when idle */
 	struct snapshot *snapshots;	/* being written */
+	struct triggers *triggers;	/* armed for the running trace; NULL */
 	bool exiting;		/* exit once the trace is written */
 	/*
 	 * The last trace's archive. Until its owner's controller has been

@@ -19,6 +19,7 @@
 #include "controller.h"
 #include "provider.h"
 #include "trace.h"
+#include "trigger.h"
 
 /*
  * Any user may connect and close at will: the lines of others than root
@@ -68,6 +69,11 @@ static int handle_message(struct provider *p, const void *buf, size_t len)
 		if (len != sizeof(struct fxt_msg_save))
 			return -EBADMSG;
 		return trace_save(p->manager, p, buf);
+	case FXT_MSG_PROVIDER_TRIGGER:
+		if (len != sizeof(struct fxt_msg_trigger))
+			return -EBADMSG;
+		triggers_fire(p->manager, p, buf);
+		return 0;
 	default:
 		return -EBADMSG;
 	}

@@ -37,6 +37,8 @@ struct snapshot {
 	struct snapshot *next;
 	struct manager *manager;
 	struct controller *requester;
+	snapshot_done_fn done;
+	void *done_userdata;
 	struct archive *archive;
 	char output[FXT_CTL_PATH_MAX];
 	char temp_name[FXT_CTL_NAME_MAX];
@@ -246,12 +248,15 @@ static void on_snapshot_written(struct archive *a, int fsync_error,
 	s->archive = NULL;
 	if (!r && r2 < 0)
 		r = r2;
-	if (!r && st.removed)
+	/* The manager's own (a trigger's) is unnamed until done links it. */
+	if (!r && st.removed && !s->done)
 		r = -ENOENT;
 	log_full(r < 0 ? LOG_ERR : LOG_INFO, -r, NULL,
 		 "Snapshot written to %s: %llu bytes%s", s->output,
 		 (unsigned long long)st.written, r < 0 ? ", incomplete" : "");
 	send_result(s, r, st.written);
+	if (s->done)
+		s->done(s->done_userdata, r, st.written);
 	snapshot_free(s);
 }
 
@@ -272,15 +277,8 @@ static int validate(const struct fxt_ctl_snapshot *req, char *note,
 	return 0;
 }
 
-int snapshot_take(struct manager *m, struct controller *c,
-		  const struct fxt_ctl_snapshot *req, int archive_fd,
-		  uid_t owner, char *note, size_t note_len)
+static int check_circular(struct manager *m, char *note, size_t note_len)
 {
-	_cleanup_close_ int fd = archive_fd;
-	_cleanup_(snapshot_freep) struct snapshot *s = NULL;
-	int r;
-
-	note[0] = '\0';
 	if (trace_state(m) != FXT_CTL_STATE_TRACING) {
 		snprintf(note, note_len,
 			 "no trace is running; start one with: tracectl start --mode circular");
@@ -291,31 +289,40 @@ int snapshot_take(struct manager *m, struct controller *c,
 			 "snapshots need a circular trace (tracectl start --mode circular); this one keeps everything until: tracectl stop");
 		return -EINVAL;
 	}
-	r = validate(req, note, note_len);
+	return 0;
+}
+
+/* Takes fd; on success the snapshot owns itself until it is written. */
+static int start_snapshot(struct manager *m, struct controller *c, int fd,
+			  const char *output, const char *temp_name,
+			  uid_t owner, snapshot_done_fn done, void *userdata,
+			  char *note, size_t note_len)
+{
+	_cleanup_close_ int archive_fd = fd;
+	_cleanup_(snapshot_freep) struct snapshot *s = NULL;
+	int r;
+
+	note[0] = '\0';
+	r = check_circular(m, note, note_len);
 	if (r < 0)
 		return r;
-	if (fd < 0) {
-		snprintf(note, note_len,
-			 "no archive came with the request: tracectl opens the output and passes it");
-		return -EBADF;
-	}
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->manager = m;
 	s->next = m->snapshots;
 	m->snapshots = s;
-	snprintf(s->output, sizeof(s->output), "%s", req->output);
-	snprintf(s->temp_name, sizeof(s->temp_name), "%s", req->temp_name);
+	snprintf(s->output, sizeof(s->output), "%s", output);
+	snprintf(s->temp_name, sizeof(s->temp_name), "%s", temp_name);
 	s->owner = owner;
-	r = archive_open(fd, MANAGER_ARCHIVE_QUEUE_MAX, &s->archive);
+	r = archive_open(archive_fd, MANAGER_ARCHIVE_QUEUE_MAX, &s->archive);
 	if (r < 0) {
 		snprintf(note, note_len, "cannot write %.400s: %s", s->output,
 			 r == -EINVAL ? "not a regular file" :
 			 r == -EBADF ? "not opened for writing" : strerror(-r));
 		return r;
 	}
-	TAKE_FD(fd);
+	TAKE_FD(archive_fd);
 	/* It is all in memory already: the writer only catches up. */
 	archive_unbound(s->archive);
 	r = archive_begin(s->archive);
@@ -326,15 +333,46 @@ int snapshot_take(struct manager *m, struct controller *c,
 	}
 	s->error = snapshot_sources(m, s->archive);
 	s->requester = c;
+	s->done = done;
+	s->done_userdata = userdata;
 	r = archive_finish(s->archive, m->event, on_snapshot_written, s);
 	if (r < 0) {
 		snprintf(note, note_len, "cannot write %.400s: %s", s->output,
 			 strerror(-r));
 		s->requester = NULL;
+		s->done = NULL;
 		return r;
 	}
 	TAKE_PTR(s);
 	return 0;
+}
+
+int snapshot_take(struct manager *m, struct controller *c,
+		  const struct fxt_ctl_snapshot *req, int archive_fd,
+		  uid_t owner, char *note, size_t note_len)
+{
+	_cleanup_close_ int fd = archive_fd;
+	int r;
+
+	note[0] = '\0';
+	r = validate(req, note, note_len);
+	if (r < 0)
+		return r;
+	if (fd < 0) {
+		snprintf(note, note_len,
+			 "no archive came with the request: tracectl opens the output and passes it");
+		return -EBADF;
+	}
+	return start_snapshot(m, c, TAKE_FD(fd), req->output, req->temp_name,
+			      owner, NULL, NULL, note, note_len);
+}
+
+int snapshot_write(struct manager *m, int archive_fd, const char *output,
+		   uid_t owner, snapshot_done_fn done, void *userdata,
+		   char *note, size_t note_len)
+{
+	return start_snapshot(m, NULL, archive_fd, output, "", owner, done,
+			      userdata, note, note_len);
 }
 
 void snapshot_free_all(struct manager *m)

@@ -9,6 +9,7 @@
 #define FXT_SNAPSHOT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "control_proto.h"
@@ -24,6 +25,16 @@ struct manager;
 int snapshot_take(struct manager *m, struct controller *c,
 		  const struct fxt_ctl_snapshot *req, int archive_fd,
 		  uid_t owner, char *note, size_t note_len);
+/*
+ * The same for the manager's own use (a trigger): takes archive_fd, a
+ * regular file, unnamed (O_TMPFILE) if done links it; output names it in
+ * logs. done(userdata, 0 or -errno,
+ * bytes) once it is on disk (not when the manager exits first).
+ */
+typedef void (*snapshot_done_fn)(void *userdata, int error, uint64_t bytes);
+int snapshot_write(struct manager *m, int archive_fd, const char *output,
+		   uid_t owner, snapshot_done_fn done, void *userdata,
+		   char *note, size_t note_len);
 void snapshot_forget_controller(struct manager *m, struct controller *c);
 /* The manager exits: snapshots not written yet are dropped. */
 void snapshot_free_all(struct manager *m);

@@ -29,6 +29,7 @@
 #include "manager.h"
 #include "provider.h"
 #include "trace.h"
+#include "trigger.h"
 #include "trace_state.h"
 
 struct trace {
@@ -823,6 +824,7 @@ int trace_stop(struct manager *m, struct controller *c)
 	}
 	t->stopping = true;
 	t->stop_requester = c;
+	triggers_disarm(m);
 	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t), "Stopping trace %s (to %s)",
 		 t->id, t->output);
 	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);

@@ -35,12 +35,16 @@
 
 struct start_options {
 	struct fxt_ctl_start req;
+	struct fxt_ctl_triggers triggers;	/* count 0: none */
+	const char *snapshot_dir;
 	bool help;
 };
 
 struct reply {
 	struct fxt_ctl_provider *providers;
 	size_t nproviders;
+	struct fxt_ctl_trigger *triggers;	/* status */
+	size_t ntriggers;
 	struct fxt_ctl_result result;
 };
 
@@ -147,6 +151,7 @@ static int read_reply_until(int fd, struct reply *rep, const char *cmd,
 	union {
 		struct fxt_msg_header hdr;
 		struct fxt_ctl_provider provider;
+		struct fxt_ctl_trigger trigger;
 		struct fxt_ctl_result result;
 		char buf[FXT_MSG_MAX];
 	} msg;
@@ -179,6 +184,20 @@ static int read_reply_until(int fd, struct reply *rep, const char *cmd,
 			rep->providers = p;
 			msg.provider.name[FXT_PROVIDER_NAME_MAX - 1] = '\0';
 			p[rep->nproviders++] = msg.provider;
+			continue;
+		}
+		if (msg.hdr.type == FXT_MSG_CTL_TRIGGER &&
+		    n == sizeof(msg.trigger)) {
+			struct fxt_ctl_trigger *t;
+
+			t = realloc(rep->triggers,
+				    (rep->ntriggers + 1) * sizeof(*t));
+			if (!t)
+				return -ENOMEM;
+			rep->triggers = t;
+			msg.trigger.name[FXT_TRIGGER_NAME_MAX - 1] = '\0';
+			msg.trigger.file[FXT_CTL_NAME_MAX - 1] = '\0';
+			t[rep->ntriggers++] = msg.trigger;
 			continue;
 		}
 		return -EBADMSG;
@@ -341,6 +360,14 @@ static void start_usage(FILE *out, const char *cmd)
 		"                         up to 4); default every process\n"
 		"      --kernel-buffer-size SIZE\n"
 		"                         per CPU, a power of two, e.g. 1M (default 2M)\n"
+		"      --trigger NAME     circular: a provider's TRACE_TRIGGER(\"NAME\")\n"
+		"                         writes a snapshot to DIR/NAME-<UTC time>.fxt\n"
+		"                         (repeat for up to 8 names)\n"
+		"      --snapshot-dir DIR where trigger snapshots go, with your rights\n"
+		"      --trigger-delay T  take the snapshot T after the trigger, so\n"
+		"                         what follows is in it too (default 0)\n"
+		"      --trigger-limit N  snapshots per trigger per second (default 1);\n"
+		"                         more are counted as suppressed\n"
 		"Talks to fxtraced at $%s (default %s).\n\n",
 		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
 		strcmp(cmd, "record") ?
@@ -360,7 +387,8 @@ static void start_usage(FILE *out, const char *cmd)
 			"  sudo tracectl start -o trace.fxt --categories net,gfx\n"
 			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
 			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n"
-			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n");
+			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n"
+			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/tmp --trigger-delay 200ms\n");
 }
 
 static int resolve_output(const char *path, char *out, size_t len)
@@ -403,15 +431,21 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "kernel-buffer-size", required_argument, NULL, 'K' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "trigger", required_argument, NULL, 'T' },
+		{ "snapshot-dir", required_argument, NULL, 'S' },
+		{ "trigger-delay", required_argument, NULL, 'D' },
+		{ "trigger-limit", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *output = "trace.fxt";
+	bool trigger_options = false;
 	unsigned int npids = 0;
 	uint64_t value;
 	int c, v;
 
 	fxt_msg_init(&o->req, FXT_MSG_CTL_START, sizeof(o->req));
+	fxt_msg_init(&o->triggers, FXT_MSG_CTL_TRIGGERS, sizeof(o->triggers));
 	/* "+": stop at the first non-option, the command of record. */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:c:b:m:d:k:p:h", longopts,
@@ -484,6 +518,41 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			}
 			o->req.kernel_syscall_pids[npids++] = (__u32)value;
 			break;
+		case 'T':
+			if (!fxt_ctl_trigger_name_valid(optarg)) {
+				fprintf(stderr, "tracectl %s: --trigger %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --trigger jank\n",
+					cmd, optarg, FXT_TRIGGER_NAME_MAX - 1);
+				return -EINVAL;
+			}
+			if (o->triggers.count == FXT_CTL_TRIGGERS_MAX) {
+				fprintf(stderr, "tracectl %s: --trigger: at most %u names\n",
+					cmd, FXT_CTL_TRIGGERS_MAX);
+				return -EINVAL;
+			}
+			strcpy(o->triggers.names[o->triggers.count++], optarg);
+			break;
+		case 'S':
+			o->snapshot_dir = optarg;
+			trigger_options = true;
+			break;
+		case 'D':
+			if (parse_duration_ns(optarg, &value) < 0) {
+				fprintf(stderr, "tracectl %s: --trigger-delay %s: give e.g. 200ms or 2s\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->triggers.delay_ns = value;
+			trigger_options = true;
+			break;
+		case 'L':
+			if (parse_pid(optarg, &value) < 0 || value > 1000) {
+				fprintf(stderr, "tracectl %s: --trigger-limit %s: give snapshots per second, 1 to 1000\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->triggers.limit = (__u32)value;
+			trigger_options = true;
+			break;
 		case 'h':
 			o->help = true;
 			return 0;
@@ -491,6 +560,24 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			start_usage(stderr, cmd);
 			return -EINVAL;
 		}
+	}
+	if (trigger_options && !o->triggers.count) {
+		fprintf(stderr, "tracectl %s: --snapshot-dir, --trigger-delay and --trigger-limit go with --trigger NAME\n",
+			cmd);
+		return -EINVAL;
+	}
+	if (o->triggers.count &&
+	    (o->req.mode != FXT_BUFFERING_CIRCULAR || !o->snapshot_dir)) {
+		fprintf(stderr, "tracectl %s: --trigger needs --mode circular and --snapshot-dir DIR\n",
+			cmd);
+		return -EINVAL;
+	}
+	if (o->snapshot_dir &&
+	    resolve_output(o->snapshot_dir, o->triggers.dir,
+			   sizeof(o->triggers.dir)) < 0) {
+		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
+			cmd, o->snapshot_dir);
+		return -EINVAL;
 	}
 	if (resolve_output(output, o->req.output, sizeof(o->req.output)) < 0) {
 		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
@@ -679,15 +766,56 @@ static void print_kmod_fix(const char *cmd)
 			cmd, uname(&u) == 0 ? u.release : "?");
 }
 
+/*
+ * The snapshot directory, opened with the caller's rights: the manager
+ * creates the snapshots in it through this descriptor.
+ */
+static int open_snapshot_dir(const char *cmd, const char *dir)
+{
+	int fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || faccessat(fd, ".", W_OK | X_OK, 0) < 0) {
+		fprintf(stderr, "tracectl %s: --snapshot-dir %s: %s; give a directory you may write in\n",
+			cmd, dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Arms the started trace's triggers; 0, or 1 after saying why not. */
+static int arm_triggers(const char *cmd, const struct start_options *o,
+			int dir_fd)
+{
+	struct reply rep;
+	int r;
+
+	r = exchange(cmd, &o->triggers, sizeof(o->triggers), dir_fd, &rep);
+	free(rep.providers);
+	free(rep.triggers);
+	if (r >= 0)
+		r = report(cmd, &rep);
+	if (r)
+		fprintf(stderr, "tracectl %s: the trace runs without triggers; end it with: tracectl stop\n",
+			cmd);
+	return r ? 1 : 0;
+}
+
 static int do_start(const char *cmd, const struct start_options *o)
 {
 	struct fxt_ctl_start req = o->req;
 	const char *path = req.output;
 	char temp[PATH_MAX];
-	_cleanup_close_ int fd = -1;
+	_cleanup_close_ int fd = -1, dir_fd = -1;
 	struct reply rep;
 	int r;
 
+	if (o->triggers.count) {
+		dir_fd = open_snapshot_dir(cmd, o->snapshot_dir);
+		if (dir_fd < 0)
+			return TRACECTL_EXIT_FAIL;
+	}
 	fd = create_temp(path, req.temp_name, sizeof(req.temp_name));
 	temp_path(path, req.temp_name, temp, sizeof(temp));
 	if (fd >= 0) {
@@ -700,6 +828,7 @@ static int do_start(const char *cmd, const struct start_options *o)
 		r = exchange(cmd, &status, sizeof(status), -1, &rep);
 	}
 	free(rep.providers);
+	free(rep.triggers);
 	if (r < 0) {
 		r = 1;
 	} else if (fd < 0 && rep.result.error != -EPERM) {
@@ -722,6 +851,11 @@ static int do_start(const char *cmd, const struct start_options *o)
 		printf("%s\n", rep.result.message);
 	printf("Tracing to %s (mode %s, kernel %s)\n", rep.result.output,
 	       mode_name(rep.result.mode), rep.result.kernel);
+	if (o->triggers.count) {
+		if (arm_triggers(cmd, o, dir_fd))
+			return TRACECTL_EXIT_FAIL;
+		printf("Triggers armed: snapshots to %s\n", o->triggers.dir);
+	}
 	return TRACECTL_EXIT_OK;
 }
 
@@ -824,6 +958,37 @@ int cmd_stop(int argc, char **argv)
 	return do_stop("stop", NULL, timeout_ns);
 }
 
+static void print_triggers(const struct reply *rep)
+{
+	size_t i;
+
+	for (i = 0; i < rep->ntriggers; i++) {
+		const struct fxt_ctl_trigger *t = &rep->triggers[i];
+		char when[32] = "?", size[32];
+		time_t sec = (time_t)(t->time_ns / 1000000000ull);
+		struct tm tm;
+
+		if (!(t->flags & FXT_CTL_TRIGGER_SNAPSHOT)) {
+			if (i == 0)
+				printf("Triggers: snapshots to %s\n", t->file);
+			printf("  trigger %-16s fired %llu, %llu snapshots, %llu suppressed\n",
+			       t->name, (unsigned long long)t->fired,
+			       (unsigned long long)t->snapshots,
+			       (unsigned long long)t->suppressed);
+			continue;
+		}
+		if (gmtime_r(&sec, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
+		human_size(t->bytes, size, sizeof(size));
+		if (t->error)
+			printf("  snapshot %-15s %s failed: %s\n", t->name, when,
+			       strerror(-t->error));
+		else
+			printf("  snapshot %-15s %s %s %s\n", t->name, when,
+			       t->file, size);
+	}
+}
+
 static void print_status(const struct reply *rep)
 {
 	static const char *const states[] = { "idle", "tracing", "stopping" };
@@ -870,6 +1035,7 @@ static void print_status(const struct reply *rep)
 		else
 			printf(" not tracing\n");
 	}
+	print_triggers(rep);
 }
 
 int cmd_status(int argc, char **argv)
@@ -881,7 +1047,8 @@ int cmd_status(int argc, char **argv)
 	if (want_help(argc, argv)) {
 		printf("Usage: tracectl status\n"
 		       "Shows whether a trace runs, its mode, kernel backend and output,\n"
-		       "and each connected provider with its buffer fill.\n\n"
+		       "each connected provider with its buffer fill, and armed triggers\n"
+		       "with their last snapshots (tracectl start --trigger).\n\n"
 		       "Examples:\n  tracectl status\n"
 		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl status\n");
 		return TRACECTL_EXIT_OK;
@@ -895,6 +1062,7 @@ int cmd_status(int argc, char **argv)
 	if (!r)
 		print_status(&rep);
 	free(rep.providers);
+	free(rep.triggers);
 	return r ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
 }
 

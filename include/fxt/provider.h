@@ -93,6 +93,20 @@ int fxt_process_set_name(const char *name);
 /* True while a trace runs with this category enabled (no call-site cache). */
 bool fxt_category_enabled(const char *category);
 
+/*
+ * Asks the manager for a snapshot of the running circular trace, named
+ * name (at most 63 bytes), if it was armed with it (tracectl start
+ * --trigger NAME). Never blocks: one non-blocking send, nothing when no
+ * trace runs. Returns 0 (also when the manager ignores the name), -EINVAL
+ * for a bad name, -EAGAIN when the socket is full (the trigger is lost).
+ */
+int fxt_trigger(const char *name);
+#ifndef FXT_NTRACE
+#define TRACE_TRIGGER(name) ((void)fxt_trigger(name))
+#else
+#define TRACE_TRIGGER(name) ((void)(0 && fxt_trigger(name)))
+#endif
+
 enum fxt_scope {
 	TRACE_SCOPE_THREAD = 0,
 	TRACE_SCOPE_PROCESS = 1,

@@ -47,6 +47,12 @@ enum fxt_msg_type {
 	 * TERMINATE, and the provider is a new one.
 	 */
 	FXT_MSG_PROVIDER_RESUME = 5,
+	/*
+	 * struct fxt_msg_trigger, while tracing: the application asks for a
+	 * snapshot (fxt_trigger()). The manager ignores names it was not
+	 * armed with (tracectl start --trigger); nothing is answered.
+	 */
+	FXT_MSG_PROVIDER_TRIGGER = 6,
 	/* manager -> provider */
 	FXT_MSG_BUFFER = 16,	/* struct fxt_msg_buffer + SCM_RIGHTS memfd */
 	FXT_MSG_START = 17,	/* struct fxt_msg_start */
@@ -87,6 +93,13 @@ struct fxt_msg_provider_resume {
 	 */
 	__u64 saved_generation[2];
 	__u64 pending_save[2];
+};
+
+#define FXT_TRIGGER_NAME_MAX 64
+
+struct fxt_msg_trigger {
+	struct fxt_msg_header hdr;
+	char name[FXT_TRIGGER_NAME_MAX];	/* NUL-terminated */
 };
 
 #define FXT_CATEGORIES_MAX 1024

@@ -210,6 +210,11 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 		test "$(cd "$work/files" && complete_words tracectl dump '')" = "a.fxt"
 	check "completion: convert -o takes .json files" \
 		test "$(cd "$work/files" && complete_words tracectl convert a.fxt -o '')" = "b.json"
+	check "completion: start's trigger options" \
+		test "$(complete_words tracectl start --trig)" = "--trigger --trigger-delay --trigger-limit"
+	mkdir "$work/files/snaps"
+	check "completion: --snapshot-dir takes directories" \
+		test "$(cd "$work/files" && complete_words tracectl start --snapshot-dir '')" = "snaps"
 	check "completion: summary options" \
 		test "$(complete_words tracectl summary --)" = "--json --top --help"
 fi

@@ -8,6 +8,7 @@
 #include "provider_test.h"
 
 #include <dirent.h>
+#include <errno.h>
 
 static int evaluations;
 
@@ -85,6 +86,13 @@ static void test_every_call_is_a_noop(void **state)
 	assert_int_equal(evaluations, 1);
 	assert_false(fxt_category_enabled("c"));
 	assert_false(TRACE_ENABLED("c"));
+	/* No trace: a trigger is a no-op; a bad name is refused. */
+	assert_int_equal(fxt_trigger("jank"), 0);
+	TRACE_TRIGGER("jank");
+	assert_int_equal(fxt_trigger(""), -EINVAL);
+	assert_int_equal(fxt_trigger(NULL), -EINVAL);
+	assert_int_equal(fxt_trigger("0123456789012345678901234567890123456789012345678901234567890123"),
+			 -EINVAL);
 	/* One background thread, however many sites ran. */
 	assert_int_equal(provider_threads(), 1);
 }

@@ -8,8 +8,14 @@
  * median of its runs. Not a test: it prints figures, and the ratios
  * bpf/ftrace and bpf/perf of the overheads beyond no tracing.
  *
- *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq|fault|block|power]]]
- *                                     (default 20000 rounds, 7 runs, sched)
+ *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq|fault|block|power
+ *                [CLOCK]]]]     (default 20000 rounds, 7 runs, sched, local)
+ *
+ * CLOCK is ftrace's trace_clock: "local" (its default, sched_clock: an
+ * unordered TSC read, not comparable across CPUs or with userspace) or
+ * "boot", the clock the BPF backend reads (CLOCK_BOOTTIME through
+ * ktime_get_boot_fast_ns(), what Perfetto asks of ftrace so that kernel
+ * and userspace events merge): the like-for-like cost of a timestamp.
  *
  * proc: kernel:proc alone against ftrace's sched_process_fork + _exit,
  * on a loop of fork + _exit + waitpid (one round is two events).
@@ -44,6 +50,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -163,6 +170,7 @@ static const struct category categories[] = {
 };
 
 static const struct category *category;
+static const char *ftrace_clock = "local";
 
 static int ftrace_set(bool on)
 {
@@ -188,6 +196,8 @@ static int ftrace_setup(void)
 		return -errno;
 	if (mkdir(INSTANCE, 0755) && errno != EEXIST)
 		return -errno;
+	if (write_str(INSTANCE "/trace_clock", ftrace_clock))
+		return -EINVAL;
 	return write_str(INSTANCE "/buffer_size_kb", BENCH_BUFFER_KB);
 }
 
@@ -407,10 +417,16 @@ static int run_perf(long rounds, int insn_fd, struct sample *out)
 	if (!pid) {
 		struct sched_param sp = { 0 };
 
+		/*
+		 * A benchmark killed mid-run must not leave perf recording;
+		 * --exclude-perf: perf's own writes of raw_syscalls events
+		 * would feed it without end.
+		 */
+		(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
 		(void)sched_setscheduler(0, SCHED_OTHER, &sp);
 		execlp("perf", "perf", "record", "-q", "-a", "-D", "-1",
 		       "-m", "4096", "--control", control, "-e", events,
-		       "-o", data, (char *)NULL);
+		       "--exclude-perf", "-o", data, (char *)NULL);
 		_exit(127);
 	}
 	ctl = open(ctl_path, O_WRONLY | O_CLOEXEC);
@@ -480,8 +496,9 @@ static void report(long rounds, int runs, double events,
 	double ftrace, bpf;
 	int s;
 
-	printf("kernel:%s: %s, %ld rounds, median of %d runs, %.0f events/run\n",
-	       category->name, category->workload, rounds, runs, events);
+	printf("kernel:%s: %s, %ld rounds, median of %d runs, %.0f events/run, ftrace clock %s\n",
+	       category->name, category->workload, rounds, runs, events,
+	       ftrace_clock);
 	for (s = 0; s < SETUP_COUNT; s++) {
 		if (s == SETUP_PERF && !have_perf)
 			continue;
@@ -532,8 +549,13 @@ int main(int argc, char **argv)
 			category = &categories[i];
 	if (argc > 3 && strcmp(argv[3], category->name))
 		rounds = 0;
+	if (argc > 4)
+		ftrace_clock = argv[4];
+	if (argc > 5 || (strcmp(ftrace_clock, "local") &&
+			 strcmp(ftrace_clock, "boot")))
+		rounds = 0;
 	if (rounds <= 0 || runs <= 0 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq|fault|block|power]]]\n",
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq|fault|block|power [local|boot]]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
 	}

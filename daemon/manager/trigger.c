@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Provider triggers. The directory is the controller's, opened with its
+ * rights; a snapshot is written to an unnamed file in it (O_TMPFILE) and
+ * linked under its name only once it is complete, so the directory never
+ * holds a partial snapshot. The rate limit counts per name in windows of
+ * one second from the first snapshot of the window; what goes over it is
+ * counted as suppressed, not logged line by line (a provider may fire in
+ * a loop).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "controller.h"
+#include <fxt/fxt_msg.h>
+#include "log.h"
+#include "manager.h"
+#include "provider.h"
+#include "snapshot.h"
+#include "trace.h"
+#include "trigger.h"
+
+#define USEC_PER_SEC 1000000ull
+/* Same name, same millisecond (a limit over 1): -1, -2, ... appended. */
+#define TRIGGER_LINK_TRIES 16
+
+struct trigger_pending;
+
+struct trigger_armed {
+	char name[FXT_TRIGGER_NAME_MAX];
+	uint64_t fired, snapshots, suppressed;
+	uint64_t window_start_usec;	/* CLOCK_MONOTONIC */
+	unsigned int in_window;
+};
+
+struct triggers {
+	struct manager *manager;
+	int dir_fd;
+	char dir[FXT_CTL_PATH_MAX];
+	uid_t owner;
+	uint64_t delay_usec;
+	unsigned int limit;
+	unsigned int count;
+	struct trigger_armed armed[FXT_CTL_TRIGGERS_MAX];
+	struct fxt_ctl_trigger history[TRIGGER_HISTORY];	/* a ring */
+	unsigned int nhistory, next_history;
+	struct trigger_pending *pending;
+};
+
+/* A trigger waiting for its delay, or its snapshot being written. */
+struct trigger_pending {
+	struct trigger_pending *next;
+	struct triggers *set;	/* NULL once disarmed: only cleans up */
+	struct trigger_armed *trigger;	/* while set is not NULL */
+	char name[FXT_TRIGGER_NAME_MAX];
+	sd_event_source *timer;
+	int file_fd;		/* the unnamed snapshot, to link it */
+	int dir_fd;
+	char provider[FXT_PROVIDER_NAME_MAX];
+	pid_t pid;
+};
+
+static void unlink_pending(struct trigger_pending *tp)
+{
+	struct trigger_pending **pp;
+
+	if (!tp->set)
+		return;
+	for (pp = &tp->set->pending; *pp; pp = &(*pp)->next)
+		if (*pp == tp) {
+			*pp = tp->next;
+			break;
+		}
+	tp->set = NULL;
+}
+
+static void pending_free(struct trigger_pending *tp)
+{
+	unlink_pending(tp);
+	sd_event_source_disable_unref(tp->timer);
+	if (tp->file_fd >= 0)
+		close(tp->file_fd);
+	if (tp->dir_fd >= 0)
+		close(tp->dir_fd);
+	free(tp);
+}
+
+static struct triggers *triggers_free(struct triggers *set)
+{
+	struct trigger_pending *tp, *next;
+
+	if (!set)
+		return NULL;
+	for (tp = set->pending; tp; tp = next) {
+		next = tp->next;
+		tp->set = NULL;
+		/* A snapshot being written finishes and cleans up itself. */
+		if (tp->file_fd < 0)
+			pending_free(tp);
+	}
+	if (set->dir_fd >= 0)
+		close(set->dir_fd);
+	free(set);
+	return NULL;
+}
+
+void triggers_disarm(struct manager *m)
+{
+	m->triggers = triggers_free(m->triggers);
+}
+
+int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
+		 int dir_fd, uid_t owner, char *note, size_t note_len)
+{
+	_cleanup_close_ int fd = dir_fd;
+	struct triggers *set;
+	struct stat st;
+	unsigned int i;
+	int flags;
+
+	note[0] = '\0';
+	if (trace_state(m) != FXT_CTL_STATE_TRACING ||
+	    trace_mode(m) != FXT_BUFFERING_CIRCULAR) {
+		snprintf(note, note_len,
+			 "triggers need a running circular trace: tracectl start --mode circular --trigger NAME --snapshot-dir DIR");
+		return trace_state(m) == FXT_CTL_STATE_TRACING ? -EINVAL :
+								  -ESRCH;
+	}
+	if (!req->count || req->count > FXT_CTL_TRIGGERS_MAX ||
+	    req->dir[0] != '/' || !memchr(req->dir, '\0', sizeof(req->dir))) {
+		snprintf(note, note_len,
+			 "give 1 to %u trigger names and an absolute directory",
+			 FXT_CTL_TRIGGERS_MAX);
+		return -EINVAL;
+	}
+	for (i = 0; i < req->count; i++)
+		if (!memchr(req->names[i], '\0', FXT_TRIGGER_NAME_MAX) ||
+		    !fxt_ctl_trigger_name_valid(req->names[i])) {
+			snprintf(note, note_len,
+				 "a trigger name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.')",
+				 FXT_TRIGGER_NAME_MAX - 1);
+			return -EINVAL;
+		}
+	flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+	if (flags < 0 || (flags & O_PATH) || fstat(fd, &st) < 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		snprintf(note, note_len,
+			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
+		return -EBADF;
+	}
+	set = calloc(1, sizeof(*set));
+	if (!set)
+		return -ENOMEM;
+	set->manager = m;
+	set->dir_fd = TAKE_FD(fd);
+	snprintf(set->dir, sizeof(set->dir), "%s", req->dir);
+	set->owner = owner;
+	set->delay_usec = req->delay_ns / 1000;
+	set->limit = req->limit ? req->limit : 1;
+	set->count = req->count;
+	for (i = 0; i < req->count; i++)
+		snprintf(set->armed[i].name, sizeof(set->armed[i].name), "%s",
+			 req->names[i]);
+	triggers_disarm(m);
+	m->triggers = set;
+	log_info("Armed %u trigger(s) (first: %s), snapshots to %s, delay %llu ms, at most %u per second each",
+		 set->count, set->armed[0].name, set->dir,
+		 (unsigned long long)(set->delay_usec / 1000), set->limit);
+	return 0;
+}
+
+static struct trigger_armed *find(struct triggers *set, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < set->count; i++)
+		if (!strcmp(set->armed[i].name, name))
+			return &set->armed[i];
+	return NULL;
+}
+
+static void remember(struct triggers *set, const char *name,
+		     const char *file, uint64_t time_ns, uint64_t bytes,
+		     int error)
+{
+	struct fxt_ctl_trigger *h = &set->history[set->next_history];
+
+	fxt_msg_init(h, FXT_MSG_CTL_TRIGGER, sizeof(*h));
+	h->flags = FXT_CTL_TRIGGER_SNAPSHOT;
+	h->error = error;
+	h->time_ns = time_ns;
+	h->bytes = bytes;
+	snprintf(h->name, sizeof(h->name), "%s", name);
+	snprintf(h->file, sizeof(h->file), "%s", file);
+	set->next_history = (set->next_history + 1) % TRIGGER_HISTORY;
+	if (set->nhistory < TRIGGER_HISTORY)
+		set->nhistory++;
+}
+
+/* NAME-YYYYmmddTHHMMSS.mmmZ.fxt, -N before .fxt for the tries after the first. */
+static void file_name(char *buf, size_t len, const char *name,
+		      const struct timespec *now, unsigned int try)
+{
+	struct tm tm;
+	char when[32] = "";
+	char suffix[16] = "";
+
+	if (gmtime_r(&now->tv_sec, &tm))
+		strftime(when, sizeof(when), "%Y%m%dT%H%M%S", &tm);
+	if (try)
+		snprintf(suffix, sizeof(suffix), "-%u", try);
+	snprintf(buf, len, "%s-%s.%03ldZ%s.fxt", name, when,
+		 now->tv_nsec / 1000000, suffix);
+}
+
+static int link_snapshot(struct trigger_pending *tp, char *file, size_t len)
+{
+	char proc[64];
+	struct timespec now;
+	unsigned int try;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", tp->file_fd);
+	for (try = 0; try < TRIGGER_LINK_TRIES; try++) {
+		file_name(file, len, tp->name, &now, try);
+		if (linkat(AT_FDCWD, proc, tp->dir_fd, file,
+			   AT_SYMLINK_FOLLOW) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+static void on_written(void *userdata, int error, uint64_t bytes)
+{
+	struct trigger_pending *tp = userdata;
+	struct timespec now;
+	char file[FXT_CTL_NAME_MAX] = "";
+	const char *dir = tp->set ? tp->set->dir : "the snapshot directory";
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (!error)
+		error = link_snapshot(tp, file, sizeof(file));
+	if (error)
+		log_error_errno(error, "Trigger %s of %s[%d]: the snapshot in %s failed",
+				tp->name, tp->provider, (int)tp->pid, dir);
+	else
+		log_info("Trigger %s of %s[%d]: snapshot %s/%s, %llu bytes",
+			 tp->name, tp->provider, (int)tp->pid, dir, file,
+			 (unsigned long long)bytes);
+	if (tp->set)
+		remember(tp->set, tp->name, file,
+			 (uint64_t)now.tv_sec * 1000000000ull +
+				 (uint64_t)now.tv_nsec,
+			 error ? 0 : bytes, error);
+	pending_free(tp);
+}
+
+static void take(struct trigger_pending *tp)
+{
+	struct triggers *set = tp->set;
+	struct manager *m = set->manager;
+	char note[FXT_CTL_MESSAGE_MAX], label[FXT_CTL_MESSAGE_MAX];
+	int fd, r;
+
+	tp->timer = sd_event_source_disable_unref(tp->timer);
+	fd = openat(set->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0640);
+	if (fd < 0) {
+		r = -errno;
+		snprintf(note, sizeof(note), "cannot create a file in %.400s: %s",
+			 set->dir, strerror(-r));
+		goto fail;
+	}
+	tp->file_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	tp->dir_fd = fcntl(set->dir_fd, F_DUPFD_CLOEXEC, 3);
+	if (tp->file_fd < 0 || tp->dir_fd < 0) {
+		r = -errno;
+		close(fd);
+		snprintf(note, sizeof(note), "%s", strerror(-r));
+		goto fail;
+	}
+	/* The snapshot belongs to whoever armed the trigger (if we may). */
+	(void)!fchown(fd, set->owner, (gid_t)-1);
+	tp->trigger->snapshots++;
+	snprintf(label, sizeof(label), "%.400s (trigger %s)", set->dir,
+		 tp->name);
+	r = snapshot_write(m, fd, label, set->owner, on_written, tp, note,
+			   sizeof(note));
+	if (r == 0)
+		return;
+	tp->trigger->snapshots--;
+fail:
+	log_error_errno(r, "Trigger %s of %s[%d]: no snapshot: %s", tp->name,
+			tp->provider, (int)tp->pid, note);
+	remember(set, tp->name, "", 0, 0, r);
+	pending_free(tp);
+}
+
+static int on_delay(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct trigger_pending *tp = userdata;
+
+	(void)s;
+	(void)usec;
+	take(tp);
+	return 0;
+}
+
+/* Within its limit, the trigger counts one more snapshot of its window. */
+static bool within_limit(struct triggers *set, struct trigger_armed *t,
+			 uint64_t now_usec)
+{
+	if (!t->in_window ||
+	    now_usec - t->window_start_usec >= USEC_PER_SEC) {
+		t->window_start_usec = now_usec;
+		t->in_window = 0;
+	}
+	if (t->in_window >= set->limit)
+		return false;
+	t->in_window++;
+	return true;
+}
+
+void triggers_fire(struct manager *m, const struct provider *p,
+		   const struct fxt_msg_trigger *msg)
+{
+	struct triggers *set = m->triggers;
+	char name[FXT_TRIGGER_NAME_MAX];
+	struct trigger_pending *tp;
+	struct trigger_armed *t;
+	uint64_t now;
+	int r;
+
+	memcpy(name, msg->name, sizeof(name));
+	name[sizeof(name) - 1] = '\0';
+	t = set ? find(set, name) : NULL;
+	if (!t)
+		return;		/* not armed: nothing asked for it */
+	t->fired++;
+	(void)sd_event_now(m->event, CLOCK_MONOTONIC, &now);
+	if (!within_limit(set, t, now)) {
+		t->suppressed++;
+		return;
+	}
+	tp = calloc(1, sizeof(*tp));
+	if (!tp) {
+		log_error_errno(-ENOMEM, "Trigger %s of %s[%d]: no snapshot",
+				name, p->name, (int)p->pid);
+		return;
+	}
+	tp->set = set;
+	tp->trigger = t;
+	snprintf(tp->name, sizeof(tp->name), "%s", t->name);
+	tp->file_fd = tp->dir_fd = -1;
+	snprintf(tp->provider, sizeof(tp->provider), "%s", p->name);
+	tp->pid = p->pid;
+	tp->next = set->pending;
+	set->pending = tp;
+	if (!set->delay_usec) {
+		take(tp);
+		return;
+	}
+	r = sd_event_add_time_relative(m->event, &tp->timer, CLOCK_MONOTONIC,
+				       set->delay_usec, 0, on_delay, tp);
+	if (r < 0) {
+		log_error_errno(r, "Trigger %s: cannot wait for the delay; taking the snapshot now",
+				name);
+		take(tp);
+	}
+}
+
+int triggers_send_status(struct manager *m, struct controller *c)
+{
+	struct triggers *set = m->triggers;
+	struct fxt_ctl_trigger d;
+	unsigned int i;
+	int r;
+
+	if (!set)
+		return 0;
+	for (i = 0; i < set->count; i++) {
+		const struct trigger_armed *t = &set->armed[i];
+
+		fxt_msg_init(&d, FXT_MSG_CTL_TRIGGER, sizeof(d));
+		d.fired = t->fired;
+		d.snapshots = t->snapshots;
+		d.suppressed = t->suppressed;
+		snprintf(d.name, sizeof(d.name), "%s", t->name);
+		snprintf(d.file, sizeof(d.file), "%.*s", (int)sizeof(d.file) - 1,
+			 set->dir);
+		r = controller_send(c, &d, sizeof(d));
+		if (r < 0)
+			return r;
+	}
+	for (i = 0; i < set->nhistory; i++) {
+		unsigned int at = (set->next_history + TRIGGER_HISTORY -
+				   set->nhistory + i) % TRIGGER_HISTORY;
+
+		r = controller_send(c, &set->history[at],
+				    sizeof(set->history[at]));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Provider triggers of a circular trace: a provider's
+ * FXT_MSG_PROVIDER_TRIGGER of an armed name becomes a snapshot in the
+ * directory tracectl passed, NAME-<UTC time>.fxt, after the armed delay,
+ * at most limit per name and second. Names not armed are ignored.
+ */
+#ifndef FXT_TRIGGER_H
+#define FXT_TRIGGER_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <fxt/provider_abi.h>
+
+#include "control_proto.h"
+
+struct controller;
+struct manager;
+struct provider;
+
+/* The last snapshots status lists. */
+#define TRIGGER_HISTORY 8
+
+/* Takes dir_fd. 0, or -errno with the reason in note. */
+int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
+		 int dir_fd, uid_t owner, char *note, size_t note_len);
+void triggers_fire(struct manager *m, const struct provider *p,
+		   const struct fxt_msg_trigger *msg);
+/* The trace ends: delayed snapshots not taken yet are dropped. */
+void triggers_disarm(struct manager *m);
+int triggers_send_status(struct manager *m, struct controller *c);
+
+#endif /* FXT_TRIGGER_H */

@@ -38,11 +38,18 @@
  */
 #define ARCHIVE_CHUNK_MAPPED (2u * 1024u * 1024u)
 
+/*
+ * A long visit is handed over in pieces while it is still being filled
+ * (archive_hand_over()): each piece borrows its bytes from the open
+ * chunk, which skips them and, queued after its pieces, is freed last.
+ */
 struct chunk {
 	struct chunk *next;
 	uint32_t owner;
 	uint64_t records;
 	size_t len, cap;
+	size_t skip;		/* the first bytes, handed over in pieces */
+	bool borrowed;		/* a piece: data is another chunk's */
 	char *data;		/* mapped when cap >= ARCHIVE_CHUNK_MAPPED */
 };
 
@@ -88,9 +95,15 @@ static void chunk_free(struct chunk *c)
 		return;
 	if (c->cap >= ARCHIVE_CHUNK_MAPPED)
 		munmap(c->data, c->cap);
-	else
+	else if (!c->borrowed)
 		free(c->data);
 	free(c);
+}
+
+/* The bytes c puts in the file. */
+static size_t chunk_bytes(const struct chunk *c)
+{
+	return c->len - c->skip;
 }
 
 /*
@@ -161,8 +174,8 @@ static int chunk_grow(struct archive *a, struct chunk *c, size_t cap)
 /* Whole or not at all: a chunk that fails is cut back. */
 static int write_chunk(int fd, const struct chunk *c, uint64_t at)
 {
-	const char *p = c->data;
-	size_t len = c->len;
+	const char *p = c->data + c->skip;
+	size_t len = chunk_bytes(c);
 	int r;
 
 	while (len) {
@@ -199,7 +212,7 @@ static void count_lost(struct archive *a, const struct chunk *c)
 		a->lost[a->nlost++] = (struct archive_lost){ .owner = c->owner };
 	}
 	a->lost[i].records += c->records;
-	a->lost[i].bytes += c->len;
+	a->lost[i].bytes += chunk_bytes(c);
 }
 
 static void wait_retry(struct archive *a)
@@ -249,7 +262,7 @@ static void *writer(void *userdata)
 			/* Finishing: what is left cannot follow a gap. */
 			while ((c = a->head)) {
 				a->head = c->next;
-				a->queued -= c->len;
+				a->queued -= chunk_bytes(c);
 				count_lost(a, c);
 				chunk_free(c);
 			}
@@ -257,11 +270,11 @@ static void *writer(void *userdata)
 			continue;
 		}
 		a->failing = false;
-		a->written += c->len;
+		a->written += chunk_bytes(c);
 		a->head = c->next;
 		if (!a->head)
 			a->tail = &a->head;
-		a->queued -= c->len;
+		a->queued -= chunk_bytes(c);
 		chunk_retire(a, c);
 	}
 	pthread_mutex_unlock(&a->lock);
@@ -472,9 +485,15 @@ static int reserve(struct archive *a, size_t len)
 	pthread_mutex_lock(&a->lock);
 	queued = a->queued;
 	pthread_mutex_unlock(&a->lock);
-	if (queued + (c ? c->len : 0) + len > a->queue_max) {
+	if (queued + (c ? chunk_bytes(c) : 0) + len > a->queue_max) {
 		a->not_queued++;
 		return -ENOBUFS;
+	}
+	/* Pieces borrow the open chunk's bytes: it must not move. */
+	if (c && c->skip && c->len + len > c->cap) {
+		(void)archive_hand_over(a, c->owner, 0);
+		(void)archive_commit(a, c->owner, 0);
+		c = NULL;
 	}
 	if (!c) {
 		c = calloc(1, sizeof(*c));
@@ -523,6 +542,16 @@ int archive_write(struct archive *a, const void *data, size_t len)
 	return 0;
 }
 
+static void queue_chunk(struct archive *a, struct chunk *c)
+{
+	pthread_mutex_lock(&a->lock);
+	*a->tail = c;
+	a->tail = &c->next;
+	a->queued += chunk_bytes(c);
+	pthread_cond_signal(&a->wake);
+	pthread_mutex_unlock(&a->lock);
+}
+
 int archive_commit(struct archive *a, uint32_t owner, uint64_t records)
 {
 	struct chunk *c = a->open;
@@ -536,12 +565,30 @@ int archive_commit(struct archive *a, uint32_t owner, uint64_t records)
 	}
 	c->owner = owner;
 	c->records = records;
-	pthread_mutex_lock(&a->lock);
-	*a->tail = c;
-	a->tail = &c->next;
-	a->queued += c->len;
-	pthread_cond_signal(&a->wake);
-	pthread_mutex_unlock(&a->lock);
+	/* Queued even when its pieces took all: it frees their bytes. */
+	queue_chunk(a, c);
+	return 0;
+}
+
+int archive_hand_over(struct archive *a, uint32_t owner, uint64_t records)
+{
+	struct chunk *c = a->open, *piece;
+
+	if (!c || !chunk_bytes(c))
+		return 0;
+	piece = calloc(1, sizeof(*piece));
+	if (!piece)
+		return -ENOMEM;
+	*piece = (struct chunk){
+		.owner = owner,
+		.records = records,
+		.len = chunk_bytes(c),
+		.borrowed = true,
+		.data = c->data + c->skip,
+	};
+	c->owner = owner;
+	c->skip = c->len;
+	queue_chunk(a, piece);
 	return 0;
 }
 
@@ -550,7 +597,7 @@ int archive_cut_back(struct archive *a, uint64_t mark)
 	if (a->bytes == mark)
 		return 0;
 	/* Only what was not handed over yet can be taken back. */
-	if (!a->open || mark < a->open_start)
+	if (!a->open || mark < a->open_start + a->open->skip)
 		return -EINVAL;
 	a->open->len = (size_t)(mark - a->open_start);
 	a->bytes = mark;
@@ -595,6 +642,11 @@ int archive_finish(struct archive *a, sd_event *event, archive_done_fn done,
 void archive_unbound(struct archive *a)
 {
 	a->queue_max = SIZE_MAX;
+}
+
+bool archive_is_unbound(const struct archive *a)
+{
+	return a->queue_max == SIZE_MAX;
 }
 
 bool archive_queue_busy(struct archive *a)

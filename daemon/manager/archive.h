@@ -94,12 +94,20 @@ int archive_reserve(struct archive *a, size_t len, void **room);
 void archive_wrote(struct archive *a, size_t len);
 /* Hands the open chunk (of owner, holding records) to the writer. */
 int archive_commit(struct archive *a, uint32_t owner, uint64_t records);
+/*
+ * Hands what the open chunk holds so far (of owner, holding records) to
+ * the writer and keeps the chunk open for more, so that a long visit is
+ * written while it is filled; what was handed over cannot be cut back.
+ */
+int archive_hand_over(struct archive *a, uint32_t owner, uint64_t records);
 /* The archive's length, queued and open chunks included: a mark. */
 uint64_t archive_bytes(const struct archive *a);
 /* Drops what was written after mark, in the open chunk only. */
 int archive_cut_back(struct archive *a, uint64_t mark);
 /* The stop collects everything: no bound on the queue any more. */
 void archive_unbound(struct archive *a);
+/* Unbound: the stop collects, and no visit is taken back after it. */
+bool archive_is_unbound(const struct archive *a);
 /* More than half the queue waits: a source that can wait should. */
 bool archive_queue_busy(struct archive *a);
 void archive_state(struct archive *a, struct archive_state *st);

@@ -14,6 +14,36 @@
 #include "collect.h"
 #include "provider.h"
 
+/* Kept bytes handed to the writer at a time while the stop collects. */
+#define COLLECT_HAND_OVER_BYTES (8u * 1024u * 1024u)
+
+/*
+ * A visit is whole or absent: a write that fails cuts the archive back to
+ * where the visit began and forgets what it counted, so the counts are
+ * what the archive holds and a later visit writes it all again. (The
+ * stop's visits: from their last hand-over on, see struct kept.)
+ */
+struct visit_undo {
+	uint64_t mark;
+	bool visited;
+	uint64_t durable_saved, drops_reported;
+	bool recovered_reported;
+	struct record_walk_stats walk;
+};
+
+static struct visit_undo visit_undo_save(const struct provider *p,
+					 const struct archive *a)
+{
+	return (struct visit_undo){
+		.mark = archive_bytes(a),
+		.visited = p->visited,
+		.durable_saved = p->durable_saved,
+		.drops_reported = p->drops_reported,
+		.recovered_reported = p->recovered_reported,
+		.walk = p->walk,
+	};
+}
+
 /*
  * The runs a walk keeps, gathered in place: the area was copied into the
  * archive's open chunk, and the runs move down over what was left out.
@@ -24,7 +54,32 @@
 struct kept {
 	unsigned char *room;
 	size_t len;
+	/*
+	 * Once the stop collects every buffer (no later visit follows), the
+	 * kept bytes go to the writer every COLLECT_HAND_OVER_BYTES, so that
+	 * the disk is written while the rest is validated; the visit's undo
+	 * then starts at what was handed over. NULL: the visit is one chunk
+	 * (a save's half is written once, whole).
+	 */
+	struct visit_undo *undo;
+	struct provider *p;
+	struct archive *a;
+	size_t handed;
 };
+
+static int hand_over(struct kept *k)
+{
+	int r;
+
+	archive_wrote(k->a, k->len - k->handed);
+	k->handed = k->len;
+	r = archive_hand_over(k->a, k->p->id,
+			      k->p->walk.records - k->undo->walk.records);
+	if (r < 0)
+		return r;
+	*k->undo = visit_undo_save(k->p, k->a);
+	return 0;
+}
 
 static int keep_run(void *ctx, const void *data, size_t len)
 {
@@ -33,6 +88,8 @@ static int keep_run(void *ctx, const void *data, size_t len)
 	if ((const unsigned char *)data != k->room + k->len)
 		memmove(k->room + k->len, data, len);
 	k->len += len;
+	if (k->undo && k->len - k->handed >= COLLECT_HAND_OVER_BYTES)
+		return hand_over(k);
 	return 0;
 }
 
@@ -43,10 +100,14 @@ static int keep_run(void *ctx, const void *data, size_t len)
  */
 static int walk_area(struct provider *p, struct archive *a,
 		     enum provider_area area, bool up_to_end, size_t from,
-		     size_t *end)
+		     size_t *end, struct visit_undo *u)
 {
 	struct provider_area_view v;
-	struct kept k = { 0 };
+	struct kept k = {
+		.undo = archive_is_unbound(a) ? u : NULL,
+		.p = p,
+		.a = a,
+	};
 	size_t len, walked = 0;
 	void *room;
 	int r;
@@ -67,7 +128,7 @@ static int walk_area(struct provider *p, struct archive *a,
 			       &p->walk, &walked, keep_run, &k);
 	if (r < 0)
 		return r;
-	archive_wrote(a, k.len);
+	archive_wrote(a, k.len - k.handed);
 	if (end)
 		*end = from + walked;
 	return 0;
@@ -104,7 +165,7 @@ static int begin_visit(struct provider *p, struct archive *a)
 	 * the last visit ended.
 	 */
 	r = walk_area(p, a, PROVIDER_AREA_DURABLE, false, p->durable_saved,
-		      &end);
+		      &end, NULL);
 	p->durable_saved = end;
 	return r;
 }
@@ -113,32 +174,6 @@ static bool half_saved(const struct provider *p,
 		       const struct provider_buffer_state *st, unsigned int h)
 {
 	return p->saved_generation[h] == st->rolling_generation[h] + 1;
-}
-
-/*
- * A visit is whole or absent: a write that fails cuts the archive back to
- * where the visit began and forgets what it counted, so the counts are
- * what the archive holds and a later visit writes it all again.
- */
-struct visit_undo {
-	uint64_t mark;
-	bool visited;
-	uint64_t durable_saved, drops_reported;
-	bool recovered_reported;
-	struct record_walk_stats walk;
-};
-
-static struct visit_undo visit_undo_save(const struct provider *p,
-					 const struct archive *a)
-{
-	return (struct visit_undo){
-		.mark = archive_bytes(a),
-		.visited = p->visited,
-		.durable_saved = p->durable_saved,
-		.drops_reported = p->drops_reported,
-		.recovered_reported = p->recovered_reported,
-		.walk = p->walk,
-	};
 }
 
 static int visit_undo(struct provider *p, struct archive *a,
@@ -153,7 +188,8 @@ static int visit_undo(struct provider *p, struct archive *a,
 	return error;
 }
 
-static int collect_visit(struct provider *p, struct archive *a)
+static int collect_visit(struct provider *p, struct archive *a,
+			 struct visit_undo *u)
 {
 	struct provider_buffer_state st;
 	bool up_to_end = p->fd >= 0 && p->stopped;
@@ -166,7 +202,7 @@ static int collect_visit(struct provider *p, struct archive *a)
 	provider_buffer_state(&p->buffer, &st);
 	if (p->buffer.mode == FXT_BUFFERING_ONESHOT)
 		return walk_area(p, a, PROVIDER_AREA_ROLLING0, up_to_end, 0,
-				 NULL);
+				 NULL, u);
 	if (st.rolling_generation[1] < st.rolling_generation[0])
 		first = 1;
 	for (i = 0; i < 2; i++) {
@@ -175,7 +211,7 @@ static int collect_visit(struct provider *p, struct archive *a)
 		if (half_saved(p, &st, h))
 			continue;
 		r = walk_area(p, a, PROVIDER_AREA_ROLLING0 + h, up_to_end, 0,
-			      NULL);
+			      NULL, u);
 		if (r < 0)
 			return r;
 	}
@@ -192,7 +228,7 @@ static int visit_commit(struct provider *p, struct archive *a,
 int collect_provider(struct provider *p, struct archive *a)
 {
 	struct visit_undo u = visit_undo_save(p, a);
-	int r = collect_visit(p, a);
+	int r = collect_visit(p, a, &u);
 
 	return r < 0 ? visit_undo(p, a, &u, r) : visit_commit(p, a, &u);
 }
@@ -213,7 +249,7 @@ int collect_save(struct provider *p, struct archive *a, unsigned int half)
 	if (r >= 0) {
 		provider_buffer_state(&p->buffer, &st);
 		r = walk_area(p, a, PROVIDER_AREA_ROLLING0 + half, true, 0,
-			      NULL);
+			      NULL, NULL);
 	}
 	if (r < 0)
 		return visit_undo(p, a, &u, r);

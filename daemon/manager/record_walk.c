@@ -18,6 +18,9 @@
 #include "fxt_reader.h"
 #include "record_walk.h"
 
+/* A run of adjacent records is handed on by chunk once this long. */
+#define RECORD_WALK_RUN_MAX (4u * 1024u * 1024u)
+
 /* Bytes of whole records before the end; counts them in *headers. */
 static size_t written_end(const unsigned char *p, size_t len,
 			  uint64_t *headers, bool *torn)
@@ -91,7 +94,14 @@ static int walk_segment(struct run *run, size_t start, size_t stop,
 		if (r < 0)
 			break;
 		(*kept)++;
+		st->records++;
 		st->bytes += bytes;
+		/* Long runs go on in steps: the receiver may pass them on. */
+		if (run->len >= RECORD_WALK_RUN_MAX) {
+			r = flush(run);
+			if (r < 0)
+				break;
+		}
 	}
 	fxt_reader_close(reader);
 	return r >= 0 && n < 0 ? n : r;
@@ -124,7 +134,6 @@ int record_walk_chunks(const void *data, size_t len, uint64_t chunk,
 	}
 	if (r >= 0)
 		r = flush(&run);
-	st->records += kept;
 	st->skipped += (headers > kept ? headers - kept : 0) + torn;
 	st->torn |= torn;
 	return r;

@@ -20,7 +20,11 @@ struct record_walk_stats {
 	bool torn;		/* ended at a record that overruns the area */
 };
 
-/* Appends len bytes of whole records; returns 0 or -errno. */
+/*
+ * Appends len bytes of whole records; returns 0 or -errno. When it runs,
+ * the walk's records count holds exactly the records handed on so far;
+ * a long run of adjacent records comes in steps of a few MiB.
+ */
 typedef int (*record_emit_fn)(void *ctx, const void *data, size_t len);
 
 /*

@@ -130,27 +130,35 @@ diag(struct fxt_reader *r, enum fxt_diag_kind kind, uint64_t offset,
 	r->opt.diag(r->opt.diag_ctx, kind, offset, r->reason);
 }
 
-/*
- * Several nonconformities of one record count once; each is still
- * reported so that the reason is visible.
- */
 __attribute__((format(printf, 3, 4))) static void
-nonconforming(struct cursor *c, uint64_t offset, const char *fmt, ...)
+report_nonconforming(struct fxt_reader *r, uint64_t offset, const char *fmt,
+		     ...)
 {
-	struct fxt_reader *r = c->r;
 	va_list ap;
 
-	if (!r->rec_nonconforming) {
-		r->rec_nonconforming = true;
-		r->stats.nonconforming++;
-	}
-	if (!r->opt.diag)
-		return;
 	va_start(ap, fmt);
 	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
 	va_end(ap);
 	r->opt.diag(r->opt.diag_ctx, FXT_DIAG_NONCONFORMING, offset, r->reason);
 }
+
+/*
+ * Several nonconformities of one record count once; each is still
+ * reported so that the reason is visible. Counted in line: a provider
+ * buffer's events refer to tables its walk does not hold, several times
+ * a record, and nobody listens to the reasons there.
+ */
+#define nonconforming(c, offset, ...)                                        \
+	do {                                                                 \
+		struct fxt_reader *r_ = (c)->r;                              \
+                                                                             \
+		if (!r_->rec_nonconforming) {                                \
+			r_->rec_nonconforming = true;                        \
+			r_->stats.nonconforming++;                           \
+		}                                                            \
+		if (r_->opt.diag)                                            \
+			report_nonconforming(r_, offset, __VA_ARGS__);       \
+	} while (0)
 
 __attribute__((format(printf, 3, 4))) static void
 malformed(struct cursor *c, uint64_t offset, const char *fmt, ...)
@@ -598,14 +606,11 @@ static int make_room(struct fxt_reader *r, size_t need)
 	return 0;
 }
 
-/* 1 when need bytes are buffered, 0 at end of input, <0 on error. */
-static int fill(struct fxt_reader *r, size_t need)
+static int fill_more(struct fxt_reader *r, size_t need)
 {
 	ssize_t got;
 	int err;
 
-	if (r->end - r->start >= need)
-		return 1;
 	if (r->kind == SOURCE_MEM || r->eof)
 		return 0;
 	err = make_room(r, need);
@@ -622,6 +627,17 @@ static int fill(struct fxt_reader *r, size_t need)
 		r->end += (size_t)got;
 	}
 	return 1;
+}
+
+/*
+ * 1 when need bytes are buffered, 0 at end of input, <0 on error. Twice
+ * a record: the buffered case stays in line.
+ */
+static inline int fill(struct fxt_reader *r, size_t need)
+{
+	if (r->end - r->start >= need)
+		return 1;
+	return fill_more(r, need);
 }
 
 static uint64_t input_offset(const struct fxt_reader *r)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # A large oneshot archive from several providers (each area is copied into
-# the archive in one run, in chunks larger than a huge page): read back,
+# the archive in one run, in chunks larger than a huge page, and handed to
+# the writer in pieces of a few MiB while the rest is validated): read back,
 # it holds every event each provider wrote, each once, and passes
 # dump --strict. In one of the buffers a metadata record and a malformed
 # record sit in the middle: both are skipped and counted, and the records

@@ -24,7 +24,9 @@
 struct emitted {
 	size_t n;
 	size_t offset[8], len[8];
+	uint64_t records[8];	/* the walk's count as each run came */
 	const uint8_t *base;
+	const struct record_walk_stats *st;
 };
 
 static int emit(void *ctx, const void *data, size_t len)
@@ -33,6 +35,7 @@ static int emit(void *ctx, const void *data, size_t len)
 
 	assert_true(e->n < 8);
 	e->offset[e->n] = (size_t)((const uint8_t *)data - e->base);
+	e->records[e->n] = e->st ? e->st->records : 0;
 	e->len[e->n++] = len;
 	return 0;
 }
@@ -68,7 +71,7 @@ static void fill(void)
 static void test_walk_chunks(void **state)
 {
 	struct record_walk_stats st = { 0 };
-	struct emitted e = { .base = (const uint8_t *)area };
+	struct emitted e = { .base = (const uint8_t *)area, .st = &st };
 	size_t end;
 
 	(void)state;
@@ -83,6 +86,10 @@ static void test_walk_chunks(void **state)
 	assert_int_equal(e.len[1], 312 + 16);
 	assert_int_equal(e.offset[2], 1024);
 	assert_int_equal(e.len[2], 32);
+	/* Each run comes with exactly the records before it counted. */
+	assert_int_equal(e.records[0], 2);
+	assert_int_equal(e.records[1], 4);
+	assert_int_equal(e.records[2], 6);
 	assert_int_equal(st.records, 6);
 	assert_int_equal(st.bytes, 32 + 328 + 32);
 	assert_int_equal(st.skipped, 0);
@@ -128,12 +135,44 @@ static void test_walk_torn_chunk(void **state)
 	assert_int_equal(end, 1040);
 }
 
+/*
+ * Adjacent records over more than 4 MiB come in runs of 4 MiB, so that
+ * the receiver can pass them on while the walk goes on.
+ */
+#define LONG_BYTES (4u * 1024u * 1024u + 4096u)
+static uint64_t long_area[LONG_BYTES / 8];
+
+static void test_walk_long_run_in_steps(void **state)
+{
+	struct record_walk_stats st = { 0 };
+	struct emitted e = { .base = (const uint8_t *)long_area, .st = &st };
+	size_t end, i;
+
+	(void)state;
+	for (i = 0; i < LONG_BYTES / 8; i += 2) {
+		long_area[i] = fxt_event_header(2, FXT_EVENT_INSTANT, 0, 1, 1, 2);
+		long_area[i + 1] = i;
+	}
+	assert_int_equal(record_walk_chunks(long_area, LONG_BYTES, 65536, &st,
+					    &end, emit, &e), 0);
+	assert_int_equal(e.n, 2);
+	assert_int_equal(e.offset[0], 0);
+	assert_int_equal(e.len[0], 4u * 1024u * 1024u);
+	assert_int_equal(e.records[0], 4u * 1024u * 1024u / 16);
+	assert_int_equal(e.offset[1], 4u * 1024u * 1024u);
+	assert_int_equal(e.len[1], 4096);
+	assert_int_equal(st.records, LONG_BYTES / 16);
+	assert_int_equal(st.skipped, 0);
+	assert_int_equal(end, LONG_BYTES);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_walk_chunks),
 		cmocka_unit_test(test_walk_durable_stops_at_zero),
 		cmocka_unit_test(test_walk_torn_chunk),
+		cmocka_unit_test(test_walk_long_run_in_steps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

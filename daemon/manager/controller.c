@@ -257,34 +257,6 @@ static int handle_stop(struct controller *c)
 	return controller_send_result(c, r, note);
 }
 
-/* Is pid ancestor, or one of the processes it started (/proc)? */
-static bool descends_from(pid_t pid, pid_t ancestor)
-{
-	unsigned int depth;
-
-	for (depth = 0; depth < 64 && pid > 1; depth++) {
-		char path[64], buf[512], *end;
-		_cleanup_close_ int fd = -1;
-		ssize_t n;
-
-		if (pid == ancestor)
-			return true;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return false;
-		n = read(fd, buf, sizeof(buf) - 1);
-		if (n <= 0)
-			return false;
-		buf[n] = '\0';
-		/* "pid (comm) state ppid": comm may hold anything but ')'s end */
-		end = strrchr(buf, ')');
-		if (!end || sscanf(end + 1, " %*c %d", &pid) != 1)
-			return false;
-	}
-	return false;
-}
-
 /* The answer to a wait, if one of its providers has joined: true. */
 static bool answer_wait_joined(struct controller *c)
 {
@@ -295,7 +267,7 @@ static bool answer_wait_joined(struct controller *c)
 
 	for (p = c->manager->providers; p; p = p->next) {
 		if (!p->in_trace || !p->started ||
-		    !descends_from(p->pid, c->wait_pid))
+		    !provider_descends_from(p, c->wait_pid))
 			continue;
 		provider_describe(p, &d);
 		if (controller_send(c, &d, sizeof(d)) < 0)

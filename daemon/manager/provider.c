@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +26,55 @@
  * Any user may connect and close at will: the lines of others than root
  * come in bursts, then counts (manager.h).
  */
+/* The parent of pid from /proc, or -1. */
+static pid_t parent_of(pid_t pid)
+{
+	char path[64], buf[512], *end;
+	_cleanup_close_ int fd = -1;
+	ssize_t n;
+	int ppid;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* "pid (comm) state ppid": comm may hold anything but ')'s end */
+	end = strrchr(buf, ')');
+	if (!end || sscanf(end + 1, " %*c %d", &ppid) != 1)
+		return -1;
+	return ppid;
+}
+
+/* pid's parent, its parent, ... up to init or max of them. */
+static unsigned int read_ancestors(pid_t pid, pid_t *out, unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (n < max && pid > 1) {
+		pid = parent_of(pid);
+		if (pid <= 0)
+			break;
+		out[n++] = pid;
+	}
+	return n;
+}
+
+bool provider_descends_from(const struct provider *p, pid_t ancestor)
+{
+	unsigned int i;
+
+	if (p->pid == ancestor)
+		return true;
+	for (i = 0; i < p->nancestors; i++)
+		if (p->ancestors[i] == ancestor)
+			return true;
+	return false;
+}
+
 static bool log_connection(struct provider *p)
 {
 	return !p->uid ||
@@ -188,6 +238,8 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 	new->fd = TAKE_FD(owned_fd);
 	new->buffer.fd = -1;
 	new->pid = cred->pid;
+	new->nancestors = read_ancestors(new->pid, new->ancestors,
+					 PROVIDER_ANCESTORS_MAX);
 	new->uid = cred->uid;
 	copy_name(new->name, h->name);
 	/* In connection order, as tracectl lists them. */

@@ -23,6 +23,8 @@
 struct manager;
 struct ucred;
 
+#define PROVIDER_ANCESTORS_MAX 16
+
 struct provider {
 	struct manager *manager;
 	LIST_FIELDS(struct provider);	/* in connection order */
@@ -30,6 +32,12 @@ struct provider {
 	sd_event_source *io;
 	uint32_t id;
 	pid_t pid;		/* SO_PEERCRED, not what HELLO claims */
+	/*
+	 * Its parent, grandparent, ... when it connected: a short-lived
+	 * provider's ancestry is gone from /proc once it exits.
+	 */
+	pid_t ancestors[PROVIDER_ANCESTORS_MAX];
+	unsigned int nancestors;
 	uid_t uid;
 	char name[FXT_PROVIDER_NAME_MAX];
 
@@ -50,6 +58,9 @@ struct provider {
 	bool recovered, recovered_reported;
 	struct record_walk_stats walk;
 };
+
+/* Is p's process ancestor, or one ancestor started (at connection)? */
+bool provider_descends_from(const struct provider *p, pid_t ancestor);
 
 /* The journal fields that name a provider. */
 #define PROVIDER_LOG_FIELDS(p)                                             \

@@ -84,6 +84,7 @@ for prog in $progs; do
 		cp -L "$lib" "$work/root$lib"
 	done
 done
+cp scripts/qemu/e2e_lib.sh "$work/root/bin/e2e_lib.sh"
 cp scripts/qemu/e2e.sh "$work/root/bin/e2e.sh"
 cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
 

@@ -5,25 +5,8 @@
 # provider's events, context switches and wakeups, and the provider's
 # thread name from a kernel object record. Prints PASS/FAIL e2e_manager_kmod.
 T=/tmp/e2e
-mkdir -p "$T"
-export FXTRACE_SOCKET="$T/manager.sock"
-fail() {
-	echo "  $*"
-	echo "--- fxtraced log"
-	sed 's/^/  /' "$T/fxtraced.log"
-	kill "$mgr" 2>/dev/null
-	echo "FAIL e2e_manager_kmod"
-	exit 1
-}
-
-/bin/fxtraced --socket "$FXTRACE_SOCKET" --allow-uid 0 >"$T/fxtraced.log" 2>&1 &
-mgr=$!
-i=0
-until /bin/tracectl status >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ "$i" -lt 600 ] || fail "fxtraced did not answer"
-	sleep 0.1
-done
+E2E_TEST=e2e_manager_kmod
+. /bin/e2e_lib.sh
 /bin/tracectl record -o "$T/e2e.fxt" --mode streaming --kernel=kmod -- \
 	/bin/proto-provider --name app --events 400 --exit-after-write \
 	>"$T/record.out" 2>&1 || { cat "$T/record.out"; fail "tracectl record failed"; }

@@ -8,25 +8,8 @@
 # interrupt slices, properly nested slices on every thread, each CPU's
 # idle task a thread of its own. Prints PASS/FAIL e2e_kcat_kmod.
 T=/tmp/e2e-kcat
-mkdir -p "$T"
-export FXTRACE_SOCKET="$T/manager.sock"
-fail() {
-	echo "  $*"
-	echo "--- fxtraced log"
-	sed 's/^/  /' "$T/fxtraced.log"
-	kill "$mgr" 2>/dev/null
-	echo "FAIL e2e_kcat_kmod"
-	exit 1
-}
-
-/bin/fxtraced --socket "$FXTRACE_SOCKET" --allow-uid 0 >"$T/fxtraced.log" 2>&1 &
-mgr=$!
-i=0
-until /bin/tracectl status >/dev/null 2>&1; do
-	i=$((i + 1))
-	[ "$i" -lt 600 ] || fail "fxtraced did not answer"
-	sleep 0.1
-done
+E2E_TEST=e2e_kcat_kmod
+. /bin/e2e_lib.sh
 /bin/tracectl record -o "$T/kcat.fxt" --kernel=kmod --kernel-buffer-size 8M \
 	--categories kernel:sched,kernel:proc,kernel:irq,kernel:syscall -- \
 	/bin/sh -c 'echo sh=$$; /bin/dd bs=1 count=10000 if=/dev/zero of=/dev/null 2>/dev/null &

@@ -19,17 +19,7 @@
 #include <fxt/kpower.h>
 #include <fxt/sched.h>
 
-#include "krec.h"
-
-#define EXPECT_WORD(got, want) assert_int_equal((uint64_t)(got), (uint64_t)(want))
-
-static void decode_ok(const __u64 *w, unsigned int words, struct krec *r)
-{
-	char why[128] = "";
-
-	assert_int_equal(krec_decode((const uint64_t *)w, words, r, why, sizeof(why)), words);
-	assert_string_equal(why, "");
-}
+#include "krec_assert.h"
 
 static void string_table(void **state)
 {
@@ -218,18 +208,16 @@ static void page_fault(void **state)
 static void decoder_refuses(void **state)
 {
 	__u64 w[FXT_KBLOCK_BEGIN_WORDS];
-	struct krec r;
-	char why[128];
 
 	fxt_kblock_write_begin(w, 5000, 1, 254, 0, 8, 4096, 1);
 	w[6] = fxt_arg_header(FXT_ARG_UINT32, 1, FXT_KDEV_STR_SECTOR, 0);
-	assert_int_equal(krec_decode((const uint64_t *)w, 10, &r, why, sizeof(why)), 0);
+	decode_refused(w, 10);
 	fxt_kfault_write(w, 7000, 40, 41, 0x1000, 6);
 	w[5] = 0xffff888012345000ull;
-	assert_int_equal(krec_decode((const uint64_t *)w, 7, &r, why, sizeof(why)), 0);
+	decode_refused(w, 7);
 	fxt_kpower_write_idle(w, 1000, 1, 2);
 	w[2] = 5;	/* counters of a CPU belong to no process */
-	assert_int_equal(krec_decode((const uint64_t *)w, 6, &r, why, sizeof(why)), 0);
+	decode_refused(w, 6);
 }
 
 int main(void)

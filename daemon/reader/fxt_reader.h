@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdio.h>
 
 #include <fxt/fxt.h>
@@ -25,6 +26,12 @@ struct fxt_str {
 	const char *data;
 	uint32_t len;
 };
+
+/* Does s hold exactly the C string want? */
+static inline bool fxt_str_is(struct fxt_str s, const char *want)
+{
+	return s.len == strlen(want) && !memcmp(s.data, want, s.len);
+}
 
 struct fxt_arg {
 	enum fxt_arg_type type;

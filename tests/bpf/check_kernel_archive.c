@@ -29,11 +29,6 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 	c->diags++;
 }
 
-static bool str_is(struct fxt_str s, const char *want)
-{
-	return s.len == strlen(want) && !memcmp(s.data, want, s.len);
-}
-
 static int slot(const struct check *c, uint64_t tid)
 {
 	return tid == c->tid[0] ? 0 : tid == c->tid[1] ? 1 : -1;
@@ -69,7 +64,7 @@ static void see_object(struct check *c, const struct fxt_record *r)
 		return;
 	if (r->nargs == 1 && r->args[0].type == FXT_ARG_KOID &&
 	    r->args[0].value.koid == c->pid &&
-	    str_is(r->kernel_object.name, names[s]))
+	    fxt_str_is(r->kernel_object.name, names[s]))
 		c->named[s] = true;
 }
 
@@ -97,7 +92,7 @@ int main(int argc, char **argv)
 	}
 	rd = fxt_reader_open_file(f, &opt);
 	while (fxt_reader_next(rd, &r) == 1) {
-		if (!r.provider || !str_is(r.provider->name, "kernel"))
+		if (!r.provider || !fxt_str_is(r.provider->name, "kernel"))
 			continue;
 		c.kernel_seen = true;
 		if (r.type == FXT_RECORD_SCHEDULING)

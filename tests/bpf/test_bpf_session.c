@@ -155,11 +155,6 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 	s->diags++;
 }
 
-static bool str_is(struct fxt_str s, const char *want)
-{
-	return s.len == strlen(want) && !memcmp(s.data, want, s.len);
-}
-
 static int tid_slot(const struct run *r, uint64_t tid)
 {
 	if (tid == (uint64_t)r->pp.ping_tid)
@@ -183,15 +178,15 @@ static void check_sched_args(struct seen *s, const struct fxt_record *rec)
 	if (rec->sched.type == FXT_SCHED_THREAD_WAKEUP) {
 		s->bad_args |= rec->nargs != 2 ||
 			       rec->args[0].type != FXT_ARG_INT32 ||
-			       !str_is(rec->args[0].name, "weight") ||
+			       !fxt_str_is(rec->args[0].name, "weight") ||
 			       rec->args[1].type != FXT_ARG_KOID ||
-			       !str_is(rec->args[1].name, "waker");
+			       !fxt_str_is(rec->args[1].name, "waker");
 		return;
 	}
 	s->bad_args |= rec->nargs != 2;
 	for (i = 0; i < 2 && i < rec->nargs; i++)
 		s->bad_args |= rec->args[i].type != FXT_ARG_INT32 ||
-			       !str_is(rec->args[i].name, names[i]);
+			       !fxt_str_is(rec->args[i].name, names[i]);
 }
 
 static void see_sched(struct seen *s, const struct run *r,
@@ -239,7 +234,7 @@ static void see_object(struct seen *s, const struct run *r,
 				comm[strcspn(comm, "\n")] = '\0';
 			if (f)
 				fclose(f);
-			s->process_named |= str_is(rec->kernel_object.name,
+			s->process_named |= fxt_str_is(rec->kernel_object.name,
 						   comm);
 		}
 		return;
@@ -250,9 +245,9 @@ static void see_object(struct seen *s, const struct run *r,
 	if (s->first_name[slot] < 0)
 		s->first_name[slot] = idx;
 	if (rec->nargs == 1 && rec->args[0].type == FXT_ARG_KOID &&
-	    str_is(rec->args[0].name, "process") &&
+	    fxt_str_is(rec->args[0].name, "process") &&
 	    rec->args[0].value.koid == (uint64_t)getpid() &&
-	    str_is(rec->kernel_object.name, want[slot]))
+	    fxt_str_is(rec->kernel_object.name, want[slot]))
 		s->thread_named[slot] = true;
 }
 

@@ -51,11 +51,6 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 	c->diags++;
 }
 
-static bool str_is(struct fxt_str s, const char *want)
-{
-	return s.len == strlen(want) && !memcmp(s.data, want, s.len);
-}
-
 static bool str_starts(struct fxt_str s, const char *prefix)
 {
 	return s.len >= strlen(prefix) &&
@@ -87,14 +82,14 @@ static void closed(struct check *c, const struct fxt_record *r)
 {
 	const struct fxt_str *cat = &r->event.category, *name = &r->event.name;
 
-	if (str_is(*cat, "kernel:irq")) {
+	if (fxt_str_is(*cat, "kernel:irq")) {
 		c->irqs++;
 		c->hardirqs += str_starts(*name, "irq/");
-	} else if (str_is(*cat, "kernel:syscall")) {
+	} else if (fxt_str_is(*cat, "kernel:syscall")) {
 		c->syscalls++;
 		if (r->event.thread.tid == c->tid) {
-			c->reads += str_is(*name, "read");
-			c->writes += str_is(*name, "write");
+			c->reads += fxt_str_is(*name, "read");
+			c->writes += fxt_str_is(*name, "write");
 		}
 	}
 }
@@ -160,7 +155,7 @@ static void see_object(struct check *c, const struct fxt_record *r)
 		return;
 	cpu = r->kernel_object.koid - FXT_KIRQ_IDLE_KOID_BASE;
 	snprintf(want, sizeof(want), "swapper/%" PRIu64, cpu);
-	c->idle_named += str_is(r->kernel_object.name, want);
+	c->idle_named += fxt_str_is(r->kernel_object.name, want);
 }
 
 int main(int argc, char **argv)
@@ -187,7 +182,7 @@ int main(int argc, char **argv)
 	}
 	rd = fxt_reader_open_file(f, &opt);
 	while (fxt_reader_next(rd, &r) == 1) {
-		if (!r.provider || !str_is(r.provider->name, "kernel"))
+		if (!r.provider || !fxt_str_is(r.provider->name, "kernel"))
 			continue;
 		c.kernel_seen = true;
 		if (r.type == FXT_RECORD_EVENT)

@@ -3,10 +3,10 @@
  * Two passes over each segment of an untrusted area. The first walks
  * header sizes only, to find where the written records end (a zero
  * header word, or a record overrunning the area: a writer that died
- * mid-record). The second hands that segment to the FXT reader in
- * provider-buffer mode, which decodes every record, drops the metadata
- * records and the malformed ones; what it returns is kept, in runs of
- * adjacent records. A rolling half has a segment per writer chunk: after
+ * mid-record). The second judges each record as the FXT reader in
+ * provider-buffer mode would, from its sizes alone, dropping the metadata
+ * records and the malformed ones; the rest is kept, in runs of adjacent
+ * records. A rolling half has a segment per writer chunk: after
  * a zero header word the walk goes on at the next chunk boundary.
  */
 #include <errno.h>
@@ -75,36 +75,47 @@ static int add(struct run *run, size_t offset, size_t len)
 	return r;
 }
 
-/* Hands the records of [start, stop) that the FXT reader keeps to run. */
+/*
+ * Hands the records of [start, stop) that the FXT reader keeps to run,
+ * judged by their sizes (fxt_provider_record_verdict()): nothing is
+ * decoded, so the bytes go on at the speed of their headers.
+ */
 static int walk_segment(struct run *run, size_t start, size_t stop,
 			struct record_walk_stats *st, uint64_t *kept)
 {
-	struct fxt_reader_options opt = { .provider_buffer = true };
-	struct fxt_reader *reader;
-	struct fxt_record rec;
-	int r = 0, n;
+	size_t pos = start;
+	int r = 0;
 
-	reader = fxt_reader_open_mem(run->base + start, stop - start, &opt);
-	if (!reader)
-		return -ENOMEM;
-	while ((n = fxt_reader_next(reader, &rec)) > 0) {
-		size_t bytes = rec.size_words * FXT_WORD_BYTES;
+	while (pos < stop) {
+		const unsigned char *rec = run->base + pos;
+		uint64_t header;
+		size_t bytes;
 
-		r = add(run, start + rec.offset, bytes);
-		if (r < 0)
+		memcpy(&header, rec, sizeof(header));
+		bytes = (size_t)fxt_record_bytes(header);
+		switch (fxt_provider_record_verdict(rec, bytes / FXT_WORD_BYTES)) {
+		case FXT_RECORD_STOP:
+			return 0;
+		case FXT_RECORD_SKIP:
 			break;
-		(*kept)++;
-		st->records++;
-		st->bytes += bytes;
-		/* Long runs go on in steps: the receiver may pass them on. */
-		if (run->len >= RECORD_WALK_RUN_MAX) {
-			r = flush(run);
+		case FXT_RECORD_KEEP:
+			r = add(run, pos, bytes);
 			if (r < 0)
-				break;
+				return r;
+			(*kept)++;
+			st->records++;
+			st->bytes += bytes;
+			/* Long runs go on in steps: the receiver may pass them on. */
+			if (run->len >= RECORD_WALK_RUN_MAX) {
+				r = flush(run);
+				if (r < 0)
+					return r;
+			}
+			break;
 		}
+		pos += bytes;
 	}
-	fxt_reader_close(reader);
-	return r >= 0 && n < 0 ? n : r;
+	return 0;
 }
 
 int record_walk_chunks(const void *data, size_t len, uint64_t chunk,

@@ -212,6 +212,24 @@ int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec);
 
 const struct fxt_reader_stats *fxt_reader_stats(const struct fxt_reader *r);
 
+/* What fxt_reader_next() does with one record of a provider buffer. */
+enum fxt_record_verdict {
+	FXT_RECORD_KEEP,	/* decoded and handed out */
+	FXT_RECORD_SKIP,	/* malformed, unknown or metadata: skipped */
+	FXT_RECORD_STOP,	/* reading ends before it (a byte-swapped archive) */
+};
+
+/*
+ * The verdict of a reader in provider-buffer mode on the record at
+ * record, of words = fxt_record_words(header) >= 1 words, all present:
+ * the same decisions, from the sizes alone, without decoding. Nothing a
+ * verdict depends on is kept from record to record (string and thread
+ * references and bad UTF-8 only make a record nonconforming, still
+ * kept), so each record is judged alone. record need not be aligned.
+ */
+enum fxt_record_verdict fxt_provider_record_verdict(const void *record,
+						    uint64_t words);
+
 /* Providers seen so far, in order of first appearance. */
 size_t fxt_reader_provider_count(const struct fxt_reader *r);
 const struct fxt_provider *fxt_reader_provider(const struct fxt_reader *r,

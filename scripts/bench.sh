@@ -20,7 +20,8 @@
 #              (read by splice, as trace-cmd does) and perf record
 #   stop       tracectl stop of a 1 GiB oneshot trace of 4 providers
 #              against cp (+ sync) of a file of that size, from the same
-#              settled memory (tests/bench/stop/stop_bench.sh)
+#              settled memory, and a streaming trace of the same events
+#              from start to stop (tests/bench/stop/stop_bench.sh)
 #   convert    tracectl convert of a 1 GiB archive to /dev/null: MB/s and
 #              peak RSS, against cat
 # Run as root on Debian 12, alone on the machine (about 12 minutes on
@@ -184,11 +185,12 @@ done
 step stop tests/bench/stop/stop_bench.sh "$build" 1024 3 4
 line=$(grep "^STOP_BENCH " "$logs/stop.log")
 need "stop figures" "$line"
-stop_ms=; cp_sync_ms=; cp_ms=; bytes=
+stop_ms=; cp_sync_ms=; cp_ms=; bytes=; stream_bytes=; stream_ms=
 eval "$(echo "$line" | cut -d' ' -f2-)"
 put stop "tracectl stop" "$stop_ms" "ms" "$bytes bytes, 4 oneshot providers"
 put stop "cp + sync" "$cp_sync_ms" "ms" "stop/(cp+sync) $(awk -v s="$stop_ms" -v c="$cp_sync_ms" 'BEGIN { printf "%.2f", s / c }')"
 put stop "cp" "$cp_ms" "ms" "stop/cp $(awk -v s="$stop_ms" -v c="$cp_ms" 'BEGIN { printf "%.2f", s / c }')"
+put stop "streaming start to stop" "$stream_ms" "ms" "$stream_bytes bytes, default buffers; /(cp+sync) $(awk -v s="$stream_ms" -v c="$cp_sync_ms" 'BEGIN { printf "%.2f", s / c }')"
 
 # ---- convert: 1 GiB archive, 3 runs, against cat of the same file.
 convert_runs() {

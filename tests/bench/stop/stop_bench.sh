@@ -5,7 +5,9 @@
 # MEGABYTES of buffers in all (records of 32 bytes), then the stop
 # assembles, writes and fsyncs the archive; the peer is cp of a file of
 # that size followed by sync of the copy (the stop fsyncs too), and cp
-# alone.
+# alone. Then the same events in a streaming trace with the default
+# buffer size: from tracectl start to the end of tracectl stop, the
+# providers write while the manager saves their halves as they fill.
 #
 # usage: stop_bench.sh BUILDDIR [MEGABYTES] [RUNS] [PROVIDERS] [DIR]
 # Run as root. DIR (default /var/tmp) holds the archives; they are deleted.
@@ -86,7 +88,7 @@ while [ $run -le "$runs" ]; do
 	"$tracectl" start -o "$work/t.fxt" --mode oneshot \
 		--buffer-size "$per_bytes" --kernel=off >/dev/null ||
 		fail "tracectl start failed"
-	wait_written $run
+	wait_written $((2 * run - 1))
 	settle
 	t0=$(date +%s%N)
 	cp "$work/src" "$work/copy"
@@ -99,8 +101,18 @@ while [ $run -le "$runs" ]; do
 	"$tracectl" stop >"$work/stop.out" || { cat "$work/stop.out"; fail "tracectl stop failed"; }
 	t4=$(date +%s%N)
 	size=$(stat -c %s "$work/t.fxt")
-	echo "$(ms "$t3" "$t4") $(ms "$t0" "$t2") $(ms "$t0" "$t1")" >>"$work/times"
 	rm -f "$work/t.fxt" "$work/t.fxt.old"
+	settle
+	t5=$(date +%s%N)
+	"$tracectl" start -o "$work/s.fxt" --mode streaming --kernel=off \
+		>/dev/null || fail "tracectl start (streaming) failed"
+	wait_written $((2 * run))
+	"$tracectl" stop >"$work/stream.out" ||
+		{ cat "$work/stream.out"; fail "tracectl stop (streaming) failed"; }
+	t6=$(date +%s%N)
+	ssize=$(stat -c %s "$work/s.fxt")
+	rm -f "$work/s.fxt" "$work/s.fxt.old"
+	echo "$(ms "$t3" "$t4") $(ms "$t0" "$t2") $(ms "$t0" "$t1") $(ms "$t5" "$t6")" >>"$work/times"
 	run=$((run + 1))
 done
 if [ -n "${STOP_BENCH_PERF:-}" ]; then
@@ -108,6 +120,7 @@ if [ -n "${STOP_BENCH_PERF:-}" ]; then
 	wait "$perf_pid" || true
 fi
 cat "$work/stop.out"
+cat "$work/stream.out"
 
 median() {
 	cut -d' ' -f"$1" "$work/times" | sort -n |
@@ -116,11 +129,16 @@ median() {
 stop=$(median 1)
 cpsync=$(median 2)
 cponly=$(median 3)
+stream=$(median 4)
 printf "archive: %s bytes from %s providers; %s runs, medians\n" "$size" "$nprov" "$runs"
+printf "streaming archive: %s bytes\n" "$ssize"
 printf "%-26s %8s\n" "" "wall ms"
 printf "%-26s %8s\n" "tracectl stop" "$stop"
+printf "%-26s %8s\n" "streaming start to stop" "$stream"
 printf "%-26s %8s\n" "cp + sync of the copy" "$cpsync"
 printf "%-26s %8s\n" "cp" "$cponly"
 awk -v s="$stop" -v c="$cpsync" -v o="$cponly" 'BEGIN {
 	printf "ratio: stop / (cp + sync) %.2f; stop / cp %.2f\n", s / c, s / (o ? o : 1) }'
-echo "STOP_BENCH bytes=$size stop_ms=$stop cp_sync_ms=$cpsync cp_ms=$cponly"
+awk -v s="$stream" -v c="$cpsync" 'BEGIN {
+	printf "ratio: streaming / (cp + sync) %.2f\n", s / c }'
+echo "STOP_BENCH bytes=$size stop_ms=$stop cp_sync_ms=$cpsync cp_ms=$cponly stream_bytes=$ssize stream_ms=$stream"

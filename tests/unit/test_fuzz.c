@@ -15,16 +15,6 @@
 
 #include "test_support.h"
 
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 static void diag_ignore(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 			const char *reason)
 {
@@ -76,13 +66,13 @@ static void bit_flips(void **state)
 	len = fxt_writer_size(&w);
 	buf = malloc(len);
 	assert_non_null(buf);
-	rng_state = 0x1234567887654321ull;
+	test_rng_state = 0x1234567887654321ull;
 	for (i = 0; i < 20000; i++) {
-		unsigned int flips = 1 + rnd() % 4;
+		unsigned int flips = 1 + test_rand() % 4;
 
 		memcpy(buf, fxt_writer_data(&w), len);
 		for (k = 0; k < flips; k++) {
-			size_t bit = rnd() % (len * 8);
+			size_t bit = test_rand() % (len * 8);
 
 			buf[bit / 8] ^= (unsigned char)(1u << (bit % 8));
 		}
@@ -110,15 +100,15 @@ static void word_replacement(void **state)
 	words = len / 8;
 	buf = malloc(len);
 	assert_non_null(buf);
-	rng_state = 0xfeedfacecafebeefull;
+	test_rng_state = 0xfeedfacecafebeefull;
 	for (i = 0; i < 10000; i++) {
-		uint64_t v = rnd();
+		uint64_t v = test_rand();
 
 		memcpy(buf, fxt_writer_data(&w), len);
 		/* small sizes keep most of the record structure around */
 		if (i & 1)
 			v = (v & ~0xfff0ull) | ((v >> 4) % 8) << 4;
-		buf[rnd() % words] = v;
+		buf[test_rand() % words] = v;
 		read_checked(buf, len, false);
 	}
 	free(buf);
@@ -131,18 +121,18 @@ static void random_bytes(void **state)
 	unsigned int i;
 	size_t k, words;
 
-	rng_state = 0x0ddba11deadbeefull;
+	test_rng_state = 0x0ddba11deadbeefull;
 	for (i = 0; i < 3000; i++) {
-		words = rnd() % 1024;
+		words = test_rand() % 1024;
 		for (k = 0; k < words; k++) {
-			uint64_t v = rnd();
+			uint64_t v = test_rand();
 
 			/* half the time, plausible headers: small sizes */
-			if (rnd() & 1)
+			if (test_rand() & 1)
 				v = (v & ~0xfff0ull) | ((v >> 4) % 16) << 4;
 			buf[k] = v;
 		}
-		read_checked(buf, words * 8 - (i % 3 == 0 && words ? rnd() % 8 : 0),
+		read_checked(buf, words * 8 - (i % 3 == 0 && words ? test_rand() % 8 : 0),
 			     i & 1);
 	}
 }

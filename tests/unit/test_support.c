@@ -155,3 +155,13 @@ size_t read_all(const void *data, size_t len,
 	fxt_reader_close(r);
 	return n;
 }
+
+uint64_t test_rng_state = 0x9e3779b97f4a7c15ull;
+
+uint64_t test_rand(void)
+{
+	test_rng_state ^= test_rng_state << 13;
+	test_rng_state ^= test_rng_state >> 7;
+	test_rng_state ^= test_rng_state << 17;
+	return test_rng_state;
+}

@@ -37,4 +37,11 @@ size_t read_all(const void *data, size_t len,
 		const struct fxt_reader_options *opt,
 		struct fxt_reader_stats *stats);
 
+/*
+ * A seeded xorshift sequence: set test_rng_state, then each test_rand()
+ * gives the next number, the same on every run.
+ */
+extern uint64_t test_rng_state;
+uint64_t test_rand(void);
+
 #endif /* FXT_TEST_SUPPORT_H */

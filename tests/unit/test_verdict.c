@@ -22,16 +22,6 @@
 #define CASE_WORDS 64u
 #define SENTINEL_WORDS 2u
 
-static uint64_t rng_state;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 struct tally {
 	size_t cases, kept, skipped, stopped;
 };
@@ -186,24 +176,24 @@ static void every_size(void **state)
 /* A string ref: empty, an index, or inline of a short length. */
 static uint64_t random_string_ref(void)
 {
-	switch (rnd() % 4) {
+	switch (test_rand() % 4) {
 	case 0:
 		return 0;
 	case 1:
-		return 1 + rnd() % 100;
+		return 1 + test_rand() % 100;
 	default:
-		return FXT_STRING_REF_INLINE | rnd() % 40;
+		return FXT_STRING_REF_INLINE | test_rand() % 40;
 	}
 }
 
 /* An argument header of a likely size, type and refs. */
 static uint64_t random_arg_header(void)
 {
-	return FXT_SET(rnd() % 12, FXT_ARG_TYPE) |
-	       FXT_SET(rnd() % 6, FXT_ARG_SIZE) |
+	return FXT_SET(test_rand() % 12, FXT_ARG_TYPE) |
+	       FXT_SET(test_rand() % 6, FXT_ARG_SIZE) |
 	       FXT_SET(random_string_ref(), FXT_ARG_NAME) |
-	       (rnd() % 2 ? FXT_SET(random_string_ref(), FXT_ARG_STRING_VALUE) :
-			    rnd() << 32);
+	       (test_rand() % 2 ? FXT_SET(random_string_ref(), FXT_ARG_STRING_VALUE) :
+			    test_rand() << 32);
 }
 
 /*
@@ -213,8 +203,8 @@ static uint64_t random_arg_header(void)
  */
 static void random_record(uint64_t *words, size_t *len)
 {
-	unsigned int type = rnd() % 16, i;
-	uint64_t size = 1 + rnd() % 16, h = rnd();
+	unsigned int type = test_rand() % 16, i;
+	uint64_t size = 1 + test_rand() % 16, h = test_rand();
 
 	h &= ~(fxt_mask(4) | (fxt_mask(12) << 4));
 	h |= type | FXT_SET(size, FXT_HDR_SIZE);
@@ -223,19 +213,19 @@ static void random_record(uint64_t *words, size_t *len)
 		h |= FXT_SET(size, FXT_LARGE_SIZE);
 	}
 	/* Refs and counts at every place the record kinds have them. */
-	if (rnd() % 2) {
+	if (test_rand() % 2) {
 		h &= ~(fxt_mask(4) << 20);	/* nargs of events, objects */
-		h |= (rnd() % 4) << 20;
+		h |= (test_rand() % 4) << 20;
 	}
-	if (rnd() % 2)
+	if (test_rand() % 2)
 		h &= ~(fxt_mask(8) << 24);	/* an inline thread */
-	if (rnd() % 2) {
+	if (test_rand() % 2) {
 		h &= ~(fxt_mask(32) << 32);
 		h |= random_string_ref() << 32 | random_string_ref() << 48;
 	}
 	words[0] = h;
 	for (i = 1; i < size; i++)
-		words[i] = rnd() % 3 ? random_arg_header() : rnd() % 64;
+		words[i] = test_rand() % 3 ? random_arg_header() : test_rand() % 64;
 	*len = (size_t)size;
 }
 
@@ -246,7 +236,7 @@ static void random_records(void **state)
 	size_t i, len;
 
 	(void)state;
-	rng_state = 0x2545f4914f6cdd1dull;
+	test_rng_state = 0x2545f4914f6cdd1dull;
 	for (i = 0; i < 300000; i++) {
 		random_record(words, &len);
 		judge(words, len, &t);
@@ -302,12 +292,12 @@ static void areas(void **state)
 
 	(void)state;
 	corpus_load(&c);
-	rng_state = 0x9e3779b97f4a7c15ull;
+	test_rng_state = 0x9e3779b97f4a7c15ull;
 	for (round = 0; round < 50; round++) {
 		/* Random and sample records, each sized by its header. */
 		for (len = 0;;) {
 			uint64_t words[CASE_WORDS];
-			size_t n, k = rnd() % (c.n + 4);
+			size_t n, k = test_rand() % (c.n + 4);
 
 			if (k < c.n) {
 				n = c.len[k];

@@ -8,6 +8,7 @@
  * again. The timer's period follows the load: every 100 ms while the
  * rings stay nearly empty, down to every 5 ms so that a drain finds no
  * ring more than a quarter full (a busy CPU fills 2 MiB in under 100 ms).
+ * It starts at 5 ms and grows while the rings stay empty.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -428,7 +429,7 @@ static int bpf_start(void *state)
 	/* Circular rings are read only after stop: no reason to wake. */
 	if (b->mode == FXT_BUFFERING_CIRCULAR)
 		return 0;
-	return arm_timer(b, BPF_POLL_INTERVAL_NS);
+	return arm_timer(b, BPF_POLL_INTERVAL_MIN_NS);
 }
 
 /*
@@ -671,7 +672,7 @@ static int bpf_adopt(const struct kernel_session_config *cfg, void **state)
 	if (!err)
 		err = make_timer(b);
 	if (!err && b->mode != FXT_BUFFERING_CIRCULAR)
-		err = arm_timer(b, BPF_POLL_INTERVAL_NS);
+		err = arm_timer(b, BPF_POLL_INTERVAL_MIN_NS);
 	if (err) {
 		/* The caller's still. */
 		b->ring_fd = -1;

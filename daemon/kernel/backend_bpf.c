@@ -5,10 +5,9 @@
  *
  * The reader is woken by a timer, never by the program: a wakeup per
  * record would itself cause scheduling records, which wake the reader
- * again. The timer's period follows the load: every 100 ms while the
- * rings stay nearly empty, down to every 5 ms so that a drain finds no
- * ring more than a quarter full (a busy CPU fills 2 MiB in under 100 ms).
- * It starts at 5 ms and grows while the rings stay empty.
+ * again. The timer's period follows the load (drain_period.h): a CPU
+ * busy with scheduling fills the default 2 MiB ring in under 100 ms.
+ * It starts at the shortest and grows while the rings stay empty.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,13 +32,12 @@
 #include <fxt/sched.h>
 
 #include "fxt_sched_bpf.skel.h"
+#include "drain_period.h"
 #include "kernel_backend.h"
 
 #define BPF_RING_DEFAULT_BYTES (2u << 20)
 #define BPF_RING_MIN_BYTES 4096u
 #define BPF_RING_MAX_BYTES (1u << 30)
-#define BPF_POLL_INTERVAL_NS 100000000L
-#define BPF_POLL_INTERVAL_MIN_NS 5000000L
 #define BPF_PROGS_MAX ((KERNEL_KEPT_FDS_MAX - 1) / 2)
 
 #ifndef CAP_PERFMON
@@ -387,14 +385,10 @@ static int arm_timer(struct bpf_backend *b, long interval_ns)
 	return 0;
 }
 
-/*
- * At each drain while capture runs: the next period, from the fullest
- * ring, such that at this rate it would be a quarter full at the next
- * drain. It at most doubles a drain: a burst may come back.
- */
+/* At each drain while capture runs: the period, from the fullest ring. */
 static void adapt_timer(struct bpf_backend *b)
 {
-	uint64_t fill = 0, goal = b->ring_bytes / 4, next;
+	uint64_t fullest = 0, next;
 	unsigned int cpu;
 
 	for (cpu = 0; cpu < b->ncpus; cpu++) {
@@ -403,16 +397,10 @@ static void adapt_timer(struct bpf_backend *b)
 				__atomic_load_n(&ring_consumer(b, cpu)->tail,
 						__ATOMIC_RELAXED);
 
-		if (used > fill)
-			fill = used;
+		if (used > fullest)
+			fullest = used;
 	}
-	next = 2 * (uint64_t)b->poll_ns;
-	if (fill && (uint64_t)b->poll_ns * goal / fill < next)
-		next = (uint64_t)b->poll_ns * goal / fill;
-	if (next < BPF_POLL_INTERVAL_MIN_NS)
-		next = BPF_POLL_INTERVAL_MIN_NS;
-	if (next > BPF_POLL_INTERVAL_NS)
-		next = BPF_POLL_INTERVAL_NS;
+	next = drain_period_next((uint64_t)b->poll_ns, fullest, b->ring_bytes);
 	if ((long)next != b->poll_ns)
 		(void)arm_timer(b, (long)next);
 }
@@ -429,7 +417,7 @@ static int bpf_start(void *state)
 	/* Circular rings are read only after stop: no reason to wake. */
 	if (b->mode == FXT_BUFFERING_CIRCULAR)
 		return 0;
-	return arm_timer(b, BPF_POLL_INTERVAL_MIN_NS);
+	return arm_timer(b, DRAIN_PERIOD_MIN_NS);
 }
 
 /*
@@ -672,7 +660,7 @@ static int bpf_adopt(const struct kernel_session_config *cfg, void **state)
 	if (!err)
 		err = make_timer(b);
 	if (!err && b->mode != FXT_BUFFERING_CIRCULAR)
-		err = arm_timer(b, BPF_POLL_INTERVAL_MIN_NS);
+		err = arm_timer(b, DRAIN_PERIOD_MIN_NS);
 	if (err) {
 		/* The caller's still. */
 		b->ring_fd = -1;

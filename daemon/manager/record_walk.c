@@ -21,29 +21,6 @@
 /* A run of adjacent records is handed on by chunk once this long. */
 #define RECORD_WALK_RUN_MAX (4u * 1024u * 1024u)
 
-/* Bytes of whole records before the end; counts them in *headers. */
-static size_t written_end(const unsigned char *p, size_t len,
-			  uint64_t *headers, bool *torn)
-{
-	size_t pos = 0;
-
-	while (pos + FXT_WORD_BYTES <= len) {
-		uint64_t header, words;
-
-		memcpy(&header, p + pos, sizeof(header));
-		if (!header)
-			break;
-		words = fxt_record_words(header);
-		if (!words || words > (len - pos) / FXT_WORD_BYTES) {
-			*torn = true;
-			break;
-		}
-		(*headers)++;
-		pos += words * FXT_WORD_BYTES;
-	}
-	return pos;
-}
-
 struct run {
 	const unsigned char *base;
 	size_t start, len;
@@ -75,34 +52,58 @@ static int add(struct run *run, size_t offset, size_t len)
 	return r;
 }
 
-/*
- * Hands the records of [start, stop) that the FXT reader keeps to run,
- * judged by their sizes (fxt_provider_record_verdict()): nothing is
- * decoded, so the bytes go on at the speed of their headers.
- */
-static int walk_segment(struct run *run, size_t start, size_t stop,
-			struct record_walk_stats *st, uint64_t *kept)
-{
-	size_t pos = start;
-	int r = 0;
+/* What a walk saw: records by their headers, those kept, a torn end. */
+struct counts {
+	uint64_t headers, kept;
+	bool torn;
+};
 
-	while (pos < stop) {
-		const unsigned char *rec = run->base + pos;
-		uint64_t header;
+/*
+ * Walks the records from pos to the end of what was written (a zero
+ * header word, the end of the area, or a record that overruns it: torn)
+ * and sets *stop to the end of the last whole one. With a run, hands it
+ * those the FXT reader keeps, judged by their sizes
+ * (fxt_provider_record_verdict()): nothing is decoded, so the bytes go
+ * on at the speed of their headers. Returns 0 or the first error of emit.
+ */
+static int walk_segment(struct run *run, const unsigned char *base,
+			size_t pos, size_t len, struct record_walk_stats *st,
+			struct counts *n, size_t *stop)
+{
+	bool judging = run != NULL;	/* reading stops at some records */
+	int r;
+
+	while (pos + FXT_WORD_BYTES <= len) {
+		const unsigned char *rec = base + pos;
+		uint64_t header, words;
 		size_t bytes;
 
 		memcpy(&header, rec, sizeof(header));
-		bytes = (size_t)fxt_record_bytes(header);
-		switch (fxt_provider_record_verdict(rec, bytes / FXT_WORD_BYTES)) {
+		if (!header)
+			break;
+		words = fxt_record_words(header);
+		if (!words || words > (len - pos) / FXT_WORD_BYTES) {
+			n->torn = true;
+			break;
+		}
+		n->headers++;
+		bytes = (size_t)words * FXT_WORD_BYTES;
+		*stop = pos + bytes;
+		if (!judging) {
+			pos += bytes;
+			continue;
+		}
+		switch (fxt_provider_record_verdict(rec, words)) {
 		case FXT_RECORD_STOP:
-			return 0;
+			judging = false;
+			break;
 		case FXT_RECORD_SKIP:
 			break;
 		case FXT_RECORD_KEEP:
 			r = add(run, pos, bytes);
 			if (r < 0)
 				return r;
-			(*kept)++;
+			n->kept++;
 			st->records++;
 			st->bytes += bytes;
 			/* Long runs go on in steps: the receiver may pass them on. */
@@ -123,30 +124,27 @@ int record_walk_chunks(const void *data, size_t len, uint64_t chunk,
 		       record_emit_fn emit, void *ctx)
 {
 	struct run run = { .base = data, .emit = emit, .ctx = ctx };
-	const unsigned char *p = data;
-	uint64_t headers = 0, kept = 0;
+	struct counts n = { 0 };
 	size_t pos = 0, stop;
-	bool torn = false;
 	int r = 0;
 
 	*end = 0;
 	while (pos + FXT_WORD_BYTES <= len) {
-		stop = pos + written_end(p + pos, len - pos, &headers, &torn);
-		if (stop > pos) {
-			r = walk_segment(&run, pos, stop, st, &kept);
-			if (r < 0)
-				break;
+		stop = pos;
+		r = walk_segment(&run, data, pos, len, st, &n, &stop);
+		if (r < 0)
+			break;
+		if (stop > pos)
 			*end = stop;
-		}
 		/* At a zero header word the writer's chunk ends (provider_abi.h). */
-		if (torn || !chunk)
+		if (n.torn || !chunk)
 			break;
 		pos = fxt_chunk_next(stop, chunk);
 	}
 	if (r >= 0)
 		r = flush(&run);
-	st->skipped += (headers > kept ? headers - kept : 0) + torn;
-	st->torn |= torn;
+	st->skipped += (n.headers > n.kept ? n.headers - n.kept : 0) + n.torn;
+	st->torn |= n.torn;
 	return r;
 }
 
@@ -158,9 +156,9 @@ int record_walk(const void *data, size_t len, struct record_walk_stats *st,
 
 uint64_t record_walk_count(const void *data, size_t len)
 {
-	uint64_t headers = 0;
-	bool torn = false;
+	struct counts n = { 0 };
+	size_t stop = 0;
 
-	(void)written_end(data, len, &headers, &torn);
-	return headers;
+	(void)walk_segment(NULL, data, 0, len, NULL, &n, &stop);
+	return n.headers;
 }

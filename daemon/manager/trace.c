@@ -481,6 +481,7 @@ static void unstore_kernel(const struct trace *t)
 static void unstore_all(const struct trace *t)
 {
 	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
+	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
 	unstore_kernel(t);
 }
 
@@ -493,10 +494,18 @@ static void save_state(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct trace_state st = { 0 };
-	int r;
+	struct stat sb;
+	uid_t owner;
+	int r, dir_fd;
 
 	if (!t || !m->state_dir)
 		return;
+	if (triggers_request(m, &st.triggers, &owner, &dir_fd) &&
+	    fstat(dir_fd, &sb) == 0) {
+		st.triggers_owner = owner;
+		st.triggers_dir_dev = sb.st_dev;
+		st.triggers_dir_ino = sb.st_ino;
+	}
 	st.req = t->req;
 	memcpy(st.trace_id, t->uuid.bytes, sizeof(st.trace_id));
 	st.owner = t->owner;
@@ -512,6 +521,20 @@ static void save_state(struct manager *m)
 			 "Failed to keep the state of trace %s in %s: a restart of fxtraced would not resume it",
 			 t->id, m->state_dir);
 	t->state_error = r < 0;
+}
+
+void trace_keep_triggers(struct manager *m)
+{
+	struct fxt_ctl_triggers req;
+	uid_t owner;
+	int dir_fd;
+
+	if (!m->trace || !triggers_request(m, &req, &owner, &dir_fd))
+		return;
+	/* One entry of the name: the directory armed last. */
+	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
+	store_fd(m->trace, dir_fd, MANAGER_FDSTORE_SNAPSHOT_DIR);
+	save_state(m);
 }
 
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
@@ -1279,6 +1302,43 @@ static int recover(struct manager *m, const struct trace_state *st,
 	return 0;
 }
 
+/*
+ * The triggers armed before the restart, armed again: their directory
+ * from the descriptor store, else by its name if it still is the same.
+ */
+static void rearm_triggers(struct manager *m, const struct trace_state *st)
+{
+	_cleanup_close_ int fd = TAKE_FD(m->stored_snapshot_dir_fd);
+	char note[FXT_CTL_MESSAGE_MAX] = "";
+	struct stat sb;
+	int r;
+
+	if (!st->triggers.count)
+		return;
+	if (fd < 0)
+		fd = open(st->triggers.dir,
+			  O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &sb) < 0 ||
+	    sb.st_dev != st->triggers_dir_dev ||
+	    sb.st_ino != st->triggers_dir_ino) {
+		log_full(LOG_ERR, fd < 0 ? errno : ESTALE,
+			 TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its triggers are not armed again: their snapshot directory %s is not the one they were armed with (arm them again: tracectl start --trigger)",
+			 m->trace->id, st->triggers.dir);
+		return;
+	}
+	r = triggers_arm(m, &st->triggers, TAKE_FD(fd), st->triggers_owner,
+			 note, sizeof(note));
+	if (r < 0)
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its triggers are not armed again: %s",
+			 m->trace->id, note);
+	else
+		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its %u trigger(s) armed again after the restart",
+			 m->trace->id, st->triggers.count);
+}
+
 int trace_recover(struct manager *m)
 {
 	struct trace_state_provider *listed = NULL;
@@ -1293,6 +1353,13 @@ int trace_recover(struct manager *m)
 				  m->state_dir);
 	if (r >= 0)
 		r = recover(m, &st, listed, n);
+	if (r >= 0)
+		rearm_triggers(m, &st);
+	if (m->stored_snapshot_dir_fd >= 0) {
+		close(m->stored_snapshot_dir_fd);
+		m->stored_snapshot_dir_fd = -1;
+		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
+	}
 	if (r < 0) {
 		free(listed);
 		if (m->state_dir)

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tracectl start --memory-budget: the trace's buffers (every provider's,
+# the kernel rings of every CPU) stay within it. Buffer sizes not given
+# come from it (an eighth of it per provider; the kernel rings half of
+# it, a power of two per CPU); a provider whose buffer would go over it
+# gets none, stays connected, and start, status and the journal say why;
+# the archive holds the providers that got a buffer. A budget too small
+# for what was asked is refused with the reason; a size that is not one
+# is a usage error. Status shows the trace's name and the budget.
+. "$(dirname "$0")/lib.sh"
+
+kernel_works() {
+	[ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/btf/vmlinux ]
+}
+
+refused() {
+	why=$1
+	shift
+	set +e
+	"$TRACECTL" start -o "$T/never.fxt" "$@" >"$T/refused.out" 2>&1
+	status=$?
+	set -e
+	[ $status -eq "$expect" ] || fail "start $*: exit $status, expected $expect: $(cat "$T/refused.out")"
+	grep -q -- "$why" "$T/refused.out" ||
+		fail "start $*: does not say '$why': $(cat "$T/refused.out")"
+	"$TRACECTL" status | grep -q "^State: idle" || fail "start $* left a trace"
+}
+
+start_manager
+expect=2
+refused "--memory-budget lots: give bytes" --memory-budget lots
+refused "--memory-budget 1K: give bytes" --memory-budget 1K
+refused "--name a/b: a name is" --name a/b
+"$TRACECTL" start --help | grep -q -- "--memory-budget SIZE" ||
+	fail "start --help does not describe --memory-budget"
+expect=1
+refused "a provider buffer of 65536 bytes does not fit the 8192 bytes" \
+	--memory-budget 8K --buffer-size 64K --kernel=off
+if kernel_works; then
+	refused "cannot hold the kernel rings of" --memory-budget 4096 --kernel=bpf
+	refused "leaves nothing of the memory budget of 1048576 bytes" \
+		--memory-budget 1M --kernel=bpf --kernel-buffer-size 1M
+fi
+
+# Derived: 256K, no kernel: 32K a provider.
+"$TRACECTL" start -o "$T/derived.fxt" --mode circular --kernel=off \
+	--memory-budget 256K >"$T/start.out"
+grep -q "^Memory budget: 262144 bytes, 0 in use, 32768 per provider buffer" \
+	"$T/start.out" || fail "derived size: $(cat "$T/start.out")"
+"$TRACECTL" stop >/dev/null
+
+# Three buffers of 64K fit in 200000 bytes, the fourth provider gets none.
+for n in p1 p2 p3 p4; do
+	start_provider "$n" --events 50 --stay
+done
+"$TRACECTL" start -o "$T/b.fxt" --mode circular --kernel=off \
+	--name flight-recorder --buffer-size 64K --memory-budget 200000 \
+	>"$T/start.out"
+grep -q "1 provider(s) got no buffer: the trace's buffers reached its memory budget of 200000 bytes" \
+	"$T/start.out" || fail "start does not say who got no buffer: $(cat "$T/start.out")"
+"$TRACECTL" status >"$T/status.out"
+grep -q "^Name: flight-recorder" "$T/status.out" || fail "status: no name"
+grep -q "^Memory budget: 200000 bytes, 196608 in use (buffers of 65536 bytes per provider)" \
+	"$T/status.out" || fail "status: no budget: $(cat "$T/status.out")"
+[ "$(grep -c "not tracing: the trace's buffers reached its memory budget (tracectl start --memory-budget)" "$T/status.out")" = 1 ] ||
+	fail "status does not say which provider has no buffer: $(cat "$T/status.out")"
+grep -q "Provider p[1-4]\[[0-9]*\] gets no buffer: trace .* holds 196608 bytes of its memory budget of 200000, a buffer is 65536 (tracectl start --memory-budget)" \
+	"$T/fxtraced.log" || fail "the refusal is not logged"
+# One more provider later: none either.
+start_provider p5 --events 50 --stay
+"$TRACECTL" status | grep -Eq "^  p5 .*not tracing: the trace's buffers reached its memory budget" ||
+	fail "a provider joining later went over the budget"
+for n in p1 p2 p3 p4; do
+	if ! "$TRACECTL" status | grep -Eq "^  $n .*not tracing"; then
+		wait_wrote "$n"
+	fi
+done
+"$TRACECTL" stop >/dev/null
+check "$T/b.fxt" >/dev/null
+got=0
+for n in p1 p2 p3 p4 p5; do
+	[ -z "$(field "$n" events)" ] || { expect_field "$n" events 50; got=$((got + 1)); }
+done
+[ "$got" = 3 ] || fail "$got providers in the archive, the budget holds 3"
+
+if kernel_works; then
+	# Half of 64M for the kernel: a power of two per possible CPU.
+	"$TRACECTL" start -o "$T/k.fxt" --mode circular --kernel=bpf \
+		--memory-budget 64M >"$T/start.out"
+	line=$(grep "memory budget 67108864 bytes" "$T/fxtraced.log")
+	per=$(echo "$line" | sed -n 's/.*kernel rings \([0-9]*\) per CPU x \([0-9]*\).*/\1/p')
+	cpus=$(echo "$line" | sed -n 's/.*kernel rings \([0-9]*\) per CPU x \([0-9]*\).*/\2/p')
+	[ -n "$per" ] && [ $((per & (per - 1))) = 0 ] && [ $((per * cpus)) -le 33554432 ] &&
+		[ $((per * cpus * 2)) -gt 33554432 ] ||
+		fail "kernel rings from the budget: $line"
+	"$TRACECTL" status >"$T/status.out"
+	used=$(sed -n 's/^Memory budget: 67108864 bytes, \([0-9]*\) in use.*/\1/p' "$T/status.out")
+	# Five providers of 1M (the default, under an eighth) and the rings.
+	[ "$used" = $((per * cpus + 5 * 1048576)) ] ||
+		fail "bytes in use $used, expected the rings and five buffers: $(cat "$T/status.out")"
+	sleep 0.3
+	"$TRACECTL" stop >/dev/null
+	check "$T/k.fxt" >/dev/null
+	[ "$(field kernel sched)" -gt 0 ] || fail "no kernel records within the budget"
+else
+	echo "memory_budget: no BPF here (needs root and kernel BTF); kernel run skipped"
+fi
+stop_manager
+echo "memory_budget: ok"

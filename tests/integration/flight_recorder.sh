@@ -4,13 +4,13 @@
 # and its ExecStart and ExecStop, expanded as systemd expands them with
 # the shipped flight-recorder.conf (%S a temporary state directory, the
 # built tracectl), start the named circular trace within the budget, with
-# the triggers armed; a provider's trigger writes a snapshot into the
+# the triggers armed; fxt-example's --trigger writes a snapshot into the
 # snapshot directory that passes dump --strict; the stop writes the
 # archive. The booted-system test (scripts/qemu/system-test.sh) runs the
 # unit under systemd itself.
 . "$(dirname "$0")/lib.sh"
 
-: "${FLIGHT_RECORDER_SERVICE:?}" "${FLIGHT_RECORDER_CONF:?}" "${TRIGGER_PROVIDER:?}"
+: "${FLIGHT_RECORDER_SERVICE:?}" "${FLIGHT_RECORDER_CONF:?}" "${FXT_EXAMPLE:?}"
 export FXTRACE_START_WAIT_MS=60000
 unit="$T/fxtrace-flight-recorder.service"
 state="$T/var-lib"
@@ -58,13 +58,14 @@ grep -q "^Name: flight-recorder" "$T/status.out" &&
 	grep -q "^Triggers: snapshots to $state/fxtrace/snapshots" "$T/status.out" &&
 	grep -Eq "^  trigger flight-recorder +fired 0" "$T/status.out" ||
 	fail "status of the flight recorder: $(cat "$T/status.out")"
-"$TRIGGER_PROVIDER" instant:1 instant:2 trigger:flight-recorder >"$T/provider.out" 2>&1 ||
-	fail "trigger-provider: $(cat "$T/provider.out")"
+"$FXT_EXAMPLE" --seconds 1 --trigger flight-recorder >"$T/provider.out" 2>&1 ||
+	fail "fxt-example: $(cat "$T/provider.out")"
 has_snapshot() {
 	ls "$state"/fxtrace/snapshots | grep -q '^flight-recorder-.*\.fxt$'
 }
 poll has_snapshot
 check "$(ls "$state"/fxtrace/snapshots/flight-recorder-*.fxt)" >/dev/null
+grep -q '"done"' "$T/dump.out" || fail "the snapshot lacks fxt-example's events"
 eval "set -- $(exec_line ExecStop)"
 "$@" >"$T/stop.out" || fail "ExecStop: $(cat "$T/stop.out")"
 check "$state/fxtrace/flight-recorder.fxt" >/dev/null

@@ -1355,11 +1355,12 @@ int trace_recover(struct manager *m)
 		r = recover(m, &st, listed, n);
 	if (r >= 0)
 		rearm_triggers(m, &st);
-	if (m->stored_snapshot_dir_fd >= 0) {
+	/* A directory not armed again (or of no trace): let it go. */
+	if (m->stored_snapshot_dir_fd >= 0)
 		close(m->stored_snapshot_dir_fd);
-		m->stored_snapshot_dir_fd = -1;
+	m->stored_snapshot_dir_fd = -1;
+	if (!m->triggers)
 		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
-	}
 	if (r < 0) {
 		free(listed);
 		if (m->state_dir)

@@ -17,36 +17,11 @@ fi
 
 : "${TRIGGER_PROVIDER:?}"
 export FXTRACE_START_WAIT_MS=60000
-FDSTORE="$(dirname "$0")/fdstore.py"
 STORED="$T/stored"
 STATE="$T/state"
 
-start_stored() {
-	python3 "$FDSTORE" "$STORED" "$FXTRACED" --socket "$FXTRACE_SOCKET" \
-		--allow-uid "$(id -u)" --state-dir "$STATE" >"$T/fxtraced.log" 2>&1 &
-	MGR=$!	# lib.sh's cleanup ends it, and it the manager
-	poll "$TRACECTL" status
-}
-
 no_manager() {
 	! "$TRACECTL" status >/dev/null 2>&1
-}
-
-snapshots() {
-	ls "$T/snaps" | grep "^$1-.*\.fxt$" || true
-}
-
-has_snapshot() {
-	[ -n "$(snapshots "$1")" ]
-}
-
-marks() {
-	"$TRACECTL" dump "$1" | sed -n 's/.*name="mark" n=int64(\([0-9]*\)).*/\1/p'
-}
-
-run_provider() {
-	"$TRIGGER_PROVIDER" "$@" >"$T/provider.out" 2>&1 ||
-		fail "trigger-provider $*: $(cat "$T/provider.out")"
 }
 
 armed_again() {

@@ -8,7 +8,8 @@
  * leaves, so that eight providers fit. A provider whose buffer would go
  * over it gets none (it stays connected): a smaller buffer would keep
  * less of the past than the trace promises its other providers, and the
- * size of a buffer is the trace's, kept for a restart.
+ * size of a buffer is the trace's, kept for a restart. In circular mode
+ * the buffers of providers gone are given up first (trace.c).
  */
 #ifndef FXT_MEMORY_BUDGET_H
 #define FXT_MEMORY_BUDGET_H

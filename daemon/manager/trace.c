@@ -658,16 +658,59 @@ static int check_budget(struct manager *m, struct provider *p)
 	return -EDQUOT;
 }
 
+static void unlist_provider(struct trace *t, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nlisted; i++)
+		if (t->listed[i].id == id) {
+			t->listed[i] = t->listed[--t->nlisted];
+			return;
+		}
+}
+
+/*
+ * Circular: the buffers of providers gone make room for a new one, the
+ * one that joined first first. What they hold is the oldest past, which
+ * a circular trace gives up first; an always-on trace sees processes
+ * come and go. Not while the start joins the providers (none is gone
+ * then; the loop holds the next one).
+ */
+static void evict_gone(struct manager *m, struct trace *t)
+{
+	struct provider *p, *oldest;
+
+	if (t->mode != FXT_BUFFERING_CIRCULAR || !t->state_live)
+		return;
+	while (!memory_budget_fits(t->req.memory_budget, memory_used(t),
+				   t->buffer_size)) {
+		oldest = NULL;
+		for (p = m->providers; p; p = p->next)
+			if (p->in_trace && p->fd < 0 &&
+			    (!oldest || p->id < oldest->id))
+				oldest = p;
+		if (!oldest)
+			return;
+		log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(oldest),
+			 "Provider %s[%d], gone, leaves trace %s: its buffer makes room within the memory budget (what it recorded is dropped)",
+			 oldest->name, (int)oldest->pid, t->id);
+		unlist_provider(t, oldest->id);
+		provider_leave_trace(oldest);
+	}
+}
+
 /*
  * The trace's memory budget (tracectl start --memory-budget): a buffer
  * that would go over it is not given (memory_budget.h says why not a
- * smaller one).
+ * smaller one), unless providers gone give theirs up.
  */
 static int check_memory_budget(struct manager *m, struct provider *p)
 {
-	const struct trace *t = m->trace;
-	uint64_t used = memory_used(t);
+	struct trace *t = m->trace;
+	uint64_t used;
 
+	evict_gone(m, t);
+	used = memory_used(t);
 	if (memory_budget_fits(t->req.memory_budget, used, t->buffer_size))
 		return 0;
 	p->over_memory_budget = true;

@@ -5,9 +5,10 @@
 # come from it (an eighth of it per provider; the kernel rings half of
 # it, a power of two per CPU); a provider whose buffer would go over it
 # gets none, stays connected, and start, status and the journal say why;
-# the archive holds the providers that got a buffer. A budget too small
-# for what was asked is refused with the reason; a size that is not one
-# is a usage error. Status shows the trace's name and the budget.
+# in circular mode the buffer of a provider gone makes room for one that
+# comes (logged); the archive holds the providers that have a buffer. A
+# budget too small for what was asked is refused with the reason; a size
+# that is not one is a usage error. Status shows the trace's name and the budget.
 . "$(dirname "$0")/lib.sh"
 
 kernel_works() {
@@ -53,6 +54,7 @@ grep -q "^Memory budget: 262144 bytes, 0 in use, 32768 per provider buffer" \
 # Three buffers of 64K fit in 200000 bytes, the fourth provider gets none.
 for n in p1 p2 p3 p4; do
 	start_provider "$n" --events 50 --stay
+	eval "pid_$n=$!"
 done
 "$TRACECTL" start -o "$T/b.fxt" --mode circular --kernel=off \
 	--name flight-recorder --buffer-size 64K --memory-budget 200000 \
@@ -76,13 +78,39 @@ for n in p1 p2 p3 p4; do
 		wait_wrote "$n"
 	fi
 done
+# Circular: a provider gone gives its buffer up to one that comes.
+gone=$(grep -E "^  p[1-4] .* buffer " "$T/status.out" | head -n 1 | awk '{ print $1 }')
+[ -n "$gone" ] || fail "no provider with a buffer: $(cat "$T/status.out")"
+wait_wrote "$gone"
+eval "kill -9 \$pid_$gone"
+exited() {
+	"$TRACECTL" status | grep -Eq "^  $gone .*\(exited\)"
+}
+poll exited
+start_provider p6 --events 50 --stay
+"$TRACECTL" status >"$T/status.out"
+grep -Eq "^  p6 .* buffer " "$T/status.out" ||
+	fail "the buffer of $gone, gone, made no room: $(cat "$T/status.out")"
+grep -q "^  $gone " "$T/status.out" && fail "$gone, its buffer given up, is still listed"
+grep -q "^Memory budget: 200000 bytes, 196608 in use" "$T/status.out" ||
+	fail "status: the budget after the eviction: $(cat "$T/status.out")"
+grep -q "Provider $gone\[[0-9]*\], gone, leaves trace .*: its buffer makes room within the memory budget" \
+	"$T/fxtraced.log" || fail "the eviction is not logged"
+wait_wrote p6
+for n in p1 p2 p3 p4; do
+	if [ "$n" != "$gone" ] && "$TRACECTL" status | grep -Eq "^  $n .* buffer "; then
+		wait_wrote "$n"
+	fi
+done
 "$TRACECTL" stop >/dev/null
 check "$T/b.fxt" >/dev/null
 got=0
-for n in p1 p2 p3 p4 p5; do
+for n in p1 p2 p3 p4 p5 p6; do
 	[ -z "$(field "$n" events)" ] || { expect_field "$n" events 50; got=$((got + 1)); }
 done
 [ "$got" = 3 ] || fail "$got providers in the archive, the budget holds 3"
+[ -z "$(field "$gone" events)" ] || fail "$gone's buffer, given up, is in the archive"
+expect_field p6 events 50
 
 if kernel_works; then
 	# Half of 64M for the kernel: a power of two per possible CPU.

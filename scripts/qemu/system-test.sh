@@ -265,12 +265,12 @@ flight_recorder() {
 	unit=fxtrace-flight-recorder.service
 	conf=/etc/fxtrace/flight-recorder.conf
 	snaps=/var/lib/fxtrace/snapshots
-	enabled=$(systemctl is-enabled "$unit")
-	if [ "$kernel" = bpf ] && [ "$enabled" != disabled ]; then
-		say "the package left $unit $enabled"
-		return 1
+	if [ "$kernel" = bpf ]; then	# the first run: as the package left it
+		enabled=$(systemctl is-enabled "$unit")
+		[ "$enabled" = disabled ] || { say "the package left $unit $enabled"; return 1; }
+		grep -q '^FXT_MEMORY_BUDGET=67108864$' "$conf" ||
+			{ say "no budget of 64M in $conf"; return 1; }
 	fi
-	grep -q '^FXT_MEMORY_BUDGET=67108864$' "$conf" || { say "no budget in $conf"; return 1; }
 	sed -i -e 's/^FXT_TRIGGERS=.*/FXT_TRIGGERS=flight-recorder,jank/' \
 		-e 's/^FXT_MEMORY_BUDGET=.*/FXT_MEMORY_BUDGET=33554432/' \
 		-e "s/^FXT_KERNEL=.*/FXT_KERNEL=$kernel/" "$conf"

@@ -670,6 +670,28 @@ static void unlist_provider(struct trace *t, uint32_t id)
 }
 
 /*
+ * A provider listed before a restart that did not come back by the
+ * deadline (it died meanwhile): its share of the budget is given up.
+ */
+static bool unlist_not_back(struct trace *t)
+{
+	size_t i;
+
+	if (!t->recovered || now_ns() / 1000 < t->resume_deadline_usec)
+		return false;
+	for (i = 0; i < t->nlisted; i++)
+		if (!t->listed[i].reserved) {
+			log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+				 "Provider %.*s[%d] of before the restart did not come back: its share of the memory budget goes to a provider that comes",
+				 (int)sizeof(t->listed[i].name),
+				 t->listed[i].name, (int)t->listed[i].pid);
+			unlist_provider(t, t->listed[i].id);
+			return true;
+		}
+	return false;
+}
+
+/*
  * Circular: the buffers of providers gone make room for a new one, the
  * one that joined first first. What they hold is the oldest past, which
  * a circular trace gives up first; an always-on trace sees processes
@@ -689,8 +711,11 @@ static void evict_gone(struct manager *m, struct trace *t)
 			if (p->in_trace && p->fd < 0 &&
 			    (!oldest || p->id < oldest->id))
 				oldest = p;
-		if (!oldest)
+		if (!oldest) {
+			if (unlist_not_back(t))
+				continue;
 			return;
+		}
 		log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(oldest),
 			 "Provider %s[%d], gone, leaves trace %s: its buffer makes room within the memory budget (what it recorded is dropped)",
 			 oldest->name, (int)oldest->pid, t->id);

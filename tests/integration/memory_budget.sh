@@ -135,4 +135,34 @@ else
 	echo "memory_budget: no BPF here (needs root and kernel BTF); kernel run skipped"
 fi
 stop_manager
+
+# After a restart of the manager, the providers of before it that do not
+# come back (they died meanwhile) give their share up once the resume
+# deadline (3 s) passed.
+start_manager --state-dir "$T/state"
+for n in r1 r2; do
+	start_provider "$n" --events 50 --stay
+	eval "pid_$n=$!"
+done
+"$TRACECTL" start -o "$T/r.fxt" --mode circular --kernel=off \
+	--buffer-size 64K --memory-budget 131072 >/dev/null
+wait_wrote r1
+wait_wrote r2
+kill -9 "$MGR" "$pid_r1" "$pid_r2"
+wait "$MGR" 2>/dev/null || true
+start_manager --state-dir "$T/state"
+grep -q "Trace .* resumed after a restart of fxtraced" "$T/fxtraced.log" ||
+	fail "the trace was not resumed"
+sleep 4
+start_provider r3 --events 50 --stay
+"$TRACECTL" status >"$T/status.out"
+grep -Eq "^  r3 .* buffer " "$T/status.out" ||
+	fail "the providers that did not come back kept their share: $(cat "$T/status.out")"
+grep -q "Provider r[12]\[[0-9]*\] of before the restart did not come back: its share of the memory budget goes to a provider that comes" \
+	"$T/fxtraced.log" || fail "giving their share up is not logged"
+wait_wrote r3
+"$TRACECTL" stop >/dev/null
+check "$T/r.fxt" >/dev/null
+expect_field r3 events 50
+stop_manager
 echo "memory_budget: ok"

@@ -66,8 +66,8 @@ struct counts {
  * (fxt_provider_record_verdict()): nothing is decoded, so the bytes go
  * on at the speed of their headers. Returns 0 or the first error of emit.
  */
-static int walk_segment(struct run *run, const unsigned char *base,
-			size_t pos, size_t len, struct record_walk_stats *st,
+static int walk_segment(struct run *run, const unsigned char *base, size_t pos,
+			size_t len, struct record_walk_stats *st,
 			struct counts *n, size_t *stop)
 {
 	bool judging = run != NULL;	/* reading stops at some records */

@@ -43,8 +43,7 @@ static void stays_within_bounds(void **state)
 	/* A fill past the ring (a corrupt counter) or a tiny ring. */
 	assert_int_equal(drain_period_next(100 * MS, UINT64_MAX, RING),
 			 DRAIN_PERIOD_MIN_NS);
-	assert_int_equal(drain_period_next(100 * MS, 4096, 4096),
-			 25 * MS);
+	assert_int_equal(drain_period_next(100 * MS, 4096, 4096), 25 * MS);
 	/* The largest ring, nearly empty: no overflow, the longest period. */
 	assert_int_equal(drain_period_next(100 * MS, 8, 1ull << 30),
 			 DRAIN_PERIOD_MAX_NS);

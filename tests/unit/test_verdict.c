@@ -157,14 +157,17 @@ static void every_size(void **state)
 		size_t len = c.len[i] < CASE_WORDS ? c.len[i] : CASE_WORDS;
 
 		for (size = 1; size <= len + 4 && size < CASE_WORDS; size++) {
-			memcpy(words, &c.words[c.start[i]], len * FXT_WORD_BYTES);
+			memcpy(words, &c.words[c.start[i]],
+			       len * FXT_WORD_BYTES);
 			if (FXT_GET(words[0], FXT_HDR_TYPE) == FXT_RECORD_LARGE)
-				words[0] = (words[0] & ~(fxt_mask(FXT_LARGE_SIZE_WIDTH)
-							 << FXT_LARGE_SIZE_SHIFT)) |
+				words[0] = (words[0] &
+					    ~(fxt_mask(FXT_LARGE_SIZE_WIDTH)
+					      << FXT_LARGE_SIZE_SHIFT)) |
 					   FXT_SET(size, FXT_LARGE_SIZE);
 			else
-				words[0] = (words[0] & ~(fxt_mask(FXT_HDR_SIZE_WIDTH)
-							 << FXT_HDR_SIZE_SHIFT)) |
+				words[0] = (words[0] &
+					    ~(fxt_mask(FXT_HDR_SIZE_WIDTH)
+					      << FXT_HDR_SIZE_SHIFT)) |
 					   FXT_SET(size, FXT_HDR_SIZE);
 			judge(words, len, &t);
 		}
@@ -192,8 +195,9 @@ static uint64_t random_arg_header(void)
 	return FXT_SET(test_rand() % 12, FXT_ARG_TYPE) |
 	       FXT_SET(test_rand() % 6, FXT_ARG_SIZE) |
 	       FXT_SET(random_string_ref(), FXT_ARG_NAME) |
-	       (test_rand() % 2 ? FXT_SET(random_string_ref(), FXT_ARG_STRING_VALUE) :
-			    test_rand() << 32);
+	       (test_rand() % 2 ?
+			FXT_SET(random_string_ref(), FXT_ARG_STRING_VALUE) :
+			test_rand() << 32);
 }
 
 /*
@@ -225,7 +229,8 @@ static void random_record(uint64_t *words, size_t *len)
 	}
 	words[0] = h;
 	for (i = 1; i < size; i++)
-		words[i] = test_rand() % 3 ? random_arg_header() : test_rand() % 64;
+		words[i] = test_rand() % 3 ? random_arg_header() :
+					     test_rand() % 64;
 	*len = (size_t)size;
 }
 
@@ -266,8 +271,8 @@ static void stops_and_limits(void **state)
 	assert_int_equal(fxt_provider_record_verdict(blob, 3), FXT_RECORD_KEEP);
 	assert_non_null(big);
 	memcpy(big, blob, 3 * FXT_WORD_BYTES);
-	big[0] = (blob[0] & ~(fxt_mask(FXT_LARGE_SIZE_WIDTH)
-			      << FXT_LARGE_SIZE_SHIFT)) |
+	big[0] = (blob[0] &
+		  ~(fxt_mask(FXT_LARGE_SIZE_WIDTH) << FXT_LARGE_SIZE_SHIFT)) |
 		 FXT_SET(words, FXT_LARGE_SIZE);
 	big[words] = fxt_init_header();
 	big[words + 1] = 1000000000;

@@ -215,7 +215,7 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 	const struct fxt_ring_consumer *consumer;
 	struct fxt_ring_ctrl *ctrl;
 	char *elem, *data;
-	__u64 head;
+	__u64 head, word_mask;
 	int i;
 
 	bool written = false;
@@ -244,11 +244,12 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 	}
 	/* ctrl->oldest moves before the words it frees (fxt_ring_peek()). */
 	barrier();
+	/* One read of the constant: each read of a volatile is a load. */
+	word_mask = ring_bytes - 8;
 #pragma unroll
 	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS; i++) {
 		if (i < words)
-			*(__u64 *)(data + ((head + i * 8) & (ring_bytes - 8))) =
-				rec[i];
+			*(__u64 *)(data + ((head + i * 8) & word_mask)) = rec[i];
 	}
 	barrier();
 	FXT_BPF_PUBLISH(&ctrl->head, head + bytes);

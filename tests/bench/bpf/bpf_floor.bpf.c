@@ -7,7 +7,10 @@
  * nothing; the event's time (the backend's clock, CLOCK_BOOTTIME); the
  * time and the current thread's ids (what every record of a thread
  * needs). The helpers' results are dropped: the calls stay, the verifier
- * does not remove a helper call.
+ * does not remove a helper call. One program serves every tracepoint of a
+ * category: a run nested in another on the same CPU (a hardirq in a
+ * softirq's program) is skipped by bpf_trace_run*()'s recursion check,
+ * which the backend's separate programs do not meet; it is rare.
  */
 #include <linux/types.h>
 #include <linux/bpf.h>

@@ -41,7 +41,10 @@
  * Beside the backend, three floor programs (bpf_floor.bpf.c) on the
  * same tracepoints: an empty program, one that reads the clock, one that
  * reads the clock and the thread's ids. Their overheads say what part of
- * the backend's cost any BPF program pays, whatever it records.
+ * the backend's cost any BPF program pays, whatever it records. Besides
+ * the ratio of the medians, the median of each run's own ratio to ftrace
+ * is printed: the setups of a run follow each other, so the machine's
+ * other load moves less between them than between runs.
  * Wall time is noisy on a shared machine; where the CPU has a PMU (not
  * in every VM), instructions retired on CPU 0 (user and kernel, every
  * task) are printed beside it.

@@ -462,10 +462,12 @@ int BPF_PROG(fxt_page_fault_user, unsigned long address, void *regs,
 	     unsigned long error_code)
 {
 	__u64 rec[FXT_KFAULT_WORDS];
+	/* The time first: see event_time(). */
+	__u64 ts = bpf_ktime_get_boot_ns();
 	__u64 id = bpf_get_current_pid_tgid();
 
-	fxt_kfault_write(rec, bpf_ktime_get_boot_ns(), id >> 32, (__u32)id,
-			 address, (__u32)error_code);
+	fxt_kfault_write(rec, ts, id >> 32, (__u32)id, address,
+			 (__u32)error_code);
 	ring_write(rec, FXT_KFAULT_WORDS, FXT_SCHED_EV_BIT_FAULT);
 	return 0;
 }

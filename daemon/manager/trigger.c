@@ -171,10 +171,32 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 			 req->names[i]);
 	triggers_disarm(m);
 	m->triggers = set;
+	trace_keep_triggers(m);
 	log_info("Armed %u trigger(s) (first: %s), snapshots to %s, delay %llu ms, at most %u per second each",
 		 set->count, set->armed[0].name, set->dir,
 		 (unsigned long long)(set->delay_usec / 1000), set->limit);
 	return 0;
+}
+
+bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
+		      uid_t *owner, int *dir_fd)
+{
+	const struct triggers *set = m->triggers;
+	unsigned int i;
+
+	if (!set)
+		return false;
+	fxt_msg_init(req, FXT_MSG_CTL_TRIGGERS, sizeof(*req));
+	req->count = set->count;
+	req->limit = set->limit;
+	req->delay_ns = set->delay_usec * 1000;
+	snprintf(req->dir, sizeof(req->dir), "%s", set->dir);
+	for (i = 0; i < set->count; i++)
+		snprintf(req->names[i], sizeof(req->names[i]), "%s",
+			 set->armed[i].name);
+	*owner = set->owner;
+	*dir_fd = set->dir_fd;
+	return true;
 }
 
 static struct trigger_armed *find(struct triggers *set, const char *name)

@@ -12,7 +12,11 @@
 #              disabled), instructions per event (perf stat, the
 #              difference of two event counts), x LTTng-UST
 #   kernel     overhead per sched event on a pinned pipe ping-pong: the
-#              BPF backend, ftrace, perf record (bpf_overhead)
+#              BPF backend, ftrace, perf record (bpf_overhead); then per
+#              kernel category, the BPF backend's overhead per event over
+#              ftrace's on the same tracepoints (the median of each run's
+#              ratio), and the floor: that of a BPF program that only
+#              reads the clock and the thread's ids
 #   guest      the module, the BPF backend and ftrace in one qemu boot of
 #              Debian's cloud kernel (TCG: slow, noisy; ratios matter)
 #   saturation perf bench sched pipe on every CPU for 30 s, streaming, with
@@ -154,6 +158,20 @@ done
 v=$(sed -n 's/^overhead per event: perf record \([0-9.-]*\) ns.*/\1/p' "$logs/kernel.log")
 need "kernel perf record overhead" "$v"
 put kernel "perf record" "$v" "ns/event" "same tracepoints, perf record -a"
+for c in sched proc syscall irq fault block power; do
+	log=$logs/kernel-$c.log
+	if [ "$c" = sched ]; then
+		log=$logs/kernel.log
+	else
+		step "kernel-$c" "$build/tests/bench/bpf/bpf_overhead" 20000 7 "$c"
+	fi
+	r=$(sed -n 's/^same-run ratio, median of the runs: bpf\/ftrace \([0-9.-]*\)$/\1/p' "$log")
+	need "kernel:$c ratio" "$r"
+	o=$(sed -n 's/^overhead per event: ftrace \([0-9.-]*\) ns, bpf \([0-9.-]*\) ns,.*/ftrace \1, bpf \2 ns/p' "$log")
+	f=$(sed -n 's/^floor per event: clock+ids .* (same-run \([0-9.-]*\)).*/\1/p' "$log")
+	need "kernel:$c floor" "$f"
+	put kernel "kernel:$c bpf/ftrace" "$r" "x ftrace" "$o; floor x$f"
+done
 
 # ---- the module vs BPF vs ftrace in one guest boot.
 step guest env FXT_KMOD_TESTS=bench FXT_BUILD_DIR="$build" scripts/qemu-kmod-test.sh

@@ -215,7 +215,7 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 	const struct fxt_ring_consumer *consumer;
 	struct fxt_ring_ctrl *ctrl;
 	char *elem, *data;
-	__u64 head;
+	__u64 head, word_mask;
 	int i;
 
 	bool written = false;
@@ -244,11 +244,12 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 	}
 	/* ctrl->oldest moves before the words it frees (fxt_ring_peek()). */
 	barrier();
+	/* One read of the constant: each read of a volatile is a load. */
+	word_mask = ring_bytes - 8;
 #pragma unroll
 	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS; i++) {
 		if (i < words)
-			*(__u64 *)(data + ((head + i * 8) & (ring_bytes - 8))) =
-				rec[i];
+			*(__u64 *)(data + ((head + i * 8) & word_mask)) = rec[i];
 	}
 	barrier();
 	FXT_BPF_PUBLISH(&ctrl->head, head + bytes);
@@ -461,10 +462,12 @@ int BPF_PROG(fxt_page_fault_user, unsigned long address, void *regs,
 	     unsigned long error_code)
 {
 	__u64 rec[FXT_KFAULT_WORDS];
+	/* The time first: see event_time(). */
+	__u64 ts = bpf_ktime_get_boot_ns();
 	__u64 id = bpf_get_current_pid_tgid();
 
-	fxt_kfault_write(rec, bpf_ktime_get_boot_ns(), id >> 32, (__u32)id,
-			 address, (__u32)error_code);
+	fxt_kfault_write(rec, ts, id >> 32, (__u32)id, address,
+			 (__u32)error_code);
 	ring_write(rec, FXT_KFAULT_WORDS, FXT_SCHED_EV_BIT_FAULT);
 	return 0;
 }

@@ -33,6 +33,18 @@
  *
  * Events per run come from the BPF ring's record count (every CPU), so
  * the same count divides the ftrace overhead: the workload is the same.
+ * A run whose ring dropped events is an error (the drop path is cheaper
+ * than a record): lower ROUNDS. So is kernel.bpf_stats_enabled=1, which
+ * adds two clock reads to every BPF program run. The process runs on
+ * CPU 0, where the instructions are counted.
+ *
+ * Beside the backend, three floor programs (bpf_floor.bpf.c) on the
+ * same tracepoints: an empty program, one that reads the clock, one that
+ * reads the clock and the thread's ids. Their overheads say what part of
+ * the backend's cost any BPF program pays, whatever it records. Besides
+ * the ratio of the medians, the median of each run's own ratio to ftrace
+ * is printed: the setups of a run follow each other, so the machine's
+ * other load moves less between them than between runs.
  * Wall time is noisy on a shared machine; where the CPU has a PMU (not
  * in every VM), instructions retired on CPU 0 (user and kernel, every
  * task) are printed beside it.
@@ -60,6 +72,7 @@
 
 #include <fxt/fxt_sched_uapi.h>
 
+#include "bpf_floor.skel.h"
 #include "kdev_work.h"
 #include "kernel_session.h"
 #include "pingpong.h"
@@ -72,10 +85,26 @@
 #define BENCH_BUFFER_BYTES (8u << 20)
 #define BENCH_BUFFER_KB "8192"
 
-enum setup { SETUP_NONE, SETUP_FTRACE, SETUP_BPF, SETUP_PERF, SETUP_COUNT };
+enum setup {
+	SETUP_NONE,
+	SETUP_FTRACE,
+	SETUP_BPF,
+	SETUP_PERF,
+	SETUP_FLOOR_EMPTY,
+	SETUP_FLOOR_CLOCK,
+	SETUP_FLOOR_IDS,
+	SETUP_COUNT
+};
 
-static const char *const setup_name[SETUP_COUNT] = { "none", "ftrace", "bpf",
-						     "perf" };
+static const char *const setup_name[SETUP_COUNT] = {
+	"none", "ftrace", "bpf", "perf", "empty", "clock", "clock+ids"
+};
+static const char *const setup_what[SETUP_COUNT] = {
+	[SETUP_FLOOR_EMPTY] = "an empty BPF program",
+	[SETUP_FLOOR_CLOCK] = "a program reading the clock",
+	[SETUP_FLOOR_IDS] = "a program reading the clock and the ids",
+};
+static struct bpf_floor *floor_skel;
 static bool have_perf;
 
 struct sample {
@@ -361,11 +390,46 @@ static int run_bpf(long rounds, int insn_fd, struct sample *out,
 	(void)kernel_session_stop(ks);
 	kernel_session_stats(ks, &st);
 	*events = (double)st.records;
-	if (st.dropped)
-		fprintf(stderr, "bpf: %llu events dropped\n",
+	if (!err && st.dropped) {
+		fprintf(stderr, "bpf: %llu events dropped: fewer ROUNDS\n",
 			(unsigned long long)st.dropped);
+		err = -ENOBUFS;
+	}
 	(void)kernel_session_drain(ks, sink, NULL);
 	kernel_session_close(ks);
+	return err;
+}
+
+/* A floor program on each of the tracepoints ftrace records. */
+static int run_floor(enum setup setup, long rounds, int insn_fd,
+		     struct sample *out)
+{
+	struct bpf_program *prog = setup == SETUP_FLOOR_EMPTY ?
+					   floor_skel->progs.floor_empty :
+				   setup == SETUP_FLOOR_CLOCK ?
+					   floor_skel->progs.floor_clock :
+					   floor_skel->progs.floor_clock_ids;
+	struct bpf_link *links[8] = { NULL };
+	unsigned int i, n = 0;
+	int err = 0;
+
+	for (i = 0; category->ftrace[i] && n < 8; i++) {
+		/* tracefs's "group/name": raw tracepoints go by name. */
+		const char *name = strchr(category->ftrace[i], '/') + 1;
+
+		links[n] = bpf_program__attach_raw_tracepoint(prog, name);
+		if (!links[n]) {
+			err = -errno;
+			fprintf(stderr, "%s: attach to %s: %s\n",
+				setup_name[setup], name, strerror(errno));
+			break;
+		}
+		n++;
+	}
+	if (!err)
+		err = measure(rounds, insn_fd, out);
+	while (n--)
+		bpf_link__destroy(links[n]);
 	return err;
 }
 
@@ -465,6 +529,10 @@ static int run_once(enum setup setup, long rounds, int insn_fd,
 		return run_bpf(rounds, insn_fd, out, events);
 	case SETUP_PERF:
 		return run_perf(rounds, insn_fd, out);
+	case SETUP_FLOOR_EMPTY:
+	case SETUP_FLOOR_CLOCK:
+	case SETUP_FLOOR_IDS:
+		return run_floor(setup, rounds, insn_fd, out);
 	case SETUP_FTRACE:
 		err = ftrace_set(true);
 		if (!err)
@@ -489,9 +557,19 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+static bool measured(int setup)
+{
+	return setup != SETUP_PERF || have_perf;
+}
+
+/*
+ * Figures of the medians, then the median over runs of each run's own
+ * ratio to ftrace (the setups of a run are measured one after the other:
+ * the machine's load moves less within a run than across runs).
+ */
 static void report(long rounds, int runs, double events,
 		   const double *ns, const double *cpu, const double *insns,
-		   bool have_insns)
+		   const double *run_ratio, bool have_insns)
 {
 	double ftrace, bpf;
 	int s;
@@ -500,9 +578,9 @@ static void report(long rounds, int runs, double events,
 	       category->name, category->workload, rounds, runs, events,
 	       ftrace_clock);
 	for (s = 0; s < SETUP_COUNT; s++) {
-		if (s == SETUP_PERF && !have_perf)
+		if (!measured(s))
 			continue;
-		printf("%-7s %12.0f ns/run %8.1f ns/event", setup_name[s],
+		printf("%-9s %12.0f ns/run %8.1f ns/event", setup_name[s],
 		       ns[s], ns[s] / events);
 		if (have_insns)
 			printf(" %8.0f insns/event", insns[s] / events);
@@ -512,12 +590,19 @@ static void report(long rounds, int runs, double events,
 	bpf = (ns[SETUP_BPF] - ns[SETUP_NONE]) / events;
 	printf("overhead per event: ftrace %.1f ns, bpf %.1f ns, bpf/ftrace %.2f (target <= 0.5)\n",
 	       ftrace, bpf, bpf / ftrace);
+	printf("same-run ratio, median of the runs: bpf/ftrace %.2f\n",
+	       run_ratio[SETUP_BPF]);
 	if (have_perf) {
 		double perf = (ns[SETUP_PERF] - ns[SETUP_NONE]) / events;
 
 		printf("overhead per event: perf record %.1f ns, bpf/perf %.2f\n",
 		       perf, bpf / perf);
 	}
+	for (s = SETUP_FLOOR_EMPTY; s <= SETUP_FLOOR_IDS; s++)
+		printf("floor per event: %s %.1f ns, /ftrace %.2f (same-run %.2f): %s\n",
+		       setup_name[s], (ns[s] - ns[SETUP_NONE]) / events,
+		       (ns[s] - ns[SETUP_NONE]) / events / ftrace,
+		       run_ratio[s], setup_what[s]);
 	/* Where the events run in this process (faults, system calls). */
 	ftrace = (cpu[SETUP_FTRACE] - cpu[SETUP_NONE]) / events;
 	bpf = (cpu[SETUP_BPF] - cpu[SETUP_NONE]) / events;
@@ -531,12 +616,39 @@ static void report(long rounds, int runs, double events,
 	       ftrace, bpf, bpf / ftrace);
 }
 
+/* Fails when BPF statistics are on: they time every program run. */
+static int bpf_stats_off(void)
+{
+	char v = '0';
+	int fd = open("/proc/sys/kernel/bpf_stats_enabled", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, &v, 1) != 1)
+			v = '0';
+		close(fd);
+	}
+	if (v == '0')
+		return 0;
+	fprintf(stderr, "kernel.bpf_stats_enabled is on: it times every BPF program run (sysctl -w kernel.bpf_stats_enabled=0)\n");
+	return -EBUSY;
+}
+
+static int pin_cpu0(void)
+{
+	cpu_set_t cpu0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	return sched_setaffinity(0, sizeof(cpu0), &cpu0) ? -errno : 0;
+}
+
 int main(int argc, char **argv)
 {
 	long rounds = argc > 1 ? atol(argv[1]) : 20000;
 	int runs = argc > 2 ? atoi(argv[2]) : 7;
 	double ns[SETUP_COUNT][MAX_RUNS] = { 0 }, insns[SETUP_COUNT][MAX_RUNS] = { 0 };
 	double cpu[SETUP_COUNT][MAX_RUNS] = { 0 }, cpu_med[SETUP_COUNT];
+	double ratio[SETUP_COUNT][MAX_RUNS] = { 0 }, ratio_med[SETUP_COUNT];
 	double ev[MAX_RUNS], ns_med[SETUP_COUNT], insns_med[SETUP_COUNT];
 	struct sample smp;
 	unsigned int loop_minor;
@@ -558,6 +670,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq|fault|block|power [local|boot]]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
+	}
+	if (bpf_stats_off())
+		return 1;
+	err = pin_cpu0();
+	if (err) {
+		fprintf(stderr, "CPU 0: %s\n", strerror(-err));
+		return 1;
+	}
+	floor_skel = bpf_floor__open_and_load();
+	if (!floor_skel) {
+		fprintf(stderr, "floor programs: %s\n", strerror(errno));
+		return 1;
 	}
 	if (category->work == read_rounds) {
 		err = kdev_loop_attach("/tmp/fxt-bench-loop.img", loop_dev,
@@ -587,7 +711,7 @@ int main(int argc, char **argv)
 	insn_fd = instructions_open();
 	for (i = 0; i < runs; i++) {
 		for (s = 0; s < SETUP_COUNT; s++) {
-			if (s == SETUP_PERF && !have_perf)
+			if (!measured(s))
 				continue;
 			err = run_once(s, rounds, insn_fd, &smp, &ev[i]);
 			if (err) {
@@ -599,18 +723,23 @@ int main(int argc, char **argv)
 			cpu[s][i] = smp.cpu_ns;
 			insns[s][i] = smp.insns;
 		}
+		for (s = 0; s < SETUP_COUNT; s++)
+			ratio[s][i] = (ns[s][i] - ns[SETUP_NONE][i]) /
+				      (ns[SETUP_FTRACE][i] - ns[SETUP_NONE][i]);
 	}
 	(void)rmdir(INSTANCE);
 	if (category->work == read_rounds) {
 		kdev_loop_detach(loop_dev);
 		(void)unlink("/tmp/fxt-bench-loop.img");
 	}
+	bpf_floor__destroy(floor_skel);
 	for (s = 0; s < SETUP_COUNT; s++) {
 		ns_med[s] = median(ns[s], runs);
 		insns_med[s] = median(insns[s], runs);
 		cpu_med[s] = median(cpu[s], runs);
+		ratio_med[s] = median(ratio[s], runs);
 	}
 	report(rounds, runs, median(ev, runs), ns_med, cpu_med, insns_med,
-	       insn_fd >= 0);
+	       ratio_med, insn_fd >= 0);
 	return 0;
 }

@@ -44,6 +44,7 @@ struct thread_info {
 
 struct task_struct {
 	struct thread_info thread_info;
+	int on_cpu;
 	unsigned int flags;
 	int prio;
 	int pid;
@@ -107,6 +108,20 @@ const volatile __u32 events = FXT_SCHED_EV_ALL;
 const volatile __u64 block_key[2];
 /* kernel:syscall: only these tgids; none (0): every process. */
 const volatile __u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
+
+/*
+ * The wakeup-latency trigger's threshold: 0 (off) until the manager arms
+ * it, through the skeleton's mapping of .bss, while capture runs.
+ */
+__u64 latency_ns;
+
+/* Armed: each woken task's wakeup time, until it gets a CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} fxt_wakeup_time SEC(".maps");
 
 /* Sized by the loader: max_entries = possible CPUs, value = a ring. */
 struct {
@@ -261,30 +276,71 @@ out:
 	return written;
 }
 
+/*
+ * Armed: the incoming task waited since its wakeup; over the threshold,
+ * a sched_latency instant on it and one more in the ring's count, which
+ * the manager polls. The time is taken, not compared twice.
+ */
+static __always_inline void check_latency(struct task_struct *next, __u64 now)
+{
+	__u64 rec[FXT_SCHED_LATENCY_WORDS];
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct fxt_ring_ctrl *ctrl;
+	__u64 *woken, wait;
+
+	if (!next->pid)
+		return;
+	woken = bpf_task_storage_get(&fxt_wakeup_time, next, 0, 0);
+	if (!woken || !*woken)
+		return;
+	wait = now - *woken;
+	if ((__s64)wait >= (__s64)latency_ns) {
+		fxt_sched_write_latency(rec, now, next->tgid, next->pid, wait,
+					*woken);
+		ring_write(rec, FXT_SCHED_LATENCY_WORDS,
+			   FXT_SCHED_EV_BIT_SWITCH);
+		ctrl = bpf_map_lookup_elem(&fxt_ring, &cpu);
+		if (ctrl)
+			__sync_fetch_and_add(&ctrl->latency_exceeded, 1);
+	}
+	*woken = 0;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	__u64 rec[FXT_SCHED_SWITCH_WORDS];
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 now = bpf_ktime_get_boot_ns();
 
-	fxt_sched_write_switch(rec, bpf_ktime_get_boot_ns(), cpu,
+	fxt_sched_write_switch(rec, now, cpu,
 			       fxt_sched_thread_state(prev_state, preempt),
 			       fxt_kirq_thread_koid(prev->pid, cpu),
 			       fxt_kirq_thread_koid(next->pid, cpu),
 			       task_weight(prev), task_weight(next));
 	ring_write(rec, FXT_SCHED_SWITCH_WORDS, FXT_SCHED_EV_BIT_SWITCH);
+	if (READ_ONCE(latency_ns))
+		check_latency(next, now);
 	return 0;
 }
 
-static __always_inline void write_wakeup(const struct task_struct *p)
+static __always_inline void write_wakeup(struct task_struct *p)
 {
 	__u64 rec[FXT_SCHED_WAKEUP_WORDS];
+	__u64 now = bpf_ktime_get_boot_ns();
+	__u64 *woken;
 
-	fxt_sched_write_wakeup(rec, bpf_ktime_get_boot_ns(), task_cpu(p), p->pid,
-			       task_weight(p),
+	fxt_sched_write_wakeup(rec, now, task_cpu(p), p->pid, task_weight(p),
 			       (__u32)bpf_get_current_pid_tgid());
 	ring_write(rec, FXT_SCHED_WAKEUP_WORDS, FXT_SCHED_EV_BIT_WAKEUP);
+	/* A task woken while still on its CPU does not wait for one. */
+	if (!READ_ONCE(latency_ns) || !p->pid || p->on_cpu)
+		return;
+	woken = bpf_task_storage_get(&fxt_wakeup_time, p, 0,
+				     BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (woken)
+		*woken = now;
 }
 
 SEC("tp_btf/sched_wakeup")

@@ -121,7 +121,7 @@ int kernel_session_start(struct kernel_session *ks);
  * thread that waits longer than threshold_ns (0: off) between its wakeup
  * and getting a CPU gets a sched_latency instant and counts in
  * kernel_session_latency_exceeded(). Circular, capturing kernel:sched;
- * else -EOPNOTSUPP (-ENOTTY: a module without it).
+ * else -EOPNOTSUPP.
  */
 int kernel_session_arm_latency(struct kernel_session *ks,
 			       uint64_t threshold_ns);

@@ -458,8 +458,7 @@ static int arm_latency(struct triggers *set, uint64_t threshold_ns,
 
 	r = kernel_source_arm_latency(k, threshold_ns);
 	if (r < 0) {
-		snprintf(note, note_len, r == -ENOTTY ?
-			 "the loaded fxt_sched module cannot measure wakeup latency: install this version's module" :
+		snprintf(note, note_len,
 			 "the latency trigger needs the kernel:sched category captured (kernel %s): %s",
 			 kernel_source_backend(k), strerror(-r));
 		return r;

@@ -7,7 +7,7 @@
 # sched_latency instant on the wakee's thread with latency_ns at least
 # the threshold; status lists the trigger as fired with one snapshot.
 # The same wakeups without the hog take no snapshot. Misused options
-# are usage errors (exit 2).
+# are usage errors (exit 2); without kernel capture it is refused.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
@@ -20,18 +20,6 @@ fi
 HOG_MS=300
 THRESHOLD_MS=100
 
-usage() {
-	why=$1
-	shift
-	set +e
-	"$TRACECTL" start -o "$T/never.fxt" "$@" >"$T/usage.out" 2>&1
-	status=$?
-	set -e
-	[ $status -eq 2 ] || fail "start $*: exit $status, expected 2"
-	grep -q -- "$why" "$T/usage.out" ||
-		fail "start $*: does not say '$why': $(cat "$T/usage.out")"
-}
-
 snapshots() {
 	ls "$T/snaps" | grep '^latency-.*\.fxt$' || true
 }
@@ -39,16 +27,26 @@ snapshots() {
 start_manager
 mkdir "$T/snaps"
 
-usage "give a wait" --mode circular --trigger-latency soon \
+start_usage "give a wait" --mode circular --trigger-latency soon \
 	--snapshot-dir "$T/snaps"
-usage "give a wait" --mode circular --trigger-latency 0 \
+start_usage "give a wait" --mode circular --trigger-latency 0 \
 	--snapshot-dir "$T/snaps"
-usage "trigger-latency needs --mode circular" --trigger-latency 10ms \
+start_usage "trigger-latency needs --mode circular" --trigger-latency 10ms \
 	--snapshot-dir "$T/snaps"
-usage "trigger-latency needs --mode circular and --snapshot-dir" \
+start_usage "trigger-latency needs --mode circular and --snapshot-dir" \
 	--mode circular --trigger-latency 10ms
 "$TRACECTL" start --help | grep -q -- "--trigger-latency T" ||
 	fail "start --help does not describe --trigger-latency"
+
+# No kernel capture: the trigger cannot be armed, and says why.
+set +e
+"$TRACECTL" start -o "$T/off.fxt" --mode circular --kernel=off \
+	--trigger-latency 10ms --snapshot-dir "$T/snaps" >"$T/off.out" 2>&1
+status=$?
+set -e
+[ $status -eq 1 ] && grep -q "needs kernel capture" "$T/off.out" ||
+	fail "--kernel=off: exit $status: $(cat "$T/off.out")"
+"$TRACECTL" stop >/dev/null || fail "stop"
 
 # Without the hog: no wakeup waits that long, no snapshot.
 "$TRACECTL" start -o "$T/quiet.fxt" --mode circular --kernel=bpf \

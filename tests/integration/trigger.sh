@@ -14,19 +14,6 @@
 # The provider's first event waits until it joined the trace.
 export FXTRACE_START_WAIT_MS=60000
 
-# usage WHY ARGS...: tracectl start ARGS exits 2 saying WHY.
-usage() {
-	why=$1
-	shift
-	set +e
-	"$TRACECTL" start -o "$T/never.fxt" "$@" >"$T/usage.out" 2>&1
-	status=$?
-	set -e
-	[ $status -eq 2 ] || fail "start $*: exit $status, expected 2"
-	grep -q -- "$why" "$T/usage.out" ||
-		fail "start $*: does not say '$why': $(cat "$T/usage.out")"
-}
-
 # snapshots NAME: the snapshot files of trigger NAME, one a line.
 snapshots() {
 	ls "$T/snaps" | grep "^$1-.*\.fxt$" || true
@@ -50,11 +37,11 @@ run_provider() {
 start_manager
 mkdir "$T/snaps"
 
-usage "needs --mode circular" --trigger jank --snapshot-dir "$T/snaps"
-usage "needs --mode circular and --snapshot-dir" --mode circular --trigger jank
-usage "go with --trigger" --mode circular --snapshot-dir "$T/snaps"
-usage "a name is" --mode circular --trigger a/b --snapshot-dir "$T/snaps"
-usage "trigger-delay" --mode circular --trigger jank --snapshot-dir "$T/snaps" \
+start_usage "needs --mode circular" --trigger jank --snapshot-dir "$T/snaps"
+start_usage "needs --mode circular and --snapshot-dir" --mode circular --trigger jank
+start_usage "go with --trigger" --mode circular --snapshot-dir "$T/snaps"
+start_usage "a name is" --mode circular --trigger a/b --snapshot-dir "$T/snaps"
+start_usage "trigger-delay" --mode circular --trigger jank --snapshot-dir "$T/snaps" \
 	--trigger-delay soon
 "$TRACECTL" start --help | grep -q -- "--trigger NAME" ||
 	fail "start --help does not describe --trigger"

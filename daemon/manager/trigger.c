@@ -81,6 +81,12 @@ struct trigger_pending {
 	pid_t pid;
 };
 
+/* The running trace's kernel capture, if any. */
+static struct kernel_source *kernel_of(const struct manager *m)
+{
+	return m->trace ? trace_kernel(m) : NULL;
+}
+
 static void unlink_pending(struct trigger_pending *tp)
 {
 	struct trigger_pending **pp;
@@ -120,7 +126,7 @@ static struct triggers *triggers_free(struct triggers *set)
 			pending_free(tp);
 	}
 	if (set->latency_ns) {
-		struct kernel_source *k = trace_kernel(set->manager);
+		struct kernel_source *k = kernel_of(set->manager);
 
 		if (k)
 			(void)kernel_source_arm_latency(k, 0);
@@ -180,7 +186,7 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
 		return -EBADF;
 	}
-	if (req->latency_ns && !trace_kernel(m)) {
+	if (req->latency_ns && !kernel_of(m)) {
 		snprintf(note, note_len,
 			 "the latency trigger needs kernel capture with kernel:sched: start with --kernel=bpf or --kernel=kmod");
 		return -EOPNOTSUPP;
@@ -432,7 +438,7 @@ void triggers_fire(struct manager *m, const struct provider *p,
 static int on_latency_poll(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct triggers *set = userdata;
-	struct kernel_source *k = trace_kernel(set->manager);
+	struct kernel_source *k = kernel_of(set->manager);
 	uint64_t count;
 
 	(void)usec;
@@ -453,7 +459,7 @@ static int arm_latency(struct triggers *set, uint64_t threshold_ns,
 		       char *note, size_t note_len)
 {
 	struct manager *m = set->manager;
-	struct kernel_source *k = trace_kernel(m);
+	struct kernel_source *k = kernel_of(m);
 	int r;
 
 	r = kernel_source_arm_latency(k, threshold_ns);

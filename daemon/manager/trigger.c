@@ -38,6 +38,7 @@
 #define USEC_PER_SEC 1000000ull
 /* Same name, same millisecond (a limit over 1): -1, -2, ... appended. */
 #define TRIGGER_LINK_TRIES 16
+/* A wakeup latency over the threshold is seen at most this late. */
 #define LATENCY_POLL_USEC 50000ull
 
 struct trigger_pending;
@@ -446,7 +447,6 @@ static int on_latency_poll(sd_event_source *s, uint64_t usec, void *userdata)
 		return 0;
 	count = kernel_source_latency_exceeded(k);
 	if (count != set->latency_seen) {
-		/* fire() may free nothing here: set outlives this call. */
 		fire(set, &set->latency, count - set->latency_seen, "kernel",
 		     0);
 		set->latency_seen = count;

@@ -279,7 +279,8 @@ out:
 /*
  * Armed: the incoming task waited since its wakeup; over the threshold,
  * a sched_latency instant on it and one more in the ring's count, which
- * the manager polls. The time is taken, not compared twice.
+ * the manager polls. The wakeup time is used up: a task preempted later
+ * and switched in again is not measured from it again.
  */
 static __always_inline void check_latency(struct task_struct *next, __u64 now)
 {
@@ -335,7 +336,8 @@ static __always_inline void write_wakeup(struct task_struct *p)
 			       (__u32)bpf_get_current_pid_tgid());
 	ring_write(rec, FXT_SCHED_WAKEUP_WORDS, FXT_SCHED_EV_BIT_WAKEUP);
 	/* A task woken while still on its CPU does not wait for one. */
-	if (!READ_ONCE(latency_ns) || !p->pid || p->on_cpu)
+	if (!READ_ONCE(latency_ns) || !p->pid ||
+	    (bpf_core_field_exists(p->on_cpu) && p->on_cpu))
 		return;
 	woken = bpf_task_storage_get(&fxt_wakeup_time, p, 0,
 				     BPF_LOCAL_STORAGE_GET_F_CREATE);

@@ -13,11 +13,8 @@
  * idle task (pid 0) is its own thread, fxt_kirq_thread_koid().
  *
  * The wakeup-latency check (FXT_SCHED_IOC_LATENCY) keeps each woken
- * task's wakeup time in fxt_wake_slots, a direct-mapped table indexed by
- * tid of single words (fxt_sched_wake_slot()): no allocation, no lock and
- * no pointer in the scheduler's path; a word is read and written whole,
- * so a tid is never paired with another task's time. Two tids of one
- * slot woken at once lose one measurement, never make a false one.
+ * task's wakeup time in fxt_wake_slots (fxt_sched_wake_slot() in
+ * include/fxt/sched.h, as the BPF program does).
  *
  * kernel:irq (include/fxt/kirq.h), kernel:syscall (fxt/ksyscall.h),
  * kernel:power (fxt/kpower.h), kernel:block (fxt/kblock.h) and
@@ -130,12 +127,11 @@ static void fxt_write_all_names(struct fxt_session *s)
 	rcu_read_unlock();
 }
 
-#define FXT_WAKE_SLOTS 4096u
-static u64 fxt_wake_slots[FXT_WAKE_SLOTS];
+static u64 fxt_wake_slots[FXT_SCHED_WAKE_SLOTS];
 
 static u64 *fxt_wake_slot(pid_t tid)
 {
-	return &fxt_wake_slots[(u32)tid & (FXT_WAKE_SLOTS - 1)];
+	return &fxt_wake_slots[(u32)tid & (FXT_SCHED_WAKE_SLOTS - 1)];
 }
 
 void fxt_probes_set_latency(struct fxt_session *s, u64 threshold_ns)
@@ -143,7 +139,7 @@ void fxt_probes_set_latency(struct fxt_session *s, u64 threshold_ns)
 	unsigned int i;
 
 	if (threshold_ns && !s->latency_ns)
-		for (i = 0; i < FXT_WAKE_SLOTS; i++)
+		for (i = 0; i < FXT_SCHED_WAKE_SLOTS; i++)
 			WRITE_ONCE(fxt_wake_slots[i], 0);
 	WRITE_ONCE(s->latency_ns, threshold_ns);
 }
@@ -163,15 +159,10 @@ static void fxt_check_latency(struct fxt_ring *ring,
 			      const struct task_struct *next, u64 now,
 			      u64 threshold_ns)
 {
-	u64 *slot = fxt_wake_slot(next->pid);
-	u64 woken = READ_ONCE(*slot);
+	u64 wait = fxt_sched_wake_slot_take(fxt_wake_slot(next->pid), next->pid,
+					    now);
 	u64 w[FXT_SCHED_LATENCY_WORDS];
-	u64 wait;
 
-	if (!fxt_sched_wake_slot_is(woken, next->pid))
-		return;
-	WRITE_ONCE(*slot, 0);
-	wait = fxt_sched_wake_slot_wait(woken, now);
 	if (wait < threshold_ns)
 		return;
 	fxt_sched_write_latency(w, now, next->tgid, next->pid, wait,

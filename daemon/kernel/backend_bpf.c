@@ -481,6 +481,10 @@ static int bpf_arm_latency(void *state, uint64_t threshold_ns)
 
 	if (!b->skel || !b->skel->bss)
 		return -EOPNOTSUPP;
+	/* Left from an earlier arming: not this one's wakeups. */
+	if (threshold_ns && !b->skel->bss->latency_ns)
+		memset((void *)b->skel->bss->wake_slots, 0,
+		       sizeof(b->skel->bss->wake_slots));
 	__atomic_store_n(&b->skel->bss->latency_ns, threshold_ns,
 			 __ATOMIC_RELAXED);
 	return 0;

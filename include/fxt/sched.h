@@ -146,12 +146,19 @@ static inline void fxt_sched_write_latency(__u64 *w, __u64 ts, __u64 pid,
 }
 
 /*
- * The module's wakeup times: one word per slot of a direct-mapped table
- * indexed by tid, the tid (below PID_MAX_LIMIT = 2^22) in the low bits
- * and the wakeup time in microseconds above, so that a reader on another
- * CPU never pairs one task's tid with another's time. 2^42 us wrap after
- * 50 days of uptime; waits are computed modulo that.
+ * The wakeup times of the latency check, module and BPF alike: one word
+ * per slot of a direct-mapped table indexed by tid (FXT_SCHED_WAKE_SLOTS,
+ * tid modulo its size), the tid (below PID_MAX_LIMIT = 2^22) in the low
+ * bits and the wakeup time in microseconds above, so that a reader on
+ * another CPU never pairs one task's tid with another's time. No lock, no
+ * allocation and nothing that can fail in the scheduler's path: a
+ * per-task store that can (BPF task storage, when busy) would leave a
+ * wakeup time behind, and a later switch in after a preemption would be
+ * measured from it. Two tids of one slot waiting at once lose one
+ * measurement, never make a false one. 2^42 us wrap after 50 days of
+ * uptime; waits are computed modulo that.
  */
+#define FXT_SCHED_WAKE_SLOTS 4096u
 #define FXT_SCHED_WAKE_TID_BITS 22u
 #define FXT_SCHED_WAKE_US_MASK ((1ull << (64 - FXT_SCHED_WAKE_TID_BITS)) - 1)
 
@@ -173,6 +180,23 @@ static inline __u64 fxt_sched_wake_slot_wait(__u64 slot, __u64 now_ns)
 	__u64 then_us = slot >> FXT_SCHED_WAKE_TID_BITS;
 
 	return ((now_ns / 1000 - then_us) & FXT_SCHED_WAKE_US_MASK) * 1000;
+}
+
+/*
+ * At tid's switch in: takes its wakeup time out of its slot, so that a
+ * later switch in (after a preemption) is not measured from it, and
+ * returns the wait in ns; 0 when the slot holds no wakeup of tid.
+ */
+static inline __u64 fxt_sched_wake_slot_take(__u64 *slot, __u32 tid,
+					     __u64 now_ns)
+{
+	volatile __u64 *word = slot;
+	__u64 woken = *word;
+
+	if (!fxt_sched_wake_slot_is(woken, tid))
+		return 0;
+	*word = 0;
+	return fxt_sched_wake_slot_wait(woken, now_ns);
 }
 
 /*

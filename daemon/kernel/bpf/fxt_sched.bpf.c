@@ -115,13 +115,11 @@ const volatile __u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
  */
 __u64 latency_ns;
 
-/* Armed: each woken task's wakeup time, until it gets a CPU. */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, __u64);
-} fxt_wakeup_time SEC(".maps");
+/*
+ * Armed: woken tasks' wakeup times until they get a CPU, slots by tid
+ * (fxt_sched_wake_slot()); the loader zeroes them before it arms.
+ */
+__u64 wake_slots[FXT_SCHED_WAKE_SLOTS];
 
 /* Sized by the loader: max_entries = possible CPUs, value = a ring. */
 struct {
@@ -282,29 +280,26 @@ out:
  * the manager polls. The wakeup time is used up: a task preempted later
  * and switched in again is not measured from it again.
  */
-static __always_inline void check_latency(struct task_struct *next, __u64 now)
+static __always_inline void check_latency(const struct task_struct *next,
+					  __u64 now)
 {
 	__u64 rec[FXT_SCHED_LATENCY_WORDS];
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 tid = next->pid;
 	struct fxt_ring_ctrl *ctrl;
-	__u64 *woken, wait;
+	__u64 wait;
 
-	if (!next->pid)
+	if (!tid)
 		return;
-	woken = bpf_task_storage_get(&fxt_wakeup_time, next, 0, 0);
-	if (!woken || !*woken)
+	wait = fxt_sched_wake_slot_take(
+		&wake_slots[tid & (FXT_SCHED_WAKE_SLOTS - 1)], tid, now);
+	if (wait < latency_ns)
 		return;
-	wait = now - *woken;
-	if ((__s64)wait >= (__s64)latency_ns) {
-		fxt_sched_write_latency(rec, now, next->tgid, next->pid, wait,
-					*woken);
-		ring_write(rec, FXT_SCHED_LATENCY_WORDS,
-			   FXT_SCHED_EV_BIT_SWITCH);
-		ctrl = bpf_map_lookup_elem(&fxt_ring, &cpu);
-		if (ctrl)
-			__sync_fetch_and_add(&ctrl->latency_exceeded, 1);
-	}
-	*woken = 0;
+	fxt_sched_write_latency(rec, now, next->tgid, tid, wait, now - wait);
+	ring_write(rec, FXT_SCHED_LATENCY_WORDS, FXT_SCHED_EV_BIT_SWITCH);
+	ctrl = bpf_map_lookup_elem(&fxt_ring, &cpu);
+	if (ctrl)
+		__sync_fetch_and_add(&ctrl->latency_exceeded, 1);
 }
 
 SEC("tp_btf/sched_switch")
@@ -326,23 +321,21 @@ int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 	return 0;
 }
 
-static __always_inline void write_wakeup(struct task_struct *p)
+static __always_inline void write_wakeup(const struct task_struct *p)
 {
 	__u64 rec[FXT_SCHED_WAKEUP_WORDS];
 	__u64 now = bpf_ktime_get_boot_ns();
-	__u64 *woken;
+	__u32 tid = p->pid;
 
 	fxt_sched_write_wakeup(rec, now, task_cpu(p), p->pid, task_weight(p),
 			       (__u32)bpf_get_current_pid_tgid());
 	ring_write(rec, FXT_SCHED_WAKEUP_WORDS, FXT_SCHED_EV_BIT_WAKEUP);
 	/* A task woken while still on its CPU does not wait for one. */
-	if (!READ_ONCE(latency_ns) || !p->pid ||
+	if (!READ_ONCE(latency_ns) || !tid ||
 	    (bpf_core_field_exists(p->on_cpu) && p->on_cpu))
 		return;
-	woken = bpf_task_storage_get(&fxt_wakeup_time, p, 0,
-				     BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (woken)
-		*woken = now;
+	WRITE_ONCE(wake_slots[tid & (FXT_SCHED_WAKE_SLOTS - 1)],
+		   fxt_sched_wake_slot(tid, now));
 }
 
 SEC("tp_btf/sched_wakeup")

@@ -159,10 +159,16 @@ static void fxt_check_latency(struct fxt_ring *ring,
 			      const struct task_struct *next, u64 now,
 			      u64 threshold_ns)
 {
-	u64 wait = fxt_sched_wake_slot_take(fxt_wake_slot(next->pid), next->pid,
-					    now);
+	u64 *slot = fxt_wake_slot(next->pid);
+	u64 woken = READ_ONCE(*slot);
 	u64 w[FXT_SCHED_LATENCY_WORDS];
+	u64 wait;
 
+	if (!fxt_sched_wake_slot_is(woken, next->pid))
+		return;
+	/* Used up: a switch in after a preemption is no wakeup's. */
+	WRITE_ONCE(*slot, 0);
+	wait = fxt_sched_wake_slot_wait(woken, now);
 	if (wait < threshold_ns)
 		return;
 	fxt_sched_write_latency(w, now, next->tgid, next->pid, wait,

@@ -182,22 +182,6 @@ static inline __u64 fxt_sched_wake_slot_wait(__u64 slot, __u64 now_ns)
 	return ((now_ns / 1000 - then_us) & FXT_SCHED_WAKE_US_MASK) * 1000;
 }
 
-/*
- * At tid's switch in: takes its wakeup time out of its slot, so that a
- * later switch in (after a preemption) is not measured from it, and
- * returns the wait in ns; 0 when the slot holds no wakeup of tid.
- */
-static inline __u64 fxt_sched_wake_slot_take(__u64 *slot, __u32 tid,
-					     __u64 now_ns)
-{
-	volatile __u64 *word = slot;
-	__u64 woken = *word;
-
-	if (!fxt_sched_wake_slot_is(woken, tid))
-		return 0;
-	*word = 0;
-	return fxt_sched_wake_slot_wait(woken, now_ns);
-}
 
 /*
  * Thread kernel object record: header, tid, name (inline, name_len bytes,

@@ -287,12 +287,16 @@ static __always_inline void check_latency(const struct task_struct *next,
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 tid = next->pid;
 	struct fxt_ring_ctrl *ctrl;
-	__u64 wait;
+	__u64 *slot, woken, wait;
 
 	if (!tid)
 		return;
-	wait = fxt_sched_wake_slot_take(
-		&wake_slots[tid & (FXT_SCHED_WAKE_SLOTS - 1)], tid, now);
+	slot = &wake_slots[tid & (FXT_SCHED_WAKE_SLOTS - 1)];
+	woken = READ_ONCE(*slot);
+	if (!fxt_sched_wake_slot_is(woken, tid))
+		return;
+	WRITE_ONCE(*slot, 0);
+	wait = fxt_sched_wake_slot_wait(woken, now);
 	if (wait < latency_ns)
 		return;
 	fxt_sched_write_latency(rec, now, next->tgid, tid, wait, now - wait);

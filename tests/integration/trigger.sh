@@ -7,7 +7,8 @@
 # after it. A name not armed does nothing. Ten triggers in a row give one
 # snapshot and nine suppressed, as status says; status lists the
 # snapshot. Misused options are usage errors; nothing is left half
-# written in the directory.
+# written in the directory. --trigger-latency: its usage errors, and
+# refused without kernel capture.
 . "$(dirname "$0")/lib.sh"
 
 : "${TRIGGER_PROVIDER:?}"
@@ -45,6 +46,28 @@ start_usage "trigger-delay" --mode circular --trigger jank --snapshot-dir "$T/sn
 	--trigger-delay soon
 "$TRACECTL" start --help | grep -q -- "--trigger NAME" ||
 	fail "start --help does not describe --trigger"
+# The wakeup-latency trigger (with a kernel: tests/bpf/latency_bpf.sh).
+start_usage "give a wait" --mode circular --trigger-latency soon \
+	--snapshot-dir "$T/snaps"
+start_usage "give a wait" --mode circular --trigger-latency 0 \
+	--snapshot-dir "$T/snaps"
+start_usage "trigger-latency needs --mode circular" --trigger-latency 10ms \
+	--snapshot-dir "$T/snaps"
+start_usage "trigger-latency needs --mode circular and --snapshot-dir" \
+	--mode circular --trigger-latency 10ms
+"$TRACECTL" start --help | grep -q -- "--trigger-latency T" ||
+	fail "start --help does not describe --trigger-latency"
+
+# No kernel capture: the trigger cannot be armed, and says why.
+set +e
+"$TRACECTL" start -o "$T/off.fxt" --mode circular --kernel=off \
+	--trigger-latency 10ms --snapshot-dir "$T/snaps" >"$T/off.out" 2>&1
+status=$?
+set -e
+[ $status -eq 1 ] && grep -q "needs kernel capture" "$T/off.out" ||
+	fail "--kernel=off: exit $status: $(cat "$T/off.out")"
+"$TRACECTL" stop >/dev/null || fail "stop"
+
 set +e
 "$TRACECTL" start -o "$T/never.fxt" --mode circular --kernel=off \
 	--trigger jank --snapshot-dir "$T/missing" >"$T/usage.out" 2>&1

@@ -58,9 +58,11 @@ done
 
 # With the hog: the wakee waits HOG_MS. Threads the hog starved too may
 # cross the threshold first: the delay lets the wakee's record in.
+# With a provider trigger too: both are armed and listed.
 "$TRACECTL" start -o "$T/hog.fxt" --mode circular --kernel=bpf \
-	--trigger-latency ${THRESHOLD_MS}ms --snapshot-dir "$T/snaps" \
-	--trigger-delay 200ms >"$T/start.out" || fail "start --trigger-latency"
+	--trigger-latency ${THRESHOLD_MS}ms --trigger jank \
+	--snapshot-dir "$T/snaps" --trigger-delay 200ms >"$T/start.out" ||
+	fail "start --trigger-latency --trigger jank"
 "$KDEV_WORKLOAD" latency 3 $HOG_MS >"$T/hog.out" || fail "hog workload"
 wakee=$(sed -n 's/^wakee=\([0-9]*\) .*/\1/p' "$T/hog.out")
 [ -n "$wakee" ] || fail "no wakee tid"
@@ -75,6 +77,8 @@ snap=$1
 "$TRACECTL" status >"$T/status.out"
 grep -Eq "trigger latency +fired [1-9][0-9]*, [1-9][0-9]* snapshots" \
 	"$T/status.out" || fail "status: $(grep latency "$T/status.out")"
+grep -Eq "trigger jank +fired 0, 0 snapshots" "$T/status.out" ||
+	fail "status: $(grep jank "$T/status.out")"
 "$TRACECTL" stop >/dev/null || fail "stop"
 cat "$T/hog.out"
 echo "ok"

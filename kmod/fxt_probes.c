@@ -214,8 +214,8 @@ static void fxt_probe_wakeup(void *data, struct task_struct *p)
 
 	local_irq_save(flags);
 	now = ktime_get_boot_fast_ns();
-	fxt_sched_write_wakeup(w, now, task_cpu(p), p->pid,
-			       fxt_task_weight(p), current->pid);
+	fxt_sched_write_wakeup(w, now, task_cpu(p), p->pid, fxt_task_weight(p),
+			       current->pid);
 	fxt_ring_write(fxt_session_this_ring(s), FXT_SCHED_EV_BIT_WAKEUP, w,
 		       FXT_SCHED_WAKEUP_WORDS);
 	local_irq_restore(flags);

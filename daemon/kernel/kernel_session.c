@@ -399,8 +399,7 @@ int kernel_session_start(struct kernel_session *ks)
 	return dump_names(ks);
 }
 
-int kernel_session_arm_latency(struct kernel_session *ks,
-			       uint64_t threshold_ns)
+int kernel_session_arm_latency(struct kernel_session *ks, uint64_t threshold_ns)
 {
 	const uint32_t sched = FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP;
 

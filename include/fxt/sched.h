@@ -170,8 +170,8 @@ static inline __u64 fxt_sched_wake_slot(__u32 tid, __u64 ts_ns)
 
 static inline int fxt_sched_wake_slot_is(__u64 slot, __u32 tid)
 {
-	return slot && (__u32)(slot & ((1u << FXT_SCHED_WAKE_TID_BITS) - 1)) ==
-			       tid;
+	return slot &&
+	       (__u32)(slot & ((1u << FXT_SCHED_WAKE_TID_BITS) - 1)) == tid;
 }
 
 /* The wait in ns from the slot's wakeup to now_ns (microsecond grain). */
@@ -181,7 +181,6 @@ static inline __u64 fxt_sched_wake_slot_wait(__u64 slot, __u64 now_ns)
 
 	return ((now_ns / 1000 - then_us) & FXT_SCHED_WAKE_US_MASK) * 1000;
 }
-
 
 /*
  * Thread kernel object record: header, tid, name (inline, name_len bytes,

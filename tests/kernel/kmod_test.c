@@ -1340,8 +1340,9 @@ static int latency_capture(uint64_t threshold_ns, unsigned int hog_ms,
 		*exceeded += kring_ctrl(&k, cpu)->latency_exceeded;
 	CHECK(capture_all(&k, c, NULL, 0) == 0, "decode: %s", c->why);
 	kring_close(&k);
-	CHECK(c->n == st.records && !st.overwritten, "decoded %zu of %llu, "
-	      "%llu overwritten", c->n, (unsigned long long)st.records,
+	CHECK(c->n == st.records && !st.overwritten,
+	      "decoded %zu of %llu, %llu overwritten", c->n,
+	      (unsigned long long)st.records,
 	      (unsigned long long)st.overwritten);
 	return 0;
 }
@@ -1388,8 +1389,9 @@ static int test_wakeup_latency(void)
 	       hog_ms, wakee, (unsigned long long)max_wait_us, n,
 	       (unsigned long long)(longest / 1000),
 	       (unsigned long long)exceeded);
-	CHECK(n >= 1 && longest >= threshold_ns, "no sched_latency >= %llu ns "
-	      "on the wakee", (unsigned long long)threshold_ns);
+	CHECK(n >= 1 && longest >= threshold_ns,
+	      "no sched_latency >= %llu ns on the wakee",
+	      (unsigned long long)threshold_ns);
 	CHECK(exceeded >= n, "ctrl->latency_exceeded %llu < %zu records",
 	      (unsigned long long)exceeded, n);
 	for (i = 0; i < c.n; i++)
@@ -1406,7 +1408,8 @@ static int test_wakeup_latency(void)
 	CHECK(n == 0 && exceeded == 0, "not armed: %zu records, %llu counted",
 	      n, (unsigned long long)exceeded);
 	for (i = 0; i < c.n; i++)
-		CHECK(c.recs[i].kind != KREC_LATENCY, "not armed: sched_latency");
+		CHECK(c.recs[i].kind != KREC_LATENCY,
+		      "not armed: sched_latency");
 	capture_free(&c);
 
 	/* No hog: the wakee gets its CPU at once. */

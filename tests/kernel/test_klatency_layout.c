@@ -23,7 +23,8 @@ static void string_table(void **state)
 {
 	static const char *const table[] = FXT_SCHED_STRING_TABLE;
 
-	assert_int_equal(sizeof(table) / sizeof(*table), FXT_SCHED_STR_COUNT + 1);
+	assert_int_equal(sizeof(table) / sizeof(*table),
+			 FXT_SCHED_STR_COUNT + 1);
 	assert_string_equal(table[FXT_SCHED_STR_CAT_SCHED], "kernel:sched");
 	assert_string_equal(table[FXT_SCHED_STR_LATENCY], "sched_latency");
 	assert_string_equal(table[FXT_SCHED_STR_LATENCY_NS], "latency_ns");
@@ -77,7 +78,8 @@ static void decoder_refuses(void **state)
 	/* another name */
 	fxt_sched_write_latency(w, 1300000000, 40, 41, 300000000, 1000000000);
 	w[0] = fxt_event_header(FXT_SCHED_LATENCY_WORDS, FXT_EVENT_INSTANT, 2,
-				0, FXT_SCHED_STR_CAT_SCHED, FXT_SCHED_STR_WEIGHT);
+				0, FXT_SCHED_STR_CAT_SCHED,
+				FXT_SCHED_STR_WEIGHT);
 	decode_refused(w, FXT_SCHED_LATENCY_WORDS);
 }
 

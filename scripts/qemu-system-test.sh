@@ -6,8 +6,9 @@
 # installs the packages there with apt (DKMS builds the module for that
 # kernel) and runs scripts/qemu/system-test.sh in the guest: socket
 # activation, traces with the module and with BPF, group tracing, the
-# journal, stopping the service mid-trace, status and watchdog, unit
-# verification, remove and purge. Prints the guest's "ok N - ..." lines
+# journal, stopping the service mid-trace, status and watchdog, the
+# flight recorder unit (bpf and kmod), unit verification, remove and
+# purge. Prints the guest's "ok N - ..." lines
 # and one line: "qemu-system: N passed, M failed". Exit status 0 if all
 # passed.
 #

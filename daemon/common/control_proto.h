@@ -21,6 +21,8 @@
 #define FXT_CTL_MESSAGE_MAX 512
 #define FXT_CTL_BACKEND_MAX 16
 #define FXT_CTL_NAME_MAX 256
+/* A trace's name: the rule of fxt_ctl_trigger_name_valid() */
+#define FXT_CTL_TRACE_NAME_MAX FXT_TRIGGER_NAME_MAX
 
 enum fxt_ctl_msg_type {
 	/* controller -> manager */
@@ -71,6 +73,15 @@ struct fxt_ctl_start {
 	char temp_name[FXT_CTL_NAME_MAX];
 	/* kernel:syscall only for these processes (0 ends); none: all */
 	__u32 kernel_syscall_pids[FXT_KSYSCALL_PIDS_MAX];
+	/*
+	 * Buffer data bytes the whole trace may hold (every provider buffer
+	 * and the kernel rings of all CPUs); 0: no bound. The manager sizes
+	 * the buffers not given from it and refuses a provider a buffer
+	 * that would go over it.
+	 */
+	__u64 memory_budget;
+	/* A label for status and the journal ("" none), e.g. flight-recorder */
+	char name[FXT_CTL_TRACE_NAME_MAX];
 };
 
 /*
@@ -181,6 +192,8 @@ enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_OVER_BUDGET = 1u << 4,
 	/* one kernel category's share of the kernel row before it */
 	FXT_CTL_PROVIDER_CATEGORY = 1u << 5,
+	/* no buffer: the trace's buffers reached tracectl --memory-budget */
+	FXT_CTL_PROVIDER_OVER_MEMORY_BUDGET = 1u << 6,
 };
 
 struct fxt_ctl_provider {
@@ -225,6 +238,10 @@ struct fxt_ctl_result {
 	char temp_name[FXT_CTL_NAME_MAX];
 	__u32 owner_uid;
 	__s32 archive_error;	/* 0, or why the archive is incomplete */
+	/* The running trace's start --memory-budget (0: none) and name */
+	__u64 memory_budget;
+	__u64 memory_used;	/* buffer data bytes it holds (the budget's) */
+	char name[FXT_CTL_TRACE_NAME_MAX];
 };
 
 #endif /* FXT_CONTROL_PROTO_H */

@@ -32,6 +32,7 @@ int manager_new(struct manager **ret)
 		return -ENOMEM;
 	m->listen_fd = -1;
 	m->stored_archive_fd = -1;
+	m->stored_snapshot_dir_fd = -1;
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
@@ -90,6 +91,8 @@ struct manager *manager_free(struct manager *m)
 	sd_event_unref(m->event);
 	if (m->stored_archive_fd >= 0)
 		close(m->stored_archive_fd);
+	if (m->stored_snapshot_dir_fd >= 0)
+		close(m->stored_snapshot_dir_fd);
 	while (m->nstored_kernel--)
 		if (m->stored_kernel[m->nstored_kernel].fd >= 0)
 			close(m->stored_kernel[m->nstored_kernel].fd);
@@ -357,6 +360,8 @@ static void take_stored_fds(struct manager *m)
 			continue;
 		if (!strcmp(names[i], MANAGER_FDSTORE_ARCHIVE))
 			take_stored(&m->stored_archive_fd, fd);
+		else if (!strcmp(names[i], MANAGER_FDSTORE_SNAPSHOT_DIR))
+			take_stored(&m->stored_snapshot_dir_fd, fd);
 		else if (!strncmp(names[i], MANAGER_FDSTORE_KERNEL,
 				  strlen(MANAGER_FDSTORE_KERNEL)))
 			take_stored_kernel(m, fd, names[i]);

@@ -71,6 +71,8 @@
  * "fxt-kernel-<role>-<trace id>": a restart takes back only its trace's.
  */
 #define MANAGER_FDSTORE_KERNEL "fxt-kernel-"
+/* The armed triggers' snapshot directory, tracectl's (trigger.h). */
+#define MANAGER_FDSTORE_SNAPSHOT_DIR "fxt-snapshot-dir"
 #define MANAGER_FDNAME_MAX 80
 #define MANAGER_STORED_KERNEL_MAX 64
 /* What the descriptor store gives back is named so; the socket is not. */
@@ -97,6 +99,7 @@ struct manager {
 	char *socket_path;	/* bound by us: unlinked at exit */
 	char *state_dir;	/* the running trace's state, for a restart */
 	int stored_archive_fd;	/* from the descriptor store at start; -1 */
+	int stored_snapshot_dir_fd;	/* likewise, the triggers'; -1 */
 	/* Likewise, the kernel capture's (MANAGER_FDSTORE_KERNEL). */
 	struct manager_stored_fd stored_kernel[MANAGER_STORED_KERNEL_MAX];
 	size_t nstored_kernel;

@@ -259,8 +259,8 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 			 p->recovered ? ", its buffer back in the trace" : "");
 	if (trace_state(m) == FXT_CTL_STATE_TRACING && !p->in_trace) {
 		r = trace_join(m, p);
-		/* Over its uid's budget: no buffer this trace, still welcome. */
-		if (r < 0 && r != -EDQUOT) {
+		/* Over a budget: no buffer this trace, still welcome. */
+		if (r < 0 && r != -EDQUOT && r != -ENOSPC) {
 			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
 				 "Provider %s[%d] could not join the trace",
 				 p->name, (int)p->pid);
@@ -333,7 +333,7 @@ void provider_leave_trace(struct provider *p)
 		send_terminate(p);
 	provider_buffer_destroy(&p->buffer);
 	p->in_trace = p->started = p->stopped = p->stop_sent = false;
-	p->over_budget = false;
+	p->over_budget = p->over_memory_budget = false;
 	p->visited = false;
 	p->durable_saved = 0;
 	memset(p->saved_generation, 0, sizeof(p->saved_generation));
@@ -357,7 +357,9 @@ void provider_describe(const struct provider *p, struct fxt_ctl_provider *out)
 		     (p->in_trace ? FXT_CTL_PROVIDER_TRACING : 0) |
 		     (p->stop_sent && !p->stopped ?
 			      FXT_CTL_PROVIDER_NO_STOPPED : 0) |
-		     (p->over_budget ? FXT_CTL_PROVIDER_OVER_BUDGET : 0);
+		     (p->over_budget ? FXT_CTL_PROVIDER_OVER_BUDGET : 0) |
+		     (p->over_memory_budget ?
+			      FXT_CTL_PROVIDER_OVER_MEMORY_BUDGET : 0);
 	if (p->in_trace && p->buffer.map) {
 		provider_buffer_state(&p->buffer, &st);
 		out->buffer_size = provider_buffer_data_size(&p->buffer);

@@ -47,6 +47,7 @@ struct provider {
 	bool stopped;		/* acknowledged STOP: the buffer is final */
 	bool stop_sent;
 	bool over_budget;	/* got no buffer: its uid's budget is spent */
+	bool over_memory_budget;	/* got none: the trace's budget is */
 	bool visited;		/* has a section in the archive */
 	struct provider_buffer buffer;
 	uint64_t durable_saved;	/* durable bytes already in the archive */

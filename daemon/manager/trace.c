@@ -19,19 +19,27 @@
 #include <systemd/sd-daemon.h>
 #include <systemd/sd-id128.h>
 
+#include <fxt/fxt_sched_uapi.h>
+
 #include "archive.h"
 #include "cleanup.h"
 #include "collect.h"
 #include "controller.h"
 #include <fxt/fxt_msg.h>
+#include "kernel_config.h"
 #include "kernel_session.h"
 #include "kernel_source.h"
 #include "log.h"
 #include "manager.h"
+#include "memory_budget.h"
 #include "provider.h"
 #include "trace.h"
 #include "trigger.h"
 #include "trace_state.h"
+
+#if FXT_HAVE_BPF_BACKEND
+#include <bpf/libbpf.h>
+#endif
 
 struct trace {
 	char id[SD_ID128_STRING_MAX];	/* in the journal: FXT_TRACE_ID */
@@ -57,6 +65,7 @@ struct trace {
 	bool state_error;	/* the last write of it failed (logged) */
 	enum fxt_buffering_mode mode;
 	uint64_t buffer_size;
+	unsigned int ncpus;	/* the kernel rings' count, for the budget */
 	char categories[FXT_CATEGORIES_MAX];
 	char output[FXT_CTL_PATH_MAX];
 	char temp_name[FXT_CTL_NAME_MAX];	/* beside output; "": none */
@@ -133,6 +142,13 @@ static int validate(const struct fxt_ctl_start *req, char *note,
 	}
 	if (!memchr(req->categories, '\0', sizeof(req->categories))) {
 		snprintf(note, note_len, "the category list is not terminated");
+		return -EINVAL;
+	}
+	if (!memchr(req->name, '\0', sizeof(req->name)) ||
+	    (req->name[0] && !fxt_ctl_trigger_name_valid(req->name))) {
+		snprintf(note, note_len,
+			 "a trace name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.')",
+			 FXT_CTL_TRACE_NAME_MAX - 1);
 		return -EINVAL;
 	}
 	if (req->buffer_size &&
@@ -283,23 +299,58 @@ static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 	return r;
 }
 
-static int new_trace(struct manager *m, const struct fxt_ctl_start *req,
-		     uid_t owner, struct trace **ret)
+/*
+ * The buffer sizes, from the memory budget where the request leaves them
+ * open (memory_budget.h); kept in req, so that a restart plans the same.
+ */
+static int plan_memory(struct manager *m, struct trace *t, char *note,
+		       size_t note_len)
 {
-	struct trace *t = calloc(1, sizeof(*t));
+	struct memory_plan plan;
+	/* Both backends have a ring per possible CPU. */
+#if FXT_HAVE_BPF_BACKEND
+	int ncpus = libbpf_num_possible_cpus();
+#else
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+#endif
+	int r;
+
+	t->ncpus = ncpus > 0 ? (unsigned int)ncpus : 1;
+	r = memory_budget_plan(t->req.memory_budget, t->ncpus,
+			       t->req.kernel != FXT_CTL_KERNEL_OFF,
+			       t->req.buffer_size ?
+				       (t->req.buffer_size + 7) & ~7ull : 0,
+			       t->req.kernel_buffer_size,
+			       m->default_buffer_size, FXT_SCHED_BUFFER_MIN,
+			       FXT_SCHED_BUFFER_MAX, PROVIDER_BUFFER_MIN_SIZE,
+			       &plan, note, note_len);
+	if (r < 0)
+		return r;
+	t->buffer_size = plan.buffer_size;
+	t->req.buffer_size = plan.buffer_size;
+	t->req.kernel_buffer_size = plan.kernel_bytes_per_cpu;
+	return 0;
+}
+
+static int new_trace(struct manager *m, const struct fxt_ctl_start *req,
+		     uid_t owner, struct trace **ret, char *note,
+		     size_t note_len)
+{
+	_cleanup_(trace_freep) struct trace *t = calloc(1, sizeof(*t));
+	int r;
 
 	if (!t)
 		return -ENOMEM;
 	t->req = *req;
 	t->mode = req->mode;
-	t->buffer_size = req->buffer_size ? (req->buffer_size + 7) & ~7ull :
-					    m->default_buffer_size;
-	t->req.buffer_size = t->buffer_size;
+	r = plan_memory(m, t, note, note_len);
+	if (r < 0)
+		return r;
 	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
 	snprintf(t->output, sizeof(t->output), "%s", req->output);
 	snprintf(t->temp_name, sizeof(t->temp_name), "%s", req->temp_name);
 	t->owner = owner;
-	*ret = t;
+	*ret = TAKE_PTR(t);
 	return 0;
 }
 
@@ -334,6 +385,20 @@ static int set_up(struct manager *m, struct trace *t, int archive_fd,
 	if (r >= 0)
 		r = start_retry_timer(m, t);
 	return r;
+}
+
+/*
+ * Buffer data bytes the trace holds, as its memory budget counts them:
+ * a buffer for each provider given one (a provider gone keeps its buffer
+ * till the end: circular), the kernel rings of every CPU.
+ */
+static uint64_t memory_used(const struct trace *t)
+{
+	uint64_t n = t->nlisted * t->buffer_size;
+
+	if (t->kernel && strcmp(kernel_source_backend(t->kernel), "off"))
+		n += t->req.kernel_buffer_size * t->ncpus;
+	return n;
 }
 
 /* The providers given a buffer in this trace, for a restart. */
@@ -416,6 +481,7 @@ static void unstore_kernel(const struct trace *t)
 static void unstore_all(const struct trace *t)
 {
 	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
+	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
 	unstore_kernel(t);
 }
 
@@ -428,10 +494,18 @@ static void save_state(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct trace_state st = { 0 };
-	int r;
+	struct stat sb;
+	uid_t owner;
+	int r, dir_fd;
 
 	if (!t || !m->state_dir)
 		return;
+	if (triggers_request(m, &st.triggers, &owner, &dir_fd) &&
+	    fstat(dir_fd, &sb) == 0) {
+		st.triggers_owner = owner;
+		st.triggers_dir_dev = sb.st_dev;
+		st.triggers_dir_ino = sb.st_ino;
+	}
 	st.req = t->req;
 	memcpy(st.trace_id, t->uuid.bytes, sizeof(st.trace_id));
 	st.owner = t->owner;
@@ -449,13 +523,27 @@ static void save_state(struct manager *m)
 	t->state_error = r < 0;
 }
 
+void trace_keep_triggers(struct manager *m)
+{
+	struct fxt_ctl_triggers req;
+	uid_t owner;
+	int dir_fd;
+
+	if (!m->trace || !triggers_request(m, &req, &owner, &dir_fd))
+		return;
+	/* One entry of the name: the directory armed last. */
+	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
+	store_fd(m->trace, dir_fd, MANAGER_FDSTORE_SNAPSHOT_DIR);
+	save_state(m);
+}
+
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 		int archive_fd, uid_t owner, char *note, size_t note_len)
 {
 	_cleanup_close_ int fd = archive_fd;
 	_cleanup_(trace_freep) struct trace *t = NULL;
 	struct provider *p, *next;
-	unsigned int over_budget = 0;
+	unsigned int over_budget = 0, over_memory = 0;
 	int r;
 
 	note[0] = '\0';
@@ -468,7 +556,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	r = validate(req, note, note_len);
 	if (r < 0)
 		return r;
-	r = new_trace(m, req, owner, &t);
+	r = new_trace(m, req, owner, &t, note, note_len);
 	if (r < 0)
 		return r;
 	r = sd_id128_randomize(&t->uuid);
@@ -487,15 +575,25 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	}
 	t->started_ns = now_ns();
 	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
-		 "Trace started: %s, trace %s, mode %u, kernel %s%s%s",
-		 t->output, t->id, t->mode, kernel_source_backend(t->kernel),
+		 "Trace started: %s, trace %s%s%s, mode %u, kernel %s%s%s",
+		 t->output, t->id, t->req.name[0] ? " named " : "",
+		 t->req.name, t->mode, kernel_source_backend(t->kernel),
 		 note[0] ? ": " : "", note);
+	if (t->req.memory_budget)
+		log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+			 "Trace %s: memory budget %llu bytes: %llu per provider buffer, kernel rings %llu per CPU x %u (%llu bytes in use)",
+			 t->id, (unsigned long long)t->req.memory_budget,
+			 (unsigned long long)t->buffer_size,
+			 (unsigned long long)t->req.kernel_buffer_size,
+			 t->ncpus, (unsigned long long)memory_used(t));
 	m->trace = TAKE_PTR(t);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
 		r = trace_join(m, p);
 		if (r == -EDQUOT)
 			over_budget++;
+		else if (r == -ENOSPC)
+			over_memory++;
 		else if (r < 0)
 			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
 				 "Provider %s[%d] could not join the trace",
@@ -512,6 +610,14 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 			 "%s%u provider(s) got no buffer: their user's buffers reached its budget of %llu KiB (fxtraced --user-buffer-budget)",
 			 used ? "; " : "", over_budget,
 			 (unsigned long long)(m->user_buffer_budget >> 10));
+	}
+	if (over_memory) {
+		size_t used = strlen(note);
+
+		snprintf(note + used, note_len - used,
+			 "%s%u provider(s) got no buffer: the trace's buffers reached its memory budget of %llu bytes",
+			 used ? "; " : "", over_memory,
+			 (unsigned long long)m->trace->req.memory_budget);
 	}
 	manager_update_status(m);
 	return 0;
@@ -552,6 +658,96 @@ static int check_budget(struct manager *m, struct provider *p)
 	return -EDQUOT;
 }
 
+static void unlist_provider(struct trace *t, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nlisted; i++)
+		if (t->listed[i].id == id) {
+			t->listed[i] = t->listed[--t->nlisted];
+			return;
+		}
+}
+
+/*
+ * A provider listed before a restart that did not come back by the
+ * deadline (it died meanwhile): its share of the budget is given up.
+ */
+static bool unlist_not_back(struct trace *t)
+{
+	size_t i;
+
+	if (!t->recovered || now_ns() / 1000 < t->resume_deadline_usec)
+		return false;
+	for (i = 0; i < t->nlisted; i++)
+		if (!t->listed[i].reserved) {
+			log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
+				 "Provider %.*s[%d] of before the restart did not come back: its share of the memory budget goes to a provider that comes",
+				 (int)sizeof(t->listed[i].name),
+				 t->listed[i].name, (int)t->listed[i].pid);
+			unlist_provider(t, t->listed[i].id);
+			return true;
+		}
+	return false;
+}
+
+/*
+ * Circular: the buffers of providers gone make room for a new one, the
+ * one that joined first first. What they hold is the oldest past, which
+ * a circular trace gives up first; an always-on trace sees processes
+ * come and go. Not while the start joins the providers (none is gone
+ * then; the loop holds the next one).
+ */
+static void evict_gone(struct manager *m, struct trace *t)
+{
+	struct provider *p, *oldest;
+
+	if (t->mode != FXT_BUFFERING_CIRCULAR || !t->state_live)
+		return;
+	while (!memory_budget_fits(t->req.memory_budget, memory_used(t),
+				   t->buffer_size)) {
+		oldest = NULL;
+		for (p = m->providers; p; p = p->next)
+			if (p->in_trace && p->fd < 0 &&
+			    (!oldest || p->id < oldest->id))
+				oldest = p;
+		if (!oldest) {
+			if (unlist_not_back(t))
+				continue;
+			return;
+		}
+		log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(oldest),
+			 "Provider %s[%d], gone, leaves trace %s: its buffer makes room within the memory budget (what it recorded is dropped)",
+			 oldest->name, (int)oldest->pid, t->id);
+		unlist_provider(t, oldest->id);
+		provider_leave_trace(oldest);
+	}
+}
+
+/*
+ * The trace's memory budget (tracectl start --memory-budget): a buffer
+ * that would go over it is not given (memory_budget.h says why not a
+ * smaller one), unless providers gone give theirs up.
+ */
+static int check_memory_budget(struct manager *m, struct provider *p)
+{
+	struct trace *t = m->trace;
+	uint64_t used;
+
+	evict_gone(m, t);
+	used = memory_used(t);
+	if (memory_budget_fits(t->req.memory_budget, used, t->buffer_size))
+		return 0;
+	p->over_memory_budget = true;
+	if (log_burst_take(&m->over_budget, m->event))
+		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] gets no buffer: trace %s holds %llu bytes of its memory budget of %llu, a buffer is %llu (tracectl start --memory-budget)",
+			 p->name, (int)p->pid, t->id, (unsigned long long)used,
+			 (unsigned long long)t->req.memory_budget,
+			 (unsigned long long)t->buffer_size);
+	return -ENOSPC;
+}
+
 int trace_join(struct manager *m, struct provider *p)
 {
 	struct trace *t = m->trace;
@@ -560,6 +756,9 @@ int trace_join(struct manager *m, struct provider *p)
 	if (!t || t->stopping || p->fd < 0 || p->in_trace)
 		return 0;
 	r = check_budget(m, p);
+	if (r < 0)
+		return r;
+	r = check_memory_budget(m, p);
 	if (r < 0)
 		return r;
 	r = provider_join_trace(p, t->mode, t->buffer_size, t->categories,
@@ -750,7 +949,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
-		p->over_budget = false;
+		p->over_budget = p->over_memory_budget = false;
 		if (p->in_trace)
 			provider_leave_trace(p);
 	}
@@ -1074,7 +1273,7 @@ static int recover(struct manager *m, const struct trace_state *st,
 	r = validate(&st->req, note, sizeof(note));
 	if (r < 0)
 		return r;
-	r = new_trace(m, &st->req, st->owner, &t);
+	r = new_trace(m, &st->req, st->owner, &t, note, sizeof(note));
 	if (r < 0)
 		return r;
 	memcpy(t->uuid.bytes, st->trace_id, sizeof(t->uuid.bytes));
@@ -1171,6 +1370,43 @@ static int recover(struct manager *m, const struct trace_state *st,
 	return 0;
 }
 
+/*
+ * The triggers armed before the restart, armed again: their directory
+ * from the descriptor store, else by its name if it still is the same.
+ */
+static void rearm_triggers(struct manager *m, const struct trace_state *st)
+{
+	_cleanup_close_ int fd = TAKE_FD(m->stored_snapshot_dir_fd);
+	char note[FXT_CTL_MESSAGE_MAX] = "";
+	struct stat sb;
+	int r;
+
+	if (!st->triggers.count && !st->triggers.latency_ns)
+		return;
+	if (fd < 0)
+		fd = open(st->triggers.dir,
+			  O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0 || fstat(fd, &sb) < 0 ||
+	    sb.st_dev != st->triggers_dir_dev ||
+	    sb.st_ino != st->triggers_dir_ino) {
+		log_full(LOG_ERR, fd < 0 ? errno : ESTALE,
+			 TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its triggers are not armed again: their snapshot directory %s is not the one they were armed with (arm them again: tracectl start --trigger)",
+			 m->trace->id, st->triggers.dir);
+		return;
+	}
+	r = triggers_arm(m, &st->triggers, TAKE_FD(fd), st->triggers_owner,
+			 note, sizeof(note));
+	if (r < 0)
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its triggers are not armed again: %s",
+			 m->trace->id, note);
+	else
+		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its %u trigger(s) armed again after the restart",
+			 m->trace->id, st->triggers.count);
+}
+
 int trace_recover(struct manager *m)
 {
 	struct trace_state_provider *listed = NULL;
@@ -1185,6 +1421,14 @@ int trace_recover(struct manager *m)
 				  m->state_dir);
 	if (r >= 0)
 		r = recover(m, &st, listed, n);
+	if (r >= 0)
+		rearm_triggers(m, &st);
+	/* A directory not armed again (or of no trace): let it go. */
+	if (m->stored_snapshot_dir_fd >= 0)
+		close(m->stored_snapshot_dir_fd);
+	m->stored_snapshot_dir_fd = -1;
+	if (!m->triggers)
+		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
 	if (r < 0) {
 		free(listed);
 		if (m->state_dir)
@@ -1259,6 +1503,9 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 	}
 	res->mode = t->mode;
 	res->buffer_size = t->buffer_size;
+	res->memory_budget = t->req.memory_budget;
+	res->memory_used = memory_used(t);
+	snprintf(res->name, sizeof(res->name), "%s", t->req.name);
 	res->elapsed_ns = now_ns() - t->started_ns;
 	snprintf(res->kernel, sizeof(res->kernel), "%s",
 		 kernel_source_backend(t->kernel));

@@ -41,6 +41,12 @@ int trace_resume_provider(struct manager *m, struct provider *p,
  * be resumed is logged and forgotten.
  */
 int trace_recover(struct manager *m);
+/*
+ * The triggers were armed (trigger.h): their directory goes to the
+ * descriptor store and they to the state file, for a restart to arm
+ * them again.
+ */
+void trace_keep_triggers(struct manager *m);
 /* Starts stopping; c (may be NULL) gets the result when written. */
 int trace_stop(struct manager *m, struct controller *c);
 void trace_provider_stopped(struct manager *m, struct provider *p);

@@ -39,6 +39,15 @@ struct trace_state {
 	uint64_t archive_dev, archive_ino;
 	/* +1: the archive's length when the stop began writing; 0: none */
 	uint64_t finish_mark;
+	/*
+	 * The armed triggers (count and latency_ns 0: none), armed by
+	 * triggers_owner; their directory waits in the descriptor store (or
+	 * is opened again by its name when it still is that inode).
+	 */
+	struct fxt_ctl_triggers triggers;
+	uint32_t triggers_owner;
+	uint32_t reserved2;
+	uint64_t triggers_dir_dev, triggers_dir_ino;
 };
 
 /* Replaces the file in dir in one step (rename); 0 or -errno. */

@@ -126,12 +126,12 @@ static struct triggers *triggers_free(struct triggers *set)
 		if (tp->file_fd < 0)
 			pending_free(tp);
 	}
+	sd_event_source_disable_unref(set->latency_timer);
 	if (set->latency_ns) {
 		struct kernel_source *k = kernel_of(set->manager);
 
 		if (k)
 			(void)kernel_source_arm_latency(k, 0);
-		sd_event_source_disable_unref(set->latency_timer);
 	}
 	if (set->dir_fd >= 0)
 		close(set->dir_fd);
@@ -144,8 +144,10 @@ void triggers_disarm(struct manager *m)
 	m->triggers = triggers_free(m->triggers);
 }
 
-static int arm_latency(struct triggers *set, uint64_t threshold_ns,
-		       char *note, size_t note_len);
+static int arm_latency(struct manager *m, uint64_t threshold_ns, char *note,
+		       size_t note_len);
+static int watch_latency(struct triggers *set, uint64_t threshold_ns,
+			 char *note, size_t note_len);
 
 int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 		 int dir_fd, uid_t owner, char *note, size_t note_len)
@@ -187,10 +189,12 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
 		return -EBADF;
 	}
-	if (req->latency_ns && !kernel_of(m)) {
-		snprintf(note, note_len,
-			 "the latency trigger needs kernel capture with kernel:sched: start with --kernel=bpf or --kernel=kmod");
-		return -EOPNOTSUPP;
+	/* Before anything changes: a refusal leaves the armed ones be. */
+	if (req->latency_ns) {
+		int r = arm_latency(m, req->latency_ns, note, note_len);
+
+		if (r < 0)
+			return r;
 	}
 	set = calloc(1, sizeof(*set));
 	if (!set)
@@ -205,10 +209,13 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 	for (i = 0; i < req->count; i++)
 		snprintf(set->armed[i].name, sizeof(set->armed[i].name), "%s",
 			 req->names[i]);
+	/* The kernel's threshold is the new set's now. */
+	if (m->triggers && req->latency_ns)
+		m->triggers->latency_ns = 0;
 	triggers_disarm(m);
 	m->triggers = set;
 	if (req->latency_ns) {
-		int r = arm_latency(set, req->latency_ns, note, note_len);
+		int r = watch_latency(set, req->latency_ns, note, note_len);
 
 		if (r < 0) {
 			triggers_disarm(m);
@@ -217,12 +224,35 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 		log_info("Armed the latency trigger: a wakeup that waits over %llu us for a CPU",
 			 (unsigned long long)(req->latency_ns / 1000));
 	}
+	trace_keep_triggers(m);
 	if (set->count)
 		log_info("Armed %u trigger(s) (first: %s), snapshots to %s, delay %llu ms, at most %u per second each",
 			 set->count, set->armed[0].name, set->dir,
 			 (unsigned long long)(set->delay_usec / 1000),
 			 set->limit);
 	return 0;
+}
+
+bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
+		      uid_t *owner, int *dir_fd)
+{
+	const struct triggers *set = m->triggers;
+	unsigned int i;
+
+	if (!set)
+		return false;
+	fxt_msg_init(req, FXT_MSG_CTL_TRIGGERS, sizeof(*req));
+	req->count = set->count;
+	req->limit = set->limit;
+	req->delay_ns = set->delay_usec * 1000;
+	snprintf(req->dir, sizeof(req->dir), "%s", set->dir);
+	for (i = 0; i < set->count; i++)
+		snprintf(req->names[i], sizeof(req->names[i]), "%s",
+			 set->armed[i].name);
+	req->latency_ns = set->latency_ns;
+	*owner = set->owner;
+	*dir_fd = set->dir_fd;
+	return true;
 }
 
 static struct trigger_armed *find(struct triggers *set, const char *name)
@@ -455,24 +485,37 @@ static int on_latency_poll(sd_event_source *s, uint64_t usec, void *userdata)
 	return sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
 }
 
-static int arm_latency(struct triggers *set, uint64_t threshold_ns,
-		       char *note, size_t note_len)
+/* Sets the kernel's threshold; 0, or -errno with the reason in note. */
+static int arm_latency(struct manager *m, uint64_t threshold_ns, char *note,
+		       size_t note_len)
 {
-	struct manager *m = set->manager;
 	struct kernel_source *k = kernel_of(m);
 	int r;
 
+	if (!k) {
+		snprintf(note, note_len,
+			 "the latency trigger needs kernel capture with kernel:sched: start with --kernel=bpf or --kernel=kmod");
+		return -EOPNOTSUPP;
+	}
 	r = kernel_source_arm_latency(k, threshold_ns);
-	if (r < 0) {
+	if (r < 0)
 		snprintf(note, note_len,
 			 "the latency trigger needs the kernel:sched category captured (kernel %s): %s",
 			 kernel_source_backend(k), strerror(-r));
-		return r;
-	}
+	return r;
+}
+
+/* The kernel is armed: set polls its count from now on. */
+static int watch_latency(struct triggers *set, uint64_t threshold_ns,
+			 char *note, size_t note_len)
+{
+	struct manager *m = set->manager;
+	int r;
+
 	set->latency_ns = threshold_ns;
 	snprintf(set->latency.name, sizeof(set->latency.name), "%s",
 		 FXT_CTL_TRIGGER_LATENCY);
-	set->latency_seen = kernel_source_latency_exceeded(k);
+	set->latency_seen = kernel_source_latency_exceeded(kernel_of(m));
 	r = sd_event_add_time_relative(m->event, &set->latency_timer,
 				       CLOCK_MONOTONIC, LATENCY_POLL_USEC, 0,
 				       on_latency_poll, set);

@@ -8,6 +8,7 @@
 #ifndef FXT_TRIGGER_H
 #define FXT_TRIGGER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -29,6 +30,12 @@ void triggers_fire(struct manager *m, const struct provider *p,
 		   const struct fxt_msg_trigger *msg);
 /* The trace ends: delayed snapshots not taken yet are dropped. */
 void triggers_disarm(struct manager *m);
+/*
+ * The armed triggers as the request that would arm them again (a
+ * restart), their owner and directory; false when none are armed.
+ */
+bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
+		      uid_t *owner, int *dir_fd);
 int triggers_send_status(struct manager *m, struct controller *c);
 
 #endif /* FXT_TRIGGER_H */

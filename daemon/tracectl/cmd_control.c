@@ -360,9 +360,15 @@ static void start_usage(FILE *out, const char *cmd)
 		"                         up to 4); default every process\n"
 		"      --kernel-buffer-size SIZE\n"
 		"                         per CPU, a power of two, e.g. 1M (default 2M)\n"
+		"      --memory-budget SIZE\n"
+		"                         bound the trace's buffers (every provider's\n"
+		"                         and the kernel rings) to SIZE, e.g. 64M;\n"
+		"                         sizes not given come from it, a provider\n"
+		"                         beyond it gets no buffer\n"
+		"      --name NAME        a name for status and the journal\n"
 		"      --trigger NAME     circular: a provider's TRACE_TRIGGER(\"NAME\")\n"
 		"                         writes a snapshot to DIR/NAME-<UTC time>.fxt\n"
-		"                         (repeat for up to 8 names)\n"
+		"                         (repeat, or NAME,NAME; up to 8 names)\n"
 		"      --snapshot-dir DIR where trigger snapshots go, with your rights\n"
 		"      --trigger-delay T  take the snapshot T after the trigger, so\n"
 		"                         what follows is in it too (default 0)\n"
@@ -394,6 +400,8 @@ static void start_usage(FILE *out, const char *cmd)
 			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n"
 			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n"
 			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/tmp --trigger-delay 200ms\n"
+			"  sudo tracectl start --name flight-recorder --mode circular --memory-budget 64M \\\n"
+			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots\n"
 			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/tmp\n");
 }
 
@@ -430,6 +438,32 @@ static bool has_triggers(const struct start_options *o)
 	return o->triggers.count || o->triggers.latency_ns;
 }
 
+/* --trigger NAME[,NAME...]: each name added to the request. */
+static int add_triggers(const char *cmd, const char *list,
+			struct fxt_ctl_triggers *t)
+{
+	_cleanup_free_ char *copy = strdup(list);
+	char *name, *save = NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (name = strtok_r(copy, ",", &save); name || !t->count;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (!name || !fxt_ctl_trigger_name_valid(name)) {
+			fprintf(stderr, "tracectl %s: --trigger %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --trigger jank or --trigger jank,crash\n",
+				cmd, list, FXT_TRIGGER_NAME_MAX - 1);
+			return -EINVAL;
+		}
+		if (t->count == FXT_CTL_TRIGGERS_MAX) {
+			fprintf(stderr, "tracectl %s: --trigger: at most %u names\n",
+				cmd, FXT_CTL_TRIGGERS_MAX);
+			return -EINVAL;
+		}
+		strcpy(t->names[t->count++], name);
+	}
+	return 0;
+}
+
 static int parse_start(const char *cmd, int argc, char **argv,
 		       struct start_options *o)
 {
@@ -447,6 +481,8 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		{ "trigger-delay", required_argument, NULL, 'D' },
 		{ "trigger-limit", required_argument, NULL, 'L' },
 		{ "trigger-latency", required_argument, NULL, 'W' },
+		{ "memory-budget", required_argument, NULL, 'M' },
+		{ "name", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
@@ -531,17 +567,24 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			o->req.kernel_syscall_pids[npids++] = (__u32)value;
 			break;
 		case 'T':
+			if (add_triggers(cmd, optarg, &o->triggers) < 0)
+				return -EINVAL;
+			break;
+		case 'M':
+			if (parse_size(optarg, &value) < 0 || value < 4096) {
+				fprintf(stderr, "tracectl %s: --memory-budget %s: give bytes, at least 4K, e.g. 67108864 or 64M\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->req.memory_budget = value;
+			break;
+		case 'N':
 			if (!fxt_ctl_trigger_name_valid(optarg)) {
-				fprintf(stderr, "tracectl %s: --trigger %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --trigger jank\n",
-					cmd, optarg, FXT_TRIGGER_NAME_MAX - 1);
+				fprintf(stderr, "tracectl %s: --name %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --name flight-recorder\n",
+					cmd, optarg, FXT_CTL_TRACE_NAME_MAX - 1);
 				return -EINVAL;
 			}
-			if (o->triggers.count == FXT_CTL_TRIGGERS_MAX) {
-				fprintf(stderr, "tracectl %s: --trigger: at most %u names\n",
-					cmd, FXT_CTL_TRIGGERS_MAX);
-				return -EINVAL;
-			}
-			strcpy(o->triggers.names[o->triggers.count++], optarg);
+			strcpy(o->req.name, optarg);
 			break;
 		case 'S':
 			o->snapshot_dir = optarg;
@@ -871,6 +914,11 @@ static int do_start(const char *cmd, const struct start_options *o)
 		printf("%s\n", rep.result.message);
 	printf("Tracing to %s (mode %s, kernel %s)\n", rep.result.output,
 	       mode_name(rep.result.mode), rep.result.kernel);
+	if (rep.result.memory_budget)
+		printf("Memory budget: %llu bytes, %llu in use, %llu per provider buffer\n",
+		       (unsigned long long)rep.result.memory_budget,
+		       (unsigned long long)rep.result.memory_used,
+		       (unsigned long long)rep.result.buffer_size);
 	if (has_triggers(o)) {
 		if (arm_triggers(cmd, o, dir_fd))
 			return TRACECTL_EXIT_FAIL;
@@ -1017,9 +1065,17 @@ static void print_status(const struct reply *rep)
 
 	printf("State: %s\n", res->state < 3 ? states[res->state] : "?");
 	if (res->state != FXT_CTL_STATE_IDLE) {
+		if (res->name[0])
+			printf("Name: %.*s\n", (int)sizeof(res->name) - 1,
+			       res->name);
 		printf("Mode: %s\nKernel: %s\nOutput: %s\nElapsed: %.1f s\n",
 		       mode_name(res->mode), res->kernel, res->output,
 		       (double)res->elapsed_ns / 1e9);
+		if (res->memory_budget)
+			printf("Memory budget: %llu bytes, %llu in use (buffers of %llu bytes per provider)\n",
+			       (unsigned long long)res->memory_budget,
+			       (unsigned long long)res->memory_used,
+			       (unsigned long long)res->buffer_size);
 	} else if (res->temp_name[0]) {
 		printf("Last trace: %s, not yet in place: the tracectl stop of uid %u moves it there from %s\n",
 		       res->output, res->owner_uid, res->temp_name);
@@ -1052,6 +1108,8 @@ static void print_status(const struct reply *rep)
 			       provider_note(p));
 		else if (p->flags & FXT_CTL_PROVIDER_OVER_BUDGET)
 			printf(" not tracing: its user's buffers reached their budget (fxtraced --user-buffer-budget)\n");
+		else if (p->flags & FXT_CTL_PROVIDER_OVER_MEMORY_BUDGET)
+			printf(" not tracing: the trace's buffers reached its memory budget (tracectl start --memory-budget)\n");
 		else
 			printf(" not tracing\n");
 	}
@@ -1066,7 +1124,8 @@ int cmd_status(int argc, char **argv)
 
 	if (want_help(argc, argv)) {
 		printf("Usage: tracectl status\n"
-		       "Shows whether a trace runs, its mode, kernel backend and output,\n"
+		       "Shows whether a trace runs, its name, mode, kernel backend, output\n"
+		       "and memory budget (bytes in use of it),\n"
 		       "each connected provider with its buffer fill, and armed triggers\n"
 		       "with their last snapshots (tracectl start --trigger).\n\n"
 		       "Examples:\n  tracectl status\n"

@@ -3,10 +3,11 @@
  * fxt-example: a provider that emits every kind of record from several
  * named threads, for demos and the manager's integration tests.
  *
- *   fxt-example [--seconds S] [--iterations N] [--threads T]
+ *   fxt-example [--seconds S] [--iterations N] [--threads T] [--trigger NAME]
  *
  * Runs until S seconds passed or each thread did N iterations, whichever
- * comes first (default: 5 seconds, 2 threads). Categories: "example",
+ * comes first (default: 5 seconds, 2 threads); then fires trigger NAME
+ * if given (a circular trace armed with it takes a snapshot). Categories: "example",
  * "example.io". Exit status 0, or 2 on a bad command line.
  */
 #define _GNU_SOURCE
@@ -32,10 +33,12 @@ struct worker {
 };
 
 static const char usage[] =
-	"usage: fxt-example [--seconds S] [--iterations N] [--threads T]\n"
+	"usage: fxt-example [--seconds S] [--iterations N] [--threads T] [--trigger NAME]\n"
 	"Emits trace events (categories example, example.io) from T threads\n"
-	"for S seconds (default 5) or N iterations per thread.\n"
-	"example: fxt-example --seconds 2 --threads 4\n";
+	"for S seconds (default 5) or N iterations per thread, then fires\n"
+	"trigger NAME if given (tracectl start --trigger NAME).\n"
+	"example: fxt-example --seconds 2 --threads 4\n"
+	"example: fxt-example --seconds 1 --trigger jank\n";
 
 static void do_io(struct worker *w, unsigned long i)
 {
@@ -126,12 +129,14 @@ static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
 }
 
 static int parse_args(int argc, char **argv, unsigned long *seconds,
-		      unsigned long *iterations, unsigned long *threads)
+		      unsigned long *iterations, unsigned long *threads,
+		      const char **trigger)
 {
 	static const struct option opts[] = {
 		{ "seconds", required_argument, NULL, 's' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "threads", required_argument, NULL, 't' },
+		{ "trigger", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -152,6 +157,9 @@ static int parse_args(int argc, char **argv, unsigned long *seconds,
 			    !*threads)
 				return -1;
 			break;
+		case 'T':
+			*trigger = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
@@ -166,9 +174,11 @@ int main(int argc, char **argv)
 {
 	unsigned long seconds = 5, iterations = 0, threads = 2, i, total = 0;
 	struct worker workers[THREADS_MAX];
+	const char *trigger = NULL;
 	uint64_t deadline;
 
-	if (parse_args(argc, argv, &seconds, &iterations, &threads)) {
+	if (parse_args(argc, argv, &seconds, &iterations, &threads,
+		       &trigger)) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -194,6 +204,8 @@ int main(int argc, char **argv)
 	}
 	TRACE_INSTANT("example", "done", TRACE_SCOPE_PROCESS,
 		      TRACE_ARG_U64("iterations", total));
+	if (trigger)
+		TRACE_TRIGGER(trigger);
 	printf("fxt-example: %lu threads, %lu iterations\n", threads, total);
 	return 0;
 }

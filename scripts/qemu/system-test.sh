@@ -252,6 +252,60 @@ status_and_watchdog() {
 }
 check "systemctl status shows STATUS=; the watchdog is armed" status_and_watchdog
 
+# The flight recorder (flight_recorder KERNEL): the package leaves
+# fxtrace-flight-recorder.service disabled; enabled with settings in
+# /etc/fxtrace/flight-recorder.conf (a budget, two triggers, the kernel
+# backend), it runs the named circular trace within its budget (tracectl
+# status); bob's provider fires a trigger: the snapshot in
+# /var/lib/fxtrace/snapshots passes dump --strict and holds his events
+# and the kernel's; systemctl stop ends the trace and writes its archive
+# beside the snapshots.
+flight_recorder() {
+	kernel=$1
+	unit=fxtrace-flight-recorder.service
+	conf=/etc/fxtrace/flight-recorder.conf
+	snaps=/var/lib/fxtrace/snapshots
+	if [ "$kernel" = bpf ]; then	# the first run: as the package left it
+		enabled=$(systemctl is-enabled "$unit")
+		[ "$enabled" = disabled ] || { say "the package left $unit $enabled"; return 1; }
+		grep -q '^FXT_MEMORY_BUDGET=67108864$' "$conf" ||
+			{ say "no budget of 64M in $conf"; return 1; }
+	fi
+	sed -i -e 's/^FXT_TRIGGERS=.*/FXT_TRIGGERS=flight-recorder,jank/' \
+		-e 's/^FXT_MEMORY_BUDGET=.*/FXT_MEMORY_BUDGET=33554432/' \
+		-e "s/^FXT_KERNEL=.*/FXT_KERNEL=$kernel/" "$conf"
+	rm -f "$snaps"/jank-*.fxt
+	systemctl enable "$unit" || return 1
+	if ! systemctl restart "$unit"; then
+		journalctl -u "$unit" -o cat | tail -n 10
+		return 1
+	fi
+	systemctl is-active "$unit" || return 1
+	tracectl status >"$T/recorder.out"
+	cat "$T/recorder.out"
+	grep -q "^Name: flight-recorder" "$T/recorder.out" &&
+		grep -q "^Mode: circular" "$T/recorder.out" &&
+		grep -q "^Kernel: $kernel" "$T/recorder.out" &&
+		grep -q "^Memory budget: 33554432 bytes" "$T/recorder.out" &&
+		grep -Eq "^  trigger jank +fired 0" "$T/recorder.out" ||
+		{ say "status does not show the flight recorder"; return 1; }
+	FXTRACE_START_WAIT_MS=5000 as bob "$example" --seconds 1 --trigger jank || return 1
+	# shellcheck disable=SC2016
+	wait_for 'ls "$snaps" | grep -q "^jank-.*\.fxt$"' || return 1
+	snap="$snaps/$(ls "$snaps" | grep "^jank-.*\.fxt$" | head -n 1)"
+	ls -l "$snap"
+	archive_holds "$snap" || return 1
+	tracectl status | grep -E "^  (trigger|snapshot) jank"
+	systemctl stop "$unit" || return 1
+	tracectl status | grep -q "^State: idle" || { say "the stop left the trace running"; return 1; }
+	systemctl is-active "$unit" && { say "$unit still active"; return 1; }
+	tracectl dump --strict /var/lib/fxtrace/flight-recorder.fxt >/dev/null ||
+		{ say "the stop's archive does not pass dump --strict"; return 1; }
+	systemctl disable "$unit"
+}
+check "flight recorder (bpf): enabled, its budget and triggers from flight-recorder.conf; a trigger's snapshot passes dump --strict; systemctl stop ends it" flight_recorder bpf
+check "flight recorder (kmod): a trigger's snapshot with the module's kernel records" flight_recorder kmod
+
 units_verify() {
 	units=$(files_of_packages | grep -E '/systemd/system/[^/]*\.(service|socket)$')
 	say "$units"

@@ -15,16 +15,8 @@ if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ] ||
 	exit 77
 fi
 . "$(dirname "$0")/../integration/lib.sh"
-FDSTORE="$(dirname "$0")/../integration/fdstore.py"
 STORED="$T/stored"
 STATE="$T/state"
-
-start_stored() {
-	python3 "$FDSTORE" "$STORED" "$FXTRACED" --socket "$FXTRACE_SOCKET" \
-		--allow-uid "$(id -u)" --state-dir "$STATE" >"$T/fxtraced.log" 2>&1 &
-	MGR=$!	# lib.sh's cleanup ends it, and it the manager
-	poll "$TRACECTL" status
-}
 
 uptime_ns() {
 	awk '{ printf "%.0f\n", $1 * 1e9 }' /proc/uptime

@@ -114,3 +114,36 @@ expect_field() {
 	v=$(field "$1" "$2")
 	[ "$v" = "$3" ] || fail "provider $1: $2 is '$v', expected $3"
 }
+
+# Triggers (tests with $TRIGGER_PROVIDER; snapshots in $T/snaps).
+# snapshots NAME: the snapshot files of trigger NAME, one a line.
+snapshots() {
+	ls "$T/snaps" | grep "^$1-.*\.fxt$" || true
+}
+
+has_snapshot() {
+	[ -n "$(snapshots "$1")" ]
+}
+
+# marks FILE: the n arguments of the "mark" instants in FILE, one a line.
+marks() {
+	"$TRACECTL" dump "$1" | sed -n 's/.*name="mark" n=int64(\([0-9]*\)).*/\1/p'
+}
+
+# run_provider STEPS...: the trigger provider runs all its steps.
+run_provider() {
+	"$TRIGGER_PROVIDER" "$@" >"$T/provider.out" 2>&1 ||
+		fail "trigger-provider $*: $(cat "$T/provider.out")"
+}
+
+# start_stored: fxtraced under fdstore.py (a service manager's
+# descriptor store: FDSTORE=1, LISTEN_FDS at a restart), its kept names
+# listed in $STORED, its state in $STATE; SIGUSR1 to $MGR kills the
+# manager, SIGUSR2 starts it again.
+start_stored() {
+	python3 "$(dirname "${BASH_SOURCE[0]}")/fdstore.py" "$STORED" \
+		"$FXTRACED" --socket "$FXTRACE_SOCKET" --allow-uid "$(id -u)" \
+		--state-dir "$STATE" >"$T/fxtraced.log" 2>&1 &
+	MGR=$!	# cleanup ends it, and it the manager
+	poll "$TRACECTL" status
+}

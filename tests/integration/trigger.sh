@@ -15,26 +15,6 @@
 # The provider's first event waits until it joined the trace.
 export FXTRACE_START_WAIT_MS=60000
 
-# snapshots NAME: the snapshot files of trigger NAME, one a line.
-snapshots() {
-	ls "$T/snaps" | grep "^$1-.*\.fxt$" || true
-}
-
-has_snapshot() {
-	[ -n "$(snapshots "$1")" ]
-}
-
-# marks FILE: the n arguments of the "mark" instants in FILE, one a line.
-marks() {
-	"$TRACECTL" dump "$1" | sed -n 's/.*name="mark" n=int64(\([0-9]*\)).*/\1/p'
-}
-
-# provider_done: the provider program ran all its steps.
-run_provider() {
-	"$TRIGGER_PROVIDER" "$@" >"$T/provider.out" 2>&1 ||
-		fail "trigger-provider $*: $(cat "$T/provider.out")"
-}
-
 start_manager
 mkdir "$T/snaps"
 

@@ -68,6 +68,9 @@ check "fxtrace: tools, manager, units, udev, sysusers, modules-load, man, comple
 	usr/lib/modules-load.d/fxt_sched.conf \
 	usr/share/man/man1/tracectl.1.gz usr/share/man/man8/fxtraced.8.gz \
 	usr/share/bash-completion/completions/tracectl
+check "fxtrace: the flight recorder's unit and its settings" \
+	has_files "$fxtrace" lib/systemd/system/fxtrace-flight-recorder.service \
+	etc/fxtrace/flight-recorder.conf
 check "libfxt-provider1: the shared library" \
 	has_files "$lib" "usr/lib/$multiarch/libfxt-provider.so.1"
 check "libfxt-provider-dev: headers, .so, .pc, man 3" \
@@ -105,12 +108,17 @@ check "postinst enables and starts fxtraced.socket" \
 # before (debhelper's --no-enable form), never started by the package
 # (only restarted after an upgrade if it was running).
 service_not_started() {
-	grep -qF "debian-installed 'fxtraced.service'" "$1" &&
-		! grep -F "'fxtraced.service'" "$1" | grep 'deb-systemd-invoke' |
+	local unit=${2:-fxtraced.service}
+	grep -qF "debian-installed '$unit'" "$1" &&
+		! grep -F "'$unit'" "$1" | grep 'deb-systemd-invoke' |
 			grep -qv 'try-restart'
 }
 check "postinst neither enables nor starts fxtraced.service" \
 	service_not_started "$work/ctl/postinst"
+check "postinst neither enables nor starts the flight recorder" \
+	service_not_started "$work/ctl/postinst" fxtrace-flight-recorder.service
+check "flight-recorder.conf is a conffile" \
+	grep -qx /etc/fxtrace/flight-recorder.conf "$work/ctl/conffiles"
 check "prerm stops the socket and the service on removal" \
 	sh -c "grep -q 'stop fxtraced.service' '$work/ctl/prerm' &&
 		grep -q \"stop 'fxtraced.socket'\" '$work/ctl/prerm'"
@@ -170,6 +178,16 @@ if command -v systemd-analyze >/dev/null; then
 	check "systemd-analyze verify of the packaged units" \
 		env MANPATH="$root/usr/share/man" \
 		systemd-analyze verify "$work/units/fxtraced.service" "$work/units/fxtraced.socket"
+	sed "s|/usr/bin/tracectl|$root/usr/bin/tracectl|" \
+		"$root/lib/systemd/system/fxtrace-flight-recorder.service" \
+		>"$work/units/fxtrace-flight-recorder.service"
+	check "systemd-analyze verify of the packaged flight recorder" \
+		env MANPATH="$root/usr/share/man" \
+		systemd-analyze verify "$work/units/fxtrace-flight-recorder.service" \
+		"$work/units/fxtraced.service" "$work/units/fxtraced.socket"
+	check "the flight recorder reads /etc/fxtrace/flight-recorder.conf" \
+		grep -qx 'EnvironmentFile=-/etc/fxtrace/flight-recorder.conf' \
+		"$root/lib/systemd/system/fxtrace-flight-recorder.service"
 	check "the packaged service runs /usr/sbin/fxtraced" \
 		grep -qx 'ExecStart=/usr/sbin/fxtraced' "$root/lib/systemd/system/fxtraced.service"
 fi
@@ -212,6 +230,12 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 		test "$(cd "$work/files" && complete_words tracectl convert a.fxt -o '')" = "b.json"
 	check "completion: start's trigger options" \
 		test "$(complete_words tracectl start --trig)" = "--trigger --trigger-delay --trigger-limit --trigger-latency"
+	check "completion: start --name" \
+		test "$(complete_words tracectl start --na)" = "--name"
+	check "completion: --memory-budget takes a size, no word" \
+		test "$(complete_words tracectl start --memory-budget '')" = ""
+	check "completion: --memory-budget" \
+		test "$(complete_words tracectl start --mem)" = "--memory-budget"
 	mkdir "$work/files/snaps"
 	check "completion: --snapshot-dir takes directories" \
 		test "$(cd "$work/files" && complete_words tracectl start --snapshot-dir '')" = "snaps"

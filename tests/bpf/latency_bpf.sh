@@ -25,15 +25,19 @@ THRESHOLD_MS=100
 start_manager
 mkdir "$T/snaps"
 
-# Without the hog the wakee waits for nothing. The trigger is system-wide
-# and this machine may be shared: a snapshot is allowed only for another
-# thread's wait that the records around it prove real.
+# Without the hog the wakee waits for nothing: no sched_latency of it
+# unless its own clock saw a wait that long (a busy machine). The trigger
+# is system-wide and this machine may be shared: a snapshot is allowed
+# only for waits that the records around them prove real.
 "$TRACECTL" start -o "$T/quiet.fxt" --mode circular --kernel=bpf \
 	--kernel-buffer-size 16M --trigger-latency ${THRESHOLD_MS}ms \
 	--snapshot-dir "$T/snaps" >"$T/start.out" ||
 	fail "start --trigger-latency"
 "$KDEV_WORKLOAD" latency 10 0 >"$T/quiet.out" || fail "quiet workload"
 quiet=$(sed -n 's/^wakee=\([0-9]*\) .*/\1/p' "$T/quiet.out")
+# Its own clock (write to after read) spans the kernel's wakeup to switch
+# in: under it, the kernel may not have seen the threshold crossed.
+quiet_wait_us=$(sed -n 's/.* max_wait_us=\([0-9]*\)/\1/p' "$T/quiet.out")
 sleep 2
 "$TRACECTL" status >"$T/status.out"
 grep -q "trigger latency" "$T/status.out" ||
@@ -41,8 +45,15 @@ grep -q "trigger latency" "$T/status.out" ||
 "$TRACECTL" stop >/dev/null || fail "stop"
 "$TRACECTL" dump --strict "$T/quiet.fxt" >"$T/quiet.dump" 2>&1 ||
 	fail "dump --strict of the trace"
-grep "name=\"sched_latency\"" "$T/quiet.dump" | grep -q "thread=[0-9]*/$quiet " &&
-	fail "sched_latency of the wakee $quiet without a hog"
+quiet_latency() {
+	grep "name=\"sched_latency\"" "$1" | grep -q "thread=[0-9]*/$quiet "
+}
+if [ "$quiet_wait_us" -lt $((THRESHOLD_MS * 1000)) ]; then
+	quiet_latency "$T/quiet.dump" &&
+		fail "sched_latency of the wakee $quiet without a hog (it saw $quiet_wait_us us)"
+else
+	echo "without the hog the wakee still waited $quiet_wait_us us (a busy machine)"
+fi
 for snap in "$T"/snaps/latency-*.fxt; do
 	[ -e "$snap" ] || continue
 	echo "without the hog: $(basename "$snap") of another thread's wait:"
@@ -50,9 +61,6 @@ for snap in "$T"/snaps/latency-*.fxt; do
 		fail "dump --strict of $snap"
 	"$CHECK_LATENCY" "$T/other.dump" $((THRESHOLD_MS * 1000000)) ||
 		fail "a snapshot without the hog, and no real wait in it"
-	grep "name=\"sched_latency\"" "$T/other.dump" |
-		grep -q "thread=[0-9]*/$quiet " &&
-		fail "sched_latency of the wakee $quiet without a hog"
 	rm "$snap"
 done
 
@@ -81,4 +89,28 @@ grep -Eq "trigger jank +fired 0, 0 snapshots" "$T/status.out" ||
 	fail "status: $(grep jank "$T/status.out")"
 "$TRACECTL" stop >/dev/null || fail "stop"
 cat "$T/hog.out"
+
+# A restart under a descriptor store (as tests/bpf/restart_store_bpf.sh):
+# the capture taken back has no way to its threshold, so the provider
+# trigger is armed again and the latency one is not, as the log says.
+STORED="$T/stored"
+STATE="$T/state"
+no_manager() {
+	! "$TRACECTL" status
+}
+stop_manager
+start_stored
+"$TRACECTL" start -o "$T/restart.fxt" --mode circular --kernel=bpf \
+	--trigger jank --trigger-latency ${THRESHOLD_MS}ms \
+	--snapshot-dir "$T/snaps" >"$T/start.out" || fail "start (stored)"
+kill -USR1 "$MGR"
+poll no_manager
+kill -USR2 "$MGR"
+poll grep -q "trigger(s) armed again after the restart" "$T/fxtraced.log"
+grep -q "its latency trigger is not armed again" "$T/fxtraced.log" ||
+	fail "a restart does not say the latency trigger is not armed again"
+"$TRACECTL" status >"$T/status.out"
+grep -q "trigger jank" "$T/status.out" && ! grep -q "trigger latency" "$T/status.out" ||
+	fail "after the restart: $(grep trigger "$T/status.out")"
+"$TRACECTL" stop >/dev/null || fail "stop after the restart"
 echo "ok"

@@ -208,6 +208,18 @@ static long fxt_reset(struct fxt_session *s)
 	return 0;
 }
 
+static long fxt_latency(struct fxt_session *s, void __user *arg)
+{
+	u64 threshold_ns;
+
+	if (copy_from_user(&threshold_ns, arg, sizeof(threshold_ns)))
+		return -EFAULT;
+	mutex_lock(&s->lock);
+	fxt_probes_set_latency(s, threshold_ns);
+	mutex_unlock(&s->lock);
+	return 0;
+}
+
 static long fxt_locked(struct fxt_session *s,
 		       long (*op)(struct fxt_session *s))
 {
@@ -249,6 +261,8 @@ static long fxt_dev_ioctl(struct file *file, unsigned int cmd,
 		return fxt_locked(s, fxt_stop);
 	case FXT_SCHED_IOC_RESET:
 		return fxt_locked(s, fxt_reset);
+	case FXT_SCHED_IOC_LATENCY:
+		return fxt_latency(s, uarg);
 	default:
 		return -ENOTTY;
 	}

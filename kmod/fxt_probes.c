@@ -12,6 +12,10 @@
  * the same fork and exec probes also write kernel:proc events. Each CPU's
  * idle task (pid 0) is its own thread, fxt_kirq_thread_koid().
  *
+ * The wakeup-latency check (FXT_SCHED_IOC_LATENCY) keeps each woken
+ * task's wakeup time in fxt_wake_slots (fxt_sched_wake_slot() in
+ * include/fxt/sched.h, as the BPF program does).
+ *
  * kernel:irq (include/fxt/kirq.h), kernel:syscall (fxt/ksyscall.h),
  * kernel:power (fxt/kpower.h), kernel:block (fxt/kblock.h) and
  * kernel:fault (fxt/kfault.h) are optional: a kernel without their
@@ -123,37 +127,101 @@ static void fxt_write_all_names(struct fxt_session *s)
 	rcu_read_unlock();
 }
 
+static u64 fxt_wake_slots[FXT_SCHED_WAKE_SLOTS];
+
+static u64 *fxt_wake_slot(pid_t tid)
+{
+	return &fxt_wake_slots[(u32)tid & (FXT_SCHED_WAKE_SLOTS - 1)];
+}
+
+void fxt_probes_set_latency(struct fxt_session *s, u64 threshold_ns)
+{
+	unsigned int i;
+
+	if (threshold_ns && !s->latency_ns)
+		for (i = 0; i < FXT_SCHED_WAKE_SLOTS; i++)
+			WRITE_ONCE(fxt_wake_slots[i], 0);
+	WRITE_ONCE(s->latency_ns, threshold_ns);
+}
+
+/* A task woken while still on its CPU does not wait for one. */
+static bool fxt_task_on_cpu(const struct task_struct *p)
+{
+#ifdef CONFIG_SMP
+	return READ_ONCE(p->on_cpu);
+#else
+	return p == current;
+#endif
+}
+
+/* next waited since its wakeup: over the threshold, say so. Irqs off. */
+static void fxt_check_latency(struct fxt_ring *ring,
+			      const struct task_struct *next, u64 now,
+			      u64 threshold_ns)
+{
+	u64 *slot = fxt_wake_slot(next->pid);
+	u64 woken = READ_ONCE(*slot);
+	u64 w[FXT_SCHED_LATENCY_WORDS];
+	u64 wait;
+
+	if (!fxt_sched_wake_slot_is(woken, next->pid))
+		return;
+	/* Used up: a switch in after a preemption is no wakeup's. */
+	WRITE_ONCE(*slot, 0);
+	wait = fxt_sched_wake_slot_wait(woken, now);
+	if (wait < threshold_ns)
+		return;
+	fxt_sched_write_latency(w, now, next->tgid, next->pid, wait,
+				now - wait);
+	fxt_ring_write(ring, FXT_SCHED_EV_BIT_SWITCH, w,
+		       FXT_SCHED_LATENCY_WORDS);
+	WRITE_ONCE(ring->ctrl->latency_exceeded,
+		   ring->ctrl->latency_exceeded + 1);
+}
+
 static void fxt_probe_switch(void *data, bool preempt,
 			     struct task_struct *prev,
 			     struct task_struct *next,
 			     unsigned int prev_state)
 {
+	struct fxt_session *s = data;
+	struct fxt_ring *ring = fxt_session_this_ring(s);
 	u64 w[FXT_SCHED_SWITCH_WORDS];
 	unsigned int cpu = smp_processor_id();
+	u64 now = ktime_get_boot_fast_ns();
+	u64 threshold_ns = READ_ONCE(s->latency_ns);
 
 	/* __schedule() holds the runqueue lock with interrupts disabled. */
 	lockdep_assert_irqs_disabled();
-	fxt_sched_write_switch(w, ktime_get_boot_fast_ns(), cpu,
+	fxt_sched_write_switch(w, now, cpu,
 			       fxt_sched_thread_state(prev_state, preempt),
 			       fxt_kirq_thread_koid(prev->pid, cpu),
 			       fxt_kirq_thread_koid(next->pid, cpu),
 			       fxt_task_weight(prev), fxt_task_weight(next));
-	fxt_ring_write(fxt_session_this_ring(data), FXT_SCHED_EV_BIT_SWITCH, w,
+	fxt_ring_write(ring, FXT_SCHED_EV_BIT_SWITCH, w,
 		       FXT_SCHED_SWITCH_WORDS);
+	if (threshold_ns && next->pid)
+		fxt_check_latency(ring, next, now, threshold_ns);
 }
 
 /* Also sched_wakeup_new. May run with interrupts enabled. */
 static void fxt_probe_wakeup(void *data, struct task_struct *p)
 {
+	struct fxt_session *s = data;
 	u64 w[FXT_SCHED_WAKEUP_WORDS];
 	unsigned long flags;
+	u64 now;
 
 	local_irq_save(flags);
-	fxt_sched_write_wakeup(w, ktime_get_boot_fast_ns(), task_cpu(p),
-			       p->pid, fxt_task_weight(p), current->pid);
-	fxt_ring_write(fxt_session_this_ring(data), FXT_SCHED_EV_BIT_WAKEUP, w,
+	now = ktime_get_boot_fast_ns();
+	fxt_sched_write_wakeup(w, now, task_cpu(p), p->pid, fxt_task_weight(p),
+			       current->pid);
+	fxt_ring_write(fxt_session_this_ring(s), FXT_SCHED_EV_BIT_WAKEUP, w,
 		       FXT_SCHED_WAKEUP_WORDS);
 	local_irq_restore(flags);
+	if (READ_ONCE(s->latency_ns) && p->pid && !fxt_task_on_cpu(p))
+		WRITE_ONCE(*fxt_wake_slot(p->pid),
+			   fxt_sched_wake_slot(p->pid, now));
 }
 
 static void fxt_probe_fork(void *data, struct task_struct *parent,

@@ -14,6 +14,11 @@ int fxt_probes_init(void);
 u32 fxt_probes_missing(void);
 /* Registers the probes of s->events; writes every task's names first. */
 int fxt_probes_start(struct fxt_session *s);
+/*
+ * Arms the wakeup-latency check at threshold_ns (0: off), clearing the
+ * wakeup times a previous arming left. Under s->lock.
+ */
+void fxt_probes_set_latency(struct fxt_session *s, u64 threshold_ns);
 /* Unregisters and waits until no probe runs any more. */
 void fxt_probes_stop(struct fxt_session *s);
 

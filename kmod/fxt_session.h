@@ -30,6 +30,8 @@ struct fxt_session {
 	u64 block_key[2];	/* kernel:block ids, drawn at each start */
 	u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 	bool tracing;
+	/* FXT_SCHED_IOC_LATENCY; the probes read it without the lock. */
+	u64 latency_ns;
 	/* Rules: vma open/close; configure refuses while non-zero. */
 	atomic_t mappings;
 	wait_queue_head_t waiters;

@@ -56,7 +56,9 @@ if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	! gcc $cflags -o "$work/root/bin/kmod_bench" tests/kernel/bench.c \
 	tests/kernel/kring.c tests/common/pingpong.c tests/common/workload.c \
 	tests/common/kdev_work.c \
-	-lpthread; then
+	-lpthread ||
+	! gcc $cflags -o "$work/root/bin/kdev-workload" tests/bpf/kdev_workload.c \
+	tests/common/kdev_work.c -lpthread; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1
 fi
@@ -87,6 +89,7 @@ done
 cp scripts/qemu/e2e_lib.sh "$work/root/bin/e2e_lib.sh"
 cp scripts/qemu/e2e.sh "$work/root/bin/e2e.sh"
 cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
+cp scripts/qemu/e2e_latency.sh "$work/root/bin/e2e_latency.sh"
 
 cp /bin/busybox "$work/root/bin/busybox"
 cp scripts/qemu/init "$work/root/init"

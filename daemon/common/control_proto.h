@@ -116,7 +116,8 @@ struct fxt_ctl_snapshot {
  * Arms the running circular trace's triggers (after its start; again:
  * replaces them). The controller opens the directory with its own rights
  * (O_DIRECTORY | O_RDONLY) and passes it: on a provider's
- * FXT_MSG_PROVIDER_TRIGGER of an armed name, delay_ns later, the manager
+ * FXT_MSG_PROVIDER_TRIGGER of an armed name (or a wakeup latency over
+ * latency_ns), delay_ns later, the manager
  * writes a snapshot (as FXT_MSG_CTL_SNAPSHOT) to NAME-<UTC time>.fxt in
  * it, at most limit per name and second (more are counted suppressed).
  */
@@ -124,12 +125,21 @@ struct fxt_ctl_snapshot {
 
 struct fxt_ctl_triggers {
 	struct fxt_msg_header hdr;
-	__u32 count;		/* names used, 1..FXT_CTL_TRIGGERS_MAX */
+	__u32 count;		/* names used, 0..FXT_CTL_TRIGGERS_MAX */
 	__u32 limit;		/* snapshots per name per second; 0: 1 */
 	__u64 delay_ns;
 	char dir[FXT_CTL_PATH_MAX];	/* absolute, for status and logs */
 	char names[FXT_CTL_TRIGGERS_MAX][FXT_TRIGGER_NAME_MAX];
+	/*
+	 * Non-zero: also the trigger FXT_CTL_TRIGGER_LATENCY, fired by the
+	 * kernel capture (kernel:sched) when a thread waits longer than this
+	 * between its wakeup and getting a CPU. With count 0, the only one.
+	 */
+	__u64 latency_ns;
 };
+
+/* The name of the wakeup-latency trigger: its snapshots and status row. */
+#define FXT_CTL_TRIGGER_LATENCY "latency"
 
 /*
  * A name that may be armed (it becomes part of a file name): 1 to 63 of

@@ -500,6 +500,25 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 	return len;
 }
 
+/*
+ * The programs read the threshold from .bss at each switch and wakeup;
+ * a capture taken back from a dead manager has no mapping of it.
+ */
+static int bpf_arm_latency(void *state, uint64_t threshold_ns)
+{
+	struct bpf_backend *b = state;
+
+	if (!b->skel || !b->skel->bss)
+		return -EOPNOTSUPP;
+	/* Left from an earlier arming: not this one's wakeups. */
+	if (threshold_ns && !b->skel->bss->latency_ns)
+		memset((void *)b->skel->bss->wake_slots, 0,
+		       sizeof(b->skel->bss->wake_slots));
+	__atomic_store_n(&b->skel->bss->latency_ns, threshold_ns,
+			 __ATOMIC_RELAXED);
+	return 0;
+}
+
 /* Events the kernel skipped because one of our programs was running. */
 static uint64_t recursion_misses(struct bpf_backend *b)
 {
@@ -688,6 +707,7 @@ const struct kernel_backend_ops kernel_backend_bpf = {
 	.ncpus = bpf_ncpus,
 	.read_cpu = bpf_read_cpu,
 	.ring = bpf_ring,
+	.arm_latency = bpf_arm_latency,
 	.stats = bpf_stats,
 	.close = bpf_close,
 };

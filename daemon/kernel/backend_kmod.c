@@ -234,6 +234,14 @@ static unsigned int kmod_ncpus(void *state)
 	return ((struct kmod_state *)state)->info.ncpus;
 }
 
+static int kmod_arm_latency(void *state, uint64_t threshold_ns)
+{
+	struct kmod_state *s = state;
+	__u64 ns = threshold_ns;
+
+	return ioctl(s->fd, FXT_SCHED_IOC_LATENCY, &ns) < 0 ? -errno : 0;
+}
+
 static int kmod_ring(void *state, unsigned int cpu, struct fxt_ring_reader *r)
 {
 	struct kmod_state *s = state;
@@ -298,6 +306,7 @@ const struct kernel_backend_ops kernel_backend_kmod = {
 	.ncpus = kmod_ncpus,
 	.read_cpu = kmod_read_cpu,
 	.ring = kmod_ring,
+	.arm_latency = kmod_arm_latency,
 	.stats = kmod_stats,
 	.close = kmod_close,
 };

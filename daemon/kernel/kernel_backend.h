@@ -7,6 +7,7 @@
 #ifndef FXT_KERNEL_BACKEND_H
 #define FXT_KERNEL_BACKEND_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <fxt/ring.h>
@@ -42,6 +43,12 @@ struct kernel_backend_ops {
 	 * fxt_ring_peek() (snapshots read it without releasing anything).
 	 */
 	int (*ring)(void *state, unsigned int cpu, struct fxt_ring_reader *r);
+	/*
+	 * While capture runs: a thread that waited longer than threshold_ns
+	 * (0: off) from its wakeup for a CPU gets a sched_latency record
+	 * and counts in its CPU's ctrl->latency_exceeded. NULL: cannot.
+	 */
+	int (*arm_latency)(void *state, uint64_t threshold_ns);
 	void (*stats)(void *state, struct kernel_session_stats *st);
 	void (*close)(void *state);
 };

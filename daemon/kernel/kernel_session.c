@@ -399,6 +399,32 @@ int kernel_session_start(struct kernel_session *ks)
 	return dump_names(ks);
 }
 
+int kernel_session_arm_latency(struct kernel_session *ks, uint64_t threshold_ns)
+{
+	const uint32_t sched = FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP;
+
+	if (!ks->ops->arm_latency || !ks->ops->ring || !ks->started ||
+	    ks->cfg.mode != FXT_BUFFERING_CIRCULAR ||
+	    (ks->cfg.events & sched) != sched)
+		return -EOPNOTSUPP;
+	return ks->ops->arm_latency(ks->state, threshold_ns);
+}
+
+uint64_t kernel_session_latency_exceeded(const struct kernel_session *ks)
+{
+	unsigned int cpu, n = ks->ops->ncpus(ks->state);
+	struct fxt_ring_reader r;
+	uint64_t sum = 0;
+
+	if (!ks->ops->ring || !ks->started)
+		return 0;
+	for (cpu = 0; cpu < n; cpu++)
+		if (ks->ops->ring(ks->state, cpu, &r) == 0)
+			sum += __atomic_load_n(&r.ctrl->latency_exceeded,
+					       __ATOMIC_RELAXED);
+	return sum;
+}
+
 int kernel_session_event_fd(const struct kernel_session *ks)
 {
 	return ks->ops->event_fd ? ks->ops->event_fd(ks->state) : -1;

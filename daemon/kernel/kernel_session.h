@@ -116,6 +116,17 @@ size_t kernel_session_keep_fds(const struct kernel_session *ks,
 /* "kmod" or "bpf". */
 const char *kernel_session_backend(const struct kernel_session *ks);
 int kernel_session_start(struct kernel_session *ks);
+/*
+ * The wakeup-latency trigger, computed by the kernel side: from now on a
+ * thread that waits longer than threshold_ns (0: off) between its wakeup
+ * and getting a CPU gets a sched_latency instant and counts in
+ * kernel_session_latency_exceeded(). Circular, capturing kernel:sched;
+ * else -EOPNOTSUPP.
+ */
+int kernel_session_arm_latency(struct kernel_session *ks,
+			       uint64_t threshold_ns);
+/* Threads that waited too long so far, over all CPUs. */
+uint64_t kernel_session_latency_exceeded(const struct kernel_session *ks);
 /* Readable when a CPU buffer passed its watermark; -1 if there is none. */
 int kernel_session_event_fd(const struct kernel_session *ks);
 /*

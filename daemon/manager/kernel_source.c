@@ -103,6 +103,18 @@ int kernel_source_snapshot(struct kernel_source *ks, struct archive *a)
 	return archive_commit(a, ks->id, s.records);
 }
 
+int kernel_source_arm_latency(struct kernel_source *ks, uint64_t threshold_ns)
+{
+	if (ks->stopped)
+		return -ESRCH;
+	return kernel_session_arm_latency(ks->session, threshold_ns);
+}
+
+uint64_t kernel_source_latency_exceeded(const struct kernel_source *ks)
+{
+	return kernel_session_latency_exceeded(ks->session);
+}
+
 void kernel_source_lost(struct kernel_source *ks, uint64_t records,
 			uint64_t bytes, int error)
 {

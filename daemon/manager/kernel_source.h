@@ -49,6 +49,13 @@ int kernel_source_resume(struct kernel_source *ks);
  * archive, from what the rings hold now; capture goes on. 0 or -errno.
  */
 int kernel_source_snapshot(struct kernel_source *ks, struct archive *a);
+/*
+ * The wakeup-latency trigger (kernel_session_arm_latency()): armed with
+ * threshold_ns, 0 disarms; 0 or -errno. The count of threads that waited
+ * longer so far, summed over the CPUs' rings: the manager polls it.
+ */
+int kernel_source_arm_latency(struct kernel_source *ks, uint64_t threshold_ns);
+uint64_t kernel_source_latency_exceeded(const struct kernel_source *ks);
 /* Records the writer could not put on disk after all. */
 void kernel_source_lost(struct kernel_source *ks, uint64_t records,
 			uint64_t bytes, int error);

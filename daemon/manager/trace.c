@@ -1381,7 +1381,7 @@ static void rearm_triggers(struct manager *m, const struct trace_state *st)
 	struct stat sb;
 	int r;
 
-	if (!st->triggers.count)
+	if (!st->triggers.count && !st->triggers.latency_ns)
 		return;
 	if (fd < 0)
 		fd = open(st->triggers.dir,
@@ -1395,8 +1395,19 @@ static void rearm_triggers(struct manager *m, const struct trace_state *st)
 			 m->trace->id, st->triggers.dir);
 		return;
 	}
-	r = triggers_arm(m, &st->triggers, TAKE_FD(fd), st->triggers_owner,
-			 note, sizeof(note));
+	r = triggers_arm(m, &st->triggers, fcntl(fd, F_DUPFD_CLOEXEC, 3),
+			 st->triggers_owner, note, sizeof(note));
+	if (r < 0 && st->triggers.latency_ns && st->triggers.count) {
+		/* A capture taken back may not reach its threshold: the rest. */
+		struct fxt_ctl_triggers names = st->triggers;
+
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its latency trigger is not armed again: %s",
+			 m->trace->id, note);
+		names.latency_ns = 0;
+		r = triggers_arm(m, &names, TAKE_FD(fd), st->triggers_owner,
+				 note, sizeof(note));
+	}
 	if (r < 0)
 		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
 			 "Trace %s: its triggers are not armed again: %s",

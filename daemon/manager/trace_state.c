@@ -12,7 +12,8 @@
 #include "trace_state.h"
 
 #define TRACE_STATE_MAGIC 0x4554415453545846ull /* "FXTSTATE" */
-#define TRACE_STATE_VERSION 2u
+/* 3: fxt_ctl_triggers grew latency_ns. */
+#define TRACE_STATE_VERSION 3u
 /* More would be a corrupt file: one uid may not even have this many. */
 #define TRACE_STATE_PROVIDERS_MAX (1u << 20)
 

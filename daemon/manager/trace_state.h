@@ -40,9 +40,9 @@ struct trace_state {
 	/* +1: the archive's length when the stop began writing; 0: none */
 	uint64_t finish_mark;
 	/*
-	 * The armed triggers (count 0: none), armed by triggers_owner; their
-	 * directory waits in the descriptor store (or is opened again by
-	 * its name when it still is that inode).
+	 * The armed triggers (count and latency_ns 0: none), armed by
+	 * triggers_owner; their directory waits in the descriptor store (or
+	 * is opened again by its name when it still is that inode).
 	 */
 	struct fxt_ctl_triggers triggers;
 	uint32_t triggers_owner;

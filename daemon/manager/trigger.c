@@ -7,6 +7,12 @@
  * one second from the first snapshot of the window; what goes over it is
  * counted as suppressed, not logged line by line (a provider may fire in
  * a loop).
+ *
+ * The wakeup-latency trigger is computed by the kernel side: it counts
+ * the threads that waited too long in each CPU's ring control page, and
+ * this polls the sum while the trigger is armed (LATENCY_POLL_USEC), so
+ * that no event of the kernel costs the manager anything. The violations
+ * that a poll finds are one firing each, of which at most one snapshot.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -20,6 +26,7 @@
 
 #include "cleanup.h"
 #include "controller.h"
+#include "kernel_source.h"
 #include <fxt/fxt_msg.h>
 #include "log.h"
 #include "manager.h"
@@ -31,6 +38,8 @@
 #define USEC_PER_SEC 1000000ull
 /* Same name, same millisecond (a limit over 1): -1, -2, ... appended. */
 #define TRIGGER_LINK_TRIES 16
+/* A wakeup latency over the threshold is seen at most this late. */
+#define LATENCY_POLL_USEC 50000ull
 
 struct trigger_pending;
 
@@ -50,6 +59,11 @@ struct triggers {
 	unsigned int limit;
 	unsigned int count;
 	struct trigger_armed armed[FXT_CTL_TRIGGERS_MAX];
+	/* latency_ns 0: not armed. */
+	struct trigger_armed latency;
+	uint64_t latency_ns;
+	uint64_t latency_seen;	/* kernel count at the last poll */
+	sd_event_source *latency_timer;
 	struct fxt_ctl_trigger history[TRIGGER_HISTORY];	/* a ring */
 	unsigned int nhistory, next_history;
 	struct trigger_pending *pending;
@@ -67,6 +81,12 @@ struct trigger_pending {
 	char provider[FXT_PROVIDER_NAME_MAX];
 	pid_t pid;
 };
+
+/* The running trace's kernel capture, if any. */
+static struct kernel_source *kernel_of(const struct manager *m)
+{
+	return m->trace ? trace_kernel(m) : NULL;
+}
 
 static void unlink_pending(struct trigger_pending *tp)
 {
@@ -106,6 +126,13 @@ static struct triggers *triggers_free(struct triggers *set)
 		if (tp->file_fd < 0)
 			pending_free(tp);
 	}
+	sd_event_source_disable_unref(set->latency_timer);
+	if (set->latency_ns) {
+		struct kernel_source *k = kernel_of(set->manager);
+
+		if (k)
+			(void)kernel_source_arm_latency(k, 0);
+	}
 	if (set->dir_fd >= 0)
 		close(set->dir_fd);
 	free(set);
@@ -116,6 +143,11 @@ void triggers_disarm(struct manager *m)
 {
 	m->triggers = triggers_free(m->triggers);
 }
+
+static int arm_latency(struct manager *m, uint64_t threshold_ns, char *note,
+		       size_t note_len);
+static int watch_latency(struct triggers *set, uint64_t threshold_ns,
+			 char *note, size_t note_len);
 
 int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 		 int dir_fd, uid_t owner, char *note, size_t note_len)
@@ -134,10 +166,11 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 		return trace_state(m) == FXT_CTL_STATE_TRACING ? -EINVAL :
 								  -ESRCH;
 	}
-	if (!req->count || req->count > FXT_CTL_TRIGGERS_MAX ||
+	if ((!req->count && !req->latency_ns) ||
+	    req->count > FXT_CTL_TRIGGERS_MAX ||
 	    req->dir[0] != '/' || !memchr(req->dir, '\0', sizeof(req->dir))) {
 		snprintf(note, note_len,
-			 "give 1 to %u trigger names and an absolute directory",
+			 "give 1 to %u trigger names (or a latency) and an absolute directory",
 			 FXT_CTL_TRIGGERS_MAX);
 		return -EINVAL;
 	}
@@ -156,6 +189,13 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
 		return -EBADF;
 	}
+	/* Before anything changes: a refusal leaves the armed ones be. */
+	if (req->latency_ns) {
+		int r = arm_latency(m, req->latency_ns, note, note_len);
+
+		if (r < 0)
+			return r;
+	}
 	set = calloc(1, sizeof(*set));
 	if (!set)
 		return -ENOMEM;
@@ -169,12 +209,27 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 	for (i = 0; i < req->count; i++)
 		snprintf(set->armed[i].name, sizeof(set->armed[i].name), "%s",
 			 req->names[i]);
+	/* The kernel's threshold is the new set's now. */
+	if (m->triggers && req->latency_ns)
+		m->triggers->latency_ns = 0;
 	triggers_disarm(m);
 	m->triggers = set;
+	if (req->latency_ns) {
+		int r = watch_latency(set, req->latency_ns, note, note_len);
+
+		if (r < 0) {
+			triggers_disarm(m);
+			return r;
+		}
+		log_info("Armed the latency trigger: a wakeup that waits over %llu us for a CPU",
+			 (unsigned long long)(req->latency_ns / 1000));
+	}
 	trace_keep_triggers(m);
-	log_info("Armed %u trigger(s) (first: %s), snapshots to %s, delay %llu ms, at most %u per second each",
-		 set->count, set->armed[0].name, set->dir,
-		 (unsigned long long)(set->delay_usec / 1000), set->limit);
+	if (set->count)
+		log_info("Armed %u trigger(s) (first: %s), snapshots to %s, delay %llu ms, at most %u per second each",
+			 set->count, set->armed[0].name, set->dir,
+			 (unsigned long long)(set->delay_usec / 1000),
+			 set->limit);
 	return 0;
 }
 
@@ -194,6 +249,7 @@ bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
 	for (i = 0; i < set->count; i++)
 		snprintf(req->names[i], sizeof(req->names[i]), "%s",
 			 set->armed[i].name);
+	req->latency_ns = set->latency_ns;
 	*owner = set->owner;
 	*dir_fd = set->dir_fd;
 	return true;
@@ -352,39 +408,34 @@ static bool within_limit(struct triggers *set, struct trigger_armed *t,
 	return true;
 }
 
-void triggers_fire(struct manager *m, const struct provider *p,
-		   const struct fxt_msg_trigger *msg)
+/* times firings of t by source (pid): at most one snapshot. */
+static void fire(struct triggers *set, struct trigger_armed *t,
+		 uint64_t times, const char *source, pid_t pid)
 {
-	struct triggers *set = m->triggers;
-	char name[FXT_TRIGGER_NAME_MAX];
+	struct manager *m = set->manager;
 	struct trigger_pending *tp;
-	struct trigger_armed *t;
 	uint64_t now;
 	int r;
 
-	memcpy(name, msg->name, sizeof(name));
-	name[sizeof(name) - 1] = '\0';
-	t = set ? find(set, name) : NULL;
-	if (!t)
-		return;		/* not armed: nothing asked for it */
-	t->fired++;
+	t->fired += times;
 	(void)sd_event_now(m->event, CLOCK_MONOTONIC, &now);
 	if (!within_limit(set, t, now)) {
-		t->suppressed++;
+		t->suppressed += times;
 		return;
 	}
+	t->suppressed += times - 1;
 	tp = calloc(1, sizeof(*tp));
 	if (!tp) {
 		log_error_errno(-ENOMEM, "Trigger %s of %s[%d]: no snapshot",
-				name, p->name, (int)p->pid);
+				t->name, source, (int)pid);
 		return;
 	}
 	tp->set = set;
 	tp->trigger = t;
 	snprintf(tp->name, sizeof(tp->name), "%s", t->name);
 	tp->file_fd = tp->dir_fd = -1;
-	snprintf(tp->provider, sizeof(tp->provider), "%s", p->name);
-	tp->pid = p->pid;
+	snprintf(tp->provider, sizeof(tp->provider), "%s", source);
+	tp->pid = pid;
 	tp->next = set->pending;
 	set->pending = tp;
 	if (!set->delay_usec) {
@@ -395,9 +446,83 @@ void triggers_fire(struct manager *m, const struct provider *p,
 				       set->delay_usec, 0, on_delay, tp);
 	if (r < 0) {
 		log_error_errno(r, "Trigger %s: cannot wait for the delay; taking the snapshot now",
-				name);
+				t->name);
 		take(tp);
 	}
+}
+
+void triggers_fire(struct manager *m, const struct provider *p,
+		   const struct fxt_msg_trigger *msg)
+{
+	struct triggers *set = m->triggers;
+	char name[FXT_TRIGGER_NAME_MAX];
+	struct trigger_armed *t;
+
+	memcpy(name, msg->name, sizeof(name));
+	name[sizeof(name) - 1] = '\0';
+	t = set ? find(set, name) : NULL;
+	if (!t)
+		return;		/* not armed: nothing asked for it */
+	fire(set, t, 1, p->name, p->pid);
+}
+
+static int on_latency_poll(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct triggers *set = userdata;
+	struct kernel_source *k = kernel_of(set->manager);
+	uint64_t count;
+
+	(void)usec;
+	if (!k)
+		return 0;
+	count = kernel_source_latency_exceeded(k);
+	if (count != set->latency_seen) {
+		fire(set, &set->latency, count - set->latency_seen, "kernel",
+		     0);
+		set->latency_seen = count;
+	}
+	(void)sd_event_source_set_time_relative(s, LATENCY_POLL_USEC);
+	return sd_event_source_set_enabled(s, SD_EVENT_ONESHOT);
+}
+
+/* Sets the kernel's threshold; 0, or -errno with the reason in note. */
+static int arm_latency(struct manager *m, uint64_t threshold_ns, char *note,
+		       size_t note_len)
+{
+	struct kernel_source *k = kernel_of(m);
+	int r;
+
+	if (!k) {
+		snprintf(note, note_len,
+			 "the latency trigger needs kernel capture with kernel:sched: start with --kernel=bpf or --kernel=kmod");
+		return -EOPNOTSUPP;
+	}
+	r = kernel_source_arm_latency(k, threshold_ns);
+	if (r < 0)
+		snprintf(note, note_len,
+			 "the latency trigger needs the kernel:sched category captured (kernel %s): %s",
+			 kernel_source_backend(k), strerror(-r));
+	return r;
+}
+
+/* The kernel is armed: set polls its count from now on. */
+static int watch_latency(struct triggers *set, uint64_t threshold_ns,
+			 char *note, size_t note_len)
+{
+	struct manager *m = set->manager;
+	int r;
+
+	set->latency_ns = threshold_ns;
+	snprintf(set->latency.name, sizeof(set->latency.name), "%s",
+		 FXT_CTL_TRIGGER_LATENCY);
+	set->latency_seen = kernel_source_latency_exceeded(kernel_of(m));
+	r = sd_event_add_time_relative(m->event, &set->latency_timer,
+				       CLOCK_MONOTONIC, LATENCY_POLL_USEC, 0,
+				       on_latency_poll, set);
+	if (r < 0)
+		snprintf(note, note_len, "cannot poll the kernel's count: %s",
+			 strerror(-r));
+	return r;
 }
 
 int triggers_send_status(struct manager *m, struct controller *c)
@@ -409,9 +534,12 @@ int triggers_send_status(struct manager *m, struct controller *c)
 
 	if (!set)
 		return 0;
-	for (i = 0; i < set->count; i++) {
-		const struct trigger_armed *t = &set->armed[i];
+	for (i = 0; i <= set->count; i++) {
+		const struct trigger_armed *t = i < set->count ? &set->armed[i] :
+								 &set->latency;
 
+		if (i == set->count && !set->latency_ns)
+			break;
 		fxt_msg_init(&d, FXT_MSG_CTL_TRIGGER, sizeof(d));
 		d.fired = t->fired;
 		d.snapshots = t->snapshots;

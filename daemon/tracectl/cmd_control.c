@@ -374,6 +374,11 @@ static void start_usage(FILE *out, const char *cmd)
 		"                         what follows is in it too (default 0)\n"
 		"      --trigger-limit N  snapshots per trigger per second (default 1);\n"
 		"                         more are counted as suppressed\n"
+		"      --trigger-latency T\n"
+		"                         circular, kernel:sched: a thread that waits\n"
+		"                         longer than T (e.g. 10ms) from its wakeup for\n"
+		"                         a CPU writes a snapshot to DIR/latency-<UTC\n"
+		"                         time>.fxt (measured in the kernel)\n"
 		"Talks to fxtraced at $%s (default %s).\n\n",
 		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
 		strcmp(cmd, "record") ?
@@ -396,7 +401,8 @@ static void start_usage(FILE *out, const char *cmd)
 			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n"
 			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/tmp --trigger-delay 200ms\n"
 			"  sudo tracectl start --name flight-recorder --mode circular --memory-budget 64M \\\n"
-			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots\n");
+			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots\n"
+			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/tmp\n");
 }
 
 static int resolve_output(const char *path, char *out, size_t len)
@@ -425,6 +431,11 @@ static int parse_pid(const char *s, uint64_t *out)
 	if (errno || end == s || *end || !*out || *out > INT32_MAX)
 		return -EINVAL;
 	return 0;
+}
+
+static bool has_triggers(const struct start_options *o)
+{
+	return o->triggers.count || o->triggers.latency_ns;
 }
 
 /* --trigger NAME[,NAME...]: each name added to the request. */
@@ -469,6 +480,7 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		{ "snapshot-dir", required_argument, NULL, 'S' },
 		{ "trigger-delay", required_argument, NULL, 'D' },
 		{ "trigger-limit", required_argument, NULL, 'L' },
+		{ "trigger-latency", required_argument, NULL, 'W' },
 		{ "memory-budget", required_argument, NULL, 'M' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
@@ -596,6 +608,14 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			o->triggers.limit = (__u32)value;
 			trigger_options = true;
 			break;
+		case 'W':
+			if (parse_duration_ns(optarg, &value) < 0 || !value) {
+				fprintf(stderr, "tracectl %s: --trigger-latency %s: give a wait longer than 0, e.g. 10ms or 500us\n",
+					cmd, optarg);
+				return -EINVAL;
+			}
+			o->triggers.latency_ns = value;
+			break;
 		case 'h':
 			o->help = true;
 			return 0;
@@ -604,15 +624,15 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			return -EINVAL;
 		}
 	}
-	if (trigger_options && !o->triggers.count) {
-		fprintf(stderr, "tracectl %s: --snapshot-dir, --trigger-delay and --trigger-limit go with --trigger NAME\n",
+	if (trigger_options && !has_triggers(o)) {
+		fprintf(stderr, "tracectl %s: --snapshot-dir, --trigger-delay and --trigger-limit go with --trigger NAME or --trigger-latency T\n",
 			cmd);
 		return -EINVAL;
 	}
-	if (o->triggers.count &&
+	if (has_triggers(o) &&
 	    (o->req.mode != FXT_BUFFERING_CIRCULAR || !o->snapshot_dir)) {
-		fprintf(stderr, "tracectl %s: --trigger needs --mode circular and --snapshot-dir DIR\n",
-			cmd);
+		fprintf(stderr, "tracectl %s: --trigger%s needs --mode circular and --snapshot-dir DIR\n",
+			cmd, o->triggers.count ? "" : "-latency");
 		return -EINVAL;
 	}
 	if (o->snapshot_dir &&
@@ -854,7 +874,7 @@ static int do_start(const char *cmd, const struct start_options *o)
 	struct reply rep;
 	int r;
 
-	if (o->triggers.count) {
+	if (has_triggers(o)) {
 		dir_fd = open_snapshot_dir(cmd, o->snapshot_dir);
 		if (dir_fd < 0)
 			return TRACECTL_EXIT_FAIL;
@@ -899,7 +919,7 @@ static int do_start(const char *cmd, const struct start_options *o)
 		       (unsigned long long)rep.result.memory_budget,
 		       (unsigned long long)rep.result.memory_used,
 		       (unsigned long long)rep.result.buffer_size);
-	if (o->triggers.count) {
+	if (has_triggers(o)) {
 		if (arm_triggers(cmd, o, dir_fd))
 			return TRACECTL_EXIT_FAIL;
 		printf("Triggers armed: snapshots to %s\n", o->triggers.dir);

@@ -21,7 +21,11 @@
 #include <fxt/ring.h>
 
 #define FXT_SCHED_DEVICE "/dev/fxt_sched"
-#define FXT_SCHED_ABI_VERSION 1u
+/*
+ * 2: FXT_SCHED_IOC_LATENCY and fxt_ring_ctrl.latency_exceeded (the
+ * wakeup-latency trigger).
+ */
+#define FXT_SCHED_ABI_VERSION 2u
 
 /* Events to capture (fxt_sched_config.events). */
 #define FXT_SCHED_EV_SWITCH (1u << 0)	/* context switch records */
@@ -113,5 +117,13 @@ struct fxt_sched_stats {
 #define FXT_SCHED_IOC_RESET _IO(FXT_SCHED_IOC_MAGIC, 5)
 #define FXT_SCHED_IOC_STATS \
 	_IOR(FXT_SCHED_IOC_MAGIC, 6, struct fxt_sched_stats)
+/*
+ * The wakeup-latency threshold in ns (a __u64; 0: off, the default),
+ * also while tracing: with FXT_SCHED_EV_SWITCH and FXT_SCHED_EV_WAKEUP,
+ * a thread that waits longer than it from its wakeup until it gets a CPU
+ * gets a sched_latency record (include/fxt/sched.h) in that CPU's ring
+ * and counts in its ctrl->latency_exceeded.
+ */
+#define FXT_SCHED_IOC_LATENCY _IOW(FXT_SCHED_IOC_MAGIC, 7, __u64)
 
 #endif /* FXT_SCHED_UAPI_H */

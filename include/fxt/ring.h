@@ -61,7 +61,13 @@ struct fxt_ring_ctrl {
 	/* Per FXT_SCHED_EV_BIT_*: records written, records dropped */
 	__u64 event_records[FXT_RING_EVENT_KINDS];
 	__u64 event_dropped[FXT_RING_EVENT_KINDS];
-	__u64 reserved[25];
+	/*
+	 * Threads of this CPU that waited longer than the armed wakeup
+	 * latency for it (include/fxt/sched.h, fxt_sched_write_latency());
+	 * the manager polls the sum while that trigger is armed.
+	 */
+	__u64 latency_exceeded;
+	__u64 reserved[24];
 };
 
 /*

@@ -28,14 +28,20 @@ enum fxt_sched_string {
 	FXT_SCHED_STR_FILENAME = 11,
 	FXT_SCHED_STR_CODE = 12,
 	FXT_SCHED_STR_SIGNAL = 13,
-	FXT_SCHED_STR_COUNT = 13,
+	/* The wakeup-latency instant, fxt_sched_write_latency() */
+	FXT_SCHED_STR_CAT_SCHED = 14,
+	FXT_SCHED_STR_LATENCY = 15,
+	FXT_SCHED_STR_LATENCY_NS = 16,
+	FXT_SCHED_STR_WAKEUP_TS = 17,
+	FXT_SCHED_STR_COUNT = 17,
 };
 
 /* Index i holds the string of FXT_SCHED_STR_* value i; 0 is the empty string. */
 #define FXT_SCHED_STRING_TABLE                                          \
 	{ "", "outgoing_weight", "incoming_weight", "weight", "waker",  \
 	  "process", "kernel:proc", "fork", "exec", "exit", "child",    \
-	  "filename", "code", "signal" }
+	  "filename", "code", "signal", "kernel:sched", "sched_latency", \
+	  "latency_ns", "wakeup_ts" }
 
 /* Perfetto reads a weight of INT32_MIN as the idle thread. */
 #define FXT_SCHED_IDLE_WEIGHT ((__s32)0x80000000)
@@ -45,6 +51,7 @@ enum fxt_sched_string {
 
 #define FXT_SCHED_SWITCH_WORDS 6u
 #define FXT_SCHED_WAKEUP_WORDS 6u
+#define FXT_SCHED_LATENCY_WORDS 8u
 /* The largest record of any kernel category: exec (include/fxt/kproc.h). */
 #define FXT_SCHED_RECORD_MAX_WORDS 13u
 
@@ -108,6 +115,71 @@ static inline void fxt_sched_write_wakeup(__u64 *w, __u64 ts, unsigned int cpu,
 	w[3] = fxt_sched_int32_arg(FXT_SCHED_STR_WEIGHT, weight);
 	w[4] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_SCHED_STR_WAKER, 0);
 	w[5] = waker_tid;
+}
+
+/*
+ * The wakeup-latency trigger: a thread that waited longer than the armed
+ * threshold between its wakeup and getting a CPU. An instant event
+ * "sched_latency" (category "kernel:sched") on that thread, stamped when
+ * it got the CPU, with arguments latency_ns (the wait) and wakeup_ts (the
+ * wakeup's timestamp, the clock of the records). An instant, not a
+ * complete event over the wait: a complete event written at the switch
+ * would carry the older wakeup time as its timestamp and break the ring's
+ * time order (see include/fxt/kirq.h); the wait itself is already on the
+ * timeline between the thread's wakeup record and its switch in, where
+ * this instant marks its end and names its length.
+ */
+static inline void fxt_sched_write_latency(__u64 *w, __u64 ts, __u64 pid,
+					   __u64 tid, __u64 latency_ns,
+					   __u64 wakeup_ts)
+{
+	w[0] = fxt_event_header(FXT_SCHED_LATENCY_WORDS, FXT_EVENT_INSTANT, 2,
+				0, FXT_SCHED_STR_CAT_SCHED,
+				FXT_SCHED_STR_LATENCY);
+	w[1] = ts;
+	w[2] = pid;
+	w[3] = tid;
+	w[4] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_SCHED_STR_LATENCY_NS, 0);
+	w[5] = latency_ns;
+	w[6] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_SCHED_STR_WAKEUP_TS, 0);
+	w[7] = wakeup_ts;
+}
+
+/*
+ * The wakeup times of the latency check, module and BPF alike: one word
+ * per slot of a direct-mapped table indexed by tid (FXT_SCHED_WAKE_SLOTS,
+ * tid modulo its size), the tid (below PID_MAX_LIMIT = 2^22) in the low
+ * bits and the wakeup time in microseconds above, so that a reader on
+ * another CPU never pairs one task's tid with another's time. No lock, no
+ * allocation and nothing that can fail in the scheduler's path: a
+ * per-task store that can (BPF task storage, when busy) would leave a
+ * wakeup time behind, and a later switch in after a preemption would be
+ * measured from it. Two tids of one slot waiting at once lose one
+ * measurement, never make a false one. 2^42 us wrap after 50 days of
+ * uptime; waits are computed modulo that.
+ */
+#define FXT_SCHED_WAKE_SLOTS 4096u
+#define FXT_SCHED_WAKE_TID_BITS 22u
+#define FXT_SCHED_WAKE_US_MASK ((1ull << (64 - FXT_SCHED_WAKE_TID_BITS)) - 1)
+
+static inline __u64 fxt_sched_wake_slot(__u32 tid, __u64 ts_ns)
+{
+	return (ts_ns / 1000) << FXT_SCHED_WAKE_TID_BITS |
+	       (tid & ((1u << FXT_SCHED_WAKE_TID_BITS) - 1));
+}
+
+static inline int fxt_sched_wake_slot_is(__u64 slot, __u32 tid)
+{
+	return slot &&
+	       (__u32)(slot & ((1u << FXT_SCHED_WAKE_TID_BITS) - 1)) == tid;
+}
+
+/* The wait in ns from the slot's wakeup to now_ns (microsecond grain). */
+static inline __u64 fxt_sched_wake_slot_wait(__u64 slot, __u64 now_ns)
+{
+	__u64 then_us = slot >> FXT_SCHED_WAKE_TID_BITS;
+
+	return ((now_ns / 1000 - then_us) & FXT_SCHED_WAKE_US_MASK) * 1000;
 }
 
 /*

@@ -4,6 +4,8 @@
  * "tid=TID pid=PID base=0xADDR pages=PAGES".
  * kdev-workload block PATH COUNT BYTES: COUNT O_DIRECT writes of BYTES
  * to PATH (a block device), then fdatasync; prints "writes=COUNT".
+ * kdev-workload latency ROUNDS HOG_MS: kdev_wakeup_latency(); prints
+ * "wakee=TID max_wait_us=US".
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -16,7 +18,8 @@
 
 static int usage(const char *argv0)
 {
-	fprintf(stderr, "usage: %s faults PAGES | block PATH COUNT BYTES\n",
+	fprintf(stderr,
+		"usage: %s faults PAGES | block PATH COUNT BYTES | latency ROUNDS HOG_MS\n",
 		argv0);
 	return 2;
 }
@@ -53,6 +56,24 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		printf("writes=%ld\n", count);
+		return 0;
+	}
+	if (argc == 4 && !strcmp(argv[1], "latency")) {
+		long rounds = atol(argv[2]), hog_ms = atol(argv[3]);
+		uint64_t max_wait_us;
+		int wakee;
+
+		if (rounds <= 0 || hog_ms < 0)
+			return usage(argv[0]);
+		err = kdev_wakeup_latency((unsigned int)rounds,
+					  (unsigned int)hog_ms, &wakee,
+					  &max_wait_us);
+		if (err) {
+			fprintf(stderr, "latency: %s\n", strerror(-err));
+			return 1;
+		}
+		printf("wakee=%d max_wait_us=%llu\n", wakee,
+		       (unsigned long long)max_wait_us);
 		return 0;
 	}
 	return usage(argv[0]);

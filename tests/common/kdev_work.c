@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -154,4 +155,135 @@ int kdev_naps(unsigned int count)
 		if (nanosleep(&nap, NULL))
 			return -errno;
 	return 0;
+}
+
+/* The wakeup-latency workload's threads, all pinned to one CPU. */
+struct wake_latency {
+	int cpu;
+	unsigned int rounds, hog_ms;
+	int wake[2], hog[2], done[2];	/* pipes */
+	volatile int wakee_tid;
+	struct timespec woken;		/* when the waker woke the wakee */
+	uint64_t max_wait_us;		/* as the wakee saw it */
+};
+
+static uint64_t ts_us(const struct timespec *t)
+{
+	return (uint64_t)t->tv_sec * 1000000 + (uint64_t)t->tv_nsec / 1000;
+}
+
+static int pin_fifo(int cpu, int prio)
+{
+	struct sched_param sp = { .sched_priority = prio };
+	cpu_set_t set;
+	int r;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -errno;
+	r = prio ? pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) : 0;
+	return -r;
+}
+
+static void *wakee_main(void *arg)
+{
+	struct wake_latency *w = arg;
+	struct timespec now;
+	uint64_t wait;
+	char c;
+
+	if (pin_fifo(w->cpu, 0))
+		return NULL;
+	w->wakee_tid = gettid();
+	while (read(w->wake[0], &c, 1) == 1 && c != 'q') {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		wait = ts_us(&now) - ts_us(&w->woken);
+		if (wait > w->max_wait_us)
+			w->max_wait_us = wait;
+		if (write(w->done[1], "d", 1) != 1)
+			break;
+	}
+	return NULL;
+}
+
+static void *hog_main(void *arg)
+{
+	struct wake_latency *w = arg;
+	struct timespec start, now;
+	char c;
+
+	if (pin_fifo(w->cpu, 20))
+		return NULL;
+	while (read(w->hog[0], &c, 1) == 1 && c != 'q') {
+		clock_gettime(CLOCK_MONOTONIC, &start);
+		do
+			clock_gettime(CLOCK_MONOTONIC, &now);
+		while (ts_us(&now) - ts_us(&start) < w->hog_ms * 1000ull);
+	}
+	return NULL;
+}
+
+/* The waker: SCHED_FIFO below the hog, so the wakee cannot preempt it. */
+static void *waker_main(void *arg)
+{
+	const struct timespec pause = { .tv_nsec = 50000000 };
+	struct wake_latency *w = arg;
+	unsigned int i;
+	char c;
+	int r;
+
+	r = pin_fifo(w->cpu, 10);
+	for (i = 0; !r && i < w->rounds; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &w->woken);
+		if (write(w->wake[1], "w", 1) != 1 ||
+		    (w->hog_ms && write(w->hog[1], "h", 1) != 1) ||
+		    read(w->done[0], &c, 1) != 1)
+			r = -EIO;
+		nanosleep(&pause, NULL);
+	}
+	(void)!write(w->wake[1], "q", 1);
+	(void)!write(w->hog[1], "q", 1);
+	return (void *)(intptr_t)r;
+}
+
+int kdev_wakeup_latency(unsigned int rounds, unsigned int hog_ms,
+			int *wakee_tid, uint64_t *max_wait_us)
+{
+	struct wake_latency w = { .rounds = rounds, .hog_ms = hog_ms };
+	pthread_t wakee, hog, waker;
+	void *ret = NULL;
+	int r = 0;
+
+	w.cpu = sched_getcpu();
+	if (w.cpu < 0 || pipe(w.wake) || pipe(w.hog) || pipe(w.done))
+		return -errno;
+	if (pthread_create(&wakee, NULL, wakee_main, &w))
+		return -EAGAIN;
+	if (pthread_create(&hog, NULL, hog_main, &w)) {
+		(void)!write(w.wake[1], "q", 1);
+		pthread_join(wakee, NULL);
+		return -EAGAIN;
+	}
+	while (!w.wakee_tid)
+		usleep(1000);
+	if (pthread_create(&waker, NULL, waker_main, &w)) {
+		(void)!write(w.wake[1], "q", 1);
+		(void)!write(w.hog[1], "q", 1);
+		r = -EAGAIN;
+	} else {
+		pthread_join(waker, &ret);
+		r = (int)(intptr_t)ret;
+	}
+	pthread_join(wakee, NULL);
+	pthread_join(hog, NULL);
+	close(w.wake[0]);
+	close(w.wake[1]);
+	close(w.hog[0]);
+	close(w.hog[1]);
+	close(w.done[0]);
+	close(w.done[1]);
+	*wakee_tid = w.wakee_tid;
+	*max_wait_us = w.max_wait_us;
+	return r;
 }

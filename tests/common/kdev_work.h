@@ -41,4 +41,17 @@ void kdev_loop_detach(const char *dev);
 /* count sleeps of 50 us pinned to CPU 0: it goes idle and back each time. */
 int kdev_naps(unsigned int count);
 
+/*
+ * The wakeup-latency trigger's workload, pinned to the calling thread's
+ * CPU: rounds times a SCHED_FIFO waker wakes a wakee (a normal thread,
+ * blocked on a pipe) and, with hog_ms, then a SCHED_FIFO hog of higher
+ * priority that spins hog_ms on that CPU: the wakee waits at least that
+ * long for it. Without the hog the waker blocks and the wakee runs at
+ * once. *wakee_tid: the wakee; *max_wait_us: its longest wait as it saw
+ * it (waker's clock before the wakeup to the wakee's after its read).
+ * Needs CAP_SYS_NICE.
+ */
+int kdev_wakeup_latency(unsigned int rounds, unsigned int hog_ms,
+			int *wakee_tid, uint64_t *max_wait_us);
+
 #endif /* KDEV_WORK_H */

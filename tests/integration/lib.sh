@@ -44,6 +44,19 @@ poll() {
 	done
 }
 
+# start_usage WHY ARGS...: tracectl start ARGS exits 2 saying WHY.
+start_usage() {
+	why=$1
+	shift
+	set +e
+	"$TRACECTL" start -o "$T/never.fxt" "$@" >"$T/usage.out" 2>&1
+	status=$?
+	set -e
+	[ $status -eq 2 ] || fail "start $*: exit $status, expected 2"
+	grep -q -- "$why" "$T/usage.out" ||
+		fail "start $*: does not say '$why': $(cat "$T/usage.out")"
+}
+
 start_manager() {
 	"$FXTRACED" --socket "$FXTRACE_SOCKET" --allow-uid "$(id -u)" "$@" \
 		>"$T/fxtraced.log" 2>&1 &

@@ -7,37 +7,47 @@
 # after it. A name not armed does nothing. Ten triggers in a row give one
 # snapshot and nine suppressed, as status says; status lists the
 # snapshot. Misused options are usage errors; nothing is left half
-# written in the directory.
+# written in the directory. --trigger-latency: its usage errors, and
+# refused without kernel capture.
 . "$(dirname "$0")/lib.sh"
 
 : "${TRIGGER_PROVIDER:?}"
 # The provider's first event waits until it joined the trace.
 export FXTRACE_START_WAIT_MS=60000
 
-# usage WHY ARGS...: tracectl start ARGS exits 2 saying WHY.
-usage() {
-	why=$1
-	shift
-	set +e
-	"$TRACECTL" start -o "$T/never.fxt" "$@" >"$T/usage.out" 2>&1
-	status=$?
-	set -e
-	[ $status -eq 2 ] || fail "start $*: exit $status, expected 2"
-	grep -q -- "$why" "$T/usage.out" ||
-		fail "start $*: does not say '$why': $(cat "$T/usage.out")"
-}
-
 start_manager
 mkdir "$T/snaps"
 
-usage "needs --mode circular" --trigger jank --snapshot-dir "$T/snaps"
-usage "needs --mode circular and --snapshot-dir" --mode circular --trigger jank
-usage "go with --trigger" --mode circular --snapshot-dir "$T/snaps"
-usage "a name is" --mode circular --trigger a/b --snapshot-dir "$T/snaps"
-usage "trigger-delay" --mode circular --trigger jank --snapshot-dir "$T/snaps" \
+start_usage "needs --mode circular" --trigger jank --snapshot-dir "$T/snaps"
+start_usage "needs --mode circular and --snapshot-dir" --mode circular --trigger jank
+start_usage "go with --trigger" --mode circular --snapshot-dir "$T/snaps"
+start_usage "a name is" --mode circular --trigger a/b --snapshot-dir "$T/snaps"
+start_usage "trigger-delay" --mode circular --trigger jank --snapshot-dir "$T/snaps" \
 	--trigger-delay soon
 "$TRACECTL" start --help | grep -q -- "--trigger NAME" ||
 	fail "start --help does not describe --trigger"
+# The wakeup-latency trigger (with a kernel: tests/bpf/latency_bpf.sh).
+start_usage "give a wait" --mode circular --trigger-latency soon \
+	--snapshot-dir "$T/snaps"
+start_usage "give a wait" --mode circular --trigger-latency 0 \
+	--snapshot-dir "$T/snaps"
+start_usage "trigger-latency needs --mode circular" --trigger-latency 10ms \
+	--snapshot-dir "$T/snaps"
+start_usage "trigger-latency needs --mode circular and --snapshot-dir" \
+	--mode circular --trigger-latency 10ms
+"$TRACECTL" start --help | grep -q -- "--trigger-latency T" ||
+	fail "start --help does not describe --trigger-latency"
+
+# No kernel capture: the trigger cannot be armed, and says why.
+set +e
+"$TRACECTL" start -o "$T/off.fxt" --mode circular --kernel=off \
+	--trigger-latency 10ms --snapshot-dir "$T/snaps" >"$T/off.out" 2>&1
+status=$?
+set -e
+[ $status -eq 1 ] && grep -q "needs kernel capture" "$T/off.out" ||
+	fail "--kernel=off: exit $status: $(cat "$T/off.out")"
+"$TRACECTL" stop >/dev/null || fail "stop"
+
 set +e
 "$TRACECTL" start -o "$T/never.fxt" --mode circular --kernel=off \
 	--trigger jank --snapshot-dir "$T/missing" >"$T/usage.out" 2>&1

@@ -1316,6 +1316,112 @@ static int test_kdev_events(void)
 	return 0;
 }
 
+/* One wakeup-latency round in a fresh circular capture, read back. */
+static int latency_capture(uint64_t threshold_ns, unsigned int hog_ms,
+			   struct capture *c, int *wakee, uint64_t *exceeded,
+			   uint64_t *max_wait_us)
+{
+	struct fxt_sched_stats st;
+	struct kring k;
+	unsigned int cpu;
+
+	CHECK_OK(kring_open(&k));
+	CHECK_OK(kring_configure(&k, 4 << 20, FXT_BUFFERING_CIRCULAR,
+				 FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP, 0));
+	CHECK_OK(kring_map(&k));
+	CHECK(ioctl(k.fd, FXT_SCHED_IOC_LATENCY, &threshold_ns) == 0,
+	      "FXT_SCHED_IOC_LATENCY: %s", strerror(errno));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
+	CHECK_OK(kdev_wakeup_latency(2, hog_ms, wakee, max_wait_us));
+	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
+	CHECK_OK(kring_stats(&k, &st));
+	*exceeded = 0;
+	for (cpu = 0; cpu < k.info.ncpus; cpu++)
+		*exceeded += kring_ctrl(&k, cpu)->latency_exceeded;
+	CHECK(capture_all(&k, c, NULL, 0) == 0, "decode: %s", c->why);
+	kring_close(&k);
+	CHECK(c->n == st.records && !st.overwritten,
+	      "decoded %zu of %llu, %llu overwritten", c->n,
+	      (unsigned long long)st.records,
+	      (unsigned long long)st.overwritten);
+	return 0;
+}
+
+/* The wakee's sched_latency records: how many, the longest wait. */
+static size_t latency_of(const struct capture *c, int tid, uint64_t *longest)
+{
+	size_t i, n = 0;
+
+	*longest = 0;
+	for (i = 0; i < c->n; i++) {
+		const struct krec *r = &c->recs[i];
+
+		if (r->kind != KREC_LATENCY || r->tid != (uint64_t)tid)
+			continue;
+		n++;
+		if (r->latency_ns > *longest)
+			*longest = r->latency_ns;
+	}
+	return n;
+}
+
+/*
+ * The wakeup-latency check: a wakee that a SCHED_FIFO hog keeps from its
+ * CPU for hog_ms waits at least that long: with the threshold below it,
+ * a sched_latency record on the wakee (>= the threshold, ending at its
+ * switch in) and a count in the ring's control page; not armed, or with
+ * no hog, none. TCG is slow: the hog and threshold are generous.
+ */
+static int test_wakeup_latency(void)
+{
+	const uint64_t threshold_ns = 100000000;
+	const unsigned int hog_ms = 300;
+	uint64_t exceeded, longest, max_wait_us;
+	struct capture c;
+	size_t n, i;
+	int wakee;
+
+	CHECK_OK(latency_capture(threshold_ns, hog_ms, &c, &wakee, &exceeded,
+				 &max_wait_us));
+	n = latency_of(&c, wakee, &longest);
+	printf("  hog %u ms: wakee %d waited %llu us (its own clock), "
+	       "sched_latency %zu, longest %llu us, %llu over the threshold\n",
+	       hog_ms, wakee, (unsigned long long)max_wait_us, n,
+	       (unsigned long long)(longest / 1000),
+	       (unsigned long long)exceeded);
+	CHECK(n >= 1 && longest >= threshold_ns,
+	      "no sched_latency >= %llu ns on the wakee",
+	      (unsigned long long)threshold_ns);
+	CHECK(exceeded >= n, "ctrl->latency_exceeded %llu < %zu records",
+	      (unsigned long long)exceeded, n);
+	for (i = 0; i < c.n; i++)
+		if (c.recs[i].kind == KREC_LATENCY)
+			CHECK(c.recs[i].latency_ns >= threshold_ns,
+			      "sched_latency of %llu ns below the threshold",
+			      (unsigned long long)c.recs[i].latency_ns);
+	capture_free(&c);
+
+	/* Not armed: the same hog writes nothing. */
+	CHECK_OK(latency_capture(0, hog_ms, &c, &wakee, &exceeded,
+				 &max_wait_us));
+	n = latency_of(&c, wakee, &longest);
+	CHECK(n == 0 && exceeded == 0, "not armed: %zu records, %llu counted",
+	      n, (unsigned long long)exceeded);
+	for (i = 0; i < c.n; i++)
+		CHECK(c.recs[i].kind != KREC_LATENCY,
+		      "not armed: sched_latency");
+	capture_free(&c);
+
+	/* No hog: the wakee gets its CPU at once. */
+	CHECK_OK(latency_capture(threshold_ns, 0, &c, &wakee, &exceeded,
+				 &max_wait_us));
+	n = latency_of(&c, wakee, &longest);
+	CHECK(n == 0, "no hog: %zu sched_latency on the wakee (%llu us)", n,
+	      (unsigned long long)(longest / 1000));
+	capture_free(&c);
+	return 0;
+}
+
 static int by_ts(const void *a, const void *b)
 {
 	const struct krec *x = a, *y = b;
@@ -1462,6 +1568,7 @@ static const struct test tests[] = {
 	{ "proc_events", test_proc_events },
 	{ "kdev_events", test_kdev_events },
 	{ "irq_syscall_events", test_irq_syscall_events },
+	{ "wakeup_latency", test_wakeup_latency },
 };
 
 static int run_one(const struct test *t)

@@ -289,6 +289,33 @@ static unsigned int decode_fault(const uint64_t *w, unsigned int size,
 	return size;
 }
 
+/*
+ * kernel:sched: the wakeup-latency instant on the thread that waited,
+ * at the time it got its CPU: wakeup_ts + latency_ns is that time.
+ */
+static unsigned int decode_latency(const uint64_t *w, unsigned int size,
+				   struct krec *r, char *why, size_t why_len)
+{
+	if (!event_ok(w[0], FXT_EVENT_INSTANT, 2, FXT_SCHED_STR_CAT_SCHED) ||
+	    FXT_GET(w[0], FXT_EVENT_NAME) != FXT_SCHED_STR_LATENCY ||
+	    size != FXT_SCHED_LATENCY_WORDS ||
+	    !arg_ok(w[4], FXT_ARG_UINT64, 2, FXT_SCHED_STR_LATENCY_NS) ||
+	    w[4] >> 32 ||
+	    !arg_ok(w[6], FXT_ARG_UINT64, 2, FXT_SCHED_STR_WAKEUP_TS) ||
+	    w[6] >> 32)
+		FAIL("sched_latency 0x%016llx of %u words",
+		     (unsigned long long)w[0], size);
+	if (!w[3] || w[7] + w[5] != w[1])
+		FAIL("sched_latency: wakeup_ts + latency_ns != its time");
+	r->kind = KREC_LATENCY;
+	r->ts = w[1];
+	r->process = w[2];
+	r->tid = w[3];
+	r->latency_ns = w[5];
+	r->wakeup_ts = w[7];
+	return size;
+}
+
 /* kernel:proc: instant events on an inline thread, one argument. */
 static unsigned int decode_event(const uint64_t *w, unsigned int size,
 				 struct krec *r, char *why, size_t why_len)
@@ -306,6 +333,8 @@ static unsigned int decode_event(const uint64_t *w, unsigned int size,
 		return decode_block(w, size, r, why, why_len);
 	case FXT_KDEV_STR_CAT_FAULT:
 		return decode_fault(w, size, r, why, why_len);
+	case FXT_SCHED_STR_CAT_SCHED:
+		return decode_latency(w, size, r, why, why_len);
 	}
 	if (FXT_GET(w[0], FXT_EVENT_TYPE) != FXT_EVENT_INSTANT ||
 	    FXT_GET(w[0], FXT_EVENT_NARGS) != 1 ||

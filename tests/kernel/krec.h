@@ -26,6 +26,7 @@ enum krec_kind {
 	KREC_BLOCK_BEGIN,	/* kernel:block (include/fxt/kblock.h) */
 	KREC_BLOCK_END,
 	KREC_FAULT,	/* kernel:fault (include/fxt/kfault.h) */
+	KREC_LATENCY,	/* the wakeup-latency instant (include/fxt/sched.h) */
 	KREC_KIND_COUNT,
 };
 
@@ -58,6 +59,7 @@ struct krec {
 	uint64_t async_id;	/* block */
 	uint64_t address;	/* fault */
 	uint32_t error_code;	/* fault */
+	uint64_t latency_ns, wakeup_ts;	/* latency */
 };
 
 /* Returns the record's words, or 0 with a reason in why. */

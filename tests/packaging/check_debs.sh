@@ -229,7 +229,7 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 	check "completion: convert -o takes .json files" \
 		test "$(cd "$work/files" && complete_words tracectl convert a.fxt -o '')" = "b.json"
 	check "completion: start's trigger options" \
-		test "$(complete_words tracectl start --trig)" = "--trigger --trigger-delay --trigger-limit"
+		test "$(complete_words tracectl start --trig)" = "--trigger --trigger-delay --trigger-limit --trigger-latency"
 	check "completion: start --name" \
 		test "$(complete_words tracectl start --na)" = "--name"
 	check "completion: --memory-budget takes a size, no word" \

@@ -44,6 +44,7 @@ struct thread_info {
 
 struct task_struct {
 	struct thread_info thread_info;
+	int on_cpu;
 	unsigned int flags;
 	int prio;
 	int pid;
@@ -107,6 +108,18 @@ const volatile __u32 events = FXT_SCHED_EV_ALL;
 const volatile __u64 block_key[2];
 /* kernel:syscall: only these tgids; none (0): every process. */
 const volatile __u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
+
+/*
+ * The wakeup-latency trigger's threshold: 0 (off) until the manager arms
+ * it, through the skeleton's mapping of .bss, while capture runs.
+ */
+__u64 latency_ns;
+
+/*
+ * Armed: woken tasks' wakeup times until they get a CPU, slots by tid
+ * (fxt_sched_wake_slot()); the loader zeroes them before it arms.
+ */
+__u64 wake_slots[FXT_SCHED_WAKE_SLOTS];
 
 /* Sized by the loader: max_entries = possible CPUs, value = a ring. */
 struct {
@@ -262,30 +275,72 @@ out:
 	return written;
 }
 
+/*
+ * Armed: the incoming task waited since its wakeup; over the threshold,
+ * a sched_latency instant on it and one more in the ring's count, which
+ * the manager polls. The wakeup time is used up: a task preempted later
+ * and switched in again is not measured from it again.
+ */
+static __always_inline void check_latency(const struct task_struct *next,
+					  __u64 now)
+{
+	__u64 rec[FXT_SCHED_LATENCY_WORDS];
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 tid = next->pid;
+	struct fxt_ring_ctrl *ctrl;
+	__u64 *slot, woken, wait;
+
+	if (!tid)
+		return;
+	slot = &wake_slots[tid & (FXT_SCHED_WAKE_SLOTS - 1)];
+	woken = READ_ONCE(*slot);
+	if (!fxt_sched_wake_slot_is(woken, tid))
+		return;
+	WRITE_ONCE(*slot, 0);
+	wait = fxt_sched_wake_slot_wait(woken, now);
+	if (wait < latency_ns)
+		return;
+	fxt_sched_write_latency(rec, now, next->tgid, tid, wait, now - wait);
+	ring_write(rec, FXT_SCHED_LATENCY_WORDS, FXT_SCHED_EV_BIT_SWITCH);
+	ctrl = bpf_map_lookup_elem(&fxt_ring, &cpu);
+	if (ctrl)
+		__sync_fetch_and_add(&ctrl->latency_exceeded, 1);
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	__u64 rec[FXT_SCHED_SWITCH_WORDS];
 	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 now = bpf_ktime_get_boot_ns();
 
-	fxt_sched_write_switch(rec, bpf_ktime_get_boot_ns(), cpu,
+	fxt_sched_write_switch(rec, now, cpu,
 			       fxt_sched_thread_state(prev_state, preempt),
 			       fxt_kirq_thread_koid(prev->pid, cpu),
 			       fxt_kirq_thread_koid(next->pid, cpu),
 			       task_weight(prev), task_weight(next));
 	ring_write(rec, FXT_SCHED_SWITCH_WORDS, FXT_SCHED_EV_BIT_SWITCH);
+	if (READ_ONCE(latency_ns))
+		check_latency(next, now);
 	return 0;
 }
 
 static __always_inline void write_wakeup(const struct task_struct *p)
 {
 	__u64 rec[FXT_SCHED_WAKEUP_WORDS];
+	__u64 now = bpf_ktime_get_boot_ns();
+	__u32 tid = p->pid;
 
-	fxt_sched_write_wakeup(rec, bpf_ktime_get_boot_ns(), task_cpu(p), p->pid,
-			       task_weight(p),
+	fxt_sched_write_wakeup(rec, now, task_cpu(p), p->pid, task_weight(p),
 			       (__u32)bpf_get_current_pid_tgid());
 	ring_write(rec, FXT_SCHED_WAKEUP_WORDS, FXT_SCHED_EV_BIT_WAKEUP);
+	/* A task woken while still on its CPU does not wait for one. */
+	if (!READ_ONCE(latency_ns) || !tid ||
+	    (bpf_core_field_exists(p->on_cpu) && p->on_cpu))
+		return;
+	WRITE_ONCE(wake_slots[tid & (FXT_SCHED_WAKE_SLOTS - 1)],
+		   fxt_sched_wake_slot(tid, now));
 }
 
 SEC("tp_btf/sched_wakeup")

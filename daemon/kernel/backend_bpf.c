@@ -62,6 +62,9 @@ struct bpf_backend {
 	size_t elem_bytes;	/* control and consumer pages + data */
 	void *map;		/* the mmapped array */
 	size_t map_len;
+	/* The programs' globals: the skeleton's, or mapped when adopted. */
+	struct fxt_sched_bpf__bss *bss;
+	size_t bss_len;		/* when mapped here */
 	int timer_fd;
 	long poll_ns;		/* the timer's period; 0: disarmed */
 	enum fxt_buffering_mode mode;
@@ -307,6 +310,8 @@ static void bpf_close(void *state)
 		return;
 	if (b->map)
 		munmap(b->map, b->map_len);
+	if (b->bss_len)
+		munmap(b->bss, b->bss_len);
 	if (b->skel) {
 		fxt_sched_bpf__destroy(b->skel);
 	} else {
@@ -360,6 +365,7 @@ static int bpf_open(const struct kernel_session_config *cfg, void **state)
 	if (err)
 		goto fail;
 	note_skeleton_fds(b);
+	b->bss = b->skel->bss;
 	err = map_rings(b);
 	if (!err)
 		err = make_timer(b);
@@ -500,22 +506,18 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 	return len;
 }
 
-/*
- * The programs read the threshold from .bss at each switch and wakeup;
- * a capture taken back from a dead manager has no mapping of it.
- */
+/* The programs read the threshold from .bss at each switch and wakeup. */
 static int bpf_arm_latency(void *state, uint64_t threshold_ns)
 {
 	struct bpf_backend *b = state;
 
-	if (!b->skel || !b->skel->bss)
+	if (!b->bss)
 		return -EOPNOTSUPP;
 	/* Left from an earlier arming: not this one's wakeups. */
-	if (threshold_ns && !b->skel->bss->latency_ns)
-		memset((void *)b->skel->bss->wake_slots, 0,
-		       sizeof(b->skel->bss->wake_slots));
-	__atomic_store_n(&b->skel->bss->latency_ns, threshold_ns,
-			 __ATOMIC_RELAXED);
+	if (threshold_ns && !b->bss->latency_ns)
+		memset((void *)b->bss->wake_slots, 0,
+		       sizeof(b->bss->wake_slots));
+	__atomic_store_n(&b->bss->latency_ns, threshold_ns, __ATOMIC_RELAXED);
 	return 0;
 }
 
@@ -662,6 +664,64 @@ static int take_kept(struct bpf_backend *b,
 }
 
 /*
+ * The globals of a capture a dead manager left attached: the .bss map
+ * its programs use (libbpf makes it mmapable), found by name.
+ */
+static int map_bss_by_id(struct bpf_backend *b, __u32 id)
+{
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	int fd = bpf_map_get_fd_by_id(id), err = -ENOENT;
+	size_t name_len;
+	void *p;
+
+	if (fd < 0)
+		return -ENOENT;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		goto out;
+	name_len = strlen(info.name);
+	if (name_len < 4 || strcmp(info.name + name_len - 4, ".bss"))
+		goto out;
+	err = -EBADMSG;
+	if (info.value_size != sizeof(*b->bss) ||
+	    !(info.map_flags & BPF_F_MMAPABLE))
+		goto out;
+	/* The mapping outlives the descriptor. */
+	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 fd, 0);
+	err = p == MAP_FAILED ? -errno : 0;
+	if (!err) {
+		b->bss = p;
+		b->bss_len = info.value_size;
+	}
+out:
+	close(fd);
+	return err;
+}
+
+static int map_kept_bss(struct bpf_backend *b)
+{
+	unsigned int i, j;
+	int err;
+
+	for (i = 0; i < b->nprogs; i++) {
+		struct bpf_prog_info prog = {};
+		__u32 len = sizeof(prog), ids[16];
+
+		prog.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
+		prog.map_ids = (__u64)(uintptr_t)ids;
+		if (bpf_obj_get_info_by_fd(b->prog_fds[i], &prog, &len))
+			return -errno;
+		for (j = 0; j < prog.nr_map_ids && j < 16; j++) {
+			err = map_bss_by_id(b, ids[j]);
+			if (err != -ENOENT)
+				return err;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
  * A capture a dead manager left attached: its programs still write into
  * the ring map, which holds what they wrote since (the names it read
  * from /proc died with it: the session reads them again).
@@ -676,6 +736,8 @@ static int bpf_adopt(const struct kernel_session_config *cfg, void **state)
 	err = take_kept(b, cfg);
 	if (!err)
 		err = map_rings(b);
+	if (!err)
+		err = map_kept_bss(b);
 	if (!err)
 		err = make_timer(b);
 	if (!err && b->mode != FXT_BUFFERING_CIRCULAR)

@@ -91,8 +91,9 @@ grep -Eq "trigger jank +fired 0, 0 snapshots" "$T/status.out" ||
 cat "$T/hog.out"
 
 # A restart under a descriptor store (as tests/bpf/restart_store_bpf.sh):
-# the capture taken back has no way to its threshold, so the provider
-# trigger is armed again and the latency one is not, as the log says.
+# the capture taken back keeps its programs and their threshold; the new
+# manager maps their globals again and watches the count: both triggers
+# are armed again, and the hog after the restart gives a snapshot.
 STORED="$T/stored"
 STATE="$T/state"
 no_manager() {
@@ -102,15 +103,28 @@ stop_manager
 start_stored
 "$TRACECTL" start -o "$T/restart.fxt" --mode circular --kernel=bpf \
 	--trigger jank --trigger-latency ${THRESHOLD_MS}ms \
-	--snapshot-dir "$T/snaps" >"$T/start.out" || fail "start (stored)"
+	--snapshot-dir "$T/snaps" --trigger-delay 200ms >"$T/start.out" ||
+	fail "start (stored)"
 kill -USR1 "$MGR"
 poll no_manager
 kill -USR2 "$MGR"
 poll grep -q "trigger(s) armed again after the restart" "$T/fxtraced.log"
-grep -q "its latency trigger is not armed again" "$T/fxtraced.log" ||
-	fail "a restart does not say the latency trigger is not armed again"
+grep -q "its latency trigger is not armed again" "$T/fxtraced.log" &&
+	fail "a restart left the latency trigger disarmed"
 "$TRACECTL" status >"$T/status.out"
-grep -q "trigger jank" "$T/status.out" && ! grep -q "trigger latency" "$T/status.out" ||
+grep -q "trigger jank" "$T/status.out" &&
+	grep -q "trigger latency" "$T/status.out" ||
 	fail "after the restart: $(grep trigger "$T/status.out")"
+rm -f "$T"/snaps/*.fxt
+"$KDEV_WORKLOAD" latency 3 $HOG_MS >"$T/hog2.out" ||
+	fail "hog workload after the restart"
+wakee=$(sed -n 's/^wakee=\([0-9]*\) .*/\1/p' "$T/hog2.out")
+poll ls "$T"/snaps/latency-*.fxt
+set -- "$T"/snaps/latency-*.fxt
+[ -e "$1" ] || fail "no latency-*.fxt after the restart"
+"$TRACECTL" dump --strict "$1" >"$T/snap2.dump" 2>&1 ||
+	fail "dump --strict of the snapshot after the restart"
+"$CHECK_LATENCY" "$T/snap2.dump" $((THRESHOLD_MS * 1000000)) "$wakee" ||
+	fail "after the restart: no real sched_latency on the wakee $wakee"
 "$TRACECTL" stop >/dev/null || fail "stop after the restart"
 echo "ok"

@@ -378,7 +378,7 @@ static void start_usage(FILE *out, const char *cmd)
 		"                         circular, kernel:sched: a thread that waits\n"
 		"                         longer than T (e.g. 10ms) from its wakeup for\n"
 		"                         a CPU writes a snapshot to DIR/latency-<UTC\n"
-		"                         time>.fxt (measured in the kernel)\n"
+		"                         time>.fxt (measured in the kernel); off: none\n"
 		"Talks to fxtraced at $%s (default %s).\n\n",
 		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
 		strcmp(cmd, "record") ?
@@ -609,8 +609,13 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			trigger_options = true;
 			break;
 		case 'W':
+			/* "off": for a settings file that names no latency. */
+			if (!strcmp(optarg, "off")) {
+				o->triggers.latency_ns = 0;
+				break;
+			}
 			if (parse_duration_ns(optarg, &value) < 0 || !value) {
-				fprintf(stderr, "tracectl %s: --trigger-latency %s: give a wait longer than 0, e.g. 10ms or 500us\n",
+				fprintf(stderr, "tracectl %s: --trigger-latency %s: give a wait longer than 0, e.g. 10ms or 500us, or off\n",
 					cmd, optarg);
 				return -EINVAL;
 			}

@@ -254,8 +254,8 @@ check "systemctl status shows STATUS=; the watchdog is armed" status_and_watchdo
 
 # The flight recorder (flight_recorder KERNEL): the package leaves
 # fxtrace-flight-recorder.service disabled; enabled with settings in
-# /etc/fxtrace/flight-recorder.conf (a budget, two triggers, the kernel
-# backend), it runs the named circular trace within its budget (tracectl
+# /etc/fxtrace/flight-recorder.conf (a budget, two triggers and the
+# kernel's latency trigger, the kernel backend), it runs the named circular trace within its budget (tracectl
 # status); bob's provider fires a trigger: the snapshot in
 # /var/lib/fxtrace/snapshots passes dump --strict and holds his events
 # and the kernel's; systemctl stop ends the trace and writes its archive
@@ -273,7 +273,8 @@ flight_recorder() {
 	fi
 	sed -i -e 's/^FXT_TRIGGERS=.*/FXT_TRIGGERS=flight-recorder,jank/' \
 		-e 's/^FXT_MEMORY_BUDGET=.*/FXT_MEMORY_BUDGET=33554432/' \
-		-e "s/^FXT_KERNEL=.*/FXT_KERNEL=$kernel/" "$conf"
+		-e "s/^FXT_KERNEL=.*/FXT_KERNEL=$kernel/" \
+		-e 's/^FXT_TRIGGER_LATENCY=.*/FXT_TRIGGER_LATENCY=2s/' "$conf"
 	rm -f "$snaps"/jank-*.fxt
 	systemctl enable "$unit" || return 1
 	if ! systemctl restart "$unit"; then
@@ -287,7 +288,8 @@ flight_recorder() {
 		grep -q "^Mode: circular" "$T/recorder.out" &&
 		grep -q "^Kernel: $kernel" "$T/recorder.out" &&
 		grep -q "^Memory budget: 33554432 bytes" "$T/recorder.out" &&
-		grep -Eq "^  trigger jank +fired 0" "$T/recorder.out" ||
+		grep -Eq "^  trigger jank +fired 0" "$T/recorder.out" &&
+		grep -Eq "^  trigger latency +fired" "$T/recorder.out" ||
 		{ say "status does not show the flight recorder"; return 1; }
 	FXTRACE_START_WAIT_MS=5000 as bob "$example" --seconds 1 --trigger jank || return 1
 	# shellcheck disable=SC2016

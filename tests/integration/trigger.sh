@@ -47,6 +47,15 @@ set -e
 [ $status -eq 1 ] && grep -q "needs kernel capture" "$T/off.out" ||
 	fail "--kernel=off: exit $status: $(cat "$T/off.out")"
 "$TRACECTL" stop >/dev/null || fail "stop"
+# "off" (the flight recorder's settings file): no latency trigger armed.
+"$TRACECTL" start -o "$T/off.fxt" --mode circular --kernel=off \
+	--trigger jank --trigger-latency off --snapshot-dir "$T/snaps" \
+	>/dev/null || fail "start --trigger-latency off"
+"$TRACECTL" status >"$T/status.out"
+grep -q "trigger jank" "$T/status.out" &&
+	! grep -q "trigger latency" "$T/status.out" ||
+	fail "--trigger-latency off: $(grep trigger "$T/status.out")"
+"$TRACECTL" stop >/dev/null || fail "stop"
 
 set +e
 "$TRACECTL" start -o "$T/never.fxt" --mode circular --kernel=off \

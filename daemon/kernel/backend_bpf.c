@@ -38,7 +38,7 @@
 #define BPF_RING_DEFAULT_BYTES (2u << 20)
 #define BPF_RING_MIN_BYTES 4096u
 #define BPF_RING_MAX_BYTES (1u << 30)
-#define BPF_PROGS_MAX ((KERNEL_KEPT_FDS_MAX - 1) / 2)
+#define BPF_PROGS_MAX ((KERNEL_KEPT_FDS_MAX - 2) / 2)
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -65,6 +65,7 @@ struct bpf_backend {
 	/* The programs' globals: the skeleton's, or mapped when adopted. */
 	struct fxt_sched_bpf__bss *bss;
 	size_t bss_len;		/* when mapped here */
+	int globals_fd;		/* the .bss map, when adopted */
 	int timer_fd;
 	long poll_ns;		/* the timer's period; 0: disarmed */
 	enum fxt_buffering_mode mode;
@@ -319,6 +320,8 @@ static void bpf_close(void *state)
 		close_fds(b->prog_fds, b->nprogs);
 		if (b->ring_fd >= 0)
 			close(b->ring_fd);
+		if (b->globals_fd >= 0)
+			close(b->globals_fd);
 	}
 	if (b->timer_fd >= 0)
 		close(b->timer_fd);
@@ -337,7 +340,7 @@ static int backend_new(const struct kernel_session_config *cfg,
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
-	b->timer_fd = b->ring_fd = -1;
+	b->timer_fd = b->ring_fd = b->globals_fd = -1;
 	b->mode = cfg->mode;
 	b->ncpus = n;
 	*out = b;
@@ -568,9 +571,14 @@ static size_t bpf_keep_fds(void *state, struct kernel_kept_fd *out,
 	size_t n = 0;
 	unsigned int i;
 
-	if (max < 1 + b->nlinks + b->nprogs)
+	int globals = b->skel ? bpf_map__fd(b->skel->maps.bss) : b->globals_fd;
+
+	if (max < 2 + b->nlinks + b->nprogs)
 		return 0;	/* all or nothing: a part would not resume */
 	out[n++] = (struct kernel_kept_fd){ b->ring_fd, KERNEL_KEPT_BPF_RING };
+	if (globals >= 0)
+		out[n++] = (struct kernel_kept_fd){ globals,
+						    KERNEL_KEPT_BPF_GLOBALS };
 	for (i = 0; i < b->nlinks; i++)
 		out[n++] = (struct kernel_kept_fd){ b->link_fds[i],
 						    KERNEL_KEPT_BPF_LINK };
@@ -643,6 +651,12 @@ static int take_kept(struct bpf_backend *b,
 			ring = k->fd;
 			continue;
 		}
+		if (!strcmp(k->role, KERNEL_KEPT_BPF_GLOBALS)) {
+			if (b->globals_fd >= 0)
+				return -EBADMSG;
+			b->globals_fd = k->fd;
+			continue;
+		}
 		if (strcmp(k->role, KERNEL_KEPT_BPF_LINK) &&
 		    strcmp(k->role, KERNEL_KEPT_BPF_PROG))
 			return -EBADMSG;
@@ -664,61 +678,27 @@ static int take_kept(struct bpf_backend *b,
 }
 
 /*
- * The globals of a capture a dead manager left attached: the .bss map
- * its programs use (libbpf makes it mmapable), found by name.
+ * The globals of a capture a dead manager left attached (the .bss map
+ * kept beside its ring): mapped again, so the latency threshold the
+ * programs read can be set; a capture kept without it still resumes.
  */
-static int map_bss_by_id(struct bpf_backend *b, __u32 id)
+static void map_kept_globals(struct bpf_backend *b)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
-	int fd = bpf_map_get_fd_by_id(id), err = -ENOENT;
-	size_t name_len;
 	void *p;
 
-	if (fd < 0)
-		return -ENOENT;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		goto out;
-	name_len = strlen(info.name);
-	if (name_len < 4 || strcmp(info.name + name_len - 4, ".bss"))
-		goto out;
-	err = -EBADMSG;
-	if (info.value_size != sizeof(*b->bss) ||
+	if (b->globals_fd < 0 ||
+	    bpf_obj_get_info_by_fd(b->globals_fd, &info, &len) ||
+	    info.value_size != sizeof(*b->bss) ||
 	    !(info.map_flags & BPF_F_MMAPABLE))
-		goto out;
-	/* The mapping outlives the descriptor. */
+		return;
 	p = mmap(NULL, info.value_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		 fd, 0);
-	err = p == MAP_FAILED ? -errno : 0;
-	if (!err) {
-		b->bss = p;
-		b->bss_len = info.value_size;
-	}
-out:
-	close(fd);
-	return err;
-}
-
-static int map_kept_bss(struct bpf_backend *b)
-{
-	unsigned int i, j;
-	int err;
-
-	for (i = 0; i < b->nprogs; i++) {
-		struct bpf_prog_info prog = {};
-		__u32 len = sizeof(prog), ids[16];
-
-		prog.nr_map_ids = sizeof(ids) / sizeof(ids[0]);
-		prog.map_ids = (__u64)(uintptr_t)ids;
-		if (bpf_obj_get_info_by_fd(b->prog_fds[i], &prog, &len))
-			return -errno;
-		for (j = 0; j < prog.nr_map_ids && j < 16; j++) {
-			err = map_bss_by_id(b, ids[j]);
-			if (err != -ENOENT)
-				return err;
-		}
-	}
-	return -ENOENT;
+		 b->globals_fd, 0);
+	if (p == MAP_FAILED)
+		return;
+	b->bss = p;
+	b->bss_len = info.value_size;
 }
 
 /*
@@ -737,14 +717,14 @@ static int bpf_adopt(const struct kernel_session_config *cfg, void **state)
 	if (!err)
 		err = map_rings(b);
 	if (!err)
-		err = map_kept_bss(b);
+		map_kept_globals(b);
 	if (!err)
 		err = make_timer(b);
 	if (!err && b->mode != FXT_BUFFERING_CIRCULAR)
 		err = arm_timer(b, DRAIN_PERIOD_MIN_NS);
 	if (err) {
 		/* The caller's still. */
-		b->ring_fd = -1;
+		b->ring_fd = b->globals_fd = -1;
 		b->nlinks = b->nprogs = 0;
 		bpf_close(b);
 		return err;

@@ -36,10 +36,13 @@ struct kernel_kept_fd {
 #define KERNEL_KEPT_BPF_RING "bpf-ring"
 #define KERNEL_KEPT_BPF_LINK "bpf-link"
 #define KERNEL_KEPT_BPF_PROG "bpf-prog"
+/* The programs' globals (.bss): the latency threshold, set again. */
+#define KERNEL_KEPT_BPF_GLOBALS "bpf-globals"
 #define KERNEL_KEPT_ROLES                                              \
 	{ KERNEL_KEPT_KMOD_SESSION, KERNEL_KEPT_BPF_RING,              \
-	  KERNEL_KEPT_BPF_LINK, KERNEL_KEPT_BPF_PROG }
-/* Descriptors one capture keeps at most (a ring, 2 per program). */
+	  KERNEL_KEPT_BPF_LINK, KERNEL_KEPT_BPF_PROG,                  \
+	  KERNEL_KEPT_BPF_GLOBALS }
+/* Descriptors one capture keeps at most (a ring, globals, 2 per program). */
 #define KERNEL_KEPT_FDS_MAX 64u
 
 struct kernel_session_config {

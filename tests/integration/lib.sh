@@ -44,17 +44,25 @@ poll() {
 	done
 }
 
-# start_usage WHY ARGS...: tracectl start ARGS exits 2 saying WHY.
-start_usage() {
-	why=$1
-	shift
+# start_refused STATUS WHY ARGS...: tracectl start ARGS exits STATUS
+# saying WHY.
+start_refused() {
+	expect_status=$1
+	why=$2
+	shift 2
 	set +e
 	"$TRACECTL" start -o "$T/never.fxt" "$@" >"$T/usage.out" 2>&1
 	status=$?
 	set -e
-	[ $status -eq 2 ] || fail "start $*: exit $status, expected 2"
+	[ $status -eq "$expect_status" ] ||
+		fail "start $*: exit $status, expected $expect_status: $(cat "$T/usage.out")"
 	grep -q -- "$why" "$T/usage.out" ||
 		fail "start $*: does not say '$why': $(cat "$T/usage.out")"
+}
+
+# start_usage WHY ARGS...: tracectl start ARGS exits 2 saying WHY.
+start_usage() {
+	start_refused 2 "$@"
 }
 
 start_manager() {

@@ -16,15 +16,7 @@ kernel_works() {
 }
 
 refused() {
-	why=$1
-	shift
-	set +e
-	"$TRACECTL" start -o "$T/never.fxt" "$@" >"$T/refused.out" 2>&1
-	status=$?
-	set -e
-	[ $status -eq "$expect" ] || fail "start $*: exit $status, expected $expect: $(cat "$T/refused.out")"
-	grep -q -- "$why" "$T/refused.out" ||
-		fail "start $*: does not say '$why': $(cat "$T/refused.out")"
+	start_refused "$expect" "$@"
 	"$TRACECTL" status | grep -q "^State: idle" || fail "start $* left a trace"
 }
 

@@ -104,15 +104,19 @@ static int write_area(struct archive *a, const struct area_copy *c,
  * Both halves, the older first: it is the one the provider reuses next.
  * A half reused meanwhile is gone, but then the other is complete and
  * the reused one the new current: copying again gets both, unless the
- * provider wraps faster than a half is copied.
+ * provider wraps faster than a half is copied (a manager preempted on a
+ * busy machine). Then the newest half any try got whole is kept, so the
+ * snapshot still holds what the provider wrote last.
  */
-#define SNAPSHOT_HALF_TRIES 4
+#define SNAPSHOT_HALF_TRIES 8
 
 static int copy_halves(const struct provider_buffer *b,
 		       struct area_copy half[2], uint64_t generation[2])
 {
+	struct area_copy kept = { 0 };
+	uint64_t kept_generation = 0;
 	struct provider_buffer_state st;
-	unsigned int try, oldest;
+	unsigned int try, oldest, h, kept_half = 0;
 	int r = 0;
 
 	for (try = 0; try < SNAPSHOT_HALF_TRIES; try++) {
@@ -126,6 +130,21 @@ static int copy_halves(const struct provider_buffer *b,
 				      &generation[!oldest]);
 		if (r < 0 || (!half[0].lost && !half[1].lost))
 			break;
+		for (h = 0; h < 2; h++) {
+			if (!half[h].len || generation[h] < kept_generation)
+				continue;
+			area_copy_clear(&kept);
+			kept = half[h];
+			half[h] = (struct area_copy){ 0 };
+			kept_half = h;
+			kept_generation = generation[h];
+		}
+	}
+	if (r >= 0 && !half[0].len && !half[1].len && kept.len) {
+		half[kept_half] = kept;
+		generation[kept_half] = kept_generation;
+	} else {
+		area_copy_clear(&kept);
 	}
 	return r;
 }

@@ -282,10 +282,9 @@ out:
  * and switched in again is not measured from it again.
  */
 static __always_inline void check_latency(const struct task_struct *next,
-					  __u64 now)
+					  __u32 cpu, __u64 now)
 {
 	__u64 rec[FXT_SCHED_LATENCY_WORDS];
-	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 tid = next->pid;
 	struct fxt_ring_ctrl *ctrl;
 	__u64 *slot, woken, wait;
@@ -322,7 +321,7 @@ int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 			       task_weight(prev), task_weight(next));
 	ring_write(rec, FXT_SCHED_SWITCH_WORDS, FXT_SCHED_EV_BIT_SWITCH);
 	if (READ_ONCE(latency_ns))
-		check_latency(next, now);
+		check_latency(next, cpu, now);
 	return 0;
 }
 

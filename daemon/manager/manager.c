@@ -19,6 +19,7 @@
 #include "manager.h"
 #include "provider.h"
 #include "snapshot.h"
+#include "state_trust.h"
 #include "trigger.h"
 #include "trace.h"
 
@@ -31,6 +32,7 @@ int manager_new(struct manager **ret)
 	if (!m)
 		return -ENOMEM;
 	m->listen_fd = -1;
+	m->state_dir_fd = -1;
 	m->stored_archive_fd = -1;
 	m->stored_snapshot_dir_fd = -1;
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
@@ -96,6 +98,8 @@ struct manager *manager_free(struct manager *m)
 	while (m->nstored_kernel--)
 		if (m->stored_kernel[m->nstored_kernel].fd >= 0)
 			close(m->stored_kernel[m->nstored_kernel].fd);
+	if (m->state_dir_fd >= 0)
+		close(m->state_dir_fd);
 	free(m->state_dir);
 	free(m);
 	return NULL;
@@ -296,12 +300,17 @@ static int add_signals(struct manager *m)
 
 /*
  * Where the running trace's state is kept for a restart: --state-dir,
- * else systemd's RuntimeDirectory=, else the socket's directory.
+ * else systemd's RuntimeDirectory=, else the socket's directory. Only a
+ * directory no other uid can write: a state planted there would name a
+ * file for us to cut and write. Refused (a symbolic link, another
+ * owner, writable by others as /tmp is): no state, logged.
  */
 static int set_state_dir(struct manager *m, const char *state_dir)
 {
 	const char *runtime = getenv("RUNTIME_DIRECTORY");
 	_cleanup_free_ char *copy = NULL;
+	char why[STATE_TRUST_WHY_MAX];
+	int fd;
 
 	if (!state_dir && runtime && *runtime) {
 		copy = strndup(runtime, strcspn(runtime, ":"));
@@ -313,12 +322,23 @@ static int set_state_dir(struct manager *m, const char *state_dir)
 	}
 	if (!state_dir)
 		return -ENOMEM;
-	m->state_dir = strdup(state_dir);
-	if (!m->state_dir)
-		return -ENOMEM;
-	if (mkdir(m->state_dir, 0700) < 0 && errno != EEXIST)
+	if (mkdir(state_dir, 0700) < 0 && errno != EEXIST) {
 		log_warning_errno(-errno, "Failed to create %s: a restart of fxtraced would not resume a trace",
-				  m->state_dir);
+				  state_dir);
+		return 0;
+	}
+	fd = state_dir_open(state_dir, why, sizeof(why));
+	if (fd < 0) {
+		log_warning("Not keeping the running trace's state in %s: %s; a restart of fxtraced would not resume a trace (give --state-dir a directory only uid %u can write)",
+			    state_dir, why, (unsigned int)geteuid());
+		return 0;
+	}
+	m->state_dir = strdup(state_dir);
+	if (!m->state_dir) {
+		close(fd);
+		return -ENOMEM;
+	}
+	m->state_dir_fd = fd;
 	return 0;
 }
 

@@ -98,6 +98,7 @@ struct manager {
 
 	char *socket_path;	/* bound by us: unlinked at exit */
 	char *state_dir;	/* the running trace's state, for a restart */
+	int state_dir_fd;	/* it, opened once trusted (state_trust.h); -1 */
 	int stored_archive_fd;	/* from the descriptor store at start; -1 */
 	int stored_snapshot_dir_fd;	/* likewise, the triggers'; -1 */
 	/* Likewise, the kernel capture's (MANAGER_FDSTORE_KERNEL). */
@@ -149,7 +150,10 @@ struct manager {
 
 int manager_new(struct manager **ret);
 struct manager *manager_free(struct manager *m);
-/* state_dir: NULL for the default (set_state_dir() in manager.c). */
+/*
+ * state_dir: NULL for the default (set_state_dir() in manager.c); one
+ * another uid could write is refused (logged): then no state is kept.
+ */
 int manager_start(struct manager *m, const char *socket_path,
 		  const char *state_dir);
 int manager_run(struct manager *m);

@@ -8,7 +8,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +32,7 @@
 #include "manager.h"
 #include "memory_budget.h"
 #include "provider.h"
+#include "state_trust.h"
 #include "trace.h"
 #include "trigger.h"
 #include "trace_state.h"
@@ -498,7 +498,7 @@ static void save_state(struct manager *m)
 	uid_t owner;
 	int r, dir_fd;
 
-	if (!t || !m->state_dir)
+	if (!t || m->state_dir_fd < 0)
 		return;
 	if (triggers_request(m, &st.triggers, &owner, &dir_fd) &&
 	    fstat(dir_fd, &sb) == 0) {
@@ -515,7 +515,7 @@ static void save_state(struct manager *m)
 	st.archive_dev = t->archive_dev;
 	st.archive_ino = t->archive_ino;
 	st.finish_mark = t->finish_mark;
-	r = trace_state_save(m->state_dir, &st, t->listed, t->nlisted);
+	r = trace_state_save(m->state_dir_fd, &st, t->listed, t->nlisted);
 	if (r < 0 && !t->state_error)
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
 			 "Failed to keep the state of trace %s in %s: a restart of fxtraced would not resume it",
@@ -943,8 +943,8 @@ static void on_archive_written(struct archive *a, int fsync_error,
 			 "Trace %s is complete in %s beside %s: the next tracectl stop of uid %u puts it in place",
 			 t->id, t->temp_name, t->output, (unsigned int)t->owner);
 	t->written = true;
-	if (m->state_dir)
-		trace_state_remove(m->state_dir);
+	if (m->state_dir_fd >= 0)
+		trace_state_remove(m->state_dir_fd);
 	unstore_all(t);
 	reply(m, t->stop_requester, r);
 	for (p = m->providers; p; p = next) {
@@ -1167,43 +1167,21 @@ int trace_resume_provider(struct manager *m, struct provider *p,
 }
 
 /*
- * The trace's hidden file, by its name beside the output: the inode the
- * trace started with, nothing else. Needs the right to open it (root,
- * or the owner's uid); under systemd the descriptor store keeps it.
+ * The stored descriptor if systemd kept one, else the file by its hidden
+ * name beside the output (needs the right to open it: root, or the
+ * owner's uid); either only while it is the trace's (state_trust.h).
  */
-static int reopen_archive(const struct trace_state *st)
-{
-	_cleanup_free_ char *dir = strdup(st->req.output);
-	_cleanup_free_ char *path = NULL;
-	_cleanup_close_ int fd = -1;
-	struct stat sb;
-
-	if (!dir || asprintf(&path, "%s/%s", dirname(dir),
-			     st->req.temp_name) < 0)
-		return -ENOMEM;
-	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY |
-			O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb) < 0)
-		return -errno;
-	if (sb.st_dev != st->archive_dev || sb.st_ino != st->archive_ino)
-		return -ESTALE;
-	return TAKE_FD(fd);
-}
-
-/* The stored descriptor if systemd kept one, else the file by its name. */
-static int archive_again(struct manager *m, const struct trace_state *st)
+static int archive_again(struct manager *m, const struct trace_state *st,
+			 char *why, size_t why_len)
 {
 	_cleanup_close_ int fd = TAKE_FD(m->stored_archive_fd);
-	struct stat sb;
+	int r;
 
 	if (fd < 0)
-		return reopen_archive(st);
-	if (fstat(fd, &sb) < 0)
-		return -errno;
-	if (sb.st_dev != st->archive_dev || sb.st_ino != st->archive_ino)
-		return -ESTALE;
+		return state_archive_open(st, why, why_len);
+	r = state_archive_check(fd, st, why, why_len);
+	if (r < 0)
+		return r;
 	log_info("The archive of the interrupted trace came from the service manager's descriptor store");
 	return TAKE_FD(fd);
 }
@@ -1263,7 +1241,7 @@ static int recover(struct manager *m, const struct trace_state *st,
 	struct kernel_kept_fd adopt[MANAGER_STORED_KERNEL_MAX];
 	char roles[MANAGER_STORED_KERNEL_MAX][MANAGER_FDNAME_MAX];
 	_cleanup_(trace_freep) struct trace *t = NULL;
-	char note[FXT_CTL_MESSAGE_MAX] = "";
+	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
 	uint64_t now = now_ns(), duration = 0, kept = 0;
 	enum fxt_ctl_kernel kernel = st->req.kernel;
 	bool from_store;
@@ -1289,12 +1267,12 @@ static int recover(struct manager *m, const struct trace_state *st,
 	if (m->next_provider_id < st->next_provider_id)
 		m->next_provider_id = st->next_provider_id;
 	from_store = m->stored_archive_fd >= 0;
-	fd = archive_again(m, st);
+	fd = archive_again(m, st, why, sizeof(why));
 	if (fd < 0) {
 		t->listed = NULL;
 		log_full(LOG_ERR, -fd, TRACE_LOG_FIELDS(t),
-			 "Trace %s cannot be resumed: its file %s beside %s cannot be opened again; it holds what was written before the restart",
-			 t->id, t->temp_name, t->output);
+			 "Trace %s cannot be resumed: its file %s beside %s is not taken again: %s",
+			 t->id, t->temp_name, t->output, why);
 		return fd;
 	}
 	r = cut_to_finish_mark(fd, st->finish_mark);
@@ -1372,13 +1350,13 @@ static int recover(struct manager *m, const struct trace_state *st,
 
 /*
  * The triggers armed before the restart, armed again: their directory
- * from the descriptor store, else by its name if it still is the same.
+ * from the descriptor store, else by its name; either only while it is
+ * the one they were armed with, still of their owner (state_trust.h).
  */
 static void rearm_triggers(struct manager *m, const struct trace_state *st)
 {
 	_cleanup_close_ int fd = TAKE_FD(m->stored_snapshot_dir_fd);
-	char note[FXT_CTL_MESSAGE_MAX] = "";
-	struct stat sb;
+	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
 	int r;
 
 	if (!st->triggers.count && !st->triggers.latency_ns)
@@ -1386,13 +1364,13 @@ static void rearm_triggers(struct manager *m, const struct trace_state *st)
 	if (fd < 0)
 		fd = open(st->triggers.dir,
 			  O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 || fstat(fd, &sb) < 0 ||
-	    sb.st_dev != st->triggers_dir_dev ||
-	    sb.st_ino != st->triggers_dir_ino) {
-		log_full(LOG_ERR, fd < 0 ? errno : ESTALE,
-			 TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its triggers are not armed again: their snapshot directory %s is not the one they were armed with (arm them again: tracectl start --trigger)",
-			 m->trace->id, st->triggers.dir);
+	r = fd < 0 ? -errno : state_triggers_dir_check(fd, st, why, sizeof(why));
+	if (fd < 0)
+		snprintf(why, sizeof(why), "cannot be opened: %s", strerror(-r));
+	if (r < 0) {
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its triggers are not armed again: their snapshot directory %s %s (arm them again: tracectl start --trigger)",
+			 m->trace->id, st->triggers.dir, why);
 		return;
 	}
 	r = triggers_arm(m, &st->triggers, fcntl(fd, F_DUPFD_CLOEXEC, 3),
@@ -1422,14 +1400,16 @@ int trace_recover(struct manager *m)
 {
 	struct trace_state_provider *listed = NULL;
 	struct trace_state st;
+	char why[STATE_TRUST_WHY_MAX];
 	size_t n;
 	int r;
 
-	r = m->state_dir ? trace_state_load(m->state_dir, &st, &listed, &n) :
-			   -ENOENT;
+	r = m->state_dir_fd >= 0 ?
+		    trace_state_load(m->state_dir_fd, &st, &listed, &n, why,
+				     sizeof(why)) : -ENOENT;
 	if (r < 0 && r != -ENOENT)
-		log_warning_errno(r, "Ignoring the trace state in %s: not one this fxtraced wrote",
-				  m->state_dir);
+		log_warning_errno(r, "Ignoring the trace state in %s: %s",
+				  m->state_dir, why);
 	if (r >= 0)
 		r = recover(m, &st, listed, n);
 	if (r >= 0)
@@ -1442,8 +1422,8 @@ int trace_recover(struct manager *m)
 		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
 	if (r < 0) {
 		free(listed);
-		if (m->state_dir)
-			trace_state_remove(m->state_dir);
+		if (m->state_dir_fd >= 0)
+			trace_state_remove(m->state_dir_fd);
 		/* Stored descriptors without a trace to resume: let them go. */
 		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
 		manager_drop_stored_kernel(m, NULL);

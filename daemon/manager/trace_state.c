@@ -34,75 +34,111 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int trace_state_save(const char *dir, struct trace_state *st,
+#define TRACE_STATE_TEMP "." TRACE_STATE_FILE ".new"
+
+int trace_state_save(int dir_fd, struct trace_state *st,
 		     const struct trace_state_provider *providers, size_t n)
 {
-	_cleanup_free_ char *tmp = NULL, *path = NULL;
 	_cleanup_close_ int fd = -1;
 	int r;
 
-	if (asprintf(&tmp, "%s/.%s.new", dir, TRACE_STATE_FILE) < 0 ||
-	    asprintf(&path, "%s/%s", dir, TRACE_STATE_FILE) < 0)
-		return -ENOMEM;
 	st->magic = TRACE_STATE_MAGIC;
 	st->version = TRACE_STATE_VERSION;
 	st->nproviders = (uint32_t)n;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		  0600);
+	/* A file left by a crash goes: ours is new, 0600 whatever the umask. */
+	(void)unlinkat(dir_fd, TRACE_STATE_TEMP, 0);
+	fd = openat(dir_fd, TRACE_STATE_TEMP,
+		    O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -errno;
-	r = write_all(fd, st, sizeof(*st));
+	r = fchmod(fd, 0600) < 0 ? -errno : 0;
+	if (r >= 0)
+		r = write_all(fd, st, sizeof(*st));
 	if (r >= 0 && n)
 		r = write_all(fd, providers, n * sizeof(*providers));
-	if (r >= 0 && rename(tmp, path) < 0)
+	if (r >= 0 && renameat(dir_fd, TRACE_STATE_TEMP, dir_fd,
+			       TRACE_STATE_FILE) < 0)
 		r = -errno;
 	if (r < 0)
-		(void)unlink(tmp);
+		(void)unlinkat(dir_fd, TRACE_STATE_TEMP, 0);
 	return r;
 }
 
-int trace_state_load(const char *dir, struct trace_state *st,
-		     struct trace_state_provider **providers, size_t *n)
+/* Only what we wrote: a regular file of our euid that no one else may write. */
+static int check_file(const struct stat *sb, char *why, size_t why_len)
 {
-	_cleanup_free_ char *path = NULL;
+	if (!S_ISREG(sb->st_mode)) {
+		snprintf(why, why_len, "it is not a regular file");
+		return -EPERM;
+	}
+	if (sb->st_uid != geteuid()) {
+		snprintf(why, why_len, "it is owned by uid %u, not uid %u (fxtraced's)",
+			 (unsigned int)sb->st_uid, (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if ((sb->st_mode & 07777) != 0600) {
+		snprintf(why, why_len, "its mode is %04o, not 0600",
+			 (unsigned int)(sb->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+static int not_ours(char *why, size_t why_len)
+{
+	snprintf(why, why_len, "it is not one this fxtraced wrote");
+	return -EBADMSG;
+}
+
+int trace_state_load(int dir_fd, struct trace_state *st,
+		     struct trace_state_provider **providers, size_t *n,
+		     char *why, size_t why_len)
+{
 	_cleanup_free_ struct trace_state_provider *p = NULL;
 	_cleanup_close_ int fd = -1;
 	struct stat sb;
 	size_t len;
+	int r;
 
 	*providers = NULL;
 	*n = 0;
-	if (asprintf(&path, "%s/%s", dir, TRACE_STATE_FILE) < 0)
-		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb) < 0)
-		return -errno;
+	fd = openat(dir_fd, TRACE_STATE_FILE,
+		    O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0 && errno == ELOOP) {
+		snprintf(why, why_len, "it is a symbolic link");
+		return -EPERM;
+	}
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		r = -errno;
+		snprintf(why, why_len, "%s", strerror(-r));
+		return r;
+	}
+	r = check_file(&sb, why, why_len);
+	if (r < 0)
+		return r;
 	if (pread(fd, st, sizeof(*st), 0) != (ssize_t)sizeof(*st) ||
 	    st->magic != TRACE_STATE_MAGIC ||
 	    st->version != TRACE_STATE_VERSION ||
 	    st->nproviders > TRACE_STATE_PROVIDERS_MAX)
-		return -EBADMSG;
+		return not_ours(why, why_len);
 	len = st->nproviders * sizeof(*p);
 	if ((uint64_t)sb.st_size != sizeof(*st) + len)
-		return -EBADMSG;
+		return not_ours(why, why_len);
 	if (len) {
 		p = malloc(len);
-		if (!p)
+		if (!p) {
+			snprintf(why, why_len, "out of memory");
 			return -ENOMEM;
+		}
 		if (pread(fd, p, len, sizeof(*st)) != (ssize_t)len)
-			return -EBADMSG;
+			return not_ours(why, why_len);
 	}
 	*providers = TAKE_PTR(p);
 	*n = st->nproviders;
 	return 0;
 }
 
-void trace_state_remove(const char *dir)
+void trace_state_remove(int dir_fd)
 {
-	_cleanup_free_ char *path = NULL;
-
-	if (asprintf(&path, "%s/%s", dir, TRACE_STATE_FILE) >= 0)
-		(void)unlink(path);
+	(void)unlinkat(dir_fd, TRACE_STATE_FILE, 0);
 }

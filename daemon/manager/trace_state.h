@@ -5,7 +5,8 @@
  * request that started it, its identity, its archive's inode, and the
  * providers that hold a buffer in it (so that only a provider's own uid
  * hands its buffer back). Same machine, same boot, same build: a plain
- * struct, checked by magic, version and length.
+ * struct, checked by magic, version and length. Read only from a file
+ * no one else could have written (state_trust.h: its directory too).
  */
 #ifndef FXT_TRACE_STATE_H
 #define FXT_TRACE_STATE_H
@@ -50,15 +51,20 @@ struct trace_state {
 	uint64_t triggers_dir_dev, triggers_dir_ino;
 };
 
-/* Replaces the file in dir in one step (rename); 0 or -errno. */
-int trace_state_save(const char *dir, struct trace_state *st,
+/*
+ * Replaces the file in the directory dir_fd in one step (rename), mode
+ * 0600; 0 or -errno.
+ */
+int trace_state_save(int dir_fd, struct trace_state *st,
 		     const struct trace_state_provider *providers, size_t n);
 /*
- * -ENOENT when there is none, -EBADMSG when it is not ours; *providers
- * is malloc'd (NULL when n is 0).
+ * -ENOENT when there is none; -EPERM when another uid could have written
+ * it (not a regular file of our euid, mode 0600), -EBADMSG when it is
+ * not ours: why says which. *providers is malloc'd (NULL when n is 0).
  */
-int trace_state_load(const char *dir, struct trace_state *st,
-		     struct trace_state_provider **providers, size_t *n);
-void trace_state_remove(const char *dir);
+int trace_state_load(int dir_fd, struct trace_state *st,
+		     struct trace_state_provider **providers, size_t *n,
+		     char *why, size_t why_len);
+void trace_state_remove(int dir_fd);
 
 #endif /* FXT_TRACE_STATE_H */

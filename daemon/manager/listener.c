@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <libgen.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -33,12 +34,14 @@ struct pending {
 	int fd;
 	struct ucred cred;	/* read once, at accept */
 	sd_event_source *io;
+	sd_event_source *timeout;	/* MANAGER_HELLO_TIMEOUT_USEC */
 };
 
 static void pending_free(struct pending *pc)
 {
 	LIST_REMOVE(pc->manager->pending, pc);
 	sd_event_source_disable_unref(pc->io);
+	sd_event_source_disable_unref(pc->timeout);
 	if (pc->fd >= 0)
 		close(pc->fd);
 	manager_check_idle(pc->manager);
@@ -177,6 +180,47 @@ static int on_first_message(sd_event_source *s, int fd, uint32_t revents,
 	return 0;
 }
 
+/*
+ * Nothing said in time: closed, counted. A first message that waits (the
+ * loop was busy past the deadline) is read instead.
+ */
+static int on_hello_timeout(sd_event_source *s, uint64_t usec,
+			    void *userdata)
+{
+	struct pending *pc = userdata;
+	struct manager *m = pc->manager;
+	struct pollfd pfd = { .fd = pc->fd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 0) > 0)
+		return on_first_message(pc->io, pc->fd, pfd.revents, pc);
+	if (log_burst_take(&m->silent_connections, m->event))
+		log_warning("Closing a connection of uid %u (pid %d): no first message within %llu s (more are counted, summed up every %llu s)",
+			    (unsigned int)pc->cred.uid, (int)pc->cred.pid,
+			    MANAGER_HELLO_TIMEOUT_USEC / 1000000u,
+			    MANAGER_LOG_BURST_USEC / 1000000u);
+	pending_free(pc);
+	return 0;
+}
+
+/* Watched until its first message, for at most MANAGER_HELLO_TIMEOUT_USEC. */
+static int watch_pending(struct manager *m, struct pending *pc)
+{
+	int r;
+
+	r = sd_event_add_io(m->event, &pc->io, pc->fd, EPOLLIN,
+			    on_first_message, pc);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(pc->io, "fxt-new-connection");
+	r = sd_event_add_time_relative(m->event, &pc->timeout, CLOCK_MONOTONIC,
+				       MANAGER_HELLO_TIMEOUT_USEC, 0,
+				       on_hello_timeout, pc);
+	if (r < 0)
+		return r;
+	(void)sd_event_source_set_description(pc->timeout, "fxt-hello-timeout");
+	return 0;
+}
+
 static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 		     void *userdata)
 {
@@ -207,14 +251,11 @@ static int on_accept(sd_event_source *s, int fd, uint32_t revents,
 	pc->fd = TAKE_FD(cfd);
 	pc->cred = cred;
 	LIST_PREPEND(m->pending, pc);
-	r = sd_event_add_io(m->event, &pc->io, pc->fd, EPOLLIN,
-			    on_first_message, pc);
+	r = watch_pending(m, pc);
 	if (r < 0) {
 		log_warning_errno(r, "Failed to watch a new connection");
 		pending_free(pc);
-		return 0;
 	}
-	(void)sd_event_source_set_description(pc->io, "fxt-new-connection");
 	return 0;
 }
 

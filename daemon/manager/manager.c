@@ -43,6 +43,10 @@ int manager_new(struct manager **ret)
 		.what = "connections that did not speak the protocol, dropped",
 		.interval_usec = MANAGER_LOG_BURST_USEC,
 	};
+	m->silent_connections = (struct log_burst){
+		.what = "connections closed that sent no first message in time",
+		.interval_usec = MANAGER_LOG_BURST_USEC,
+	};
 	m->refused_controllers = (struct log_burst){
 		.what = "controllers refused (not root, not in group '" FXT_CTL_GROUP "')",
 		.interval_usec = MANAGER_LOG_BURST_USEC,
@@ -86,6 +90,7 @@ struct manager *manager_free(struct manager *m)
 	sd_event_source_disable_unref(m->status_timer);
 	sd_event_source_disable_unref(m->idle_timer);
 	log_burst_done(&m->bad_connections);
+	log_burst_done(&m->silent_connections);
 	log_burst_done(&m->refused_controllers);
 	log_burst_done(&m->bad_requests);
 	log_burst_done(&m->over_budget);

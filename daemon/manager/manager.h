@@ -32,6 +32,12 @@
  * it may not use.
  */
 #define MANAGER_CONNECTIONS_PER_UID (MANAGER_PROVIDERS_PER_UID + 16)
+/*
+ * A connection that has not said what it is (its first message: HELLO,
+ * or a controller's request) within this is closed and counted: a
+ * library sends it at once, and any user could hold descriptors so.
+ */
+#define MANAGER_HELLO_TIMEOUT_USEC (5ull * 1000u * 1000u)
 /* Out of descriptors: accept again after this, not in a busy loop. */
 #define MANAGER_ACCEPT_RETRY_USEC (1000ull * 1000u)
 /* How long stop waits for providers' STOPPED before reading anyway. */
@@ -112,6 +118,7 @@ struct manager {
 	unsigned int refused;		/* connections over the per-uid limit */
 	/* What any local user can cause: a line per spell, then counts. */
 	struct log_burst bad_connections, refused_controllers, bad_requests;
+	struct log_burst silent_connections;	/* MANAGER_HELLO_TIMEOUT_USEC */
 	struct log_burst over_budget;
 	/* Providers of users other than root connecting and going. */
 	struct log_burst provider_lines;

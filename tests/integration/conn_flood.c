@@ -9,6 +9,11 @@
  *   conn-flood hold N MS  up to N connections that never speak, held MS
  *                         milliseconds (to run the manager out of
  *                         descriptors).
+ *   conn-flood mute N BYTES MS
+ *                         N connections that send BYTES bytes (0: none,
+ *                         at most 8) and then nothing, held until the
+ *                         manager closes them or MS milliseconds pass:
+ *                         prints how many it closed.
  *   conn-flood garbage N  N connections one after another, each sending
  *                         bytes that are no message (until closed).
  *   conn-flood hello N    N providers that say HELLO, take no buffer
@@ -159,6 +164,60 @@ static int flood_hello(unsigned int n)
 	return 0;
 }
 
+/* Whether the manager closed sock: end of file or an error, no data. */
+static int closed(int sock)
+{
+	char buf[64];
+	ssize_t n = recv(sock, buf, sizeof(buf), MSG_DONTWAIT);
+
+	return n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR);
+}
+
+static int flood_mute(unsigned int n, unsigned int bytes, long ms)
+{
+	struct pollfd *pfd = calloc(n, sizeof(*pfd));
+	struct timespec start, now;
+	unsigned int i, gone = 0;
+
+	if (!pfd || bytes > 8)
+		die("mute", pfd ? EINVAL : ENOMEM);
+	for (i = 0; i < n; i++) {
+		int s = fxt_msg_connect(fxt_msg_socket_path());
+
+		if (s < 0)
+			die("connect", -s);
+		if (bytes && send(s, "\x01\x02\x03\x04\x05\x06\x07\x08", bytes,
+				  MSG_NOSIGNAL) < 0 && errno != EPIPE &&
+		    errno != ECONNRESET)
+			die("send", errno);
+		pfd[i] = (struct pollfd){ .fd = s, .events = POLLIN };
+	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	while (gone < n) {
+		long left;
+
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		left = ms - (now.tv_sec - start.tv_sec) * 1000 -
+		       (now.tv_nsec - start.tv_nsec) / 1000000;
+		if (left <= 0 || (poll(pfd, n, (int)left) < 0 && errno != EINTR))
+			break;
+		for (i = 0; i < n; i++) {
+			if (pfd[i].fd < 0 || !pfd[i].revents ||
+			    !closed(pfd[i].fd))
+				continue;
+			close(pfd[i].fd);
+			pfd[i].fd = -1;
+			gone++;
+		}
+	}
+	printf("closed %u of %u\n", gone, n);
+	for (i = 0; i < n; i++)
+		if (pfd[i].fd >= 0)
+			close(pfd[i].fd);
+	free(pfd);
+	return 0;
+}
+
 /* N connections one after another, each sending bytes that are no message. */
 static int flood_garbage(unsigned int n)
 {
@@ -191,8 +250,12 @@ int main(int argc, char **argv)
 				  strtol(argv[3], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "hello"))
 		return flood_hello((unsigned int)strtoul(argv[2], NULL, 10));
+	if (argc == 5 && !strcmp(argv[1], "mute"))
+		return flood_mute((unsigned int)strtoul(argv[2], NULL, 10),
+				  (unsigned int)strtoul(argv[3], NULL, 10),
+				  strtol(argv[4], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "garbage"))
 		return flood_garbage((unsigned int)strtoul(argv[2], NULL, 10));
-	fprintf(stderr, "usage: conn-flood status N | hold N MS | hello N | garbage N\n");
+	fprintf(stderr, "usage: conn-flood status N | hold N MS | hello N | mute N BYTES MS | garbage N\n");
 	return 2;
 }

@@ -118,10 +118,10 @@ FXT_EXPORT int fxt_trigger(const char *name)
 
 FXT_EXPORT bool fxt_category_enabled(const char *category)
 {
-	struct fxt_session *s = atomic_load_explicit(&fxt_current,
-						     memory_order_acquire);
+	struct fxt_session *s;
 
-	fxt_transport_ensure_started();
+	fxt_transport_join();
+	s = atomic_load_explicit(&fxt_current, memory_order_acquire);
 	return s && category && fxt_session_category_enabled(s, category);
 }
 
@@ -138,8 +138,8 @@ write_begin_eval(struct fxt_site *site, const char *cat, const char *name,
 	struct fxt_thread *t;
 
 	if (!atomic_load_explicit(&fxt_current, memory_order_relaxed)) {
-		/* The first site may wait to join a trace ($FXTRACE_START_WAIT_MS). */
-		fxt_transport_ensure_started();
+		/* Early sites may wait to join a trace ($FXTRACE_START_WAIT_MS). */
+		fxt_transport_join();
 		if (!atomic_load_explicit(&fxt_current, memory_order_relaxed))
 			return fxt_site_session_args(site, NULL, cat, name,
 						     eval, cat_ref, name_ref);

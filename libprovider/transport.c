@@ -55,12 +55,18 @@ static char provider_name[FXT_PROVIDER_NAME_MAX];
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /*
- * $FXTRACE_START_WAIT_MS: how long the call site that starts the thread
- * waits for the first connection attempt to settle (a trace joined, or no
- * manager, or a manager that is not tracing). Unset or 0: no wait.
+ * $FXTRACE_START_WAIT_MS: how long call sites wait for the first
+ * connection attempt to settle (a trace joined, or no manager, or a
+ * manager that is not tracing). Unset or 0: no wait. Every thread that
+ * reaches a call site meanwhile waits, not only the one that started the
+ * connection (its events would be lost, uncounted: no buffer exists yet),
+ * and all until the same deadline, so the process waits that long at
+ * most. Then transport_ready: call sites never wait again.
  */
-static pthread_cond_t settled_cond = PTHREAD_COND_INITIALIZER;
-static bool settled;		/* rules: under transport_lock */
+static pthread_cond_t settled_cond;	/* CLOCK_MONOTONIC (init_settled_cond) */
+static struct timespec settle_deadline;	/* rules: under transport_lock */
+/* Settled, past the deadline, or no wait: set under transport_lock. */
+static bool transport_ready;
 
 /* Owned by the background thread (and by the fork child handler). */
 static int manager_fd = -1;
@@ -199,7 +205,7 @@ static int send_hello(int fd)
 static void settle(void)
 {
 	pthread_mutex_lock(&transport_lock);
-	settled = true;
+	__atomic_store_n(&transport_ready, true, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&settled_cond);
 	pthread_mutex_unlock(&transport_lock);
 }
@@ -263,17 +269,17 @@ static void on_start(int fd, const struct fxt_msg_start *m)
 {
 	char categories[FXT_CATEGORIES_MAX];
 
-	if (!buffer)
-		return;
-	end_session();
-	memcpy(categories, m->categories, sizeof(categories));
-	categories[sizeof(categories) - 1] = 0;
-	session = start_session(buffer, m->mode, categories, fd);
+	if (buffer) {
+		end_session();
+		memcpy(categories, m->categories, sizeof(categories));
+		categories[sizeof(categories) - 1] = 0;
+		session = start_session(buffer, m->mode, categories, fd);
+	}
 	if (session) {
 		atomic_store(&trigger_fd, fd);
 		(void)send_simple(fd, FXT_MSG_PROVIDER_STARTED);
 	}
-	settle();
+	settle();	/* joined, or no trace here: waiting is over either way */
 }
 
 int fxt_transport_send_trigger(const char *name)
@@ -448,6 +454,17 @@ static void *transport_thread(void *arg)
 	return NULL;
 }
 
+static void init_settled_cond(void)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	/* The deadline is on CLOCK_MONOTONIC: a clock step cannot stretch it. */
+	(void)pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&settled_cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
 /*
  * Lock order: threads_lock first. fxt_quiesce() holds it while waiting
  * for writers, and writers may need any of the others (never it).
@@ -491,13 +508,14 @@ static void atfork_child(void)
 		close(manager_fd);
 	manager_fd = -1;
 	transport_started = false;
+	transport_ready = false;
 	hello_sent = false;
-	settled = false;
-	pthread_cond_init(&settled_cond, NULL);
+	init_settled_cond();
 }
 
-static void register_atfork(void)
+static void transport_init_once(void)
 {
+	init_settled_cond();
 	(void)pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
@@ -537,39 +555,67 @@ static long start_wait_ms(void)
 	return ms > 10000 ? 10000 : ms;
 }
 
-/* Under transport_lock: until the first attempt settles, or timeout. */
-static void wait_settled_locked(long ms)
+/* Under transport_lock: the deadline of every wait, ms from now. */
+static void set_settle_deadline(long ms)
 {
-	struct timespec deadline;
-
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += ms / 1000;
-	deadline.tv_nsec += (ms % 1000) * 1000000;
-	if (deadline.tv_nsec >= 1000000000) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000;
+	clock_gettime(CLOCK_MONOTONIC, &settle_deadline);
+	settle_deadline.tv_sec += ms / 1000;
+	settle_deadline.tv_nsec += (ms % 1000) * 1000000;
+	if (settle_deadline.tv_nsec >= 1000000000) {
+		settle_deadline.tv_sec++;
+		settle_deadline.tv_nsec -= 1000000000;
 	}
-	while (!settled &&
-	       pthread_cond_timedwait(&settled_cond, &transport_lock,
-				      &deadline) != ETIMEDOUT)
-		;
+}
+
+/* Under transport_lock: until the first attempt settles, or the deadline. */
+static void wait_settled_locked(void)
+{
+	while (!transport_ready)
+		if (pthread_cond_timedwait(&settled_cond, &transport_lock,
+					   &settle_deadline))
+			/* The deadline passed: no call site waits again. */
+			__atomic_store_n(&transport_ready, true,
+					 __ATOMIC_RELEASE);
+}
+
+/* Under transport_lock: the background thread runs, or is disabled. */
+static bool start_locked(void)
+{
+	long wait_ms;
+
+	if (transport_started || transport_disabled)
+		return true;
+	if (spawn_thread() < 0)
+		return false;	/* tried again at the next call site */
+	__atomic_store_n(&transport_started, true, __ATOMIC_RELEASE);
+	wait_ms = start_wait_ms();
+	if (wait_ms)
+		set_settle_deadline(wait_ms);
+	else
+		__atomic_store_n(&transport_ready, true, __ATOMIC_RELEASE);
+	return true;
 }
 
 void fxt_transport_ensure_started(void)
 {
-	long wait_ms;
-
 	if (__atomic_load_n(&transport_started, __ATOMIC_ACQUIRE))
 		return;
-	(void)pthread_once(&atfork_once, register_atfork);
+	(void)pthread_once(&atfork_once, transport_init_once);
 	pthread_mutex_lock(&transport_lock);
-	if (!transport_started && !transport_disabled &&
-	    spawn_thread() == 0) {
-		__atomic_store_n(&transport_started, true, __ATOMIC_RELEASE);
-		wait_ms = start_wait_ms();
-		if (wait_ms)
-			wait_settled_locked(wait_ms);
-	}
+	(void)start_locked();
+	pthread_mutex_unlock(&transport_lock);
+}
+
+void fxt_transport_join(void)
+{
+	if (__atomic_load_n(&transport_ready, __ATOMIC_ACQUIRE))
+		return;
+	(void)pthread_once(&atfork_once, transport_init_once);
+	pthread_mutex_lock(&transport_lock);
+	if (transport_disabled)
+		__atomic_store_n(&transport_ready, true, __ATOMIC_RELEASE);
+	else if (start_locked())
+		wait_settled_locked();
 	pthread_mutex_unlock(&transport_lock);
 }
 
@@ -580,7 +626,7 @@ void fxt_test_disable_transport(void)
 	pthread_mutex_lock(&transport_lock);
 	transport_disabled = true;
 	pthread_mutex_unlock(&transport_lock);
-	(void)pthread_once(&atfork_once, register_atfork);
+	(void)pthread_once(&atfork_once, transport_init_once);
 }
 
 struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,

@@ -194,6 +194,11 @@ enum fxt_ctl_provider_flags {
 	FXT_CTL_PROVIDER_CATEGORY = 1u << 5,
 	/* no buffer: the trace's buffers reached tracectl --memory-budget */
 	FXT_CTL_PROVIDER_OVER_MEMORY_BUDGET = 1u << 6,
+	/*
+	 * Its buffer's drop counter is more than it could have dropped:
+	 * records_dropped is that bound (bytes_dropped 0), not its count.
+	 */
+	FXT_CTL_PROVIDER_DROPS_IMPLAUSIBLE = 1u << 7,
 };
 
 struct fxt_ctl_provider {

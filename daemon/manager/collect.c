@@ -145,6 +145,7 @@ static int begin_visit(struct provider *p, struct archive *a)
 	if (r < 0)
 		return r;
 	provider_buffer_state(&p->buffer, &st);
+	(void)provider_check_drops(p, &st);
 	if (st.records_dropped > p->drops_reported) {
 		r = archive_write_provider_event(a, p->id,
 						 FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);

@@ -339,6 +339,7 @@ void provider_leave_trace(struct provider *p)
 	memset(p->saved_generation, 0, sizeof(p->saved_generation));
 	memset(p->pending_save, 0, sizeof(p->pending_save));
 	p->drops_reported = 0;
+	p->drops_implausible_logged = false;
 	p->recovered = p->recovered_reported = false;
 	memset(&p->walk, 0, sizeof(p->walk));
 	if (p->fd < 0)
@@ -348,6 +349,7 @@ void provider_leave_trace(struct provider *p)
 void provider_describe(const struct provider *p, struct fxt_ctl_provider *out)
 {
 	struct provider_buffer_state st = { 0 };
+	uint64_t max;
 
 	fxt_msg_init(out, FXT_MSG_CTL_PROVIDER, sizeof(*out));
 	out->id = p->id;
@@ -370,5 +372,35 @@ void provider_describe(const struct provider *p, struct fxt_ctl_provider *out)
 	out->skipped = p->walk.skipped;
 	out->records_dropped = st.records_dropped;
 	out->bytes_dropped = st.bytes_dropped;
+	if (p->in_trace && p->buffer.map &&
+	    !provider_drops_plausible(p, &st, &max)) {
+		out->flags |= FXT_CTL_PROVIDER_DROPS_IMPLAUSIBLE;
+		out->records_dropped = max;
+		out->bytes_dropped = 0;
+	}
 	memcpy(out->name, p->name, sizeof(out->name));
+}
+
+bool provider_drops_plausible(const struct provider *p,
+			      const struct provider_buffer_state *st,
+			      uint64_t *max)
+{
+	*max = provider_buffer_drops_max(&p->buffer);
+	return st->records_dropped <= *max;
+}
+
+bool provider_check_drops(struct provider *p,
+			  const struct provider_buffer_state *st)
+{
+	uint64_t max;
+
+	if (provider_drops_plausible(p, st, &max))
+		return true;
+	if (!p->drops_implausible_logged && log_connection(p))
+		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] (uid %u) claims more dropped records than it could have dropped (at most %llu since its buffer was made): its drop count is shown as implausible",
+			 p->name, (int)p->pid, (unsigned int)p->uid,
+			 (unsigned long long)max);
+	p->drops_implausible_logged = true;
+	return false;
 }

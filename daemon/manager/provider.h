@@ -55,6 +55,7 @@ struct provider {
 	/* +1: a SAVE of that half not answered yet (writing failed); 0: none */
 	uint64_t pending_save[2];
 	uint64_t drops_reported;
+	bool drops_implausible_logged;
 	/* Its buffer came back to a restarted manager; marked in the archive. */
 	bool recovered, recovered_reported;
 	struct record_walk_stats walk;
@@ -82,5 +83,16 @@ int provider_join_trace(struct provider *p, enum fxt_buffering_mode mode,
 int provider_send_stop(struct provider *p);
 void provider_leave_trace(struct provider *p);
 void provider_describe(const struct provider *p, struct fxt_ctl_provider *out);
+/*
+ * Could p have dropped the records its buffer's counter says (st)? Not
+ * above provider_buffer_drops_max(): such a count is shown as implausible
+ * (controllers get the flag and the bound, never the number).
+ */
+bool provider_drops_plausible(const struct provider *p,
+			      const struct provider_buffer_state *st,
+			      uint64_t *max);
+/* The same, and a count not believed is logged, once a trace. */
+bool provider_check_drops(struct provider *p,
+			  const struct provider_buffer_state *st);
 
 #endif /* FXT_PROVIDER_H */

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <fxt/fxt.h>
@@ -52,6 +53,14 @@ static void layout(struct provider_buffer *b, uint64_t data_size)
 	b->chunk_size = chunk_size(b->rolling_size);
 }
 
+static uint64_t boottime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void write_layout(struct provider_buffer *b)
 {
 	struct fxt_buffer_header *h = b->map;
@@ -92,6 +101,7 @@ int provider_buffer_create(struct provider_buffer *b, uint64_t data_size,
 		return -EINVAL;
 	b->mode = mode;
 	b->size = FXT_BUFFER_HEADER_SIZE + data_size;
+	b->created_ns = boottime_ns();
 	layout(b, data_size);
 
 	snprintf(memfd_name, sizeof(memfd_name), "fxt-buffer:%s", name);
@@ -180,6 +190,21 @@ void provider_buffer_state(const struct provider_buffer *b,
 	st->records_dropped = LOAD(h->records_dropped);
 	st->bytes_dropped = LOAD(h->bytes_dropped);
 	st->records_written = LOAD(h->records_written);
+}
+
+uint64_t provider_buffer_drops_max(const struct provider_buffer *b)
+{
+	static long cpus;	/* read once: sysconf() reads /sys */
+	uint64_t now = boottime_ns(), max;
+	uint64_t elapsed = now > b->created_ns ? now - b->created_ns : 0;
+
+	if (!cpus)
+		cpus = sysconf(_SC_NPROCESSORS_CONF);
+	if (cpus < 1)
+		cpus = 1;
+	if (__builtin_mul_overflow(elapsed, (uint64_t)cpus, &max))
+		return UINT64_MAX;
+	return max;
 }
 
 uint64_t provider_buffer_data_size(const struct provider_buffer *b)

@@ -28,6 +28,7 @@ struct provider_buffer {
 	uint64_t durable_offset, durable_size;
 	uint64_t rolling_offset[2], rolling_size;
 	uint64_t chunk_size;	/* of the rolling halves' writer chunks */
+	uint64_t created_ns;	/* CLOCK_BOOTTIME; 0: adopted (since boot) */
 };
 
 /* A snapshot of the fields the provider writes, each read once. */
@@ -63,6 +64,13 @@ void provider_buffer_destroy(struct provider_buffer *b);
 
 void provider_buffer_state(const struct provider_buffer *b,
 			   struct provider_buffer_state *st);
+/*
+ * The most records the provider can have dropped since its buffer was
+ * made (an adopted one: since boot): one a nanosecond on every CPU, far
+ * more than any writer drops. A count above it is a lie, or a buffer
+ * scribbled over, and is shown as implausible, never as a number.
+ */
+uint64_t provider_buffer_drops_max(const struct provider_buffer *b);
 uint64_t provider_buffer_data_size(const struct provider_buffer *b);
 /* Bytes of committed records in the areas. */
 uint64_t provider_buffer_used(const struct provider_buffer *b);

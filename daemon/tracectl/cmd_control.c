@@ -31,6 +31,7 @@
 #include "control_proto.h"
 #include <fxt/fxt_msg.h>
 #include "parse.h"
+#include "provider_text.h"
 #include "tracectl.h"
 
 struct start_options {
@@ -302,7 +303,9 @@ static const char *drop_advice(unsigned int mode, const char *size_option)
 
 static void print_results(const struct reply *rep)
 {
+	char name[PROVIDER_TEXT_NAME_MAX], dropped[PROVIDER_TEXT_DROPS_MAX];
 	uint64_t drops = 0, kernel_drops = 0;
+	unsigned int implausible = 0;
 	size_t i;
 
 	printf("%-24s %8s %10s %10s %8s %8s\n", "PROVIDER", "PID", "RECORDS",
@@ -310,22 +313,24 @@ static void print_results(const struct reply *rep)
 	for (i = 0; i < rep->nproviders; i++) {
 		const struct fxt_ctl_provider *p = &rep->providers[i];
 
+		provider_text_name(p, name);
 		if (p->flags & FXT_CTL_PROVIDER_CATEGORY) {
 			/* A share of the kernel row above: not added again. */
-			printf("  %-22s %8s %10llu %10s %8llu\n", p->name, "-",
+			printf("  %-22s %8s %10llu %10s %8s\n", name, "-",
 			       (unsigned long long)p->records, "-",
-			       (unsigned long long)p->records_dropped);
+			       provider_text_drops(p, dropped));
 			continue;
 		}
-		printf("%-24s %8u %10llu %10llu %8llu %8llu%s\n", p->name,
-		       p->pid, (unsigned long long)p->records,
+		printf("%-24s %8u %10llu %10llu %8s %8llu%s\n", name, p->pid,
+		       (unsigned long long)p->records,
 		       (unsigned long long)p->bytes,
-		       (unsigned long long)p->records_dropped,
+		       provider_text_drops(p, dropped),
 		       (unsigned long long)p->skipped, provider_note(p));
 		if (p->flags & FXT_CTL_PROVIDER_KERNEL)
-			kernel_drops += p->records_dropped;
+			kernel_drops = provider_add_drops(kernel_drops, p);
 		else
-			drops += p->records_dropped;
+			drops = provider_add_drops(drops, p);
+		implausible += provider_drops_implausible(p);
 	}
 	if (!rep->nproviders)
 		printf("(no provider was connected)\n");
@@ -337,6 +342,9 @@ static void print_results(const struct reply *rep)
 		printf("Warning: %llu kernel records were dropped (DROPS); %s\n",
 		       (unsigned long long)kernel_drops,
 		       drop_advice(rep->result.mode, "--kernel-buffer-size"));
+	if (implausible)
+		printf("Warning: %u provider(s) claimed more dropped records than they could have dropped (DROPS %s): their counts are left out, fxtraced's log names them\n",
+		       implausible, PROVIDER_TEXT_IMPLAUSIBLE);
 }
 
 static void start_usage(FILE *out, const char *cmd)
@@ -1062,6 +1070,35 @@ static void print_triggers(const struct reply *rep)
 	}
 }
 
+static void print_status_provider(const struct fxt_ctl_provider *p)
+{
+	char name[PROVIDER_TEXT_NAME_MAX], drops_buf[PROVIDER_TEXT_DROPS_MAX];
+	const char *dropped = provider_text_drops(p, drops_buf);
+	char used[32], size[32];
+
+	provider_text_name(p, name);
+	if (p->flags & FXT_CTL_PROVIDER_KERNEL) {
+		printf("  %s%-24s kernel    %llu records, %s dropped\n",
+		       p->flags & FXT_CTL_PROVIDER_CATEGORY ? "  " : "", name,
+		       (unsigned long long)p->records, dropped);
+		return;
+	}
+	human_size(p->buffer_used, used, sizeof(used));
+	human_size(p->buffer_size, size, sizeof(size));
+	printf("  %-24s pid %-7u", name, p->pid);
+	if (p->flags & FXT_CTL_PROVIDER_TRACING)
+		printf(" buffer %s/%s (%.0f%%), %s dropped%s\n", used, size,
+		       p->buffer_size ? 100.0 * (double)p->buffer_used /
+					       (double)p->buffer_size : 0.0,
+		       dropped, provider_note(p));
+	else if (p->flags & FXT_CTL_PROVIDER_OVER_BUDGET)
+		printf(" not tracing: its user's buffers reached their budget (fxtraced --user-buffer-budget)\n");
+	else if (p->flags & FXT_CTL_PROVIDER_OVER_MEMORY_BUDGET)
+		printf(" not tracing: the trace's buffers reached its memory budget (tracectl start --memory-budget)\n");
+	else
+		printf(" not tracing\n");
+}
+
 static void print_status(const struct reply *rep)
 {
 	static const char *const states[] = { "idle", "tracing", "stopping" };
@@ -1090,34 +1127,8 @@ static void print_status(const struct reply *rep)
 	if (res->message[0])
 		printf("Archive: %s\n", res->message);
 	printf("Providers: %zu\n", rep->nproviders);
-	for (i = 0; i < rep->nproviders; i++) {
-		const struct fxt_ctl_provider *p = &rep->providers[i];
-		char used[32], size[32];
-
-		if (p->flags & FXT_CTL_PROVIDER_KERNEL) {
-			printf("  %s%-24s kernel    %llu records, %llu dropped\n",
-			       p->flags & FXT_CTL_PROVIDER_CATEGORY ? "  " : "",
-			       p->name, (unsigned long long)p->records,
-			       (unsigned long long)p->records_dropped);
-			continue;
-		}
-		human_size(p->buffer_used, used, sizeof(used));
-		human_size(p->buffer_size, size, sizeof(size));
-		printf("  %-24s pid %-7u", p->name, p->pid);
-		if (p->flags & FXT_CTL_PROVIDER_TRACING)
-			printf(" buffer %s/%s (%.0f%%), %llu dropped%s\n", used,
-			       size,
-			       p->buffer_size ? 100.0 * (double)p->buffer_used /
-						       (double)p->buffer_size : 0.0,
-			       (unsigned long long)p->records_dropped,
-			       provider_note(p));
-		else if (p->flags & FXT_CTL_PROVIDER_OVER_BUDGET)
-			printf(" not tracing: its user's buffers reached their budget (fxtraced --user-buffer-budget)\n");
-		else if (p->flags & FXT_CTL_PROVIDER_OVER_MEMORY_BUDGET)
-			printf(" not tracing: the trace's buffers reached its memory budget (tracectl start --memory-budget)\n");
-		else
-			printf(" not tracing\n");
-	}
+	for (i = 0; i < rep->nproviders; i++)
+		print_status_provider(&rep->providers[i]);
 	print_triggers(rep);
 }
 
@@ -1294,6 +1305,7 @@ static bool announced(const struct reply *joined, uint32_t id)
 static void print_command_providers(const struct reply *stop, pid_t child,
 				    const struct reply *joined)
 {
+	char name[PROVIDER_TEXT_NAME_MAX], dropped[PROVIDER_TEXT_DROPS_MAX];
 	size_t i;
 
 	for (i = 0; i < stop->nproviders; i++) {
@@ -1302,9 +1314,10 @@ static void print_command_providers(const struct reply *stop, pid_t child,
 		if (p->flags & FXT_CTL_PROVIDER_KERNEL ||
 		    (p->pid != (uint32_t)child && !announced(joined, p->id)))
 			continue;
-		printf("The command's provider %s (pid %u): %llu records written, %llu dropped\n",
-		       p->name, p->pid, (unsigned long long)p->records,
-		       (unsigned long long)p->records_dropped);
+		printf("The command's provider %s (pid %u): %llu records written, %s dropped\n",
+		       provider_text_name(p, name), p->pid,
+		       (unsigned long long)p->records,
+		       provider_text_drops(p, dropped));
 	}
 }
 

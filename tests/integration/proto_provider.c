@@ -6,6 +6,7 @@
  * metadata records it must not write, ignore STOP, and --abuse MODE:
  *   lie      at STOP, end marks far beyond the areas, equal generations,
  *            drop counters at their maximum
+ *   drops    once its events are written, drop counters at their maximum
  *   seals    try to resize and re-seal the memfd (must fail), then trace
  *   fds      answer START with three descriptors attached
  *   ctrunc   answer START with more descriptors than the manager takes
@@ -412,6 +413,8 @@ static void run_trace(struct provider *p, enum fxt_buffering_mode mode)
 		}
 		write_event(p, i);
 	}
+	if (abusing(p, "drops"))
+		p->hdr->records_dropped = p->hdr->bytes_dropped = ~0ull;
 	printf("wrote %lu events\n", p->o.events);
 	fflush(stdout);
 	if (p->o.exit_after) {

@@ -22,7 +22,7 @@ dpkg-dev debhelper dh-dkms lintian
 # lttng: the provider benchmark's peer; chromium: the HTML report's test.
 TEST_PACKAGES="
 libcmocka-dev llvm libclang-rt-14-dev
-jq python3 linux-perf util-linux strace
+jq python3 linux-perf util-linux strace iproute2
 linux-headers-cloud-amd64 linux-image-cloud-amd64
 qemu-system-x86 busybox-static cpio
 debootstrap e2fsprogs

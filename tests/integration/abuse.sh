@@ -8,10 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 start_manager
-fds() {
-	ls "/proc/$MGR/fd" | wc -l
-}
-idle_fds=$(fds)
+idle=$(idle_fds)
 start_provider good --events 100
 start_provider liar --events 100 --abuse lie
 start_provider sealer --events 100 --abuse seals
@@ -37,7 +34,7 @@ expect_field liar events 100
 expect_field sealer events 100
 # Everyone is gone once the trace is written: so are their descriptors.
 has_idle_fds() {
-	[ "$(fds)" -eq "$idle_fds" ]
+	[ "$(manager_fds)" -eq "$idle" ]
 }
 poll has_idle_fds
 "$TRACECTL" status >/dev/null

@@ -78,6 +78,24 @@ stop_manager() {
 	MGR=""
 }
 
+# manager_fds: the descriptors fxtraced holds.
+manager_fds() {
+	ls "/proc/$MGR/fd" | wc -l
+}
+
+# no_connections: fxtraced holds no connected socket (the last tracectl's
+# included: it may close its end before fxtraced has seen the hang-up).
+no_connections() {
+	! ss -xpH state established | grep -q "pid=$MGR,"
+}
+
+# idle_fds: fxtraced's descriptors once it holds no connection, the base
+# for a leak check.
+idle_fds() {
+	poll no_connections
+	manager_fds
+}
+
 provider_connected() {
 	"$TRACECTL" status | grep -q "^  $1 "
 }

@@ -11,10 +11,7 @@
 # Under the per-user connection limit: as any user, all are accepted.
 N=200
 start_manager
-fds() {
-	ls "/proc/$MGR/fd" | wc -l
-}
-idle_fds=$(fds)
+idle=$(idle_fds)
 
 # A ceiling that only catches connections held for good.
 for bytes in 0 1; do
@@ -30,10 +27,8 @@ counted() {
 		"$T/fxtraced.log"
 }
 poll counted
-# At most as many as before: the status that waited for the manager may
-# still have been open when they were counted.
 has_idle_fds() {
-	[ "$(fds)" -le "$idle_fds" ]
+	[ "$(manager_fds)" -eq "$idle" ]
 }
 poll has_idle_fds
 start_provider after

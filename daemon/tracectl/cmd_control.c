@@ -31,12 +31,12 @@
 #include "control_proto.h"
 #include <fxt/fxt_msg.h>
 #include "parse.h"
+#include "start_triggers.h"
 #include "tracectl.h"
 
 struct start_options {
 	struct fxt_ctl_start req;
-	struct fxt_ctl_triggers triggers;	/* count 0: none */
-	const char *snapshot_dir;
+	struct start_triggers triggers;
 	bool help;
 };
 
@@ -422,48 +422,6 @@ static int resolve_output(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static int parse_pid(const char *s, uint64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	if (errno || end == s || *end || !*out || *out > INT32_MAX)
-		return -EINVAL;
-	return 0;
-}
-
-static bool has_triggers(const struct start_options *o)
-{
-	return o->triggers.count || o->triggers.latency_ns;
-}
-
-/* --trigger NAME[,NAME...]: each name added to the request. */
-static int add_triggers(const char *cmd, const char *list,
-			struct fxt_ctl_triggers *t)
-{
-	_cleanup_free_ char *copy = strdup(list);
-	char *name, *save = NULL;
-
-	if (!copy)
-		return -ENOMEM;
-	for (name = strtok_r(copy, ",", &save); name || !t->count;
-	     name = strtok_r(NULL, ",", &save)) {
-		if (!name || !fxt_ctl_trigger_name_valid(name)) {
-			fprintf(stderr, "tracectl %s: --trigger %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --trigger jank or --trigger jank,crash\n",
-				cmd, list, FXT_TRIGGER_NAME_MAX - 1);
-			return -EINVAL;
-		}
-		if (t->count == FXT_CTL_TRIGGERS_MAX) {
-			fprintf(stderr, "tracectl %s: --trigger: at most %u names\n",
-				cmd, FXT_CTL_TRIGGERS_MAX);
-			return -EINVAL;
-		}
-		strcpy(t->names[t->count++], name);
-	}
-	return 0;
-}
-
 static int parse_start(const char *cmd, int argc, char **argv,
 		       struct start_options *o)
 {
@@ -476,24 +434,19 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "kernel-buffer-size", required_argument, NULL, 'K' },
 		{ "pid", required_argument, NULL, 'p' },
-		{ "trigger", required_argument, NULL, 'T' },
-		{ "snapshot-dir", required_argument, NULL, 'S' },
-		{ "trigger-delay", required_argument, NULL, 'D' },
-		{ "trigger-limit", required_argument, NULL, 'L' },
-		{ "trigger-latency", required_argument, NULL, 'W' },
+		START_TRIGGER_OPTIONS,
 		{ "memory-budget", required_argument, NULL, 'M' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *output = "trace.fxt";
-	bool trigger_options = false;
 	unsigned int npids = 0;
 	uint64_t value;
 	int c, v;
 
 	fxt_msg_init(&o->req, FXT_MSG_CTL_START, sizeof(o->req));
-	fxt_msg_init(&o->triggers, FXT_MSG_CTL_TRIGGERS, sizeof(o->triggers));
+	start_triggers_init(&o->triggers);
 	/* "+": stop at the first non-option, the command of record. */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:c:b:m:d:k:p:h", longopts,
@@ -554,7 +507,7 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			o->req.kernel_buffer_size = value;
 			break;
 		case 'p':
-			if (parse_pid(optarg, &value) < 0) {
+			if (parse_count(optarg, INT32_MAX, &value) < 0) {
 				fprintf(stderr, "tracectl %s: --pid %s: give a process id, e.g. --pid 1234\n",
 					cmd, optarg);
 				return -EINVAL;
@@ -565,10 +518,6 @@ static int parse_start(const char *cmd, int argc, char **argv,
 				return -EINVAL;
 			}
 			o->req.kernel_syscall_pids[npids++] = (__u32)value;
-			break;
-		case 'T':
-			if (add_triggers(cmd, optarg, &o->triggers) < 0)
-				return -EINVAL;
 			break;
 		case 'M':
 			if (parse_size(optarg, &value) < 0 || value < 4096) {
@@ -586,65 +535,26 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			}
 			strcpy(o->req.name, optarg);
 			break;
-		case 'S':
-			o->snapshot_dir = optarg;
-			trigger_options = true;
-			break;
-		case 'D':
-			if (parse_duration_ns(optarg, &value) < 0) {
-				fprintf(stderr, "tracectl %s: --trigger-delay %s: give e.g. 200ms or 2s\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->triggers.delay_ns = value;
-			trigger_options = true;
-			break;
-		case 'L':
-			if (parse_pid(optarg, &value) < 0 || value > 1000) {
-				fprintf(stderr, "tracectl %s: --trigger-limit %s: give snapshots per second, 1 to 1000\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->triggers.limit = (__u32)value;
-			trigger_options = true;
-			break;
-		case 'W':
-			/* "off": for a settings file that names no latency. */
-			if (!strcmp(optarg, "off")) {
-				o->triggers.latency_ns = 0;
-				break;
-			}
-			if (parse_duration_ns(optarg, &value) < 0 || !value) {
-				fprintf(stderr, "tracectl %s: --trigger-latency %s: give a wait longer than 0, e.g. 10ms or 500us, or off\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->triggers.latency_ns = value;
-			break;
 		case 'h':
 			o->help = true;
 			return 0;
 		default:
-			start_usage(stderr, cmd);
-			return -EINVAL;
+			v = start_triggers_option(cmd, c, optarg, &o->triggers);
+			if (v < 0)
+				return -EINVAL;
+			if (v > 0) {
+				start_usage(stderr, cmd);
+				return -EINVAL;
+			}
 		}
 	}
-	if (trigger_options && !has_triggers(o)) {
-		fprintf(stderr, "tracectl %s: --snapshot-dir, --trigger-delay and --trigger-limit go with --trigger NAME or --trigger-latency T\n",
-			cmd);
+	if (start_triggers_check(cmd, &o->triggers, o->req.mode) < 0)
 		return -EINVAL;
-	}
-	if (has_triggers(o) &&
-	    (o->req.mode != FXT_BUFFERING_CIRCULAR || !o->snapshot_dir)) {
-		fprintf(stderr, "tracectl %s: --trigger%s needs --mode circular and --snapshot-dir DIR\n",
-			cmd, o->triggers.count ? "" : "-latency");
-		return -EINVAL;
-	}
-	if (o->snapshot_dir &&
-	    resolve_output(o->snapshot_dir, o->triggers.dir,
-			   sizeof(o->triggers.dir)) < 0) {
+	if (o->triggers.dir &&
+	    resolve_output(o->triggers.dir, o->triggers.req.dir,
+			   sizeof(o->triggers.req.dir)) < 0) {
 		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
-			cmd, o->snapshot_dir);
+			cmd, o->triggers.dir);
 		return -EINVAL;
 	}
 	if (resolve_output(output, o->req.output, sizeof(o->req.output)) < 0) {
@@ -834,24 +744,6 @@ static void print_kmod_fix(const char *cmd)
 			cmd, uname(&u) == 0 ? u.release : "?");
 }
 
-/*
- * The snapshot directory, opened with the caller's rights: the manager
- * creates the snapshots in it through this descriptor.
- */
-static int open_snapshot_dir(const char *cmd, const char *dir)
-{
-	int fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || faccessat(fd, ".", W_OK | X_OK, 0) < 0) {
-		fprintf(stderr, "tracectl %s: --snapshot-dir %s: %s; give a directory you may write in\n",
-			cmd, dir, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* Arms the started trace's triggers; 0, or 1 after saying why not. */
 static int arm_triggers(const char *cmd, const struct start_options *o,
 			int dir_fd)
@@ -859,7 +751,8 @@ static int arm_triggers(const char *cmd, const struct start_options *o,
 	struct reply rep;
 	int r;
 
-	r = exchange(cmd, &o->triggers, sizeof(o->triggers), dir_fd, &rep);
+	r = exchange(cmd, &o->triggers.req, sizeof(o->triggers.req), dir_fd,
+		     &rep);
 	free(rep.providers);
 	free(rep.triggers);
 	if (r >= 0)
@@ -870,7 +763,7 @@ static int arm_triggers(const char *cmd, const struct start_options *o,
 	return r ? 1 : 0;
 }
 
-static int do_start(const char *cmd, const struct start_options *o)
+static int do_start(const char *cmd, struct start_options *o)
 {
 	struct fxt_ctl_start req = o->req;
 	const char *path = req.output;
@@ -879,8 +772,9 @@ static int do_start(const char *cmd, const struct start_options *o)
 	struct reply rep;
 	int r;
 
-	if (has_triggers(o)) {
-		dir_fd = open_snapshot_dir(cmd, o->snapshot_dir);
+	/* The snapshot directory first: the manager creates them through it. */
+	if (start_triggers_any(&o->triggers)) {
+		dir_fd = start_triggers_open_dir(cmd, &o->triggers);
 		if (dir_fd < 0)
 			return TRACECTL_EXIT_FAIL;
 	}
@@ -924,10 +818,10 @@ static int do_start(const char *cmd, const struct start_options *o)
 		       (unsigned long long)rep.result.memory_budget,
 		       (unsigned long long)rep.result.memory_used,
 		       (unsigned long long)rep.result.buffer_size);
-	if (has_triggers(o)) {
+	if (start_triggers_any(&o->triggers)) {
 		if (arm_triggers(cmd, o, dir_fd))
 			return TRACECTL_EXIT_FAIL;
-		printf("Triggers armed: snapshots to %s\n", o->triggers.dir);
+		printf("Triggers armed: snapshots to %s\n", o->triggers.req.dir);
 	}
 	return TRACECTL_EXIT_OK;
 }

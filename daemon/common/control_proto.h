@@ -115,7 +115,8 @@ struct fxt_ctl_snapshot {
 /*
  * Arms the running circular trace's triggers (after its start; again:
  * replaces them). The controller opens the directory with its own rights
- * (O_DIRECTORY | O_RDONLY) and passes it: on a provider's
+ * (O_DIRECTORY | O_NOFOLLOW | O_RDONLY) and passes it; it must be the
+ * controller's (snapshot_dir_check(), snapshot_dir.h). On a provider's
  * FXT_MSG_PROVIDER_TRIGGER of an armed name (or a wakeup latency over
  * latency_ns), delay_ns later, the manager
  * writes a snapshot (as FXT_MSG_CTL_SNAPSHOT) to NAME-<UTC time>.fxt in

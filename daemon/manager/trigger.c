@@ -6,7 +6,8 @@
  * holds a partial snapshot. The rate limit counts per name in windows of
  * one second from the first snapshot of the window; what goes over it is
  * counted as suppressed, not logged line by line (a provider may fire in
- * a loop).
+ * a loop). The directory must be the controller's (snapshot_dir.h),
+ * checked here again whatever tracectl did.
  *
  * The wakeup-latency trigger is computed by the kernel side: it counts
  * the threads that waited too long in each CPU's ring control page, and
@@ -32,6 +33,7 @@
 #include "manager.h"
 #include "provider.h"
 #include "snapshot.h"
+#include "snapshot_dir.h"
 #include "trace.h"
 #include "trigger.h"
 
@@ -149,16 +151,37 @@ static int arm_latency(struct manager *m, uint64_t threshold_ns, char *note,
 static int watch_latency(struct triggers *set, uint64_t threshold_ns,
 			 char *note, size_t note_len);
 
-int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
-		 int dir_fd, uid_t owner, char *note, size_t note_len)
+/*
+ * The directory that came with the request: a directory (not O_PATH),
+ * owner's (snapshot_dir.h). 0, or -errno with the reason in note.
+ */
+static int check_dir(int fd, uid_t owner, const char *dir, char *note,
+		     size_t note_len)
 {
-	_cleanup_close_ int fd = dir_fd;
-	struct triggers *set;
+	int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+	char why[300];
 	struct stat st;
-	unsigned int i;
-	int flags;
+	int r;
 
-	note[0] = '\0';
+	if (flags < 0 || (flags & O_PATH) || fstat(fd, &st) < 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		snprintf(note, note_len,
+			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
+		return -EBADF;
+	}
+	r = snapshot_dir_check(&st, owner, why, sizeof(why));
+	if (r < 0)
+		snprintf(note, note_len, "--snapshot-dir %.200s %s", dir, why);
+	return r;
+}
+
+/* The request, with its directory; 0, or -errno with the reason in note. */
+static int check_request(const struct manager *m,
+			 const struct fxt_ctl_triggers *req, int dir_fd,
+			 uid_t owner, char *note, size_t note_len)
+{
+	unsigned int i;
+
 	if (trace_state(m) != FXT_CTL_STATE_TRACING ||
 	    trace_mode(m) != FXT_BUFFERING_CIRCULAR) {
 		snprintf(note, note_len,
@@ -182,17 +205,24 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 				 FXT_TRIGGER_NAME_MAX - 1);
 			return -EINVAL;
 		}
-	flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
-	if (flags < 0 || (flags & O_PATH) || fstat(fd, &st) < 0 ||
-	    !S_ISDIR(st.st_mode)) {
-		snprintf(note, note_len,
-			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
-		return -EBADF;
-	}
+	return check_dir(dir_fd, owner, req->dir, note, note_len);
+}
+
+int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
+		 int dir_fd, uid_t owner, char *note, size_t note_len)
+{
+	_cleanup_close_ int fd = dir_fd;
+	struct triggers *set;
+	unsigned int i;
+	int r;
+
+	note[0] = '\0';
+	r = check_request(m, req, fd, owner, note, note_len);
+	if (r < 0)
+		return r;
 	/* Before anything changes: a refusal leaves the armed ones be. */
 	if (req->latency_ns) {
-		int r = arm_latency(m, req->latency_ns, note, note_len);
-
+		r = arm_latency(m, req->latency_ns, note, note_len);
 		if (r < 0)
 			return r;
 	}
@@ -215,8 +245,7 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 	triggers_disarm(m);
 	m->triggers = set;
 	if (req->latency_ns) {
-		int r = watch_latency(set, req->latency_ns, note, note_len);
-
+		r = watch_latency(set, req->latency_ns, note, note_len);
 		if (r < 0) {
 			triggers_disarm(m);
 			return r;
@@ -299,6 +328,11 @@ static void file_name(char *buf, size_t len, const char *name,
 		 now->tv_nsec / 1000000, suffix);
 }
 
+/*
+ * Links the finished snapshot under a name of its own: linkat() neither
+ * follows nor replaces what is at the name (O_EXCL | O_NOFOLLOW's
+ * meaning), relative to the directory's descriptor.
+ */
 static int link_snapshot(struct trigger_pending *tp, char *file, size_t len)
 {
 	char proc[64];

@@ -369,7 +369,8 @@ static void start_usage(FILE *out, const char *cmd)
 		"      --trigger NAME     circular: a provider's TRACE_TRIGGER(\"NAME\")\n"
 		"                         writes a snapshot to DIR/NAME-<UTC time>.fxt\n"
 		"                         (repeat, or NAME,NAME; up to 8 names)\n"
-		"      --snapshot-dir DIR where trigger snapshots go, with your rights\n"
+		"      --snapshot-dir DIR where trigger snapshots go, with your rights:\n"
+		"                         yours or root's, not writable by others\n"
 		"      --trigger-delay T  take the snapshot T after the trigger, so\n"
 		"                         what follows is in it too (default 0)\n"
 		"      --trigger-limit N  snapshots per trigger per second (default 1);\n"
@@ -399,10 +400,10 @@ static void start_usage(FILE *out, const char *cmd)
 			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
 			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n"
 			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n"
-			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/tmp --trigger-delay 200ms\n"
+			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/lib/fxtrace/snapshots --trigger-delay 200ms\n"
 			"  sudo tracectl start --name flight-recorder --mode circular --memory-budget 64M \\\n"
 			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots\n"
-			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/tmp\n");
+			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/lib/fxtrace/snapshots\n");
 }
 
 static int resolve_output(const char *path, char *out, size_t len)

@@ -5,11 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include <fxt/fxt_msg.h>
 #include "parse.h"
+#include "snapshot_dir.h"
 #include "start_triggers.h"
 
 void start_triggers_init(struct start_triggers *t)
@@ -127,14 +129,34 @@ int start_triggers_check(const char *cmd, const struct start_triggers *t,
 
 int start_triggers_open_dir(const char *cmd, struct start_triggers *t)
 {
-	const char *dir = t->req.dir;
-	int fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	char *dir = t->req.dir;	/* absolute */
+	size_t len = strlen(dir);
+	char why[300] = "cannot be examined";
+	struct stat st;
+	int fd;
 
+	/* "DIR/" would follow a symbolic link at DIR. */
+	while (len > 1 && dir[len - 1] == '/')
+		dir[--len] = '\0';
+	fd = open(dir, O_DIRECTORY | O_NOFOLLOW | O_RDONLY | O_CLOEXEC);
+	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP) &&
+	    lstat(dir, &st) == 0 && S_ISLNK(st.st_mode)) {
+		fprintf(stderr, "tracectl %s: --snapshot-dir %s is a symbolic link: give the directory itself, one of your own (mkdir -m 0700 DIR)\n",
+			cmd, dir);
+		return -1;
+	}
 	if (fd < 0 || faccessat(fd, ".", W_OK | X_OK, 0) < 0) {
 		fprintf(stderr, "tracectl %s: --snapshot-dir %s: %s; give a directory you may write in\n",
 			cmd, dir, strerror(errno));
 		if (fd >= 0)
 			close(fd);
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 ||
+	    snapshot_dir_check(&st, getuid(), why, sizeof(why)) < 0) {
+		fprintf(stderr, "tracectl %s: --snapshot-dir %s %s\n", cmd, dir,
+			why);
+		close(fd);
 		return -1;
 	}
 	return fd;

@@ -2,7 +2,8 @@
 /*
  * The triggers of tracectl start and record: their options (parsed with
  * the others of start), the snapshot directory opened with the caller's
- * rights, and the request that arms them (control_proto.h).
+ * rights and checked to be the caller's, and the request that arms them
+ * (control_proto.h).
  */
 #ifndef FXT_TRACECTL_START_TRIGGERS_H
 #define FXT_TRACECTL_START_TRIGGERS_H
@@ -48,8 +49,9 @@ int start_triggers_option(const char *cmd, int c, const char *arg,
 int start_triggers_check(const char *cmd, const struct start_triggers *t,
 			 unsigned int mode);
 /*
- * Opens req.dir with the caller's rights, which must be able to write in
- * it: the descriptor, or -1 after saying why.
+ * Opens req.dir (its trailing '/' dropped) with the caller's rights, its
+ * last component no symbolic link, and checks it is the caller's
+ * (snapshot_dir.h): the descriptor, or -1 after saying why and what to do.
  */
 int start_triggers_open_dir(const char *cmd, struct start_triggers *t);
 

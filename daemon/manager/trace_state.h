@@ -2,10 +2,11 @@
 /*
  * What a restarted manager needs to resume the running trace, kept in a
  * file of the runtime directory (/run/fxtrace/state under systemd): the
- * request that started it, its identity, its archive's inode, and the
- * providers that hold a buffer in it (so that only a provider's own uid
- * hands its buffer back). Same machine, same boot, same build: a plain
- * struct, checked by magic, version and length.
+ * request that started it, its identity, its archive's inode, its armed
+ * triggers with the snapshots they keep, and the providers that hold a
+ * buffer in it (so that only a provider's own uid hands its buffer
+ * back). Same machine, same boot, same build: a plain struct, checked by
+ * magic, version and length.
  */
 #ifndef FXT_TRACE_STATE_H
 #define FXT_TRACE_STATE_H
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "control_proto.h"
+#include "snapshot_budget.h"
 
 #define TRACE_STATE_FILE "trace-state"
 
@@ -48,6 +50,10 @@ struct trace_state {
 	uint32_t triggers_owner;
 	uint32_t reserved2;
 	uint64_t triggers_dir_dev, triggers_dir_ino;
+	/* The snapshots the triggers keep, oldest first: their budget's. */
+	uint32_t nsnapshots;
+	uint32_t reserved3;
+	struct snapshot_kept snapshots[FXT_CTL_SNAPSHOT_FILES_MAX];
 };
 
 /* Replaces the file in dir in one step (rename); 0 or -errno. */

@@ -371,6 +371,12 @@ static void start_usage(FILE *out, const char *cmd)
 		"                         (repeat, or NAME,NAME; up to 8 names)\n"
 		"      --snapshot-dir DIR where trigger snapshots go, with your rights:\n"
 		"                         yours or root's, not writable by others\n"
+		"      --snapshot-max-bytes SIZE\n"
+		"                         keep the snapshots within SIZE (e.g. 512M;\n"
+		"                         default auto: the lesser of 1G and 10%% of\n"
+		"                         DIR's file system): the oldest are removed\n"
+		"      --snapshot-max-files N\n"
+		"                         and at most N of them (default 100, up to 256)\n"
 		"      --trigger-delay T  take the snapshot T after the trigger, so\n"
 		"                         what follows is in it too (default 0)\n"
 		"      --trigger-limit N  snapshots per trigger per second (default 1);\n"
@@ -402,7 +408,7 @@ static void start_usage(FILE *out, const char *cmd)
 			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n"
 			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/lib/fxtrace/snapshots --trigger-delay 200ms\n"
 			"  sudo tracectl start --name flight-recorder --mode circular --memory-budget 64M \\\n"
-			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots\n"
+			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots --snapshot-max-bytes 1G\n"
 			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/lib/fxtrace/snapshots\n");
 }
 
@@ -926,6 +932,20 @@ int cmd_stop(int argc, char **argv)
 	return do_stop("stop", NULL, timeout_ns);
 }
 
+static void print_budget(const struct fxt_ctl_trigger *t)
+{
+	char kept[32], max[32], removed[32];
+
+	human_size(t->kept_bytes, kept, sizeof(kept));
+	human_size(t->max_bytes, max, sizeof(max));
+	human_size(t->removed_bytes, removed, sizeof(removed));
+	printf("  budget: %llu of %llu snapshots kept, %s of %s; %llu oldest removed (%s), %llu not kept\n",
+	       (unsigned long long)t->kept_files,
+	       (unsigned long long)t->max_files, kept, max,
+	       (unsigned long long)t->removed_files, removed,
+	       (unsigned long long)t->not_kept);
+}
+
 static void print_triggers(const struct reply *rep)
 {
 	size_t i;
@@ -936,6 +956,10 @@ static void print_triggers(const struct reply *rep)
 		time_t sec = (time_t)(t->time_ns / 1000000000ull);
 		struct tm tm;
 
+		if (t->flags & FXT_CTL_TRIGGER_BUDGET) {
+			print_budget(t);
+			continue;
+		}
 		if (!(t->flags & FXT_CTL_TRIGGER_SNAPSHOT)) {
 			if (i == 0)
 				printf("Triggers: snapshots to %s\n", t->file);
@@ -948,7 +972,10 @@ static void print_triggers(const struct reply *rep)
 		if (gmtime_r(&sec, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
 		human_size(t->bytes, size, sizeof(size));
-		if (t->error)
+		if (t->error == -EFBIG)
+			printf("  snapshot %-15s %s not kept: larger than the budget\n",
+			       t->name, when);
+		else if (t->error)
 			printf("  snapshot %-15s %s failed: %s\n", t->name, when,
 			       strerror(-t->error));
 		else

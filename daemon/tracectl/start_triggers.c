@@ -77,6 +77,25 @@ static int snapshot_option(const char *cmd, int c, const char *arg,
 		}
 		t->req.limit = (__u32)value;
 		return 0;
+	case START_OPT_SNAPSHOT_MAX_BYTES:
+		/* "auto": the default, for a settings file. */
+		value = 0;
+		if (strcmp(arg, "auto") &&
+		    (parse_size(arg, &value) < 0 || value < 4096)) {
+			fprintf(stderr, "tracectl %s: --snapshot-max-bytes %s: give bytes, at least 4K, e.g. 1G or 256M, or auto\n",
+				cmd, arg);
+			return -EINVAL;
+		}
+		t->req.snapshot_max_bytes = value;
+		return 0;
+	case START_OPT_SNAPSHOT_MAX_FILES:
+		if (parse_count(arg, FXT_CTL_SNAPSHOT_FILES_MAX, &value) < 0) {
+			fprintf(stderr, "tracectl %s: --snapshot-max-files %s: give a number of snapshots, 1 to %u\n",
+				cmd, arg, FXT_CTL_SNAPSHOT_FILES_MAX);
+			return -EINVAL;
+		}
+		t->req.snapshot_max_files = (__u32)value;
+		return 0;
 	}
 	return 1;
 }
@@ -114,7 +133,7 @@ int start_triggers_check(const char *cmd, const struct start_triggers *t,
 			 unsigned int mode)
 {
 	if (t->with_triggers_only && !start_triggers_any(t)) {
-		fprintf(stderr, "tracectl %s: --snapshot-dir, --trigger-delay and --trigger-limit go with --trigger NAME or --trigger-latency T\n",
+		fprintf(stderr, "tracectl %s: --snapshot-dir, --snapshot-max-bytes, --snapshot-max-files, --trigger-delay and --trigger-limit go with --trigger NAME or --trigger-latency T\n",
 			cmd);
 		return -EINVAL;
 	}

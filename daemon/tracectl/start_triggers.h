@@ -19,6 +19,8 @@ enum {
 	START_OPT_TRIGGER_DELAY,
 	START_OPT_TRIGGER_LIMIT,
 	START_OPT_TRIGGER_LATENCY,
+	START_OPT_SNAPSHOT_MAX_BYTES,
+	START_OPT_SNAPSHOT_MAX_FILES,
 };
 
 /* Their entries of start's struct option table. */
@@ -28,7 +30,11 @@ enum {
 	{ "trigger-delay", required_argument, NULL, START_OPT_TRIGGER_DELAY }, \
 	{ "trigger-limit", required_argument, NULL, START_OPT_TRIGGER_LIMIT }, \
 	{ "trigger-latency", required_argument, NULL,                          \
-	  START_OPT_TRIGGER_LATENCY }
+	  START_OPT_TRIGGER_LATENCY },                                         \
+	{ "snapshot-max-bytes", required_argument, NULL,                       \
+	  START_OPT_SNAPSHOT_MAX_BYTES },                                      \
+	{ "snapshot-max-files", required_argument, NULL,                       \
+	  START_OPT_SNAPSHOT_MAX_FILES }
 
 struct start_triggers {
 	struct fxt_ctl_triggers req;	/* dir: absolute, set by the caller */

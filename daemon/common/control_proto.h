@@ -114,14 +114,25 @@ struct fxt_ctl_snapshot {
 
 /*
  * Arms the running circular trace's triggers (after its start; again:
- * replaces them). The controller opens the directory with its own rights
- * (O_DIRECTORY | O_RDONLY) and passes it: on a provider's
+ * replaces them, their snapshot budget starting empty). The controller
+ * opens the directory with its own rights (O_DIRECTORY | O_NOFOLLOW |
+ * O_RDONLY) and passes it; it must be the controller's
+ * (snapshot_dir_check(), snapshot_dir.h). On a provider's
  * FXT_MSG_PROVIDER_TRIGGER of an armed name (or a wakeup latency over
  * latency_ns), delay_ns later, the manager
  * writes a snapshot (as FXT_MSG_CTL_SNAPSHOT) to NAME-<UTC time>.fxt in
  * it, at most limit per name and second (more are counted suppressed).
  */
 #define FXT_CTL_TRIGGERS_MAX 8
+/*
+ * The snapshot budget's defaults (snapshot_max_bytes, snapshot_max_files
+ * 0): at most 100 files, as journald's SystemMaxFiles=; the lesser of
+ * 1 GiB and 10% of the directory's file system, as its SystemMaxUse=.
+ */
+#define FXT_CTL_SNAPSHOT_FILES_DEFAULT 100u
+#define FXT_CTL_SNAPSHOT_FILES_MAX 256u
+#define FXT_CTL_SNAPSHOT_BYTES_CAP (1ull << 30)
+#define FXT_CTL_SNAPSHOT_BYTES_PERCENT 10u
 
 struct fxt_ctl_triggers {
 	struct fxt_msg_header hdr;
@@ -136,6 +147,17 @@ struct fxt_ctl_triggers {
 	 * between its wakeup and getting a CPU. With count 0, the only one.
 	 */
 	__u64 latency_ns;
+	/*
+	 * The snapshot budget: the snapshots these triggers keep in dir, at
+	 * most snapshot_max_bytes together (0: the default) and
+	 * snapshot_max_files (0: the default; at most
+	 * FXT_CTL_SNAPSHOT_FILES_MAX). A snapshot that would go over it
+	 * removes the oldest ones the trace wrote there (never another
+	 * file); one larger than the bytes by itself is not kept.
+	 */
+	__u64 snapshot_max_bytes;
+	__u32 snapshot_max_files;
+	__u32 reserved;
 };
 
 /* The name of the wakeup-latency trigger: its snapshots and status row. */
@@ -165,10 +187,11 @@ static inline int fxt_ctl_trigger_name_valid(const char *name)
 
 /*
  * Status, before the RESULT: each armed trigger (flags 0) with its
- * counts, then the last snapshots triggers wrote
- * (FXT_CTL_TRIGGER_SNAPSHOT), oldest first.
+ * counts, the snapshot budget (FXT_CTL_TRIGGER_BUDGET), then the last
+ * snapshots triggers wrote (FXT_CTL_TRIGGER_SNAPSHOT), oldest first.
  */
 #define FXT_CTL_TRIGGER_SNAPSHOT 1u
+#define FXT_CTL_TRIGGER_BUDGET 2u
 
 struct fxt_ctl_trigger {
 	struct fxt_msg_header hdr;
@@ -181,6 +204,13 @@ struct fxt_ctl_trigger {
 	__u64 bytes;		/* snapshot: its size */
 	char name[FXT_TRIGGER_NAME_MAX];
 	char file[FXT_CTL_NAME_MAX];	/* snapshot: in the directory */
+	/* budget: the snapshots kept in the directory, and their bounds */
+	__u64 kept_files, kept_bytes;
+	__u64 max_files, max_bytes;
+	/* budget: the oldest removed to make room for newer ones */
+	__u64 removed_files, removed_bytes;
+	/* budget: snapshots not kept (over max_bytes alone, no room made) */
+	__u64 not_kept;
 };
 
 enum fxt_ctl_provider_flags {

@@ -62,3 +62,18 @@ int parse_duration_ns(const char *s, uint64_t *out)
 	return parse_with_unit(s, units, sizeof(units) / sizeof(units[0]),
 			       out);
 }
+
+int parse_count(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || !v || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}

@@ -6,6 +6,8 @@
 
 /* "4096", "64K", "4M", "1G" (powers of 1024). 0 or -EINVAL. */
 int parse_size(const char *s, uint64_t *out);
+/* A decimal count from 1 to max. 0 or -EINVAL. */
+int parse_count(const char *s, uint64_t max, uint64_t *out);
 /* "500ms", "10s", "2m", "1h"; a bare number is seconds. 0 or -EINVAL. */
 int parse_duration_ns(const char *s, uint64_t *out);
 

@@ -505,6 +505,8 @@ static void save_state(struct manager *m)
 		st.triggers_owner = owner;
 		st.triggers_dir_dev = sb.st_dev;
 		st.triggers_dir_ino = sb.st_ino;
+		st.nsnapshots = (uint32_t)triggers_kept(
+			m, st.snapshots, FXT_CTL_SNAPSHOT_FILES_MAX);
 	}
 	st.req = t->req;
 	memcpy(st.trace_id, t->uuid.bytes, sizeof(st.trace_id));
@@ -521,6 +523,11 @@ static void save_state(struct manager *m)
 			 "Failed to keep the state of trace %s in %s: a restart of fxtraced would not resume it",
 			 t->id, m->state_dir);
 	t->state_error = r < 0;
+}
+
+void trace_save_state(struct manager *m)
+{
+	save_state(m);
 }
 
 void trace_keep_triggers(struct manager *m)
@@ -1394,6 +1401,11 @@ static void rearm_triggers(struct manager *m, const struct trace_state *st)
 		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(m->trace),
 			 "Trace %s: its %u trigger(s) armed again after the restart",
 			 m->trace->id, st->triggers.count);
+	if (r >= 0)
+		triggers_keep_again(m, st->snapshots,
+				    st->nsnapshots < FXT_CTL_SNAPSHOT_FILES_MAX ?
+					    st->nsnapshots :
+					    FXT_CTL_SNAPSHOT_FILES_MAX);
 }
 
 int trace_recover(struct manager *m)

@@ -47,6 +47,8 @@ int trace_recover(struct manager *m);
  * them again.
  */
 void trace_keep_triggers(struct manager *m);
+/* The state file again (the triggers' kept snapshots changed). */
+void trace_save_state(struct manager *m);
 /* Starts stopping; c (may be NULL) gets the result when written. */
 int trace_stop(struct manager *m, struct controller *c);
 void trace_provider_stopped(struct manager *m, struct provider *p);

@@ -12,8 +12,11 @@
 #include "trace_state.h"
 
 #define TRACE_STATE_MAGIC 0x4554415453545846ull /* "FXTSTATE" */
-/* 3: fxt_ctl_triggers grew latency_ns. */
-#define TRACE_STATE_VERSION 3u
+/*
+ * 3: fxt_ctl_triggers grew latency_ns. 4: it grew the snapshot budget,
+ * the state the snapshots kept.
+ */
+#define TRACE_STATE_VERSION 4u
 /* More would be a corrupt file: one uid may not even have this many. */
 #define TRACE_STATE_PROVIDERS_MAX (1u << 20)
 

@@ -2,11 +2,12 @@
 /*
  * What a restarted manager needs to resume the running trace, kept in a
  * file of the runtime directory (/run/fxtrace/state under systemd): the
- * request that started it, its identity, its archive's inode, and the
- * providers that hold a buffer in it (so that only a provider's own uid
- * hands its buffer back). Same machine, same boot, same build: a plain
- * struct, checked by magic, version and length. Read only from a file
- * no one else could have written (state_trust.h: its directory too).
+ * request that started it, its identity, its archive's inode, its armed
+ * triggers with the snapshots they keep, and the providers that hold a
+ * buffer in it (so that only a provider's own uid hands its buffer
+ * back). Same machine, same boot, same build: a plain struct, checked by
+ * magic, version and length. Read only from a file no one else could
+ * have written (state_trust.h: its directory too).
  */
 #ifndef FXT_TRACE_STATE_H
 #define FXT_TRACE_STATE_H
@@ -15,6 +16,7 @@
 #include <stdint.h>
 
 #include "control_proto.h"
+#include "snapshot_budget.h"
 
 #define TRACE_STATE_FILE "trace-state"
 
@@ -49,6 +51,10 @@ struct trace_state {
 	uint32_t triggers_owner;
 	uint32_t reserved2;
 	uint64_t triggers_dir_dev, triggers_dir_ino;
+	/* The snapshots the triggers keep, oldest first: their budget's. */
+	uint32_t nsnapshots;
+	uint32_t reserved3;
+	struct snapshot_kept snapshots[FXT_CTL_SNAPSHOT_FILES_MAX];
 };
 
 /*

@@ -6,7 +6,13 @@
  * holds a partial snapshot. The rate limit counts per name in windows of
  * one second from the first snapshot of the window; what goes over it is
  * counted as suppressed, not logged line by line (a provider may fire in
- * a loop).
+ * a loop). The directory must be the controller's (snapshot_dir.h),
+ * checked here again whatever tracectl did.
+ *
+ * The snapshots kept count against the trace's snapshot budget
+ * (snapshot_budget.h): room is made, removing the oldest, just before a
+ * finished snapshot is linked. A set disarmed while a snapshot of it is
+ * being written lives on until that one is linked, within its budget.
  *
  * The wakeup-latency trigger is computed by the kernel side: it counts
  * the threads that waited too long in each CPU's ring control page, and
@@ -32,6 +38,8 @@
 #include "manager.h"
 #include "provider.h"
 #include "snapshot.h"
+#include "snapshot_budget.h"
+#include "snapshot_dir.h"
 #include "trace.h"
 #include "trigger.h"
 
@@ -67,13 +75,16 @@ struct triggers {
 	struct fxt_ctl_trigger history[TRIGGER_HISTORY];	/* a ring */
 	unsigned int nhistory, next_history;
 	struct trigger_pending *pending;
+	/* No longer m->triggers: freed once its last snapshot is written. */
+	bool disarmed;
+	struct snapshot_budget budget;
 };
 
 /* A trigger waiting for its delay, or its snapshot being written. */
 struct trigger_pending {
 	struct trigger_pending *next;
-	struct triggers *set;	/* NULL once disarmed: only cleans up */
-	struct trigger_armed *trigger;	/* while set is not NULL */
+	struct triggers *set;
+	struct trigger_armed *trigger;
 	char name[FXT_TRIGGER_NAME_MAX];
 	sd_event_source *timer;
 	int file_fd;		/* the unnamed snapshot, to link it */
@@ -88,29 +99,31 @@ static struct kernel_source *kernel_of(const struct manager *m)
 	return m->trace ? trace_kernel(m) : NULL;
 }
 
-static void unlink_pending(struct trigger_pending *tp)
+static void set_free(struct triggers *set)
 {
-	struct trigger_pending **pp;
-
-	if (!tp->set)
-		return;
-	for (pp = &tp->set->pending; *pp; pp = &(*pp)->next)
-		if (*pp == tp) {
-			*pp = tp->next;
-			break;
-		}
-	tp->set = NULL;
+	if (set->dir_fd >= 0)
+		close(set->dir_fd);
+	free(set);
 }
 
 static void pending_free(struct trigger_pending *tp)
 {
-	unlink_pending(tp);
+	struct triggers *set = tp->set;
+	struct trigger_pending **pp;
+
+	for (pp = &set->pending; *pp; pp = &(*pp)->next)
+		if (*pp == tp) {
+			*pp = tp->next;
+			break;
+		}
 	sd_event_source_disable_unref(tp->timer);
 	if (tp->file_fd >= 0)
 		close(tp->file_fd);
 	if (tp->dir_fd >= 0)
 		close(tp->dir_fd);
 	free(tp);
+	if (set->disarmed && !set->pending)
+		set_free(set);
 }
 
 static struct triggers *triggers_free(struct triggers *set)
@@ -119,23 +132,24 @@ static struct triggers *triggers_free(struct triggers *set)
 
 	if (!set)
 		return NULL;
-	for (tp = set->pending; tp; tp = next) {
-		next = tp->next;
-		tp->set = NULL;
-		/* A snapshot being written finishes and cleans up itself. */
-		if (tp->file_fd < 0)
-			pending_free(tp);
-	}
 	sd_event_source_disable_unref(set->latency_timer);
+	set->latency_timer = NULL;
 	if (set->latency_ns) {
 		struct kernel_source *k = kernel_of(set->manager);
 
 		if (k)
 			(void)kernel_source_arm_latency(k, 0);
 	}
-	if (set->dir_fd >= 0)
-		close(set->dir_fd);
-	free(set);
+	for (tp = set->pending; tp; tp = next) {
+		next = tp->next;
+		if (tp->file_fd < 0)
+			pending_free(tp);
+	}
+	/* A snapshot being written finishes, then frees set. */
+	if (set->pending)
+		set->disarmed = true;
+	else
+		set_free(set);
 	return NULL;
 }
 
@@ -149,16 +163,37 @@ static int arm_latency(struct manager *m, uint64_t threshold_ns, char *note,
 static int watch_latency(struct triggers *set, uint64_t threshold_ns,
 			 char *note, size_t note_len);
 
-int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
-		 int dir_fd, uid_t owner, char *note, size_t note_len)
+/*
+ * The directory that came with the request: a directory (not O_PATH),
+ * owner's (snapshot_dir.h). 0, or -errno with the reason in note.
+ */
+static int check_dir(int fd, uid_t owner, const char *dir, char *note,
+		     size_t note_len)
 {
-	_cleanup_close_ int fd = dir_fd;
-	struct triggers *set;
+	int flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+	char why[300];
 	struct stat st;
-	unsigned int i;
-	int flags;
+	int r;
 
-	note[0] = '\0';
+	if (flags < 0 || (flags & O_PATH) || fstat(fd, &st) < 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		snprintf(note, note_len,
+			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
+		return -EBADF;
+	}
+	r = snapshot_dir_check(&st, owner, why, sizeof(why));
+	if (r < 0)
+		snprintf(note, note_len, "--snapshot-dir %.200s %s", dir, why);
+	return r;
+}
+
+/* The request, with its directory; 0, or -errno with the reason in note. */
+static int check_request(const struct manager *m,
+			 const struct fxt_ctl_triggers *req, int dir_fd,
+			 uid_t owner, char *note, size_t note_len)
+{
+	unsigned int i;
+
 	if (trace_state(m) != FXT_CTL_STATE_TRACING ||
 	    trace_mode(m) != FXT_BUFFERING_CIRCULAR) {
 		snprintf(note, note_len,
@@ -182,17 +217,30 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 				 FXT_TRIGGER_NAME_MAX - 1);
 			return -EINVAL;
 		}
-	flags = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
-	if (flags < 0 || (flags & O_PATH) || fstat(fd, &st) < 0 ||
-	    !S_ISDIR(st.st_mode)) {
+	if (req->snapshot_max_files > FXT_CTL_SNAPSHOT_FILES_MAX) {
 		snprintf(note, note_len,
-			 "no usable snapshot directory came with the request: tracectl opens it (O_DIRECTORY | O_RDONLY) and passes it");
-		return -EBADF;
+			 "at most %u snapshot files may be kept (--snapshot-max-files)",
+			 FXT_CTL_SNAPSHOT_FILES_MAX);
+		return -EINVAL;
 	}
+	return check_dir(dir_fd, owner, req->dir, note, note_len);
+}
+
+int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
+		 int dir_fd, uid_t owner, char *note, size_t note_len)
+{
+	_cleanup_close_ int fd = dir_fd;
+	struct triggers *set;
+	unsigned int i;
+	int r;
+
+	note[0] = '\0';
+	r = check_request(m, req, fd, owner, note, note_len);
+	if (r < 0)
+		return r;
 	/* Before anything changes: a refusal leaves the armed ones be. */
 	if (req->latency_ns) {
-		int r = arm_latency(m, req->latency_ns, note, note_len);
-
+		r = arm_latency(m, req->latency_ns, note, note_len);
 		if (r < 0)
 			return r;
 	}
@@ -209,14 +257,15 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 	for (i = 0; i < req->count; i++)
 		snprintf(set->armed[i].name, sizeof(set->armed[i].name), "%s",
 			 req->names[i]);
+	snapshot_budget_init(&set->budget, set->dir_fd,
+			     req->snapshot_max_bytes, req->snapshot_max_files);
 	/* The kernel's threshold is the new set's now. */
 	if (m->triggers && req->latency_ns)
 		m->triggers->latency_ns = 0;
 	triggers_disarm(m);
 	m->triggers = set;
 	if (req->latency_ns) {
-		int r = watch_latency(set, req->latency_ns, note, note_len);
-
+		r = watch_latency(set, req->latency_ns, note, note_len);
 		if (r < 0) {
 			triggers_disarm(m);
 			return r;
@@ -230,6 +279,9 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 			 set->count, set->armed[0].name, set->dir,
 			 (unsigned long long)(set->delay_usec / 1000),
 			 set->limit);
+	log_info("Snapshots in %s kept within %llu bytes and %u files, the oldest removed to make room",
+		 set->dir, (unsigned long long)set->budget.max_bytes,
+		 set->budget.max_files);
 	return 0;
 }
 
@@ -250,9 +302,61 @@ bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
 		snprintf(req->names[i], sizeof(req->names[i]), "%s",
 			 set->armed[i].name);
 	req->latency_ns = set->latency_ns;
+	req->snapshot_max_bytes = set->budget.max_bytes;
+	req->snapshot_max_files = set->budget.max_files;
 	*owner = set->owner;
 	*dir_fd = set->dir_fd;
 	return true;
+}
+
+size_t triggers_kept(const struct manager *m, struct snapshot_kept *kept,
+		     size_t max)
+{
+	const struct triggers *set = m->triggers;
+	size_t n;
+
+	if (!set)
+		return 0;
+	n = set->budget.nkept < max ? set->budget.nkept : max;
+	memcpy(kept, set->budget.kept, n * sizeof(*kept));
+	return n;
+}
+
+/* Whether file is a snapshot name of one of set's triggers. */
+static bool snapshot_of(const struct triggers *set, const char *file)
+{
+	size_t len = strlen(file), i;
+
+	if (len < 4 || strcmp(file + len - 4, ".fxt"))
+		return false;
+	for (i = 0; i <= set->count; i++) {
+		const char *name = i < set->count ? set->armed[i].name :
+						    FXT_CTL_TRIGGER_LATENCY;
+		size_t n = strlen(name);
+
+		if (!strncmp(file, name, n) && file[n] == '-')
+			return true;
+	}
+	return false;
+}
+
+void triggers_keep_again(struct manager *m, const struct snapshot_kept *kept,
+			 size_t n)
+{
+	struct triggers *set = m->triggers;
+	size_t i;
+
+	if (!set)
+		return;
+	for (i = 0; i < n; i++)
+		if (memchr(kept[i].name, '\0', sizeof(kept[i].name)) &&
+		    snapshot_of(set, kept[i].name))
+			snapshot_budget_restore(&set->budget, set->dir_fd,
+						&kept[i], set->owner);
+	if (n)
+		log_info("%u of the %zu snapshots in %s kept before the restart still count in the budget: %llu bytes",
+			 set->budget.nkept, n, set->dir,
+			 (unsigned long long)set->budget.kept_bytes);
 }
 
 static struct trigger_armed *find(struct triggers *set, const char *name)
@@ -283,8 +387,11 @@ static void remember(struct triggers *set, const char *name,
 		set->nhistory++;
 }
 
-/* NAME-YYYYmmddTHHMMSS.mmmZ.fxt, -N before .fxt for the tries after the first. */
-static void file_name(char *buf, size_t len, const char *name,
+/*
+ * NAME-YYYYmmddTHHMMSS.mmmZ.fxt, -N before .fxt for the tries after the
+ * first; false when it does not fit in len.
+ */
+static bool file_name(char *buf, size_t len, const char *name,
 		      const struct timespec *now, unsigned int try)
 {
 	struct tm tm;
@@ -295,10 +402,15 @@ static void file_name(char *buf, size_t len, const char *name,
 		strftime(when, sizeof(when), "%Y%m%dT%H%M%S", &tm);
 	if (try)
 		snprintf(suffix, sizeof(suffix), "-%u", try);
-	snprintf(buf, len, "%s-%s.%03ldZ%s.fxt", name, when,
-		 now->tv_nsec / 1000000, suffix);
+	return (size_t)snprintf(buf, len, "%s-%s.%03ldZ%s.fxt", name, when,
+				now->tv_nsec / 1000000, suffix) < len;
 }
 
+/*
+ * Links the finished snapshot under a name of its own: linkat() neither
+ * follows nor replaces what is at the name (O_EXCL | O_NOFOLLOW's
+ * meaning), relative to the directory's descriptor.
+ */
 static int link_snapshot(struct trigger_pending *tp, char *file, size_t len)
 {
 	char proc[64];
@@ -308,7 +420,8 @@ static int link_snapshot(struct trigger_pending *tp, char *file, size_t len)
 	clock_gettime(CLOCK_REALTIME, &now);
 	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", tp->file_fd);
 	for (try = 0; try < TRIGGER_LINK_TRIES; try++) {
-		file_name(file, len, tp->name, &now, try);
+		if (!file_name(file, len, tp->name, &now, try))
+			return -ENAMETOOLONG;
 		if (linkat(AT_FDCWD, proc, tp->dir_fd, file,
 			   AT_SYMLINK_FOLLOW) == 0)
 			return 0;
@@ -318,28 +431,51 @@ static int link_snapshot(struct trigger_pending *tp, char *file, size_t len)
 	return -EEXIST;
 }
 
+/* Within the budget (room made first), the snapshot is linked and kept. */
+static int keep_snapshot(struct trigger_pending *tp, uint64_t bytes,
+			 char *file, size_t len)
+{
+	struct triggers *set = tp->set;
+	struct stat st;
+	int r;
+
+	r = snapshot_budget_make_room(&set->budget, tp->dir_fd, set->dir,
+				      bytes);
+	if (r >= 0)
+		r = link_snapshot(tp, file, len);
+	if (r >= 0 && fstat(tp->file_fd, &st) == 0)
+		snapshot_budget_add(&set->budget, &st, file, bytes);
+	/* What is kept survives a restart of the manager. */
+	if (!set->disarmed)
+		trace_save_state(set->manager);
+	return r;
+}
+
 static void on_written(void *userdata, int error, uint64_t bytes)
 {
 	struct trigger_pending *tp = userdata;
+	struct triggers *set = tp->set;
 	struct timespec now;
-	char file[FXT_CTL_NAME_MAX] = "";
-	const char *dir = tp->set ? tp->set->dir : "the snapshot directory";
+	char file[SNAPSHOT_FILE_NAME_MAX] = "";
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	if (!error)
-		error = link_snapshot(tp, file, sizeof(file));
-	if (error)
+		error = keep_snapshot(tp, bytes, file, sizeof(file));
+	if (error == -EFBIG)
+		log_warning("Trigger %s of %s[%d]: the snapshot of %llu bytes is larger than the snapshot budget of %llu bytes by itself: not kept (tracectl start --snapshot-max-bytes)",
+			    tp->name, tp->provider, (int)tp->pid,
+			    (unsigned long long)bytes,
+			    (unsigned long long)set->budget.max_bytes);
+	else if (error)
 		log_error_errno(error, "Trigger %s of %s[%d]: the snapshot in %s failed",
-				tp->name, tp->provider, (int)tp->pid, dir);
+				tp->name, tp->provider, (int)tp->pid, set->dir);
 	else
 		log_info("Trigger %s of %s[%d]: snapshot %s/%s, %llu bytes",
-			 tp->name, tp->provider, (int)tp->pid, dir, file,
+			 tp->name, tp->provider, (int)tp->pid, set->dir, file,
 			 (unsigned long long)bytes);
-	if (tp->set)
-		remember(tp->set, tp->name, file,
-			 (uint64_t)now.tv_sec * 1000000000ull +
-				 (uint64_t)now.tv_nsec,
-			 error ? 0 : bytes, error);
+	remember(set, tp->name, file,
+		 (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec,
+		 error ? 0 : bytes, error);
 	pending_free(tp);
 }
 
@@ -551,6 +687,11 @@ int triggers_send_status(struct manager *m, struct controller *c)
 		if (r < 0)
 			return r;
 	}
+	snapshot_budget_refresh(&set->budget, set->dir_fd);
+	snapshot_budget_describe(&set->budget, &d);
+	r = controller_send(c, &d, sizeof(d));
+	if (r < 0)
+		return r;
 	for (i = 0; i < set->nhistory; i++) {
 		unsigned int at = (set->next_history + TRIGGER_HISTORY -
 				   set->nhistory + i) % TRIGGER_HISTORY;

@@ -3,7 +3,8 @@
  * Provider triggers of a circular trace: a provider's
  * FXT_MSG_PROVIDER_TRIGGER of an armed name becomes a snapshot in the
  * directory tracectl passed, NAME-<UTC time>.fxt, after the armed delay,
- * at most limit per name and second. Names not armed are ignored.
+ * at most limit per name and second, within the trace's snapshot budget.
+ * Names not armed are ignored.
  */
 #ifndef FXT_TRIGGER_H
 #define FXT_TRIGGER_H
@@ -19,6 +20,7 @@
 struct controller;
 struct manager;
 struct provider;
+struct snapshot_kept;
 
 /* The last snapshots status lists. */
 #define TRIGGER_HISTORY 8
@@ -37,5 +39,18 @@ void triggers_disarm(struct manager *m);
 bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
 		      uid_t *owner, int *dir_fd);
 int triggers_send_status(struct manager *m, struct controller *c);
+/*
+ * The snapshots the armed triggers keep (snapshot_budget.h), at most max
+ * of them, into kept, for the state file; their number.
+ */
+size_t triggers_kept(const struct manager *m, struct snapshot_kept *kept,
+		     size_t max);
+/*
+ * After a restart, once armed again: the snapshots kept before it count
+ * in the budget again, those that still are the files written (named
+ * for an armed trigger).
+ */
+void triggers_keep_again(struct manager *m, const struct snapshot_kept *kept,
+			 size_t n);
 
 #endif /* FXT_TRIGGER_H */

@@ -32,12 +32,12 @@
 #include <fxt/fxt_msg.h>
 #include "parse.h"
 #include "provider_text.h"
+#include "start_triggers.h"
 #include "tracectl.h"
 
 struct start_options {
 	struct fxt_ctl_start req;
-	struct fxt_ctl_triggers triggers;	/* count 0: none */
-	const char *snapshot_dir;
+	struct start_triggers triggers;
 	bool help;
 };
 
@@ -377,7 +377,14 @@ static void start_usage(FILE *out, const char *cmd)
 		"      --trigger NAME     circular: a provider's TRACE_TRIGGER(\"NAME\")\n"
 		"                         writes a snapshot to DIR/NAME-<UTC time>.fxt\n"
 		"                         (repeat, or NAME,NAME; up to 8 names)\n"
-		"      --snapshot-dir DIR where trigger snapshots go, with your rights\n"
+		"      --snapshot-dir DIR where trigger snapshots go, with your rights:\n"
+		"                         yours or root's, not writable by others\n"
+		"      --snapshot-max-bytes SIZE\n"
+		"                         keep the snapshots within SIZE (e.g. 512M;\n"
+		"                         default auto: the lesser of 1G and 10%% of\n"
+		"                         DIR's file system): the oldest are removed\n"
+		"      --snapshot-max-files N\n"
+		"                         and at most N of them (default 100, up to 256)\n"
 		"      --trigger-delay T  take the snapshot T after the trigger, so\n"
 		"                         what follows is in it too (default 0)\n"
 		"      --trigger-limit N  snapshots per trigger per second (default 1);\n"
@@ -407,10 +414,10 @@ static void start_usage(FILE *out, const char *cmd)
 			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
 			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n"
 			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n"
-			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/tmp --trigger-delay 200ms\n"
+			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/lib/fxtrace/snapshots --trigger-delay 200ms\n"
 			"  sudo tracectl start --name flight-recorder --mode circular --memory-budget 64M \\\n"
-			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots\n"
-			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/tmp\n");
+			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots --snapshot-max-bytes 1G\n"
+			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/lib/fxtrace/snapshots\n");
 }
 
 static int resolve_output(const char *path, char *out, size_t len)
@@ -430,48 +437,6 @@ static int resolve_output(const char *path, char *out, size_t len)
 	return 0;
 }
 
-static int parse_pid(const char *s, uint64_t *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	if (errno || end == s || *end || !*out || *out > INT32_MAX)
-		return -EINVAL;
-	return 0;
-}
-
-static bool has_triggers(const struct start_options *o)
-{
-	return o->triggers.count || o->triggers.latency_ns;
-}
-
-/* --trigger NAME[,NAME...]: each name added to the request. */
-static int add_triggers(const char *cmd, const char *list,
-			struct fxt_ctl_triggers *t)
-{
-	_cleanup_free_ char *copy = strdup(list);
-	char *name, *save = NULL;
-
-	if (!copy)
-		return -ENOMEM;
-	for (name = strtok_r(copy, ",", &save); name || !t->count;
-	     name = strtok_r(NULL, ",", &save)) {
-		if (!name || !fxt_ctl_trigger_name_valid(name)) {
-			fprintf(stderr, "tracectl %s: --trigger %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --trigger jank or --trigger jank,crash\n",
-				cmd, list, FXT_TRIGGER_NAME_MAX - 1);
-			return -EINVAL;
-		}
-		if (t->count == FXT_CTL_TRIGGERS_MAX) {
-			fprintf(stderr, "tracectl %s: --trigger: at most %u names\n",
-				cmd, FXT_CTL_TRIGGERS_MAX);
-			return -EINVAL;
-		}
-		strcpy(t->names[t->count++], name);
-	}
-	return 0;
-}
-
 static int parse_start(const char *cmd, int argc, char **argv,
 		       struct start_options *o)
 {
@@ -484,24 +449,19 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "kernel-buffer-size", required_argument, NULL, 'K' },
 		{ "pid", required_argument, NULL, 'p' },
-		{ "trigger", required_argument, NULL, 'T' },
-		{ "snapshot-dir", required_argument, NULL, 'S' },
-		{ "trigger-delay", required_argument, NULL, 'D' },
-		{ "trigger-limit", required_argument, NULL, 'L' },
-		{ "trigger-latency", required_argument, NULL, 'W' },
+		START_TRIGGER_OPTIONS,
 		{ "memory-budget", required_argument, NULL, 'M' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *output = "trace.fxt";
-	bool trigger_options = false;
 	unsigned int npids = 0;
 	uint64_t value;
 	int c, v;
 
 	fxt_msg_init(&o->req, FXT_MSG_CTL_START, sizeof(o->req));
-	fxt_msg_init(&o->triggers, FXT_MSG_CTL_TRIGGERS, sizeof(o->triggers));
+	start_triggers_init(&o->triggers);
 	/* "+": stop at the first non-option, the command of record. */
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+o:c:b:m:d:k:p:h", longopts,
@@ -562,7 +522,7 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			o->req.kernel_buffer_size = value;
 			break;
 		case 'p':
-			if (parse_pid(optarg, &value) < 0) {
+			if (parse_count(optarg, INT32_MAX, &value) < 0) {
 				fprintf(stderr, "tracectl %s: --pid %s: give a process id, e.g. --pid 1234\n",
 					cmd, optarg);
 				return -EINVAL;
@@ -573,10 +533,6 @@ static int parse_start(const char *cmd, int argc, char **argv,
 				return -EINVAL;
 			}
 			o->req.kernel_syscall_pids[npids++] = (__u32)value;
-			break;
-		case 'T':
-			if (add_triggers(cmd, optarg, &o->triggers) < 0)
-				return -EINVAL;
 			break;
 		case 'M':
 			if (parse_size(optarg, &value) < 0 || value < 4096) {
@@ -594,65 +550,26 @@ static int parse_start(const char *cmd, int argc, char **argv,
 			}
 			strcpy(o->req.name, optarg);
 			break;
-		case 'S':
-			o->snapshot_dir = optarg;
-			trigger_options = true;
-			break;
-		case 'D':
-			if (parse_duration_ns(optarg, &value) < 0) {
-				fprintf(stderr, "tracectl %s: --trigger-delay %s: give e.g. 200ms or 2s\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->triggers.delay_ns = value;
-			trigger_options = true;
-			break;
-		case 'L':
-			if (parse_pid(optarg, &value) < 0 || value > 1000) {
-				fprintf(stderr, "tracectl %s: --trigger-limit %s: give snapshots per second, 1 to 1000\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->triggers.limit = (__u32)value;
-			trigger_options = true;
-			break;
-		case 'W':
-			/* "off": for a settings file that names no latency. */
-			if (!strcmp(optarg, "off")) {
-				o->triggers.latency_ns = 0;
-				break;
-			}
-			if (parse_duration_ns(optarg, &value) < 0 || !value) {
-				fprintf(stderr, "tracectl %s: --trigger-latency %s: give a wait longer than 0, e.g. 10ms or 500us, or off\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->triggers.latency_ns = value;
-			break;
 		case 'h':
 			o->help = true;
 			return 0;
 		default:
-			start_usage(stderr, cmd);
-			return -EINVAL;
+			v = start_triggers_option(cmd, c, optarg, &o->triggers);
+			if (v < 0)
+				return -EINVAL;
+			if (v > 0) {
+				start_usage(stderr, cmd);
+				return -EINVAL;
+			}
 		}
 	}
-	if (trigger_options && !has_triggers(o)) {
-		fprintf(stderr, "tracectl %s: --snapshot-dir, --trigger-delay and --trigger-limit go with --trigger NAME or --trigger-latency T\n",
-			cmd);
+	if (start_triggers_check(cmd, &o->triggers, o->req.mode) < 0)
 		return -EINVAL;
-	}
-	if (has_triggers(o) &&
-	    (o->req.mode != FXT_BUFFERING_CIRCULAR || !o->snapshot_dir)) {
-		fprintf(stderr, "tracectl %s: --trigger%s needs --mode circular and --snapshot-dir DIR\n",
-			cmd, o->triggers.count ? "" : "-latency");
-		return -EINVAL;
-	}
-	if (o->snapshot_dir &&
-	    resolve_output(o->snapshot_dir, o->triggers.dir,
-			   sizeof(o->triggers.dir)) < 0) {
+	if (o->triggers.dir &&
+	    resolve_output(o->triggers.dir, o->triggers.req.dir,
+			   sizeof(o->triggers.req.dir)) < 0) {
 		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
-			cmd, o->snapshot_dir);
+			cmd, o->triggers.dir);
 		return -EINVAL;
 	}
 	if (resolve_output(output, o->req.output, sizeof(o->req.output)) < 0) {
@@ -842,24 +759,6 @@ static void print_kmod_fix(const char *cmd)
 			cmd, uname(&u) == 0 ? u.release : "?");
 }
 
-/*
- * The snapshot directory, opened with the caller's rights: the manager
- * creates the snapshots in it through this descriptor.
- */
-static int open_snapshot_dir(const char *cmd, const char *dir)
-{
-	int fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || faccessat(fd, ".", W_OK | X_OK, 0) < 0) {
-		fprintf(stderr, "tracectl %s: --snapshot-dir %s: %s; give a directory you may write in\n",
-			cmd, dir, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 /* Arms the started trace's triggers; 0, or 1 after saying why not. */
 static int arm_triggers(const char *cmd, const struct start_options *o,
 			int dir_fd)
@@ -867,7 +766,8 @@ static int arm_triggers(const char *cmd, const struct start_options *o,
 	struct reply rep;
 	int r;
 
-	r = exchange(cmd, &o->triggers, sizeof(o->triggers), dir_fd, &rep);
+	r = exchange(cmd, &o->triggers.req, sizeof(o->triggers.req), dir_fd,
+		     &rep);
 	free(rep.providers);
 	free(rep.triggers);
 	if (r >= 0)
@@ -878,7 +778,7 @@ static int arm_triggers(const char *cmd, const struct start_options *o,
 	return r ? 1 : 0;
 }
 
-static int do_start(const char *cmd, const struct start_options *o)
+static int do_start(const char *cmd, struct start_options *o)
 {
 	struct fxt_ctl_start req = o->req;
 	const char *path = req.output;
@@ -887,8 +787,9 @@ static int do_start(const char *cmd, const struct start_options *o)
 	struct reply rep;
 	int r;
 
-	if (has_triggers(o)) {
-		dir_fd = open_snapshot_dir(cmd, o->snapshot_dir);
+	/* The snapshot directory first: the manager creates them through it. */
+	if (start_triggers_any(&o->triggers)) {
+		dir_fd = start_triggers_open_dir(cmd, &o->triggers);
 		if (dir_fd < 0)
 			return TRACECTL_EXIT_FAIL;
 	}
@@ -932,10 +833,10 @@ static int do_start(const char *cmd, const struct start_options *o)
 		       (unsigned long long)rep.result.memory_budget,
 		       (unsigned long long)rep.result.memory_used,
 		       (unsigned long long)rep.result.buffer_size);
-	if (has_triggers(o)) {
+	if (start_triggers_any(&o->triggers)) {
 		if (arm_triggers(cmd, o, dir_fd))
 			return TRACECTL_EXIT_FAIL;
-		printf("Triggers armed: snapshots to %s\n", o->triggers.dir);
+		printf("Triggers armed: snapshots to %s\n", o->triggers.req.dir);
 	}
 	return TRACECTL_EXIT_OK;
 }
@@ -1039,6 +940,20 @@ int cmd_stop(int argc, char **argv)
 	return do_stop("stop", NULL, timeout_ns);
 }
 
+static void print_budget(const struct fxt_ctl_trigger *t)
+{
+	char kept[32], max[32], removed[32];
+
+	human_size(t->kept_bytes, kept, sizeof(kept));
+	human_size(t->max_bytes, max, sizeof(max));
+	human_size(t->removed_bytes, removed, sizeof(removed));
+	printf("  budget: %llu of %llu snapshots kept, %s of %s; %llu oldest removed (%s), %llu not kept\n",
+	       (unsigned long long)t->kept_files,
+	       (unsigned long long)t->max_files, kept, max,
+	       (unsigned long long)t->removed_files, removed,
+	       (unsigned long long)t->not_kept);
+}
+
 static void print_triggers(const struct reply *rep)
 {
 	size_t i;
@@ -1049,6 +964,10 @@ static void print_triggers(const struct reply *rep)
 		time_t sec = (time_t)(t->time_ns / 1000000000ull);
 		struct tm tm;
 
+		if (t->flags & FXT_CTL_TRIGGER_BUDGET) {
+			print_budget(t);
+			continue;
+		}
 		if (!(t->flags & FXT_CTL_TRIGGER_SNAPSHOT)) {
 			if (i == 0)
 				printf("Triggers: snapshots to %s\n", t->file);
@@ -1061,7 +980,10 @@ static void print_triggers(const struct reply *rep)
 		if (gmtime_r(&sec, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
 		human_size(t->bytes, size, sizeof(size));
-		if (t->error)
+		if (t->error == -EFBIG)
+			printf("  snapshot %-15s %s not kept: larger than the budget\n",
+			       t->name, when);
+		else if (t->error)
 			printf("  snapshot %-15s %s failed: %s\n", t->name, when,
 			       strerror(-t->error));
 		else

@@ -4,9 +4,9 @@
 # and its ExecStart and ExecStop, expanded as systemd expands them with
 # the shipped flight-recorder.conf (%S a temporary state directory, the
 # built tracectl), start the named circular trace within the budget, with
-# the triggers armed; fxt-example's --trigger writes a snapshot into the
-# snapshot directory that passes dump --strict; the stop writes the
-# archive. The booted-system test (scripts/qemu/system-test.sh) runs the
+# the triggers armed within the snapshot budget of the settings file;
+# fxt-example's --trigger writes a snapshot into the snapshot directory
+# that passes dump --strict; the stop writes the archive. The booted-system test (scripts/qemu/system-test.sh) runs the
 # unit under systemd itself.
 . "$(dirname "$0")/lib.sh"
 
@@ -56,8 +56,11 @@ grep -q "^Name: flight-recorder" "$T/status.out" &&
 	grep -q "^Mode: circular" "$T/status.out" &&
 	grep -q "^Memory budget: 67108864 bytes" "$T/status.out" &&
 	grep -q "^Triggers: snapshots to $state/fxtrace/snapshots" "$T/status.out" &&
-	grep -Eq "^  trigger flight-recorder +fired 0" "$T/status.out" ||
+	grep -Eq "^  trigger flight-recorder +fired 0" "$T/status.out" &&
+	grep -Eq "^  budget: 0 of 100 snapshots kept, 0 of [0-9]+[KM]?;" "$T/status.out" ||
 	fail "status of the flight recorder: $(cat "$T/status.out")"
+grep -q "Snapshots in $state/fxtrace/snapshots kept within [0-9]* bytes and 100 files" \
+	"$T/fxtraced.log" || fail "the snapshot budget of the settings file is not armed"
 "$FXT_EXAMPLE" --seconds 1 --trigger flight-recorder >"$T/provider.out" 2>&1 ||
 	fail "fxt-example: $(cat "$T/provider.out")"
 has_snapshot() {

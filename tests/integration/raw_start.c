@@ -10,7 +10,10 @@
  *     that does not exist, a stop request with a body, a wait for
  *     providers that joined without its body;
  *   raw-start wait PATH
- *     a wait for the providers of this process to join (PATH unused).
+ *     a wait for the providers of this process to join (PATH unused);
+ *   raw-start triggers DIR
+ *     arms the trigger "jank" of the running trace with DIR, opened
+ *     without any of tracectl's checks.
  * Prints the result's error and message, and after a malformed request
  * "closed" or "open": whether the manager closed the connection after
  * it. Exit 0 when a result came.
@@ -50,6 +53,22 @@ static size_t malformed(const char *how, struct fxt_ctl_start *req)
 	return 0;
 }
 
+/* A triggers request for "jank" in dir, into t; its length, 0: failed. */
+static size_t arm_jank(const char *dir, struct fxt_ctl_triggers *t, int *fd)
+{
+	*fd = open(dir, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	if (*fd < 0) {
+		perror(dir);
+		return 0;
+	}
+	memset(t, 0, sizeof(*t));
+	fxt_msg_init(t, FXT_MSG_CTL_TRIGGERS, sizeof(*t));
+	t->count = 1;
+	strcpy(t->names[0], "jank");
+	snprintf(t->dir, sizeof(t->dir), "%s", dir);
+	return sizeof(*t);
+}
+
 int main(int argc, char **argv)
 {
 	union {
@@ -58,6 +77,8 @@ int main(int argc, char **argv)
 		char buf[FXT_MSG_MAX];
 	} msg;
 	struct fxt_ctl_start req = { 0 };
+	struct fxt_ctl_triggers triggers;
+	const void *out = &req;
 	struct pollfd pfd;
 	bool bad;
 	size_t len;
@@ -65,7 +86,7 @@ int main(int argc, char **argv)
 	ssize_t n;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: raw-start none|rdonly|rdwr|short|unknown|longstop|shortwait|wait PATH\n");
+		fprintf(stderr, "usage: raw-start none|rdonly|rdwr|short|unknown|longstop|shortwait|wait|triggers PATH\n");
 		return 2;
 	}
 	len = malformed(argv[1], &req);
@@ -77,6 +98,11 @@ int main(int argc, char **argv)
 		w->pid = (__u32)getpid();
 		w->timeout_ms = 100;
 		len = sizeof(*w);
+	} else if (!strcmp(argv[1], "triggers")) {
+		len = arm_jank(argv[2], &triggers, &fd);
+		if (!len)
+			return 1;
+		out = &triggers;
 	} else if (!bad) {
 		if (strcmp(argv[1], "none")) {
 			fd = open(argv[2], strcmp(argv[1], "rdonly") ? O_RDWR :
@@ -92,7 +118,7 @@ int main(int argc, char **argv)
 		len = sizeof(req);
 	}
 	sock = fxt_msg_connect(fxt_msg_socket_path());
-	if (sock < 0 || fxt_msg_send(sock, &req, len, fd) < 0) {
+	if (sock < 0 || fxt_msg_send(sock, out, len, fd) < 0) {
 		fprintf(stderr, "raw-start: cannot reach the manager\n");
 		return 1;
 	}

@@ -230,6 +230,10 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 		test "$(cd "$work/files" && complete_words tracectl convert a.fxt -o '')" = "b.json"
 	check "completion: start's trigger options" \
 		test "$(complete_words tracectl start --trig)" = "--trigger --trigger-delay --trigger-limit --trigger-latency"
+	check "completion: start's snapshot options" \
+		test "$(complete_words tracectl start --snap)" = "--snapshot-dir --snapshot-max-bytes --snapshot-max-files"
+	check "completion: --snapshot-max-bytes takes a size, no word" \
+		test "$(complete_words tracectl start --snapshot-max-bytes '')" = ""
 	check "completion: start --name" \
 		test "$(complete_words tracectl start --na)" = "--name"
 	check "completion: --memory-budget takes a size, no word" \

@@ -26,7 +26,7 @@ dd=$(sed -n 's/^dd=//p' "$T/record.out")
 child=$(sed -n 's/^child=//p' "$T/record.out")
 /bin/tracectl dump --strict "$T/kcat.fxt" >"$T/dump.out" 2>"$T/dump.err" ||
 	{ tail -5 "$T/dump.err"; fail "tracectl dump --strict"; }
-/bin/check-kcat "$T/kcat.fxt" "$dd" 10000 | sed 's/^/  /'
+/bin/check-kcat "$T/kcat.fxt" "$dd" 10000 2>&1 | sed 's/^/  /'
 /bin/check-kcat "$T/kcat.fxt" "$dd" 10000 >/dev/null || fail "check-kcat"
 grep -q "thread=$sh/$sh category=\"kernel:proc\" name=\"fork\" child=koid($dd)" \
 	"$T/dump.out" || fail "no fork of dd ($dd) by $sh"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "fxt_reader.h"
+#include "fxt_saturate.h"
 
 /* The fuzz targets build with a small chunk: inputs then cross chunks. */
 #ifdef FXT_READER_READ_CHUNK
@@ -280,10 +281,12 @@ const char *fxt_diag_kind_name(enum fxt_diag_kind kind)
 uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks)
 {
 	uint64_t tps = p ? p->ticks_per_second : NS_PER_SECOND;
+	unsigned __int128 ns;
 
 	if (tps == NS_PER_SECOND || !tps)
 		return ticks;
-	return (uint64_t)((unsigned __int128)ticks * NS_PER_SECOND / tps);
+	ns = (unsigned __int128)ticks * NS_PER_SECOND / tps;
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
 /* ---- UTF-8 ---------------------------------------------------------- */

@@ -235,7 +235,7 @@ size_t fxt_reader_provider_count(const struct fxt_reader *r);
 const struct fxt_provider *fxt_reader_provider(const struct fxt_reader *r,
 					       size_t i);
 
-/* Ticks of the record's provider in nanoseconds. */
+/* Ticks of the record's provider in nanoseconds; UINT64_MAX past it. */
 uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks);
 
 /* The record's first argument called name, or NULL. */

@@ -20,11 +20,6 @@
 #define PROGRESS_MIN_BYTES (64ull << 20)
 /* Problems printed one by one; the rest are only counted. */
 #define DIAG_PRINT_MAX 10u
-/*
- * Large records are read whole: bigger ones are skipped so that memory
- * stays bounded. Blobs are only noted in the JSON, so little is lost.
- */
-#define LARGE_RECORD_MAX (16ull << 20)
 
 struct convert_args {
 	const char *input;
@@ -110,7 +105,7 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 {
 	struct diag_state *d = ctx;
 
-	if (kind != FXT_DIAG_MALFORMED)
+	if (kind != FXT_DIAG_MALFORMED && kind != FXT_DIAG_LIMIT)
 		return;		/* counted by the reader, summed up at the end */
 	if (d->printed == DIAG_PRINT_MAX) {
 		fprintf(stderr, "tracectl convert: %s: more malformed records; "
@@ -118,8 +113,9 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 	}
 	if (d->printed++ >= DIAG_PRINT_MAX)
 		return;
-	fprintf(stderr, "tracectl convert: %s: offset %" PRIu64 ": %s (skipped)\n",
-		d->input, offset, reason);
+	fprintf(stderr, "tracectl convert: %s: offset %" PRIu64 ": %s%s\n",
+		d->input, offset, reason,
+		kind == FXT_DIAG_MALFORMED ? " (skipped)" : "");
 }
 
 static void on_progress(void *ctx, uint64_t bytes_read)
@@ -183,6 +179,7 @@ static void report(const struct convert_args *a, struct fxt_reader *r,
 		fprintf(stderr, "tracectl convert: %s: input ends inside a "
 				"record; converted up to the last whole one\n",
 			a->input);
+	tracectl_report_tables("convert", a->input, rs);
 	for (i = 0; i < s->ndrops; i++) {
 		const char *name = "";
 		size_t j, len = 0;
@@ -212,7 +209,7 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 		.expect_magic = true,
 		.diag = on_diag,
 		.diag_ctx = &diag,
-		.max_large_record_bytes = LARGE_RECORD_MAX,
+		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
 	};
 	struct fxt_json_options jopt = { .json_array = a->json_array };
 	struct fxt_json_stats *stats;

@@ -555,6 +555,10 @@ static void summary(struct dump *d, const struct fxt_reader *r)
 	if (s->large_skipped)
 		text_put_printf(o, "  %" PRIu64 " large records over the "
 				"size limit were skipped\n", s->large_skipped);
+	if (s->table_entries_dropped)
+		text_put_printf(o, "  %" PRIu64 " string or thread records "
+				"dropped past the tables' memory limit\n",
+				s->table_entries_dropped);
 	if (d->diags_hidden)
 		text_put_printf(o, "  (%" PRIu64 " more diagnostics not "
 				"shown)\n", d->diags_hidden);
@@ -649,7 +653,10 @@ static int run(struct dump *d, struct fxt_reader *r)
 
 int cmd_dump(int argc, char **argv)
 {
-	struct fxt_reader_options opt = { .expect_magic = true };
+	struct fxt_reader_options opt = {
+		.expect_magic = true,
+		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
+	};
 	struct dump d = { 0 };
 	const struct fxt_reader_stats *s;
 	struct fxt_reader *r;

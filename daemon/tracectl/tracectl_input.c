@@ -21,14 +21,15 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 {
 	struct tracectl_input *in = ctx;
 
-	if (kind != FXT_DIAG_MALFORMED)
+	if (kind != FXT_DIAG_MALFORMED && kind != FXT_DIAG_LIMIT)
 		return;		/* counted by the reader */
 	if (in->diags_printed++ >= DIAG_PRINT_MAX)
 		return;
 	if (in->progress_shown)
 		fputs("\r\033[K", stderr);
-	fprintf(stderr, "tracectl %s: %s: offset %" PRIu64 ": %s (skipped)\n",
-		in->cmd, in->path, offset, reason);
+	fprintf(stderr, "tracectl %s: %s: offset %" PRIu64 ": %s%s\n", in->cmd,
+		in->path, offset, reason,
+		kind == FXT_DIAG_MALFORMED ? " (skipped)" : "");
 }
 
 static void on_progress(void *ctx, uint64_t bytes_read)
@@ -120,6 +121,7 @@ int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s)
 		fprintf(stderr, "tracectl %s: %s: input ends inside a record; "
 				"read up to the last whole one\n", in->cmd,
 			in->path);
+	tracectl_report_tables(in->cmd, in->path, rs);
 	if (s->threads_untracked)
 		fprintf(stderr, "tracectl %s: %s: more than %u threads; the "
 				"others are left out\n", in->cmd, in->path,
@@ -134,6 +136,18 @@ int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s)
 				"percentiles\n", in->cmd, in->path,
 			s->all_latency.unbucketed);
 	return 0;
+}
+
+void tracectl_report_tables(const char *cmd, const char *path,
+			    const struct fxt_reader_stats *rs)
+{
+	if (rs->table_entries_dropped)
+		fprintf(stderr, "tracectl %s: %s: %" PRIu64 " string or thread "
+				"record(s) past the %llu MiB the providers' "
+				"tables may hold were dropped; what refers to "
+				"them reads as empty\n", cmd, path,
+			rs->table_entries_dropped,
+			FXT_READER_TABLE_BYTES_MAX >> 20);
 }
 
 void tracectl_input_close(struct tracectl_input *in)

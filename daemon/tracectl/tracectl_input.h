@@ -51,6 +51,17 @@ static inline bool tracectl_not_fxt(const char *cmd, const char *path,
 	return true;
 }
 
+/* Says on stderr how many table entries the reader dropped, if any. */
+void tracectl_report_tables(const char *cmd, const char *path,
+			    const struct fxt_reader_stats *rs);
+
+/*
+ * Large records that dump and convert read whole (they only show their
+ * size and first bytes): bigger ones are skipped, so that memory stays
+ * bounded. summary and report skip every one over 1 MiB.
+ */
+#define TRACECTL_LARGE_RECORD_MAX (16ull << 20)
+
 /*
  * The default output name of a command reading input: trace.fxt ->
  * trace<suffix>, other names get suffix appended. NULL on ENOMEM.

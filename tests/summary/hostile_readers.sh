@@ -4,20 +4,23 @@
 # archives from hostile_fxt.py: each finishes, in bounded memory, and says
 # what it dropped.
 #
-# usage: hostile_readers.sh times
+# usage: hostile_readers.sh times|memory
 set -u
 
 : "${TRACECTL:?}" "${HOSTILE_FXT:?}"
 . "$(dirname "$0")/../common/check.sh"
+. "$(dirname "$0")/../common/reader_memory.sh"
 
 # A hang is a failure, not a test that never ends: generous, not a guess.
 DEADLINE=120
 
 # run COMMAND...: exit status in $rc, stdout in $dir/out, stderr in
-# $dir/err; a command still running at the deadline fails.
+# $dir/err; a command still running at the deadline fails. $limited is
+# empty or under_reader_memory_limit (the memory checks set it).
+limited=
 run() {
 	rc=0
-	timeout -k 5 "$DEADLINE" "$@" >"$dir/out" 2>"$dir/err" || rc=$?
+	$limited timeout -k 5 "$DEADLINE" "$@" >"$dir/out" 2>"$dir/err" || rc=$?
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 		fail "$*: still running after $DEADLINE s"
 	elif grep -qE "AddressSanitizer|LeakSanitizer|runtime error:" "$dir/err"; then
@@ -64,9 +67,44 @@ run_times() {
 		fail "ticks past 2^64 ns: $(cat "$dir/out")"
 }
 
+# Memory: held to the bound (ASan cannot run under an address-space
+# limit), the readers say what they dropped.
+
+dropped() {
+	grep -q "string or thread record(s) past the 64 MiB" "$dir/err" ||
+		fail "$1: drops not reported: $(tail -3 "$dir/err")"
+}
+
+run_memory() {
+	asan_build "$TRACECTL" || limited=under_reader_memory_limit
+	# 1024 providers x 256 empty strings, each on its own page: 2 MiB
+	# that took 800 MB of tables
+	python3 "$HOSTILE_FXT" string-pages 1024 256 >"$dir/pages.fxt"
+	run "$TRACECTL" dump -s "$dir/pages.fxt"
+	grep -q "string or thread records dropped past the tables' memory limit" \
+		"$dir/out" || fail "dump: drops not in its summary"
+	run "$TRACECTL" convert "$dir/pages.fxt" -o "$dir/out.json"
+	dropped convert
+	run "$TRACECTL" summary "$dir/pages.fxt"
+	dropped summary
+	run "$TRACECTL" report "$dir/pages.fxt" -o "$dir/out.html"
+	dropped report
+
+	# 320 MB of 32,000-byte strings through a pipe: more than the bound
+	python3 "$HOSTILE_FXT" big-strings 1 10000 >"$dir/pipe" &
+	run "$TRACECTL" convert - -o "$dir/out.json" <"$dir/pipe"
+	dropped "convert of 32,000-byte strings"
+	wait
+	python3 "$HOSTILE_FXT" big-strings 1 10000 >"$dir/pipe" &
+	run "$TRACECTL" summary - <"$dir/pipe"
+	dropped "summary of 32,000-byte strings"
+	wait
+}
+
 case ${1:-} in
 times) run_times ;;
-*) echo "usage: $0 times" >&2; exit 2 ;;
+memory) mkfifo "$dir/pipe" && run_memory ;;
+*) echo "usage: $0 times|memory" >&2; exit 2 ;;
 esac
 
 check_summary "hostile archives: $1"

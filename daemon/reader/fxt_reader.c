@@ -22,6 +22,7 @@
 
 #include "fxt_reader.h"
 #include "fxt_saturate.h"
+#include "fxt_sniff.h"
 #include "fxt_tables.h"
 
 /* The fuzz targets build with a small chunk: inputs then cross chunks. */
@@ -72,6 +73,8 @@ struct fxt_reader {
 
 	struct fxt_reader_stats stats;
 	struct fxt_table_budget tables;	/* of every provider's tables */
+	bool judged;		/* refuse_not_fxt: the start was looked at */
+	char not_fxt[400];	/* why the input was refused, "" if it was not */
 	uint64_t rec_offset;	/* offset of the record being decoded */
 	bool rec_nonconforming;
 	char reason[320];
@@ -430,6 +433,11 @@ const struct fxt_provider *fxt_reader_provider(const struct fxt_reader *r,
 const struct fxt_reader_stats *fxt_reader_stats(const struct fxt_reader *r)
 {
 	return &r->stats;
+}
+
+const char *fxt_reader_not_fxt(const struct fxt_reader *r)
+{
+	return r->not_fxt[0] ? r->not_fxt : NULL;
 }
 
 /* ---- opening and closing -------------------------------------------- */
@@ -1770,11 +1778,41 @@ static int reader_fail(struct fxt_reader *r, int err)
 	return err;
 }
 
+/*
+ * refuse_not_fxt: before the first record, input that lacks the magic
+ * number is judged on its start. 1 to read on, 0 refused, <0 on I/O error.
+ */
+static int judge_start(struct fxt_reader *r)
+{
+	uint64_t h;
+	int ret;
+
+	r->judged = true;
+	ret = fill(r, FXT_SNIFF_BYTES);
+	if (ret < 0)
+		return reader_fail(r, ret);
+	if (r->end - r->start < sizeof(h))
+		return 1;	/* empty or a few bytes: said as before */
+	memcpy(&h, r->buf + r->start, sizeof(h));
+	if (h == FXT_MAGIC_RECORD ||
+	    fxt_sniff_head(r->buf + r->start, r->end - r->start, r->eof,
+			   r->opt.max_large_record_bytes, r->not_fxt,
+			   sizeof(r->not_fxt)))
+		return 1;
+	r->done = true;
+	return 0;
+}
+
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 {
 	uint64_t h, words, bytes;
 	int ret;
 
+	if (r->opt.refuse_not_fxt && !r->judged) {
+		ret = judge_start(r);
+		if (ret <= 0)
+			return ret;
+	}
 	for (;;) {
 		if (r->done)
 			return r->io_error;

@@ -190,6 +190,12 @@ struct fxt_reader_options {
 	/* Expect the magic number record first; report if missing. */
 	bool expect_magic;
 	/*
+	 * Input that lacks the magic number record is read only if its
+	 * first records decode without a problem; else reading ends before
+	 * the first record and fxt_reader_not_fxt() says why.
+	 */
+	bool refuse_not_fxt;
+	/*
 	 * Input is one provider's own buffer: metadata records are garbage
 	 * there (spec) and are reported and skipped.
 	 */
@@ -228,6 +234,8 @@ void fxt_reader_close(struct fxt_reader *r);
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec);
 
 const struct fxt_reader_stats *fxt_reader_stats(const struct fxt_reader *r);
+/* Why refuse_not_fxt refused the input; NULL when it did not. */
+const char *fxt_reader_not_fxt(const struct fxt_reader *r);
 
 /* What fxt_reader_next() does with one record of a provider buffer. */
 enum fxt_record_verdict {

@@ -25,6 +25,7 @@ struct convert_args {
 	const char *input;
 	const char *output;
 	bool json_array;
+	bool force;
 };
 
 struct diag_state {
@@ -52,6 +53,8 @@ static void convert_usage(FILE *out)
 		"                     its .fxt suffix replaced by .json\n"
 		"      --json-array   write the plain array format (no metadata:\n"
 		"                     providers and drop counts are only on stderr)\n"
+		"      --force        convert input that does not look like FXT (no\n"
+		"                     magic number, first records broken) anyway\n"
 		"  -h, --help         show this help\n"
 		"\n"
 		"Malformed records are skipped and counted on stderr. Progress is\n"
@@ -69,6 +72,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json-array", no_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -82,6 +86,9 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 			break;
 		case 'a':
 			a->json_array = true;
+			break;
+		case 'f':
+			a->force = true;
 			break;
 		case 'h':
 			convert_usage(stdout);
@@ -207,6 +214,7 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 	struct progress_state progress = { .total = in_size, .last_percent = -1 };
 	struct fxt_reader_options ropt = {
 		.expect_magic = true,
+		.refuse_not_fxt = !a->force,
 		.diag = on_diag,
 		.diag_ctx = &diag,
 		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
@@ -233,13 +241,15 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 		fprintf(stderr, "\r\033[K");
 	if (ret == -ENOMEM) {
 		fprintf(stderr, "tracectl convert: out of memory\n");
+	} else if (ret == -EMEDIUMTYPE) {
+		tracectl_not_fxt("convert", a->input, r);
 	} else if (ret < 0) {
 		fprintf(stderr, "tracectl convert: %s '%s': %s\n",
 			stats->output_failed ? "writing" : "reading",
 			stats->output_failed ? a->output : a->input,
 			strerror(-ret));
 	} else if (!stats->records &&
-		   tracectl_not_fxt("convert", a->input, fxt_reader_stats(r))) {
+		   tracectl_not_fxt("convert", a->input, r)) {
 		ret = -EINVAL;
 	} else {
 		if (!fxt_reader_stats(r)->magic_seen)

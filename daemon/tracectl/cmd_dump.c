@@ -584,6 +584,8 @@ static void usage(FILE *f)
 		"                        conform to the FXT spec otherwise\n"
 		"      --provider-buffer input is one provider's raw buffer: no\n"
 		"                        magic number, metadata is out of place\n"
+		"      --force           read input that does not look like FXT\n"
+		"                        (no magic number, first records broken)\n"
 		"  -h, --help            show this help\n"
 		"\n"
 		"Exit status: 0 read, 1 unreadable or not FXT (or a problem with\n"
@@ -597,12 +599,13 @@ static void usage(FILE *f)
 		"  zcat trace.fxt.gz | tracectl dump -\n");
 }
 
-enum { OPT_STRICT = 256, OPT_PROVIDER_BUFFER };
+enum { OPT_STRICT = 256, OPT_PROVIDER_BUFFER, OPT_FORCE };
 
 static const struct option long_options[] = {
 	{ "summary-only", no_argument, NULL, 's' },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "provider-buffer", no_argument, NULL, OPT_PROVIDER_BUFFER },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -655,12 +658,14 @@ int cmd_dump(int argc, char **argv)
 {
 	struct fxt_reader_options opt = {
 		.expect_magic = true,
+		.refuse_not_fxt = true,
 		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
 	};
 	struct dump d = { 0 };
 	const struct fxt_reader_stats *s;
 	struct fxt_reader *r;
 	int c, fd, ret, status = TRACECTL_EXIT_OK;
+	bool force = false;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "sh", long_options, NULL)) != -1) {
@@ -674,6 +679,10 @@ int cmd_dump(int argc, char **argv)
 		case OPT_PROVIDER_BUFFER:
 			opt.provider_buffer = true;
 			opt.expect_magic = false;
+			opt.refuse_not_fxt = false;
+			break;
+		case OPT_FORCE:
+			force = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -689,6 +698,8 @@ int cmd_dump(int argc, char **argv)
 		return TRACECTL_EXIT_USAGE;
 	}
 	d.path = argv[optind];
+	if (force)
+		opt.refuse_not_fxt = false;
 	fd = open_input(d.path);
 	if (fd < 0) {
 		fprintf(stderr, "tracectl dump: cannot open %s: %s\n", d.path,
@@ -721,7 +732,7 @@ int cmd_dump(int argc, char **argv)
 		status = TRACECTL_EXIT_FAIL;
 	}
 	s = fxt_reader_stats(r);
-	if (!opt.provider_buffer && tracectl_not_fxt("dump", d.path, s))
+	if (!opt.provider_buffer && tracectl_not_fxt("dump", d.path, r))
 		status = TRACECTL_EXIT_FAIL;
 	/* Types the spec reserves: skipped when reading, not conforming. */
 	if (d.strict && (s->malformed || s->nonconforming || s->truncated ||

@@ -27,6 +27,7 @@
 struct summary_args {
 	const char *input;
 	bool json;
+	bool force;
 	size_t top;		/* 0: the default */
 };
 
@@ -45,6 +46,8 @@ static void usage(FILE *out)
 		"      --json     write JSON (every thread and slice unless --top)\n"
 		"  -n, --top N    only the first N threads and slices (table\n"
 		"                 default: %u)\n"
+		"      --force    read input that does not look like FXT (no magic\n"
+		"                 number, first records broken) anyway\n"
 		"  -h, --help     show this help\n"
 		"\n"
 		"Latency percentiles are within 1%% (histogram buckets).\n"
@@ -59,9 +62,10 @@ static void usage(FILE *out)
 
 static int parse_args(int argc, char **argv, struct summary_args *a)
 {
-	enum { OPT_JSON = 256 };
+	enum { OPT_JSON = 256, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "top", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -74,6 +78,9 @@ static int parse_args(int argc, char **argv, struct summary_args *a)
 		switch (opt) {
 		case OPT_JSON:
 			a->json = true;
+			break;
+		case OPT_FORCE:
+			a->force = true;
 			break;
 		case 'n':
 			errno = 0;
@@ -321,7 +328,7 @@ int cmd_summary(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
-	ret = tracectl_input_open(&in, "summary", a.input);
+	ret = tracectl_input_open(&in, "summary", a.input, a.force);
 	if (ret)
 		return TRACECTL_EXIT_FAIL;
 	ret = trace_summary_init(&s, &in.summary_options);

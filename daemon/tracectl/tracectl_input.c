@@ -45,10 +45,11 @@ static void on_progress(void *ctx, uint64_t bytes_read)
 }
 
 int tracectl_input_open(struct tracectl_input *in, const char *cmd,
-			const char *path)
+			const char *path, bool force)
 {
 	struct fxt_reader_options ropt = {
 		.expect_magic = true,
+		.refuse_not_fxt = !force,
 		.diag = on_diag,
 		.diag_ctx = in,
 		.max_large_record_bytes = LARGE_RECORD_MAX,
@@ -107,7 +108,7 @@ int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s)
 			in->path, strerror(-ret));
 		return ret;
 	}
-	if (tracectl_not_fxt(in->cmd, in->path, rs))
+	if (tracectl_not_fxt(in->cmd, in->path, in->reader))
 		return -EINVAL;
 	if (!rs->magic_seen)
 		fprintf(stderr, "tracectl %s: %s: no FXT magic number at the "
@@ -136,18 +137,6 @@ int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s)
 				"percentiles\n", in->cmd, in->path,
 			s->all_latency.unbucketed);
 	return 0;
-}
-
-void tracectl_report_tables(const char *cmd, const char *path,
-			    const struct fxt_reader_stats *rs)
-{
-	if (rs->table_entries_dropped)
-		fprintf(stderr, "tracectl %s: %s: %" PRIu64 " string or thread "
-				"record(s) past the %llu MiB the providers' "
-				"tables may hold were dropped; what refers to "
-				"them reads as empty\n", cmd, path,
-			rs->table_entries_dropped,
-			FXT_READER_TABLE_BYTES_MAX >> 20);
 }
 
 void tracectl_input_close(struct tracectl_input *in)

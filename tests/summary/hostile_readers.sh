@@ -4,7 +4,7 @@
 # archives from hostile_fxt.py: each finishes, in bounded memory, and says
 # what it dropped.
 #
-# usage: hostile_readers.sh times|memory
+# usage: hostile_readers.sh times|memory|not-fxt
 set -u
 
 : "${TRACECTL:?}" "${HOSTILE_FXT:?}"
@@ -101,10 +101,63 @@ run_memory() {
 	wait
 }
 
+# Input that is not FXT: refused, unless --force; old archives still read.
+refused() {
+	[ "$rc" -eq 1 ] && grep -q "is not an FXT archive: no magic number record, and its first records do not read as FXT" "$dir/err" &&
+		grep -q -- "--force to read it anyway" "$dir/err" ||
+		fail "$1: not refused: exit $rc: $(tail -3 "$dir/err")"
+}
+
+run_not_fxt() {
+	: "${CONVERT_GEN:?}" "${FXT_GEN:?}"
+	"$CONVERT_GEN" all "$dir" || { fail "convert_gen all"; return; }
+	# 3 MB of Chrome JSON, which convert took for FXT and turned to garbage
+	"$FXT_GEN" -o "$dir/gen.fxt" -m 1 &&
+		"$TRACECTL" convert "$dir/gen.fxt" -o "$dir/trace.json" &&
+		"$TRACECTL" convert --json-array "$dir/all.fxt" -o "$dir/array.json" ||
+		fail "converting to JSON"
+	may_fail=1
+	for f in trace.json array.json; do
+		run "$TRACECTL" convert "$dir/$f" -o "$dir/out.json"
+		refused "convert $f"
+		[ -e "$dir/out.json" ] && fail "convert $f: left its output"
+		run "$TRACECTL" report "$dir/$f" -o "$dir/out.html"
+		refused "report $f"
+		[ -e "$dir/out.html" ] && fail "report $f: left its output"
+		run "$TRACECTL" summary "$dir/$f"
+		refused "summary $f"
+		run "$TRACECTL" dump "$dir/$f"
+		refused "dump $f"
+	done
+	run "$TRACECTL" convert - -o - <"$dir/trace.json"
+	refused "convert of standard input"
+	[ -s "$dir/out" ] && fail "convert -o -: wrote $(wc -c <"$dir/out") bytes"
+
+	# a broken first record, then an archive without its magic number
+	{ printf '\0\0\0\0\0\0\0\0'; tail -c +9 "$dir/all.fxt"; } >"$dir/broken.fxt"
+	run "$TRACECTL" summary "$dir/broken.fxt"
+	refused "summary of a broken start"
+	may_fail=
+	run "$TRACECTL" convert --force "$dir/broken.fxt" -o "$dir/out.json"
+	grep -q "1 malformed record(s) skipped" "$dir/err" ||
+		fail "convert --force: $(tail -3 "$dir/err")"
+	grep -q '"name":"inst"' "$dir/out.json" || fail "convert --force: events lost"
+	run "$TRACECTL" summary --force "$dir/broken.fxt"
+	run "$TRACECTL" report --force "$dir/broken.fxt" -o "$dir/out.html"
+	run "$TRACECTL" dump --force "$dir/broken.fxt"
+
+	# the 2018 revision has no magic number: read, with a note
+	tail -c +9 "$dir/all.fxt" >"$dir/old.fxt"
+	all_commands "$dir/old.fxt"
+	grep -q "no FXT magic number at the start" "$dir/err" ||
+		fail "no magic: no note: $(cat "$dir/err")"
+}
+
 case ${1:-} in
 times) run_times ;;
 memory) mkfifo "$dir/pipe" && run_memory ;;
-*) echo "usage: $0 times|memory" >&2; exit 2 ;;
+not-fxt) run_not_fxt ;;
+*) echo "usage: $0 times|memory|not-fxt" >&2; exit 2 ;;
 esac
 
 check_summary "hostile archives: $1"

@@ -13,6 +13,7 @@
 
 #include "fxt_json.h"
 #include "fxt_reader.h"
+#include "text_out.h"
 #include "tracectl.h"
 #include "tracectl_input.h"
 
@@ -188,21 +189,25 @@ static void report(const struct convert_args *a, struct fxt_reader *r,
 			a->input);
 	tracectl_report_tables("convert", a->input, rs);
 	for (i = 0; i < s->ndrops; i++) {
-		const char *name = "";
-		size_t j, len = 0;
+		/* a name from the archive: escaped, as every diagnostic's */
+		char name[TEXT_C_ESCAPE_MAX * 255 + 1];
+		size_t j, len = 0, used;
 
 		for (j = 0; j < n; j++) {
 			const struct fxt_provider *p = fxt_reader_provider(r, j);
 
-			if (p->id == s->drops[i].provider_id) {
-				name = p->name.data;
-				len = p->name.len;
-			}
+			if (p->id == s->drops[i].provider_id)
+				len = text_c_escape(name, sizeof(name) - 1,
+						    p->name.data, p->name.len,
+						    fxt_utf8_valid(p->name.data,
+								   p->name.len),
+						    &used);
 		}
+		name[len] = '\0';
 		fprintf(stderr, "tracectl convert: provider %" PRIu32
-			" '%.*s': buffer full %" PRIu64
+			" '%s': buffer full %" PRIu64
 			" time(s), events were dropped\n",
-			s->drops[i].provider_id, (int)len, name,
+			s->drops[i].provider_id, name,
 			s->drops[i].buffer_overflows);
 	}
 }

@@ -4,7 +4,7 @@
 # archives from hostile_fxt.py: each finishes, in bounded memory, and says
 # what it dropped.
 #
-# usage: hostile_readers.sh times|memory|not-fxt
+# usage: hostile_readers.sh times|memory|not-fxt|escapes
 set -u
 
 : "${TRACECTL:?}" "${HOSTILE_FXT:?}"
@@ -153,11 +153,33 @@ run_not_fxt() {
 		fail "no magic: no note: $(cat "$dir/err")"
 }
 
+# A provider name with ESC, BEL and CR: escaped wherever it is printed.
+run_escapes() {
+	python3 "$HOSTILE_FXT" escapes >"$dir/esc.fxt"
+	want='\x1b[31mred\x07\x0dcr'
+	run "$TRACECTL" convert "$dir/esc.fxt" -o "$dir/out.json"
+	grep -qF "provider 7 '$want': buffer full 1 time(s)" "$dir/err" ||
+		fail "convert: name not escaped: $(cat -v "$dir/err")"
+	cp "$dir/err" "$dir/convert.err"
+	run "$TRACECTL" summary "$dir/esc.fxt"
+	grep -qF "provider 7 $want buffer full 1x" "$dir/out" ||
+		fail "summary: name not escaped: $(cat -v "$dir/out")"
+	cp "$dir/out" "$dir/summary.out"
+	run "$TRACECTL" dump "$dir/esc.fxt"
+	grep -qF "name=\"$want\"" "$dir/out" ||
+		fail "dump: name not escaped: $(cat -v "$dir/out")"
+	if grep -q "$(printf '[\033\007\r]')" "$dir/convert.err" \
+		"$dir/summary.out" "$dir/out"; then
+		fail "a control character reached the terminal"
+	fi
+}
+
 case ${1:-} in
 times) run_times ;;
 memory) mkfifo "$dir/pipe" && run_memory ;;
 not-fxt) run_not_fxt ;;
-*) echo "usage: $0 times|memory|not-fxt" >&2; exit 2 ;;
+escapes) run_escapes ;;
+*) echo "usage: $0 times|memory|not-fxt|escapes" >&2; exit 2 ;;
 esac
 
 check_summary "hostile archives: $1"

@@ -6,7 +6,7 @@
 # (see README.md); new inputs go to WORK/corpus, crashes to WORK/
 # (crash-*, leak-*, timeout-*, oom-*).
 #
-# usage: fuzz.sh BUILD reader|convert|dump|summary SECONDS [WORK]
+# usage: fuzz.sh BUILD reader|convert|dump|summary|report SECONDS [WORK]
 set -eu
 
 build=$1
@@ -18,7 +18,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 corpora="$here/corpus/$target"
 case $target in
-summary) corpora="$here/corpus/summary $here/corpus/convert" ;;
+summary|report) corpora="$here/corpus/summary $here/corpus/convert" ;;
 esac
 # the commands' diagnostics would drown libFuzzer's own lines
 quiet=

@@ -654,52 +654,65 @@ static int run(struct dump *d, struct fxt_reader *r)
 	return ret;
 }
 
-int cmd_dump(int argc, char **argv)
+/*
+ * The options into d and opt, the file into d->path: 0, 1 after --help,
+ * -1 after a usage error.
+ */
+static int parse_args(int argc, char **argv, struct dump *d,
+		      struct fxt_reader_options *opt)
 {
-	struct fxt_reader_options opt = {
-		.expect_magic = true,
-		.refuse_not_fxt = true,
-		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
-	};
-	struct dump d = { 0 };
-	const struct fxt_reader_stats *s;
-	struct fxt_reader *r;
-	int c, fd, ret, status = TRACECTL_EXIT_OK;
 	bool force = false;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "sh", long_options, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			d.summary_only = true;
+			d->summary_only = true;
 			break;
 		case OPT_STRICT:
-			d.strict = true;
+			d->strict = true;
 			break;
 		case OPT_PROVIDER_BUFFER:
-			opt.provider_buffer = true;
-			opt.expect_magic = false;
-			opt.refuse_not_fxt = false;
+			opt->provider_buffer = true;
+			opt->expect_magic = false;
 			break;
 		case OPT_FORCE:
 			force = true;
 			break;
 		case 'h':
 			usage(stdout);
-			return TRACECTL_EXIT_OK;
+			return 1;
 		default:
 			usage(stderr);
-			return TRACECTL_EXIT_USAGE;
+			return -1;
 		}
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "tracectl dump: expected one FILE (or '-' for stdin)\n\n");
 		usage(stderr);
-		return TRACECTL_EXIT_USAGE;
+		return -1;
 	}
-	d.path = argv[optind];
-	if (force)
-		opt.refuse_not_fxt = false;
+	d->path = argv[optind];
+	/* a provider's buffer has no magic number to judge it by */
+	opt->refuse_not_fxt = !force && !opt->provider_buffer;
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct fxt_reader_options opt = {
+		.expect_magic = true,
+		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
+	};
+	struct dump d = { 0 };
+	const struct fxt_reader_stats *s;
+	struct fxt_reader *r;
+	int fd, ret, status = TRACECTL_EXIT_OK;
+
+	ret = parse_args(argc, argv, &d, &opt);
+	if (ret)
+		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
 	fd = open_input(d.path);
 	if (fd < 0) {
 		fprintf(stderr, "tracectl dump: cannot open %s: %s\n", d.path,

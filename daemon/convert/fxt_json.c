@@ -255,12 +255,16 @@ static int run(struct converter *c, struct fxt_reader *r,
 	uint64_t n = 0;
 	int ret;
 
+	/* Input refused as not FXT: no document at all. */
+	ret = fxt_reader_next(r, &rec);
+	if (fxt_reader_not_fxt(r))
+		return -EMEDIUMTYPE;
 	if (opt->json_array)
 		text_put_lit(&c->w, "[");
 	else
 		text_put_lit(&c->w,
 			     "{\"displayTimeUnit\":\"ns\",\n\"traceEvents\":[");
-	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+	for (; ret > 0; ret = fxt_reader_next(r, &rec)) {
 		dispatch(c, &rec);
 		if (c->err || c->w.err)
 			return c->err ? c->err : c->w.err;

@@ -53,7 +53,9 @@ struct fxt_json_stats {
 /*
  * Converts everything r yields and writes the JSON document to out_fd.
  * Returns 0, or -errno: the reader's I/O error, the output's write error,
- * -ENOMEM. The document is complete (valid JSON) only on 0.
+ * -ENOMEM, or -EMEDIUMTYPE when the reader refused the input as not FXT
+ * (nothing is written then). The document is complete (valid JSON) only
+ * on 0.
  */
 int fxt_json_convert(struct fxt_reader *r, int out_fd,
 		     const struct fxt_json_options *opt,

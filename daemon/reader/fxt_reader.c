@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #include "fxt_reader.h"
+#include "fxt_saturate.h"
+#include "fxt_sniff.h"
+#include "fxt_tables.h"
 
 /* The fuzz targets build with a small chunk: inputs then cross chunks. */
 #ifdef FXT_READER_READ_CHUNK
@@ -29,11 +32,6 @@
 #define READ_CHUNK (1u << 20)
 #endif
 #define PROVIDERS_MAX 4096u
-#define STRING_TABLE_SIZE (FXT_STRING_INDEX_MAX + 1)
-/* the string table is paged: a small trace touches a page or two */
-#define STRING_PAGE_SLOTS 256u
-#define STRING_PAGES (STRING_TABLE_SIZE / STRING_PAGE_SLOTS)
-#define THREAD_TABLE_SIZE (FXT_THREAD_INDEX_MAX + 1)
 #define NS_PER_SECOND 1000000000ull
 
 enum source_kind {
@@ -43,23 +41,10 @@ enum source_kind {
 	SOURCE_FILE,
 };
 
-struct string_slot {
-	char *data;
-	uint32_t len;
-	uint32_t cap;
-	bool set;
-};
-
-struct thread_slot {
-	struct fxt_thread_id id;
-	bool set;
-};
-
 struct provider_state {
 	struct fxt_provider pub;
 	char name[256];
-	struct string_slot *strings[STRING_PAGES];	/* pages, on first use */
-	struct thread_slot *threads;	/* THREAD_TABLE_SIZE, on first use */
+	struct fxt_tables tables;
 };
 
 struct fxt_reader {
@@ -87,6 +72,9 @@ struct fxt_reader {
 	bool too_many_providers;
 
 	struct fxt_reader_stats stats;
+	struct fxt_table_budget tables;	/* of every provider's tables */
+	bool judged;		/* refuse_not_fxt: the start was looked at */
+	char not_fxt[400];	/* why the input was refused, "" if it was not */
 	uint64_t rec_offset;	/* offset of the record being decoded */
 	bool rec_nonconforming;
 	char reason[320];
@@ -121,6 +109,8 @@ diag(struct fxt_reader *r, enum fxt_diag_kind kind, uint64_t offset,
 	case FXT_DIAG_UNKNOWN:
 		r->stats.unknown_skipped++;
 		break;
+	case FXT_DIAG_LIMIT:
+		break;		/* counted by the caller */
 	}
 	if (!r->opt.diag)
 		return;
@@ -273,6 +263,8 @@ const char *fxt_diag_kind_name(enum fxt_diag_kind kind)
 		return "nonconforming";
 	case FXT_DIAG_UNKNOWN:
 		return "unknown";
+	case FXT_DIAG_LIMIT:
+		return "limit";
 	}
 	return "?";
 }
@@ -280,10 +272,12 @@ const char *fxt_diag_kind_name(enum fxt_diag_kind kind)
 uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks)
 {
 	uint64_t tps = p ? p->ticks_per_second : NS_PER_SECOND;
+	unsigned __int128 ns;
 
 	if (tps == NS_PER_SECOND || !tps)
 		return ticks;
-	return (uint64_t)((unsigned __int128)ticks * NS_PER_SECOND / tps);
+	ns = (unsigned __int128)ticks * NS_PER_SECOND / tps;
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
 /* ---- UTF-8 ---------------------------------------------------------- */
@@ -380,24 +374,9 @@ static struct provider_state *provider_state_new(struct fxt_reader *r,
 	return p;
 }
 
-static struct string_slot *string_slot(struct provider_state *p,
-				       uint16_t index)
-{
-	struct string_slot *page = p->strings[index / STRING_PAGE_SLOTS];
-
-	return page ? &page[index % STRING_PAGE_SLOTS] : NULL;
-}
-
 static void provider_state_reset(struct provider_state *p)
 {
-	size_t i, k;
-
-	for (i = 0; i < STRING_PAGES; i++)
-		if (p->strings[i])
-			for (k = 0; k < STRING_PAGE_SLOTS; k++)
-				p->strings[i][k].set = false;
-	if (p->threads)
-		memset(p->threads, 0, THREAD_TABLE_SIZE * sizeof(*p->threads));
+	fxt_tables_reset(&p->tables);
 	p->pub.ticks_per_second = NS_PER_SECOND;
 }
 
@@ -456,6 +435,11 @@ const struct fxt_reader_stats *fxt_reader_stats(const struct fxt_reader *r)
 	return &r->stats;
 }
 
+const char *fxt_reader_not_fxt(const struct fxt_reader *r)
+{
+	return r->not_fxt[0] ? r->not_fxt : NULL;
+}
+
 /* ---- opening and closing -------------------------------------------- */
 
 static struct fxt_reader *reader_new(const struct fxt_reader_options *opt,
@@ -469,6 +453,8 @@ static struct fxt_reader *reader_new(const struct fxt_reader_options *opt,
 		r->opt = *opt;
 	if (!r->opt.max_large_record_bytes)
 		r->opt.max_large_record_bytes = FXT_READER_LARGE_RECORD_MAX;
+	r->tables.max = r->opt.max_table_bytes ? r->opt.max_table_bytes :
+						 FXT_READER_TABLE_BYTES_MAX;
 	r->kind = kind;
 	r->fd = -1;
 	if (kind != SOURCE_MEM) {
@@ -529,17 +515,8 @@ void fxt_reader_close(struct fxt_reader *r)
 	if (!r)
 		return;
 	for (i = 0; i < r->nproviders; i++) {
-		struct provider_state *p = r->providers[i];
-
-		for (size_t k = 0; k < STRING_PAGES; k++) {
-			if (!p->strings[k])
-				continue;
-			for (size_t j = 0; j < STRING_PAGE_SLOTS; j++)
-				free(p->strings[k][j].data);
-			free(p->strings[k]);
-		}
-		free(p->threads);
-		free(p);
+		fxt_tables_free(&r->providers[i]->tables, &r->tables);
+		free(r->providers[i]);
 	}
 	free(r->providers);
 	if (r->kind != SOURCE_MEM)
@@ -774,8 +751,8 @@ static struct fxt_str take_string(struct cursor *c, uint16_t ref,
 				  const char *what)
 {
 	struct fxt_str s = { empty_string, 0 };
+	const struct fxt_string_slot *slot;
 	struct provider_state *p;
-	struct string_slot *slot;
 	uint64_t offset;
 
 	if (ref == FXT_STRING_REF_EMPTY)
@@ -787,8 +764,8 @@ static struct fxt_str take_string(struct cursor *c, uint16_t ref,
 		return s;
 	}
 	p = current_provider(c->r);
-	slot = p ? string_slot(p, ref) : NULL;
-	if (!slot || !slot->set) {
+	slot = p ? fxt_tables_string(&p->tables, ref) : NULL;
+	if (!slot) {
 		nonconforming(c, c->r->rec_offset,
 			      "%s refers to string index %u, which has no string record",
 			      what, ref);
@@ -804,6 +781,7 @@ static struct fxt_thread_id take_thread(struct cursor *c, uint8_t ref,
 					const char *what)
 {
 	struct fxt_thread_id t = { 0, 0 };
+	const struct fxt_thread_id *known;
 	struct provider_state *p;
 
 	if (ref == FXT_THREAD_REF_INLINE) {
@@ -812,13 +790,14 @@ static struct fxt_thread_id take_thread(struct cursor *c, uint8_t ref,
 		return t;
 	}
 	p = current_provider(c->r);
-	if (!p || !p->threads || !p->threads[ref].set) {
+	known = p ? fxt_tables_thread(&p->tables, ref) : NULL;
+	if (!known) {
 		nonconforming(c, c->r->rec_offset,
 			      "%s refers to thread index %u, which has no thread record",
 			      what, ref);
 		return t;
 	}
-	return p->threads[ref].id;
+	return *known;
 }
 
 static void check_reserved(struct cursor *c, uint64_t word, uint64_t used,
@@ -1081,31 +1060,23 @@ static void decode_init(struct cursor *c, struct fxt_record *rec, uint64_t h)
 		p->pub.ticks_per_second = rec->init.ticks_per_second;
 }
 
-static int string_assign(struct provider_state *p, uint16_t index,
-			 struct fxt_str s)
+/*
+ * What storing a table entry returned: 0 stored, 1 dropped past the
+ * tables' budget (counted; said once), -ENOMEM.
+ */
+static void table_stored(struct fxt_reader *r, int ret)
 {
-	struct string_slot **page = &p->strings[index / STRING_PAGE_SLOTS];
-	struct string_slot *slot;
-
-	if (!*page) {
-		*page = calloc(STRING_PAGE_SLOTS, sizeof(**page));
-		if (!*page)
-			return -ENOMEM;
-	}
-	slot = &(*page)[index % STRING_PAGE_SLOTS];
-	if (slot->cap < s.len) {
-		char *data = realloc(slot->data, s.len);
-
-		if (!data)
-			return -ENOMEM;
-		slot->data = data;
-		slot->cap = s.len;
-	}
-	if (s.len)
-		memcpy(slot->data, s.data, s.len);
-	slot->len = s.len;
-	slot->set = true;
-	return 0;
+	if (ret < 0)
+		r->io_error = ret;
+	if (ret <= 0)
+		return;
+	if (!r->stats.table_entries_dropped++)
+		diag(r, FXT_DIAG_LIMIT, r->rec_offset,
+		     "the string and thread tables of all providers are at "
+		     "their %" PRIu64 "-byte limit: this entry and later ones "
+		     "that do not fit are dropped, references to them read as "
+		     "unset",
+		     r->tables.max);
 }
 
 static void decode_string(struct cursor *c, struct fxt_record *rec,
@@ -1128,8 +1099,11 @@ static void decode_string(struct cursor *c, struct fxt_record *rec,
 		return;
 	}
 	p = current_provider(c->r);
-	if (!p || string_assign(p, rec->string.index, rec->string.value))
-		c->r->io_error = -ENOMEM;
+	table_stored(c->r, p ? fxt_tables_set_string(&p->tables, &c->r->tables,
+						     rec->string.index,
+						     rec->string.value.data,
+						     rec->string.value.len) :
+			       -ENOMEM);
 }
 
 static void decode_thread(struct cursor *c, struct fxt_record *rec,
@@ -1151,14 +1125,10 @@ static void decode_thread(struct cursor *c, struct fxt_record *rec,
 		return;
 	}
 	p = current_provider(c->r);
-	if (p && !p->threads)
-		p->threads = calloc(THREAD_TABLE_SIZE, sizeof(*p->threads));
-	if (!p || !p->threads) {
-		c->r->io_error = -ENOMEM;
-		return;
-	}
-	p->threads[rec->thread.index].id = rec->thread.thread;
-	p->threads[rec->thread.index].set = true;
+	table_stored(c->r, p ? fxt_tables_set_thread(&p->tables, &c->r->tables,
+						     rec->thread.index,
+						     rec->thread.thread) :
+			       -ENOMEM);
 }
 
 static const char *const event_extra_names[] = {
@@ -1808,11 +1778,41 @@ static int reader_fail(struct fxt_reader *r, int err)
 	return err;
 }
 
+/*
+ * refuse_not_fxt: before the first record, input that lacks the magic
+ * number is judged on its start. 1 to read on, 0 refused, <0 on I/O error.
+ */
+static int judge_start(struct fxt_reader *r)
+{
+	uint64_t h;
+	int ret;
+
+	r->judged = true;
+	ret = fill(r, FXT_SNIFF_BYTES);
+	if (ret < 0)
+		return reader_fail(r, ret);
+	if (r->end - r->start < sizeof(h))
+		return 1;	/* empty or a few bytes: said as before */
+	memcpy(&h, r->buf + r->start, sizeof(h));
+	if (h == FXT_MAGIC_RECORD ||
+	    fxt_sniff_head(r->buf + r->start, r->end - r->start, r->eof,
+			   r->opt.max_large_record_bytes, r->not_fxt,
+			   sizeof(r->not_fxt)))
+		return 1;
+	r->done = true;
+	return 0;
+}
+
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec)
 {
 	uint64_t h, words, bytes;
 	int ret;
 
+	if (r->opt.refuse_not_fxt && !r->judged) {
+		ret = judge_start(r);
+		if (ret <= 0)
+			return ret;
+	}
 	for (;;) {
 		if (r->done)
 			return r->io_error;

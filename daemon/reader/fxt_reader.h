@@ -2,7 +2,8 @@
 /*
  * Streaming FXT reader: decodes any FXT stream (archive, provider buffer,
  * kernel ring) record by record in bounded memory, keeping per-provider
- * state (tick rate, string table, thread table) as the spec requires.
+ * state (tick rate, string table, thread table) as the spec requires; the
+ * tables of all providers share one budget (max_table_bytes).
  *
  * Input is never trusted. Problems are reported through the diagnostic
  * callback with the byte offset; a malformed record is skipped where its
@@ -160,6 +161,12 @@ enum fxt_diag_kind {
 	 * types added later.
 	 */
 	FXT_DIAG_UNKNOWN,
+	/*
+	 * A limit that bounds the reader's memory was reached: what the
+	 * record defines (a string or thread table entry) was dropped and
+	 * counted; the record itself is handed out.
+	 */
+	FXT_DIAG_LIMIT,
 };
 
 typedef void (*fxt_diag_fn)(void *ctx, enum fxt_diag_kind kind,
@@ -175,11 +182,19 @@ struct fxt_reader_stats {
 	bool truncated;			/* input ended inside a record */
 	bool magic_seen;
 	uint64_t large_skipped;		/* large records over the limit */
+	/* string and thread table entries dropped past max_table_bytes */
+	uint64_t table_entries_dropped;
 };
 
 struct fxt_reader_options {
 	/* Expect the magic number record first; report if missing. */
 	bool expect_magic;
+	/*
+	 * Input that lacks the magic number record is read only if its
+	 * first records decode without a problem; else reading ends before
+	 * the first record and fxt_reader_not_fxt() says why.
+	 */
+	bool refuse_not_fxt;
 	/*
 	 * Input is one provider's own buffer: metadata records are garbage
 	 * there (spec) and are reported and skipped.
@@ -193,9 +208,17 @@ struct fxt_reader_options {
 	 * FXT_READER_LARGE_RECORD_MAX.
 	 */
 	uint64_t max_large_record_bytes;
+	/*
+	 * The string and thread tables of all providers together hold at
+	 * most this many heap bytes; entries past it are dropped, counted
+	 * and reported once (FXT_DIAG_LIMIT). 0 means
+	 * FXT_READER_TABLE_BYTES_MAX.
+	 */
+	uint64_t max_table_bytes;
 };
 
 #define FXT_READER_LARGE_RECORD_MAX (64ull << 20)
+#define FXT_READER_TABLE_BYTES_MAX (64ull << 20)
 
 /* The reader reads fd or f from where it stands and never closes it. */
 struct fxt_reader *fxt_reader_open_fd(int fd,
@@ -211,6 +234,8 @@ void fxt_reader_close(struct fxt_reader *r);
 int fxt_reader_next(struct fxt_reader *r, struct fxt_record *rec);
 
 const struct fxt_reader_stats *fxt_reader_stats(const struct fxt_reader *r);
+/* Why refuse_not_fxt refused the input; NULL when it did not. */
+const char *fxt_reader_not_fxt(const struct fxt_reader *r);
 
 /* What fxt_reader_next() does with one record of a provider buffer. */
 enum fxt_record_verdict {
@@ -235,7 +260,7 @@ size_t fxt_reader_provider_count(const struct fxt_reader *r);
 const struct fxt_provider *fxt_reader_provider(const struct fxt_reader *r,
 					       size_t i);
 
-/* Ticks of the record's provider in nanoseconds. */
+/* Ticks of the record's provider in nanoseconds; UINT64_MAX past it. */
 uint64_t fxt_ticks_to_ns(const struct fxt_provider *p, uint64_t ticks);
 
 /* The record's first argument called name, or NULL. */

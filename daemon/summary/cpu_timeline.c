@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cpu_timeline.h"
+#include "fxt_saturate.h"
 
 #define FIRST_CELL_NS 1000u
 
@@ -32,7 +33,7 @@ static void merge_cell(struct timeline_cell *dst, const struct timeline_cell *a,
 {
 	const struct timeline_cell *best = b->best_ns > a->best_ns ? b : a;
 
-	dst->busy_ns = a->busy_ns + b->busy_ns;
+	dst->busy_ns = fxt_sat_add(a->busy_ns, b->busy_ns);
 	dst->tid = best->tid;
 	dst->best_ns = best->best_ns;
 }
@@ -79,13 +80,16 @@ int cpu_timeline_add(struct cpu_timeline *tl, unsigned int cpu, uint64_t tid,
 	while ((end_ns - 1 - tl->t0_ns) / tl->cell_ns >= TIMELINE_COLUMNS)
 		halve(tl);
 	row = &tl->cells[(size_t)cpu * TIMELINE_COLUMNS];
+	/* A column a step: at most TIMELINE_COLUMNS, whatever the times. */
 	for (t = start_ns; t < end_ns;) {
 		uint64_t cell_end, piece;
 
 		col = (t - tl->t0_ns) / tl->cell_ns;
-		cell_end = tl->t0_ns + (col + 1) * tl->cell_ns;
+		/* the last column may end past 2^64: it ends the stretch */
+		cell_end = fxt_sat_add(tl->t0_ns,
+				       fxt_sat_mul(col + 1, tl->cell_ns));
 		piece = (end_ns < cell_end ? end_ns : cell_end) - t;
-		row[col].busy_ns += piece;
+		row[col].busy_ns = fxt_sat_add(row[col].busy_ns, piece);
 		if (piece > row[col].best_ns) {
 			row[col].best_ns = piece;
 			row[col].tid = tid;

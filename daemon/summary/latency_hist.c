@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fxt_saturate.h"
 #include "latency_hist.h"
 
 void hist_pool_init(struct hist_pool *pool, size_t max_bytes)
@@ -88,7 +89,7 @@ int latency_hist_add(struct latency_hist *h, struct hist_pool *pool,
 			return -ENOMEM;
 	}
 	h->count++;
-	h->sum += ns;
+	h->sum = fxt_sat_add(h->sum, ns);
 	if (ns > h->max)
 		h->max = ns;
 	if (!h->page_of[page])

@@ -64,12 +64,18 @@ static size_t tid_index(const struct tid_set *set, uint64_t tid)
 	return p ? (size_t)(p - set->tid) : 0;
 }
 
-/* Busy share of a cell in tens of percent: runs merge cells alike. */
+/*
+ * Busy share of a cell in tens of percent: runs merge cells alike. A cell
+ * can hold more than its width (stretches that overlap, out of order).
+ */
 static unsigned int busy_percent(const struct cpu_timeline *tl,
 				 const struct timeline_cell *c)
 {
-	uint64_t pct = (c->busy_ns * 10 + tl->cell_ns / 2) / tl->cell_ns * 10;
+	uint64_t pct;
 
+	if (c->busy_ns >= tl->cell_ns)
+		return 100;
+	pct = (c->busy_ns * 10 + tl->cell_ns / 2) / tl->cell_ns * 10;
 	return pct > 100 ? 100 : pct < 10 ? 10 : (unsigned int)pct;
 }
 
@@ -190,12 +196,15 @@ static unsigned int display_bin(uint64_t v)
 	return octave * BINS_PER_OCTAVE + ((unsigned int)(v >> (octave - 2)) & 3);
 }
 
+/* UINT64_MAX for the bin past the last: 2^64 has no uint64_t. */
 static uint64_t display_bin_low(unsigned int bin)
 {
 	unsigned int octave = bin / BINS_PER_OCTAVE;
 
 	if (bin < 4)
 		return bin;
+	if (octave > 63)
+		return UINT64_MAX;
 	return (1ull << octave) + ((uint64_t)(bin % 4) << (octave - 2));
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fxt_saturate.h"
 #include "trace_summary.h"
 
 #define PROGRESS_EVERY 0xffffu	/* records between progress calls, minus 1 */
@@ -272,12 +273,12 @@ static void end_slice(struct trace_summary *s, struct summary_thread *t,
 	while (t->nended && t->ended[t->nended - 1].start_ns >= start_ns &&
 	       t->ended[t->nended - 1].end_ns <= end_ns) {
 		t->nended--;
-		children += t->ended[t->nended].end_ns -
-			    t->ended[t->nended].start_ns;
+		children = fxt_sat_add(children, t->ended[t->nended].end_ns -
+						 t->ended[t->nended].start_ns);
 	}
 	e->count++;
-	e->total_ns += dur;
-	e->self_ns += dur > children ? dur - children : 0;
+	e->total_ns = fxt_sat_add(e->total_ns, dur);
+	e->self_ns = fxt_sat_add(e->self_ns, dur > children ? dur - children : 0);
 	if (dur > e->max_ns)
 		e->max_ns = dur;
 	if (end_ns < start_ns)
@@ -402,10 +403,10 @@ static int end_stretch(struct trace_summary *s, unsigned int n,
 		return 0;
 	run->running = false;
 	dur = ns > run->start_ns ? ns - run->start_ns : 0;
-	cpu->busy_ns += dur;
+	cpu->busy_ns = fxt_sat_add(cpu->busy_ns, dur);
 	t = get_thread(s, run->tid, run->pid, &err);
 	if (t) {
-		t->cpu_ns += dur;
+		t->cpu_ns = fxt_sat_add(t->cpu_ns, dur);
 		t->on_cpu = false;
 	}
 	if (!err && s->opt.timeline)

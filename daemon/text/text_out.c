@@ -164,39 +164,63 @@ void text_put_hex(struct text_out *o, uint64_t v, unsigned int min_digits)
 		o->buf[o->len++] = tmp[--n];
 }
 
+/* \xNN for one byte; returns 4. */
+static size_t hex_escape(char *dst, unsigned char c)
+{
+	dst[0] = '\\';
+	dst[1] = 'x';
+	dst[2] = hex_digits[c >> 4];
+	dst[3] = hex_digits[c & 0xf];
+	return 4;
+}
+
+size_t text_c_escape(char *dst, size_t dst_cap, const char *src, size_t len,
+		     bool utf8_valid, size_t *consumed)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t in = 0, out = 0, n, k;
+
+	for (; in < len; in += n) {
+		unsigned char c = s[in];
+
+		/* a character at a time: a code point is never cut */
+		n = c < 0x80 || !utf8_valid ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+		if (n > len - in)
+			n = len - in;
+		if (c == '"' || c == '\\' || c == '\n') {
+			if (dst_cap - out < 2)
+				break;
+			dst[out++] = '\\';
+			dst[out++] = c == '\n' ? 'n' : (char)c;
+		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && !utf8_valid) ||
+			   (c == 0xc2 && n == 2 && s[in + 1] < 0xa0)) {
+			/* C0, DEL, C1 (U+0080..U+009F), bytes of bad UTF-8 */
+			if (dst_cap - out < 4 * n)
+				break;
+			for (k = 0; k < n; k++)
+				out += hex_escape(dst + out, s[in + k]);
+		} else {
+			if (dst_cap - out < n)
+				break;
+			memcpy(dst + out, s + in, n);
+			out += n;
+		}
+	}
+	*consumed = in;
+	return out;
+}
+
 void text_put_c_escaped(struct text_out *o, const char *s, size_t len,
 			bool utf8_valid)
 {
 	while (len) {
-		size_t i, n;
+		size_t consumed;
 
-		/* Each byte takes at most four: \xNN. */
-		text_reserve(o, 4);
-		n = (o->cap - o->len) / 4;
-		if (n > len)
-			n = len;
-		for (i = 0; i < n; i++) {
-			unsigned char c = (unsigned char)s[i];
-			char *p = o->buf + o->len;
-
-			if (c == '"' || c == '\\' || c == '\n') {
-				p[0] = '\\';
-				p[1] = c == '\n' ? 'n' : (char)c;
-				o->len += 2;
-			} else if (c < 0x20 || c == 0x7f ||
-				   (c >= 0x80 && !utf8_valid)) {
-				p[0] = '\\';
-				p[1] = 'x';
-				p[2] = hex_digits[c >> 4];
-				p[3] = hex_digits[c & 0xf];
-				o->len += 4;
-			} else {
-				p[0] = (char)c;
-				o->len++;
-			}
-		}
-		s += n;
-		len -= n;
+		text_reserve(o, TEXT_C_ESCAPE_MAX);
+		o->len += text_c_escape(o->buf + o->len, o->cap - o->len, s,
+					len, utf8_valid, &consumed);
+		s += consumed;
+		len -= consumed;
 	}
 }
 

@@ -109,10 +109,21 @@ static inline void text_put_thousandths(struct text_out *o, uint64_t v)
 void text_put_hex(struct text_out *o, uint64_t v, unsigned int min_digits);
 
 /*
- * The inside of a C-style quoted string, safe on a terminal: '"', '\\'
- * and '\n' are backslashed, other control characters and DEL become \xNN,
- * and so do bytes >= 0x80 unless the caller knows s is valid UTF-8.
+ * The one escape of text from an input (an archive, a provider) for a
+ * terminal, for output and diagnostics alike: the inside of a C-style
+ * quoted string. '"', '\\' and '\n' are backslashed; other control
+ * characters (C0, DEL, and C1: U+0080..U+009F) become \xNN per byte, and
+ * so do all bytes >= 0x80 unless the caller knows s is valid UTF-8.
+ *
+ * text_c_escape() writes the escaped src[0..len) into dst, stopping
+ * before a character whose escaped form would not fit in dst_cap (a
+ * code point is never cut); returns the bytes written, with the input
+ * bytes used in *consumed.
  */
+size_t text_c_escape(char *dst, size_t dst_cap, const char *src, size_t len,
+		     bool utf8_valid, size_t *consumed);
+/* The longest escaped form of one character (C1: \xc2\x9b). */
+#define TEXT_C_ESCAPE_MAX 8u
 void text_put_c_escaped(struct text_out *o, const char *s, size_t len,
 			bool utf8_valid);
 

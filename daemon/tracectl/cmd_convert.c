@@ -13,6 +13,7 @@
 
 #include "fxt_json.h"
 #include "fxt_reader.h"
+#include "text_out.h"
 #include "tracectl.h"
 #include "tracectl_input.h"
 
@@ -20,16 +21,12 @@
 #define PROGRESS_MIN_BYTES (64ull << 20)
 /* Problems printed one by one; the rest are only counted. */
 #define DIAG_PRINT_MAX 10u
-/*
- * Large records are read whole: bigger ones are skipped so that memory
- * stays bounded. Blobs are only noted in the JSON, so little is lost.
- */
-#define LARGE_RECORD_MAX (16ull << 20)
 
 struct convert_args {
 	const char *input;
 	const char *output;
 	bool json_array;
+	bool force;
 };
 
 struct diag_state {
@@ -57,6 +54,8 @@ static void convert_usage(FILE *out)
 		"                     its .fxt suffix replaced by .json\n"
 		"      --json-array   write the plain array format (no metadata:\n"
 		"                     providers and drop counts are only on stderr)\n"
+		"      --force        convert input that does not look like FXT (no\n"
+		"                     magic number, first records broken) anyway\n"
 		"  -h, --help         show this help\n"
 		"\n"
 		"Malformed records are skipped and counted on stderr. Progress is\n"
@@ -74,6 +73,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "json-array", no_argument, NULL, 'a' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -87,6 +87,9 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 			break;
 		case 'a':
 			a->json_array = true;
+			break;
+		case 'f':
+			a->force = true;
 			break;
 		case 'h':
 			convert_usage(stdout);
@@ -110,7 +113,7 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 {
 	struct diag_state *d = ctx;
 
-	if (kind != FXT_DIAG_MALFORMED)
+	if (kind != FXT_DIAG_MALFORMED && kind != FXT_DIAG_LIMIT)
 		return;		/* counted by the reader, summed up at the end */
 	if (d->printed == DIAG_PRINT_MAX) {
 		fprintf(stderr, "tracectl convert: %s: more malformed records; "
@@ -118,8 +121,9 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 	}
 	if (d->printed++ >= DIAG_PRINT_MAX)
 		return;
-	fprintf(stderr, "tracectl convert: %s: offset %" PRIu64 ": %s (skipped)\n",
-		d->input, offset, reason);
+	fprintf(stderr, "tracectl convert: %s: offset %" PRIu64 ": %s%s\n",
+		d->input, offset, reason,
+		kind == FXT_DIAG_MALFORMED ? " (skipped)" : "");
 }
 
 static void on_progress(void *ctx, uint64_t bytes_read)
@@ -183,22 +187,27 @@ static void report(const struct convert_args *a, struct fxt_reader *r,
 		fprintf(stderr, "tracectl convert: %s: input ends inside a "
 				"record; converted up to the last whole one\n",
 			a->input);
+	tracectl_report_tables("convert", a->input, rs);
 	for (i = 0; i < s->ndrops; i++) {
-		const char *name = "";
-		size_t j, len = 0;
+		/* a name from the archive: escaped, as every diagnostic's */
+		char name[TEXT_C_ESCAPE_MAX * 255 + 1];
+		size_t j, len = 0, used;
 
 		for (j = 0; j < n; j++) {
 			const struct fxt_provider *p = fxt_reader_provider(r, j);
 
-			if (p->id == s->drops[i].provider_id) {
-				name = p->name.data;
-				len = p->name.len;
-			}
+			if (p->id == s->drops[i].provider_id)
+				len = text_c_escape(name, sizeof(name) - 1,
+						    p->name.data, p->name.len,
+						    fxt_utf8_valid(p->name.data,
+								   p->name.len),
+						    &used);
 		}
+		name[len] = '\0';
 		fprintf(stderr, "tracectl convert: provider %" PRIu32
-			" '%.*s': buffer full %" PRIu64
+			" '%s': buffer full %" PRIu64
 			" time(s), events were dropped\n",
-			s->drops[i].provider_id, (int)len, name,
+			s->drops[i].provider_id, name,
 			s->drops[i].buffer_overflows);
 	}
 }
@@ -210,9 +219,10 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 	struct progress_state progress = { .total = in_size, .last_percent = -1 };
 	struct fxt_reader_options ropt = {
 		.expect_magic = true,
+		.refuse_not_fxt = !a->force,
 		.diag = on_diag,
 		.diag_ctx = &diag,
-		.max_large_record_bytes = LARGE_RECORD_MAX,
+		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
 	};
 	struct fxt_json_options jopt = { .json_array = a->json_array };
 	struct fxt_json_stats *stats;
@@ -236,13 +246,15 @@ static int convert(const struct convert_args *a, int in_fd, uint64_t in_size,
 		fprintf(stderr, "\r\033[K");
 	if (ret == -ENOMEM) {
 		fprintf(stderr, "tracectl convert: out of memory\n");
+	} else if (ret == -EMEDIUMTYPE) {
+		tracectl_not_fxt("convert", a->input, r);
 	} else if (ret < 0) {
 		fprintf(stderr, "tracectl convert: %s '%s': %s\n",
 			stats->output_failed ? "writing" : "reading",
 			stats->output_failed ? a->output : a->input,
 			strerror(-ret));
 	} else if (!stats->records &&
-		   tracectl_not_fxt("convert", a->input, fxt_reader_stats(r))) {
+		   tracectl_not_fxt("convert", a->input, r)) {
 		ret = -EINVAL;
 	} else {
 		if (!fxt_reader_stats(r)->magic_seen)

@@ -555,6 +555,10 @@ static void summary(struct dump *d, const struct fxt_reader *r)
 	if (s->large_skipped)
 		text_put_printf(o, "  %" PRIu64 " large records over the "
 				"size limit were skipped\n", s->large_skipped);
+	if (s->table_entries_dropped)
+		text_put_printf(o, "  %" PRIu64 " string or thread records "
+				"dropped past the tables' memory limit\n",
+				s->table_entries_dropped);
 	if (d->diags_hidden)
 		text_put_printf(o, "  (%" PRIu64 " more diagnostics not "
 				"shown)\n", d->diags_hidden);
@@ -580,6 +584,8 @@ static void usage(FILE *f)
 		"                        conform to the FXT spec otherwise\n"
 		"      --provider-buffer input is one provider's raw buffer: no\n"
 		"                        magic number, metadata is out of place\n"
+		"      --force           read input that does not look like FXT\n"
+		"                        (no magic number, first records broken)\n"
 		"  -h, --help            show this help\n"
 		"\n"
 		"Exit status: 0 read, 1 unreadable or not FXT (or a problem with\n"
@@ -593,12 +599,13 @@ static void usage(FILE *f)
 		"  zcat trace.fxt.gz | tracectl dump -\n");
 }
 
-enum { OPT_STRICT = 256, OPT_PROVIDER_BUFFER };
+enum { OPT_STRICT = 256, OPT_PROVIDER_BUFFER, OPT_FORCE };
 
 static const struct option long_options[] = {
 	{ "summary-only", no_argument, NULL, 's' },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "provider-buffer", no_argument, NULL, OPT_PROVIDER_BUFFER },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -647,41 +654,65 @@ static int run(struct dump *d, struct fxt_reader *r)
 	return ret;
 }
 
-int cmd_dump(int argc, char **argv)
+/*
+ * The options into d and opt, the file into d->path: 0, 1 after --help,
+ * -1 after a usage error.
+ */
+static int parse_args(int argc, char **argv, struct dump *d,
+		      struct fxt_reader_options *opt)
 {
-	struct fxt_reader_options opt = { .expect_magic = true };
-	struct dump d = { 0 };
-	const struct fxt_reader_stats *s;
-	struct fxt_reader *r;
-	int c, fd, ret, status = TRACECTL_EXIT_OK;
+	bool force = false;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "sh", long_options, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			d.summary_only = true;
+			d->summary_only = true;
 			break;
 		case OPT_STRICT:
-			d.strict = true;
+			d->strict = true;
 			break;
 		case OPT_PROVIDER_BUFFER:
-			opt.provider_buffer = true;
-			opt.expect_magic = false;
+			opt->provider_buffer = true;
+			opt->expect_magic = false;
+			break;
+		case OPT_FORCE:
+			force = true;
 			break;
 		case 'h':
 			usage(stdout);
-			return TRACECTL_EXIT_OK;
+			return 1;
 		default:
 			usage(stderr);
-			return TRACECTL_EXIT_USAGE;
+			return -1;
 		}
 	}
 	if (argc - optind != 1) {
 		fprintf(stderr, "tracectl dump: expected one FILE (or '-' for stdin)\n\n");
 		usage(stderr);
-		return TRACECTL_EXIT_USAGE;
+		return -1;
 	}
-	d.path = argv[optind];
+	d->path = argv[optind];
+	/* a provider's buffer has no magic number to judge it by */
+	opt->refuse_not_fxt = !force && !opt->provider_buffer;
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct fxt_reader_options opt = {
+		.expect_magic = true,
+		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
+	};
+	struct dump d = { 0 };
+	const struct fxt_reader_stats *s;
+	struct fxt_reader *r;
+	int fd, ret, status = TRACECTL_EXIT_OK;
+
+	ret = parse_args(argc, argv, &d, &opt);
+	if (ret)
+		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
 	fd = open_input(d.path);
 	if (fd < 0) {
 		fprintf(stderr, "tracectl dump: cannot open %s: %s\n", d.path,
@@ -714,7 +745,7 @@ int cmd_dump(int argc, char **argv)
 		status = TRACECTL_EXIT_FAIL;
 	}
 	s = fxt_reader_stats(r);
-	if (!opt.provider_buffer && tracectl_not_fxt("dump", d.path, s))
+	if (!opt.provider_buffer && tracectl_not_fxt("dump", d.path, r))
 		status = TRACECTL_EXIT_FAIL;
 	/* Types the spec reserves: skipped when reading, not conforming. */
 	if (d.strict && (s->malformed || s->nonconforming || s->truncated ||

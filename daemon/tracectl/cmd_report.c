@@ -19,6 +19,7 @@
 struct report_args {
 	const char *input;
 	const char *output;
+	bool force;
 };
 
 static void usage(FILE *out)
@@ -37,6 +38,8 @@ static void usage(FILE *out)
 		"Options:\n"
 		"  -o, --output FILE  write here ('-' for stdout); default: FILE with\n"
 		"                     its .fxt suffix replaced by .html\n"
+		"      --force        read input that does not look like FXT (no\n"
+		"                     magic number, first records broken) anyway\n"
 		"  -h, --help         show this help\n"
 		"\n"
 		"Examples:\n"
@@ -49,6 +52,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 {
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
+		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -59,6 +63,9 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		switch (opt) {
 		case 'o':
 			a->output = optarg;
+			break;
+		case 'f':
+			a->force = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -109,7 +116,7 @@ int cmd_report(int argc, char **argv)
 		}
 		a.output = default_out;
 	}
-	if (tracectl_input_open(&in, "report", a.input)) {
+	if (tracectl_input_open(&in, "report", a.input, a.force)) {
 		free(default_out);
 		return TRACECTL_EXIT_FAIL;
 	}

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "summary_json.h"
+#include "text_out.h"
 #include "trace_summary.h"
 #include "tracectl.h"
 #include "tracectl_input.h"
@@ -27,6 +28,7 @@
 struct summary_args {
 	const char *input;
 	bool json;
+	bool force;
 	size_t top;		/* 0: the default */
 };
 
@@ -45,6 +47,8 @@ static void usage(FILE *out)
 		"      --json     write JSON (every thread and slice unless --top)\n"
 		"  -n, --top N    only the first N threads and slices (table\n"
 		"                 default: %u)\n"
+		"      --force    read input that does not look like FXT (no magic\n"
+		"                 number, first records broken) anyway\n"
 		"  -h, --help     show this help\n"
 		"\n"
 		"Latency percentiles are within 1%% (histogram buckets).\n"
@@ -59,9 +63,10 @@ static void usage(FILE *out)
 
 static int parse_args(int argc, char **argv, struct summary_args *a)
 {
-	enum { OPT_JSON = 256 };
+	enum { OPT_JSON = 256, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "top", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -74,6 +79,9 @@ static int parse_args(int argc, char **argv, struct summary_args *a)
 		switch (opt) {
 		case OPT_JSON:
 			a->json = true;
+			break;
+		case OPT_FORCE:
+			a->force = true;
 			break;
 		case 'n':
 			errno = 0;
@@ -126,40 +134,33 @@ static const char *fmt_ns(char *buf, size_t size, uint64_t ns)
 }
 
 /*
- * Names as printable text, cut to width columns (at most NAME_COLUMNS_MAX)
- * and padded to them unless pad is false. Control characters (C0, DEL,
- * C1) and the bytes of invalid UTF-8 print as '?': no escape sequence
- * reaches the terminal. "-" stands for an empty name.
+ * Names as printable text, escaped as every name from an archive is
+ * (text_c_escape(): no escape sequence reaches the terminal), cut to
+ * width columns (at most NAME_COLUMNS_MAX) and padded to them unless pad
+ * is false. "-" stands for an empty name.
  */
 static void put_name(const char *s, size_t len, int width, bool pad)
 {
-	char buf[4 * NAME_COLUMNS_MAX + 1];
-	bool valid = fxt_utf8_valid(s, len);
-	size_t i = 0, o = 0, n;
+	char buf[TEXT_C_ESCAPE_MAX * NAME_COLUMNS_MAX];
+	size_t i = 0, n, used;
 	int cols = 0;
 
 	if (width > NAME_COLUMNS_MAX)
 		width = NAME_COLUMNS_MAX;
-	while (i < len && cols < width) {
-		unsigned char c = (unsigned char)s[i];
+	n = text_c_escape(buf, sizeof(buf), s, len, fxt_utf8_valid(s, len),
+			  &used);
+	/* a column per code point of the escaped text, valid UTF-8 */
+	while (i < n && cols < width) {
+		unsigned char c = (unsigned char)buf[i];
 
-		n = !valid || c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-		if (c < 0x20 || c == 0x7f || (c >= 0x80 && !valid) ||
-		    (c == 0xc2 && (unsigned char)s[i + 1] < 0xa0)) {
-			buf[o++] = '?';
-		} else {
-			memcpy(buf + o, s + i, n);
-			o += n;
-		}
-		i += n;
+		i += c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
 		cols++;
 	}
-	if (!o) {
-		buf[o++] = '-';
-		cols = 1;
-	}
-	buf[o] = '\0';
-	printf("%s%*s", buf, pad && width > cols ? width - cols : 0, "");
+	if (!i)
+		printf("-%*s", pad && width > 1 ? width - 1 : 0, "");
+	else
+		printf("%.*s%*s", (int)i, buf,
+		       pad && width > cols ? width - cols : 0, "");
 }
 
 static void print_drops(const struct trace_summary *s, struct fxt_reader *r)
@@ -321,7 +322,7 @@ int cmd_summary(int argc, char **argv)
 	ret = parse_args(argc, argv, &a);
 	if (ret)
 		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
-	ret = tracectl_input_open(&in, "summary", a.input);
+	ret = tracectl_input_open(&in, "summary", a.input, a.force);
 	if (ret)
 		return TRACECTL_EXIT_FAIL;
 	ret = trace_summary_init(&s, &in.summary_options);

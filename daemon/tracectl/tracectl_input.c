@@ -21,14 +21,15 @@ static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 {
 	struct tracectl_input *in = ctx;
 
-	if (kind != FXT_DIAG_MALFORMED)
+	if (kind != FXT_DIAG_MALFORMED && kind != FXT_DIAG_LIMIT)
 		return;		/* counted by the reader */
 	if (in->diags_printed++ >= DIAG_PRINT_MAX)
 		return;
 	if (in->progress_shown)
 		fputs("\r\033[K", stderr);
-	fprintf(stderr, "tracectl %s: %s: offset %" PRIu64 ": %s (skipped)\n",
-		in->cmd, in->path, offset, reason);
+	fprintf(stderr, "tracectl %s: %s: offset %" PRIu64 ": %s%s\n", in->cmd,
+		in->path, offset, reason,
+		kind == FXT_DIAG_MALFORMED ? " (skipped)" : "");
 }
 
 static void on_progress(void *ctx, uint64_t bytes_read)
@@ -44,10 +45,11 @@ static void on_progress(void *ctx, uint64_t bytes_read)
 }
 
 int tracectl_input_open(struct tracectl_input *in, const char *cmd,
-			const char *path)
+			const char *path, bool force)
 {
 	struct fxt_reader_options ropt = {
 		.expect_magic = true,
+		.refuse_not_fxt = !force,
 		.diag = on_diag,
 		.diag_ctx = in,
 		.max_large_record_bytes = LARGE_RECORD_MAX,
@@ -106,7 +108,7 @@ int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s)
 			in->path, strerror(-ret));
 		return ret;
 	}
-	if (tracectl_not_fxt(in->cmd, in->path, rs))
+	if (tracectl_not_fxt(in->cmd, in->path, in->reader))
 		return -EINVAL;
 	if (!rs->magic_seen)
 		fprintf(stderr, "tracectl %s: %s: no FXT magic number at the "
@@ -120,6 +122,7 @@ int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s)
 		fprintf(stderr, "tracectl %s: %s: input ends inside a record; "
 				"read up to the last whole one\n", in->cmd,
 			in->path);
+	tracectl_report_tables(in->cmd, in->path, rs);
 	if (s->threads_untracked)
 		fprintf(stderr, "tracectl %s: %s: more than %u threads; the "
 				"others are left out\n", in->cmd, in->path,

@@ -14,6 +14,7 @@
 
 #include "fxt_reader.h"
 #include "trace_summary.h"
+#include "tracectl_reading.h"
 
 struct tracectl_input {
 	const char *cmd;	/* "summary": messages start "tracectl summary:" */
@@ -28,29 +29,18 @@ struct tracectl_input {
 	bool progress_shown;
 };
 
-/* 0, or -errno after saying why on stderr. */
+/*
+ * 0, or -errno after saying why on stderr. force: read input that does
+ * not look like FXT too (see tracectl_not_fxt()).
+ */
 int tracectl_input_open(struct tracectl_input *in, const char *cmd,
-			const char *path);
+			const char *path, bool force);
 /*
  * Reads everything into s. 0, or -errno after saying why (-ENOMEM is left
  * to the caller); -EINVAL when the file holds no FXT at all.
  */
 int tracectl_input_read(struct tracectl_input *in, struct trace_summary *s);
 void tracectl_input_close(struct tracectl_input *in);
-/*
- * True, after saying so on stderr, when the reader found no FXT at all in
- * path (no magic number, no record): the commands then exit 1.
- */
-static inline bool tracectl_not_fxt(const char *cmd, const char *path,
-				    const struct fxt_reader_stats *rs)
-{
-	if (rs->magic_seen || rs->records)
-		return false;
-	fprintf(stderr, "tracectl %s: '%s' is not an FXT archive (no magic "
-			"number, no records)\n", cmd, path);
-	return true;
-}
-
 /*
  * The default output name of a command reading input: trace.fxt ->
  * trace<suffix>, other names get suffix appended. NULL on ENOMEM.

@@ -269,6 +269,34 @@ static void test_c_escaped(void **state)
 	free(c);
 }
 
+/* C1 controls (CSI is U+009B) are escaped in valid UTF-8 too. */
+static void test_c_escaped_c1(void **state)
+{
+	struct capture *c = calloc(1, sizeof(*c));
+
+	capture_start(c, 0);
+	text_put_c_escaped(&c->w, "a\xc2\x9b" "2J\xc2\xa0\xe2\x82\xac", 10, true);
+	assert_string_equal(capture_end(c), "a\\xc2\\x9b2J\xc2\xa0\xe2\x82\xac");
+	free(c);
+}
+
+/* Into a fixed buffer: whole characters only, and what was used. */
+static void test_c_escape_stops_at_a_character(void **state)
+{
+	char dst[16];
+	size_t used, n;
+
+	/* "\x01" takes 4: three fit in 14 bytes, not a fourth */
+	n = text_c_escape(dst, 14, "\001\001\001\001", 4, true, &used);
+	assert_int_equal(n, 12);
+	assert_int_equal(used, 3);
+	/* a 3-byte code point is not cut */
+	n = text_c_escape(dst, 3, "ab\xe2\x82\xac", 5, true, &used);
+	assert_int_equal(n, 2);
+	assert_int_equal(used, 2);
+	(void)state;
+}
+
 /* Pieces longer than the buffer, escaped, raw or formatted. */
 static void test_long_pieces_through_small_buffer(void **state)
 {
@@ -329,6 +357,8 @@ int main(void)
 		cmocka_unit_test(test_long_string_through_small_buffer),
 		cmocka_unit_test(test_hex_padding),
 		cmocka_unit_test(test_c_escaped),
+		cmocka_unit_test(test_c_escaped_c1),
+		cmocka_unit_test(test_c_escape_stops_at_a_character),
 		cmocka_unit_test(test_long_pieces_through_small_buffer),
 		cmocka_unit_test(test_write_error_is_sticky),
 	};

@@ -19,6 +19,7 @@
 #include "fuzz_target.h"
 #include "fxt_reader.h"
 #include "memfile.h"
+#include "text_check.h"
 #include "tracectl.h"
 
 static struct memfile in = { .fd = -1 }, out = { .fd = -1 };
@@ -32,25 +33,6 @@ static void setup(void)
 	snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", in.fd);
 	CHECK(fflush(stdout) == 0 && dup2(out.fd, STDOUT_FILENO) >= 0,
 	      "standard output to a memory file");
-}
-
-static void check_text(size_t len)
-{
-	size_t i;
-
-	const char *text = out.text;
-
-	CHECK(fxt_utf8_valid(text, len), "dump output is not valid UTF-8");
-	for (i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)text[i];
-
-		if ((c < 0x20 && c != '\n') || c == 0x7f) {
-			fprintf(stderr, "fuzz_dump: control byte 0x%02x at %zu in: %.*s\n",
-				c, i, (int)(len - i < 100 ? len - i : 100),
-				text + (i > 50 ? i - 50 : 0));
-			abort();
-		}
-	}
 }
 
 static void dump_once(const char *option)
@@ -75,7 +57,7 @@ static void dump_once(const char *option)
 	      (status == TRACECTL_EXIT_FAIL && !option &&
 	       memmem(out.text, len, not_fxt, strlen(not_fxt))),
 	      "dump failed on a readable file");
-	check_text(len);
+	check_terminal_text("dump output", out.text, len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)

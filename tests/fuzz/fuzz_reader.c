@@ -20,11 +20,13 @@
 #include "check.h"
 #include "fuzz_target.h"
 #include "fxt_reader.h"
+#include "fxt_sniff.h"
 
 struct summary {
 	uint64_t records;
 	uint64_t digest;
 	struct fxt_reader_stats stats;
+	bool refused;		/* refuse_not_fxt said it is not FXT */
 };
 
 static uint64_t mix(uint64_t h, uint64_t v)
@@ -130,7 +132,7 @@ static void diag_check(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
 
 	CHECK(offset <= *len, "diagnostic offset past the input");
 	CHECK(reason && reason[0], "diagnostic without a reason");
-	CHECK(kind <= FXT_DIAG_UNKNOWN, "diagnostic of no known kind");
+	CHECK(kind <= FXT_DIAG_LIMIT, "diagnostic of no known kind");
 }
 
 static void read_summary(struct fxt_reader *r, size_t len, struct summary *s)
@@ -154,6 +156,9 @@ static void read_summary(struct fxt_reader *r, size_t len, struct summary *s)
 	for (i = 0; i < fxt_reader_provider_count(r); i++)
 		s->digest = digest_str(s->digest, fxt_reader_provider(r, i)->name);
 	s->stats = *fxt_reader_stats(r);
+	s->refused = fxt_reader_not_fxt(r) != NULL;
+	CHECK(!s->refused || (!s->records && fxt_reader_not_fxt(r)[0]),
+	      "refused input, yet records or no reason");
 	CHECK(s->stats.records == s->records, "record count");
 	CHECK(s->stats.bytes <= len, "consumed more than the input");
 	CHECK(s->records * 8 <= len, "more records than words");
@@ -180,6 +185,29 @@ static int memory_file(const uint8_t *data, size_t len)
 	      pwrite(fd, data, len, 0) == (ssize_t)len &&
 	      lseek(fd, 0, SEEK_SET) == 0, "input to a memory file");
 	return fd;
+}
+
+/*
+ * Refusing what is not FXT: an input is refused whole, or read as
+ * without refusal; from memory and from a file alike, when the file's
+ * start that is judged is the whole input.
+ */
+static void read_refusing(const uint64_t *words, const uint8_t *data,
+			  size_t len, const struct fxt_reader_options *opt,
+			  const struct summary *plain)
+{
+	struct fxt_reader_options refusing = *opt;
+	struct summary mem, fd;
+
+	refusing.refuse_not_fxt = true;
+	read_summary(fxt_reader_open_mem(words, len, &refusing), len, &mem);
+	if (!mem.refused)
+		same(plain, &mem, "an input taken as FXT read differently");
+	read_summary(fxt_reader_open_fd(memory_file(data, len), &refusing),
+		     len, &fd);
+	if (len < FXT_SNIFF_BYTES)
+		CHECK(mem.refused == fd.refused,
+		      "memory and fd input judged differently");
 }
 
 static void read_every_way(const uint8_t *data, size_t len,
@@ -214,6 +242,8 @@ static void read_every_way(const uint8_t *data, size_t len,
 	read_summary(fxt_reader_open_fd(memory_file(data, len), &opt), len,
 		     &fd);
 	same(&aligned, &fd, "memory and fd input differ");
+	if (!provider_buffer)
+		read_refusing(words, data, len, &opt, &aligned);
 	free(odd);
 	free(words);
 }

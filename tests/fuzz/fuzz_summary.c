@@ -18,6 +18,7 @@
 #include "check.h"
 #include "fuzz_target.h"
 #include "fxt_reader.h"
+#include "fxt_saturate.h"
 #include "json_check.h"
 #include "memfile.h"
 #include "report_html.h"
@@ -44,13 +45,14 @@ static void check_figures(const struct trace_summary *s)
 	uint64_t busy = 0, cpu = 0;
 	unsigned int i;
 
+	/* both sides saturate: each is the true total, or 2^64-1 past it */
 	for (i = 0; i < s->ncpus; i++)
-		busy += s->cpus[i].busy_ns;
+		busy = fxt_sat_add(busy, s->cpus[i].busy_ns);
 	for (i = 0; i < s->nthreads; i++) {
 		const struct summary_thread *t = &s->threads[i];
 		struct hist_percentiles p;
 
-		cpu += t->cpu_ns;
+		cpu = fxt_sat_add(cpu, t->cpu_ns);
 		latency_hist_percentiles(&t->latency, &s->pool, &p);
 		CHECK(p.p50 <= p.p90 && p.p90 <= p.p99 && p.p99 <= t->latency.max,
 		      "percentiles out of order");
@@ -86,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct fxt_reader *r;
 	struct trace_summary s;
 	struct text_out w;
+	size_t out_len;
 
 	if (out.fd < 0)
 		memfile_open(&out, "fuzz_summary.out");
@@ -99,7 +102,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	CHECK(text_out_init(&w, out.fd, 1) == 0, "text_out_init");
 	CHECK(summary_json_write(&w, &s, r, &jopt) == 0, "summary_json_write");
 	CHECK(text_out_finish(&w) == 0, "writing the summary");
-	check_json(out.text, memfile_read(&out), "summary");
+	out_len = memfile_read(&out);	/* before out.text: it may move */
+	check_json(out.text, out_len, "summary");
 
 	memfile_rewind(&out);
 	CHECK(report_html_write(out.fd, &s, r, "fuzz</script>") == 0,

@@ -3,17 +3,40 @@
  * Stand-in for libFuzzer when a target is built without it (gcc, or the
  * normal build): feeds the target every regular file named on the
  * command line or found in a directory named there, one call per file,
- * in sorted order. A crash, sanitizer report or abort fails the run; the
- * corpora thus become a deterministic regression test.
+ * in sorted order. A crash, sanitizer report, abort or an input that runs
+ * for over INPUT_SECONDS_MAX (a hang) fails the run; the corpora thus
+ * become a deterministic regression test.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fuzz_target.h"
+
+/*
+ * Inputs are at most 64 KiB: a sanitizer build on a loaded machine
+ * takes a second or two. Far past that is a loop that does not end.
+ */
+#define INPUT_SECONDS_MAX 60u
+
+static const char *current_input;
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "replay: still running after the per-input "
+				  "time limit (a hang): ";
+
+	(void)sig;
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)!write(STDERR_FILENO, current_input, strlen(current_input));
+	(void)!write(STDERR_FILENO, "\n", 1);
+	abort();
+}
 
 static int replay_file(const char *path, unsigned long *count)
 {
@@ -45,7 +68,10 @@ static int replay_file(const char *path, unsigned long *count)
 	fclose(f);
 	/* the exact length, so that ASan catches a read past the input */
 	data = realloc(data, len ? len : 1);
+	current_input = path;
+	alarm(INPUT_SECONDS_MAX);
 	LLVMFuzzerTestOneInput(data, len);
+	alarm(0);
 	free(data);
 	(*count)++;
 	return 0;
@@ -94,6 +120,7 @@ int main(int argc, char **argv)
 	unsigned long count = 0;
 	int i, ret = 0;
 
+	signal(SIGALRM, on_alarm);
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s FILE|DIR...: runs the fuzz target "
 				"once on every file\n", argv[0]);

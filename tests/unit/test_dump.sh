@@ -72,11 +72,15 @@ expect_line out ', truncated'
 expect_line err 'ends inside a record'
 
 printf 'not a trace at all\n' >"$dir/text.fxt"
-expect_exit 1 "$tracectl" dump --strict "$dir/text.fxt"
-expect_line err 'offset 0x0: nonconforming: input does not start with the FXT magic number record'
-# not FXT at all: an error like convert's, with or without --strict
+# not FXT at all: refused like by convert, with or without --strict
 expect_exit 1 "$tracectl" dump "$dir/text.fxt"
-expect_line err "tracectl dump: '$dir/text.fxt' is not an FXT archive"
+expect_line err "tracectl dump: '$dir/text.fxt' is not an FXT archive: no magic number record, and its first records do not read as FXT"
+expect_line err "or --force to read it anyway"
+expect_exit 1 "$tracectl" dump --strict "$dir/text.fxt"
+expect_line err "is not an FXT archive"
+# --force reads it anyway, and says what is wrong with it
+expect_exit 1 "$tracectl" dump --force --strict "$dir/text.fxt"
+expect_line err 'offset 0x0: nonconforming: input does not start with the FXT magic number record'
 
 # types the spec reserves: skipped by the plain reader, not conforming
 # (a record of type 10; metadata of type 6; an event of type 11)

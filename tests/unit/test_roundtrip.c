@@ -524,10 +524,12 @@ static void ticks_conversion(void **state)
 	struct fxt_provider p = { .ticks_per_second = 24000000 };
 
 	assert_int_equal(fxt_ticks_to_ns(&p, 24), 1000);
-	/* 2^62 ticks at 24 MHz: no overflow in the intermediate product */
-	assert_true(fxt_ticks_to_ns(&p, 1ull << 62) ==
-		    (uint64_t)((unsigned __int128)(1ull << 62) * 1000000000 /
+	/* 2^58 ticks at 24 MHz: no overflow in the intermediate product */
+	assert_true(fxt_ticks_to_ns(&p, 1ull << 58) ==
+		    (uint64_t)((unsigned __int128)(1ull << 58) * 1000000000 /
 			       24000000));
+	/* 2^62 ticks are more than 2^64 ns: kept at the largest value */
+	assert_true(fxt_ticks_to_ns(&p, 1ull << 62) == UINT64_MAX);
 	p.ticks_per_second = 1000000000;
 	assert_true(fxt_ticks_to_ns(&p, UINT64_MAX) == UINT64_MAX);
 	assert_int_equal(fxt_ticks_to_ns(NULL, 5), 5);

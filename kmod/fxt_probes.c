@@ -583,6 +583,21 @@ static int fxt_register(struct fxt_session *s, u32 events)
 	return 0;
 }
 
+/*
+ * Every CPU's ring at once: the probes are unregistered one by one, with
+ * grace periods between them, and a softirq or a system call that ends in
+ * between must not have its end written after another end was lost (an
+ * interrupt's exit probe outliving its entry probe pops the wrong level).
+ */
+static void fxt_rings_close(struct fxt_session *s, bool closed)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (s->rings[cpu].area)
+			fxt_ring_close(&s->rings[cpu], closed);
+}
+
 int fxt_probes_start(struct fxt_session *s)
 {
 	unsigned int cpu;
@@ -592,6 +607,7 @@ int fxt_probes_start(struct fxt_session *s)
 	for_each_possible_cpu(cpu)
 		memset(per_cpu_ptr(&fxt_irq_nest, cpu), 0,
 		       sizeof(struct fxt_kirq_nest));
+	fxt_rings_close(s, false);
 
 	get_random_bytes(s->block_key, sizeof(s->block_key));
 	err = fxt_register(s, FXT_SCHED_EV_NAMES);
@@ -613,6 +629,7 @@ void fxt_probes_stop(struct fxt_session *s)
 {
 	size_t i;
 
+	fxt_rings_close(s, true);
 	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
 		struct fxt_tracepoint *t = &fxt_tracepoints[i];
 

@@ -72,6 +72,7 @@ void fxt_ring_reset(struct fxt_ring *r)
 	r->head = 0;
 	r->oldest = 0;
 	r->full = false;
+	r->closed = false;
 }
 
 static u64 fxt_ring_size(const struct fxt_ring *r)
@@ -129,12 +130,19 @@ static void fxt_ring_copy(struct fxt_ring *r, const u64 *words, u64 len)
 		memcpy(r->data, (const u8 *)words + first, len - first);
 }
 
+void fxt_ring_close(struct fxt_ring *r, bool closed)
+{
+	WRITE_ONCE(r->closed, closed);
+}
+
 bool fxt_ring_write(struct fxt_ring *r, unsigned int kind, const u64 *words,
 		    u32 nwords)
 {
 	u64 len = (u64)nwords * FXT_WORD_BYTES;
 	u64 tail = 0;
 
+	if (unlikely(READ_ONCE(r->closed)))
+		return false;
 	kind &= FXT_RING_EVENT_KINDS - 1;
 	if (r->mode == FXT_BUFFERING_CIRCULAR) {
 		fxt_ring_overwrite(r, len);

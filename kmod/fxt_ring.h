@@ -25,6 +25,11 @@ struct fxt_ring {
 	u64 head;		/* private copy of ctrl->head */
 	u64 oldest;		/* private copy of ctrl->oldest */
 	bool full;		/* oneshot: the ring stopped at its first drop */
+	/*
+	 * Capture is ending: nothing more is written, not counted as lost.
+	 * Set by fxt_ring_close() from any CPU, read by this CPU's writers.
+	 */
+	bool closed;
 	struct irq_work wake_work;
 	wait_queue_head_t *waiters;
 };
@@ -44,6 +49,8 @@ void fxt_ring_reset(struct fxt_ring *r);
  * Appends one whole record, counted under kind (FXT_SCHED_EV_BIT_*); the
  * caller is this CPU's only writer. False when it was dropped.
  */
+/* Ends writing into r before its probes are unregistered one by one. */
+void fxt_ring_close(struct fxt_ring *r, bool closed);
 bool fxt_ring_write(struct fxt_ring *r, unsigned int kind, const u64 *words,
 		    u32 nwords);
 /* Streaming: the reader's fill reached the watermark. */

@@ -282,7 +282,7 @@ static int traced_pingpong(struct capture *c, int **cpu_of,
 
 static int test_pingpong(void)
 {
-	size_t i, switches = 0, back = 0, wakeups = 0, blocked = 0;
+	size_t i, switches = 0, back = 0, wakeups = 0, blocked = 0, pong_woken = 0;
 	struct fxt_sched_stats st;
 	struct pingpong pp;
 	struct capture c;
@@ -321,6 +321,8 @@ static int test_pingpong(void)
 			back++;
 			blocked += r->out_state == FXT_THREAD_BLOCKED;
 		}
+		pong_woken += r->kind == KREC_WAKEUP &&
+			      r->tid == (uint64_t)pp.pong_tid;
 		if (r->kind == KREC_WAKEUP && r->tid == (uint64_t)pp.pong_tid &&
 		    r->waker == (uint64_t)pp.ping_tid) {
 			wakeups++;
@@ -331,11 +333,14 @@ static int test_pingpong(void)
 			CHECK((r->out_tid ? r->in_weight : r->out_weight) ==
 			      FXT_SCHED_IDLE_WEIGHT, "idle weight");
 	}
+	/* A lost record explains any count below: say so first. */
+	CHECK(st.dropped == 0, "dropped %llu", (unsigned long long)st.dropped);
 	/* Wakeup preemption merges some rounds: not 300 of each. */
 	CHECK(switches >= 100 && back >= 100, "switches %zu/%zu", switches, back);
-	CHECK(wakeups >= 100, "wakeups of pong by ping: %zu", wakeups);
+	CHECK(wakeups >= 100,
+	      "wakeups of pong by ping: %zu (pong woken %zu times in all; %zu switches, %zu back, %zu blocked)",
+	      wakeups, pong_woken, switches, back, blocked);
 	CHECK(blocked >= 250, "left blocked only %zu times", blocked);
-	CHECK(st.dropped == 0, "dropped %llu", (unsigned long long)st.dropped);
 	capture_free(&c);
 	free(cpu_of);
 	return 0;
@@ -561,7 +566,12 @@ static int test_streaming(void)
 	CHECK(wakeups > 0, "poll never reported the watermark");
 	CHECK(c.n == st.records, "received %zu of %llu records", c.n,
 	      (unsigned long long)st.records);
-	CHECK(st.bytes > 4 * 65536, "only %llu bytes: nothing drained?",
+	/*
+	 * More than the ring holds went through: the reader drained while
+	 * the writer wrote. How much more depends on how often a loaded
+	 * machine lets the reader run, not on the ring.
+	 */
+	CHECK(st.bytes > 65536, "only %llu bytes: nothing drained?",
 	      (unsigned long long)st.bytes);
 	printf("  streaming: %zu records, %zu poll wakeups, %llu dropped\n",
 	       c.n, wakeups, (unsigned long long)st.dropped);

@@ -32,6 +32,7 @@
 #include <fxt/fxt_msg.h>
 #include "parse.h"
 #include "provider_text.h"
+#include "record_categories.h"
 #include "tracectl.h"
 
 struct start_options {
@@ -1340,6 +1341,11 @@ int cmd_record(int argc, char **argv)
 	}
 	if (o.req.duration_ns) {
 		fprintf(stderr, "tracectl record: --duration does not apply; the trace ends with the command\n");
+		return TRACECTL_EXIT_USAGE;
+	}
+	if (!record_categories_add_proc(o.req.categories,
+					sizeof(o.req.categories))) {
+		fprintf(stderr, "tracectl record: --categories: no room to add kernel:proc (which process the command started); give a shorter list\n");
 		return TRACECTL_EXIT_USAGE;
 	}
 	if (!command_runnable(argv[optind])) {

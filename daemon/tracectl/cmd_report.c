@@ -15,10 +15,12 @@
 #include "trace_summary.h"
 #include "tracectl.h"
 #include "tracectl_input.h"
+#include "tracectl_scope.h"
 
 struct report_args {
 	const char *input;
 	const char *output;
+	struct process_tree_options process;
 };
 
 static void usage(FILE *out)
@@ -37,6 +39,7 @@ static void usage(FILE *out)
 		"Options:\n"
 		"  -o, --output FILE  write here ('-' for stdout); default: FILE with\n"
 		"                     its .fxt suffix replaced by .html\n"
+		TRACECTL_SCOPE_HELP
 		"  -h, --help         show this help\n"
 		"\n"
 		"Examples:\n"
@@ -50,6 +53,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		TRACECTL_SCOPE_LONGOPTS,
 		{ 0 },
 	};
 	int opt;
@@ -63,6 +67,13 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case TRACECTL_SCOPE_OPT_ALL:
+		case TRACECTL_SCOPE_OPT_PID:
+		case TRACECTL_SCOPE_OPT_PROCESS:
+			if (tracectl_scope_option("report", opt, optarg,
+						  &a->process))
+				return -1;
+			break;
 		default:
 			fprintf(stderr, "tracectl report: see 'tracectl report "
 					"--help'\n");
@@ -114,6 +125,7 @@ int cmd_report(int argc, char **argv)
 		return TRACECTL_EXIT_FAIL;
 	}
 	in.summary_options.timeline = true;
+	in.summary_options.process = a.process;
 	ret = trace_summary_init(&s, &in.summary_options);
 	if (!ret)
 		ret = tracectl_input_read(&in, &s);

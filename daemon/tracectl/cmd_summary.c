@@ -19,6 +19,7 @@
 #include "trace_summary.h"
 #include "tracectl.h"
 #include "tracectl_input.h"
+#include "tracectl_scope.h"
 
 #define TABLE_TOP_DEFAULT 20u
 #define NAME_WIDTH 24
@@ -28,6 +29,7 @@ struct summary_args {
 	const char *input;
 	bool json;
 	size_t top;		/* 0: the default */
+	struct process_tree_options process;
 };
 
 static void usage(FILE *out)
@@ -45,6 +47,7 @@ static void usage(FILE *out)
 		"      --json     write JSON (every thread and slice unless --top)\n"
 		"  -n, --top N    only the first N threads and slices (table\n"
 		"                 default: %u)\n"
+		TRACECTL_SCOPE_HELP
 		"  -h, --help     show this help\n"
 		"\n"
 		"Latency percentiles are within 1%% (histogram buckets).\n"
@@ -64,6 +67,7 @@ static int parse_args(int argc, char **argv, struct summary_args *a)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "top", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
+		TRACECTL_SCOPE_LONGOPTS,
 		{ 0 },
 	};
 	char *end;
@@ -89,6 +93,13 @@ static int parse_args(int argc, char **argv, struct summary_args *a)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case TRACECTL_SCOPE_OPT_ALL:
+		case TRACECTL_SCOPE_OPT_PID:
+		case TRACECTL_SCOPE_OPT_PROCESS:
+			if (tracectl_scope_option("summary", opt, optarg,
+						  &a->process))
+				return -1;
+			break;
 		default:
 			fprintf(stderr, "tracectl summary: see 'tracectl "
 					"summary --help'\n");
@@ -181,6 +192,21 @@ static void print_drops(const struct trace_summary *s, struct fxt_reader *r)
 		       s->drops[i].buffer_overflows);
 	}
 	printf(shown ? " (records were lost)\n" : " drops: none\n");
+}
+
+/* Whose threads and slices the tables hold, and how to see the rest. */
+static void print_scope(const struct trace_summary *s)
+{
+	char what[128];
+
+	if (!process_tree_active(&s->tree))
+		return;
+	process_tree_describe(&s->tree, what, sizeof(what));
+	printf("Threads and slices of %s", what);
+	if (s->tree.not_followed)
+		printf(" (%" PRIu64 " forks past the limit not followed)",
+		       s->tree.not_followed);
+	printf("; --all for every process\n");
 }
 
 static void print_cpus(const struct trace_summary *s)
@@ -287,6 +313,7 @@ static int print_table(const struct summary_args *a,
 	       fmt_ns(span, sizeof(span), trace_summary_span_ns(s)),
 	       rs->records);
 	print_drops(s, r);
+	print_scope(s);
 	print_cpus(s);
 	ret = print_threads(s, top);
 	if (!ret)
@@ -324,6 +351,7 @@ int cmd_summary(int argc, char **argv)
 	ret = tracectl_input_open(&in, "summary", a.input);
 	if (ret)
 		return TRACECTL_EXIT_FAIL;
+	in.summary_options.process = a.process;
 	ret = trace_summary_init(&s, &in.summary_options);
 	if (!ret)
 		ret = tracectl_input_read(&in, &s);

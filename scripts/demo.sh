@@ -11,16 +11,28 @@
 # trace.json in the current directory.
 #
 #   sudo scripts/demo.sh [--seconds S]
+#   scripts/demo.sh --help | --version
 set -eu
 
 seconds=3
+usage_error() {
+	echo "demo.sh: $*; see 'demo.sh --help'" >&2
+	exit 2
+}
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--seconds) seconds=$2; shift 2 ;;
+	--seconds)
+		[ $# -ge 2 ] || usage_error "option '--seconds' needs a value"
+		seconds=$2; shift 2 ;;
 	-h|--help)
 		awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
 		exit 0 ;;
-	*) echo "demo.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
+	--version)
+		sed -n "s/^[[:space:]]*version : '\(.*\)',\$/demo.sh (fxtrace \1)/p" \
+			"$(dirname "$0")/../meson.build" | head -n 1
+		exit 0 ;;
+	-*) usage_error "unknown option '$1'" ;;
+	*) usage_error "unexpected argument '$1'" ;;
 	esac
 done
 

@@ -34,6 +34,7 @@
 #include "provider_text.h"
 #include "record_categories.h"
 #include "tracectl.h"
+#include "usage_error.h"
 
 struct start_options {
 	struct fxt_ctl_start req;
@@ -473,6 +474,8 @@ static int add_triggers(const char *cmd, const char *list,
 	return 0;
 }
 
+#define START_OPTSTRING "+o:c:b:m:d:k:p:h"
+
 static int parse_start(const char *cmd, int argc, char **argv,
 		       struct start_options *o)
 {
@@ -493,6 +496,7 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		{ "memory-budget", required_argument, NULL, 'M' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
+		USAGE_VERSION_LONGOPT,
 		{}
 	};
 	const char *output = "trace.fxt";
@@ -505,7 +509,7 @@ static int parse_start(const char *cmd, int argc, char **argv,
 	fxt_msg_init(&o->triggers, FXT_MSG_CTL_TRIGGERS, sizeof(o->triggers));
 	/* "+": stop at the first non-option, the command of record. */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:c:b:m:d:k:p:h", longopts,
+	while ((c = getopt_long(argc, argv, START_OPTSTRING, longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -633,8 +637,10 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		case 'h':
 			o->help = true;
 			return 0;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			start_usage(stderr, cmd);
+			usage_bad_option(argv[0], argv, START_OPTSTRING);
 			return -EINVAL;
 		}
 	}
@@ -994,8 +1000,8 @@ int cmd_start(int argc, char **argv)
 		return TRACECTL_EXIT_OK;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "tracectl start: unexpected argument '%s'; to trace a command use: tracectl record -- COMMAND\n",
-			argv[optind]);
+		usage_error(argv[0], "unexpected argument '%s' (to trace a command: tracectl record -- COMMAND)",
+			    argv[optind]);
 		return TRACECTL_EXIT_USAGE;
 	}
 	return do_start("start", &o);
@@ -1010,6 +1016,8 @@ int cmd_stop(int argc, char **argv)
 {
 	uint64_t timeout_ns = STOP_TIMEOUT_DEFAULT_NS;
 
+	if (argc > 1 && !strcmp(argv[1], "--version"))
+		tracectl_version_exit();
 	if (want_help(argc, argv)) {
 		printf("Usage: tracectl stop [--timeout TIME]\n"
 		       "Stops the running trace; fxtraced writes the archive and tracectl\n"
@@ -1029,13 +1037,15 @@ int cmd_stop(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "--timeout")) {
 		if (parse_duration_ns(argv[2], &timeout_ns) < 0) {
-			fprintf(stderr, "tracectl stop: --timeout %s: give a time, e.g. 30s, or 0 to wait for ever\n",
-				argv[2]);
+			usage_error(argv[0], "--timeout %s: give a time, e.g. 30s, or 0 to wait for ever",
+				    argv[2]);
 			return TRACECTL_EXIT_USAGE;
 		}
-	} else if (argc > 1) {
-		fprintf(stderr, "tracectl stop: takes only --timeout TIME\n");
+	} else if (argc == 2 && !strcmp(argv[1], "--timeout")) {
+		usage_error(argv[0], "option '--timeout' needs a value");
 		return TRACECTL_EXIT_USAGE;
+	} else if (argc > 1) {
+		return tracectl_stray(argv[0], argv[strcmp(argv[1], "--timeout") ? 1 : 3]);
 	}
 	return do_stop("stop", NULL, timeout_ns);
 }
@@ -1139,6 +1149,8 @@ int cmd_status(int argc, char **argv)
 	struct reply rep;
 	int r;
 
+	if (argc > 1 && !strcmp(argv[1], "--version"))
+		tracectl_version_exit();
 	if (want_help(argc, argv)) {
 		printf("Usage: tracectl status\n"
 		       "Shows whether a trace runs, its name, mode, kernel backend, output\n"
@@ -1149,10 +1161,8 @@ int cmd_status(int argc, char **argv)
 		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl status\n");
 		return TRACECTL_EXIT_OK;
 	}
-	if (argc > 1) {
-		fprintf(stderr, "tracectl status: takes no arguments\n");
-		return TRACECTL_EXIT_USAGE;
-	}
+	if (argc > 1)
+		return tracectl_stray(argv[0], argv[1]);
 	fxt_msg_init(&req, FXT_MSG_CTL_STATUS, sizeof(req));
 	r = request("status", &req, sizeof(req), &rep);
 	if (!r)
@@ -1336,7 +1346,7 @@ int cmd_record(int argc, char **argv)
 		return TRACECTL_EXIT_OK;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "tracectl record: give the command to trace after --, e.g. tracectl record -- ./my-app\n");
+		usage_error(argv[0], "no command given: put it after --, e.g. tracectl record -- ./my-app");
 		return TRACECTL_EXIT_USAGE;
 	}
 	if (o.req.duration_ns) {
@@ -1436,6 +1446,7 @@ int cmd_snapshot(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		USAGE_VERSION_LONGOPT,
 		{}
 	};
 	char name[64];
@@ -1451,16 +1462,15 @@ int cmd_snapshot(int argc, char **argv)
 		case 'h':
 			snapshot_usage(stdout);
 			return TRACECTL_EXIT_OK;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			snapshot_usage(stderr);
+			usage_bad_option(argv[0], argv, "o:h");
 			return TRACECTL_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "tracectl snapshot: unexpected argument '%s'\n",
-			argv[optind]);
-		return TRACECTL_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return tracectl_stray(argv[0], argv[optind]);
 	if (!output) {
 		default_snapshot_name(name, sizeof(name));
 		output = name;

@@ -18,6 +18,7 @@
 #include "fxt_reader.h"
 #include "text_out.h"
 #include "tracectl.h"
+#include "usage_error.h"
 #include "tracectl_input.h"
 
 #define OUT_BUFFER_SIZE (512u << 10)
@@ -600,6 +601,7 @@ static const struct option long_options[] = {
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "provider-buffer", no_argument, NULL, OPT_PROVIDER_BUFFER },
 	{ "help", no_argument, NULL, 'h' },
+	USAGE_VERSION_LONGOPT,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -671,16 +673,15 @@ int cmd_dump(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return TRACECTL_EXIT_OK;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			usage(stderr);
+			usage_bad_option(argv[0], argv, "sh");
 			return TRACECTL_EXIT_USAGE;
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "tracectl dump: expected one FILE (or '-' for stdin)\n\n");
-		usage(stderr);
+	if (tracectl_one_input(argv[0], argc, argv))
 		return TRACECTL_EXIT_USAGE;
-	}
 	d.path = argv[optind];
 	fd = open_input(d.path);
 	if (fd < 0) {

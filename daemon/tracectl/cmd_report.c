@@ -14,6 +14,7 @@
 #include "report_html.h"
 #include "trace_summary.h"
 #include "tracectl.h"
+#include "usage_error.h"
 #include "tracectl_input.h"
 #include "tracectl_scope.h"
 
@@ -54,6 +55,7 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		TRACECTL_SCOPE_LONGOPTS,
+		USAGE_VERSION_LONGOPT,
 		{ 0 },
 	};
 	int opt;
@@ -74,17 +76,15 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 						  &a->process))
 				return -1;
 			break;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			fprintf(stderr, "tracectl report: see 'tracectl report "
-					"--help'\n");
+			usage_bad_option(argv[0], argv, "o:h");
 			return -1;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "tracectl report: expected one input FILE; "
-				"see 'tracectl report --help'\n");
+	if (tracectl_one_input(argv[0], argc, argv))
 		return -1;
-	}
 	a->input = argv[optind];
 	return 0;
 }

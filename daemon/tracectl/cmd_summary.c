@@ -18,6 +18,7 @@
 #include "summary_json.h"
 #include "trace_summary.h"
 #include "tracectl.h"
+#include "usage_error.h"
 #include "tracectl_input.h"
 #include "tracectl_scope.h"
 
@@ -68,6 +69,7 @@ static int parse_args(int argc, char **argv, struct summary_args *a)
 		{ "top", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
 		TRACECTL_SCOPE_LONGOPTS,
+		USAGE_VERSION_LONGOPT,
 		{ 0 },
 	};
 	char *end;
@@ -100,17 +102,15 @@ static int parse_args(int argc, char **argv, struct summary_args *a)
 						  &a->process))
 				return -1;
 			break;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			fprintf(stderr, "tracectl summary: see 'tracectl "
-					"summary --help'\n");
+			usage_bad_option(argv[0], argv, "n:h");
 			return -1;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "tracectl summary: expected one input FILE; "
-				"see 'tracectl summary --help'\n");
+	if (tracectl_one_input(argv[0], argc, argv))
 		return -1;
-	}
 	a->input = argv[optind];
 	return 0;
 }

@@ -99,16 +99,36 @@ expect_exit 1 "$tracectl" dump "$dir/missing.fxt"
 expect_line err 'cannot open'
 expect_exit 2 "$tracectl" dump
 expect_exit 2 "$tracectl" dump --bogus "$dir/good.fxt"
-expect_line err "tracectl dump: unrecognized option '--bogus'"
-# every subcommand's option errors: "tracectl CMD:", exit 2
-for cmd in start stop status record dump convert summary report; do
+# every subcommand's usage errors: one line naming the mistake and the
+# --help to read, exit 2; and every subcommand answers --version
+one_line() {
+	[ "$(wc -l <"$dir/err")" -eq 1 ] || fail "$*: not one line: $(cat "$dir/err")"
+}
+for cmd in start stop status snapshot record dump convert summary report; do
 	expect_exit 2 "$tracectl" $cmd --bogus
-	grep -q "^tracectl $cmd: " "$dir/err" || fail "$cmd: option error not 'tracectl $cmd:': $(cat "$dir/err")"
+	expect_line err "tracectl $cmd: unknown option '--bogus'; see 'tracectl $cmd --help'"
+	one_line $cmd --bogus
+	expect_exit 0 "$tracectl" $cmd --version
+	grep -q "^tracectl [0-9]" "$dir/out" || fail "$cmd --version: $(cat "$dir/out")"
 done
-for cmd in start record convert report; do
+for cmd in start record snapshot convert report; do
 	expect_exit 2 "$tracectl" $cmd -o
-	expect_line err "tracectl $cmd: option requires an argument -- 'o'"
+	expect_line err "tracectl $cmd: option '-o' needs a value; see 'tracectl $cmd --help'"
+	one_line $cmd -o
 done
+for cmd in stop status snapshot dump convert summary report; do
+	expect_exit 2 "$tracectl" $cmd "$dir/good.fxt" stray
+	grep -q "^tracectl $cmd: unexpected argument '[^']*'; see 'tracectl $cmd --help'\$" "$dir/err" ||
+		fail "$cmd: stray argument: $(cat "$dir/err")"
+	one_line $cmd stray
+done
+expect_exit 2 "$tracectl" start stray
+expect_line err "tracectl start: unexpected argument 'stray' (to trace a command: tracectl record -- COMMAND); see 'tracectl start --help'"
+expect_exit 2 "$tracectl" summary
+expect_line err "tracectl summary: no input FILE given ('-' reads stdin); see 'tracectl summary --help'"
+expect_exit 2 "$tracectl" frob
+expect_line err "tracectl: unknown command 'frob'; see 'tracectl --help'"
+expect_exit 0 "$tracectl" --version
 expect_exit 2 "$tracectl" dump "$dir/good.fxt" "$dir/good.fxt"
 expect_exit 0 "$tracectl" dump --help
 expect_line out 'Examples:'

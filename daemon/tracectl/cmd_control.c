@@ -1137,7 +1137,8 @@ static void print_status(const struct reply *rep)
 	}
 	if (res->message[0])
 		printf("Archive: %s\n", res->message);
-	printf("Providers: %zu\n", rep->nproviders);
+	printf("Providers: %zu\n",
+	       provider_text_count(rep->providers, rep->nproviders));
 	for (i = 0; i < rep->nproviders; i++)
 		print_status_provider(&rep->providers[i]);
 	print_triggers(rep);

@@ -6,7 +6,8 @@
 # followed through kernel:proc's forks) unless --all; --pid and
 # --process choose another tree. record adds kernel:proc to a category
 # list without it. An archive of tracectl start holds no mark: summary
-# shows every process.
+# shows every process. (And status counts the kernel as one provider,
+# whatever its categories.)
 set -eu
 
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
@@ -91,6 +92,10 @@ grep -q "^  kernel:proc " "$T/sched.out" || fail "record did not add kernel:proc
 # start/stop: no command, every process.
 "$TRACECTL" start -o "$T/plain.fxt" --kernel=bpf >/dev/null
 sh -c "$cmd"
+# status counts providers (the kernel), not its category rows
+"$TRACECTL" status >"$T/status.out"
+grep -q "^    kernel:proc " "$T/status.out" || fail "status: no category rows: $(cat "$T/status.out")"
+grep -q "^Providers: 1$" "$T/status.out" || fail "status counts: $(cat "$T/status.out")"
 "$TRACECTL" stop >/dev/null
 "$TRACECTL" summary --json "$T/plain.fxt" >"$T/plain.json"
 has_process dd <"$T/plain.json" || fail "a trace of start keeps to something"

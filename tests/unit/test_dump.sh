@@ -32,10 +32,10 @@ expect_line() {	# FILE PATTERN (fixed string)
 expect_exit 0 "$tracectl" dump "$dir/good.fxt"
 expect_line out '0x00000000  magic              0x16547846'
 expect_line out '0x00000008  provider_info      id=7 name="kernel"'
-expect_line out 'instant            ts=1000 thread=100/101 category="cat" name="all args" null=null i32=-7 u32=uint32(4294967280)'
+expect_line out 'instant            ts=1000 thread=100/101 category="cat" name="all args" null=null i32=-7 u32=4294967280 i64=-1099511627776 u64=9223372036854775808 f64=2.5'
 expect_line out 'f64=2.5 cat="inline value" ptr=pointer(0x7ffd0000beef) koid=koid(4242) flag=true indexed="name two"'
 expect_line out 'duration_complete  ts=1000 thread=100/101 category="cat" name="name two" end_ts=2000'
-expect_line out 'context_switch     ts=3000 cpu=1 out_tid=101 blocked in_tid=102 outgoing_weight=5 incoming_weight=-2147483648'
+expect_line out 'context_switch     ts=3000 cpu=1 out_tid=101 blocked in_tid=102 (idle) outgoing_weight=5 incoming_weight=-2147483648'
 expect_line out 'thread_wakeup      ts=3001 cpu=1 tid=101 weight=3 waker=koid(101)'
 expect_line out 'legacy_switch      ts=3002 cpu=2 out=100/101 suspended out_prio=10 in=7/8 in_prio=20'
 expect_line out 'large_blob         category="cat" name="large" ts=2400 (100000 ns) thread=1/2'

@@ -64,6 +64,28 @@ static void do_io(struct worker *w, unsigned long i)
 	TRACE_FLOW_END("example.io", "request", flow);
 }
 
+/*
+ * A counter (id: the worker, one series each): iterations done and what
+ * is left, in iterations when their number was given, else in
+ * milliseconds until the deadline (never below 0).
+ */
+static void progress(struct worker *w, unsigned long i)
+{
+	uint64_t now = fxt_now();
+
+	if (w->iterations)
+		TRACE_COUNTER("example", "progress", w->index,
+			      TRACE_ARG_U64("iterations", i),
+			      TRACE_ARG_U64("remaining", w->iterations - i));
+	else
+		TRACE_COUNTER("example", "progress", w->index,
+			      TRACE_ARG_U64("iterations", i),
+			      TRACE_ARG_U64("remaining_ms",
+					    now < w->deadline ?
+						    (w->deadline - now) / 1000000 :
+						    0));
+}
+
 static void do_compute(struct worker *w, unsigned long i)
 {
 	uint64_t start = fxt_now();
@@ -77,9 +99,7 @@ static void do_compute(struct worker *w, unsigned long i)
 	TRACE_COMPLETE("example", "compute-complete", start, fxt_now(),
 		       TRACE_ARG_DOUBLE("x", x), TRACE_ARG_I64("k", -k),
 		       TRACE_ARG_PTR("worker", w), TRACE_ARG_NULL("nothing"));
-	TRACE_COUNTER("example", "progress", w->index,
-		      TRACE_ARG_U64("iterations", i),
-		      TRACE_ARG_I32("remaining", (int)(w->iterations - i)));
+	progress(w, i);
 }
 
 static void do_rare(struct worker *w, unsigned long i)

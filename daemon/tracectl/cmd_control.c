@@ -1273,6 +1273,8 @@ static int run_command(char **argv, pid_t *child, struct reply *joined)
 	/* ^C goes to the command; we stay to stop the trace. */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	/* Piped, our lines stay before the command's own output. */
+	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "tracectl record: fork: %s\n", strerror(errno));

@@ -30,6 +30,7 @@
 #include "cleanup.h"
 #include "control_proto.h"
 #include <fxt/fxt_msg.h>
+#include "manager_hint.h"
 #include "parse.h"
 #include "provider_text.h"
 #include "record_categories.h"
@@ -80,11 +81,11 @@ static int connect_manager(const char *cmd)
 		fprintf(stderr, "tracectl %s: cannot connect to %s: %s\n"
 			"run with sudo or add yourself to group '%s'\n",
 			cmd, path, strerror(-fd), FXT_CTL_GROUP);
-	else
-		fprintf(stderr, "tracectl %s: cannot reach fxtraced at %s: %s\n"
-			"is fxtraced running? start it with: sudo systemctl start fxtraced, "
-			"or fxtraced --socket %s (and set %s=%s here)\n",
-			cmd, path, strerror(-fd), path, FXT_SOCKET_ENV, path);
+	else {
+		fprintf(stderr, "tracectl %s: cannot reach fxtraced at %s: %s\n",
+			cmd, path, strerror(-fd));
+		manager_hint_unreachable(stderr, path);
+	}
 	return -1;
 }
 

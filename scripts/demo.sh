@@ -70,11 +70,21 @@ echo "==> Installing them: apt-get install ./*.deb"
 	apt-get -o DPkg::Lock::Timeout=600 install -y -q --reinstall \
 	--no-install-recommends ./*.deb)
 
-# The module, where DKMS could build it for the running kernel.
-if [ ! -e /dev/fxt_sched ] && modinfo fxt_sched >/dev/null 2>&1; then
-	modprobe fxt_sched 2>/dev/null ||
-		echo "demo.sh: 'modprobe fxt_sched' failed: recording with BPF"
+# The module, where DKMS could build it for the running kernel; else BPF.
+# Say which, and why.
+running=$(uname -r)
+if [ -e /dev/fxt_sched ]; then
+	backend="the fxt_sched module (loaded)"
+elif [ ! -e /proc/modules ]; then
+	backend="BPF: kernel $running has no module support, fxt_sched cannot load"
+elif ! modinfo fxt_sched >/dev/null 2>&1; then
+	backend="BPF: DKMS built no fxt_sched for kernel $running (no headers at /lib/modules/$running/build?)"
+elif modprobe fxt_sched 2>/dev/null; then
+	backend="the fxt_sched module (loaded now)"
+else
+	backend="BPF: 'modprobe fxt_sched' failed on kernel $running"
 fi
+echo "==> Kernel capture: $backend"
 
 if [ -d /run/systemd/system ]; then
 	echo "==> systemd: enabling fxtraced.socket; fxtraced starts at the first connection"

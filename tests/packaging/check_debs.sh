@@ -124,6 +124,8 @@ check "prerm stops the socket and the service on removal" \
 		grep -q \"stop 'fxtraced.socket'\" '$work/ctl/prerm'"
 check "postrm purges the units' enablement" \
 	grep -q "deb-systemd-helper purge 'fxtraced.socket'" "$work/ctl/postrm"
+check "fxt-sched-dkms names a running kernel without headers it skipped" \
+	grep -q 'fxt_sched not built for the running kernel \$running' "$work/dkms-ctl/postinst"
 check "fxt-sched-dkms registers fxt-sched $version with DKMS" \
 	sh -c "grep -q '^DKMS_NAME=fxt-sched$' '$work/dkms-ctl/postinst' &&
 		grep -q '^DKMS_VERSION=$version$' '$work/dkms-ctl/postinst'"

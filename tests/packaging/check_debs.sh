@@ -78,6 +78,10 @@ check "libfxt-provider-dev: headers, .so, .pc, man 3" \
 	"usr/lib/$multiarch/libfxt-provider.so" \
 	"usr/lib/$multiarch/pkgconfig/libfxt-provider.pc" \
 	usr/share/man/man3/libfxt-provider.3.gz
+check "libfxt-provider-dev: README and the examples' sources, uncompressed" \
+	has_files "$dev" usr/share/doc/libfxt-provider-dev/README.md \
+	usr/share/doc/libfxt-provider-dev/examples/fxt-example.c \
+	usr/share/doc/libfxt-provider-dev/examples/fxt-example-cxx.cc
 check "fxt-sched-dkms: the module sources and dkms.conf" \
 	has_files "$dkms" "usr/src/fxt-sched-$version/dkms.conf" \
 	"usr/src/fxt-sched-$version/Kbuild" \

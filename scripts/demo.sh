@@ -11,16 +11,28 @@
 # trace.json in the current directory.
 #
 #   sudo scripts/demo.sh [--seconds S]
+#   scripts/demo.sh --help | --version
 set -eu
 
 seconds=3
+usage_error() {
+	echo "demo.sh: $*; see 'demo.sh --help'" >&2
+	exit 2
+}
 while [ $# -gt 0 ]; do
 	case "$1" in
-	--seconds) seconds=$2; shift 2 ;;
+	--seconds)
+		[ $# -ge 2 ] || usage_error "option '--seconds' needs a value"
+		seconds=$2; shift 2 ;;
 	-h|--help)
 		awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"
 		exit 0 ;;
-	*) echo "demo.sh: unknown argument '$1'; see --help" >&2; exit 2 ;;
+	--version)
+		sed -n "s/^[[:space:]]*version : '\(.*\)',\$/demo.sh (fxtrace \1)/p" \
+			"$(dirname "$0")/../meson.build" | head -n 1
+		exit 0 ;;
+	-*) usage_error "unknown option '$1'" ;;
+	*) usage_error "unexpected argument '$1'" ;;
 	esac
 done
 
@@ -58,11 +70,21 @@ echo "==> Installing them: apt-get install ./*.deb"
 	apt-get -o DPkg::Lock::Timeout=600 install -y -q --reinstall \
 	--no-install-recommends ./*.deb)
 
-# The module, where DKMS could build it for the running kernel.
-if [ ! -e /dev/fxt_sched ] && modinfo fxt_sched >/dev/null 2>&1; then
-	modprobe fxt_sched 2>/dev/null ||
-		echo "demo.sh: 'modprobe fxt_sched' failed: recording with BPF"
+# The module, where DKMS could build it for the running kernel; else BPF.
+# Say which, and why.
+running=$(uname -r)
+if [ -e /dev/fxt_sched ]; then
+	backend="the fxt_sched module (loaded)"
+elif [ ! -e /proc/modules ]; then
+	backend="BPF: kernel $running has no module support, fxt_sched cannot load"
+elif ! modinfo fxt_sched >/dev/null 2>&1; then
+	backend="BPF: DKMS built no fxt_sched for kernel $running (no headers at /lib/modules/$running/build?)"
+elif modprobe fxt_sched 2>/dev/null; then
+	backend="the fxt_sched module (loaded now)"
+else
+	backend="BPF: 'modprobe fxt_sched' failed on kernel $running"
 fi
+echo "==> Kernel capture: $backend"
 
 if [ -d /run/systemd/system ]; then
 	echo "==> systemd: enabling fxtraced.socket; fxtraced starts at the first connection"

@@ -89,7 +89,9 @@ struct fxt_ctl_start {
  * has joined the running trace (acknowledged its START): the
  * FXT_MSG_CTL_PROVIDER messages of those that have, then a RESULT with
  * error 0; or a RESULT with -ETIMEDOUT after timeout_ms (at most
- * FXT_CTL_WAIT_JOINED_MAX_MS), -ESRCH when no trace runs.
+ * FXT_CTL_WAIT_JOINED_MAX_MS), -ESRCH when no trace runs. pid is
+ * tracectl record's command: the manager marks it in the archive
+ * (<fxt/record_command.h>) as it gets the request.
  */
 struct fxt_ctl_wait_joined {
 	struct fxt_msg_header hdr;

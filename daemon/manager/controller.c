@@ -321,6 +321,10 @@ static int handle_wait_joined(struct controller *c, const void *buf,
 		return controller_send_result(c, -EINVAL,
 					      "a wait for one process at a time, not pid 0 or 1");
 	c->wait_pid = (pid_t)w->pid;
+	r = trace_mark_command(c->manager, c->wait_pid);
+	if (r < 0)
+		log_warning_errno(r, "Could not mark process %d as the command in the archive",
+				  (int)c->wait_pid);
 	if (answer_wait_joined(c))
 		return 0;
 	ms = w->timeout_ms < FXT_CTL_WAIT_JOINED_MAX_MS ?

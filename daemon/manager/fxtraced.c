@@ -16,6 +16,7 @@
 #include "manager.h"
 #include "parse.h"
 #include "provider_buffer.h"
+#include "usage_error.h"
 
 struct options {
 	const char *socket_path;
@@ -103,6 +104,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	};
 	int c;
 
+	opterr = 0;	/* said in one line below */
 	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
@@ -169,12 +171,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			printf("fxtraced %s\n", FXTRACE_VERSION);
 			exit(EXIT_SUCCESS);
 		default:
-			usage(stderr);
+			usage_bad_option("fxtraced", argv, "vh");
 			return -EINVAL;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "fxtraced: unexpected argument '%s'\n", argv[optind]);
+		usage_error("fxtraced", "unexpected argument '%s'", argv[optind]);
 		return -EINVAL;
 	}
 	return 0;

@@ -23,6 +23,7 @@
 #include "archive.h"
 #include "cleanup.h"
 #include "collect.h"
+#include "command_mark.h"
 #include "controller.h"
 #include <fxt/fxt_msg.h>
 #include "kernel_config.h"
@@ -1479,6 +1480,16 @@ enum fxt_buffering_mode trace_mode(const struct manager *m)
 struct kernel_source *trace_kernel(const struct manager *m)
 {
 	return m->trace->kernel;
+}
+
+int trace_mark_command(struct manager *m, pid_t pid)
+{
+	struct trace *t = m->trace;
+
+	if (!t || t->stopping || t->finishing)
+		return -ESRCH;
+	return command_mark_write(t->archive, manager_next_id(m), pid,
+				  now_ns());
 }
 
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res)

@@ -66,6 +66,11 @@ struct provider *trace_next_provider(const struct manager *m, uint32_t after);
 /* The running trace's mode and kernel capture (NULL: none), for snapshots. */
 enum fxt_buffering_mode trace_mode(const struct manager *m);
 struct kernel_source *trace_kernel(const struct manager *m);
+/*
+ * tracectl record's command is process pid: marks it in the archive
+ * (command_mark.h). -ESRCH when no trace runs or it is stopping.
+ */
+int trace_mark_command(struct manager *m, pid_t pid);
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res);
 /* The running trace for STATUS=: output, id, kernel, providers, bytes. */
 void trace_format_status(const struct manager *m, unsigned int nproviders,

@@ -188,6 +188,24 @@ static void put_slice(struct text_out *w, const struct summary_slice *e,
 	text_put_char(w, '}');
 }
 
+/*
+ * "scope": whose threads and slices follow, in words; "command_pid": the
+ * process an archive of tracectl record marks as the command.
+ */
+static void put_scope(struct text_out *w, const struct trace_summary *s,
+		      bool html_safe)
+{
+	char what[128];
+
+	process_tree_describe(&s->tree, what, sizeof(what));
+	text_put_lit(w, ",\n\"scope\":");
+	summary_json_string(w, what, strlen(what), html_safe);
+	if (s->tree.command_pid) {
+		text_put_lit(w, ",\"command_pid\":");
+		text_put_u64(w, s->tree.command_pid);
+	}
+}
+
 int summary_json_write(struct text_out *w, const struct trace_summary *s,
 		       const struct fxt_reader *r,
 		       const struct summary_json_options *opt)
@@ -209,6 +227,7 @@ int summary_json_write(struct text_out *w, const struct trace_summary *s,
 		nslices = opt->top;
 	text_put_lit(w, "{\"span_ns\":");
 	text_put_u64(w, trace_summary_span_ns(s));
+	put_scope(w, s, opt->html_safe);
 	text_put_lit(w, ",\n\"drops\":");
 	put_drops(w, s, r, opt->html_safe);
 	text_put_lit(w, ",\n\"cpus\":");

@@ -347,6 +347,8 @@ static int on_event(struct trace_summary *s, const struct fxt_record *rec,
 	default:
 		return 0;
 	}
+	if (!process_tree_has(&s->tree, th->pid))
+		return 0;
 	t = get_thread(s, th->tid, th->pid, &err);
 	if (!t)
 		return err;
@@ -538,6 +540,10 @@ static void saw_time(struct trace_summary *s, uint64_t ns)
 static int dispatch(struct trace_summary *s, const struct fxt_record *rec)
 {
 	uint64_t ns;
+	int err = process_tree_record(&s->tree, rec);
+
+	if (err)
+		return err;
 
 	switch (rec->type) {
 	case FXT_RECORD_EVENT:
@@ -578,6 +584,7 @@ int trace_summary_init(struct trace_summary *s,
 	if (opt)
 		s->opt = *opt;
 	hist_pool_init(&s->pool, SUMMARY_HIST_BYTES);
+	process_tree_init(&s->tree, opt ? &opt->process : NULL);
 	s->names = name_cache_new();
 	if (!s->names || grow_slice_index(s))
 		return -ENOMEM;
@@ -608,6 +615,7 @@ void trace_summary_done(struct trace_summary *s)
 	cpu_tracks_free(&s->running);
 	cpu_timeline_free(&s->timeline);
 	name_cache_free(s->names);
+	process_tree_free(&s->tree);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -651,6 +659,17 @@ static int by_cpu_time(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+bool trace_summary_keeps(const struct trace_summary *s,
+			 const struct summary_thread *t)
+{
+	struct thread_names names;
+
+	if (!process_tree_active(&s->tree))
+		return true;
+	trace_summary_names(s, t->tid, t->pid, &names);
+	return process_tree_has(&s->tree, names.pid);
+}
+
 const struct summary_thread **
 trace_summary_threads(const struct trace_summary *s, size_t *n)
 {
@@ -664,8 +683,8 @@ trace_summary_threads(const struct trace_summary *s, size_t *n)
 	for (i = 0; i < s->nthreads; i++) {
 		const struct summary_thread *t = &s->threads[i];
 
-		if (t->switches || t->cpu_ns || t->latency.count ||
-		    t->wake_pending)
+		if ((t->switches || t->cpu_ns || t->latency.count ||
+		     t->wake_pending) && trace_summary_keeps(s, t))
 			v[(*n)++] = t;
 	}
 	qsort(v, *n, sizeof(*v), by_cpu_time);

@@ -29,6 +29,7 @@
 #include "fxt_reader.h"
 #include "latency_hist.h"
 #include "name_cache.h"
+#include "process_tree.h"
 
 /*
  * The ceilings that bound memory whatever the input (under 60 MiB at
@@ -93,6 +94,8 @@ struct trace_summary_options {
 	/* Called every few thousand records with the input bytes read. */
 	void (*progress)(void *ctx, uint64_t bytes_read);
 	void *progress_ctx;
+	/* The processes to keep to (threads and slices of others are left out) */
+	struct process_tree_options process;
 };
 
 struct trace_summary {
@@ -125,6 +128,7 @@ struct trace_summary {
 	uint64_t first_ns, last_ns;
 	uint64_t last_sched_ns;
 	struct cpu_timeline timeline;
+	struct process_tree tree;
 };
 
 int trace_summary_init(struct trace_summary *s,
@@ -140,8 +144,9 @@ static inline uint64_t trace_summary_span_ns(const struct trace_summary *s)
 }
 
 /*
- * Threads that were scheduled or woken, by CPU time, most first (ties:
- * tid). The array is malloc'ed; NULL with *n 0 on ENOMEM.
+ * Threads that were scheduled or woken, of the processes kept to
+ * (process_tree.h), by CPU time, most first (ties: tid). The array is
+ * malloc'ed; NULL with *n 0 on ENOMEM.
  */
 const struct summary_thread **
 trace_summary_threads(const struct trace_summary *s, size_t *n);
@@ -160,6 +165,10 @@ struct thread_names {
 
 void trace_summary_names(const struct trace_summary *s, uint64_t tid,
 			 uint64_t pid, struct thread_names *out);
+
+/* Whether thread t is of the processes the summary keeps to. */
+bool trace_summary_keeps(const struct trace_summary *s,
+			 const struct summary_thread *t);
 
 /* The thread with this tid, or NULL. */
 const struct summary_thread *

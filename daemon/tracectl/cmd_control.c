@@ -30,10 +30,13 @@
 #include "cleanup.h"
 #include "control_proto.h"
 #include <fxt/fxt_msg.h>
+#include "manager_hint.h"
 #include "parse.h"
 #include "provider_text.h"
+#include "record_categories.h"
 #include "start_triggers.h"
 #include "tracectl.h"
+#include "usage_error.h"
 
 struct start_options {
 	struct fxt_ctl_start req;
@@ -78,11 +81,11 @@ static int connect_manager(const char *cmd)
 		fprintf(stderr, "tracectl %s: cannot connect to %s: %s\n"
 			"run with sudo or add yourself to group '%s'\n",
 			cmd, path, strerror(-fd), FXT_CTL_GROUP);
-	else
-		fprintf(stderr, "tracectl %s: cannot reach fxtraced at %s: %s\n"
-			"is fxtraced running? start it with: sudo systemctl start fxtraced, "
-			"or fxtraced --socket %s (and set %s=%s here)\n",
-			cmd, path, strerror(-fd), path, FXT_SOCKET_ENV, path);
+	else {
+		fprintf(stderr, "tracectl %s: cannot reach fxtraced at %s: %s\n",
+			cmd, path, strerror(-fd));
+		manager_hint_unreachable(stderr, path);
+	}
 	return -1;
 }
 
@@ -437,6 +440,8 @@ static int resolve_output(const char *path, char *out, size_t len)
 	return 0;
 }
 
+#define START_OPTSTRING "+o:c:b:m:d:k:p:h"
+
 static int parse_start(const char *cmd, int argc, char **argv,
 		       struct start_options *o)
 {
@@ -453,6 +458,7 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		{ "memory-budget", required_argument, NULL, 'M' },
 		{ "name", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
+		USAGE_VERSION_LONGOPT,
 		{}
 	};
 	const char *output = "trace.fxt";
@@ -464,7 +470,7 @@ static int parse_start(const char *cmd, int argc, char **argv,
 	start_triggers_init(&o->triggers);
 	/* "+": stop at the first non-option, the command of record. */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:c:b:m:d:k:p:h", longopts,
+	while ((c = getopt_long(argc, argv, START_OPTSTRING, longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
@@ -553,12 +559,14 @@ static int parse_start(const char *cmd, int argc, char **argv,
 		case 'h':
 			o->help = true;
 			return 0;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
 			v = start_triggers_option(cmd, c, optarg, &o->triggers);
 			if (v < 0)
 				return -EINVAL;
 			if (v > 0) {
-				start_usage(stderr, cmd);
+				usage_bad_option(argv[0], argv, START_OPTSTRING);
 				return -EINVAL;
 			}
 		}
@@ -894,8 +902,8 @@ int cmd_start(int argc, char **argv)
 		return TRACECTL_EXIT_OK;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "tracectl start: unexpected argument '%s'; to trace a command use: tracectl record -- COMMAND\n",
-			argv[optind]);
+		usage_error(argv[0], "unexpected argument '%s' (to trace a command: tracectl record -- COMMAND)",
+			    argv[optind]);
 		return TRACECTL_EXIT_USAGE;
 	}
 	return do_start("start", &o);
@@ -910,6 +918,8 @@ int cmd_stop(int argc, char **argv)
 {
 	uint64_t timeout_ns = STOP_TIMEOUT_DEFAULT_NS;
 
+	if (argc > 1 && !strcmp(argv[1], "--version"))
+		tracectl_version_exit();
 	if (want_help(argc, argv)) {
 		printf("Usage: tracectl stop [--timeout TIME]\n"
 		       "Stops the running trace; fxtraced writes the archive and tracectl\n"
@@ -929,13 +939,15 @@ int cmd_stop(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "--timeout")) {
 		if (parse_duration_ns(argv[2], &timeout_ns) < 0) {
-			fprintf(stderr, "tracectl stop: --timeout %s: give a time, e.g. 30s, or 0 to wait for ever\n",
-				argv[2]);
+			usage_error(argv[0], "--timeout %s: give a time, e.g. 30s, or 0 to wait for ever",
+				    argv[2]);
 			return TRACECTL_EXIT_USAGE;
 		}
-	} else if (argc > 1) {
-		fprintf(stderr, "tracectl stop: takes only --timeout TIME\n");
+	} else if (argc == 2 && !strcmp(argv[1], "--timeout")) {
+		usage_error(argv[0], "option '--timeout' needs a value");
 		return TRACECTL_EXIT_USAGE;
+	} else if (argc > 1) {
+		return tracectl_stray(argv[0], argv[strcmp(argv[1], "--timeout") ? 1 : 3]);
 	}
 	return do_stop("stop", NULL, timeout_ns);
 }
@@ -1048,7 +1060,8 @@ static void print_status(const struct reply *rep)
 	}
 	if (res->message[0])
 		printf("Archive: %s\n", res->message);
-	printf("Providers: %zu\n", rep->nproviders);
+	printf("Providers: %zu\n",
+	       provider_text_count(rep->providers, rep->nproviders));
 	for (i = 0; i < rep->nproviders; i++)
 		print_status_provider(&rep->providers[i]);
 	print_triggers(rep);
@@ -1060,6 +1073,8 @@ int cmd_status(int argc, char **argv)
 	struct reply rep;
 	int r;
 
+	if (argc > 1 && !strcmp(argv[1], "--version"))
+		tracectl_version_exit();
 	if (want_help(argc, argv)) {
 		printf("Usage: tracectl status\n"
 		       "Shows whether a trace runs, its name, mode, kernel backend, output\n"
@@ -1070,10 +1085,8 @@ int cmd_status(int argc, char **argv)
 		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl status\n");
 		return TRACECTL_EXIT_OK;
 	}
-	if (argc > 1) {
-		fprintf(stderr, "tracectl status: takes no arguments\n");
-		return TRACECTL_EXIT_USAGE;
-	}
+	if (argc > 1)
+		return tracectl_stray(argv[0], argv[1]);
 	fxt_msg_init(&req, FXT_MSG_CTL_STATUS, sizeof(req));
 	r = request("status", &req, sizeof(req), &rep);
 	if (!r)
@@ -1183,6 +1196,8 @@ static int run_command(char **argv, pid_t *child, struct reply *joined)
 	/* ^C goes to the command; we stay to stop the trace. */
 	sigaction(SIGINT, &ign, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
+	/* Piped, our lines stay before the command's own output. */
+	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
 		fprintf(stderr, "tracectl record: fork: %s\n", strerror(errno));
@@ -1257,11 +1272,16 @@ int cmd_record(int argc, char **argv)
 		return TRACECTL_EXIT_OK;
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "tracectl record: give the command to trace after --, e.g. tracectl record -- ./my-app\n");
+		usage_error(argv[0], "no command given: put it after --, e.g. tracectl record -- ./my-app");
 		return TRACECTL_EXIT_USAGE;
 	}
 	if (o.req.duration_ns) {
 		fprintf(stderr, "tracectl record: --duration does not apply; the trace ends with the command\n");
+		return TRACECTL_EXIT_USAGE;
+	}
+	if (!record_categories_add_proc(o.req.categories,
+					sizeof(o.req.categories))) {
+		fprintf(stderr, "tracectl record: --categories: no room to add kernel:proc (which process the command started); give a shorter list\n");
 		return TRACECTL_EXIT_USAGE;
 	}
 	if (!command_runnable(argv[optind])) {
@@ -1352,6 +1372,7 @@ int cmd_snapshot(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		USAGE_VERSION_LONGOPT,
 		{}
 	};
 	char name[64];
@@ -1367,16 +1388,15 @@ int cmd_snapshot(int argc, char **argv)
 		case 'h':
 			snapshot_usage(stdout);
 			return TRACECTL_EXIT_OK;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			snapshot_usage(stderr);
+			usage_bad_option(argv[0], argv, "o:h");
 			return TRACECTL_EXIT_USAGE;
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "tracectl snapshot: unexpected argument '%s'\n",
-			argv[optind]);
-		return TRACECTL_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return tracectl_stray(argv[0], argv[optind]);
 	if (!output) {
 		default_snapshot_name(name, sizeof(name));
 		output = name;

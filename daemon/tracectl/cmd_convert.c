@@ -15,6 +15,7 @@
 #include "fxt_reader.h"
 #include "text_out.h"
 #include "tracectl.h"
+#include "usage_error.h"
 #include "tracectl_input.h"
 
 /* Smaller inputs convert too fast for a progress line to help. */
@@ -75,6 +76,7 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		{ "json-array", no_argument, NULL, 'a' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		USAGE_VERSION_LONGOPT,
 		{ 0 },
 	};
 	int opt;
@@ -94,16 +96,15 @@ static int parse_args(int argc, char **argv, struct convert_args *a)
 		case 'h':
 			convert_usage(stdout);
 			return 1;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			convert_usage(stderr);
+			usage_bad_option(argv[0], argv, "o:h");
 			return -1;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "tracectl convert: expected one input FILE; "
-				"see 'tracectl convert --help'\n");
+	if (tracectl_one_input(argv[0], argc, argv))
 		return -1;
-	}
 	a->input = argv[optind];
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include "fxt_reader.h"
 #include "text_out.h"
 #include "tracectl.h"
+#include "usage_error.h"
 #include "tracectl_input.h"
 
 #define OUT_BUFFER_SIZE (512u << 10)
@@ -117,6 +118,17 @@ static void out_ts(struct text_out *o, const char *key, uint64_t ticks,
 	}
 }
 
+/* %.17g, with ".0" where it would read as an integer (2.0, not 2). */
+static void out_double(struct text_out *o, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	text_put_str(o, buf);
+	if (!strpbrk(buf, ".eEn"))	/* n: inf and nan */
+		text_put_str(o, ".0");
+}
+
 static void out_typed(struct text_out *o, const char *type, uint64_t v,
 		      bool hex, bool is_signed)
 {
@@ -131,7 +143,12 @@ static void out_typed(struct text_out *o, const char *type, uint64_t v,
 	text_put_char(o, ')');
 }
 
-/* name=value; int32, double, string and bool go untyped, as in C. */
+/*
+ * name=value, one notation for all: the type is shown only where the
+ * value alone does not tell it. Integers of any width are plain numbers,
+ * a double always has a '.' or an exponent, strings are quoted; a koid
+ * (an id, not a count) and a pointer are typed: koid(42), pointer(0x10).
+ */
 static void out_arg(struct text_out *o, const struct fxt_arg *a)
 {
 	text_put_char(o, ' ');
@@ -145,16 +162,16 @@ static void out_arg(struct text_out *o, const struct fxt_arg *a)
 		text_put_i64(o, a->value.i32);
 		break;
 	case FXT_ARG_UINT32:
-		out_typed(o, "uint32", a->value.u32, false, false);
+		text_put_u64(o, a->value.u32);
 		break;
 	case FXT_ARG_INT64:
-		out_typed(o, "int64", (uint64_t)a->value.i64, false, true);
+		text_put_i64(o, a->value.i64);
 		break;
 	case FXT_ARG_UINT64:
-		out_typed(o, "uint64", a->value.u64, false, false);
+		text_put_u64(o, a->value.u64);
 		break;
 	case FXT_ARG_DOUBLE:
-		text_put_printf(o, "%.17g", a->value.f64);
+		out_double(o, a->value.f64);
 		break;
 	case FXT_ARG_STRING:
 		out_quoted(o, a->value.str);
@@ -273,6 +290,21 @@ static void out_state(struct text_out *o, unsigned int state)
 		text_put_printf(o, "(%u)", state);
 }
 
+/*
+ * " (idle)" after a tid of 0 or one the switch gives Perfetto's idle
+ * weight INT32_MIN (in argument weight, e.g. "incoming_weight"): each
+ * CPU's idle thread, named for the reader.
+ */
+static void out_idle(struct text_out *o, const struct fxt_record *rec,
+		     uint64_t tid, const char *weight)
+{
+	const struct fxt_arg *w = fxt_record_arg(rec, weight, strlen(weight));
+
+	if (!tid || (w && w->type == FXT_ARG_INT32 &&
+		     w->value.i32 == INT32_MIN))
+		text_put_str(o, " (idle)");
+}
+
 static void dump_sched(struct text_out *o, const struct fxt_record *rec)
 {
 	switch (rec->sched.type) {
@@ -281,8 +313,10 @@ static void dump_sched(struct text_out *o, const struct fxt_record *rec)
 		out_ts(o, "ts", rec->sched.ts, rec->provider);
 		out_field_u64(o, "cpu", rec->sched.cpu);
 		out_field_u64(o, "out_tid", rec->sched.out_thread.tid);
+		out_idle(o, rec, rec->sched.out_thread.tid, "outgoing_weight");
 		out_state(o, rec->sched.out_state);
 		out_field_u64(o, "in_tid", rec->sched.in_thread.tid);
+		out_idle(o, rec, rec->sched.in_thread.tid, "incoming_weight");
 		break;
 	case FXT_SCHED_THREAD_WAKEUP:
 		out_kind(o, "thread_wakeup");
@@ -607,6 +641,7 @@ static const struct option long_options[] = {
 	{ "provider-buffer", no_argument, NULL, OPT_PROVIDER_BUFFER },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "help", no_argument, NULL, 'h' },
+	USAGE_VERSION_LONGOPT,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -683,16 +718,15 @@ static int parse_args(int argc, char **argv, struct dump *d,
 		case 'h':
 			usage(stdout);
 			return 1;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			usage(stderr);
+			usage_bad_option(argv[0], argv, "sh");
 			return -1;
 		}
 	}
-	if (argc - optind != 1) {
-		fprintf(stderr, "tracectl dump: expected one FILE (or '-' for stdin)\n\n");
-		usage(stderr);
+	if (tracectl_one_input(argv[0], argc, argv))
 		return -1;
-	}
 	d->path = argv[optind];
 	/* a provider's buffer has no magic number to judge it by */
 	opt->refuse_not_fxt = !force && !opt->provider_buffer;

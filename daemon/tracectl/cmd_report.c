@@ -14,12 +14,15 @@
 #include "report_html.h"
 #include "trace_summary.h"
 #include "tracectl.h"
+#include "usage_error.h"
 #include "tracectl_input.h"
+#include "tracectl_scope.h"
 
 struct report_args {
 	const char *input;
 	const char *output;
 	bool force;
+	struct process_tree_options process;
 };
 
 static void usage(FILE *out)
@@ -40,6 +43,7 @@ static void usage(FILE *out)
 		"                     its .fxt suffix replaced by .html\n"
 		"      --force        read input that does not look like FXT (no\n"
 		"                     magic number, first records broken) anyway\n"
+		TRACECTL_SCOPE_HELP
 		"  -h, --help         show this help\n"
 		"\n"
 		"Examples:\n"
@@ -54,6 +58,8 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		{ "output", required_argument, NULL, 'o' },
 		{ "force", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		TRACECTL_SCOPE_LONGOPTS,
+		USAGE_VERSION_LONGOPT,
 		{ 0 },
 	};
 	int opt;
@@ -70,17 +76,22 @@ static int parse_args(int argc, char **argv, struct report_args *a)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case TRACECTL_SCOPE_OPT_ALL:
+		case TRACECTL_SCOPE_OPT_PID:
+		case TRACECTL_SCOPE_OPT_PROCESS:
+			if (tracectl_scope_option("report", opt, optarg,
+						  &a->process))
+				return -1;
+			break;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			fprintf(stderr, "tracectl report: see 'tracectl report "
-					"--help'\n");
+			usage_bad_option(argv[0], argv, "o:h");
 			return -1;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "tracectl report: expected one input FILE; "
-				"see 'tracectl report --help'\n");
+	if (tracectl_one_input(argv[0], argc, argv))
 		return -1;
-	}
 	a->input = argv[optind];
 	return 0;
 }
@@ -121,6 +132,7 @@ int cmd_report(int argc, char **argv)
 		return TRACECTL_EXIT_FAIL;
 	}
 	in.summary_options.timeline = true;
+	in.summary_options.process = a.process;
 	ret = trace_summary_init(&s, &in.summary_options);
 	if (!ret)
 		ret = tracectl_input_read(&in, &s);

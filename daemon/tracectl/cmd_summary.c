@@ -19,7 +19,9 @@
 #include "text_out.h"
 #include "trace_summary.h"
 #include "tracectl.h"
+#include "usage_error.h"
 #include "tracectl_input.h"
+#include "tracectl_scope.h"
 
 #define TABLE_TOP_DEFAULT 20u
 #define NAME_WIDTH 24
@@ -30,6 +32,7 @@ struct summary_args {
 	bool json;
 	bool force;
 	size_t top;		/* 0: the default */
+	struct process_tree_options process;
 };
 
 static void usage(FILE *out)
@@ -49,6 +52,7 @@ static void usage(FILE *out)
 		"                 default: %u)\n"
 		"      --force    read input that does not look like FXT (no magic\n"
 		"                 number, first records broken) anyway\n"
+		TRACECTL_SCOPE_HELP
 		"  -h, --help     show this help\n"
 		"\n"
 		"Latency percentiles are within 1%% (histogram buckets).\n"
@@ -69,6 +73,8 @@ static int parse_args(int argc, char **argv, struct summary_args *a)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "top", required_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' },
+		TRACECTL_SCOPE_LONGOPTS,
+		USAGE_VERSION_LONGOPT,
 		{ 0 },
 	};
 	char *end;
@@ -97,17 +103,22 @@ static int parse_args(int argc, char **argv, struct summary_args *a)
 		case 'h':
 			usage(stdout);
 			return 1;
+		case TRACECTL_SCOPE_OPT_ALL:
+		case TRACECTL_SCOPE_OPT_PID:
+		case TRACECTL_SCOPE_OPT_PROCESS:
+			if (tracectl_scope_option("summary", opt, optarg,
+						  &a->process))
+				return -1;
+			break;
+		case USAGE_OPT_VERSION:
+			tracectl_version_exit();
 		default:
-			fprintf(stderr, "tracectl summary: see 'tracectl "
-					"summary --help'\n");
+			usage_bad_option(argv[0], argv, "n:h");
 			return -1;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "tracectl summary: expected one input FILE; "
-				"see 'tracectl summary --help'\n");
+	if (tracectl_one_input(argv[0], argc, argv))
 		return -1;
-	}
 	a->input = argv[optind];
 	return 0;
 }
@@ -182,6 +193,21 @@ static void print_drops(const struct trace_summary *s, struct fxt_reader *r)
 		       s->drops[i].buffer_overflows);
 	}
 	printf(shown ? " (records were lost)\n" : " drops: none\n");
+}
+
+/* Whose threads and slices the tables hold, and how to see the rest. */
+static void print_scope(const struct trace_summary *s)
+{
+	char what[128];
+
+	if (!process_tree_active(&s->tree))
+		return;
+	process_tree_describe(&s->tree, what, sizeof(what));
+	printf("Threads and slices of %s", what);
+	if (s->tree.not_followed)
+		printf(" (%" PRIu64 " forks past the limit not followed)",
+		       s->tree.not_followed);
+	printf("; --all for every process\n");
 }
 
 static void print_cpus(const struct trace_summary *s)
@@ -288,6 +314,7 @@ static int print_table(const struct summary_args *a,
 	       fmt_ns(span, sizeof(span), trace_summary_span_ns(s)),
 	       rs->records);
 	print_drops(s, r);
+	print_scope(s);
 	print_cpus(s);
 	ret = print_threads(s, top);
 	if (!ret)
@@ -325,6 +352,7 @@ int cmd_summary(int argc, char **argv)
 	ret = tracectl_input_open(&in, "summary", a.input, a.force);
 	if (ret)
 		return TRACECTL_EXIT_FAIL;
+	in.summary_options.process = a.process;
 	ret = trace_summary_init(&s, &in.summary_options);
 	if (!ret)
 		ret = tracectl_input_read(&in, &s);

@@ -37,3 +37,12 @@ uint64_t provider_add_drops(uint64_t sum, const struct fxt_ctl_provider *p)
 	return __builtin_add_overflow(sum, p->records_dropped, &sum) ?
 		       UINT64_MAX : sum;
 }
+
+size_t provider_text_count(const struct fxt_ctl_provider *p, size_t n)
+{
+	size_t i, count = 0;
+
+	for (i = 0; i < n; i++)
+		count += !(p[i].flags & FXT_CTL_PROVIDER_CATEGORY);
+	return count;
+}

@@ -29,6 +29,12 @@ static inline bool provider_drops_implausible(const struct fxt_ctl_provider *p)
 	return p->flags & FXT_CTL_PROVIDER_DROPS_IMPLAUSIBLE;
 }
 
+/*
+ * The providers among n rows (the kernel counts as one; the rows of its
+ * categories do not).
+ */
+size_t provider_text_count(const struct fxt_ctl_provider *p, size_t n);
+
 /* sum + p's records dropped, saturating; an implausible count adds none. */
 uint64_t provider_add_drops(uint64_t sum, const struct fxt_ctl_provider *p);
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* tracectl: drive the fxtrace manager and read FXT archives. */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "fxtrace_config.h"
 #include "tracectl.h"
+#include "usage_error.h"
 
 struct subcommand {
 	const char *name;
@@ -50,18 +52,18 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2) {
-		usage(stderr);
+		usage_error("tracectl", "no command given");
 		return TRACECTL_EXIT_USAGE;
 	}
+	/* Each subcommand says what getopt found wrong, in one line. */
+	opterr = 0;
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return TRACECTL_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("tracectl %s\n", FXTRACE_VERSION);
-		return TRACECTL_EXIT_OK;
-	}
+	if (!strcmp(argv[1], "--version"))
+		tracectl_version_exit();
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++) {
 		if (strcmp(argv[1], subcommands[i].name))
 			continue;
@@ -70,7 +72,8 @@ int main(int argc, char **argv)
 		argv[1] = prog;
 		return subcommands[i].run(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "tracectl: unknown command '%s'; see 'tracectl --help'\n",
-		argv[1]);
+	if (argv[1][0] == '-')
+		return tracectl_stray("tracectl", argv[1]);
+	usage_error("tracectl", "unknown command '%s'", argv[1]);
 	return TRACECTL_EXIT_USAGE;
 }

@@ -17,6 +17,21 @@ int cmd_convert(int argc, char **argv);
 int cmd_summary(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
+/* --version of tracectl and each subcommand: prints it, exits 0. */
+__attribute__((noreturn)) void tracectl_version_exit(void);
+/*
+ * An argument a subcommand does not take, as a usage error (an unknown
+ * option when it starts with '-'): TRACECTL_EXIT_USAGE. prog is argv[0]
+ * of the subcommand ("tracectl stop").
+ */
+int tracectl_stray(const char *prog, const char *arg);
+
+/*
+ * The one input FILE of the commands that read an archive, at optind: 0,
+ * or -1 after a usage error (none, or more than one).
+ */
+int tracectl_one_input(const char *prog, int argc, char **argv);
+
 #define TRACECTL_EXIT_OK 0
 #define TRACECTL_EXIT_FAIL 1
 #define TRACECTL_EXIT_USAGE 2

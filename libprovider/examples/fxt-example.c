@@ -24,6 +24,11 @@
 
 #define THREADS_MAX 64
 
+/* The build passes fxtrace's version; built on its own, there is none. */
+#ifndef FXT_EXAMPLE_VERSION
+#define FXT_EXAMPLE_VERSION "(built on its own)"
+#endif
+
 struct worker {
 	pthread_t thread;
 	unsigned int index;
@@ -34,6 +39,7 @@ struct worker {
 
 static const char usage[] =
 	"usage: fxt-example [--seconds S] [--iterations N] [--threads T] [--trigger NAME]\n"
+	"       fxt-example --help | --version\n"
 	"Emits trace events (categories example, example.io) from T threads\n"
 	"for S seconds (default 5) or N iterations per thread, then fires\n"
 	"trigger NAME if given (tracectl start --trigger NAME).\n"
@@ -58,6 +64,28 @@ static void do_io(struct worker *w, unsigned long i)
 	TRACE_FLOW_END("example.io", "request", flow);
 }
 
+/*
+ * A counter (id: the worker, one series each): iterations done and what
+ * is left, in iterations when their number was given, else in
+ * milliseconds until the deadline (never below 0).
+ */
+static void progress(struct worker *w, unsigned long i)
+{
+	uint64_t now = fxt_now();
+
+	if (w->iterations)
+		TRACE_COUNTER("example", "progress", w->index,
+			      TRACE_ARG_U64("iterations", i),
+			      TRACE_ARG_U64("remaining", w->iterations - i));
+	else
+		TRACE_COUNTER("example", "progress", w->index,
+			      TRACE_ARG_U64("iterations", i),
+			      TRACE_ARG_U64("remaining_ms",
+					    now < w->deadline ?
+						    (w->deadline - now) / 1000000 :
+						    0));
+}
+
 static void do_compute(struct worker *w, unsigned long i)
 {
 	uint64_t start = fxt_now();
@@ -71,9 +99,7 @@ static void do_compute(struct worker *w, unsigned long i)
 	TRACE_COMPLETE("example", "compute-complete", start, fxt_now(),
 		       TRACE_ARG_DOUBLE("x", x), TRACE_ARG_I64("k", -k),
 		       TRACE_ARG_PTR("worker", w), TRACE_ARG_NULL("nothing"));
-	TRACE_COUNTER("example", "progress", w->index,
-		      TRACE_ARG_U64("iterations", i),
-		      TRACE_ARG_I32("remaining", (int)(w->iterations - i)));
+	progress(w, i);
 }
 
 static void do_rare(struct worker *w, unsigned long i)
@@ -117,14 +143,20 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
+/* A whole number min..max for option opt, or -1 after saying so. */
+static int parse_ulong(const char *opt, const char *s, unsigned long min,
+		       unsigned long max, unsigned long *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtoul(s, &end, 10);
-	if (errno || end == s || *end || *out > max)
+	if (errno || end == s || *end || s[0] == '-' || *out < min ||
+	    *out > max) {
+		fprintf(stderr, "fxt-example: %s '%s': give a whole number %lu..%lu; see 'fxt-example --help'\n",
+			opt, s, min, max);
 		return -1;
+	}
 	return 0;
 }
 
@@ -138,23 +170,26 @@ static int parse_args(int argc, char **argv, unsigned long *seconds,
 		{ "threads", required_argument, NULL, 't' },
 		{ "trigger", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ 0 },
 	};
 	int c;
 
+	opterr = 0;	/* main() says what is wrong, in one line */
 	while ((c = getopt_long(argc, argv, "s:n:t:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
-			if (parse_ulong(optarg, 86400, seconds))
+			if (parse_ulong("--seconds", optarg, 0, 86400, seconds))
 				return -1;
 			break;
 		case 'n':
-			if (parse_ulong(optarg, 1000000000ul, iterations))
+			if (parse_ulong("--iterations", optarg, 0, 1000000000ul,
+					iterations))
 				return -1;
 			break;
 		case 't':
-			if (parse_ulong(optarg, THREADS_MAX, threads) ||
-			    !*threads)
+			if (parse_ulong("--threads", optarg, 1, THREADS_MAX,
+					threads))
 				return -1;
 			break;
 		case 'T':
@@ -163,11 +198,22 @@ static int parse_args(int argc, char **argv, unsigned long *seconds,
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
+		case 'V':
+			printf("fxt-example %s (provider API %d)\n",
+			       FXT_EXAMPLE_VERSION, FXT_PROVIDER_API_VERSION);
+			exit(0);
 		default:
+			fprintf(stderr, "fxt-example: unknown option or missing value: '%s'; see 'fxt-example --help'\n",
+				argv[optind - 1]);
 			return -1;
 		}
 	}
-	return optind == argc ? 0 : -1;
+	if (optind < argc) {
+		fprintf(stderr, "fxt-example: unexpected argument '%s'; see 'fxt-example --help'\n",
+			argv[optind]);
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -178,10 +224,8 @@ int main(int argc, char **argv)
 	uint64_t deadline;
 
 	if (parse_args(argc, argv, &seconds, &iterations, &threads,
-		       &trigger)) {
-		fputs(usage, stderr);
+		       &trigger))
 		return 2;
-	}
 	fxt_provider_init("fxt-example");
 	deadline = fxt_now() + seconds * 1000000000ull;
 	TRACE_INSTANT("example", "start", TRACE_SCOPE_PROCESS,

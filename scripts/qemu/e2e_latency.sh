@@ -46,7 +46,7 @@ snap=$1
 	{ tail -5 "$T/dump.err"; fail "tracectl dump --strict of $snap"; }
 longest=0
 for ns in $(grep "thread=[0-9]*/$wakee .*name=\"sched_latency\"" "$T/dump.out" |
-	sed -n 's/.*latency_ns=uint64(\([0-9]*\)).*/\1/p'); do
+	sed -n 's/.*latency_ns=\([0-9]*\).*/\1/p'); do
 	[ "$ns" -le "$longest" ] || longest=$ns
 done
 echo "  sched_latency of the wakee $wakee in the snapshot: $((longest / 1000)) us"

@@ -17,7 +17,7 @@ import sys
 
 LATENCY = re.compile(r'^0x[0-9a-f]+\s+instant\s+ts=(\d+) thread=(\d+)/(\d+) '
                      r'category="kernel:sched" name="sched_latency" '
-                     r'latency_ns=uint64\((\d+)\) wakeup_ts=uint64\((\d+)\)$')
+                     r'latency_ns=(\d+) wakeup_ts=(\d+)$')
 WAKEUP = re.compile(r'^0x[0-9a-f]+\s+thread_wakeup\s+ts=(\d+) cpu=\d+ tid=(\d+) ')
 SWITCH = re.compile(r'^0x[0-9a-f]+\s+context_switch\s+ts=(\d+) cpu=(\d+) '
                     r'out_tid=\d+ \w+ in_tid=(\d+) ')

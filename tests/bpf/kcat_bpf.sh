@@ -56,7 +56,7 @@ grep -q "thread=$child/$child category=\"kernel:proc\" name=\"exit\" code=3\$" \
 # A read's begin has its number, its end the byte it read.
 grep -q "thread=$dd/$dd category=\"kernel:syscall\" name=\"read\" number=0\$" \
 	"$T/dump.out" || fail "no read begin with its number on dd"
-grep -q "thread=$dd/$dd category=\"kernel:syscall\" name=\"read\" ret=int64(1)\$" \
+grep -q "thread=$dd/$dd category=\"kernel:syscall\" name=\"read\" ret=1\$" \
 	"$T/dump.out" || fail "no read end returning 1 on dd"
 grep -q 'type=thread koid=1073741824 name="swapper/0" process=koid(0)' \
 	"$T/dump.out" || fail "CPU 0's idle thread not named"

@@ -153,7 +153,7 @@ has_snapshot() {
 
 # marks FILE: the n arguments of the "mark" instants in FILE, one a line.
 marks() {
-	"$TRACECTL" dump "$1" | sed -n 's/.*name="mark" n=int64(\([0-9]*\)).*/\1/p'
+	"$TRACECTL" dump "$1" | sed -n 's/.*name="mark" n=\([0-9]*\).*/\1/p'
 }
 
 # run_provider STEPS...: the trigger provider runs all its steps.

@@ -34,7 +34,21 @@ for mode in oneshot circular streaming; do
 	grep -q '"fxt-example"' "$T/dump.out" || fail "$mode: provider name missing"
 	[ "$(count 'name="tick"')" -gt 0 ] || fail "$mode: no tick events"
 	[ "$(count 'name="done"')" -eq 1 ] || fail "$mode: the last event (done) is missing"
+	# the progress counter: iterations left, down to 1, never below
+	[ "$(count 'name="progress" id=[0-9]* iterations=199 remaining=1$')" -eq 2 ] ||
+		fail "$mode: progress does not count down to 1"
 done
+
+# Bound by time instead, progress counts the milliseconds left, never
+# below 0 (not iterations "left" of none given).
+"$TRACECTL" record -o "$T/seconds.fxt" --kernel=off -- \
+	"$FXT_EXAMPLE" --seconds 1 --threads 1 >/dev/null
+strict_dump "$T/seconds.fxt"
+[ "$(count 'name="progress" id=[0-9]* iterations=[0-9]* remaining_ms=[0-9]*$')" -gt 0 ] ||
+	fail "--seconds: no progress in milliseconds left"
+if grep -q 'name="progress".*=-' "$T/dump.out"; then
+	fail "--seconds: a negative progress counter"
+fi
 
 # The C++ example, from each C++ compiler: every request's scope is in
 # the archive, those left by an exception too. No start wait of ours:

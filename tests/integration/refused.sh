@@ -10,8 +10,24 @@ FXTRACE_SOCKET="$T/none.sock" "$TRACECTL" status 2>"$T/none.err"
 status=$?
 set -e
 [ "$status" -eq 1 ] || fail "status without a manager exited $status"
-grep -q "is fxtraced running? start it with: sudo systemctl start fxtraced" "$T/none.err" ||
-	fail "no hint to start fxtraced"
+# the socket is not the default: fxtraced on it, FXTRACE_SOCKET as it is
+grep -q "^is fxtraced running on $T/none.sock (FXTRACE_SOCKET)? start it with: fxtraced --socket $T/none.sock &\$" "$T/none.err" ||
+	fail "no hint to start fxtraced on the socket: $(cat "$T/none.err")"
+grep -q "systemctl\|FXTRACE_SOCKET=" "$T/none.err" &&
+	fail "a hint for another socket or machine: $(cat "$T/none.err")"
+# the default socket: systemd's unit only where systemd is PID 1
+if [ ! -e /run/fxtrace/manager.sock ]; then
+	set +e
+	env -u FXTRACE_SOCKET "$TRACECTL" status 2>"$T/default.err"
+	set -e
+	if [ -d /run/systemd/system ]; then
+		hint="start it with: sudo systemctl start fxtraced.socket$"
+	else
+		hint="PID 1 is not systemd here: start it with: sudo fxtraced &$"
+	fi
+	grep -q "$hint" "$T/default.err" ||
+		fail "default socket: $(cat "$T/default.err")"
+fi
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	echo "refused: needs root and setpriv to act as nobody; skipped"

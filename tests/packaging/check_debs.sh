@@ -78,6 +78,10 @@ check "libfxt-provider-dev: headers, .so, .pc, man 3" \
 	"usr/lib/$multiarch/libfxt-provider.so" \
 	"usr/lib/$multiarch/pkgconfig/libfxt-provider.pc" \
 	usr/share/man/man3/libfxt-provider.3.gz
+check "libfxt-provider-dev: README and the examples' sources, uncompressed" \
+	has_files "$dev" usr/share/doc/libfxt-provider-dev/README.md \
+	usr/share/doc/libfxt-provider-dev/examples/fxt-example.c \
+	usr/share/doc/libfxt-provider-dev/examples/fxt-example-cxx.cc
 check "fxt-sched-dkms: the module sources and dkms.conf" \
 	has_files "$dkms" "usr/src/fxt-sched-$version/dkms.conf" \
 	"usr/src/fxt-sched-$version/Kbuild" \
@@ -124,6 +128,8 @@ check "prerm stops the socket and the service on removal" \
 		grep -q \"stop 'fxtraced.socket'\" '$work/ctl/prerm'"
 check "postrm purges the units' enablement" \
 	grep -q "deb-systemd-helper purge 'fxtraced.socket'" "$work/ctl/postrm"
+check "fxt-sched-dkms names a running kernel without headers it skipped" \
+	grep -q 'fxt_sched not built for the running kernel \$running' "$work/dkms-ctl/postinst"
 check "fxt-sched-dkms registers fxt-sched $version with DKMS" \
 	sh -c "grep -q '^DKMS_NAME=fxt-sched$' '$work/dkms-ctl/postinst' &&
 		grep -q '^DKMS_VERSION=$version$' '$work/dkms-ctl/postinst'"

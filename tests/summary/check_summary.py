@@ -20,7 +20,8 @@ import sys
 
 TS = r'(\d+)(?: \((\d+) ns\))?'
 RE_SWITCH = re.compile(r'^\S+\s+context_switch\s+ts=' + TS +
-                       r' cpu=(\d+) out_tid=(\d+) \S+ in_tid=(\d+)(.*)$')
+                       r' cpu=(\d+) out_tid=(\d+)(?: \(idle\))? \S+ '
+                       r'in_tid=(\d+)(.*)$')
 RE_LEGACY = re.compile(r'^\S+\s+legacy_switch\s+ts=' + TS +
                        r' cpu=(\d+) out=\d+/(\d+) \S+ out_prio=\d+ '
                        r'in=\d+/(\d+) in_prio=\d+(.*)$')

@@ -60,8 +60,12 @@ browse "$T/random.html" dom --dump-dom
 grep -q 'data-rendered="1"' "$T/dom.out" || fail "the page did not finish drawing"
 status=$(grep -o 'id="status">[^<]*' "$T/dom.out")
 echo "$status"
-echo "$status" | grep -Eq 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5$' ||
+echo "$status" | grep -Eq 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5 ' ||
 	fail "lanes, histogram or tables missing: $status"
+# the legend: a colour of its own per entry, no two labels alike; the
+# time axis in one unit (not "0 ns" beside "20.0 ms")
+echo "$status" | grep -Eq ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1$' ||
+	fail "legend colours, labels or axis units: $status"
 
 # The page drives its timeline like a user (wheel, drag, hover).
 browse "$T/random.html#selftest" selftest --dump-dom --window-size=1200,900

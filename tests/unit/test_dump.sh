@@ -32,10 +32,10 @@ expect_line() {	# FILE PATTERN (fixed string)
 expect_exit 0 "$tracectl" dump "$dir/good.fxt"
 expect_line out '0x00000000  magic              0x16547846'
 expect_line out '0x00000008  provider_info      id=7 name="kernel"'
-expect_line out 'instant            ts=1000 thread=100/101 category="cat" name="all args" null=null i32=-7 u32=uint32(4294967280)'
+expect_line out 'instant            ts=1000 thread=100/101 category="cat" name="all args" null=null i32=-7 u32=4294967280 i64=-1099511627776 u64=9223372036854775808 f64=2.5'
 expect_line out 'f64=2.5 cat="inline value" ptr=pointer(0x7ffd0000beef) koid=koid(4242) flag=true indexed="name two"'
 expect_line out 'duration_complete  ts=1000 thread=100/101 category="cat" name="name two" end_ts=2000'
-expect_line out 'context_switch     ts=3000 cpu=1 out_tid=101 blocked in_tid=102 outgoing_weight=5 incoming_weight=-2147483648'
+expect_line out 'context_switch     ts=3000 cpu=1 out_tid=101 blocked in_tid=102 (idle) outgoing_weight=5 incoming_weight=-2147483648'
 expect_line out 'thread_wakeup      ts=3001 cpu=1 tid=101 weight=3 waker=koid(101)'
 expect_line out 'legacy_switch      ts=3002 cpu=2 out=100/101 suspended out_prio=10 in=7/8 in_prio=20'
 expect_line out 'large_blob         category="cat" name="large" ts=2400 (100000 ns) thread=1/2'
@@ -103,16 +103,36 @@ expect_exit 1 "$tracectl" dump "$dir/missing.fxt"
 expect_line err 'cannot open'
 expect_exit 2 "$tracectl" dump
 expect_exit 2 "$tracectl" dump --bogus "$dir/good.fxt"
-expect_line err "tracectl dump: unrecognized option '--bogus'"
-# every subcommand's option errors: "tracectl CMD:", exit 2
-for cmd in start stop status record dump convert summary report; do
+# every subcommand's usage errors: one line naming the mistake and the
+# --help to read, exit 2; and every subcommand answers --version
+one_line() {
+	[ "$(wc -l <"$dir/err")" -eq 1 ] || fail "$*: not one line: $(cat "$dir/err")"
+}
+for cmd in start stop status snapshot record dump convert summary report; do
 	expect_exit 2 "$tracectl" $cmd --bogus
-	grep -q "^tracectl $cmd: " "$dir/err" || fail "$cmd: option error not 'tracectl $cmd:': $(cat "$dir/err")"
+	expect_line err "tracectl $cmd: unknown option '--bogus'; see 'tracectl $cmd --help'"
+	one_line $cmd --bogus
+	expect_exit 0 "$tracectl" $cmd --version
+	grep -q "^tracectl [0-9]" "$dir/out" || fail "$cmd --version: $(cat "$dir/out")"
 done
-for cmd in start record convert report; do
+for cmd in start record snapshot convert report; do
 	expect_exit 2 "$tracectl" $cmd -o
-	expect_line err "tracectl $cmd: option requires an argument -- 'o'"
+	expect_line err "tracectl $cmd: option '-o' needs a value; see 'tracectl $cmd --help'"
+	one_line $cmd -o
 done
+for cmd in stop status snapshot dump convert summary report; do
+	expect_exit 2 "$tracectl" $cmd "$dir/good.fxt" stray
+	grep -q "^tracectl $cmd: unexpected argument '[^']*'; see 'tracectl $cmd --help'\$" "$dir/err" ||
+		fail "$cmd: stray argument: $(cat "$dir/err")"
+	one_line $cmd stray
+done
+expect_exit 2 "$tracectl" start stray
+expect_line err "tracectl start: unexpected argument 'stray' (to trace a command: tracectl record -- COMMAND); see 'tracectl start --help'"
+expect_exit 2 "$tracectl" summary
+expect_line err "tracectl summary: no input FILE given ('-' reads stdin); see 'tracectl summary --help'"
+expect_exit 2 "$tracectl" frob
+expect_line err "tracectl: unknown command 'frob'; see 'tracectl --help'"
+expect_exit 0 "$tracectl" --version
 expect_exit 2 "$tracectl" dump "$dir/good.fxt" "$dir/good.fxt"
 expect_exit 0 "$tracectl" dump --help
 expect_line out 'Examples:'

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What every tracectl subcommand says of --version and of arguments it
+ * does not take (tracectl.h), in the style of usage_error.h.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "fxtrace_config.h"
+#include "tracectl.h"
+#include "usage_error.h"
+
+void tracectl_version_exit(void)
+{
+	usage_version_exit("tracectl", FXTRACE_VERSION);
+}
+
+int tracectl_stray(const char *prog, const char *arg)
+{
+	if (arg[0] == '-' && arg[1])
+		usage_error(prog, "unknown option '%s'", arg);
+	else
+		usage_error(prog, "unexpected argument '%s'", arg);
+	return TRACECTL_EXIT_USAGE;
+}
+
+int tracectl_one_input(const char *prog, int argc, char **argv)
+{
+	if (optind < argc - 1) {
+		tracectl_stray(prog, argv[optind + 1]);
+		return -1;
+	}
+	if (optind != argc - 1) {
+		usage_error(prog, "no input FILE given ('-' reads stdin)");
+		return -1;
+	}
+	return 0;
+}

@@ -26,22 +26,67 @@ static int refuse_errno(char *why, size_t why_len)
 	return refuse(r, why, why_len, strerror(-r));
 }
 
+/*
+ * A symbolic link at path is followed only where no other user could
+ * have put it or could change it: the link is root's or ours, in a
+ * directory that no other user can write. systemd makes one of those for
+ * RuntimeDirectory= with DynamicUser= (/run/fxtrace/state to
+ * /run/private/...); another user's link is refused.
+ */
+static int link_trusted(const char *path, char *why, size_t why_len)
+{
+	_cleanup_free_ char *copy = strdup(path);
+	struct stat lsb, psb;
+	char *slash;
+
+	if (!copy)
+		return -ENOMEM;
+	if (lstat(path, &lsb) < 0)
+		return refuse_errno(why, why_len);
+	if (lsb.st_uid != 0 && lsb.st_uid != geteuid()) {
+		snprintf(why, why_len, "it is a symbolic link of uid %u",
+			 (unsigned int)lsb.st_uid);
+		return -EPERM;
+	}
+	slash = strrchr(copy, '/');
+	if (!slash)
+		return refuse(-EPERM, why, why_len, "it is a symbolic link");
+	slash[slash == copy] = '\0';
+	if (stat(copy, &psb) < 0)
+		return refuse_errno(why, why_len);
+	if ((psb.st_uid != 0 && psb.st_uid != geteuid()) ||
+	    (psb.st_mode & (S_IWGRP | S_IWOTH)))
+		return refuse(-EPERM, why, why_len,
+			      "it is a symbolic link in a directory other users can write");
+	return 0;
+}
+
+static int open_dir(const char *path, char *why, size_t why_len)
+{
+	struct stat lsb;
+	int fd, r;
+
+	fd = open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd >= 0 || (errno != ELOOP && errno != ENOTDIR))
+		return fd < 0 ? refuse_errno(why, why_len) : fd;
+	if (lstat(path, &lsb) < 0 || !S_ISLNK(lsb.st_mode))
+		return refuse(-ENOTDIR, why, why_len, "it is not a directory");
+	r = link_trusted(path, why, why_len);
+	if (r < 0)
+		return r;
+	fd = open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+	return fd < 0 ? refuse_errno(why, why_len) : fd;
+}
+
 int state_dir_open(const char *path, char *why, size_t why_len)
 {
 	_cleanup_close_ int fd = -1;
 	struct stat sb;
-	int r;
 
-	fd = open(path, O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR)) {
-		struct stat lsb;
-
-		r = -errno;
-		return refuse(r, why, why_len,
-			      lstat(path, &lsb) == 0 && S_ISLNK(lsb.st_mode) ?
-			      "it is a symbolic link" : "it is not a directory");
-	}
-	if (fd < 0 || fstat(fd, &sb) < 0)
+	fd = open_dir(path, why, why_len);
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, &sb) < 0)
 		return refuse_errno(why, why_len);
 	if (sb.st_uid != geteuid()) {
 		snprintf(why, why_len, "it is owned by uid %u, not uid %u (fxtraced's)",

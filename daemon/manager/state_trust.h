@@ -5,7 +5,7 @@
  * write snapshots in: read from a place another user can write, it would
  * have the manager (root, often) clobber a file of that user's choosing.
  * So the state directory is one only the manager's euid can write (and
- * not a symbolic link), and what a state names is taken only while it
+ * not a symbolic link another user could have made or could change), and what a state names is taken only while it
  * still is what the trace started with: the archive by its inode, owner
  * and hidden name, the triggers' directory by its inode and owner.
  * Every refusal says why: a clause for the caller's log line ("it is a
@@ -22,8 +22,9 @@
 #define STATE_TRUST_WHY_MAX 160
 
 /*
- * Opens path (a directory, not a symbolic link, owned by our euid, not
- * writable by group or others) for the state; the descriptor or -errno.
+ * Opens path (a directory owned by our euid, not writable by group or
+ * others; through a symbolic link only if root's or ours, in a directory
+ * no other user can write) for the state; the descriptor or -errno.
  */
 int state_dir_open(const char *path, char *why, size_t why_len);
 

@@ -204,8 +204,10 @@ killed_service_resumes() {
 	systemctl kill -s KILL fxtraced.service || return 1
 	# shellcheck disable=SC2016
 	wait_for 'new=$(systemctl show -P MainPID fxtraced.service); [ "$new" != 0 ] && [ "$new" != "$old" ]' || return 1
-	wait_for 'tracectl status | grep -q "^State: tracing"' || return 1
-	wait_for 'journalctl -u fxtraced --since "$since" -o cat | grep -q "fxt-example.*handed its buffer"' || return 1
+	wait_for 'tracectl status | grep -q "^State: tracing"' ||
+		{ journalctl -u fxtraced --since "$since" -o cat | tail -n 15; return 1; }
+	wait_for 'journalctl -u fxtraced --since "$since" -o cat | grep -q "fxt-example.*handed its buffer"' ||
+		{ journalctl -u fxtraced --since "$since" -o cat | tail -n 15; return 1; }
 	wait "$example_pid" || return 1
 	tracectl status | grep '^Archive:'
 	tracectl stop || return 1

@@ -100,11 +100,18 @@ refused() {
 	stop_manager
 }
 
-# A state directory given through a symbolic link.
+# A state directory given through a symbolic link another user made, or
+# could replace. (One of root's, where only root can write, is followed:
+# systemd makes RuntimeDirectory= so under DynamicUser=.)
 plant "$T/state" .victim.fxt.Zz9Yy8 0
-ln -s "$T/state" "$T/link"
-refused "Not keeping the running trace's state in $T/link: it is a symbolic link" \
-	--state-dir "$T/link"
+install -d -o nobody -m 755 "$T/nobodys-links"
+as_nobody ln -s "$T/state" "$T/nobodys-links/link"
+refused "Not keeping the running trace's state in $T/nobodys-links/link: it is a symbolic link of uid $NOBODY" \
+	--state-dir "$T/nobodys-links/link"
+install -d -m 1777 "$T/open"
+ln -s "$T/state" "$T/open/link"
+refused "Not keeping the running trace's state in $T/open/link: it is a symbolic link in a directory other users can write" \
+	--state-dir "$T/open/link"
 # A state directory of another owner, or writable by its group.
 install -d -o nobody -m 700 "$T/nobodys"
 plant "$T/nobodys" .victim.fxt.Zz9Yy8 0 as_nobody

@@ -10,8 +10,12 @@
 : "${PROVIDER_MAN:?}" "${PROVIDER_LIB:?}" "${PROVIDER_SRC:?}" "${FXT_INCLUDE:?}"
 
 libdir=$(dirname "$PROVIDER_LIB")
+# Against a sanitized library, the program carries the sanitizers' runtime
+# too (it must come first).
+sanitize=${FXT_SANITIZED:+-fsanitize=address,undefined}
 build() {	# OUT SOURCE COMPILER: as pkg-config would give it
-	"$3" -Wall -Wextra -Werror -I"$FXT_INCLUDE" -o "$1" "$2" \
+	# shellcheck disable=SC2086
+	"$3" -Wall -Wextra -Werror $sanitize -I"$FXT_INCLUDE" -o "$1" "$2" \
 		-L"$libdir" -Wl,-rpath,"$libdir" -lfxt-provider -pthread ||
 		fail "$2 does not compile"
 }

@@ -50,6 +50,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 
 	# Three providers of nobody, a budget of two 64K buffers.
 	for n in p1 p2 p3; do
+		: >"$T/$n.out"	# not the child's redirection: see start_provider
 		setpriv --reuid=nobody --regid=nogroup --clear-groups \
 			"$PROTO_PROVIDER" --name "$n" --events 50 --stay \
 			>"$T/$n.out" 2>&1 &

@@ -26,6 +26,9 @@ stop_field() {
 start_held() {
 	"$TRACECTL" start -o "$T/held-$1.fxt" --mode "$1" --buffer-size "$2" \
 		--kernel=off
+	# Emptied here, not by the child's redirection: the poll below could
+	# read the last run's "wrote" before a slow child truncates the file.
+	: >"$T/held.out"
 	"$CHUNK_WRITER" --threads $THREADS --events 3333 \
 		--hold-until "$T/go" >"$T/held.out" &
 	held=$!

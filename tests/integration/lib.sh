@@ -105,6 +105,9 @@ provider_connected() {
 start_provider() {
 	name=$1
 	shift
+	# Emptied by us, not by the child's redirection, which may come after
+	# a wait_wrote that would read a provider of the same name's last run.
+	: >"$T/$name.out"
 	"$PROTO_PROVIDER" --name "$name" "$@" >"$T/$name.out" 2>&1 &
 	BG_PIDS="$BG_PIDS $!"
 	poll provider_connected "$name"

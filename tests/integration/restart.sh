@@ -36,6 +36,7 @@ start_from_store() {
 # start_resuming NAME EVENTS MORE [PACE]: a library provider that writes
 # EVENTS events, then MORE once $T/go-NAME exists.
 start_resuming() {
+	: >"$T/$1.out"	# not the child's redirection: see start_provider
 	"$RESUME_PROVIDER" --name "$1" --events "$2" --more "$3" \
 		--go "$T/go-$1" --pace-us "${4:-0}" >"$T/$1.out" 2>&1 &
 	BG_PIDS="$BG_PIDS $!"

@@ -159,6 +159,9 @@ static const struct kernel_category {
 	  "block:block_rq_issue, block:block_rq_complete" },
 	{ "kernel:fault", FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES,
 	  FXT_SCHED_EV_FAULT, false, "exceptions:page_fault_user" },
+	{ "kernel:mem", FXT_SCHED_EV_MEM | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_MEM, false,
+	  "kmem:rss_stat, vmscan:mm_vmscan_direct_reclaim_begin/end" },
 };
 
 #define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))

@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# kernel:mem with --kernel=bpf, end to end through fxtraced, the archive
+# read back (tracectl dump --strict, check_mem_dump.py):
+# - rss: a process that grows to 300 MiB in 10 MiB steps has an anon
+#   mem.rss counter that rises, never falling, in at least 30 steps to
+#   within 5% of 300 MiB; stop prints a kernel:mem row;
+# - reclaim: in a memory cgroup limited to 64 MiB (made here: v1's
+#   memory.limit_in_bytes, or v2's memory.max), reading a 200 MiB file
+#   through the page cache gives memcg_reclaim slices on the reader's
+#   thread, each begin with its order and end with the pages reclaimed;
+# - oom: without swap, anonymous memory beyond that limit gets the
+#   process killed, and the oom_kill instant names it (pid, name, RSS).
+# The cgroup parts are skipped where no memory controller is mounted.
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "skip: needs root and kernel BTF"
+	exit 77
+fi
+. "$(dirname "$0")/../integration/lib.sh"
+: "${MEM_WORKLOAD:?}"
+CHECK_MEM="$(dirname "$0")/check_mem_dump.py"
+CG=""
+cg_cleanup() {
+	status=$?
+	set +e
+	if [ -n "$CG" ]; then
+		for p in $(cat "$CG/cgroup.procs" 2>/dev/null); do
+			kill -9 "$p"
+		done
+		poll rmdir "$CG"
+	fi
+	(exit "$status")
+	cleanup
+}
+trap cg_cleanup EXIT
+
+# record NAME CMD...: records kernel:mem around CMD into $T/NAME.fxt,
+# its dump in $T/NAME.dump; CMD's output in $T/NAME.out.
+record() {
+	name=$1
+	shift
+	"$TRACECTL" record -o "$T/$name.fxt" --kernel=bpf --buffer-size 4M \
+		--kernel-buffer-size 4M --categories kernel:mem -- "$@" \
+		>"$T/$name.out" 2>&1
+	rc=$?
+	"$TRACECTL" dump --strict "$T/$name.fxt" >"$T/$name.dump" 2>&1 ||
+		{ tail "$T/$name.dump"; fail "$name: tracectl dump --strict"; }
+	return $rc
+}
+
+start_manager
+
+record grow "$MEM_WORKLOAD" grow 300 10 || fail "grow: tracectl record"
+pid=$(sed -n 's/^pid=//p' "$T/grow.out")
+grep -q '^grown=300$' "$T/grow.out" || fail "grow: the workload did not grow"
+awk '$1 == "kernel:mem" && $3 > 0 { found = 1 } END { exit !found }' \
+	"$T/grow.out" || fail "grow: stop printed no kernel:mem row with records"
+python3 "$CHECK_MEM" rss "$T/grow.dump" "$pid" 300 10 || fail "grow: RSS counter"
+
+# A memory cgroup of 64 MiB, without swap beyond it.
+if [ -w /sys/fs/cgroup/memory/cgroup.procs ]; then
+	CG=/sys/fs/cgroup/memory/fxt-mem-$$
+	mkdir "$CG" || fail "mkdir $CG"
+	echo $((64 << 20)) >"$CG/memory.limit_in_bytes" || fail "v1 limit"
+elif grep -qw memory /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+	CG=/sys/fs/cgroup/fxt-mem-$$
+	mkdir "$CG" || fail "mkdir $CG"
+	echo $((64 << 20)) >"$CG/memory.max" || fail "v2 limit"
+	echo 0 >"$CG/memory.swap.max" 2>/dev/null
+else
+	echo "no memory cgroup controller: reclaim and oom skipped"
+	stop_manager
+	echo "mem_bpf: ok"
+	exit 0
+fi
+
+# The file's pages are written back and dropped first: cached, they
+# would not be charged to the reader's cgroup.
+dd if=/dev/zero of="$T/big" bs=1M count=200 conv=fsync status=none || fail "dd"
+record reclaim sh -c "echo \$\$ >$CG/cgroup.procs &&
+	dd if=$T/big iflag=nocache count=0 status=none &&
+	exec $MEM_WORKLOAD read $T/big" || fail "reclaim: tracectl record"
+rm -f "$T/big"
+pid=$(sed -n 's/^pid=//p' "$T/reclaim.out")
+grep -q "^read=$((200 << 20))\$" "$T/reclaim.out" || fail "reclaim: no read"
+python3 "$CHECK_MEM" reclaim "$T/reclaim.dump" "$pid" memcg_reclaim ||
+	fail "reclaim: memcg_reclaim slices"
+
+if [ "$(wc -l </proc/swaps)" -gt 1 ]; then
+	echo "swap is on: oom skipped"
+else
+	record oom sh -c "echo \$\$ >$CG/cgroup.procs &&
+		exec $MEM_WORKLOAD hog" && fail "oom: the hog was not killed"
+	pid=$(sed -n 's/^pid=//p' "$T/oom.out")
+	[ -n "$pid" ] || fail "oom: the hog did not start"
+	python3 "$CHECK_MEM" oom "$T/oom.dump" "$pid" mem-workload ||
+		fail "oom: oom_kill instant"
+fi
+
+stop_manager
+echo "mem_bpf: ok"

@@ -578,6 +578,7 @@ int trace_summary_init(struct trace_summary *s,
 	if (opt)
 		s->opt = *opt;
 	hist_pool_init(&s->pool, SUMMARY_HIST_BYTES);
+	memory_summary_init(&s->memory);
 	s->names = name_cache_new();
 	if (!s->names || grow_slice_index(s))
 		return -ENOMEM;
@@ -607,6 +608,7 @@ void trace_summary_done(struct trace_summary *s)
 	hist_pool_free(&s->pool);
 	cpu_tracks_free(&s->running);
 	cpu_timeline_free(&s->timeline);
+	memory_summary_free(&s->memory);
 	name_cache_free(s->names);
 	memset(s, 0, sizeof(*s));
 }
@@ -620,6 +622,8 @@ int trace_summary_read(struct trace_summary *s, struct fxt_reader *r)
 
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		err = dispatch(s, &rec);
+		if (!err)
+			err = memory_summary_record(&s->memory, &rec);
 		if (err)
 			return err;
 		if (s->opt.progress && !(++n & PROGRESS_EVERY))

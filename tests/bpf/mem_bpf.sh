@@ -11,9 +11,13 @@
 #   thread, each begin with its order and end with the pages reclaimed;
 # - oom: without swap, anonymous memory beyond that limit gets the
 #   process killed, and the oom_kill instant names it (pid, name, RSS).
+# tracectl convert has the counter; tracectl summary the process's peak
+# RSS, the thread's stall time (within 10% of its slices' sum) and the
+# OOM kill.
 # The cgroup parts are skipped where no memory controller is mounted.
-if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
-	echo "skip: needs root and kernel BTF"
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ] ||
+	! command -v jq >/dev/null; then
+	echo "skip: needs root, kernel BTF and jq"
 	exit 77
 fi
 . "$(dirname "$0")/../integration/lib.sh"
@@ -56,6 +60,19 @@ grep -q '^grown=300$' "$T/grow.out" || fail "grow: the workload did not grow"
 awk '$1 == "kernel:mem" && $3 > 0 { found = 1 } END { exit !found }' \
 	"$T/grow.out" || fail "grow: stop printed no kernel:mem row with records"
 python3 "$CHECK_MEM" rss "$T/grow.dump" "$pid" 300 10 || fail "grow: RSS counter"
+# The same counter converted, and the summary's peak RSS of the process.
+"$TRACECTL" convert -o "$T/grow.json" "$T/grow.fxt" || fail "grow: convert"
+jq -e --argjson p "$pid" '[.traceEvents[] | select(.ph == "C" and
+	.name == "mem.rss" and .pid == $p) | .args.anon // 0] | max |
+	. >= 285 * 1048576 and . <= 315 * 1048576' "$T/grow.json" >/dev/null ||
+	fail "grow: converted anon counter"
+"$TRACECTL" summary --json "$T/grow.fxt" >"$T/grow.summary" ||
+	fail "grow: tracectl summary --json"
+jq -e --argjson p "$pid" '.memory.processes[] | select(.pid == $p) |
+	.peak_rss >= 285 * 1048576 and .peak_rss <= 330 * 1048576' \
+	"$T/grow.summary" >/dev/null || fail "grow: summary's peak RSS"
+"$TRACECTL" summary "$T/grow.fxt" | grep -q "MEMORY: peak RSS by process" ||
+	fail "grow: no MEMORY section in the summary"
 
 # A memory cgroup of 64 MiB, without swap beyond it.
 if [ -w /sys/fs/cgroup/memory/cgroup.procs ]; then
@@ -83,8 +100,17 @@ record reclaim sh -c "echo \$\$ >$CG/cgroup.procs &&
 rm -f "$T/big"
 pid=$(sed -n 's/^pid=//p' "$T/reclaim.out")
 grep -q "^read=$((200 << 20))\$" "$T/reclaim.out" || fail "reclaim: no read"
-python3 "$CHECK_MEM" reclaim "$T/reclaim.dump" "$pid" memcg_reclaim ||
-	fail "reclaim: memcg_reclaim slices"
+python3 "$CHECK_MEM" reclaim "$T/reclaim.dump" "$pid" memcg_reclaim \
+	>"$T/reclaim.check" || fail "reclaim: memcg_reclaim slices"
+cat "$T/reclaim.check"
+# The summary's stall time of the thread: within 10% of its slices' sum.
+slices_ns=$(sed -n 's/^memcg_reclaim: .*, \([0-9]*\) ns$/\1/p' "$T/reclaim.check")
+"$TRACECTL" summary --json "$T/reclaim.fxt" >"$T/reclaim.summary" ||
+	fail "reclaim: tracectl summary --json"
+jq -e --argjson t "$pid" --argjson sum "$slices_ns" '.memory.stalls[] |
+	select(.tid == $t) | .memcg_reclaim.total_ns as $ns |
+	$ns * 10 >= $sum * 9 and $ns * 10 <= $sum * 11' \
+	"$T/reclaim.summary" >/dev/null || fail "reclaim: summary's stall time"
 
 if [ "$(wc -l </proc/swaps)" -gt 1 ]; then
 	echo "swap is on: oom skipped"
@@ -95,6 +121,11 @@ else
 	[ -n "$pid" ] || fail "oom: the hog did not start"
 	python3 "$CHECK_MEM" oom "$T/oom.dump" "$pid" mem-workload ||
 		fail "oom: oom_kill instant"
+	"$TRACECTL" summary --json "$T/oom.fxt" >"$T/oom.summary" ||
+		fail "oom: tracectl summary --json"
+	jq -e --argjson p "$pid" '[.memory.oom_kills[] | select(.pid == $p and
+		.name == "mem-workload" and .rss > 0)] | length == 1' \
+		"$T/oom.summary" >/dev/null || fail "oom: summary's OOM kill"
 fi
 
 stop_manager

@@ -23,6 +23,7 @@
 #include "kernel_config.h"
 #include "kernel_merge.h"
 #include "kernel_names.h"
+#include "kernel_rss.h"
 #include "kernel_session.h"
 #include "syscall_names.h"
 
@@ -40,6 +41,9 @@ struct kernel_session {
 	struct kernel_names names;	/* written at the next drain */
 	uint64_t name_records;		/* names written so far */
 	uint64_t name_bytes;
+	/* kernel:mem: RSS counters at start (kernel_rss.h), then as names */
+	struct kernel_names rss;
+	uint64_t rss_records;
 	bool started;
 	bool preamble_written;
 };
@@ -292,6 +296,16 @@ static void close_adopted(const struct kernel_session_config *cfg)
 
 static int dump_names(struct kernel_session *ks);
 
+/* The clock of the kernel side's records; 0 if unreadable. */
+static uint64_t boottime_ns(void)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &now))
+		return 0;
+	return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
 int kernel_session_open(struct kernel_session **out,
 			const struct kernel_session_config *cfg, char *why,
 			size_t why_len)
@@ -389,8 +403,27 @@ static int dump_names(struct kernel_session *ks)
 	return err == -ENOMEM ? err : 0;
 }
 
+/*
+ * kernel:mem's counters at start, stamped before the programs attached:
+ * every record of the rings comes after them.
+ */
+static int dump_rss(struct kernel_session *ks, uint64_t ts)
+{
+	struct kernel_session_stats st;
+	int err;
+
+	if (!(ks->cfg.events & FXT_SCHED_EV_MEM))
+		return 0;
+	ks->ops->stats(ks->state, &st);
+	if (st.missing & FXT_SCHED_EV_MEM)
+		return 0;
+	err = kernel_rss_dump(&ks->rss, "/proc", ts);
+	return err == -ENOMEM ? err : 0;
+}
+
 int kernel_session_start(struct kernel_session *ks)
 {
+	uint64_t t0 = boottime_ns();
 	int err;
 
 	if (ks->started)
@@ -399,7 +432,8 @@ int kernel_session_start(struct kernel_session *ks)
 	if (err)
 		return err;
 	ks->started = true;
-	return dump_names(ks);
+	err = dump_names(ks);
+	return err ? err : dump_rss(ks, t0);
 }
 
 int kernel_session_arm_latency(struct kernel_session *ks, uint64_t threshold_ns)
@@ -542,23 +576,32 @@ static ssize_t session_read_cpu(void *ctx, unsigned int cpu, void *buf,
 	return ks->ops->read_cpu(ks->state, cpu, buf, cap);
 }
 
-/* Names are whole records already: they go to the writer as one block. */
-static int write_names(struct kernel_session *ks, struct kernel_out *o)
+/* Whole records already: they go to the writer as one block. */
+static int write_block(struct kernel_session *ks, struct kernel_out *o,
+		       struct kernel_names *block, uint64_t *records)
 {
-	size_t bytes = ks->names.len * FXT_WORD_BYTES;
+	size_t bytes = block->len * FXT_WORD_BYTES;
 	int err;
 
 	if (!bytes)
 		return 0;
 	err = out_flush(o);
 	if (!err)
-		err = o->write(o->ctx, ks->names.words, bytes);
+		err = o->write(o->ctx, block->words, bytes);
 	if (err)
 		return err;
-	ks->name_records += ks->names.records;
+	*records += block->records;
 	ks->name_bytes += bytes;
-	kernel_names_clear(&ks->names);
+	kernel_names_clear(block);
 	return 0;
+}
+
+/* The names, then the RSS counters at start: before the rings' records. */
+static int write_names(struct kernel_session *ks, struct kernel_out *o)
+{
+	int err = write_block(ks, o, &ks->names, &ks->name_records);
+
+	return err ? err : write_block(ks, o, &ks->rss, &ks->rss_records);
 }
 
 /*
@@ -569,12 +612,10 @@ static int write_names(struct kernel_session *ks, struct kernel_out *o)
  */
 static uint64_t drain_horizon(const struct kernel_session *ks)
 {
-	struct timespec now;
-	uint64_t ns;
+	uint64_t ns = boottime_ns();
 
-	if (!ks->started || clock_gettime(CLOCK_BOOTTIME, &now))
+	if (!ks->started || !ns)
 		return UINT64_MAX;
-	ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	return ns > KERNEL_PUBLISH_SLACK_NS ? ns - KERNEL_PUBLISH_SLACK_NS : 0;
 }
 
@@ -732,7 +773,7 @@ void kernel_session_stats(const struct kernel_session *ks,
 			  struct kernel_session_stats *st)
 {
 	ks->ops->stats(ks->state, st);
-	st->records += ks->name_records;
+	st->records += ks->name_records + ks->rss_records;
 	st->bytes += ks->name_bytes;
 	st->dropped += kernel_merge_malformed(ks->merge);
 }
@@ -747,6 +788,7 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 
 	ks->ops->stats(ks->state, &st);
 	st.event_records[FXT_SCHED_EV_BIT_NAMES] += ks->name_records;
+	st.event_records[FXT_SCHED_EV_BIT_MEM] += ks->rss_records;
 	for (i = 0; i < KERNEL_NCATEGORIES && n < max; i++) {
 		const struct kernel_category *c = &kernel_categories[i];
 		struct kernel_category_stats *cs = &out[n];
@@ -778,5 +820,6 @@ void kernel_session_close(struct kernel_session *ks)
 		ks->ops->close(ks->state);
 	kernel_merge_free(ks->merge);
 	kernel_names_free(&ks->names);
+	kernel_names_free(&ks->rss);
 	free(ks);
 }

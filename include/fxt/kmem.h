@@ -11,7 +11,8 @@
  *   rss_stat fires at every page a process maps or unmaps: a counter is
  *   written only when it moved by a step from its last written value
  *   (fxt_kmem_rss_due()), the first change seen of a process always, and
- *   each counter's last value when the process exits.
+ *   each counter's last value when the process exits. The manager writes
+ *   the values of the processes that exist at start, from /proc.
  *
  * - Stalls: a duration begin and end on the stalled thread, named
  *   "direct_reclaim" (vmscan:mm_vmscan_direct_reclaim_begin/end),

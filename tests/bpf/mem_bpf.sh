@@ -4,7 +4,8 @@
 # read back (tracectl dump --strict, check_mem_dump.py):
 # - rss: a process that grows to 300 MiB in 10 MiB steps has an anon
 #   mem.rss counter that rises, never falling, in at least 30 steps to
-#   within 5% of 300 MiB; stop prints a kernel:mem row;
+#   within 5% of 300 MiB; stop prints a kernel:mem row; a process that
+#   sleeps throughout has its counters from the start;
 # - reclaim: in a memory cgroup limited to 64 MiB (made here: v1's
 #   memory.limit_in_bytes, or v2's memory.max), reading a 200 MiB file
 #   through the page cache gives memcg_reclaim slices on the reader's
@@ -54,7 +55,13 @@ record() {
 
 start_manager
 
+# A process whose memory holds still has its counters at start.
+sleep 600 &
+still=$!
+BG_PIDS="$BG_PIDS $still"
 record grow "$MEM_WORKLOAD" grow 300 10 || fail "grow: tracectl record"
+grep -q "thread=$still/$still category=\"kernel:mem\" name=\"mem.rss\" id=0 anon=" \
+	"$T/grow.dump" || fail "grow: no RSS counter at start of $still"
 pid=$(sed -n 's/^pid=//p' "$T/grow.out")
 grep -q '^grown=300$' "$T/grow.out" || fail "grow: the workload did not grow"
 awk '$1 == "kernel:mem" && $3 > 0 { found = 1 } END { exit !found }' \

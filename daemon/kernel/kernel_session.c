@@ -24,6 +24,7 @@
 #include "kernel_merge.h"
 #include "kernel_names.h"
 #include "kernel_rss.h"
+#include "kernel_sysmem.h"
 #include "kernel_session.h"
 #include "syscall_names.h"
 
@@ -44,6 +45,8 @@ struct kernel_session {
 	/* kernel:mem: RSS counters at start (kernel_rss.h), then as names */
 	struct kernel_names rss;
 	uint64_t rss_records;
+	/* kernel:mem's system counters: the merge's last stream */
+	struct kernel_sysmem sysmem;
 	bool started;
 	bool preamble_written;
 };
@@ -356,7 +359,8 @@ int kernel_session_open(struct kernel_session **out,
 				 "");
 		goto fail;
 	}
-	ks->merge = kernel_merge_new(ks->ops->ncpus(ks->state),
+	/* Each CPU's ring, then the system counters' queue. */
+	ks->merge = kernel_merge_new(ks->ops->ncpus(ks->state) + 1,
 				     KERNEL_CHUNK_BYTES);
 	if (!ks->merge) {
 		err = -ENOMEM;
@@ -434,6 +438,22 @@ int kernel_session_start(struct kernel_session *ks)
 	ks->started = true;
 	err = dump_names(ks);
 	return err ? err : dump_rss(ks, t0);
+}
+
+uint64_t kernel_session_mem_interval(const struct kernel_session *ks)
+{
+	struct kernel_session_stats st;
+
+	if (!(ks->cfg.events & FXT_SCHED_EV_MEM))
+		return 0;
+	ks->ops->stats(ks->state, &st);
+	return st.missing & FXT_SCHED_EV_MEM ? 0 : ks->cfg.mem_interval_ns;
+}
+
+void kernel_session_sample_memory(struct kernel_session *ks)
+{
+	if (ks->started && kernel_session_mem_interval(ks))
+		kernel_sysmem_sample(&ks->sysmem, "/proc", boottime_ns());
 }
 
 int kernel_session_arm_latency(struct kernel_session *ks, uint64_t threshold_ns)
@@ -573,6 +593,8 @@ static ssize_t session_read_cpu(void *ctx, unsigned int cpu, void *buf,
 {
 	struct kernel_session *ks = ctx;
 
+	if (cpu == ks->ops->ncpus(ks->state))
+		return (ssize_t)kernel_sysmem_read(&ks->sysmem, buf, cap);
 	return ks->ops->read_cpu(ks->state, cpu, buf, cap);
 }
 
@@ -773,7 +795,8 @@ void kernel_session_stats(const struct kernel_session *ks,
 			  struct kernel_session_stats *st)
 {
 	ks->ops->stats(ks->state, st);
-	st->records += ks->name_records + ks->rss_records;
+	st->records += ks->name_records + ks->rss_records + ks->sysmem.records;
+	st->dropped += ks->sysmem.dropped;
 	st->bytes += ks->name_bytes;
 	st->dropped += kernel_merge_malformed(ks->merge);
 }
@@ -788,7 +811,9 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 
 	ks->ops->stats(ks->state, &st);
 	st.event_records[FXT_SCHED_EV_BIT_NAMES] += ks->name_records;
-	st.event_records[FXT_SCHED_EV_BIT_MEM] += ks->rss_records;
+	st.event_records[FXT_SCHED_EV_BIT_MEM] +=
+		ks->rss_records + ks->sysmem.records;
+	st.event_dropped[FXT_SCHED_EV_BIT_MEM] += ks->sysmem.dropped;
 	for (i = 0; i < KERNEL_NCATEGORIES && n < max; i++) {
 		const struct kernel_category *c = &kernel_categories[i];
 		struct kernel_category_stats *cs = &out[n];
@@ -821,5 +846,6 @@ void kernel_session_close(struct kernel_session *ks)
 	kernel_merge_free(ks->merge);
 	kernel_names_free(&ks->names);
 	kernel_names_free(&ks->rss);
+	kernel_sysmem_free(&ks->sysmem);
 	free(ks);
 }

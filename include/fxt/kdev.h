@@ -57,6 +57,17 @@ enum fxt_kdev_string {
 	FXT_KDEV_STR_PID,
 	FXT_KDEV_STR_NAME,
 	FXT_KDEV_STR_RSS,
+	/* kernel:mem's system counters, written by the manager */
+	FXT_KDEV_STR_MEMINFO,
+	FXT_KDEV_STR_AVAILABLE,
+	FXT_KDEV_STR_FREE,
+	FXT_KDEV_STR_CACHED,
+	FXT_KDEV_STR_DIRTY,
+	FXT_KDEV_STR_SWAP_USED,
+	FXT_KDEV_STR_VMSTAT,
+	FXT_KDEV_STR_MAJOR_FAULTS,
+	FXT_KDEV_STR_PGPGIN,
+	FXT_KDEV_STR_PGPGOUT,
 	FXT_KDEV_STR_END,
 };
 
@@ -71,7 +82,9 @@ enum fxt_kdev_string {
 	  "kernel:fault", "page_fault", "address", "error_code",           \
 	  "kernel:mem", "mem.rss", "file", "anon", "swap", "shmem",         \
 	  "direct_reclaim", "memcg_reclaim", "compaction", "order",        \
-	  "reclaimed", "oom_kill", "pid", "name", "rss" }
+	  "reclaimed", "oom_kill", "pid", "name", "rss", "meminfo",        \
+	  "available", "free", "cached", "dirty", "swap_used", "vmstat",   \
+	  "major_faults", "pgpgin", "pgpgout" }
 
 /*
  * Records of these categories that belong to no thread (counters of a

@@ -28,6 +28,13 @@
  *   inline, at most FXT_SCHED_NAME_MAX bytes) and uint64 "rss" (bytes of
  *   anonymous, file and shmem pages).
  *
+ * - System counters, sampled by the manager from /proc/meminfo and
+ *   /proc/vmstat on the kernel process (koid 0, counter id 0): "meminfo"
+ *   with uint64 "available", "free", "cached", "dirty" and "swap_used"
+ *   (bytes), and "vmstat" with uint64 "major_faults", "pgpgin" and
+ *   "pgpgout": their rates per second over the last interval (pgpgin and
+ *   pgpgout count KiB, as the kernel does).
+ *
  * Strings are the kernel provider's indexed strings of include/fxt/kdev.h.
  */
 #ifndef FXT_KMEM_H
@@ -216,6 +223,49 @@ static inline void fxt_kmem_write_oom(__u64 *w, __u64 ts, __u64 pid,
 			      FXT_KDEV_STR_NAME, ref);
 	w[words - 2] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_KDEV_STR_RSS, 0);
 	w[words - 1] = rss_bytes;
+}
+
+#define FXT_KMEM_MEMINFO_VALUES 5u
+#define FXT_KMEM_VMSTAT_VALUES 3u
+#define FXT_KMEM_MEMINFO_WORDS \
+	(FXT_KMEM_EVENT_WORDS + 2 * FXT_KMEM_MEMINFO_VALUES + 1)
+#define FXT_KMEM_VMSTAT_WORDS \
+	(FXT_KMEM_EVENT_WORDS + 2 * FXT_KMEM_VMSTAT_VALUES + 1)
+
+/* A counter on the kernel process of n uint64 values named from first. */
+static inline void fxt_kmem_write_system(__u64 *w, __u16 name, __u64 ts,
+					 __u16 first, const __u64 *values,
+					 unsigned int n)
+{
+	unsigned int i;
+
+	fxt_kmem_write_event(w, FXT_KMEM_EVENT_WORDS + 2 * n + 1,
+			     FXT_EVENT_COUNTER, name, n, ts,
+			     FXT_KDEV_KERNEL_KOID, FXT_KDEV_KERNEL_KOID);
+	for (i = 0; i < n; i++) {
+		w[FXT_KMEM_EVENT_WORDS + 2 * i] =
+			fxt_arg_header(FXT_ARG_UINT64, 2, (__u16)(first + i), 0);
+		w[FXT_KMEM_EVENT_WORDS + 2 * i + 1] = values[i];
+	}
+	w[FXT_KMEM_EVENT_WORDS + 2 * n] = 0;	/* counter id */
+}
+
+/* "meminfo": available, free, cached, dirty, swap_used, in that order. */
+static inline void fxt_kmem_write_meminfo(__u64 *w, __u64 ts,
+					  const __u64 *bytes)
+{
+	fxt_kmem_write_system(w, FXT_KDEV_STR_MEMINFO, ts,
+			      FXT_KDEV_STR_AVAILABLE, bytes,
+			      FXT_KMEM_MEMINFO_VALUES);
+}
+
+/* "vmstat": major_faults, pgpgin, pgpgout per second, in that order. */
+static inline void fxt_kmem_write_vmstat(__u64 *w, __u64 ts,
+					 const __u64 *rates)
+{
+	fxt_kmem_write_system(w, FXT_KDEV_STR_VMSTAT, ts,
+			      FXT_KDEV_STR_MAJOR_FAULTS, rates,
+			      FXT_KMEM_VMSTAT_VALUES);
 }
 
 #endif /* FXT_KMEM_H */

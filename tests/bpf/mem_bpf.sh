@@ -11,7 +11,9 @@
 #   through the page cache gives memcg_reclaim slices on the reader's
 #   thread, each begin with its order and end with the pages reclaimed;
 # - oom: without swap, anonymous memory beyond that limit gets the
-#   process killed, and the oom_kill instant names it (pid, name, RSS).
+#   process killed, and the oom_kill instant names it (pid, name, RSS);
+# - system: meminfo and vmstat counters on the kernel process, every
+#   100 ms by default, none with fxtraced --mem-interval 0.
 # tracectl convert has the counter; tracectl summary the process's peak
 # RSS, the thread's stall time (within 10% of its slices' sum) and the
 # OOM kill.
@@ -67,6 +69,12 @@ grep -q '^grown=300$' "$T/grow.out" || fail "grow: the workload did not grow"
 awk '$1 == "kernel:mem" && $3 > 0 { found = 1 } END { exit !found }' \
 	"$T/grow.out" || fail "grow: stop printed no kernel:mem row with records"
 python3 "$CHECK_MEM" rss "$T/grow.dump" "$pid" 300 10 || fail "grow: RSS counter"
+# The system counters, on the kernel process, every 100 ms by default:
+# more than a few over the grow's second or more, vmstat's after the first.
+awk '/thread=0\/0 category="kernel:mem" name="meminfo" .*available=uint64\([1-9]/ { m++ }
+	/thread=0\/0 category="kernel:mem" name="vmstat" .*major_faults=/ { v++ }
+	END { exit !(m >= 5 && v >= 4) }' "$T/grow.dump" ||
+	fail "grow: no meminfo and vmstat counters on the kernel process"
 # The same counter converted, and the summary's peak RSS of the process.
 "$TRACECTL" convert -o "$T/grow.json" "$T/grow.fxt" || fail "grow: convert"
 jq -e --argjson p "$pid" '[.traceEvents[] | select(.ph == "C" and
@@ -80,6 +88,12 @@ jq -e --argjson p "$pid" '.memory.processes[] | select(.pid == $p) |
 	"$T/grow.summary" >/dev/null || fail "grow: summary's peak RSS"
 "$TRACECTL" summary "$T/grow.fxt" | grep -q "MEMORY: peak RSS by process" ||
 	fail "grow: no MEMORY section in the summary"
+
+# --mem-interval 0: no system counters.
+stop_manager
+start_manager --mem-interval 0
+record quiet sleep 0.5 || fail "quiet: tracectl record"
+grep -q 'name="meminfo"' "$T/quiet.dump" && fail "--mem-interval 0: meminfo"
 
 # A memory cgroup of 64 MiB, without swap beyond it.
 if [ -w /sys/fs/cgroup/memory/cgroup.procs ]; then

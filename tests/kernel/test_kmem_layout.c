@@ -48,6 +48,16 @@ static void string_table(void **state)
 	assert_string_equal(AT(FXT_KDEV_STR_PID), "pid");
 	assert_string_equal(AT(FXT_KDEV_STR_NAME), "name");
 	assert_string_equal(AT(FXT_KDEV_STR_RSS), "rss");
+	assert_string_equal(AT(FXT_KDEV_STR_MEMINFO), "meminfo");
+	assert_string_equal(AT(FXT_KDEV_STR_AVAILABLE + 0), "available");
+	assert_string_equal(AT(FXT_KDEV_STR_AVAILABLE + 1), "free");
+	assert_string_equal(AT(FXT_KDEV_STR_AVAILABLE + 2), "cached");
+	assert_string_equal(AT(FXT_KDEV_STR_AVAILABLE + 3), "dirty");
+	assert_string_equal(AT(FXT_KDEV_STR_AVAILABLE + 4), "swap_used");
+	assert_string_equal(AT(FXT_KDEV_STR_VMSTAT), "vmstat");
+	assert_string_equal(AT(FXT_KDEV_STR_MAJOR_FAULTS + 0), "major_faults");
+	assert_string_equal(AT(FXT_KDEV_STR_MAJOR_FAULTS + 1), "pgpgin");
+	assert_string_equal(AT(FXT_KDEV_STR_MAJOR_FAULTS + 2), "pgpgout");
 #undef AT
 	/* Every record fits the rings' largest. */
 	assert_true(FXT_KMEM_OOM_MAX_WORDS <= FXT_SCHED_RECORD_MAX_WORDS);
@@ -187,6 +197,40 @@ static void oom_kill(void **state)
 	EXPECT_WORD(w[7], 0);
 }
 
+static void system_counters(void **state)
+{
+	static const __u64 bytes[FXT_KMEM_MEMINFO_VALUES] = { 1, 2, 3, 4, 5 };
+	static const __u64 rates[FXT_KMEM_VMSTAT_VALUES] = { 6, 7, 8 };
+	__u64 w[FXT_KMEM_MEMINFO_WORDS];
+	unsigned int i;
+
+	assert_true(FXT_KMEM_MEMINFO_VALUES <= FXT_MAX_ARGS);
+	fxt_kmem_write_meminfo(w, 1000, bytes);
+	/*
+	 * size 15 = 0x0f4, counter 1, 5 args, category #0x7f14, name
+	 * #0x7f23 "meminfo"; on the kernel process.
+	 */
+	EXPECT_WORD(w[0], 0x7f237f14005100f4ull);
+	EXPECT_WORD(w[1], 1000);
+	EXPECT_WORD(w[2], 0);
+	EXPECT_WORD(w[3], 0);
+	/* uint64, size 2, "available" #0x7f24 ... "swap_used" #0x7f28 */
+	for (i = 0; i < FXT_KMEM_MEMINFO_VALUES; i++) {
+		EXPECT_WORD(w[4 + 2 * i], 0x7f240024ull + ((__u64)i << 16));
+		EXPECT_WORD(w[5 + 2 * i], i + 1);
+	}
+	EXPECT_WORD(w[14], 0);	/* counter id */
+
+	fxt_kmem_write_vmstat(w, 1000, rates);
+	/* size 11 = 0x0b4, 3 args, name #0x7f29 "vmstat" */
+	EXPECT_WORD(w[0], 0x7f297f14003100b4ull);
+	EXPECT_WORD(w[4], 0x000000007f2a0024ull);	/* "major_faults" */
+	EXPECT_WORD(w[5], 6);
+	EXPECT_WORD(w[8], 0x000000007f2c0024ull);	/* "pgpgout" */
+	EXPECT_WORD(w[9], 8);
+	EXPECT_WORD(w[10], 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -196,6 +240,7 @@ int main(void)
 		cmocka_unit_test(stall_slices),
 		cmocka_unit_test(stall_pairing),
 		cmocka_unit_test(oom_kill),
+		cmocka_unit_test(system_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -544,8 +544,6 @@ int fxt_probes_init(void)
 	size_t i;
 
 	for_each_kernel_tracepoint(fxt_find_tracepoint, NULL);
-	/* kernel:mem has no probes here yet: it records nothing. */
-	fxt_missing = FXT_SCHED_EV_MEM;
 	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
 		if (fxt_tracepoints[i].tp)
 			continue;

@@ -177,15 +177,20 @@ int BPF_PROG(fxt_rss_stat, struct mm_struct *mm, int member)
 	return 0;
 }
 
-/* The last thread of a process leaves: its counters' last values. */
+/*
+ * A thread leaves; the last of its process writes the counters' last
+ * values.
+ */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(fxt_rss_exit, struct task_struct *p)
 {
 	__u64 ts = event_time();
-	__u32 tgid = p->tgid;
+	__u32 tgid = p->tgid, tid = p->pid;
 	struct rss_state *st;
 	unsigned int m;
 
+	/* A stall it was in ends with it: its tid's next owner has none. */
+	bpf_map_delete_elem(&fxt_stalls, &tid);
 	if (p->signal->live.counter)
 		return 0;
 	st = bpf_map_lookup_elem(&fxt_rss, &tgid);

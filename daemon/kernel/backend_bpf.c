@@ -255,6 +255,11 @@ static void select_mem_programs(struct fxt_sched_bpf *skel, bool mem)
 	bpf_program__set_autoload(skel->progs.fxt_mark_victim, oom);
 	skel->rodata->page_shift =
 		(__u32)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE));
+	/* LRU maps are allocated whole: none to speak of when unused. */
+	if (!mem) {
+		(void)bpf_map__set_max_entries(skel->maps.fxt_rss, 1);
+		(void)bpf_map__set_max_entries(skel->maps.fxt_stalls, 1);
+	}
 	if (btf)
 		btf__free(vmlinux);
 }

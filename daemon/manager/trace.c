@@ -379,8 +379,7 @@ static int set_up(struct manager *m, struct trace *t, int archive_fd,
 			       t->req.kernel_buffer_size, t->categories,
 			       t->req.kernel_syscall_pids, m->mem_interval_ns,
 			       t->kernel_id, t->archive, adopt, nadopt,
-			       &t->kernel, note,
-			       note_len);
+			       &t->kernel, note, note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, duration_ns);
 	if (r >= 0)

@@ -89,8 +89,14 @@ jq -e --argjson p "$pid" '.memory.processes[] | select(.pid == $p) |
 "$TRACECTL" summary "$T/grow.fxt" | grep -q "MEMORY: peak RSS by process" ||
 	fail "grow: no MEMORY section in the summary"
 
-# --mem-interval 0: no system counters.
+# --mem-interval 0: no system counters; under 10ms: a usage error.
 stop_manager
+rc=0
+"$FXTRACED" --socket "$T/never.sock" --mem-interval 5ms >"$T/interval.out" 2>&1 ||
+	rc=$?
+[ "$rc" -eq 2 ] || fail "--mem-interval 5ms: exit $rc, not a usage error"
+grep -q -- "--mem-interval 5ms: give 0 (never) or 10ms..1h" "$T/interval.out" ||
+	fail "--mem-interval 5ms: no reason given"
 start_manager --mem-interval 0
 record quiet sleep 0.5 || fail "quiet: tracectl record"
 grep -q 'name="meminfo"' "$T/quiet.dump" && fail "--mem-interval 0: meminfo"

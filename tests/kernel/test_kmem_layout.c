@@ -2,9 +2,10 @@
 /*
  * The kernel:mem records of <fxt/kmem.h>, the encoders the module and
  * the BPF program both call, against words worked out by hand from
- * shared/spec/fxt-format.md (event record, counter word, arguments);
- * the RSS step and the pairing of stall begins and ends. Bits are
- * written [lo..hi] as in the spec.
+ * shared/spec/fxt-format.md (event record, counter word, arguments),
+ * then read back by the strict decoder the module's guest tests use
+ * (krec.c); the RSS step and the pairing of stall begins and ends. Bits
+ * are written [lo..hi] as in the spec.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,7 +17,7 @@
 #include <fxt/kmem.h>
 #include <fxt/sched.h>
 
-#define EXPECT_WORD(got, want) assert_int_equal((uint64_t)(got), (uint64_t)(want))
+#include "krec_assert.h"
 
 static void string_table(void **state)
 {
@@ -68,6 +69,7 @@ static void string_table(void **state)
 static void rss_counter(void **state)
 {
 	__u64 w[FXT_KMEM_RSS_WORDS];
+	struct krec r;
 
 	fxt_kmem_write_rss(w, 1000, 42, 43, 1, 300ull << 20);
 	/*
@@ -83,6 +85,18 @@ static void rss_counter(void **state)
 	EXPECT_WORD(w[4], 0x000000007f170024ull);
 	EXPECT_WORD(w[5], 300ull << 20);
 	EXPECT_WORD(w[6], 0);	/* counter id */
+	decode_ok(w, FXT_KMEM_RSS_WORDS, &r);
+	assert_int_equal(r.kind, KREC_RSS);
+	assert_int_equal(r.process, 42);
+	assert_int_equal(r.tid, 43);
+	assert_int_equal(r.mem_kind, 1);
+	assert_int_equal(r.mem_value, 300ll << 20);
+	/* Not on a process, or another argument: not what the kernel writes. */
+	w[2] = 0;
+	decode_refused(w, FXT_KMEM_RSS_WORDS);
+	w[2] = 42;
+	w[4] = fxt_arg_header(FXT_ARG_UINT64, 2, FXT_KDEV_STR_RSS, 0);
+	decode_refused(w, FXT_KMEM_RSS_WORDS);
 
 	fxt_kmem_write_rss(w, 1000, 42, 43, 0, 1);
 	EXPECT_WORD(w[4], 0x000000007f160024ull);	/* "file" */
@@ -120,6 +134,7 @@ static void rss_step(void **state)
 static void stall_slices(void **state)
 {
 	__u64 w[FXT_KMEM_RECLAIM_END_WORDS];
+	struct krec r;
 
 	fxt_kmem_write_stall_begin(w, FXT_KMEM_STALL_DIRECT_RECLAIM, 1000, 42,
 				   43, 3);
@@ -133,6 +148,11 @@ static void stall_slices(void **state)
 	EXPECT_WORD(w[3], 43);
 	/* int32 1, size 1, name #0x7f1d "order" [16..31], 3 [32..63] */
 	EXPECT_WORD(w[4], 0x000000037f1d0011ull);
+	decode_ok(w, FXT_KMEM_STALL_BEGIN_WORDS, &r);
+	assert_int_equal(r.kind, KREC_STALL_BEGIN);
+	assert_int_equal(r.mem_kind, FXT_KMEM_STALL_DIRECT_RECLAIM);
+	assert_int_equal(r.mem_value, 3);
+	assert_int_equal(r.tid, 43);
 
 	assert_int_equal(fxt_kmem_stall_end_words(FXT_KMEM_STALL_MEMCG_RECLAIM),
 			 FXT_KMEM_RECLAIM_END_WORDS);
@@ -144,6 +164,10 @@ static void stall_slices(void **state)
 	/* uint64, size 2, name #0x7f1e "reclaimed" */
 	EXPECT_WORD(w[4], 0x000000007f1e0024ull);
 	EXPECT_WORD(w[5], 42);
+	decode_ok(w, FXT_KMEM_RECLAIM_END_WORDS, &r);
+	assert_int_equal(r.kind, KREC_STALL_END);
+	assert_int_equal(r.mem_kind, FXT_KMEM_STALL_MEMCG_RECLAIM);
+	assert_int_equal(r.mem_value, 42);
 
 	assert_int_equal(fxt_kmem_stall_end_words(FXT_KMEM_STALL_COMPACTION),
 			 FXT_KMEM_COMPACTION_END_WORDS);
@@ -152,6 +176,16 @@ static void stall_slices(void **state)
 	EXPECT_WORD(w[0], 0x7f1c7f1400130054ull);
 	/* int32, size 1, name #0x7f0f "status", 5 */
 	EXPECT_WORD(w[4], 0x000000057f0f0011ull);
+	decode_ok(w, FXT_KMEM_COMPACTION_END_WORDS, &r);
+	assert_int_equal(r.kind, KREC_STALL_END);
+	assert_int_equal(r.mem_kind, FXT_KMEM_STALL_COMPACTION);
+	assert_int_equal(r.mem_value, 5);
+	/* A compaction end in a reclaim end's words is refused. */
+	fxt_kmem_write_stall_end(w, FXT_KMEM_STALL_DIRECT_RECLAIM, 2000, 42, 43,
+				 5);
+	w[0] = (w[0] & ~(0xffffull << 48)) |
+	       (__u64)FXT_KDEV_STR_COMPACTION << 48;
+	decode_refused(w, FXT_KMEM_RECLAIM_END_WORDS);
 }
 
 static void stall_pairing(void **state)
@@ -173,6 +207,7 @@ static void stall_pairing(void **state)
 static void oom_kill(void **state)
 {
 	__u64 w[FXT_KMEM_OOM_MAX_WORDS] = { 0 };
+	struct krec r;
 
 	memcpy(&w[FXT_KMEM_OOM_NAME_WORD], "stress", 6);
 	fxt_kmem_write_oom(w, 1000, 1234, 1235, 6, 1ull << 30);
@@ -188,6 +223,14 @@ static void oom_kill(void **state)
 	/* uint64, size 2, name #0x7f22 "rss" */
 	EXPECT_WORD(w[7], 0x000000007f220024ull);
 	EXPECT_WORD(w[8], 1ull << 30);
+	decode_ok(w, 9, &r);
+	assert_int_equal(r.kind, KREC_OOM);
+	assert_int_equal(r.process, 1234);
+	assert_string_equal(r.name, "stress");
+	assert_int_equal(r.mem_value, 1ll << 30);
+	/* Bytes after the name: refused. */
+	w[6] |= 0xffull << 56;
+	decode_refused(w, 9);
 
 	/* No name: the empty string, no words of it. */
 	fxt_kmem_write_oom(w, 1000, 1234, 1234, 0, 0);
@@ -195,6 +238,8 @@ static void oom_kill(void **state)
 	EXPECT_WORD(w[5], 0x000000007f210016ull);
 	EXPECT_WORD(w[6], 0x000000007f220024ull);
 	EXPECT_WORD(w[7], 0);
+	decode_ok(w, 8, &r);
+	assert_string_equal(r.name, "");
 }
 
 static void system_counters(void **state)

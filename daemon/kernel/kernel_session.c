@@ -47,6 +47,7 @@ struct kernel_session {
 	uint64_t rss_records;
 	/* kernel:mem's system counters: the merge's last stream */
 	struct kernel_sysmem sysmem;
+	bool mem_selected;	/* and this kernel has it */
 	bool started;
 	bool preamble_written;
 };
@@ -298,6 +299,7 @@ static void close_adopted(const struct kernel_session_config *cfg)
 }
 
 static int dump_names(struct kernel_session *ks);
+static bool mem_selected(const struct kernel_session *ks);
 
 /* The clock of the kernel side's records; 0 if unreadable. */
 static uint64_t boottime_ns(void)
@@ -348,6 +350,8 @@ int kernel_session_open(struct kernel_session **out,
 	 * those a BPF session read from /proc died with its manager (a
 	 * oneshot or circular trace kept them for the end): read again.
 	 */
+	if (!err)
+		ks->mem_selected = mem_selected(ks);
 	ks->started = cfg->nadopt && !err;
 	if (ks->started)
 		err = dump_names(ks);
@@ -413,13 +417,9 @@ static int dump_names(struct kernel_session *ks)
  */
 static int dump_rss(struct kernel_session *ks, uint64_t ts)
 {
-	struct kernel_session_stats st;
 	int err;
 
-	if (!(ks->cfg.events & FXT_SCHED_EV_MEM))
-		return 0;
-	ks->ops->stats(ks->state, &st);
-	if (st.missing & FXT_SCHED_EV_MEM)
+	if (!ks->mem_selected)
 		return 0;
 	err = kernel_rss_dump(&ks->rss, "/proc", ts);
 	return err == -ENOMEM ? err : 0;
@@ -440,14 +440,20 @@ int kernel_session_start(struct kernel_session *ks)
 	return err ? err : dump_rss(ks, t0);
 }
 
-uint64_t kernel_session_mem_interval(const struct kernel_session *ks)
+/* Whether kernel:mem is selected and this kernel has it. */
+static bool mem_selected(const struct kernel_session *ks)
 {
 	struct kernel_session_stats st;
 
 	if (!(ks->cfg.events & FXT_SCHED_EV_MEM))
-		return 0;
+		return false;
 	ks->ops->stats(ks->state, &st);
-	return st.missing & FXT_SCHED_EV_MEM ? 0 : ks->cfg.mem_interval_ns;
+	return !(st.missing & FXT_SCHED_EV_MEM);
+}
+
+uint64_t kernel_session_mem_interval(const struct kernel_session *ks)
+{
+	return ks->mem_selected ? ks->cfg.mem_interval_ns : 0;
 }
 
 void kernel_session_sample_memory(struct kernel_session *ks)

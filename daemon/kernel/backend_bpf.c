@@ -175,6 +175,9 @@ static const struct {
 	{ FXT_SCHED_EV_BLOCK, "block_rq_issue" },
 	{ FXT_SCHED_EV_BLOCK, "block_rq_complete" },
 	{ FXT_SCHED_EV_FAULT, "page_fault_user" },	/* x86 only */
+	{ FXT_SCHED_EV_MEM, "rss_stat" },
+	{ FXT_SCHED_EV_MEM, "mm_vmscan_direct_reclaim_begin" },
+	{ FXT_SCHED_EV_MEM, "mm_vmscan_direct_reclaim_end" },
 };
 
 static uint32_t missing_events(uint32_t events)
@@ -198,6 +201,67 @@ static uint32_t missing_events(uint32_t events)
 			missing |= optional_tracepoints[i].event;
 	btf__free(vmlinux);
 	return missing;
+}
+
+/*
+ * Whether tracepoint name's argument arg (0: the first after the probe's
+ * data pointer) is a pointer, as its BTF typedef declares it.
+ */
+static bool tracepoint_arg_is_pointer(const struct btf *vmlinux,
+				      const char *name, unsigned int arg)
+{
+	const struct btf_type *t;
+	char type[128];
+	int id;
+
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	id = btf__find_by_name_kind(vmlinux, type, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return false;
+	t = btf__type_by_id(vmlinux, btf__resolve_type(vmlinux, id));
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(vmlinux, t->type);
+	if (!t || !btf_is_func_proto(t) || btf_vlen(t) < arg + 2)
+		return false;
+	t = btf__type_by_id(vmlinux,
+			    btf__resolve_type(vmlinux, btf_params(t)[arg + 1].type));
+	return t && btf_is_ptr(t);
+}
+
+/*
+ * kernel:mem: the parts of it this kernel has beyond RSS and direct
+ * reclaim (memory cgroups, compaction and the OOM victim's task are
+ * build options or came later) run where present, in page-size units.
+ */
+static void select_mem_programs(struct fxt_sched_bpf *skel, bool mem)
+{
+	struct btf *vmlinux = mem ? btf__load_vmlinux_btf() : NULL;
+	bool btf = mem && !libbpf_get_error(vmlinux);
+	bool memcg = btf && has_tracepoint(vmlinux, "mm_vmscan_memcg_reclaim_begin") &&
+		     has_tracepoint(vmlinux, "mm_vmscan_memcg_reclaim_end");
+	bool compaction = btf && has_tracepoint(vmlinux, "mm_compaction_begin") &&
+			  has_tracepoint(vmlinux, "mm_compaction_end");
+	bool oom = btf && tracepoint_arg_is_pointer(vmlinux, "mark_victim", 0);
+
+	bpf_program__set_autoload(skel->progs.fxt_rss_stat, mem);
+	bpf_program__set_autoload(skel->progs.fxt_rss_exit, mem);
+	bpf_program__set_autoload(skel->progs.fxt_direct_reclaim_begin, mem);
+	bpf_program__set_autoload(skel->progs.fxt_direct_reclaim_end, mem);
+	bpf_program__set_autoload(skel->progs.fxt_memcg_reclaim_begin, memcg);
+	bpf_program__set_autoload(skel->progs.fxt_memcg_reclaim_end, memcg);
+	bpf_program__set_autoload(skel->progs.fxt_compaction_begin, compaction);
+	bpf_program__set_autoload(skel->progs.fxt_compaction_end, compaction);
+	bpf_program__set_autoload(skel->progs.fxt_mark_victim, oom);
+	skel->rodata->page_shift =
+		(__u32)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE));
+	/* LRU maps are allocated whole: none to speak of when unused. */
+	if (!mem) {
+		(void)bpf_map__set_max_entries(skel->maps.fxt_rss, 1);
+		(void)bpf_map__set_max_entries(skel->maps.fxt_stalls, 1);
+	}
+	if (btf)
+		btf__free(vmlinux);
 }
 
 /* kernel:power, kernel:block, kernel:fault; block ids under a fresh key. */
@@ -245,6 +309,7 @@ static void select_programs(struct fxt_sched_bpf *skel, uint32_t events,
 	bpf_program__set_autoload(skel->progs.fxt_sys_enter, syscall);
 	bpf_program__set_autoload(skel->progs.fxt_sys_exit, syscall);
 	select_dev_programs(skel, events);
+	select_mem_programs(skel, events & FXT_SCHED_EV_MEM);
 }
 
 static int load_skeleton(struct bpf_backend *b,

@@ -282,7 +282,8 @@ static void kmod_stats(void *state, struct kernel_session_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->ncpus = s->info.ncpus;
 	st->dropped = s->corrupt;
-	st->missing = s->info.missing;
+	/* The module has no kernel:mem probes (BPF only for now). */
+	st->missing = s->info.missing | FXT_SCHED_EV_MEM;
 	for (cpu = 0; cpu < s->info.ncpus; cpu++)
 		kernel_session_add_event_counts(
 			st, (const void *)(s->cpus[cpu].region +

@@ -77,6 +77,19 @@ int kernel_names_add_process(struct kernel_names *kn, uint64_t pid,
 	return 0;
 }
 
+int kernel_names_add_record(struct kernel_names *kn, const __u64 *w,
+			    size_t words)
+{
+	__u64 *to = names_reserve(kn, words);
+
+	if (!to)
+		return -ENOMEM;
+	memcpy(to, w, words * sizeof(*w));
+	kn->len += words;
+	kn->records++;
+	return 0;
+}
+
 /* Reads a comm file into name (NUL-terminated, newline cut); 0 or -errno. */
 static int read_comm(int dirfd, const char *path, char *name, size_t size)
 {

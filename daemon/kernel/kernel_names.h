@@ -29,6 +29,9 @@ int kernel_names_add_thread(struct kernel_names *kn, uint64_t tid,
 			    uint64_t tgid, const char *name);
 int kernel_names_add_process(struct kernel_names *kn, uint64_t pid,
 			     const char *name);
+/* Appends a whole record of words words (kept with the names); 0 or -ENOMEM. */
+int kernel_names_add_record(struct kernel_names *kn, const __u64 *w,
+			    size_t words);
 void kernel_names_clear(struct kernel_names *kn);
 void kernel_names_free(struct kernel_names *kn);
 

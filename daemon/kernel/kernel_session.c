@@ -23,6 +23,8 @@
 #include "kernel_config.h"
 #include "kernel_merge.h"
 #include "kernel_names.h"
+#include "kernel_rss.h"
+#include "kernel_sysmem.h"
 #include "kernel_session.h"
 #include "syscall_names.h"
 
@@ -40,6 +42,12 @@ struct kernel_session {
 	struct kernel_names names;	/* written at the next drain */
 	uint64_t name_records;		/* names written so far */
 	uint64_t name_bytes;
+	/* kernel:mem: RSS counters at start (kernel_rss.h), then as names */
+	struct kernel_names rss;
+	uint64_t rss_records;
+	/* kernel:mem's system counters: the merge's last stream */
+	struct kernel_sysmem sysmem;
+	bool mem_selected;	/* and this kernel has it */
 	bool started;
 	bool preamble_written;
 };
@@ -159,6 +167,9 @@ static const struct kernel_category {
 	  "block:block_rq_issue, block:block_rq_complete" },
 	{ "kernel:fault", FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES,
 	  FXT_SCHED_EV_FAULT, false, "exceptions:page_fault_user" },
+	{ "kernel:mem", FXT_SCHED_EV_MEM | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_MEM, false,
+	  "kmem:rss_stat, vmscan:mm_vmscan_direct_reclaim_begin/end" },
 };
 
 #define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))
@@ -288,6 +299,17 @@ static void close_adopted(const struct kernel_session_config *cfg)
 }
 
 static int dump_names(struct kernel_session *ks);
+static bool mem_selected(const struct kernel_session *ks);
+
+/* The clock of the kernel side's records; 0 if unreadable. */
+static uint64_t boottime_ns(void)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_BOOTTIME, &now))
+		return 0;
+	return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
 
 int kernel_session_open(struct kernel_session **out,
 			const struct kernel_session_config *cfg, char *why,
@@ -328,6 +350,8 @@ int kernel_session_open(struct kernel_session **out,
 	 * those a BPF session read from /proc died with its manager (a
 	 * oneshot or circular trace kept them for the end): read again.
 	 */
+	if (!err)
+		ks->mem_selected = mem_selected(ks);
 	ks->started = cfg->nadopt && !err;
 	if (ks->started)
 		err = dump_names(ks);
@@ -339,7 +363,8 @@ int kernel_session_open(struct kernel_session **out,
 				 "");
 		goto fail;
 	}
-	ks->merge = kernel_merge_new(ks->ops->ncpus(ks->state),
+	/* Each CPU's ring, then the system counters' queue. */
+	ks->merge = kernel_merge_new(ks->ops->ncpus(ks->state) + 1,
 				     KERNEL_CHUNK_BYTES);
 	if (!ks->merge) {
 		err = -ENOMEM;
@@ -386,8 +411,23 @@ static int dump_names(struct kernel_session *ks)
 	return err == -ENOMEM ? err : 0;
 }
 
+/*
+ * kernel:mem's counters at start, stamped before the programs attached:
+ * every record of the rings comes after them.
+ */
+static int dump_rss(struct kernel_session *ks, uint64_t ts)
+{
+	int err;
+
+	if (!ks->mem_selected)
+		return 0;
+	err = kernel_rss_dump(&ks->rss, "/proc", ts);
+	return err == -ENOMEM ? err : 0;
+}
+
 int kernel_session_start(struct kernel_session *ks)
 {
+	uint64_t t0 = boottime_ns();
 	int err;
 
 	if (ks->started)
@@ -396,7 +436,30 @@ int kernel_session_start(struct kernel_session *ks)
 	if (err)
 		return err;
 	ks->started = true;
-	return dump_names(ks);
+	err = dump_names(ks);
+	return err ? err : dump_rss(ks, t0);
+}
+
+/* Whether kernel:mem is selected and this kernel has it. */
+static bool mem_selected(const struct kernel_session *ks)
+{
+	struct kernel_session_stats st;
+
+	if (!(ks->cfg.events & FXT_SCHED_EV_MEM))
+		return false;
+	ks->ops->stats(ks->state, &st);
+	return !(st.missing & FXT_SCHED_EV_MEM);
+}
+
+uint64_t kernel_session_mem_interval(const struct kernel_session *ks)
+{
+	return ks->mem_selected ? ks->cfg.mem_interval_ns : 0;
+}
+
+void kernel_session_sample_memory(struct kernel_session *ks)
+{
+	if (ks->started && kernel_session_mem_interval(ks))
+		kernel_sysmem_sample(&ks->sysmem, "/proc", boottime_ns());
 }
 
 int kernel_session_arm_latency(struct kernel_session *ks, uint64_t threshold_ns)
@@ -536,26 +599,37 @@ static ssize_t session_read_cpu(void *ctx, unsigned int cpu, void *buf,
 {
 	struct kernel_session *ks = ctx;
 
+	if (cpu == ks->ops->ncpus(ks->state))
+		return (ssize_t)kernel_sysmem_read(&ks->sysmem, buf, cap);
 	return ks->ops->read_cpu(ks->state, cpu, buf, cap);
 }
 
-/* Names are whole records already: they go to the writer as one block. */
-static int write_names(struct kernel_session *ks, struct kernel_out *o)
+/* Whole records already: they go to the writer as one block. */
+static int write_block(struct kernel_session *ks, struct kernel_out *o,
+		       struct kernel_names *block, uint64_t *records)
 {
-	size_t bytes = ks->names.len * FXT_WORD_BYTES;
+	size_t bytes = block->len * FXT_WORD_BYTES;
 	int err;
 
 	if (!bytes)
 		return 0;
 	err = out_flush(o);
 	if (!err)
-		err = o->write(o->ctx, ks->names.words, bytes);
+		err = o->write(o->ctx, block->words, bytes);
 	if (err)
 		return err;
-	ks->name_records += ks->names.records;
+	*records += block->records;
 	ks->name_bytes += bytes;
-	kernel_names_clear(&ks->names);
+	kernel_names_clear(block);
 	return 0;
+}
+
+/* The names, then the RSS counters at start: before the rings' records. */
+static int write_names(struct kernel_session *ks, struct kernel_out *o)
+{
+	int err = write_block(ks, o, &ks->names, &ks->name_records);
+
+	return err ? err : write_block(ks, o, &ks->rss, &ks->rss_records);
 }
 
 /*
@@ -566,12 +640,10 @@ static int write_names(struct kernel_session *ks, struct kernel_out *o)
  */
 static uint64_t drain_horizon(const struct kernel_session *ks)
 {
-	struct timespec now;
-	uint64_t ns;
+	uint64_t ns = boottime_ns();
 
-	if (!ks->started || clock_gettime(CLOCK_BOOTTIME, &now))
+	if (!ks->started || !ns)
 		return UINT64_MAX;
-	ns = (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
 	return ns > KERNEL_PUBLISH_SLACK_NS ? ns - KERNEL_PUBLISH_SLACK_NS : 0;
 }
 
@@ -729,7 +801,8 @@ void kernel_session_stats(const struct kernel_session *ks,
 			  struct kernel_session_stats *st)
 {
 	ks->ops->stats(ks->state, st);
-	st->records += ks->name_records;
+	st->records += ks->name_records + ks->rss_records + ks->sysmem.records;
+	st->dropped += ks->sysmem.dropped;
 	st->bytes += ks->name_bytes;
 	st->dropped += kernel_merge_malformed(ks->merge);
 }
@@ -744,6 +817,9 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 
 	ks->ops->stats(ks->state, &st);
 	st.event_records[FXT_SCHED_EV_BIT_NAMES] += ks->name_records;
+	st.event_records[FXT_SCHED_EV_BIT_MEM] +=
+		ks->rss_records + ks->sysmem.records;
+	st.event_dropped[FXT_SCHED_EV_BIT_MEM] += ks->sysmem.dropped;
 	for (i = 0; i < KERNEL_NCATEGORIES && n < max; i++) {
 		const struct kernel_category *c = &kernel_categories[i];
 		struct kernel_category_stats *cs = &out[n];
@@ -775,5 +851,7 @@ void kernel_session_close(struct kernel_session *ks)
 		ks->ops->close(ks->state);
 	kernel_merge_free(ks->merge);
 	kernel_names_free(&ks->names);
+	kernel_names_free(&ks->rss);
+	kernel_sysmem_free(&ks->sysmem);
 	free(ks);
 }

@@ -53,6 +53,11 @@ struct kernel_session_config {
 	/* kernel:syscall only for these processes (0 ends); none: all */
 	uint32_t syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 	/*
+	 * kernel:mem: /proc/meminfo and /proc/vmstat are sampled this often
+	 * (0: never), by the caller (kernel_session_sample_memory()).
+	 */
+	uint64_t mem_interval_ns;
+	/*
 	 * Take back the capture of a manager that died, configured and
 	 * capturing (kept in systemd's descriptor store): its rings hold
 	 * what was recorded since. The descriptors' roles name the backend.
@@ -130,6 +135,15 @@ int kernel_session_arm_latency(struct kernel_session *ks,
 			       uint64_t threshold_ns);
 /* Threads that waited too long so far, over all CPUs. */
 uint64_t kernel_session_latency_exceeded(const struct kernel_session *ks);
+/*
+ * kernel:mem's system counters: how often to call
+ * kernel_session_sample_memory() while capture runs (0: never, not
+ * selected, or this kernel lacks kernel:mem), which queues a sample of
+ * /proc/meminfo and /proc/vmstat (kernel_sysmem.h) that drains write in
+ * time order among the rings' records.
+ */
+uint64_t kernel_session_mem_interval(const struct kernel_session *ks);
+void kernel_session_sample_memory(struct kernel_session *ks);
 /* Readable when a CPU buffer passed its watermark; -1 if there is none. */
 int kernel_session_event_fd(const struct kernel_session *ks);
 /*

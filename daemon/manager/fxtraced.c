@@ -29,6 +29,8 @@ struct options {
 	uint64_t stop_timeout_ns;
 	uint64_t idle_exit_ns;
 	bool idle_exit_set;
+	uint64_t mem_interval_ns;
+	bool mem_interval_set;
 	bool verbose;
 };
 
@@ -58,6 +60,9 @@ static void usage(FILE *out)
 		"                      acknowledge (default 1s, at most 1h)\n"
 		"  --idle-exit TIME    socket-activated: exit after TIME without\n"
 		"                      trace or connection (default 30s; 0: never)\n"
+		"  --mem-interval TIME with kernel:mem, sample /proc/meminfo and\n"
+		"                      /proc/vmstat this often (default 100ms;\n"
+		"                      0: never)\n"
 		"  -v, --verbose       log debug messages\n"
 		"  -h, --help\n"
 		"      --version\n\n"
@@ -98,6 +103,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "user-buffer-budget", required_argument, NULL, 'B' },
 		{ "stop-timeout", required_argument, NULL, 't' },
 		{ "idle-exit", required_argument, NULL, 'i' },
+		{ "mem-interval", required_argument, NULL, 'M' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -162,6 +168,17 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			o->idle_exit_set = true;
 			break;
+		case 'M':
+			if (parse_duration_ns(optarg, &o->mem_interval_ns) < 0 ||
+			    (o->mem_interval_ns &&
+			     (o->mem_interval_ns < 10000000ull ||
+			      o->mem_interval_ns > 3600000000000ull))) {
+				fprintf(stderr, "fxtraced: --mem-interval %s: give 0 (never) or 10ms..1h, e.g. 100ms\n",
+					optarg);
+				return -EINVAL;
+			}
+			o->mem_interval_set = true;
+			break;
 		case 'v':
 			o->verbose = true;
 			break;
@@ -224,6 +241,8 @@ int main(int argc, char **argv)
 		m->stop_timeout_usec = o.stop_timeout_ns / 1000;
 	if (o.idle_exit_set)
 		m->idle_exit_usec = o.idle_exit_ns / 1000;
+	if (o.mem_interval_set)
+		m->mem_interval_ns = o.mem_interval_ns;
 	r = manager_start(m, o.socket_path, o.state_dir);
 	if (r >= 0)
 		r = manager_run(m);

@@ -17,6 +17,7 @@ struct kernel_source {
 	struct kernel_session *session;
 	sd_event *event;
 	sd_event_source *io;
+	sd_event_source *mem_timer;	/* kernel:mem's system counters */
 	bool paused;		/* streaming: a write failed, the ring fills */
 	struct archive *archive;
 	uint32_t id;
@@ -150,6 +151,36 @@ static int on_kernel_data(sd_event_source *s, int fd, uint32_t revents,
 	return 0;
 }
 
+static int on_mem_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct kernel_source *ks = userdata;
+	uint64_t interval = kernel_session_mem_interval(ks->session);
+
+	kernel_session_sample_memory(ks->session);
+	if (sd_event_source_set_time_relative(s, interval / 1000) < 0 ||
+	    sd_event_source_set_enabled(s, SD_EVENT_ON) < 0)
+		log_warning("kernel:mem: system counters no longer sampled");
+	return 0;
+}
+
+/* kernel:mem: a first sample now (vmstat's rates count from it), then on. */
+static int sample_memory(sd_event *event, struct kernel_source *ks)
+{
+	uint64_t interval = kernel_session_mem_interval(ks->session);
+	int r;
+
+	if (!interval)
+		return 0;
+	kernel_session_sample_memory(ks->session);
+	/* Accuracy 1 ms: sd-event's default (250 ms) would skip samples. */
+	r = sd_event_add_time_relative(event, &ks->mem_timer, CLOCK_MONOTONIC,
+				       interval / 1000, 1000, on_mem_timer, ks);
+	if (r >= 0)
+		(void)sd_event_source_set_description(ks->mem_timer,
+						      "fxt-kernel-mem");
+	return r;
+}
+
 static enum kernel_backend_choice backend_choice(enum fxt_ctl_kernel c)
 {
 	switch (c) {
@@ -181,6 +212,7 @@ static int watch(sd_event *event, struct kernel_source *ks)
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
 		       const char *categories, const uint32_t *syscall_pids,
+		       uint64_t mem_interval_ns,
 		       uint32_t provider_id, struct archive *archive,
 		       const struct kernel_kept_fd *adopt, size_t nadopt,
 		       struct kernel_source **ret, char *why, size_t why_len)
@@ -189,6 +221,7 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		.backend = backend_choice(choice),
 		.mode = mode,
 		.buffer_bytes_per_cpu = bytes_per_cpu,
+		.mem_interval_ns = mem_interval_ns,
 		.adopt_fds = adopt,
 		.nadopt = nadopt,
 	};
@@ -219,6 +252,8 @@ int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		r = kernel_session_start(ks->session);
 	if (r >= 0 && mode == FXT_BUFFERING_STREAMING)
 		r = watch(event, ks);
+	if (r >= 0)
+		r = sample_memory(event, ks);
 	if (r < 0) {
 		if (!why[0])
 			snprintf(why, why_len, "kernel capture failed: %s",
@@ -276,6 +311,7 @@ int kernel_source_finish(struct kernel_source *ks)
 	int r, r2;
 
 	ks->io = sd_event_source_disable_unref(ks->io);
+	ks->mem_timer = sd_event_source_disable_unref(ks->mem_timer);
 	r = kernel_session_stop(ks->session);
 	ks->stopped = true;
 	r2 = drain(ks);
@@ -325,6 +361,7 @@ struct kernel_source *kernel_source_free(struct kernel_source *ks)
 	if (!ks)
 		return NULL;
 	sd_event_source_disable_unref(ks->io);
+	sd_event_source_disable_unref(ks->mem_timer);
 	if (ks->session) {
 		if (!ks->stopped)
 			(void)kernel_session_stop(ks->session);

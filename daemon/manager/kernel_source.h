@@ -29,6 +29,7 @@ struct kernel_source;
 int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
 		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
 		       const char *categories, const uint32_t *syscall_pids,
+		       uint64_t mem_interval_ns,
 		       uint32_t provider_id, struct archive *archive,
 		       const struct kernel_kept_fd *adopt, size_t nadopt,
 		       struct kernel_source **ret, char *why, size_t why_len);

@@ -17,6 +17,7 @@
 #include "listener.h"
 #include "log.h"
 #include "manager.h"
+#include "kernel_sysmem.h"
 #include "provider.h"
 #include "snapshot.h"
 #include "state_trust.h"
@@ -38,6 +39,7 @@ int manager_new(struct manager **ret)
 	m->default_buffer_size = PROVIDER_BUFFER_DEFAULT_SIZE;
 	m->stop_timeout_usec = MANAGER_STOP_TIMEOUT_USEC;
 	m->idle_exit_usec = MANAGER_IDLE_EXIT_USEC;
+	m->mem_interval_ns = KERNEL_SYSMEM_INTERVAL_NS;
 	m->last_handed = true;	/* no archive waits for its owner */
 	m->bad_connections = (struct log_burst){
 		.what = "connections that did not speak the protocol, dropped",

@@ -131,6 +131,8 @@ struct manager {
 	uint64_t stop_timeout_usec;
 	/* Exit after this long without trace or connection; 0: never. */
 	uint64_t idle_exit_usec;
+	/* kernel:mem's system counters: sampled this often; 0: never. */
+	uint64_t mem_interval_ns;
 	sd_event_source *idle_timer;
 	sd_event_source *status_timer;	/* on while a trace runs */
 

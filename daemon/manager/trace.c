@@ -378,9 +378,9 @@ static int set_up(struct manager *m, struct trace *t, int archive_fd,
 		t->kernel_id = manager_next_id(m);
 	r = kernel_source_open(m->event, kernel, t->mode,
 			       t->req.kernel_buffer_size, t->categories,
-			       t->req.kernel_syscall_pids, t->kernel_id,
-			       t->archive, adopt, nadopt, &t->kernel, note,
-			       note_len);
+			       t->req.kernel_syscall_pids, m->mem_interval_ns,
+			       t->kernel_id, t->archive, adopt, nadopt,
+			       &t->kernel, note, note_len);
 	if (r >= 0)
 		r = start_duration_timer(m, t, duration_ns);
 	if (r >= 0)
@@ -1312,7 +1312,8 @@ static int recover(struct manager *m, const struct trace_state *st,
 		unstore_kernel(t);
 		r = kernel_source_open(m->event, kernel, t->mode,
 				       t->req.kernel_buffer_size, t->categories,
-				       t->req.kernel_syscall_pids, t->kernel_id,
+				       t->req.kernel_syscall_pids,
+				       m->mem_interval_ns, t->kernel_id,
 				       t->archive, NULL, 0, &t->kernel, note,
 				       sizeof(note));
 		if (r >= 0)

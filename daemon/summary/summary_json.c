@@ -244,8 +244,11 @@ int summary_json_write(struct text_out *w, const struct trace_summary *s,
 			text_put_char(w, ',');
 		put_slice(w, slices[i], opt->html_safe);
 	}
-	text_put_lit(w, "]}");
+	text_put_lit(w, "],\n\"memory\":");
 	free(threads);
 	free(slices);
+	if (summary_json_memory(w, s, opt))
+		return -ENOMEM;
+	text_put_char(w, '}');
 	return 0;
 }

@@ -9,9 +9,17 @@
  *                 "wakeup_latency_ns": {"count": N, "p50": N, "p90": N,
  *                                       "p99": N, "max": N}}],
  *    "slices": [{"category": S, "name": S, "count": N, "total_ns": N,
- *                "self_ns": N, "max_ns": N}]}
+ *                "self_ns": N, "max_ns": N}],
+ *    "memory": {"processes": [{"pid": N, "process": S, "peak_rss": N,
+ *                              "peak_swap": N}],
+ *               "stalls": [{"pid": N, "tid": N, "name": S, "stall_ns": N,
+ *                           "direct_reclaim": {"count": N, "total_ns": N},
+ *                           "memcg_reclaim": {...}, "compaction": {...}}],
+ *               "oom_kills": [{"ts_ns": N, "pid": N, "name": S, "rss": N}]}}
  *
- * Threads by CPU time and slices by total time, most first; drops are
+ * Threads by CPU time and slices by total time, most first; memory
+ * (kernel:mem, memory_summary.h, bytes): processes by peak RSS, threads
+ * by stall time, most first, OOM kills in trace order; drops are
  * buffer overflows per provider name (every provider, 0 included).
  */
 #ifndef FXT_SUMMARY_JSON_H
@@ -34,6 +42,10 @@ struct summary_json_options {
 int summary_json_write(struct text_out *w, const struct trace_summary *s,
 		       const struct fxt_reader *r,
 		       const struct summary_json_options *opt);
+
+/* The "memory" object (memory_json.c): 0 or -ENOMEM. */
+int summary_json_memory(struct text_out *w, const struct trace_summary *s,
+			const struct summary_json_options *opt);
 
 /* A JSON string; html_safe as above. */
 void summary_json_string(struct text_out *w, const char *p, size_t len,

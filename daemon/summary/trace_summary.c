@@ -585,6 +585,7 @@ int trace_summary_init(struct trace_summary *s,
 		s->opt = *opt;
 	hist_pool_init(&s->pool, SUMMARY_HIST_BYTES);
 	process_tree_init(&s->tree, opt ? &opt->process : NULL);
+	memory_summary_init(&s->memory);
 	s->names = name_cache_new();
 	if (!s->names || grow_slice_index(s))
 		return -ENOMEM;
@@ -614,6 +615,7 @@ void trace_summary_done(struct trace_summary *s)
 	hist_pool_free(&s->pool);
 	cpu_tracks_free(&s->running);
 	cpu_timeline_free(&s->timeline);
+	memory_summary_free(&s->memory);
 	name_cache_free(s->names);
 	process_tree_free(&s->tree);
 	memset(s, 0, sizeof(*s));
@@ -628,6 +630,8 @@ int trace_summary_read(struct trace_summary *s, struct fxt_reader *r)
 
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		err = dispatch(s, &rec);
+		if (!err)
+			err = memory_summary_record(&s->memory, &rec);
 		if (err)
 			return err;
 		if (s->opt.progress && !(++n & PROGRESS_EVERY))

@@ -28,6 +28,7 @@
 #include "cpu_tracks.h"
 #include "fxt_reader.h"
 #include "latency_hist.h"
+#include "memory_summary.h"
 #include "name_cache.h"
 #include "process_tree.h"
 
@@ -129,6 +130,7 @@ struct trace_summary {
 	uint64_t last_sched_ns;
 	struct cpu_timeline timeline;
 	struct process_tree tree;
+	struct memory_summary memory;	/* kernel:mem */
 };
 
 int trace_summary_init(struct trace_summary *s,

@@ -362,7 +362,7 @@ static void start_usage(FILE *out, const char *cmd)
 		"                         kernel:sched,kernel:proc for the kernel);\n"
 		"                         kernel categories: kernel:sched, kernel:proc,\n"
 		"                         kernel:irq, kernel:syscall, kernel:power,\n"
-		"                         kernel:block, kernel:fault\n"
+		"                         kernel:block, kernel:fault, kernel:mem\n"
 		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
 		"%s"

@@ -302,6 +302,104 @@ static int print_slices(const struct trace_summary *s, size_t top)
 	return 0;
 }
 
+/* "512 B", "1.50 KiB", "300 MiB": three figures. */
+static const char *fmt_bytes(char *buf, size_t size, uint64_t bytes)
+{
+	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	unsigned int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, size, !u ? "%.0f %s" : v < 10 ? "%.2f %s" :
+				 v < 100 ? "%.1f %s" : "%.0f %s", v, unit[u]);
+	return buf;
+}
+
+static void print_memory_processes(const struct trace_summary *s, size_t top)
+{
+	const struct memory_process **v;
+	struct thread_names names;
+	char a[32], b[32];
+	size_t i, n;
+
+	v = memory_summary_processes(&s->memory, &n);
+	if (n)
+		printf("\nMEMORY: peak RSS by process\n%10s %10s %8s  %s\n",
+		       "PEAK RSS", "PEAK SWAP", "PID", "PROCESS");
+	for (i = 0; i < n && i < top; i++) {
+		trace_summary_names(s, v[i]->pid, v[i]->pid, &names);
+		printf("%10s %10s %8" PRIu64 "  ",
+		       fmt_bytes(a, sizeof(a), v[i]->peak_rss),
+		       fmt_bytes(b, sizeof(b), v[i]->peak_swap), v[i]->pid);
+		put_name(names.process, names.process_len, NAME_WIDTH, false);
+		printf("\n");
+	}
+	if (n > top)
+		printf("(%zu more processes; --top N shows more)\n", n - top);
+	free(v);
+}
+
+static void print_memory_stalls(const struct trace_summary *s, size_t top)
+{
+	const struct memory_thread **v;
+	struct thread_names names;
+	char a[32], b[32], c[32], d[32];
+	size_t i, n;
+
+	v = memory_summary_stalled(&s->memory, &n);
+	if (n)
+		printf("\nMEMORY: reclaim and compaction stalls by thread\n"
+		       "%9s %9s %9s %9s %8s %8s  %-*s %s\n", "STALLED",
+		       "DIRECT", "MEMCG", "COMPACT", "TID", "PID", NAME_WIDTH,
+		       "THREAD", "PROCESS");
+	for (i = 0; i < n && i < top; i++) {
+		const struct memory_thread *t = v[i];
+
+		trace_summary_names(s, t->tid, t->pid, &names);
+		printf("%9s %9s %9s %9s %8" PRIu64 " %8" PRIu64 "  ",
+		       fmt_ns(a, sizeof(a), memory_thread_stall_ns(t)),
+		       fmt_ns(b, sizeof(b), t->stall_ns[MEMORY_STALL_DIRECT_RECLAIM]),
+		       fmt_ns(c, sizeof(c), t->stall_ns[MEMORY_STALL_MEMCG_RECLAIM]),
+		       fmt_ns(d, sizeof(d), t->stall_ns[MEMORY_STALL_COMPACTION]),
+		       t->tid, names.pid);
+		put_name(names.name, names.name_len, NAME_WIDTH, true);
+		printf(" ");
+		put_name(names.process, names.process_len, NAME_WIDTH, false);
+		printf("\n");
+	}
+	if (n > top)
+		printf("(%zu more threads; --top N shows more)\n", n - top);
+	free(v);
+}
+
+/* kernel:mem (include/fxt/kmem.h): nothing when the trace has none. */
+static void print_memory(const struct trace_summary *s, size_t top)
+{
+	const struct memory_summary *m = &s->memory;
+	char a[32];
+	uint32_t i;
+
+	if (!m->records)
+		return;
+	print_memory_processes(s, top);
+	print_memory_stalls(s, top);
+	if (m->nooms)
+		printf("\nMEMORY: OOM kills\n%10s %8s  %s\n", "RSS", "PID",
+		       "NAME");
+	for (i = 0; i < m->nooms; i++) {
+		printf("%10s %8" PRIu64 "  ",
+		       fmt_bytes(a, sizeof(a), m->ooms[i].rss), m->ooms[i].pid);
+		put_name(m->ooms[i].name, m->ooms[i].name_len, NAME_WIDTH,
+			 false);
+		printf("\n");
+	}
+	if (m->ooms_lost)
+		printf("(%" PRIu64 " more OOM kills)\n", m->ooms_lost);
+}
+
 static int print_table(const struct summary_args *a,
 		       const struct trace_summary *s, struct fxt_reader *r)
 {
@@ -319,6 +417,8 @@ static int print_table(const struct summary_args *a,
 	ret = print_threads(s, top);
 	if (!ret)
 		ret = print_slices(s, top);
+	if (!ret)
+		print_memory(s, top);
 	return ret;
 }
 

@@ -38,12 +38,13 @@
 #define FXT_SCHED_EV_POWER (1u << 8)	/* cpu_idle/frequency (fxt/kpower.h) */
 #define FXT_SCHED_EV_BLOCK (1u << 9)	/* block requests (fxt/kblock.h) */
 #define FXT_SCHED_EV_FAULT (1u << 10)	/* user page faults (fxt/kfault.h) */
+#define FXT_SCHED_EV_MEM (1u << 11)	/* RSS, stalls, OOM (fxt/kmem.h) */
 #define FXT_SCHED_EV_DEV                                               \
 	(FXT_SCHED_EV_POWER | FXT_SCHED_EV_BLOCK | FXT_SCHED_EV_FAULT)
 #define FXT_SCHED_EV_ALL                                               \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
 	 FXT_SCHED_EV_PROC | FXT_SCHED_EV_IRQ | FXT_SCHED_EV_SYSCALL |   \
-	 FXT_SCHED_EV_DEV)
+	 FXT_SCHED_EV_DEV | FXT_SCHED_EV_MEM)
 /* The module's events until configured: kernel:sched and kernel:proc. */
 #define FXT_SCHED_EV_DEFAULT                                           \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
@@ -58,6 +59,7 @@
 #define FXT_SCHED_EV_BIT_POWER 8u
 #define FXT_SCHED_EV_BIT_BLOCK 9u
 #define FXT_SCHED_EV_BIT_FAULT 10u
+#define FXT_SCHED_EV_BIT_MEM 11u
 
 /* Bounds of fxt_sched_config.buffer_bytes (a power of two). */
 #define FXT_SCHED_BUFFER_MIN 4096ull

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Strings of the kernel:power, kernel:block and kernel:fault records
- * (include/fxt/kpower.h, kblock.h, kfault.h), one definition for the
+ * Strings of the kernel:power, kernel:block, kernel:fault and kernel:mem
+ * records (include/fxt/kpower.h, kblock.h, kfault.h, kmem.h), one
+ * definition for the
  * kernel module, the BPF program and the manager.
  *
  * They are indexed strings of the kernel provider's section, like those
@@ -40,6 +41,33 @@ enum fxt_kdev_string {
 	FXT_KDEV_STR_PAGE_FAULT,
 	FXT_KDEV_STR_ADDRESS,
 	FXT_KDEV_STR_ERROR_CODE,
+	/* kernel:mem */
+	FXT_KDEV_STR_CAT_MEM,
+	FXT_KDEV_STR_MEM_RSS,
+	FXT_KDEV_STR_RSS_FILE,	/* + the kernel's MM_* counter index */
+	FXT_KDEV_STR_RSS_ANON,
+	FXT_KDEV_STR_RSS_SWAP,
+	FXT_KDEV_STR_RSS_SHMEM,
+	FXT_KDEV_STR_DIRECT_RECLAIM,	/* + enum fxt_kmem_stall */
+	FXT_KDEV_STR_MEMCG_RECLAIM,
+	FXT_KDEV_STR_COMPACTION,
+	FXT_KDEV_STR_ORDER,
+	FXT_KDEV_STR_RECLAIMED,
+	FXT_KDEV_STR_OOM_KILL,
+	FXT_KDEV_STR_PID,
+	FXT_KDEV_STR_NAME,
+	FXT_KDEV_STR_RSS,
+	/* kernel:mem's system counters, written by the manager */
+	FXT_KDEV_STR_MEMINFO,
+	FXT_KDEV_STR_AVAILABLE,
+	FXT_KDEV_STR_FREE,
+	FXT_KDEV_STR_CACHED,
+	FXT_KDEV_STR_DIRTY,
+	FXT_KDEV_STR_SWAP_USED,
+	FXT_KDEV_STR_VMSTAT,
+	FXT_KDEV_STR_MAJOR_FAULTS,
+	FXT_KDEV_STR_PGPGIN,
+	FXT_KDEV_STR_PGPGOUT,
 	FXT_KDEV_STR_END,
 };
 
@@ -51,7 +79,12 @@ enum fxt_kdev_string {
 	  "kernel:block", "block_read", "block_write", "block_flush",      \
 	  "block_discard", "block_other", "major", "minor", "sector",      \
 	  "bytes", "status",                                               \
-	  "kernel:fault", "page_fault", "address", "error_code" }
+	  "kernel:fault", "page_fault", "address", "error_code",           \
+	  "kernel:mem", "mem.rss", "file", "anon", "swap", "shmem",         \
+	  "direct_reclaim", "memcg_reclaim", "compaction", "order",        \
+	  "reclaimed", "oom_kill", "pid", "name", "rss", "meminfo",        \
+	  "available", "free", "cached", "dirty", "swap_used", "vmstat",   \
+	  "major_faults", "pgpgin", "pgpgout" }
 
 /*
  * Records of these categories that belong to no thread (counters of a

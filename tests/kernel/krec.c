@@ -6,6 +6,7 @@
 #include <fxt/kblock.h>
 #include <fxt/kfault.h>
 #include <fxt/kirq.h>
+#include <fxt/kmem.h>
 #include <fxt/kpower.h>
 #include <fxt/kproc.h>
 #include <fxt/ksyscall.h>
@@ -289,6 +290,106 @@ static unsigned int decode_fault(const uint64_t *w, unsigned int size,
 	return size;
 }
 
+/* kernel:mem's RSS counter: on a process, one uint64 named by its counter. */
+static unsigned int decode_rss(const uint64_t *w, unsigned int size,
+			       struct krec *r, char *why, size_t why_len)
+{
+	unsigned int name = FXT_GET(w[4], FXT_ARG_NAME);
+
+	if (size != FXT_KMEM_RSS_WORDS || w[6] ||
+	    FXT_GET(w[0], FXT_EVENT_NAME) != FXT_KDEV_STR_MEM_RSS ||
+	    name < FXT_KDEV_STR_RSS_FILE || name > FXT_KDEV_STR_RSS_SHMEM ||
+	    !arg_ok(w[4], FXT_ARG_UINT64, 2, name) || w[4] >> 32 || !w[2])
+		FAIL("mem.rss 0x%016llx of %u words", (unsigned long long)w[0],
+		     size);
+	r->kind = KREC_RSS;
+	r->mem_kind = name - FXT_KDEV_STR_RSS_FILE;
+	r->mem_value = (int64_t)w[5];
+	return size;
+}
+
+/* kernel:mem's stalls: begin with an order, end with what it did. */
+static unsigned int decode_stall(const uint64_t *w, unsigned int size,
+				 struct krec *r, char *why, size_t why_len)
+{
+	unsigned int stall = FXT_GET(w[0], FXT_EVENT_NAME) -
+			     FXT_KDEV_STR_DIRECT_RECLAIM;
+
+	if (stall >= FXT_KMEM_STALLS)
+		FAIL("mem slice %u", (unsigned int)FXT_GET(w[0], FXT_EVENT_NAME));
+	r->mem_kind = stall;
+	if (FXT_GET(w[0], FXT_EVENT_TYPE) == FXT_EVENT_DURATION_BEGIN) {
+		if (size != FXT_KMEM_STALL_BEGIN_WORDS ||
+		    !arg_ok(w[4], FXT_ARG_INT32, 1, FXT_KDEV_STR_ORDER))
+			FAIL("stall begin without an int32 'order'");
+		r->kind = KREC_STALL_BEGIN;
+		r->mem_value = (int32_t)FXT_GET(w[4], FXT_ARG_VALUE32);
+		return size;
+	}
+	r->kind = KREC_STALL_END;
+	if (stall == FXT_KMEM_STALL_COMPACTION) {
+		if (size != FXT_KMEM_COMPACTION_END_WORDS ||
+		    !arg_ok(w[4], FXT_ARG_INT32, 1, FXT_KDEV_STR_STATUS))
+			FAIL("compaction end without an int32 'status'");
+		r->mem_value = (int32_t)FXT_GET(w[4], FXT_ARG_VALUE32);
+		return size;
+	}
+	if (size != FXT_KMEM_RECLAIM_END_WORDS ||
+	    !arg_ok(w[4], FXT_ARG_UINT64, 2, FXT_KDEV_STR_RECLAIMED) ||
+	    w[4] >> 32)
+		FAIL("reclaim end without a uint64 'reclaimed'");
+	r->mem_value = (int64_t)w[5];
+	return size;
+}
+
+/* kernel:mem's oom_kill: pid, inline name, rss. */
+static unsigned int decode_oom(const uint64_t *w, unsigned int size,
+			       struct krec *r, char *why, size_t why_len)
+{
+	unsigned int ref = FXT_GET(w[5], FXT_ARG_VALUE32), len, i;
+	const char *name = (const char *)&w[FXT_KMEM_OOM_NAME_WORD];
+
+	len = ref & FXT_STRING_INDEX_MAX;
+	if ((ref && !fxt_string_ref_is_inline((uint16_t)ref)) ||
+	    len > FXT_SCHED_NAME_MAX || size != fxt_kmem_oom_words(len) ||
+	    !arg_ok(w[4], FXT_ARG_UINT32, 1, FXT_KDEV_STR_PID) ||
+	    FXT_GET(w[4], FXT_ARG_VALUE32) != w[2] ||
+	    !arg_ok(w[5], FXT_ARG_STRING, 1 + fxt_words(len), FXT_KDEV_STR_NAME) ||
+	    !arg_ok(w[size - 2], FXT_ARG_UINT64, 2, FXT_KDEV_STR_RSS))
+		FAIL("oom_kill 0x%016llx of %u words", (unsigned long long)w[0],
+		     size);
+	for (i = len; i < fxt_words(len) * 8; i++)
+		if (name[i])
+			FAIL("oom_kill name padding not zero");
+	r->kind = KREC_OOM;
+	memcpy(r->name, name, len);
+	r->mem_value = (int64_t)w[size - 1];
+	return size;
+}
+
+/* kernel:mem: counters on processes, stalls and OOM kills on threads. */
+static unsigned int decode_mem(const uint64_t *w, unsigned int size,
+			       struct krec *r, char *why, size_t why_len)
+{
+	unsigned int type = FXT_GET(w[0], FXT_EVENT_TYPE);
+
+	if (FXT_GET(w[0], FXT_EVENT_THREAD) || size < FXT_KMEM_EVENT_WORDS + 1)
+		FAIL("mem event 0x%016llx", (unsigned long long)w[0]);
+	r->ts = w[1];
+	r->process = w[2];
+	r->tid = w[3];
+	if (event_ok(w[0], FXT_EVENT_COUNTER, 1, FXT_KDEV_STR_CAT_MEM))
+		return decode_rss(w, size, r, why, why_len);
+	if ((type == FXT_EVENT_DURATION_BEGIN ||
+	     type == FXT_EVENT_DURATION_END) &&
+	    event_ok(w[0], type, 1, FXT_KDEV_STR_CAT_MEM))
+		return decode_stall(w, size, r, why, why_len);
+	if (event_ok(w[0], FXT_EVENT_INSTANT, 3, FXT_KDEV_STR_CAT_MEM) &&
+	    FXT_GET(w[0], FXT_EVENT_NAME) == FXT_KDEV_STR_OOM_KILL)
+		return decode_oom(w, size, r, why, why_len);
+	FAIL("mem event 0x%016llx", (unsigned long long)w[0]);
+}
+
 /*
  * kernel:sched: the wakeup-latency instant on the thread that waited,
  * at the time it got its CPU: wakeup_ts + latency_ns is that time.
@@ -333,6 +434,8 @@ static unsigned int decode_event(const uint64_t *w, unsigned int size,
 		return decode_block(w, size, r, why, why_len);
 	case FXT_KDEV_STR_CAT_FAULT:
 		return decode_fault(w, size, r, why, why_len);
+	case FXT_KDEV_STR_CAT_MEM:
+		return decode_mem(w, size, r, why, why_len);
 	case FXT_SCHED_STR_CAT_SCHED:
 		return decode_latency(w, size, r, why, why_len);
 	}

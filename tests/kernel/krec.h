@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Strict decoding of the records fxt_sched writes (include/fxt/sched.h,
- * include/fxt/kproc.h, kpower.h, kblock.h, kfault.h),
+ * include/fxt/kproc.h, kpower.h, kblock.h, kfault.h, kmem.h),
  * checking what Perfetto requires: sizes, argument types and names.
  */
 #ifndef KREC_H
@@ -27,6 +27,10 @@ enum krec_kind {
 	KREC_BLOCK_END,
 	KREC_FAULT,	/* kernel:fault (include/fxt/kfault.h) */
 	KREC_LATENCY,	/* the wakeup-latency instant (include/fxt/sched.h) */
+	KREC_RSS,	/* kernel:mem (include/fxt/kmem.h) */
+	KREC_STALL_BEGIN,
+	KREC_STALL_END,
+	KREC_OOM,
 	KREC_KIND_COUNT,
 };
 
@@ -60,6 +64,13 @@ struct krec {
 	uint64_t address;	/* fault */
 	uint32_t error_code;	/* fault */
 	uint64_t latency_ns, wakeup_ts;	/* latency */
+	/* kernel:mem: rss: the MM_* counter; stalls: enum fxt_kmem_stall */
+	unsigned int mem_kind;
+	/*
+	 * rss: bytes; stall begin: the order; end: pages reclaimed or
+	 * compaction's status; oom: the victim's RSS (its name in name)
+	 */
+	int64_t mem_value;
 };
 
 /* Returns the record's words, or 0 with a reason in why. */

@@ -51,6 +51,9 @@ static void opt_in(void **state)
 	assert_int_equal(parse("kernel:block"), FXT_SCHED_EV_BLOCK);
 	assert_int_equal(parse("kernel:fault"),
 			 FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES);
+	/* RSS counters are on processes, stalls on threads: names. */
+	assert_int_equal(parse("kernel:mem"),
+			 FXT_SCHED_EV_MEM | FXT_SCHED_EV_NAMES);
 	assert_int_equal(parse("kernel:power,kernel:block,kernel:fault"),
 			 FXT_SCHED_EV_DEV | FXT_SCHED_EV_NAMES);
 }
@@ -64,7 +67,7 @@ static void unknown(void **state)
 						 why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "'kernel:irqs'"));
-	assert_non_null(strstr(why, "kernel:sched, kernel:proc, kernel:irq, kernel:syscall, kernel:power, kernel:block, kernel:fault"));
+	assert_non_null(strstr(why, "kernel:sched, kernel:proc, kernel:irq, kernel:syscall, kernel:power, kernel:block, kernel:fault, kernel:mem"));
 }
 
 int main(void)

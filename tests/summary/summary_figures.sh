@@ -69,8 +69,9 @@ agree "$T/gen.fxt" --no-self
 
 # The JSON object has exactly the documented keys.
 "$TRACECTL" summary --json "$T/nested.fxt" >"$T/n.json"
-jq -e 'keys == ["cpus","drops","scope","slices","span_ns","threads"] and
+jq -e 'keys == ["cpus","drops","memory","scope","slices","span_ns","threads"] and
 	.scope == "every process" and
+	(.memory | keys) == ["oom_kills","processes","stalls"] and
 	(.threads[0] | keys) == ["cpu_ns","name","pid","process","switches",
 				  "tid","wakeup_latency_ns"] and
 	(.threads[0].wakeup_latency_ns | keys) == ["count","max","p50","p90",

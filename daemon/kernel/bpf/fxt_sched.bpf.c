@@ -42,8 +42,13 @@ struct thread_info {
 	unsigned int cpu;
 } __attribute__((preserve_access_index));
 
+struct mm_struct;
+struct signal_struct;
+
 struct task_struct {
 	struct thread_info thread_info;
+	struct mm_struct *mm;
+	struct signal_struct *signal;
 	int on_cpu;
 	unsigned int flags;
 	int prio;
@@ -698,3 +703,6 @@ int BPF_PROG(fxt_sys_exit, struct pt_regs *regs, long ret)
 	ring_write(rec, FXT_KSYSCALL_EXIT_WORDS, FXT_SCHED_EV_BIT_SYSCALL);
 	return 0;
 }
+
+/* kernel:mem, after what it shares: ring_write(), event_time(), read_name(). */
+#include "fxt_mem.bpf.h"

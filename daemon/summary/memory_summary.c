@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory_summary.h"
+
+#define TABLE_INITIAL 64u
+
+static const char *const stall_names[MEMORY_STALLS] = {
+	"direct_reclaim", "memcg_reclaim", "compaction",
+};
+
+/* The RSS counters' argument names, in the kernel's MM_* order. */
+static const char *const rss_names[4] = { "file", "anon", "swap", "shmem" };
+#define RSS_SWAP 2u
+
+const char *memory_stall_name(enum memory_stall stall)
+{
+	return stall < MEMORY_STALLS ? stall_names[stall] : "";
+}
+
+static void table_init(struct memory_table *t, size_t item_size)
+{
+	memset(t, 0, sizeof(*t));
+	t->item_size = item_size;
+}
+
+static void table_free(struct memory_table *t)
+{
+	free(t->items);
+	free(t->index);
+}
+
+static void *table_item(const struct memory_table *t, uint32_t i)
+{
+	return (char *)t->items + (size_t)i * t->item_size;
+}
+
+static uint32_t table_slot(uint64_t key, uint32_t mask)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+/* The index twice the items' room; -ENOMEM leaves the table as it was. */
+static int table_grow(struct memory_table *t)
+{
+	uint32_t cap = t->cap ? t->cap * 2 : TABLE_INITIAL;
+	uint32_t mask = cap * 2 - 1, i, j;
+	uint32_t *index = calloc((size_t)cap * 2, sizeof(*index));
+	void *items = realloc(t->items, (size_t)cap * t->item_size);
+
+	if (!index || !items) {
+		free(index);
+		if (items)
+			t->items = items;
+		return -ENOMEM;
+	}
+	t->items = items;
+	for (i = 0; i < t->n; i++) {
+		j = table_slot(*(uint64_t *)table_item(t, i), mask);
+		while (index[j])
+			j = (j + 1) & mask;
+		index[j] = i + 1;
+	}
+	free(t->index);
+	t->index = index;
+	t->mask = mask;
+	t->cap = cap;
+	return 0;
+}
+
+/*
+ * The item of key, added zeroed if new; NULL when the table is at
+ * MEMORY_SUMMARY_TABLE_MAX (counted) or on ENOMEM (*err).
+ */
+static void *table_get(struct memory_table *t, uint64_t key, int *err)
+{
+	uint32_t j;
+	void *item;
+
+	for (j = t->index ? table_slot(key, t->mask) : 0;
+	     t->index && t->index[j]; j = (j + 1) & t->mask) {
+		item = table_item(t, t->index[j] - 1);
+		if (*(uint64_t *)item == key)
+			return item;
+	}
+	if (t->n >= MEMORY_SUMMARY_TABLE_MAX) {
+		t->untracked++;
+		return NULL;
+	}
+	if (t->n == t->cap) {
+		*err = table_grow(t);
+		if (*err)
+			return NULL;
+		j = table_slot(key, t->mask);
+		while (t->index[j])
+			j = (j + 1) & t->mask;
+	}
+	item = table_item(t, t->n);
+	memset(item, 0, t->item_size);
+	*(uint64_t *)item = key;
+	t->index[j] = ++t->n;
+	return item;
+}
+
+void memory_summary_init(struct memory_summary *m)
+{
+	memset(m, 0, sizeof(*m));
+	table_init(&m->processes, sizeof(struct memory_process));
+	table_init(&m->threads, sizeof(struct memory_thread));
+}
+
+void memory_summary_free(struct memory_summary *m)
+{
+	table_free(&m->processes);
+	table_free(&m->threads);
+	free(m->ooms);
+	memset(m, 0, sizeof(*m));
+}
+
+static bool arg_uint(const struct fxt_arg *a, uint64_t *v)
+{
+	switch (a->type) {
+	case FXT_ARG_UINT32:
+		*v = a->value.u32;
+		return true;
+	case FXT_ARG_UINT64:
+		*v = a->value.u64;
+		return true;
+	case FXT_ARG_INT32:
+		*v = a->value.i32 < 0 ? 0 : (uint64_t)a->value.i32;
+		return true;
+	case FXT_ARG_INT64:
+		*v = a->value.i64 < 0 ? 0 : (uint64_t)a->value.i64;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int take_rss(struct memory_summary *m, const struct fxt_record *rec)
+{
+	struct memory_process *p;
+	unsigned int i, k;
+	uint64_t v, rss;
+	int err = 0;
+
+	p = table_get(&m->processes, rec->event.thread.pid, &err);
+	if (!p)
+		return err;
+	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++)
+		for (k = 0; k < 4; k++)
+			if (fxt_str_is(rec->args[i].name, rss_names[k]) &&
+			    arg_uint(&rec->args[i], &v))
+				p->rss[k] = v;
+	rss = fxt_sat_add(fxt_sat_add(p->rss[0], p->rss[1]), p->rss[3]);
+	if (rss > p->peak_rss)
+		p->peak_rss = rss;
+	if (p->rss[RSS_SWAP] > p->peak_swap)
+		p->peak_swap = p->rss[RSS_SWAP];
+	return 0;
+}
+
+static int take_stall(struct memory_summary *m, const struct fxt_record *rec,
+		      unsigned int stall)
+{
+	uint64_t ns = fxt_ticks_to_ns(rec->provider, rec->event.ts);
+	uint32_t bit = 1u << stall;
+	struct memory_thread *t;
+	int err = 0;
+
+	t = table_get(&m->threads, rec->event.thread.tid, &err);
+	if (!t)
+		return err;
+	t->pid = rec->event.thread.pid;
+	if (rec->event.type == FXT_EVENT_DURATION_BEGIN) {
+		t->begin_ns[stall] = ns;
+		t->open |= bit;
+	} else if (t->open & bit) {
+		t->open &= ~bit;
+		t->stalls[stall]++;
+		if (ns > t->begin_ns[stall])
+			t->stall_ns[stall] = fxt_sat_add(t->stall_ns[stall],
+							 ns - t->begin_ns[stall]);
+	}
+	return 0;
+}
+
+static int take_oom(struct memory_summary *m, const struct fxt_record *rec)
+{
+	const struct fxt_arg *a;
+	struct memory_oom *o;
+
+	if (m->nooms >= MEMORY_SUMMARY_OOM_MAX) {
+		m->ooms_lost++;
+		return 0;
+	}
+	if (!m->ooms) {
+		m->ooms = calloc(MEMORY_SUMMARY_OOM_MAX, sizeof(*m->ooms));
+		if (!m->ooms)
+			return -ENOMEM;
+	}
+	o = &m->ooms[m->nooms++];
+	o->ts_ns = fxt_ticks_to_ns(rec->provider, rec->event.ts);
+	o->pid = rec->event.thread.pid;
+	a = fxt_record_arg(rec, "pid", 3);
+	if (a)
+		(void)arg_uint(a, &o->pid);
+	a = fxt_record_arg(rec, "rss", 3);
+	if (a)
+		(void)arg_uint(a, &o->rss);
+	a = fxt_record_arg(rec, "name", 4);
+	if (a && a->type == FXT_ARG_STRING) {
+		o->name_len = a->value.str.len < MEMORY_SUMMARY_NAME_MAX ?
+				      a->value.str.len :
+				      MEMORY_SUMMARY_NAME_MAX;
+		memcpy(o->name, a->value.str.data, o->name_len);
+	}
+	return 0;
+}
+
+int memory_summary_record(struct memory_summary *m,
+			  const struct fxt_record *rec)
+{
+	unsigned int s;
+
+	if (rec->type != FXT_RECORD_EVENT ||
+	    !fxt_str_is(rec->event.category, "kernel:mem"))
+		return 0;
+	m->records++;
+	switch (rec->event.type) {
+	case FXT_EVENT_COUNTER:
+		return fxt_str_is(rec->event.name, "mem.rss") ?
+			       take_rss(m, rec) :
+			       0;
+	case FXT_EVENT_DURATION_BEGIN:
+	case FXT_EVENT_DURATION_END:
+		for (s = 0; s < MEMORY_STALLS; s++)
+			if (fxt_str_is(rec->event.name, stall_names[s]))
+				return take_stall(m, rec, s);
+		return 0;
+	case FXT_EVENT_INSTANT:
+		return fxt_str_is(rec->event.name, "oom_kill") ?
+			       take_oom(m, rec) :
+			       0;
+	default:
+		return 0;
+	}
+}
+
+static int by_peak(const void *a, const void *b)
+{
+	const struct memory_process *x = *(const struct memory_process *const *)a;
+	const struct memory_process *y = *(const struct memory_process *const *)b;
+
+	if (x->peak_rss != y->peak_rss)
+		return x->peak_rss > y->peak_rss ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+const struct memory_process **
+memory_summary_processes(const struct memory_summary *m, size_t *n)
+{
+	const struct memory_process **v;
+	uint32_t i;
+
+	*n = 0;
+	if (!m->processes.n)
+		return NULL;
+	v = malloc(m->processes.n * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < m->processes.n; i++)
+		v[i] = table_item(&m->processes, i);
+	qsort(v, m->processes.n, sizeof(*v), by_peak);
+	*n = m->processes.n;
+	return v;
+}
+
+static int by_stall(const void *a, const void *b)
+{
+	const struct memory_thread *x = *(const struct memory_thread *const *)a;
+	const struct memory_thread *y = *(const struct memory_thread *const *)b;
+	uint64_t sx = memory_thread_stall_ns(x), sy = memory_thread_stall_ns(y);
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+const struct memory_thread **
+memory_summary_stalled(const struct memory_summary *m, size_t *n)
+{
+	const struct memory_thread **v;
+	const struct memory_thread *t;
+	uint32_t i, k = 0;
+
+	*n = 0;
+	if (!m->threads.n)
+		return NULL;
+	v = malloc(m->threads.n * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < m->threads.n; i++) {
+		t = table_item(&m->threads, i);
+		if (t->stalls[0] || t->stalls[1] || t->stalls[2])
+			v[k++] = t;
+	}
+	qsort(v, k, sizeof(*v), by_stall);
+	*n = k;
+	return v;
+}

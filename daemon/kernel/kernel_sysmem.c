@@ -175,6 +175,8 @@ size_t kernel_sysmem_read(struct kernel_sysmem *sm, void *buf, size_t cap)
 			break;
 		words += n;
 	}
+	if (!words)
+		return 0;	/* the queue may not exist yet */
 	memcpy(buf, sm->queue + sm->head, words * sizeof(__u64));
 	sm->head += words;
 	return words * sizeof(__u64);

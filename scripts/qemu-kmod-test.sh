@@ -48,11 +48,11 @@ cp "$work/src/kmod/fxt_sched.ko" "$work/root/"
 loop_ko=/lib/modules/$kver/kernel/drivers/block/loop.ko
 [ -r "$loop_ko" ] && cp "$loop_ko" "$work/root/"
 
-cflags="-static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Idaemon/kernel -Itests/common"
+cflags="-static -O2 -std=gnu11 -Wall -Wextra -Werror -Iinclude -Idaemon/fxtraced/kernel -Itests/common"
 # shellcheck disable=SC2086
 if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	tests/kernel/kring.c tests/kernel/krec.c tests/common/pingpong.c \
-	tests/common/kdev_work.c daemon/kernel/backend_kmod.c -lpthread ||
+	tests/common/kdev_work.c daemon/fxtraced/kernel/backend_kmod.c -lpthread ||
 	! gcc $cflags -o "$work/root/bin/kmod_bench" tests/kernel/bench.c \
 	tests/kernel/kring.c tests/common/pingpong.c tests/common/workload.c \
 	tests/common/kdev_work.c \
@@ -68,7 +68,7 @@ fi
 # (libsystemd has no static library), so they go in with their ldd
 # dependencies and the loader. From the project's build if there is one.
 build=${FXT_BUILD_DIR:-build}
-progs="daemon/tracectl/tracectl daemon/manager/fxtraced
+progs="daemon/tracectl/tracectl daemon/fxtraced/fxtraced
 tests/integration/proto-provider tests/kernel/check-kcat
 tests/bench/bpf/bpf_overhead"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Checks `tracectl summary --json` against figures computed here, from
 `tracectl dump` output of the same archive, by the definitions in
-daemon/summary/trace_summary.h:
+daemon/analysis/summary/trace_summary.h:
 
   check_summary.py DUMP SUMMARY_JSON [--no-self] [--expect FILE]
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The memory budget's arithmetic (daemon/manager/memory_budget.c): the
+ * The memory budget's arithmetic (daemon/fxtraced/memory_budget.c): the
  * sizes it derives, what it keeps as asked, what it refuses and why, and
  * when one more buffer fits.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The manager's walk of a provider area (daemon/manager/record_walk.c),
+ * The manager's walk of a provider area (daemon/fxtraced/record_walk.c),
  * word by word: in a rolling half a zero header word ends the records of
  * one writer chunk only, records may span chunks, the last chunk may be
  * cut; the durable area ends at its first zero header word; a record that

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The snapshot budget (daemon/manager/snapshot_budget.c) on a real
+ * The snapshot budget (daemon/fxtraced/snapshot_budget.c) on a real
  * directory: the oldest kept snapshots removed to stay within the files
  * and the bytes, one over the bytes by itself not kept, a snapshot its
  * owner removed or replaced forgotten and never removed, what a restart

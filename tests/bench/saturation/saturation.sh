@@ -18,7 +18,7 @@ set -eu
 build=$(cd "$1" && pwd)
 secs=${2:-30}
 dir=${3:-/var/tmp}
-fxtraced=$build/daemon/manager/fxtraced
+fxtraced=$build/daemon/fxtraced/fxtraced
 tracectl=$build/daemon/tracectl/tracectl
 tracefs=/sys/kernel/tracing
 instance=$tracefs/instances/fxt_saturation

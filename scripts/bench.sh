@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The benchmark command: installs its peers from Debian 12's apt (LTTng-UST,
 # linux-perf, qemu and the guest kernel: scripts/install-deps.sh), builds,
@@ -35,7 +35,7 @@
 # examples:
 #   sudo scripts/bench.sh
 #   sudo scripts/bench.sh --json /tmp/bench.json
-set -eu
+set -eu -o pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
 

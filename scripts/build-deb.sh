@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds fxtrace's Debian packages into DIR with Debian's own tools
 # (dpkg-buildpackage, debhelper with the meson build system), then runs
@@ -20,7 +20,7 @@
 #
 #   scripts/build-deb.sh DIR
 #   apt-get install ./DIR/*.deb
-set -eu
+set -eu -o pipefail
 
 usage() {
 	awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The fxtrace demo, from a fresh Debian 12 machine (as root): installs
 # only what building and running needs (scripts/install-deps.sh --build),
@@ -12,7 +12,7 @@
 #
 #   sudo scripts/demo.sh [--seconds S]
 #   scripts/demo.sh --help | --version
-set -eu
+set -eu -o pipefail
 
 seconds=3
 usage_error() {

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Installs fxtrace's dependencies from Debian 12's apt.
 #
@@ -9,7 +9,7 @@
 #                                     the guest kernel and qemu, LTTng for
 #                                     the benchmarks, the kernel source's
 #                                     checkpatch.pl (extracted to /opt)
-set -eu
+set -eu -o pipefail
 
 BUILD_PACKAGES="
 build-essential meson ninja-build pkg-config
@@ -61,7 +61,7 @@ extract_checkpatch() {
 
 missing=""
 for p in $PACKAGES; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep "ok installed" >/dev/null ||
 		missing="$missing $p"
 done
 if [ -n "$missing" ]; then

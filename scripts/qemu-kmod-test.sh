@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds the fxt_sched module against Debian's cloud kernel headers and
 # the static guest test programs, boots that kernel under qemu (TCG) with
@@ -9,7 +9,7 @@
 #
 # FXT_KMOD_TESTS="a b": run only these guest tests (no benchmark).
 # FXT_QEMU_VERBOSE=1: boot without "quiet" (kernel messages on the log).
-set -eu
+set -eu -o pipefail
 cd "$(dirname "$0")/.."
 top=$(pwd)
 

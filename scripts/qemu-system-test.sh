@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The installed system, proven on a booted Debian 12: builds the .deb
 # packages with scripts/build-deb.sh, boots Debian's cloud kernel under
@@ -20,7 +20,7 @@
 #
 # FXT_QEMU_LOG=FILE: keep the serial log there (printed on failure).
 # FXT_QEMU_TIMEOUT=S: give up on the guest after S seconds (default 1500).
-set -eu
+set -eu -o pipefail
 cd "$(dirname "$0")/.."
 
 need() {

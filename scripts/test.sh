@@ -1,8 +1,8 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The test command: installs what is needed, builds everything and runs
 # every test (unit, sanitizers, integration, BPF, kmod under qemu).
-set -eu
+set -eu -o pipefail
 cd "$(dirname "$0")/.."
 
 if [ "$(id -u)" -ne 0 ]; then

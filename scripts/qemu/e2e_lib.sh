@@ -2,6 +2,7 @@
 # In the guest, sourced by the e2e scripts with T (their directory) and
 # E2E_TEST (the name they print) set: fail() and a running fxtraced
 # ($mgr) on $T/manager.sock that answers tracectl.
+set -o pipefail
 mkdir -p "$T"
 export FXTRACE_SOCKET="$T/manager.sock"
 fail() {

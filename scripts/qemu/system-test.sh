@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # In the booted guest of qemu-system-test.sh (systemd is PID 1, no
 # network), from its payload disk: installs the packages in debs/ with
@@ -6,7 +6,7 @@
 # "ok N - what" or "not ok N - what" with the evidence indented below.
 # Ends with "# done".
 # shellcheck disable=SC2086 # $packages: a list of package names
-set -u
+set -u -o pipefail
 payload=$(cd "$(dirname "$0")" && pwd)
 T=/var/tmp/fxt-system-test
 rm -rf "$T"
@@ -55,7 +55,7 @@ echo "# guest kernel $kver, $(systemctl --version | head -n 1)"
 install_packages() {
 	apt-get install -y -q --no-install-recommends "$payload"/debs/*.deb || return 1
 	dkms status
-	dkms status | grep "fxt-sched" | grep "$kver" | grep -q installed ||
+	dkms status | grep "fxt-sched" | grep "$kver" | grep installed >/dev/null ||
 		{ say "dkms did not install fxt_sched for $kver"; return 1; }
 	modinfo -n fxt_sched
 }
@@ -155,7 +155,7 @@ journal_fields() {
 			grep -q '"MESSAGE":"Trace written' ||
 			{ say "no 'Trace written' entry with FXT_TRACE_ID=$id"; return 1; }
 	done
-	grep '"FXT_PROVIDER_NAME":"fxt-example"' "$T/journal.json" | grep -q '"FXT_PROVIDER_PID":"[0-9]' ||
+	grep '"FXT_PROVIDER_NAME":"fxt-example"' "$T/journal.json" | grep '"FXT_PROVIDER_PID":"[0-9]' >/dev/null ||
 		{ say "no entry with FXT_PROVIDER_NAME=fxt-example and FXT_PROVIDER_PID"; return 1; }
 }
 check "journalctl -u fxtraced: trace start and stop with structured fields" journal_fields
@@ -213,7 +213,7 @@ killed_service_resumes() {
 	tracectl stop || return 1
 	journalctl -u fxtraced --since "$since" -o cat |
 		grep -E "resumed after a restart|descriptor store|handed its buffer" | tail -n 6
-	journalctl -u fxtraced --since "$since" -o cat | grep -q "capture taken back from the descriptor store" ||
+	journalctl -u fxtraced --since "$since" -o cat | grep "capture taken back from the descriptor store" >/dev/null ||
 		{ say "the $kernel capture was not taken back"; return 1; }
 	if [ "$kernel" = bpf ]; then
 		# shellcheck disable=SC2016
@@ -301,7 +301,7 @@ flight_recorder() {
 	archive_holds "$snap" || return 1
 	tracectl status | grep -E "^  (trigger|snapshot) jank"
 	systemctl stop "$unit" || return 1
-	tracectl status | grep -q "^State: idle" || { say "the stop left the trace running"; return 1; }
+	tracectl status | grep "^State: idle" >/dev/null || { say "the stop left the trace running"; return 1; }
 	systemctl is-active "$unit" && { say "$unit still active"; return 1; }
 	tracectl dump --strict /var/lib/fxtrace/flight-recorder.fxt >/dev/null ||
 		{ say "the stop's archive does not pass dump --strict"; return 1; }

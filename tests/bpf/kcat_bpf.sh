@@ -9,7 +9,7 @@
 # thread and a thread of its own for each CPU's idle task (check-kcat).
 # Then --pid: syscalls of that process only; stop's per-category rows;
 # and tracectl convert's placement of the slices.
-set -eu
+set -eu -o pipefail
 
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"

@@ -60,7 +60,7 @@ grep -q "trigger latency" "$T/status.out" ||
 "$TRACECTL" dump --strict "$T/quiet.fxt" >"$T/quiet.dump" 2>&1 ||
 	fail "dump --strict of the trace"
 quiet_latency() {
-	grep "name=\"sched_latency\"" "$1" | grep -q "thread=[0-9]*/$quiet "
+	grep "name=\"sched_latency\"" "$1" | grep "thread=[0-9]*/$quiet " >/dev/null
 }
 if [ "$quiet_wait_us" -lt $((THRESHOLD_MS * 1000)) ]; then
 	quiet_latency "$T/quiet.dump" &&

@@ -6,7 +6,7 @@
 # tracectl dump --strict. Then tracectl summary of a real trace (the
 # example provider with BPF scheduling) against the independent
 # computation from the same archive's dump (check_summary.py).
-set -eu
+set -eu -o pipefail
 
 : "${FXTRACED:?}" "${TRACECTL:?}" "${PINGPONG:?}" "${CHECK_KERNEL:?}" \
 	"${EXAMPLE:?}" "${CHECK_SUMMARY:?}"

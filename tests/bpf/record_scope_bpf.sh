@@ -8,7 +8,7 @@
 # list without it. An archive of tracectl start holds no mark: summary
 # shows every process. (And status counts the kernel as one provider,
 # whatever its categories.)
-set -eu
+set -eu -o pipefail
 
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"

@@ -8,7 +8,7 @@ READER_MEMORY_MIB=256
 # Whether BINARY is built with AddressSanitizer, whose shadow memory
 # reserves terabytes of address space: no address-space limit for it.
 asan_build() {
-	ldd "$1" 2>/dev/null | grep -q libasan
+	ldd "$1" 2>/dev/null | grep libasan >/dev/null
 }
 
 # under_reader_memory_limit COMMAND...: runs COMMAND with its address

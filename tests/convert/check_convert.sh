@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Converts archives made by convert_gen with tracectl and checks the JSON
 # with jq (fields, exact values) and python3 (strict JSON, strict UTF-8).
 #
 # usage: check_convert.sh TRACECTL CONVERT_GEN all|hostile|cli|memory
-set -u
+set -u -o pipefail
 
 tracectl=$1
 gen=$2
@@ -209,7 +209,7 @@ def nasty_event: one(.ph == \"i\" and .cat != \"log\");"
 
 run_cli() {
 	"$gen" all "$dir" || { fail "convert_gen all"; return; }
-	"$tracectl" convert --help | grep -q "Examples:" || fail "--help"
+	"$tracectl" convert --help | grep "Examples:" >/dev/null || fail "--help"
 	"$tracectl" convert >/dev/null 2>&1
 	[ $? -eq 2 ] || fail "no input: want exit 2"
 	"$tracectl" convert --bogus "$dir/all.fxt" >/dev/null 2>&1

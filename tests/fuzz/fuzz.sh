@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Runs one libFuzzer target for a while, seeded by the committed corpus
 # and by fresh writer-made archives, with the dictionary of extreme values
@@ -7,7 +7,7 @@
 # (crash-*, leak-*, timeout-*, oom-*).
 #
 # usage: fuzz.sh BUILD reader|convert|dump|summary|report SECONDS [WORK]
-set -eu
+set -eu -o pipefail
 
 build=$1
 target=$2

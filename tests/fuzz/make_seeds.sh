@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Writes seed archives made by the project's own writer into DIR: the
 # unit tests' sample (conforming, nonconforming, malformed, damaged), the
@@ -7,7 +7,7 @@
 # Each seed stays under 64 KiB, libFuzzer's -max_len here.
 #
 # usage: make_seeds.sh DIR FXT_SAMPLE CONVERT_GEN FXT_GEN
-set -eu
+set -eu -o pipefail
 
 dir=$1
 sample=$2

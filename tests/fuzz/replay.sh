@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # The fuzz regression test: runs TARGET (a fuzz target linked with the
 # replay driver) on the committed corpora and on fresh seeds made by the
@@ -6,7 +6,7 @@
 # within the driver's time limit and the readers' memory bound.
 #
 # usage: replay.sh TARGET FXT_SAMPLE CONVERT_GEN FXT_GEN CORPUS_DIR...
-set -eu
+set -eu -o pipefail
 
 target=$1
 here=$(dirname "$0")

@@ -36,7 +36,7 @@ poll "$TRACECTL" status
 set +e
 timeout 30 "$TRACECTL" start -o "$T/fifo" --kernel=off 2>"$T/fifo.err"
 status=$?
-set -e
+set -e -o pipefail
 [ "$status" -eq 1 ] || { cat "$T/fifo.err"; fail "start into a FIFO exited $status"; }
 grep -q "not a regular file" "$T/fifo.err" || { cat "$T/fifo.err"; fail "no reason for the FIFO"; }
 timeout 30 "$TRACECTL" status >/dev/null || fail "the manager does not answer after the FIFO"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 
 idle() {
-	"$TRACECTL" status | grep -q '^State: idle'
+	"$TRACECTL" status | grep '^State: idle' >/dev/null
 }
 
 start_manager
@@ -15,7 +15,7 @@ start_provider timed --events 100
 wait_wrote timed
 poll idle
 [ ! -e "$T/d.fxt" ] || fail "the manager put the archive in place itself"
-"$TRACECTL" status | grep -q "^Last trace: $T/d.fxt, not yet in place" ||
+"$TRACECTL" status | grep "^Last trace: $T/d.fxt, not yet in place" >/dev/null ||
 	fail "status does not say the archive waits for a stop"
 "$TRACECTL" stop >"$T/stop.out" || fail "the stop after the duration failed"
 grep -q "the trace had already ended" "$T/stop.out" || fail "stop does not say the trace had ended"
@@ -25,7 +25,7 @@ expect_field timed events 100
 set +e
 "$TRACECTL" stop 2>"$T/stop.err"
 status=$?
-set -e
+set -e -o pipefail
 [ "$status" -eq 1 ] || fail "stop with no trace exited $status"
 grep -q "no trace is running (the last one was written to $T/d.fxt)" "$T/stop.err" ||
 	fail "stop does not name the last archive"

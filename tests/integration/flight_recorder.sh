@@ -19,7 +19,7 @@ sed -e "s|/[^ ]*/tracectl |$TRACECTL |" "$FLIGHT_RECORDER_SERVICE" >"$unit"
 if command -v systemd-analyze >/dev/null; then
 	systemd-analyze verify --man=no "$unit" >"$T/verify.out" 2>&1 || true
 	# Alone, it cannot find fxtraced.socket: only that may be said.
-	if grep -v "fxtraced.socket\|fxtraced.service" "$T/verify.out" | grep -q .; then
+	if grep -v "fxtraced.socket\|fxtraced.service" "$T/verify.out" | grep . >/dev/null; then
 		cat "$T/verify.out"
 		fail "systemd-analyze verify"
 	fi
@@ -64,7 +64,7 @@ grep -q "Snapshots in $state/fxtrace/snapshots kept within [0-9]* bytes and 100 
 "$FXT_EXAMPLE" --seconds 1 --trigger flight-recorder >"$T/provider.out" 2>&1 ||
 	fail "fxt-example: $(cat "$T/provider.out")"
 has_snapshot() {
-	ls "$state"/fxtrace/snapshots | grep -q '^flight-recorder-.*\.fxt$'
+	ls "$state"/fxtrace/snapshots | grep '^flight-recorder-.*\.fxt$' >/dev/null
 }
 poll has_snapshot
 check "$(ls "$state"/fxtrace/snapshots/flight-recorder-*.fxt)" >/dev/null
@@ -72,6 +72,6 @@ grep -q '"done"' "$T/dump.out" || fail "the snapshot lacks fxt-example's events"
 eval "set -- $(exec_line ExecStop)"
 "$@" >"$T/stop.out" || fail "ExecStop: $(cat "$T/stop.out")"
 check "$state/fxtrace/flight-recorder.fxt" >/dev/null
-"$TRACECTL" status | grep -q "^State: idle" || fail "ExecStop left the trace running"
+"$TRACECTL" status | grep "^State: idle" >/dev/null || fail "ExecStop left the trace running"
 stop_manager
 echo "flight_recorder: ok"

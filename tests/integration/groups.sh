@@ -26,7 +26,7 @@ set +e
 setpriv --reuid=nobody --regid=nogroup --groups="$many" \
 	"$T/tracectl" status >/dev/null 2>&1
 status=$?
-set -e
+set -e -o pipefail
 [ "$status" -eq 1 ] || fail "400 groups without 'tracing' got control (exit $status)"
 stop_manager
 echo "groups: ok"

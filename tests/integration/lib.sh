@@ -3,7 +3,7 @@
 # socket, providers in the background, and archive checks. Waits poll for
 # a state (with a generous ceiling that only catches hangs); no test
 # asserts how long anything takes.
-set -eu
+set -eu -o pipefail
 
 : "${FXTRACED:?}" "${TRACECTL:?}" "${PROTO_PROVIDER:?}" "${CHECK_ARCHIVE:?}"
 
@@ -86,7 +86,7 @@ manager_fds() {
 # no_connections: fxtraced holds no connected socket (the last tracectl's
 # included: it may close its end before fxtraced has seen the hang-up).
 no_connections() {
-	! ss -xpH state established | grep -q "pid=$MGR,"
+	! ss -xpH state established | grep "pid=$MGR," >/dev/null
 }
 
 # idle_fds: fxtraced's descriptors once it holds no connection, the base
@@ -97,7 +97,7 @@ idle_fds() {
 }
 
 provider_connected() {
-	"$TRACECTL" status | grep -q "^  $1 "
+	"$TRACECTL" status | grep "^  $1 " >/dev/null
 }
 
 # start_provider NAME [proto-provider options]: runs it, waits until the

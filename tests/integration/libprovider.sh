@@ -109,7 +109,7 @@ BG_PIDS="$BG_PIDS $ex"
 poll provider_connected fxt-example
 "$TRACECTL" start -o "$T/full.fxt" --buffer-size 64K --kernel=off
 full() {
-	"$TRACECTL" status | grep -Eq '^  fxt-example .*\((9[0-9]|100)%\)'
+	"$TRACECTL" status | grep -E '^  fxt-example .*\((9[0-9]|100)%\)' >/dev/null
 }
 poll full
 "$TRACECTL" stop | tee "$T/stop.out"
@@ -127,7 +127,7 @@ kill "$ex"
 ex=$!
 BG_PIDS="$BG_PIDS $ex"
 has_data() {
-	"$TRACECTL" status | grep -q '^  fxt-example .* buffer [1-9]'
+	"$TRACECTL" status | grep '^  fxt-example .* buffer [1-9]' >/dev/null
 }
 poll has_data
 kill -9 "$ex"

@@ -9,7 +9,7 @@
 : "${CONN_FLOOD:?}"
 N=2000
 stopping() {
-	"$TRACECTL" status | grep -qi stopping
+	"$TRACECTL" status | grep -i stopping >/dev/null
 }
 
 start_manager --stop-timeout 1h

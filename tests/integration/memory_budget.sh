@@ -17,7 +17,7 @@ kernel_works() {
 
 refused() {
 	start_refused "$expect" "$@"
-	"$TRACECTL" status | grep -q "^State: idle" || fail "start $* left a trace"
+	"$TRACECTL" status | grep "^State: idle" >/dev/null || fail "start $* left a trace"
 }
 
 start_manager
@@ -25,7 +25,7 @@ expect=2
 refused "--memory-budget lots: give bytes" --memory-budget lots
 refused "--memory-budget 1K: give bytes" --memory-budget 1K
 refused "--name a/b: a name is" --name a/b
-"$TRACECTL" start --help | grep -q -- "--memory-budget SIZE" ||
+"$TRACECTL" start --help | grep -- "--memory-budget SIZE" >/dev/null ||
 	fail "start --help does not describe --memory-budget"
 expect=1
 refused "a provider buffer of 65536 bytes does not fit the 8192 bytes" \
@@ -63,10 +63,10 @@ grep -q "Provider p[1-4]\[[0-9]*\] gets no buffer: trace .* holds 196608 bytes o
 	"$T/fxtraced.log" || fail "the refusal is not logged"
 # One more provider later: none either.
 start_provider p5 --events 50 --stay
-"$TRACECTL" status | grep -Eq "^  p5 .*not tracing: the trace's buffers reached its memory budget" ||
+"$TRACECTL" status | grep -E "^  p5 .*not tracing: the trace's buffers reached its memory budget" >/dev/null ||
 	fail "a provider joining later went over the budget"
 for n in p1 p2 p3 p4; do
-	if ! "$TRACECTL" status | grep -Eq "^  $n .*not tracing"; then
+	if ! "$TRACECTL" status | grep -E "^  $n .*not tracing" >/dev/null; then
 		wait_wrote "$n"
 	fi
 done
@@ -76,7 +76,7 @@ gone=$(grep -E "^  p[1-4] .* buffer " "$T/status.out" | head -n 1 | awk '{ print
 wait_wrote "$gone"
 eval "kill -9 \$pid_$gone"
 exited() {
-	"$TRACECTL" status | grep -Eq "^  $gone .*\(exited\)"
+	"$TRACECTL" status | grep -E "^  $gone .*\(exited\)" >/dev/null
 }
 poll exited
 start_provider p6 --events 50 --stay
@@ -90,7 +90,7 @@ grep -q "Provider $gone\[[0-9]*\], gone, leaves trace .*: its buffer makes room 
 	"$T/fxtraced.log" || fail "the eviction is not logged"
 wait_wrote p6
 for n in p1 p2 p3 p4; do
-	if [ "$n" != "$gone" ] && "$TRACECTL" status | grep -Eq "^  $n .* buffer "; then
+	if [ "$n" != "$gone" ] && "$TRACECTL" status | grep -E "^  $n .* buffer " >/dev/null; then
 		wait_wrote "$n"
 	fi
 done

@@ -24,7 +24,7 @@ listed() {
 poll listed
 kill -9 "$flood"
 gone() {
-	! "$TRACECTL" status | grep -q '^  mute'
+	! "$TRACECTL" status | grep '^  mute' >/dev/null
 }
 poll gone
 lines=$(grep -c "Provider mute[0-9]*\\[[0-9]*\\] " "$T/fxtraced.log" || true)

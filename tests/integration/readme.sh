@@ -48,7 +48,7 @@ ln -s "$TRACECTL" "$T/bin/tracectl"
 set +e
 (cd "$T/work" && PATH="$T/bin:$PATH" bash "$T/block.sh") >"$T/block.out" 2>&1
 status=$?
-set -e
+set -e -o pipefail
 [ "$status" -eq 0 ] || { tail -30 "$T/block.out"; fail "README's block exited $status"; }
 for f in trace.fxt now.fxt trace.json report.html; do
 	[ -s "$T/work/$f" ] || fail "the block wrote no $f"

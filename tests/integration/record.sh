@@ -36,7 +36,7 @@ grep -q "^from-the-command$" "$T/rec5.out" || fail "piped: no output of the comm
 set +e
 "$TRACECTL" record -o rec2.fxt --kernel=off -- sh -c 'exit 3'
 status=$?
-set -e
+set -e -o pipefail
 [ "$status" -eq 3 ] || fail "record exited $status, the command 3"
 [ -s "$T/rec2.fxt" ] || fail "no archive for the failing command"
 

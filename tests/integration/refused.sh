@@ -8,7 +8,7 @@
 set +e
 FXTRACE_SOCKET="$T/none.sock" "$TRACECTL" status 2>"$T/none.err"
 status=$?
-set -e
+set -e -o pipefail
 [ "$status" -eq 1 ] || fail "status without a manager exited $status"
 # the socket is not the default: fxtraced on it, FXTRACE_SOCKET as it is
 grep -q "^is fxtraced running on $T/none.sock (FXTRACE_SOCKET)? start it with: fxtraced --socket $T/none.sock &\$" "$T/none.err" ||
@@ -33,7 +33,7 @@ if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	echo "refused: needs root and setpriv to act as nobody; skipped"
 	exit 77
 fi
-if getent group tracing | grep -q '\bnobody\b'; then
+if getent group tracing | grep '\bnobody\b' >/dev/null; then
 	echo "refused: nobody is in group tracing here; skipped"
 	exit 77
 fi

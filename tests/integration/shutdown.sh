@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 
 stopping() {
-	"$TRACECTL" status | grep -qi stopping
+	"$TRACECTL" status | grep -i stopping >/dev/null
 }
 
 start_manager --stop-timeout 1h

@@ -34,7 +34,7 @@ refused() {
 	grep -q "$1" "$T/refused.out" ||
 		fail "snapshot refusal does not say '$1': $(cat "$T/refused.out")"
 	[ ! -e "$2" ] || fail "a refused snapshot left $2"
-	! ls -A "$(dirname "$2")" | grep -q "^\.$(basename "$2")" ||
+	! ls -A "$(dirname "$2")" | grep "^\.$(basename "$2")" >/dev/null ||
 		fail "a refused snapshot left its temporary file"
 }
 
@@ -82,12 +82,12 @@ refused "circular" "$T/oneshot-snap.fxt"
 
 "$TRACECTL" start -o "$T/trace.fxt" --mode circular --kernel=bpf \
 	--buffer-size 1M || fail "circular trace with --kernel=bpf"
-"$TRACECTL" snapshot --help | grep -q "Usage: tracectl snapshot" ||
+"$TRACECTL" snapshot --help | grep "Usage: tracectl snapshot" >/dev/null ||
 	fail "snapshot --help"
 set +e
 "$TRACECTL" snapshot -o a b >/dev/null 2>&1
 [ $? -eq 2 ] || fail "snapshot: a stray argument is not a usage error"
-set -e
+set -e -o pipefail
 
 # The rate without snapshots, then with them, in the same trace.
 rate_run rate0.out
@@ -107,7 +107,7 @@ done
 rate_end rate1.out
 rate1=$rate
 
-"$TRACECTL" status | grep -q "^State: tracing" ||
+"$TRACECTL" status | grep "^State: tracing" >/dev/null ||
 	fail "the trace did not go on after the snapshots"
 
 oldest_provider=-$FRESH_NS

@@ -44,7 +44,7 @@ budget_is() {
 
 # floods N: the provider writes 200 events, then fires flood N times.
 floods() {
-	run_provider $(seq -f instant:%g 1 200) $(yes trigger:flood | head -n "$1")
+	run_provider $(seq -f instant:%g 1 200) $(printf "trigger:flood %.0s" $(seq "$1"))
 }
 
 start_usage "snapshot-max-files 0: give a number of snapshots, 1 to 256" \
@@ -56,7 +56,7 @@ start_usage "snapshot-max-bytes 1K: give bytes, at least 4K" \
 start_usage "snapshot-max-bytes lots" \
 	--mode circular --trigger jank --snapshot-dir "$T/snaps" --snapshot-max-bytes lots
 start_usage "go with --trigger" --mode circular --snapshot-max-bytes 1G
-"$TRACECTL" start --help | grep -q -- "--snapshot-max-bytes SIZE" ||
+"$TRACECTL" start --help | grep -- "--snapshot-max-bytes SIZE" >/dev/null ||
 	fail "start --help does not describe --snapshot-max-bytes"
 
 # The default: the lesser of 1 GiB and 10% of the file system.

@@ -8,7 +8,7 @@ echo precious >"$T/file"
 set +e
 timeout 30 "$FXTRACED" --socket "$T/file" >"$T/file.log" 2>&1
 status=$?
-set -e
+set -e -o pipefail
 [ "$status" -ne 0 ] || fail "fxtraced bound over a regular file"
 grep -qx precious "$T/file" || fail "fxtraced removed a regular file"
 

@@ -24,7 +24,7 @@ start_usage "go with --trigger" --mode circular --snapshot-dir "$T/snaps"
 start_usage "a name is" --mode circular --trigger a/b --snapshot-dir "$T/snaps"
 start_usage "trigger-delay" --mode circular --trigger jank --snapshot-dir "$T/snaps" \
 	--trigger-delay soon
-"$TRACECTL" start --help | grep -q -- "--trigger NAME" ||
+"$TRACECTL" start --help | grep -- "--trigger NAME" >/dev/null ||
 	fail "start --help does not describe --trigger"
 # The wakeup-latency trigger (with a kernel: tests/bpf/latency_bpf.sh).
 start_usage "give a wait" --mode circular --trigger-latency soon \
@@ -35,7 +35,7 @@ start_usage "trigger-latency needs --mode circular" --trigger-latency 10ms \
 	--snapshot-dir "$T/snaps"
 start_usage "trigger-latency needs --mode circular and --snapshot-dir" \
 	--mode circular --trigger-latency 10ms
-"$TRACECTL" start --help | grep -q -- "--trigger-latency T" ||
+"$TRACECTL" start --help | grep -- "--trigger-latency T" >/dev/null ||
 	fail "start --help does not describe --trigger-latency"
 
 # No kernel capture: the trigger cannot be armed, and says why.
@@ -43,7 +43,7 @@ set +e
 "$TRACECTL" start -o "$T/off.fxt" --mode circular --kernel=off \
 	--trigger-latency 10ms --snapshot-dir "$T/snaps" >"$T/off.out" 2>&1
 status=$?
-set -e
+set -e -o pipefail
 [ $status -eq 1 ] && grep -q "needs kernel capture" "$T/off.out" ||
 	fail "--kernel=off: exit $status: $(cat "$T/off.out")"
 "$TRACECTL" stop >/dev/null || fail "stop"
@@ -64,7 +64,7 @@ status=$?
 set -e
 [ $status -eq 1 ] && grep -q "snapshot-dir" "$T/usage.out" ||
 	fail "a missing snapshot directory: exit $status: $(cat "$T/usage.out")"
-"$TRACECTL" status | grep -q "^State: idle" ||
+"$TRACECTL" status | grep "^State: idle" >/dev/null ||
 	fail "a start refused for its snapshot directory left a trace running"
 
 "$TRACECTL" start -o "$T/trace.fxt" --mode circular --kernel=off \
@@ -79,7 +79,7 @@ run_provider instant:1 instant:2 instant:3 trigger:nope trigger:jank
 poll has_snapshot jank
 file=$(snapshots jank)
 [ "$(echo "$file" | wc -l)" -eq 1 ] || fail "one trigger, snapshots: $file"
-echo "$file" | grep -Eq '^jank-[0-9]{8}T[0-9]{6}\.[0-9]{3}Z\.fxt$' ||
+echo "$file" | grep -E '^jank-[0-9]{8}T[0-9]{6}\.[0-9]{3}Z\.fxt$' >/dev/null ||
 	fail "snapshot name $file is not NAME-<UTC time>.fxt"
 check "$T/snaps/$file" >/dev/null
 [ "$(marks "$T/snaps/$file" | tr '\n' ' ')" = "1 2 3 " ] ||
@@ -101,7 +101,7 @@ steps=""
 for i in $(seq 1 10); do steps="$steps trigger:burst"; done
 run_provider instant:4 $steps
 burst_fired() {
-	"$TRACECTL" status | grep -Eq "^  trigger burst +fired 10,"
+	"$TRACECTL" status | grep -E "^  trigger burst +fired 10," >/dev/null
 }
 poll burst_fired
 poll has_snapshot burst

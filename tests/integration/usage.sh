@@ -33,7 +33,7 @@ answers() {	# NAME ARGS...: --version and --help exit 0 with output
 
 answers fxtraced "$FXTRACED"
 answers fxt-example "$FXT_EXAMPLE"
-answers demo.sh sh "$DEMO"
+answers demo.sh bash "$DEMO"
 answers tracectl "$TRACECTL"
 
 usage_error fxtraced "$FXTRACED" --bogus
@@ -41,7 +41,7 @@ usage_error fxtraced "$FXTRACED" stray
 usage_error fxt-example "$FXT_EXAMPLE" --bogus
 usage_error fxt-example "$FXT_EXAMPLE" --threads 0
 usage_error fxt-example "$FXT_EXAMPLE" stray
-usage_error demo.sh sh "$DEMO" --bogus
-usage_error demo.sh sh "$DEMO" --seconds
+usage_error demo.sh bash "$DEMO" --bogus
+usage_error demo.sh bash "$DEMO" --seconds
 usage_error tracectl "$TRACECTL" frob
 echo "usage: ok"

@@ -33,7 +33,7 @@ stop_into_files() {
 }
 
 status_says() {
-	"$TRACECTL" status | grep -q "^Archive: .*$1"
+	"$TRACECTL" status | grep "^Archive: .*$1" >/dev/null
 }
 
 # records NAME FILE: the RECORDS column of the stop table.

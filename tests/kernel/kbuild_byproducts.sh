@@ -1,10 +1,10 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # kbuild_check.sh checks the module's tracked sources only: in a git copy
 # of them, the by-products of an in-tree build (a generated .mod.c that
 # checkpatch would reject, a stale object) do not fail it, and a
 # checkpatch error in a tracked file does.
-set -eu
+set -eu -o pipefail
 top=$1
 check="$top/tests/kernel/kbuild_check.sh"
 if ! ls -d /usr/src/linux-headers-*-cloud-amd64 >/dev/null 2>&1; then
@@ -26,7 +26,7 @@ git -C "$work/repo" -c user.name=t -c user.email=t@localhost commit -q -m source
 printf '#include <linux/module.h>\nint  x ;\n\n\n' >"$work/repo/kmod/fxt_sched.mod.c"
 printf 'not an object' >"$work/repo/kmod/fxt_ring.o"
 mkdir -p "$work/repo/kmod/.tmp_versions"
-if ! sh "$check" "$work/repo" >"$work/log" 2>&1; then
+if ! bash "$check" "$work/repo" >"$work/log" 2>&1; then
 	cat "$work/log"
 	echo "FAIL: build by-products made the check fail"
 	exit 1
@@ -36,7 +36,7 @@ echo "ok: build by-products are ignored"
 # A tracked source with a checkpatch error must fail.
 printf 'static int  fxt_bad_style ;\n' >>"$work/repo/kmod/fxt_ring.c"
 git -C "$work/repo" add kmod/fxt_ring.c
-if sh "$check" "$work/repo" >"$work/log" 2>&1; then
+if bash "$check" "$work/repo" >"$work/log" 2>&1; then
 	cat "$work/log"
 	echo "FAIL: a checkpatch error in a tracked file passed"
 	exit 1

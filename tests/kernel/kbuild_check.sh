@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Builds fxt_sched against the installed Debian kernel headers with W=1
 # (any warning fails) and runs checkpatch on kmod/. Only the module's
@@ -6,7 +6,7 @@
 # include/ (outside git: the C sources and Kbuild files by name), never
 # the by-products an in-tree 'make M=$PWD' leaves (fxt_sched.mod.c, .o).
 # Exit 77 (skip) without kernel headers.
-set -eu
+set -eu -o pipefail
 top=$1
 kdir=$(ls -d /usr/src/linux-headers-*-cloud-amd64 2>/dev/null | sort -V | tail -n 1)
 if [ -z "$kdir" ]; then

@@ -7,7 +7,7 @@
 # with the packaged binary, the man pages render without warnings, the
 # binaries print the version, the completion completes.
 # Ends with "packaging: N passed, N failed".
-set -u
+set -u -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/fxt-debs.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -95,7 +95,7 @@ no_overlap() {
 }
 check "the library is only in libfxt-provider1" no_overlap "$fxtrace" "$lib"
 
-depends() { dpkg-deb -f "$1" Depends | grep -qE "$2"; }
+depends() { dpkg-deb -f "$1" Depends | grep -E "$2" >/dev/null; }
 check "libfxt-provider-dev depends on libfxt-provider1 of its version" \
 	depends "$dev" "libfxt-provider1 \(= $version\)"
 check "fxt-sched-dkms depends on dkms" depends "$dkms" '(^|, )dkms'
@@ -202,7 +202,7 @@ man_clean() {
 	[ -s "$1" ] || return 1
 	out=$(MANWIDTH=80 man --warnings -l "$1" 2>&1 >/dev/null)
 	[ -z "$out" ] || { echo "$out"; return 1; }
-	MANWIDTH=80 man -l "$1" 2>/dev/null | grep -q "^NAME"
+	MANWIDTH=80 man -l "$1" 2>/dev/null | grep "^NAME" >/dev/null
 }
 if command -v man >/dev/null; then
 	for m in man1/tracectl.1 man8/fxtraced.8 man3/libfxt-provider.3; do

@@ -5,7 +5,7 @@
 # what it dropped.
 #
 # usage: hostile_readers.sh times|memory|not-fxt|escapes
-set -u
+set -u -o pipefail
 
 : "${TRACECTL:?}" "${HOSTILE_FXT:?}"
 . "$(dirname "$0")/../common/check.sh"

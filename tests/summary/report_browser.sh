@@ -7,7 +7,7 @@
 # is not blank. Also: the page references nothing outside
 # itself, a hostile thread name cannot break out of the data, and the
 # page's size does not grow with the archive's.
-set -eu
+set -eu -o pipefail
 
 : "${TRACECTL:?}" "${SUMMARY_GEN:?}" "${FXT_GEN:?}" "${PNG_CHECK:?}"
 CHROMIUM=$(command -v chromium || true)
@@ -60,18 +60,18 @@ browse "$T/random.html" dom --dump-dom
 grep -q 'data-rendered="1"' "$T/dom.out" || fail "the page did not finish drawing"
 status=$(grep -o 'id="status">[^<]*' "$T/dom.out")
 echo "$status"
-echo "$status" | grep -Eq 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5 ' ||
+echo "$status" | grep -E 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5 ' >/dev/null ||
 	fail "lanes, histogram or tables missing: $status"
 # the legend: a colour of its own per entry, no two labels alike; the
 # time axis in one unit (not "0 ns" beside "20.0 ms")
-echo "$status" | grep -Eq ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1$' ||
+echo "$status" | grep -E ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1$' >/dev/null ||
 	fail "legend colours, labels or axis units: $status"
 
 # The page drives its timeline like a user (wheel, drag, hover).
 browse "$T/random.html#selftest" selftest --dump-dom --window-size=1200,900
 status=$(grep -o 'id="status">[^<]*' "$T/selftest.out")
 echo "$status"
-echo "$status" | grep -q 'selftest: zoom=true pan=true tooltip=true$' ||
+echo "$status" | grep 'selftest: zoom=true pan=true tooltip=true$' >/dev/null ||
 	fail "zoom, pan or tooltip: $status"
 
 browse "$T/random.html" shot --screenshot="$T/random.png" --window-size=1200,900

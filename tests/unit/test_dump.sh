@@ -1,9 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Runs the real 'tracectl dump' on generated archives: output, stdin,
 # diagnostics and exit codes.
 # Usage: test_dump.sh TRACECTL FXT_SAMPLE
-set -u
+set -u -o pipefail
 # a sanitizer finding must not look like exit status 1 (a bad trace)
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
 UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=86"

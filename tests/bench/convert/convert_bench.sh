@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # tracectl convert benchmark: MB/s of FXT input and peak RSS, median of
 # RUNS runs, with peers measured in the same run (and tracectl summary
@@ -11,7 +11,7 @@
 #
 # usage: convert_bench.sh BUILDDIR [MEGABYTES] [RUNS]
 # The archive is written under /tmp and deleted afterwards.
-set -eu
+set -eu -o pipefail
 
 build=$1
 mb=${2:-1024}

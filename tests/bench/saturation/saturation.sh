@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Kernel capture at saturation: `perf bench sched pipe` pinned to every
 # CPU for SECONDS while each capture streams the scheduling events to a
@@ -13,7 +13,7 @@
 # Prints one line per capture and "SATURATION name events lost" lines.
 #
 # usage: saturation.sh BUILDDIR [SECONDS] [DIR]   (root; DIR: /var/tmp)
-set -eu
+set -eu -o pipefail
 
 build=$(cd "$1" && pwd)
 secs=${2:-30}

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # tracectl stop of a oneshot trace against cp of as many bytes on the same
 # disk, medians of RUNS runs in one run. PROVIDERS proto-providers fill
@@ -12,7 +12,7 @@
 # usage: stop_bench.sh BUILDDIR [MEGABYTES] [RUNS] [PROVIDERS] [DIR]
 # Run as root. DIR (default /var/tmp) holds the archives; they are deleted.
 # STOP_BENCH_PERF=FILE records the manager with perf record -g into FILE.
-set -eu
+set -eu -o pipefail
 
 build=$(cd "$1" && pwd)
 mb=${2:-1024}

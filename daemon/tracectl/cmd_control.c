@@ -28,6 +28,7 @@
 #include <fxt/provider.h>	/* FXT_START_WAIT_ENV */
 
 #include "cleanup.h"
+#include "control_client.h"
 #include "control_proto.h"
 #include <fxt/fxt_msg.h>
 #include "manager_hint.h"
@@ -42,14 +43,6 @@ struct start_options {
 	struct fxt_ctl_start req;
 	struct start_triggers triggers;
 	bool help;
-};
-
-struct reply {
-	struct fxt_ctl_provider *providers;
-	size_t nproviders;
-	struct fxt_ctl_trigger *triggers;	/* status */
-	size_t ntriggers;
-	struct fxt_ctl_result result;
 };
 
 static const char *const mode_names[] = { "oneshot", "circular", "streaming" };
@@ -70,198 +63,8 @@ static const char *mode_name(unsigned int mode)
 	return mode < 3 ? mode_names[mode] : "?";
 }
 
-static int connect_manager(const char *cmd)
-{
-	const char *path = fxt_msg_socket_path();
-	int fd = fxt_msg_connect(path);
-
-	if (fd >= 0)
-		return fd;
-	if (fd == -EACCES)
-		fprintf(stderr, "tracectl %s: cannot connect to %s: %s\n"
-			"run with sudo or add yourself to group '%s'\n",
-			cmd, path, strerror(-fd), FXT_CTL_GROUP);
-	else {
-		fprintf(stderr, "tracectl %s: cannot reach fxtraced at %s: %s\n",
-			cmd, path, strerror(-fd));
-		manager_hint_unreachable(stderr, path);
-	}
-	return -1;
-}
-
-static ssize_t recv_blocking(int fd, void *buf, size_t cap)
-{
-	ssize_t n;
-
-	do
-		n = fxt_msg_recv(fd, buf, cap, NULL);
-	while (n == -EAGAIN || n == -EINTR);
-	return n;
-}
-
-/*
- * How long a stop waits for the archive by default, and when it says
- * that it waits: a frozen or dead-slow disk holds the manager's writer.
- */
+/* How long a stop waits for the archive by default. */
 #define STOP_TIMEOUT_DEFAULT_NS (300ull * 1000000000u)
-#define STOP_PATIENCE_MS 10000
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * Until fd has a message, at most until deadline (ms of CLOCK_MONOTONIC;
- * 0: none): -ETIMEDOUT after saying, once, that it waits.
- */
-static int wait_readable(int fd, const char *cmd, int64_t started,
-			 int64_t deadline, bool *said)
-{
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int64_t now = now_ms(), wait = 1000;
-		int n;
-
-		if (deadline && now >= deadline)
-			return -ETIMEDOUT;
-		if (deadline && deadline - now < wait)
-			wait = deadline - now;
-		n = poll(&p, 1, (int)wait);
-		if (n > 0)
-			return 0;
-		if (n < 0 && errno != EINTR)
-			return -errno;
-		if (!*said && now_ms() - started >= STOP_PATIENCE_MS) {
-			fprintf(stderr, "tracectl %s: fxtraced is still writing the archive (a slow or frozen file system?); waiting%s\n",
-				cmd, deadline ? " (--timeout)" : "");
-			*said = true;
-		}
-	}
-}
-
-/* Reads provider descriptions up to the result; 0 or -errno. */
-static int read_reply_until(int fd, struct reply *rep, const char *cmd,
-			    uint64_t timeout_ns)
-{
-	int64_t started = now_ms();
-	int64_t deadline = timeout_ns ?
-				   started + (int64_t)(timeout_ns / 1000000) : 0;
-	bool said = false;
-
-	union {
-		struct fxt_msg_header hdr;
-		struct fxt_ctl_provider provider;
-		struct fxt_ctl_trigger trigger;
-		struct fxt_ctl_result result;
-		char buf[FXT_MSG_MAX];
-	} msg;
-
-	for (;;) {
-		ssize_t n;
-		int r = cmd ? wait_readable(fd, cmd, started, deadline, &said) : 0;
-
-		if (r < 0)
-			return r;
-		n = recv_blocking(fd, msg.buf, sizeof(msg.buf));
-		if (n <= 0)
-			return n ? (int)n : -ECONNRESET;
-		if (msg.hdr.type == FXT_MSG_CTL_RESULT &&
-		    n == sizeof(msg.result)) {
-			rep->result = msg.result;
-			rep->result.message[FXT_CTL_MESSAGE_MAX - 1] = '\0';
-			rep->result.output[FXT_CTL_PATH_MAX - 1] = '\0';
-			rep->result.kernel[FXT_CTL_BACKEND_MAX - 1] = '\0';
-			return 0;
-		}
-		if (msg.hdr.type == FXT_MSG_CTL_PROVIDER &&
-		    n == sizeof(msg.provider)) {
-			struct fxt_ctl_provider *p;
-
-			p = realloc(rep->providers,
-				    (rep->nproviders + 1) * sizeof(*p));
-			if (!p)
-				return -ENOMEM;
-			rep->providers = p;
-			msg.provider.name[FXT_PROVIDER_NAME_MAX - 1] = '\0';
-			p[rep->nproviders++] = msg.provider;
-			continue;
-		}
-		if (msg.hdr.type == FXT_MSG_CTL_TRIGGER &&
-		    n == sizeof(msg.trigger)) {
-			struct fxt_ctl_trigger *t;
-
-			t = realloc(rep->triggers,
-				    (rep->ntriggers + 1) * sizeof(*t));
-			if (!t)
-				return -ENOMEM;
-			rep->triggers = t;
-			msg.trigger.name[FXT_TRIGGER_NAME_MAX - 1] = '\0';
-			msg.trigger.file[FXT_CTL_NAME_MAX - 1] = '\0';
-			t[rep->ntriggers++] = msg.trigger;
-			continue;
-		}
-		return -EBADMSG;
-	}
-}
-
-static int read_reply(int fd, struct reply *rep)
-{
-	return read_reply_until(fd, rep, NULL, 0);
-}
-
-/*
- * Sends a request (with pass_fd unless < 0) and waits for its reply;
- * timeout_ns (0: none) bounds the wait, saying it waits meanwhile.
- */
-static int exchange_until(const char *cmd, const void *msg, size_t len,
-			  int pass_fd, struct reply *rep, uint64_t timeout_ns)
-{
-	_cleanup_close_ int fd = connect_manager(cmd);
-	int r;
-
-	memset(rep, 0, sizeof(*rep));
-	if (fd < 0)
-		return -ENOTCONN;
-	r = fxt_msg_send(fd, msg, len, pass_fd);
-	if (r >= 0)
-		r = timeout_ns ? read_reply_until(fd, rep, cmd, timeout_ns) :
-				 read_reply(fd, rep);
-	if (r == -ETIMEDOUT)
-		fprintf(stderr, "tracectl %s: fxtraced has not finished writing the archive in time (a frozen or very slow file system?); the trace is stopped and the archive will be complete under its hidden name beside the output: run tracectl %s again to put it in place\n",
-			cmd, cmd);
-	else if (r < 0)
-		fprintf(stderr, "tracectl %s: no answer from fxtraced: %s\n",
-			cmd, strerror(-r));
-	return r;
-}
-
-static int exchange(const char *cmd, const void *msg, size_t len,
-		    int pass_fd, struct reply *rep)
-{
-	return exchange_until(cmd, msg, len, pass_fd, rep, 0);
-}
-
-/* Prints why a request failed; 0, or 1 after printing why. */
-static int report(const char *cmd, const struct reply *rep)
-{
-	if (rep->result.error) {
-		fprintf(stderr, "tracectl %s: %s\n", cmd,
-			rep->result.message[0] ? rep->result.message :
-			strerror(-rep->result.error));
-		return 1;
-	}
-	return 0;
-}
-
-static int request(const char *cmd, const void *msg, size_t len,
-		   struct reply *rep)
-{
-	return exchange(cmd, msg, len, -1, rep) < 0 ? 1 : report(cmd, rep);
-}
 
 static void human_size(uint64_t bytes, char *buf, size_t len)
 {
@@ -304,7 +107,7 @@ static const char *drop_advice(unsigned int mode, const char *size_option)
 	return advice;
 }
 
-static void print_results(const struct reply *rep)
+static void print_results(const struct control_reply *rep)
 {
 	char name[PROVIDER_TEXT_NAME_MAX], dropped[PROVIDER_TEXT_DROPS_MAX];
 	uint64_t drops = 0, kernel_drops = 0;
@@ -771,15 +574,15 @@ static void print_kmod_fix(const char *cmd)
 static int arm_triggers(const char *cmd, const struct start_options *o,
 			int dir_fd)
 {
-	struct reply rep;
+	struct control_reply rep;
 	int r;
 
-	r = exchange(cmd, &o->triggers.req, sizeof(o->triggers.req), dir_fd,
-		     &rep);
+	r = control_exchange(cmd, &o->triggers.req, sizeof(o->triggers.req),
+			     dir_fd, &rep);
 	free(rep.providers);
 	free(rep.triggers);
 	if (r >= 0)
-		r = report(cmd, &rep);
+		r = control_report(cmd, &rep);
 	if (r)
 		fprintf(stderr, "tracectl %s: the trace runs without triggers; end it with: tracectl stop\n",
 			cmd);
@@ -792,7 +595,7 @@ static int do_start(const char *cmd, struct start_options *o)
 	const char *path = req.output;
 	char temp[PATH_MAX];
 	_cleanup_close_ int fd = -1, dir_fd = -1;
-	struct reply rep;
+	struct control_reply rep;
 	int r;
 
 	/* The snapshot directory first: the manager creates them through it. */
@@ -804,13 +607,13 @@ static int do_start(const char *cmd, struct start_options *o)
 	fd = create_temp(path, req.temp_name, sizeof(req.temp_name));
 	temp_path(path, req.temp_name, temp, sizeof(temp));
 	if (fd >= 0) {
-		r = exchange(cmd, &req, sizeof(req), fd, &rep);
+		r = control_exchange(cmd, &req, sizeof(req), fd, &rep);
 	} else {
 		/* Still ask (for status): a refused caller learns what to do. */
 		struct fxt_msg_header status;
 
 		fxt_msg_init(&status, FXT_MSG_CTL_STATUS, sizeof(status));
-		r = exchange(cmd, &status, sizeof(status), -1, &rep);
+		r = control_exchange(cmd, &status, sizeof(status), -1, &rep);
 	}
 	free(rep.providers);
 	free(rep.triggers);
@@ -822,7 +625,7 @@ static int do_start(const char *cmd, struct start_options *o)
 			strerror(-fd));
 		r = 1;
 	} else {
-		r = report(cmd, &rep);
+		r = control_report(cmd, &rep);
 	}
 	if (r) {
 		if (fd >= 0)
@@ -854,21 +657,24 @@ static int do_start(const char *cmd, struct start_options *o)
  * (its hidden name in the result) and the outcome said. 1 when the
  * archive is incomplete or not at the output.
  */
-static int do_stop(const char *cmd, struct reply *keep, uint64_t timeout_ns)
+static int do_stop(const char *cmd, struct control_reply *keep,
+		   uint64_t timeout_ns)
 {
 	const struct fxt_ctl_result *res;
 	struct fxt_msg_header req;
-	struct reply rep;
+	struct control_reply rep;
 	int error, placed = 0;
 
 	fxt_msg_init(&req, FXT_MSG_CTL_STOP, sizeof(req));
-	if (exchange_until(cmd, &req, sizeof(req), -1, &rep, timeout_ns) < 0)
+	if (control_exchange_until(cmd, &req, sizeof(req), -1, &rep,
+				   timeout_ns) < 0)
 		return TRACECTL_EXIT_FAIL;
 	res = &rep.result;
 	error = res->error ? res->error : res->archive_error;
 	if (res->error && !res->temp_name[0]) {
 		free(rep.providers);
-		return report(cmd, &rep) ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+		return control_report(cmd, &rep) ? TRACECTL_EXIT_FAIL :
+						   TRACECTL_EXIT_OK;
 	}
 	if (rep.nproviders || !res->message[0])
 		print_results(&rep);
@@ -966,7 +772,7 @@ static void print_budget(const struct fxt_ctl_trigger *t)
 	       (unsigned long long)t->not_kept);
 }
 
-static void print_triggers(const struct reply *rep)
+static void print_triggers(const struct control_reply *rep)
 {
 	size_t i;
 
@@ -1033,7 +839,7 @@ static void print_status_provider(const struct fxt_ctl_provider *p)
 		printf(" not tracing\n");
 }
 
-static void print_status(const struct reply *rep)
+static void print_status(const struct control_reply *rep)
 {
 	static const char *const states[] = { "idle", "tracing", "stopping" };
 	const struct fxt_ctl_result *res = &rep->result;
@@ -1070,7 +876,7 @@ static void print_status(const struct reply *rep)
 int cmd_status(int argc, char **argv)
 {
 	struct fxt_msg_header req;
-	struct reply rep;
+	struct control_reply rep;
 	int r;
 
 	if (argc > 1 && !strcmp(argv[1], "--version"))
@@ -1088,7 +894,7 @@ int cmd_status(int argc, char **argv)
 	if (argc > 1)
 		return tracectl_stray(argv[0], argv[1]);
 	fxt_msg_init(&req, FXT_MSG_CTL_STATUS, sizeof(req));
-	r = request("status", &req, sizeof(req), &rep);
+	r = control_request("status", &req, sizeof(req), &rep);
 	if (!r)
 		print_status(&rep);
 	free(rep.providers);
@@ -1131,7 +937,7 @@ static bool command_runnable(const char *cmd)
 static int wait_joined_request(pid_t pid)
 {
 	struct fxt_ctl_wait_joined req;
-	int fd = connect_manager("record");
+	int fd = control_connect("record");
 
 	if (fd < 0)
 		return -1;
@@ -1155,7 +961,8 @@ static int wait_joined_request(pid_t pid)
  * Until the command exits: the manager's answer to the wait, if it comes
  * (joined: its providers, result.error 0 when one joined).
  */
-static void wait_command(pid_t pid, int watch_fd, struct reply *joined)
+static void wait_command(pid_t pid, int watch_fd,
+			 struct control_reply *joined)
 {
 	_cleanup_close_ int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	struct pollfd fds[2] = {
@@ -1174,7 +981,7 @@ static void wait_command(pid_t pid, int watch_fd, struct reply *joined)
 		if (n <= 0)
 			return;
 		if (fds[1].revents) {
-			if (read_reply(watch_fd, joined) < 0)
+			if (control_read_reply(watch_fd, joined) < 0)
 				joined->result.error = -ENODATA;
 			fds[1].fd = -1;
 		}
@@ -1186,7 +993,8 @@ static void wait_command(pid_t pid, int watch_fd, struct reply *joined)
 }
 
 /* The command's exit status as a shell reports it. */
-static int run_command(char **argv, pid_t *child, struct reply *joined)
+static int run_command(char **argv, pid_t *child,
+		       struct control_reply *joined)
 {
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
 	_cleanup_close_ int watch_fd = -1;
@@ -1225,7 +1033,7 @@ static int run_command(char **argv, pid_t *child, struct reply *joined)
 	return WEXITSTATUS(status);
 }
 
-static bool announced(const struct reply *joined, uint32_t id)
+static bool announced(const struct control_reply *joined, uint32_t id)
 {
 	size_t i;
 
@@ -1239,8 +1047,9 @@ static bool announced(const struct reply *joined, uint32_t id)
  * Per provider of the command (announced joined by the manager, or the
  * command's own process): what the archive holds of it and what it lost.
  */
-static void print_command_providers(const struct reply *stop, pid_t child,
-				    const struct reply *joined)
+static void print_command_providers(const struct control_reply *stop,
+				    pid_t child,
+				    const struct control_reply *joined)
 {
 	char name[PROVIDER_TEXT_NAME_MAX], dropped[PROVIDER_TEXT_DROPS_MAX];
 	size_t i;
@@ -1260,7 +1069,7 @@ static void print_command_providers(const struct reply *stop, pid_t child,
 
 int cmd_record(int argc, char **argv)
 {
-	struct reply joined = { 0 }, stopped = { 0 };
+	struct control_reply joined = { 0 }, stopped = { 0 };
 	struct start_options o = { 0 };
 	pid_t child = 0;
 	int status, r;
@@ -1335,7 +1144,7 @@ static int do_snapshot(const char *cmd, const char *output)
 	struct fxt_ctl_snapshot req;
 	char temp[PATH_MAX];
 	_cleanup_close_ int fd = -1;
-	struct reply rep;
+	struct control_reply rep;
 	int error, placed, r;
 
 	fxt_msg_init(&req, FXT_MSG_CTL_SNAPSHOT, sizeof(req));
@@ -1350,9 +1159,9 @@ static int do_snapshot(const char *cmd, const char *output)
 		return TRACECTL_EXIT_FAIL;
 	}
 	temp_path(req.output, req.temp_name, temp, sizeof(temp));
-	r = exchange(cmd, &req, sizeof(req), fd, &rep);
+	r = control_exchange(cmd, &req, sizeof(req), fd, &rep);
 	free(rep.providers);
-	if (r < 0 || report(cmd, &rep)) {
+	if (r < 0 || control_report(cmd, &rep)) {
 		discard_output(temp, fd);
 		return TRACECTL_EXIT_FAIL;
 	}

@@ -27,6 +27,7 @@
 #include <fxt/fxt_sched_uapi.h>
 #include <fxt/provider.h>	/* FXT_START_WAIT_ENV */
 
+#include "archive_output.h"
 #include "cleanup.h"
 #include "control_client.h"
 #include "control_proto.h"
@@ -226,23 +227,6 @@ static void start_usage(FILE *out, const char *cmd)
 			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/lib/fxtrace/snapshots\n");
 }
 
-static int resolve_output(const char *path, char *out, size_t len)
-{
-	char cwd[PATH_MAX];
-
-	if (path[0] == '/') {
-		if (strlen(path) >= len)
-			return -ENAMETOOLONG;
-		strcpy(out, path);
-		return 0;
-	}
-	if (!getcwd(cwd, sizeof(cwd)))
-		return -errno;
-	if ((size_t)snprintf(out, len, "%s/%s", cwd, path) >= len)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
 #define START_OPTSTRING "+o:c:b:m:d:k:p:h"
 
 static int parse_start(const char *cmd, int argc, char **argv,
@@ -377,153 +361,19 @@ static int parse_start(const char *cmd, int argc, char **argv,
 	if (start_triggers_check(cmd, &o->triggers, o->req.mode) < 0)
 		return -EINVAL;
 	if (o->triggers.dir &&
-	    resolve_output(o->triggers.dir, o->triggers.req.dir,
-			   sizeof(o->triggers.req.dir)) < 0) {
+	    archive_output_resolve(o->triggers.dir, o->triggers.req.dir,
+				   sizeof(o->triggers.req.dir)) < 0) {
 		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
 			cmd, o->triggers.dir);
 		return -EINVAL;
 	}
-	if (resolve_output(output, o->req.output, sizeof(o->req.output)) < 0) {
+	if (archive_output_resolve(output, o->req.output,
+				   sizeof(o->req.output)) < 0) {
 		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
 			cmd, output);
 		return -EINVAL;
 	}
 	return 0;
-}
-
-/*
- * The archive is written to a hidden file beside the output, created here
- * with the caller's own rights; the stop renames it into place once it is
- * complete (publish_archive()), so a failed start or trace never
- * truncates, replaces or removes a file at the output. Not O_TMPFILE: a
- * trace that ends with no controller there (its duration ran out, the
- * manager shut down) must still leave its archive on disk.
- */
-static int create_temp(const char *path, char *name, size_t name_len)
-{
-	const char *base = strrchr(path, '/') + 1;	/* path is absolute */
-	char tmp[PATH_MAX];
-	struct stat st;
-	mode_t mask;
-	int fd;
-
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-		return -EINVAL;
-	if ((size_t)snprintf(name, name_len, ".%s.XXXXXX", base) >= name_len ||
-	    (size_t)snprintf(tmp, sizeof(tmp), "%.*s%s", (int)(base - path),
-			     path, name) >= sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
-	strcpy(name, tmp + (base - path));
-	return fd;
-}
-
-/* The hidden file's path: name in the directory of output. */
-static void temp_path(const char *output, const char *name, char *buf,
-		      size_t len)
-{
-	const char *base = strrchr(output, '/');
-
-	snprintf(buf, len, "%.*s%s", base ? (int)(base + 1 - output) : 0,
-		 output, name);
-}
-
-/* After a failed start: only if the name still is the file we created. */
-static void discard_output(const char *path, int fd)
-{
-	struct stat ours, now;
-
-	if (fstat(fd, &ours) == 0 && lstat(path, &now) == 0 &&
-	    now.st_dev == ours.st_dev && now.st_ino == ours.st_ino)
-		(void)unlink(path);
-}
-
-static void sync_dir(const char *path)
-{
-	char dir[PATH_MAX];
-	_cleanup_close_ int fd = -1;
-
-	temp_path(path, ".", dir, sizeof(dir));
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0)
-		(void)fsync(fd);
-}
-
-/*
- * The convention of perf record: the file replaced is kept as FILE.old
- * (an older FILE.old goes). 0, or -errno when it cannot be kept: then
- * nothing is replaced.
- */
-static int keep_old(const char *output)
-{
-	char old[PATH_MAX + 8];
-
-	snprintf(old, sizeof(old), "%s.old", output);
-	if (access(output, F_OK) < 0)
-		return 0;
-	if (unlink(old) < 0 && errno != ENOENT)
-		return -errno;
-	/* A second name first: output never stops existing. */
-	if (link(output, old) < 0 && rename(output, old) < 0)
-		return -errno;
-	return 0;
-}
-
-/*
- * Puts the finished archive in place with the stopper's own rights. A
- * complete one replaces the output atomically (rename), the file that was
- * there kept as FILE.old; an incomplete one takes the output only where
- * no file is. 0: the output holds the archive; 1: it waits at its hidden
- * name for its owner's stop; -1: it stays at its hidden name, or is gone
- * (said why).
- */
-static int publish_archive(const char *cmd, const struct fxt_ctl_result *res,
-			   int error)
-{
-	char temp[PATH_MAX];
-	struct stat st;
-
-	temp_path(res->output, res->temp_name, temp, sizeof(temp));
-	if (res->owner_uid != getuid()) {
-		printf("The archive is at %s: uid %u started this trace; its tracectl stop puts it at %s\n",
-		       temp, res->owner_uid, res->output);
-		return 1;
-	}
-	if (lstat(temp, &st) < 0) {
-		fprintf(stderr, "tracectl %s: the archive's file %s was removed during the trace: nothing was written to %s\n",
-			cmd, temp, res->output);
-		return -1;
-	}
-	if (!error) {
-		int r = keep_old(res->output);
-
-		if (r < 0) {
-			fprintf(stderr, "tracectl %s: cannot keep %s as %s.old: %s; %s was left as it was, the archive is at %s\n",
-				cmd, res->output, res->output, strerror(-r),
-				res->output, temp);
-			return -1;
-		}
-		if (rename(temp, res->output) == 0) {
-			sync_dir(res->output);
-			return 0;
-		}
-	} else if (link(temp, res->output) == 0) {
-		(void)unlink(temp);
-		sync_dir(res->output);
-		return 0;
-	} else if (errno == EEXIST) {
-		fprintf(stderr, "tracectl %s: the archive is incomplete; %s was left as it was, the archive is at %s\n",
-			cmd, res->output, temp);
-		return -1;
-	}
-	fprintf(stderr, "tracectl %s: cannot put the archive at %s: %s; it is at %s\n",
-		cmd, res->output, strerror(errno), temp);
-	return -1;
 }
 
 /* Whether depmod lists fxt_sched for the running kernel. */
@@ -604,8 +454,8 @@ static int do_start(const char *cmd, struct start_options *o)
 		if (dir_fd < 0)
 			return TRACECTL_EXIT_FAIL;
 	}
-	fd = create_temp(path, req.temp_name, sizeof(req.temp_name));
-	temp_path(path, req.temp_name, temp, sizeof(temp));
+	fd = archive_output_create(path, req.temp_name, sizeof(req.temp_name));
+	archive_output_temp_path(path, req.temp_name, temp, sizeof(temp));
 	if (fd >= 0) {
 		r = control_exchange(cmd, &req, sizeof(req), fd, &rep);
 	} else {
@@ -629,7 +479,7 @@ static int do_start(const char *cmd, struct start_options *o)
 	}
 	if (r) {
 		if (fd >= 0)
-			discard_output(temp, fd);
+			archive_output_discard(temp, fd);
 		if (o->req.kernel == FXT_CTL_KERNEL_KMOD && rep.result.error &&
 		    rep.result.error != -EPERM)
 			print_kmod_fix(cmd);
@@ -686,8 +536,9 @@ static int do_stop(const char *cmd, struct control_reply *keep,
 	}
 	free(rep.providers);
 	if (res->temp_name[0])
-		placed = publish_archive(cmd, res, error);
-	if (error && error != -ENOENT)	/* removed: publish_archive() said so */
+		placed = archive_output_publish(cmd, res, error);
+	/* removed: archive_output_publish() said so */
+	if (error && error != -ENOENT)
 		fprintf(stderr, "tracectl %s: the archive is incomplete: %s\n",
 			cmd, res->error && res->message[0] ? res->message :
 			strerror(-error));
@@ -1148,25 +999,25 @@ static int do_snapshot(const char *cmd, const char *output)
 	int error, placed, r;
 
 	fxt_msg_init(&req, FXT_MSG_CTL_SNAPSHOT, sizeof(req));
-	r = resolve_output(output, req.output, sizeof(req.output));
+	r = archive_output_resolve(output, req.output, sizeof(req.output));
 	if (r >= 0)
-		r = fd = create_temp(req.output, req.temp_name,
-				     sizeof(req.temp_name));
+		r = fd = archive_output_create(req.output, req.temp_name,
+					       sizeof(req.temp_name));
 	if (r < 0) {
 		fprintf(stderr, "tracectl %s: cannot create %s: %s\n", cmd,
 			output, r == -EINVAL ? "not a regular file" :
 			strerror(-r));
 		return TRACECTL_EXIT_FAIL;
 	}
-	temp_path(req.output, req.temp_name, temp, sizeof(temp));
+	archive_output_temp_path(req.output, req.temp_name, temp, sizeof(temp));
 	r = control_exchange(cmd, &req, sizeof(req), fd, &rep);
 	free(rep.providers);
 	if (r < 0 || control_report(cmd, &rep)) {
-		discard_output(temp, fd);
+		archive_output_discard(temp, fd);
 		return TRACECTL_EXIT_FAIL;
 	}
 	error = rep.result.archive_error;
-	placed = publish_archive(cmd, &rep.result, error);
+	placed = archive_output_publish(cmd, &rep.result, error);
 	if (error && error != -ENOENT)
 		fprintf(stderr, "tracectl %s: the snapshot is incomplete: %s\n",
 			cmd, strerror(-error));

@@ -125,7 +125,8 @@ int archive_output_publish(const char *cmd, const struct fxt_ctl_result *res,
 	char temp[PATH_MAX];
 	struct stat st;
 
-	archive_output_temp_path(res->output, res->temp_name, temp, sizeof(temp));
+	archive_output_temp_path(res->output, res->temp_name, temp,
+				 sizeof(temp));
 	if (res->owner_uid != getuid()) {
 		printf("The archive is at %s: uid %u started this trace; its tracectl stop puts it at %s\n",
 		       temp, res->owner_uid, res->output);

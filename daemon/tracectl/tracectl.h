@@ -2,6 +2,8 @@
 #ifndef FXT_TRACECTL_H
 #define FXT_TRACECTL_H
 
+#include <stdbool.h>
+
 /*
  * Each subcommand gets argv starting at its own name (argv[0] is the
  * subcommand) and returns the process exit status: 0 success, 1 failure
@@ -19,6 +21,8 @@ int cmd_report(int argc, char **argv);
 
 /* --version of tracectl and each subcommand: prints it, exits 0. */
 __attribute__((noreturn)) void tracectl_version_exit(void);
+/* Whether argv[1] asks for --help (-h): of the commands without options. */
+bool tracectl_want_help(int argc, char **argv);
 /*
  * An argument a subcommand does not take, as a usage error (an unknown
  * option when it starts with '-'): TRACECTL_EXIT_USAGE. prog is argv[0]

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What every tracectl subcommand says of --version and of arguments it
- * does not take (tracectl.h), in the style of usage_error.h.
+ * What every tracectl subcommand says of --help, --version and of
+ * arguments it does not take (tracectl.h), in the style of usage_error.h.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "fxtrace_config.h"
 #include "tracectl.h"
@@ -35,4 +37,9 @@ int tracectl_one_input(const char *prog, int argc, char **argv)
 		return -1;
 	}
 	return 0;
+}
+
+bool tracectl_want_help(int argc, char **argv)
+{
+	return argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The options of tracectl start and record: see start_options.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -105,152 +106,290 @@ void start_options_usage(FILE *out, const char *cmd)
 			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/lib/fxtrace/snapshots\n");
 }
 
-#define START_OPTSTRING "+o:c:b:m:d:k:p:h"
+/* One option of start and record. */
+struct start_option {
+	const char *name;	/* --name */
+	char short_name;	/* -x too, or 0 */
+	int code;		/* getopt_long's value when short_name is 0 */
+	bool takes_arg;
+	/* Takes arg (NULL for a flag): 0, or -EINVAL after saying why. */
+	int (*set)(const struct start_option *opt, const char *cmd,
+		   const char *arg, struct start_options *o);
+	const char *hint;	/* what to give, after "--name VALUE: " */
+};
 
-int start_options_parse(const char *cmd, int argc, char **argv,
-			struct start_options *o)
+/*
+ * getopt_long's values of start's own long-only options, as they always
+ * were (usage_bad_option() words a missing value by them); the triggers'
+ * are START_OPT_* of start_triggers.h.
+ */
+enum { OPT_KERNEL_BUFFER_SIZE = 'K', OPT_MEMORY_BUDGET = 'M', OPT_NAME = 'N' };
+
+static int bad_value(const struct start_option *opt, const char *cmd,
+		     const char *arg)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "categories", required_argument, NULL, 'c' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "kernel-buffer-size", required_argument, NULL, 'K' },
-		{ "pid", required_argument, NULL, 'p' },
-		START_TRIGGER_OPTIONS,
-		{ "memory-budget", required_argument, NULL, 'M' },
-		{ "name", required_argument, NULL, 'N' },
-		{ "help", no_argument, NULL, 'h' },
-		USAGE_VERSION_LONGOPT,
-		{}
-	};
-	const char *output = "trace.fxt";
-	unsigned int npids = 0;
-	uint64_t value;
-	int c, v;
+	return tracectl_bad_value(cmd, opt->name, arg, opt->hint);
+}
 
-	fxt_msg_init(&o->req, FXT_MSG_CTL_START, sizeof(o->req));
-	start_triggers_init(&o->triggers);
-	/* "+": stop at the first non-option, the command of record. */
-	optind = 1;
-	while ((c = getopt_long(argc, argv, START_OPTSTRING, longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
-		case 'c':
-			if (strlen(optarg) >= sizeof(o->req.categories)) {
-				fprintf(stderr, "tracectl %s: category list longer than %u bytes\n",
-					cmd, FXT_CATEGORIES_MAX - 1);
-				return -EINVAL;
-			}
-			strcpy(o->req.categories, optarg);
-			break;
-		case 'b':
-			if (parse_size(optarg, &value) < 0 || value < 4096) {
-				fprintf(stderr, "tracectl %s: --buffer-size %s: give a size of at least 4K, e.g. 256K or 4M\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->req.buffer_size = value;
-			break;
-		case 'm':
-			v = lookup(mode_names, 3, optarg);
-			if (v < 0) {
-				fprintf(stderr, "tracectl %s: --mode %s: use oneshot, circular or streaming\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->req.mode = (__u32)v;
-			break;
-		case 'd':
-			if (parse_duration_ns(optarg, &value) < 0) {
-				fprintf(stderr, "tracectl %s: --duration %s: give e.g. 10s, 500ms or 2m\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->req.duration_ns = value;
-			break;
-		case 'k':
-			v = lookup(kernel_names, 4, optarg);
-			if (v < 0) {
-				fprintf(stderr, "tracectl %s: --kernel=%s: use auto, kmod, bpf or off\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->req.kernel = (__u32)v;
-			break;
-		case 'K':
-			if (parse_size(optarg, &value) < 0 || value < 4096 ||
-			    (value & (value - 1))) {
-				fprintf(stderr, "tracectl %s: --kernel-buffer-size %s: give a power of two of at least 4K, e.g. 64K or 2M\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->req.kernel_buffer_size = value;
-			break;
-		case 'p':
-			if (parse_count(optarg, INT32_MAX, &value) < 0) {
-				fprintf(stderr, "tracectl %s: --pid %s: give a process id, e.g. --pid 1234\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			if (npids == FXT_KSYSCALL_PIDS_MAX) {
-				fprintf(stderr, "tracectl %s: --pid: at most %u processes\n",
-					cmd, FXT_KSYSCALL_PIDS_MAX);
-				return -EINVAL;
-			}
-			o->req.kernel_syscall_pids[npids++] = (__u32)value;
-			break;
-		case 'M':
-			if (parse_size(optarg, &value) < 0 || value < 4096) {
-				fprintf(stderr, "tracectl %s: --memory-budget %s: give bytes, at least 4K, e.g. 67108864 or 64M\n",
-					cmd, optarg);
-				return -EINVAL;
-			}
-			o->req.memory_budget = value;
-			break;
-		case 'N':
-			if (!fxt_ctl_trigger_name_valid(optarg)) {
-				fprintf(stderr, "tracectl %s: --name %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --name flight-recorder\n",
-					cmd, optarg, FXT_CTL_TRACE_NAME_MAX - 1);
-				return -EINVAL;
-			}
-			strcpy(o->req.name, optarg);
-			break;
-		case 'h':
-			o->help = true;
-			return 0;
-		case USAGE_OPT_VERSION:
-			tracectl_version_exit();
-		default:
-			v = start_triggers_option(cmd, c, optarg, &o->triggers);
-			if (v < 0)
-				return -EINVAL;
-			if (v > 0) {
-				usage_bad_option(argv[0], argv, START_OPTSTRING);
-				return -EINVAL;
-			}
-		}
-	}
-	if (start_triggers_check(cmd, &o->triggers, o->req.mode) < 0)
-		return -EINVAL;
-	if (o->triggers.dir &&
-	    archive_output_resolve(o->triggers.dir, o->triggers.req.dir,
-				   sizeof(o->triggers.req.dir)) < 0) {
-		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
-			cmd, o->triggers.dir);
+static int set_output(const struct start_option *opt, const char *cmd,
+		      const char *arg, struct start_options *o)
+{
+	o->output = arg;
+	return 0;
+}
+
+static int set_categories(const struct start_option *opt, const char *cmd,
+			  const char *arg, struct start_options *o)
+{
+	if (strlen(arg) >= sizeof(o->req.categories)) {
+		fprintf(stderr, "tracectl %s: category list longer than %u bytes\n",
+			cmd, FXT_CATEGORIES_MAX - 1);
 		return -EINVAL;
 	}
-	if (archive_output_resolve(output, o->req.output,
-				   sizeof(o->req.output)) < 0) {
+	strcpy(o->req.categories, arg);
+	return 0;
+}
+
+/* A size of at least 4K (a power of two where ring) into *field. */
+static int set_bytes(const struct start_option *opt, const char *cmd,
+		     const char *arg, bool ring, __u64 *field)
+{
+	uint64_t value;
+
+	if (parse_size(arg, &value) < 0 || value < 4096 ||
+	    (ring && (value & (value - 1))))
+		return bad_value(opt, cmd, arg);
+	*field = value;
+	return 0;
+}
+
+static int set_buffer_size(const struct start_option *opt, const char *cmd,
+			   const char *arg, struct start_options *o)
+{
+	return set_bytes(opt, cmd, arg, false, &o->req.buffer_size);
+}
+
+static int set_kernel_buffer_size(const struct start_option *opt,
+				  const char *cmd, const char *arg,
+				  struct start_options *o)
+{
+	return set_bytes(opt, cmd, arg, true, &o->req.kernel_buffer_size);
+}
+
+static int set_memory_budget(const struct start_option *opt, const char *cmd,
+			     const char *arg, struct start_options *o)
+{
+	return set_bytes(opt, cmd, arg, false, &o->req.memory_budget);
+}
+
+static int set_mode(const struct start_option *opt, const char *cmd,
+		    const char *arg, struct start_options *o)
+{
+	int v = lookup(mode_names, 3, arg);
+
+	if (v < 0)
+		return bad_value(opt, cmd, arg);
+	o->req.mode = (__u32)v;
+	return 0;
+}
+
+static int set_kernel(const struct start_option *opt, const char *cmd,
+		      const char *arg, struct start_options *o)
+{
+	int v = lookup(kernel_names, 4, arg);
+
+	if (v < 0) {
+		fprintf(stderr, "tracectl %s: --kernel=%s: use auto, kmod, bpf or off\n",
+			cmd, arg);
+		return -EINVAL;
+	}
+	o->req.kernel = (__u32)v;
+	return 0;
+}
+
+static int set_duration(const struct start_option *opt, const char *cmd,
+			const char *arg, struct start_options *o)
+{
+	uint64_t value;
+
+	if (parse_duration_ns(arg, &value) < 0)
+		return bad_value(opt, cmd, arg);
+	o->req.duration_ns = value;
+	return 0;
+}
+
+static int add_pid(const struct start_option *opt, const char *cmd,
+		   const char *arg, struct start_options *o)
+{
+	uint64_t value;
+
+	if (parse_count(arg, INT32_MAX, &value) < 0)
+		return bad_value(opt, cmd, arg);
+	if (o->npids == FXT_KSYSCALL_PIDS_MAX) {
+		fprintf(stderr, "tracectl %s: --pid: at most %u processes\n",
+			cmd, FXT_KSYSCALL_PIDS_MAX);
+		return -EINVAL;
+	}
+	o->req.kernel_syscall_pids[o->npids++] = (__u32)value;
+	return 0;
+}
+
+static int set_name(const struct start_option *opt, const char *cmd,
+		    const char *arg, struct start_options *o)
+{
+	if (!fxt_ctl_trigger_name_valid(arg)) {
+		fprintf(stderr, "tracectl %s: --name %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --name flight-recorder\n",
+			cmd, arg, FXT_CTL_TRACE_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	strcpy(o->req.name, arg);
+	return 0;
+}
+
+static int set_trigger(const struct start_option *opt, const char *cmd,
+		       const char *arg, struct start_options *o)
+{
+	if (start_triggers_option(cmd, opt->code, arg, &o->triggers))
+		return -EINVAL;
+	return 0;
+}
+
+static int set_help(const struct start_option *opt, const char *cmd,
+		    const char *arg, struct start_options *o)
+{
+	o->help = true;
+	return 0;
+}
+
+static int show_version(const struct start_option *opt, const char *cmd,
+			const char *arg, struct start_options *o)
+{
+	tracectl_version_exit();
+}
+
+/* An option start_triggers_option() takes. */
+#define TRIGGER_OPTION(name, code) { name, 0, code, true, set_trigger, NULL }
+
+static const struct start_option options[] = {
+	{ "output", 'o', 0, true, set_output, NULL },
+	{ "categories", 'c', 0, true, set_categories, NULL },
+	{ "buffer-size", 'b', 0, true, set_buffer_size,
+	  "give a size of at least 4K, e.g. 256K or 4M" },
+	{ "mode", 'm', 0, true, set_mode,
+	  "use oneshot, circular or streaming" },
+	{ "duration", 'd', 0, true, set_duration,
+	  "give e.g. 10s, 500ms or 2m" },
+	{ "kernel", 'k', 0, true, set_kernel, NULL },
+	{ "kernel-buffer-size", 0, OPT_KERNEL_BUFFER_SIZE, true,
+	  set_kernel_buffer_size,
+	  "give a power of two of at least 4K, e.g. 64K or 2M" },
+	{ "pid", 'p', 0, true, add_pid,
+	  "give a process id, e.g. --pid 1234" },
+	TRIGGER_OPTION("trigger", START_OPT_TRIGGER),
+	TRIGGER_OPTION("snapshot-dir", START_OPT_SNAPSHOT_DIR),
+	TRIGGER_OPTION("trigger-delay", START_OPT_TRIGGER_DELAY),
+	TRIGGER_OPTION("trigger-limit", START_OPT_TRIGGER_LIMIT),
+	TRIGGER_OPTION("trigger-latency", START_OPT_TRIGGER_LATENCY),
+	TRIGGER_OPTION("snapshot-max-bytes", START_OPT_SNAPSHOT_MAX_BYTES),
+	TRIGGER_OPTION("snapshot-max-files", START_OPT_SNAPSHOT_MAX_FILES),
+	{ "memory-budget", 0, OPT_MEMORY_BUDGET, true, set_memory_budget,
+	  "give bytes, at least 4K, e.g. 67108864 or 64M" },
+	{ "name", 0, OPT_NAME, true, set_name, NULL },
+	{ "help", 'h', 0, false, set_help, NULL },
+	{ "version", 0, USAGE_OPT_VERSION, false, show_version, NULL },
+};
+
+#define NOPTIONS (sizeof(options) / sizeof(options[0]))
+
+static int option_value(const struct start_option *opt)
+{
+	return opt->short_name ? opt->short_name : opt->code;
+}
+
+/*
+ * getopt_long's tables of options[]: "+" stops at the first non-option,
+ * the command of record.
+ */
+static void getopt_tables(struct option *longopts, char *optstring)
+{
+	size_t i;
+
+	*optstring++ = '+';
+	for (i = 0; i < NOPTIONS; i++) {
+		const struct start_option *opt = &options[i];
+
+		longopts[i] = (struct option){
+			.name = opt->name,
+			.has_arg = opt->takes_arg ? required_argument :
+						    no_argument,
+			.val = option_value(opt),
+		};
+		if (!opt->short_name)
+			continue;
+		*optstring++ = opt->short_name;
+		if (opt->takes_arg)
+			*optstring++ = ':';
+	}
+	longopts[i] = (struct option){ 0 };
+	*optstring = '\0';
+}
+
+static const struct start_option *find_option(int value)
+{
+	size_t i;
+
+	for (i = 0; i < NOPTIONS; i++)
+		if (option_value(&options[i]) == value)
+			return &options[i];
+	return NULL;
+}
+
+static int resolve(const char *cmd, const char *path, char *out, size_t len)
+{
+	if (archive_output_resolve(path, out, len) < 0) {
 		fprintf(stderr, "tracectl %s: cannot resolve %s to an absolute path\n",
-			cmd, output);
+			cmd, path);
 		return -EINVAL;
 	}
 	return 0;
 }
 
+/* What the options say together, once all are read. */
+static int check_options(const char *cmd, struct start_options *o)
+{
+	if (start_triggers_check(cmd, &o->triggers, o->req.mode) < 0)
+		return -EINVAL;
+	if (o->triggers.dir &&
+	    resolve(cmd, o->triggers.dir, o->triggers.req.dir,
+		    sizeof(o->triggers.req.dir)) < 0)
+		return -EINVAL;
+	return resolve(cmd, o->output, o->req.output, sizeof(o->req.output));
+}
+
+int start_options_parse(const char *cmd, int argc, char **argv,
+			struct start_options *o)
+{
+	struct option longopts[NOPTIONS + 1];
+	char optstring[1 + 2 * NOPTIONS + 1];
+	const struct start_option *opt;
+	int c;
+
+	fxt_msg_init(&o->req, FXT_MSG_CTL_START, sizeof(o->req));
+	start_triggers_init(&o->triggers);
+	o->output = "trace.fxt";
+	o->npids = 0;
+	getopt_tables(longopts, optstring);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
+		opt = find_option(c);
+		if (!opt) {
+			usage_bad_option(argv[0], argv, optstring);
+			return -EINVAL;
+		}
+		if (opt->set(opt, cmd, optarg, o) < 0)
+			return -EINVAL;
+		if (o->help)
+			return 0;
+	}
+	return check_options(cmd, o);
+}

@@ -17,6 +17,8 @@ struct start_options {
 	struct fxt_ctl_start req;
 	struct start_triggers triggers;
 	bool help;
+	const char *output;	/* -o as given */
+	unsigned int npids;	/* --pid given so far */
 };
 
 /*

@@ -31,6 +31,13 @@ bool tracectl_want_help(int argc, char **argv);
 int tracectl_stray(const char *prog, const char *arg);
 
 /*
+ * A bad value of an option ("tracectl CMD: --OPTION ARG: HINT" on
+ * stderr, HINT what to give): -EINVAL.
+ */
+int tracectl_bad_value(const char *cmd, const char *option, const char *arg,
+		       const char *hint);
+
+/*
  * The one input FILE of the commands that read an archive, at optind: 0,
  * or -1 after a usage error (none, or more than one).
  */

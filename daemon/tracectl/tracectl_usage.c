@@ -3,6 +3,7 @@
  * What every tracectl subcommand says of --help, --version and of
  * arguments it does not take (tracectl.h), in the style of usage_error.h.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +25,13 @@ int tracectl_stray(const char *prog, const char *arg)
 	else
 		usage_error(prog, "unexpected argument '%s'", arg);
 	return TRACECTL_EXIT_USAGE;
+}
+
+int tracectl_bad_value(const char *cmd, const char *option, const char *arg,
+		       const char *hint)
+{
+	fprintf(stderr, "tracectl %s: --%s %s: %s\n", cmd, option, arg, hint);
+	return -EINVAL;
 }
 
 int tracectl_one_input(const char *prog, int argc, char **argv)

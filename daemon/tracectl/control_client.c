@@ -86,6 +86,23 @@ static int wait_readable(int fd, const char *cmd, int64_t started,
 	}
 }
 
+/*
+ * The array at items (of *n, each size bytes) grown by a copy of item:
+ * 0, or -ENOMEM with the array kept.
+ */
+static int append(void *items, size_t *n, const void *item, size_t size)
+{
+	void **array = items;
+	char *grown = realloc(*array, (*n + 1) * size);
+
+	if (!grown)
+		return -ENOMEM;
+	memcpy(grown + *n * size, item, size);
+	*array = grown;
+	++*n;
+	return 0;
+}
+
 /* Reads provider descriptions up to the result; 0 or -errno. */
 static int read_reply_until(int fd, struct control_reply *rep,
 			    const char *cmd, uint64_t timeout_ns)
@@ -122,32 +139,20 @@ static int read_reply_until(int fd, struct control_reply *rep,
 		}
 		if (msg.hdr.type == FXT_MSG_CTL_PROVIDER &&
 		    n == sizeof(msg.provider)) {
-			struct fxt_ctl_provider *p;
-
-			p = realloc(rep->providers,
-				    (rep->nproviders + 1) * sizeof(*p));
-			if (!p)
-				return -ENOMEM;
-			rep->providers = p;
 			msg.provider.name[FXT_PROVIDER_NAME_MAX - 1] = '\0';
-			p[rep->nproviders++] = msg.provider;
-			continue;
-		}
-		if (msg.hdr.type == FXT_MSG_CTL_TRIGGER &&
-		    n == sizeof(msg.trigger)) {
-			struct fxt_ctl_trigger *t;
-
-			t = realloc(rep->triggers,
-				    (rep->ntriggers + 1) * sizeof(*t));
-			if (!t)
-				return -ENOMEM;
-			rep->triggers = t;
+			r = append(&rep->providers, &rep->nproviders,
+				   &msg.provider, sizeof(msg.provider));
+		} else if (msg.hdr.type == FXT_MSG_CTL_TRIGGER &&
+			   n == sizeof(msg.trigger)) {
 			msg.trigger.name[FXT_TRIGGER_NAME_MAX - 1] = '\0';
 			msg.trigger.file[FXT_CTL_NAME_MAX - 1] = '\0';
-			t[rep->ntriggers++] = msg.trigger;
-			continue;
+			r = append(&rep->triggers, &rep->ntriggers,
+				   &msg.trigger, sizeof(msg.trigger));
+		} else {
+			return -EBADMSG;
 		}
-		return -EBADMSG;
+		if (r < 0)
+			return r;
 	}
 }
 

@@ -128,7 +128,7 @@ enum { OPT_KERNEL_BUFFER_SIZE = 'K', OPT_MEMORY_BUDGET = 'M', OPT_NAME = 'N' };
 static int bad_value(const struct start_option *opt, const char *cmd,
 		     const char *arg)
 {
-	return tracectl_bad_value(cmd, opt->name, arg, opt->hint);
+	return tracectl_bad_value(cmd, opt->name, arg, "%s", opt->hint);
 }
 
 static int set_output(const struct start_option *opt, const char *cmd,
@@ -237,11 +237,10 @@ static int add_pid(const struct start_option *opt, const char *cmd,
 static int set_name(const struct start_option *opt, const char *cmd,
 		    const char *arg, struct start_options *o)
 {
-	if (!fxt_ctl_trigger_name_valid(arg)) {
-		fprintf(stderr, "tracectl %s: --name %s: a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --name flight-recorder\n",
-			cmd, arg, FXT_CTL_TRACE_NAME_MAX - 1);
-		return -EINVAL;
-	}
+	if (!fxt_ctl_trigger_name_valid(arg))
+		return tracectl_bad_value(cmd, "name", arg,
+					  "a name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.'), e.g. --name flight-recorder",
+					  FXT_CTL_TRACE_NAME_MAX - 1);
 	strcpy(o->req.name, arg);
 	return 0;
 }
@@ -254,17 +253,17 @@ static int set_trigger(const struct start_option *opt, const char *cmd,
 	return 0;
 }
 
+static int show_version(const struct start_option *opt, const char *cmd,
+			const char *arg, struct start_options *o)
+{
+	tracectl_version_exit();
+}
+
 static int set_help(const struct start_option *opt, const char *cmd,
 		    const char *arg, struct start_options *o)
 {
 	o->help = true;
 	return 0;
-}
-
-static int show_version(const struct start_option *opt, const char *cmd,
-			const char *arg, struct start_options *o)
-{
-	tracectl_version_exit();
 }
 
 /* An option start_triggers_option() takes. */

@@ -31,11 +31,12 @@ bool tracectl_want_help(int argc, char **argv);
 int tracectl_stray(const char *prog, const char *arg);
 
 /*
- * A bad value of an option ("tracectl CMD: --OPTION ARG: HINT" on
- * stderr, HINT what to give): -EINVAL.
+ * A bad value of an option: "tracectl CMD: --OPTION ARG: " and what to
+ * give (fmt) on stderr; -EINVAL.
  */
 int tracectl_bad_value(const char *cmd, const char *option, const char *arg,
-		       const char *hint);
+		       const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /*
  * The one input FILE of the commands that read an archive, at optind: 0,

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,9 +29,15 @@ int tracectl_stray(const char *prog, const char *arg)
 }
 
 int tracectl_bad_value(const char *cmd, const char *option, const char *arg,
-		       const char *hint)
+		       const char *fmt, ...)
 {
-	fprintf(stderr, "tracectl %s: --%s %s: %s\n", cmd, option, arg, hint);
+	va_list ap;
+
+	fprintf(stderr, "tracectl %s: --%s %s: ", cmd, option, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 	return -EINVAL;
 }
 

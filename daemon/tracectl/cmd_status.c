@@ -147,9 +147,7 @@ int cmd_status(int argc, char **argv)
 	struct control_reply rep;
 	int r;
 
-	if (argc > 1 && !strcmp(argv[1], "--version"))
-		tracectl_version_exit();
-	if (tracectl_want_help(argc, argv)) {
+	if (tracectl_help_or_version(argc, argv)) {
 		printf("Usage: tracectl status\n"
 		       "Shows whether a trace runs, its name, mode, kernel backend, output\n"
 		       "and memory budget (bytes in use of it),\n"

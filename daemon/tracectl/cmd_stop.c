@@ -19,9 +19,7 @@ int cmd_stop(int argc, char **argv)
 {
 	uint64_t timeout_ns = STOP_TIMEOUT_DEFAULT_NS;
 
-	if (argc > 1 && !strcmp(argv[1], "--version"))
-		tracectl_version_exit();
-	if (tracectl_want_help(argc, argv)) {
+	if (tracectl_help_or_version(argc, argv)) {
 		printf("Usage: tracectl stop [--timeout TIME]\n"
 		       "Stops the running trace; fxtraced writes the archive and tracectl\n"
 		       "prints, per provider, its records, bytes and drops, then renames\n"

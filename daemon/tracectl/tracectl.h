@@ -21,8 +21,11 @@ int cmd_report(int argc, char **argv);
 
 /* --version of tracectl and each subcommand: prints it, exits 0. */
 __attribute__((noreturn)) void tracectl_version_exit(void);
-/* Whether argv[1] asks for --help (-h): of the commands without options. */
-bool tracectl_want_help(int argc, char **argv);
+/*
+ * Of the commands without options: argv[1] --version prints the version
+ * and exits; true when it asks for --help (-h).
+ */
+bool tracectl_help_or_version(int argc, char **argv);
 /*
  * An argument a subcommand does not take, as a usage error (an unknown
  * option when it starts with '-'): TRACECTL_EXIT_USAGE. prog is argv[0]

@@ -54,7 +54,9 @@ int tracectl_one_input(const char *prog, int argc, char **argv)
 	return 0;
 }
 
-bool tracectl_want_help(int argc, char **argv)
+bool tracectl_help_or_version(int argc, char **argv)
 {
+	if (argc > 1 && !strcmp(argv[1], "--version"))
+		tracectl_version_exit();
 	return argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 }

@@ -40,7 +40,7 @@ void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid)
 	c->w.len += t->len;
 }
 
-void conv_put_arg_value(struct text_out *w, const struct fxt_arg *a)
+static void put_arg_value(struct text_out *w, const struct fxt_arg *a)
 {
 	switch (a->type) {
 	case FXT_ARG_INT32:
@@ -80,21 +80,22 @@ void conv_put_arg_value(struct text_out *w, const struct fxt_arg *a)
 	}
 }
 
+void conv_put_arg(struct converter *c, const struct fxt_arg *a, bool first)
+{
+	if (!first)
+		text_put_char(&c->w, ',');
+	text_put_json_string(&c->w, a->name.data, a->name.len);
+	text_put_char(&c->w, ':');
+	put_arg_value(&c->w, a);
+}
+
 void conv_put_args(struct converter *c, const struct fxt_record *rec,
 		   bool first)
 {
 	unsigned int i;
 
-	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++) {
-		const struct fxt_arg *a = &rec->args[i];
-
-		if (!first)
-			text_put_char(&c->w, ',');
-		first = false;
-		text_put_json_string(&c->w, a->name.data, a->name.len);
-		text_put_char(&c->w, ':');
-		conv_put_arg_value(&c->w, a);
-	}
+	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++, first = false)
+		conv_put_arg(c, &rec->args[i], first);
 }
 
 /* A metadata event with a name of its own; the caller adds args. */

@@ -58,9 +58,10 @@ static inline bool str_is(const struct fxt_str *s, const char *lit,
 /* "{" after the right separator: every event starts with this. */
 void conv_begin_event(struct converter *c, char phase);
 void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid);
-void conv_put_arg_value(struct text_out *w, const struct fxt_arg *a);
 /* ,"key": with a literal key */
 #define conv_put_key(w, key) text_put_lit((w), ",\"" key "\":")
+/* One arg as "name":value, after a comma unless first. */
+void conv_put_arg(struct converter *c, const struct fxt_arg *a, bool first);
 /* All args of rec, each as "name":value (no braces, no leading comma). */
 void conv_put_args(struct converter *c, const struct fxt_record *rec,
 		   bool first);

@@ -92,12 +92,8 @@ static void put_counter_args(struct converter *c, const struct fxt_record *rec)
 
 		if (!arg_is_number(a))
 			continue;
-		if (!first)
-			text_put_char(&c->w, ',');
+		conv_put_arg(c, a, first);
 		first = false;
-		text_put_json_string(&c->w, a->name.data, a->name.len);
-		text_put_char(&c->w, ':');
-		conv_put_arg_value(&c->w, a);
 	}
 	text_put_char(&c->w, '}');
 }

@@ -46,3 +46,14 @@ size_t provider_text_count(const struct fxt_ctl_provider *p, size_t n)
 		count += !(p[i].flags & FXT_CTL_PROVIDER_CATEGORY);
 	return count;
 }
+
+const char *provider_text_note(const struct fxt_ctl_provider *p)
+{
+	if (p->flags & FXT_CTL_PROVIDER_KERNEL)
+		return "";
+	if (p->flags & FXT_CTL_PROVIDER_NO_STOPPED)
+		return " (did not acknowledge stop)";
+	if (!(p->flags & FXT_CTL_PROVIDER_ALIVE))
+		return " (exited)";
+	return "";
+}

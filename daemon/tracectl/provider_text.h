@@ -21,6 +21,11 @@
 /* p's name as dump prints strings: no control character reaches a terminal. */
 const char *provider_text_name(const struct fxt_ctl_provider *p,
 			       char buf[PROVIDER_TEXT_NAME_MAX]);
+/*
+ * What became of a provider that did not end with the trace: " (exited)",
+ * " (did not acknowledge stop)", or "".
+ */
+const char *provider_text_note(const struct fxt_ctl_provider *p);
 /* p's records dropped, or PROVIDER_TEXT_IMPLAUSIBLE. */
 const char *provider_text_drops(const struct fxt_ctl_provider *p,
 				char buf[PROVIDER_TEXT_DROPS_MAX]);

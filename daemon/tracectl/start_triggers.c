@@ -13,6 +13,7 @@
 #include "parse.h"
 #include "snapshot_dir.h"
 #include "start_triggers.h"
+#include "tracectl.h"
 
 void start_triggers_init(struct start_triggers *t)
 {
@@ -62,38 +63,31 @@ static int snapshot_option(const char *cmd, int c, const char *arg,
 		t->dir = arg;
 		return 0;
 	case START_OPT_TRIGGER_DELAY:
-		if (parse_duration_ns(arg, &value) < 0) {
-			fprintf(stderr, "tracectl %s: --trigger-delay %s: give e.g. 200ms or 2s\n",
-				cmd, arg);
-			return -EINVAL;
-		}
+		if (parse_duration_ns(arg, &value) < 0)
+			return tracectl_bad_value(cmd, "trigger-delay", arg,
+						  "give e.g. 200ms or 2s");
 		t->req.delay_ns = value;
 		return 0;
 	case START_OPT_TRIGGER_LIMIT:
-		if (parse_count(arg, 1000, &value) < 0) {
-			fprintf(stderr, "tracectl %s: --trigger-limit %s: give snapshots per second, 1 to 1000\n",
-				cmd, arg);
-			return -EINVAL;
-		}
+		if (parse_count(arg, 1000, &value) < 0)
+			return tracectl_bad_value(cmd, "trigger-limit", arg,
+						  "give snapshots per second, 1 to 1000");
 		t->req.limit = (__u32)value;
 		return 0;
 	case START_OPT_SNAPSHOT_MAX_BYTES:
 		/* "auto": the default, for a settings file. */
 		value = 0;
 		if (strcmp(arg, "auto") &&
-		    (parse_size(arg, &value) < 0 || value < 4096)) {
-			fprintf(stderr, "tracectl %s: --snapshot-max-bytes %s: give bytes, at least 4K, e.g. 1G or 256M, or auto\n",
-				cmd, arg);
-			return -EINVAL;
-		}
+		    (parse_size(arg, &value) < 0 || value < 4096))
+			return tracectl_bad_value(cmd, "snapshot-max-bytes", arg,
+						  "give bytes, at least 4K, e.g. 1G or 256M, or auto");
 		t->req.snapshot_max_bytes = value;
 		return 0;
 	case START_OPT_SNAPSHOT_MAX_FILES:
-		if (parse_count(arg, FXT_CTL_SNAPSHOT_FILES_MAX, &value) < 0) {
-			fprintf(stderr, "tracectl %s: --snapshot-max-files %s: give a number of snapshots, 1 to %u\n",
-				cmd, arg, FXT_CTL_SNAPSHOT_FILES_MAX);
-			return -EINVAL;
-		}
+		if (parse_count(arg, FXT_CTL_SNAPSHOT_FILES_MAX, &value) < 0)
+			return tracectl_bad_value(cmd, "snapshot-max-files", arg,
+						  "give a number of snapshots, 1 to %u",
+						  FXT_CTL_SNAPSHOT_FILES_MAX);
 		t->req.snapshot_max_files = (__u32)value;
 		return 0;
 	}
@@ -115,11 +109,9 @@ int start_triggers_option(const char *cmd, int c, const char *arg,
 			t->req.latency_ns = 0;
 			return 0;
 		}
-		if (parse_duration_ns(arg, &value) < 0 || !value) {
-			fprintf(stderr, "tracectl %s: --trigger-latency %s: give a wait longer than 0, e.g. 10ms or 500us, or off\n",
-				cmd, arg);
-			return -EINVAL;
-		}
+		if (parse_duration_ns(arg, &value) < 0 || !value)
+			return tracectl_bad_value(cmd, "trigger-latency", arg,
+						  "give a wait longer than 0, e.g. 10ms or 500us, or off");
 		t->req.latency_ns = value;
 		return 0;
 	}

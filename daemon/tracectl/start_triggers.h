@@ -8,7 +8,6 @@
 #ifndef FXT_TRACECTL_START_TRIGGERS_H
 #define FXT_TRACECTL_START_TRIGGERS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 
 #include "control_proto.h"
@@ -23,19 +22,6 @@ enum {
 	START_OPT_SNAPSHOT_MAX_FILES,
 };
 
-/* Their entries of start's struct option table. */
-#define START_TRIGGER_OPTIONS                                                  \
-	{ "trigger", required_argument, NULL, START_OPT_TRIGGER },             \
-	{ "snapshot-dir", required_argument, NULL, START_OPT_SNAPSHOT_DIR },   \
-	{ "trigger-delay", required_argument, NULL, START_OPT_TRIGGER_DELAY }, \
-	{ "trigger-limit", required_argument, NULL, START_OPT_TRIGGER_LIMIT }, \
-	{ "trigger-latency", required_argument, NULL,                          \
-	  START_OPT_TRIGGER_LATENCY },                                         \
-	{ "snapshot-max-bytes", required_argument, NULL,                       \
-	  START_OPT_SNAPSHOT_MAX_BYTES },                                      \
-	{ "snapshot-max-files", required_argument, NULL,                       \
-	  START_OPT_SNAPSHOT_MAX_FILES }
-
 struct start_triggers {
 	struct fxt_ctl_triggers req;	/* dir: absolute, set by the caller */
 	const char *dir;		/* --snapshot-dir as given */
@@ -47,7 +33,7 @@ void start_triggers_init(struct start_triggers *t);
 bool start_triggers_any(const struct start_triggers *t);
 /*
  * Option c (getopt_long's) with its argument: 0 taken, -EINVAL after
- * saying why, 1 when it is not one of START_TRIGGER_OPTIONS.
+ * saying why, 1 when it is not one of START_OPT_*.
  */
 int start_triggers_option(const char *cmd, int c, const char *arg,
 			  struct start_triggers *t);

@@ -2,6 +2,8 @@
 #ifndef FXT_TRACECTL_H
 #define FXT_TRACECTL_H
 
+#include <stdbool.h>
+
 /*
  * Each subcommand gets argv starting at its own name (argv[0] is the
  * subcommand) and returns the process exit status: 0 success, 1 failure
@@ -20,11 +22,24 @@ int cmd_report(int argc, char **argv);
 /* --version of tracectl and each subcommand: prints it, exits 0. */
 __attribute__((noreturn)) void tracectl_version_exit(void);
 /*
+ * Of the commands without options: argv[1] --version prints the version
+ * and exits; true when it asks for --help (-h).
+ */
+bool tracectl_help_or_version(int argc, char **argv);
+/*
  * An argument a subcommand does not take, as a usage error (an unknown
  * option when it starts with '-'): TRACECTL_EXIT_USAGE. prog is argv[0]
  * of the subcommand ("tracectl stop").
  */
 int tracectl_stray(const char *prog, const char *arg);
+
+/*
+ * A bad value of an option: "tracectl CMD: --OPTION ARG: " and what to
+ * give (fmt) on stderr; -EINVAL.
+ */
+int tracectl_bad_value(const char *cmd, const char *option, const char *arg,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 /*
  * The one input FILE of the commands that read an archive, at optind: 0,

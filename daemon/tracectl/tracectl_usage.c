@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * What every tracectl subcommand says of --version and of arguments it
- * does not take (tracectl.h), in the style of usage_error.h.
+ * What every tracectl subcommand says of --help, --version and of
+ * arguments it does not take (tracectl.h), in the style of usage_error.h.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "fxtrace_config.h"
 #include "tracectl.h"
@@ -24,6 +28,19 @@ int tracectl_stray(const char *prog, const char *arg)
 	return TRACECTL_EXIT_USAGE;
 }
 
+int tracectl_bad_value(const char *cmd, const char *option, const char *arg,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "tracectl %s: --%s %s: ", cmd, option, arg);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -EINVAL;
+}
+
 int tracectl_one_input(const char *prog, int argc, char **argv)
 {
 	if (optind < argc - 1) {
@@ -35,4 +52,11 @@ int tracectl_one_input(const char *prog, int argc, char **argv)
 		return -1;
 	}
 	return 0;
+}
+
+bool tracectl_help_or_version(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--version"))
+		tracectl_version_exit();
+	return argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
 }

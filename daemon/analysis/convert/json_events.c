@@ -5,7 +5,8 @@
  * FXT event type -> phase: instant i, counter C, duration begin/end B/E,
  * complete X, async begin/instant/end b/n/e, flow begin/step/end s/t/f.
  */
-#include "convert_internal.h"
+#include "json_emit.h"
+#include "json_events.h"
 
 static const char event_phase[FXT_EVENT_TYPE_MAX + 1] = {
 	[FXT_EVENT_INSTANT] = 'i',
@@ -91,12 +92,8 @@ static void put_counter_args(struct converter *c, const struct fxt_record *rec)
 
 		if (!arg_is_number(a))
 			continue;
-		if (!first)
-			text_put_char(&c->w, ',');
+		conv_put_arg(c, a, first);
 		first = false;
-		text_put_json_string(&c->w, a->name.data, a->name.len);
-		text_put_char(&c->w, ':');
-		conv_put_arg_value(&c->w, a);
 	}
 	text_put_char(&c->w, '}');
 }
@@ -152,8 +149,6 @@ void conv_event(struct converter *c, const struct fxt_record *rec)
 		c->stats->unconverted++;
 		return;
 	}
-	if (conv_kdev_event(c, rec))
-		return;
 	conv_begin_event(c, event_phase[rec->event.type]);
 	put_name(w, &rec->event.name);
 	put_cat(w, &rec->event.category);
@@ -183,45 +178,13 @@ void conv_log(struct converter *c, const struct fxt_record *rec)
 	text_put_lit(w, "}}");
 }
 
-/* A metadata event with a name of its own; the caller adds args. */
-static void begin_metadata(struct converter *c, const char *name, size_t len,
-			   uint64_t pid, uint64_t tid)
-{
-	conv_begin_event(c, 'M');
-	text_put_lit(&c->w, ",\"name\":");
-	text_put_json_string(&c->w, name, len);
-	conv_put_thread(c, pid, tid);
-	text_put_lit(&c->w, ",\"args\":{");
-}
-
-#define begin_metadata_lit(c, name, pid, tid) \
-	begin_metadata((c), (name), sizeof(name) - 1, (pid), (tid))
-
-void conv_thread_name(struct converter *c, uint64_t pid, uint64_t tid,
-		      const char *name, size_t len)
-{
-	begin_metadata_lit(c, "thread_name", pid, tid);
-	text_put_lit(&c->w, "\"name\":");
-	text_put_json_string(&c->w, name, len);
-	text_put_lit(&c->w, "}}");
-}
-
-void conv_process_name(struct converter *c, uint64_t pid, const char *name,
-		       size_t len)
-{
-	begin_metadata_lit(c, "process_name", pid, 0);
-	text_put_lit(&c->w, "\"name\":");
-	text_put_json_string(&c->w, name, len);
-	text_put_lit(&c->w, "}}");
-}
-
 /* Blobs are noted (name, size, type), never dumped. */
 void conv_blob(struct converter *c, const struct fxt_record *rec)
 {
 	struct text_out *w = &c->w;
 	const char *type = fxt_blob_type_name(rec->blob.blob_type);
 
-	begin_metadata_lit(c, "blob", 0, 0);
+	conv_begin_metadata_lit(c, "blob", 0, 0);
 	text_put_lit(w, "\"name\":");
 	text_put_json_string(w, rec->blob.name.data, rec->blob.name.len);
 	text_put_lit(w, ",\"size\":");
@@ -242,7 +205,7 @@ void conv_large_blob(struct converter *c, const struct fxt_record *rec)
 	struct text_out *w = &c->w;
 
 	if (!rec->large_blob.has_metadata) {
-		begin_metadata_lit(c, "blob", 0, 0);
+		conv_begin_metadata_lit(c, "blob", 0, 0);
 		text_put_lit(w, "\"name\":");
 		text_put_json_string(w, rec->large_blob.name.data,
 				     rec->large_blob.name.len);
@@ -310,7 +273,7 @@ void conv_kernel_object(struct converter *c, const struct fxt_record *rec)
 					 name->len);
 		return;
 	default:
-		begin_metadata_lit(c, "kernel_object", 0, 0);
+		conv_begin_metadata_lit(c, "kernel_object", 0, 0);
 		text_put_lit(&c->w, "\"koid\":");
 		text_put_u64(&c->w, koid);
 		text_put_lit(&c->w, ",\"type\":");
@@ -322,7 +285,7 @@ void conv_kernel_object(struct converter *c, const struct fxt_record *rec)
 
 void conv_userspace_object(struct converter *c, const struct fxt_record *rec)
 {
-	begin_metadata_lit(c, "userspace_object", rec->userspace_object.pid, 0);
+	conv_begin_metadata_lit(c, "userspace_object", rec->userspace_object.pid, 0);
 	text_put_lit(&c->w, "\"pointer\":");
 	text_put_json_hex(&c->w, rec->userspace_object.pointer);
 	put_object_args(c, rec, &rec->userspace_object.name);

@@ -8,7 +8,9 @@
  * - block requests become async slices (b/e, same id) of a synthetic
  *   process "Block I/O" (FXT_JSON_BLOCK_PID), one row per operation.
  */
-#include "convert_internal.h"
+#include "json_emit.h"
+#include "json_kdev.h"
+#include "json_sched.h"
 
 static bool from_kernel(const struct fxt_record *rec, const char *category,
 			size_t len)

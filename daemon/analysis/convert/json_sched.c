@@ -9,7 +9,8 @@
  */
 #include <errno.h>
 
-#include "convert_internal.h"
+#include "json_emit.h"
+#include "json_sched.h"
 
 static void put_cpu_label(struct text_out *w, unsigned int n)
 {

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* State shared by the converter's files; not for other users. */
-#ifndef FXT_CONVERT_INTERNAL_H
-#define FXT_CONVERT_INTERNAL_H
+/*
+ * The bottom of the converter: its state, and the pieces of JSON every
+ * record writer (json_events.c, json_sched.c, json_kdev.c) and the driver
+ * (fxt_json.c) put out: an event's opening, its thread, its arguments,
+ * the metadata events that name tracks. It calls none of them. Not for
+ * users outside convert/.
+ */
+#ifndef FXT_CONVERT_JSON_EMIT_H
+#define FXT_CONVERT_JSON_EMIT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -52,32 +58,22 @@ static inline bool str_is(const struct fxt_str *s, const char *lit,
 /* "{" after the right separator: every event starts with this. */
 void conv_begin_event(struct converter *c, char phase);
 void conv_put_thread(struct converter *c, uint64_t pid, uint64_t tid);
-void conv_put_arg_value(struct text_out *w, const struct fxt_arg *a);
 /* ,"key": with a literal key */
 #define conv_put_key(w, key) text_put_lit((w), ",\"" key "\":")
+/* One arg as "name":value, after a comma unless first. */
+void conv_put_arg(struct converter *c, const struct fxt_arg *a, bool first);
 /* All args of rec, each as "name":value (no braces, no leading comma). */
 void conv_put_args(struct converter *c, const struct fxt_record *rec,
 		   bool first);
 
+/* A metadata event with a name of its own; the caller adds args. */
+void conv_begin_metadata(struct converter *c, const char *name, size_t len,
+			 uint64_t pid, uint64_t tid);
+#define conv_begin_metadata_lit(c, name, pid, tid) \
+	conv_begin_metadata((c), (name), sizeof(name) - 1, (pid), (tid))
 void conv_thread_name(struct converter *c, uint64_t pid, uint64_t tid,
 		      const char *name, size_t len);
 void conv_process_name(struct converter *c, uint64_t pid, const char *name,
 		       size_t len);
 
-void conv_event(struct converter *c, const struct fxt_record *rec);
-void conv_log(struct converter *c, const struct fxt_record *rec);
-void conv_blob(struct converter *c, const struct fxt_record *rec);
-void conv_large_blob(struct converter *c, const struct fxt_record *rec);
-void conv_kernel_object(struct converter *c, const struct fxt_record *rec);
-void conv_userspace_object(struct converter *c, const struct fxt_record *rec);
-void conv_thread_record(struct converter *c, const struct fxt_record *rec);
-
-void conv_sched(struct converter *c, const struct fxt_record *rec);
-/* CPU n's state; its "CPU n" track named on first use. NULL on ENOMEM. */
-struct cpu_state *conv_cpu_track(struct converter *c, unsigned int n);
-/* kernel:power counters and kernel:block requests; false if not one. */
-bool conv_kdev_event(struct converter *c, const struct fxt_record *rec);
-/* Closes the slices still running at the end of the input. */
-void conv_sched_finish(struct converter *c);
-
-#endif /* FXT_CONVERT_INTERNAL_H */
+#endif /* FXT_CONVERT_JSON_EMIT_H */

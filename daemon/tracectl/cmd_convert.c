@@ -17,6 +17,7 @@
 #include "tracectl.h"
 #include "usage_error.h"
 #include "tracectl_input.h"
+#include "utf8.h"
 
 /* Smaller inputs convert too fast for a progress line to help. */
 #define PROGRESS_MIN_BYTES (64ull << 20)

@@ -20,6 +20,7 @@
 #include "tracectl.h"
 #include "usage_error.h"
 #include "tracectl_input.h"
+#include "utf8.h"
 
 #define OUT_BUFFER_SIZE (512u << 10)
 #define DIAG_SHOWN_MAX 1000u

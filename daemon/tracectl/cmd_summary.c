@@ -21,6 +21,7 @@
 #include "tracectl.h"
 #include "usage_error.h"
 #include "tracectl_input.h"
+#include "utf8.h"
 #include "tracectl_scope.h"
 
 #define TABLE_TOP_DEFAULT 20u

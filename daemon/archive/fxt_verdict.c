@@ -8,7 +8,7 @@
 #include "fxt_verdict.h"
 
 /*
- * The decoder (fxt_reader.c), reduced to what makes it skip a record: a
+ * The decoder (fxt_decode.c), reduced to what makes it skip a record: a
  * field that runs past its record (or its argument), an argument of size
  * 0, a type it does not know. Each size rule below is the decoder's, in
  * its order; the unit test test_verdict holds them to the decoder's

@@ -34,9 +34,8 @@ report_nonconforming(struct fxt_reader *r, uint64_t offset, const char *fmt,
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	fxt_reader_vreport(r, FXT_DIAG_NONCONFORMING, offset, fmt, ap);
 	va_end(ap);
-	r->opt.diag(r->opt.diag_ctx, FXT_DIAG_NONCONFORMING, offset, r->reason);
 }
 
 /*
@@ -70,9 +69,8 @@ malformed(struct cursor *c, uint64_t offset, const char *fmt, ...)
 	if (!r->opt.diag)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	fxt_reader_vreport(r, FXT_DIAG_MALFORMED, offset, fmt, ap);
 	va_end(ap);
-	r->opt.diag(r->opt.diag_ctx, FXT_DIAG_MALFORMED, offset, r->reason);
 }
 
 

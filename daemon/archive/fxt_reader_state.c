@@ -35,8 +35,14 @@ fxt_reader_diag(struct fxt_reader *r, enum fxt_diag_kind kind,
 	if (!r->opt.diag)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
+	fxt_reader_vreport(r, kind, offset, fmt, ap);
 	va_end(ap);
+}
+
+void fxt_reader_vreport(struct fxt_reader *r, enum fxt_diag_kind kind,
+			uint64_t offset, const char *fmt, va_list ap)
+{
+	vsnprintf(r->reason, sizeof(r->reason), fmt, ap);
 	r->opt.diag(r->opt.diag_ctx, kind, offset, r->reason);
 }
 

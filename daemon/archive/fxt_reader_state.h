@@ -8,6 +8,7 @@
 #ifndef FXT_READER_STATE_H
 #define FXT_READER_STATE_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,6 +71,14 @@ struct fxt_reader {
 __attribute__((format(printf, 4, 5))) void
 fxt_reader_diag(struct fxt_reader *r, enum fxt_diag_kind kind,
 		uint64_t offset, const char *fmt, ...);
+
+/*
+ * Hands a problem, formatted, to the diagnostic callback (which must be
+ * set), without counting it.
+ */
+__attribute__((format(printf, 4, 0))) void
+fxt_reader_vreport(struct fxt_reader *r, enum fxt_diag_kind kind,
+		   uint64_t offset, const char *fmt, va_list ap);
 
 /* The provider with this id, created if new; NULL only without memory. */
 struct provider_state *fxt_provider_state_get(struct fxt_reader *r,

@@ -5,14 +5,11 @@
  * dropped. One streaming pass, bounded memory; a table or JSON.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "summary_json.h"
@@ -20,16 +17,17 @@
 #include "text_out.h"
 #include "trace_summary.h"
 #include "tracectl.h"
-#include "usage_error.h"
 #include "tracectl_input.h"
+#include "tracectl_input_args.h"
 #include "tracectl_scope.h"
+#include "tracectl_summary_input.h"
+
+enum { OPT_JSON = 256 };
 
 struct summary_args {
-	const char *input;
+	struct tracectl_input_args in;
 	bool json;
-	bool force;
 	size_t top;		/* 0: the default */
-	struct process_tree_options process;
 };
 
 static void usage(FILE *out)
@@ -62,68 +60,43 @@ static void usage(FILE *out)
 		SUMMARY_TEXT_TOP_DEFAULT);
 }
 
-static int parse_args(int argc, char **argv, struct summary_args *a)
+/* --json and --top N. */
+static int summary_option(void *ctx, int opt, const char *arg)
 {
-	enum { OPT_JSON = 256, OPT_FORCE };
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "force", no_argument, NULL, OPT_FORCE },
-		{ "top", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		TRACECTL_SCOPE_LONGOPTS,
-		USAGE_VERSION_LONGOPT,
-		{ 0 },
-	};
+	struct summary_args *a = ctx;
 	char *end;
-	int opt;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case OPT_JSON:
-			a->json = true;
-			break;
-		case OPT_FORCE:
-			a->force = true;
-			break;
-		case 'n':
-			errno = 0;
-			a->top = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || optarg[0] == '-' ||
-			    !a->top) {
-				fprintf(stderr, "tracectl summary: --top takes "
-						"a number above 0, not '%s'\n",
-					optarg);
-				return -1;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case TRACECTL_SCOPE_OPT_ALL:
-		case TRACECTL_SCOPE_OPT_PID:
-		case TRACECTL_SCOPE_OPT_PROCESS:
-			if (tracectl_scope_option("summary", opt, optarg,
-						  &a->process))
-				return -1;
-			break;
-		case USAGE_OPT_VERSION:
-			tracectl_version_exit();
-		default:
-			usage_bad_option(argv[0], argv, "n:h");
-			return -1;
-		}
+	if (opt == OPT_JSON) {
+		a->json = true;
+		return 0;
 	}
-	if (tracectl_one_input(argv[0], argc, argv))
+	errno = 0;
+	a->top = strtoul(arg, &end, 10);
+	if (errno || *end || !*arg || arg[0] == '-' || !a->top) {
+		fprintf(stderr, "tracectl summary: --top takes a number above 0, "
+				"not '%s'\n", arg);
 		return -1;
-	a->input = argv[optind];
+	}
 	return 0;
 }
+
+static const struct option longopts[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "top", required_argument, NULL, 'n' },
+	TRACECTL_INPUT_LONGOPTS,
+	TRACECTL_SCOPE_LONGOPTS,
+	{ 0 },
+};
+
+static const struct tracectl_input_command command = {
+	"summary", "n:h", longopts, usage, summary_option
+};
 
 static int print_table(const struct summary_args *a,
 		       const struct trace_summary *s, struct fxt_reader *r)
 {
-	struct summary_text_options opt = { .input = a->input, .top = a->top };
+	struct summary_text_options opt = { .input = a->in.input,
+					    .top = a->top };
 
 	return summary_text_write(stdout, s, r, &opt);
 }
@@ -148,20 +121,22 @@ static int print_json(const struct summary_args *a,
 int cmd_summary(int argc, char **argv)
 {
 	struct summary_args a = { 0 };
+	struct tracectl_input_options iopt = {
+		.max_large_record_bytes = TRACECTL_SUMMARY_LARGE_RECORD_MAX,
+	};
+	struct trace_summary_options sopt = { 0 };
 	struct trace_summary s;
 	struct tracectl_input in;
 	int ret;
 
-	ret = parse_args(argc, argv, &a);
+	ret = tracectl_input_args(argc, argv, &command, &a, &a.in);
 	if (ret)
 		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
-	ret = tracectl_input_open(&in, "summary", a.input, a.force);
-	if (ret)
+	iopt.force = a.in.force;
+	if (tracectl_input_open(&in, "summary", a.in.input, &iopt))
 		return TRACECTL_EXIT_FAIL;
-	in.summary_options.process = a.process;
-	ret = trace_summary_init(&s, &in.summary_options);
-	if (!ret)
-		ret = tracectl_input_read(&in, &s);
+	sopt.process = a.in.process;
+	ret = tracectl_summary_read(&in, &s, &sopt);
 	if (!ret) {
 		ret = a.json ? print_json(&a, &s, in.reader) :
 			       print_table(&a, &s, in.reader);

@@ -8,6 +8,9 @@
  * Input is never trusted. Problems are reported through the diagnostic
  * callback with the byte offset; a malformed record is skipped where its
  * size is usable, a truncated tail ends reading at the last whole record.
+ *
+ * Beside it: the verdict on a provider's record without decoding it
+ * (fxt_verdict.h), the UTF-8 checks the decoder applies (utf8.h).
  */
 #ifndef FXT_READER_H
 #define FXT_READER_H

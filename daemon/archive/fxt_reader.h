@@ -8,6 +8,9 @@
  * Input is never trusted. Problems are reported through the diagnostic
  * callback with the byte offset; a malformed record is skipped where its
  * size is usable, a truncated tail ends reading at the last whole record.
+ *
+ * Beside it: the verdict on a provider's record without decoding it
+ * (fxt_verdict.h), the UTF-8 checks the decoder applies (utf8.h).
  */
 #ifndef FXT_READER_H
 #define FXT_READER_H
@@ -237,24 +240,6 @@ const struct fxt_reader_stats *fxt_reader_stats(const struct fxt_reader *r);
 /* Why refuse_not_fxt refused the input; NULL when it did not. */
 const char *fxt_reader_not_fxt(const struct fxt_reader *r);
 
-/* What fxt_reader_next() does with one record of a provider buffer. */
-enum fxt_record_verdict {
-	FXT_RECORD_KEEP,	/* decoded and handed out */
-	FXT_RECORD_SKIP,	/* malformed, unknown or metadata: skipped */
-	FXT_RECORD_STOP,	/* reading ends before it (a byte-swapped archive) */
-};
-
-/*
- * The verdict of a reader in provider-buffer mode on the record at
- * record, of words = fxt_record_words(header) >= 1 words, all present:
- * the same decisions, from the sizes alone, without decoding. Nothing a
- * verdict depends on is kept from record to record (string and thread
- * references and bad UTF-8 only make a record nonconforming, still
- * kept), so each record is judged alone. record need not be aligned.
- */
-enum fxt_record_verdict fxt_provider_record_verdict(const void *record,
-						    uint64_t words);
-
 /* Providers seen so far, in order of first appearance. */
 size_t fxt_reader_provider_count(const struct fxt_reader *r);
 const struct fxt_provider *fxt_reader_provider(const struct fxt_reader *r,
@@ -274,13 +259,5 @@ const char *fxt_thread_state_name(unsigned int state);
 /* "data", "last_branch", "perfetto", or "unknown". */
 const char *fxt_blob_type_name(unsigned int type);
 const char *fxt_diag_kind_name(enum fxt_diag_kind kind);
-/* Well-formed UTF-8: no overlong forms, surrogates or code points > U+10FFFF. */
-bool fxt_utf8_valid(const char *s, size_t len);
-/*
- * The sequence at s[0] >= 0x80: its length (2..4) if well-formed, else
- * minus the length of its maximal invalid subpart (at least 1), the bytes
- * that Unicode replaces with one U+FFFD.
- */
-int fxt_utf8_sequence(const char *s, size_t len);
 
 #endif /* FXT_READER_H */

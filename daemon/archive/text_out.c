@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "fxt_reader.h"
 #include "text_out.h"
+#include "utf8.h"
 
 int text_out_init(struct text_out *o, int fd, size_t cap)
 {

@@ -15,7 +15,7 @@
 #include <fxt/fxt.h>
 #include <fxt/provider_abi.h>
 
-#include "fxt_reader.h"
+#include "fxt_verdict.h"
 #include "record_walk.h"
 
 /* A run of adjacent records is handed on by chunk once this long. */

@@ -4,27 +4,21 @@
  * by provider and of every problem found. Lines are formatted by hand into
  * a large buffer: a full dump of a big archive is bound by formatting.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "fxt_reader.h"
 #include "text_out.h"
 #include "tracectl.h"
-#include "usage_error.h"
 #include "tracectl_input.h"
+#include "tracectl_input_args.h"
+#include "utf8.h"
 
 #define OUT_BUFFER_SIZE (512u << 10)
-#define DIAG_SHOWN_MAX 1000u
 #define BLOB_PREVIEW_BYTES 16u
-#define PROGRESS_MIN_BYTES (64ull << 20)
 
 struct provider_count {
 	const struct fxt_provider *provider;
@@ -37,9 +31,7 @@ struct dump {
 	struct text_out out;
 	bool summary_only;
 	bool strict;
-	const char *path;
-	uint64_t diags_shown;
-	uint64_t diags_hidden;
+	bool provider_buffer;
 	struct provider_count *counts;
 	size_t ncounts;
 	size_t counts_cap;
@@ -47,10 +39,6 @@ struct dump {
 	uint64_t overflows_unattributed;
 	/* fxtrace's provider event 0/recovered: the manager restarted */
 	bool trace_recovered;
-	/* progress line */
-	bool progress;
-	uint64_t input_size;
-	struct timespec last_progress;
 };
 
 /* ---- record fields -------------------------------------------------- */
@@ -499,51 +487,11 @@ static void count_record(struct dump *d, const struct fxt_reader *r,
 		c->records++;
 }
 
-/* ---- diagnostics and progress --------------------------------------- */
-
-static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
-		    const char *reason)
-{
-	struct dump *d = ctx;
-
-	if (d->diags_shown >= DIAG_SHOWN_MAX) {
-		d->diags_hidden++;
-		return;
-	}
-	d->diags_shown++;
-	/* keep stdout and stderr in order when both go to one place */
-	text_out_flush(&d->out);
-	if (d->progress)
-		fputs("\r\033[K", stderr);
-	fprintf(stderr, "offset 0x%" PRIx64 ": %s: %s\n", offset,
-		fxt_diag_kind_name(kind), reason);
-}
-
-static void progress(struct dump *d, const struct fxt_reader *r, bool last)
-{
-	struct timespec now;
-	uint64_t bytes = fxt_reader_stats(r)->bytes;
-
-	if (!d->progress)
-		return;
-	if (last) {
-		fprintf(stderr, "\r\033[K");
-		return;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (now.tv_sec == d->last_progress.tv_sec &&
-	    now.tv_nsec - d->last_progress.tv_nsec < 250000000)
-		return;
-	d->last_progress = now;
-	fprintf(stderr, "\rreading %s: %" PRIu64 " of %" PRIu64 " MiB (%u%%)",
-		d->path, bytes >> 20, d->input_size >> 20,
-		(unsigned int)(bytes * 100 / d->input_size));
-}
-
 /* ---- summary -------------------------------------------------------- */
 
-static void summary(struct dump *d, const struct fxt_reader *r)
+static void summary(struct dump *d, const struct tracectl_input *in)
 {
+	const struct fxt_reader *r = in->reader;
 	const struct fxt_reader_stats *s = fxt_reader_stats(r);
 	struct text_out *o = &d->out;
 	unsigned int t;
@@ -593,9 +541,9 @@ static void summary(struct dump *d, const struct fxt_reader *r)
 		text_put_printf(o, "  %" PRIu64 " string or thread records "
 				"dropped past the tables' memory limit\n",
 				s->table_entries_dropped);
-	if (d->diags_hidden)
+	if (in->diags_hidden)
 		text_put_printf(o, "  (%" PRIu64 " more diagnostics not "
-				"shown)\n", d->diags_hidden);
+				"shown)\n", in->diags_hidden);
 }
 
 /* ---- command -------------------------------------------------------- */
@@ -608,7 +556,8 @@ static void usage(FILE *f)
 		"Print every record of an FXT trace, one per line (offset, kind,\n"
 		"fields, arguments as name=value), then a summary: records by type\n"
 		"and by provider, dropped-record reports, and problems found.\n"
-		"Problems go to stderr as 'offset 0x...: kind: reason'.\n"
+		"Problems go to stderr as 'tracectl dump: FILE: offset 0x...: kind:\n"
+		"reason'.\n"
 		"FILE '-' reads standard input.\n"
 		"\n"
 		"Options:\n"
@@ -633,47 +582,37 @@ static void usage(FILE *f)
 		"  zcat trace.fxt.gz | tracectl dump -\n");
 }
 
-enum { OPT_STRICT = 256, OPT_PROVIDER_BUFFER, OPT_FORCE };
+enum { OPT_STRICT = 256, OPT_PROVIDER_BUFFER };
 
-static const struct option long_options[] = {
+/* -s, --strict and --provider-buffer. */
+static int dump_option(void *ctx, int opt, const char *arg)
+{
+	struct dump *d = ctx;
+
+	if (opt == 's')
+		d->summary_only = true;
+	else if (opt == OPT_STRICT)
+		d->strict = true;
+	else
+		d->provider_buffer = true;
+	return 0;
+}
+
+static const struct option longopts[] = {
 	{ "summary-only", no_argument, NULL, 's' },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "provider-buffer", no_argument, NULL, OPT_PROVIDER_BUFFER },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "help", no_argument, NULL, 'h' },
-	USAGE_VERSION_LONGOPT,
-	{ NULL, 0, NULL, 0 },
+	TRACECTL_INPUT_LONGOPTS,
+	{ 0 },
 };
 
-static int open_input(const char *path)
+static const struct tracectl_input_command command = {
+	"dump", "sh", longopts, usage, dump_option
+};
+
+static int run(struct dump *d, struct tracectl_input *in)
 {
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return STDIN_FILENO;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	return fd;
-}
-
-static void setup_progress(struct dump *d, int fd)
-{
-	struct stat st;
-
-	/* only where a person watches and the line cannot mix with records */
-	if (!d->summary_only || !isatty(STDOUT_FILENO) || !isatty(STDERR_FILENO))
-		return;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size < PROGRESS_MIN_BYTES)
-		return;
-	d->progress = true;
-	d->input_size = (uint64_t)st.st_size;
-}
-
-static int run(struct dump *d, struct fxt_reader *r)
-{
+	struct fxt_reader *r = in->reader;
 	struct fxt_record rec;
 	uint64_t n = 0;
 	int ret;
@@ -683,94 +622,65 @@ static int run(struct dump *d, struct fxt_reader *r)
 		if (!d->summary_only)
 			dump_record(&d->out, &rec);
 		if (!(++n & 0xffff))
-			progress(d, r, false);
+			tracectl_input_progress(in, fxt_reader_stats(r)->bytes);
 	}
-	progress(d, r, true);
+	tracectl_input_done(in);
 	return ret;
 }
 
-/*
- * The options into d and opt, the file into d->path: 0, 1 after --help,
- * -1 after a usage error.
- */
-static int parse_args(int argc, char **argv, struct dump *d,
-		      struct fxt_reader_options *opt)
+/* After the summary: whether the input is one, and conforms. */
+static int verdict(const struct dump *d, struct tracectl_input *in)
 {
-	bool force = false;
-	int c;
+	const struct fxt_reader_stats *s = fxt_reader_stats(in->reader);
+	int status = TRACECTL_EXIT_OK;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "sh", long_options, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			d->summary_only = true;
-			break;
-		case OPT_STRICT:
-			d->strict = true;
-			break;
-		case OPT_PROVIDER_BUFFER:
-			opt->provider_buffer = true;
-			opt->expect_magic = false;
-			break;
-		case OPT_FORCE:
-			force = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case USAGE_OPT_VERSION:
-			tracectl_version_exit();
-		default:
-			usage_bad_option(argv[0], argv, "sh");
-			return -1;
-		}
+	if (!d->provider_buffer && tracectl_input_not_fxt(in))
+		status = TRACECTL_EXIT_FAIL;
+	/* Types the spec reserves: skipped when reading, not conforming. */
+	if (d->strict && (s->malformed || s->nonconforming || s->truncated ||
+			  s->unknown_skipped)) {
+		fprintf(stderr, "tracectl dump: %s does not conform: %" PRIu64
+			" malformed, %" PRIu64 " nonconforming, %" PRIu64
+			" of reserved types\n", in->path, s->malformed,
+			s->nonconforming, s->unknown_skipped);
+		status = TRACECTL_EXIT_FAIL;
 	}
-	if (tracectl_one_input(argv[0], argc, argv))
-		return -1;
-	d->path = argv[optind];
-	/* a provider's buffer has no magic number to judge it by */
-	opt->refuse_not_fxt = !force && !opt->provider_buffer;
-	return 0;
+	return status;
 }
 
 int cmd_dump(int argc, char **argv)
 {
-	struct fxt_reader_options opt = {
-		.expect_magic = true,
+	struct tracectl_input_args a = { 0 };
+	struct tracectl_input_options iopt = {
+		.every_problem = true,
 		.max_large_record_bytes = TRACECTL_LARGE_RECORD_MAX,
 	};
 	struct dump d = { 0 };
-	const struct fxt_reader_stats *s;
-	struct fxt_reader *r;
-	int fd, ret, status = TRACECTL_EXIT_OK;
+	struct tracectl_input in;
+	int ret, status;
 
-	ret = parse_args(argc, argv, &d, &opt);
+	ret = tracectl_input_args(argc, argv, &command, &d, &a);
 	if (ret)
 		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
-	fd = open_input(d.path);
-	if (fd < 0) {
-		fprintf(stderr, "tracectl dump: cannot open %s: %s\n", d.path,
-			strerror(-fd));
+	iopt.force = a.force;
+	iopt.provider_buffer = d.provider_buffer;
+	iopt.writes_while_reading = !d.summary_only;
+	if (tracectl_input_open(&in, "dump", a.input, &iopt))
+		return TRACECTL_EXIT_FAIL;
+	if (text_out_init(&d.out, STDOUT_FILENO, OUT_BUFFER_SIZE)) {
+		fprintf(stderr, "tracectl dump: out of memory\n");
+		tracectl_input_close(&in);
 		return TRACECTL_EXIT_FAIL;
 	}
-	opt.diag = on_diag;
-	opt.diag_ctx = &d;
-	r = fxt_reader_open_fd(fd, &opt);
-	if (!r || text_out_init(&d.out, STDOUT_FILENO, OUT_BUFFER_SIZE)) {
-		fprintf(stderr, "tracectl dump: out of memory\n");
-		status = TRACECTL_EXIT_FAIL;
-		goto cleanup;
-	}
-	setup_progress(&d, fd);
-	ret = run(&d, r);
+	in.stdout_text = &d.out;
+	status = TRACECTL_EXIT_OK;
+	ret = run(&d, &in);
 	if (ret < 0) {
-		text_out_flush(&d.out);
-		fprintf(stderr, "tracectl dump: reading %s failed at byte %" PRIu64
-			": %s\n", d.path, fxt_reader_stats(r)->bytes,
-			strerror(-ret));
+		tracectl_input_failed(&in, ret);
 		status = TRACECTL_EXIT_FAIL;
 	}
-	summary(&d, r);
+	summary(&d, &in);
+	in.stdout_text = NULL;
 	ret = text_out_finish(&d.out);
 	if (ret < 0) {
 		fprintf(stderr,
@@ -778,22 +688,9 @@ int cmd_dump(int argc, char **argv)
 			strerror(-ret));
 		status = TRACECTL_EXIT_FAIL;
 	}
-	s = fxt_reader_stats(r);
-	if (!opt.provider_buffer && tracectl_not_fxt("dump", d.path, r))
+	if (verdict(&d, &in))
 		status = TRACECTL_EXIT_FAIL;
-	/* Types the spec reserves: skipped when reading, not conforming. */
-	if (d.strict && (s->malformed || s->nonconforming || s->truncated ||
-			 s->unknown_skipped)) {
-		fprintf(stderr, "tracectl dump: %s does not conform: %" PRIu64
-			" malformed, %" PRIu64 " nonconforming, %" PRIu64
-			" of reserved types\n", d.path, s->malformed,
-			s->nonconforming, s->unknown_skipped);
-		status = TRACECTL_EXIT_FAIL;
-	}
-cleanup:
-	fxt_reader_close(r);
+	tracectl_input_close(&in);
 	free(d.counts);
-	if (fd != STDIN_FILENO)
-		close(fd);
 	return status;
 }

@@ -4,7 +4,6 @@
  * (CPU timeline, CPU time per thread, wakeup latency, top slices).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,16 +13,10 @@
 #include "report_html.h"
 #include "trace_summary.h"
 #include "tracectl.h"
-#include "usage_error.h"
 #include "tracectl_input.h"
+#include "tracectl_input_args.h"
 #include "tracectl_scope.h"
-
-struct report_args {
-	const char *input;
-	const char *output;
-	bool force;
-	struct process_tree_options process;
-};
+#include "tracectl_summary_input.h"
 
 static void usage(FILE *out)
 {
@@ -52,49 +45,16 @@ static void usage(FILE *out)
 		"  tracectl summary trace.fxt                 # the same, as text\n");
 }
 
-static int parse_args(int argc, char **argv, struct report_args *a)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		TRACECTL_SCOPE_LONGOPTS,
-		USAGE_VERSION_LONGOPT,
-		{ 0 },
-	};
-	int opt;
+static const struct option longopts[] = {
+	TRACECTL_INPUT_OUTPUT_LONGOPT,
+	TRACECTL_INPUT_LONGOPTS,
+	TRACECTL_SCOPE_LONGOPTS,
+	{ 0 },
+};
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'f':
-			a->force = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 1;
-		case TRACECTL_SCOPE_OPT_ALL:
-		case TRACECTL_SCOPE_OPT_PID:
-		case TRACECTL_SCOPE_OPT_PROCESS:
-			if (tracectl_scope_option("report", opt, optarg,
-						  &a->process))
-				return -1;
-			break;
-		case USAGE_OPT_VERSION:
-			tracectl_version_exit();
-		default:
-			usage_bad_option(argv[0], argv, "o:h");
-			return -1;
-		}
-	}
-	if (tracectl_one_input(argv[0], argc, argv))
-		return -1;
-	a->input = argv[optind];
-	return 0;
-}
+static const struct tracectl_input_command command = {
+	"report", "o:h", longopts, usage, NULL
+};
 
 /* The page's title: the file's base name. */
 static const char *title_of(const char *input)
@@ -108,34 +68,27 @@ static const char *title_of(const char *input)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { 0 };
+	struct tracectl_input_args a = { 0 };
+	struct tracectl_input_options iopt = {
+		.max_large_record_bytes = TRACECTL_SUMMARY_LARGE_RECORD_MAX,
+	};
+	struct trace_summary_options sopt = { .timeline = true };
 	struct tracectl_input in;
 	struct trace_summary s;
-	char *default_out = NULL;
 	int ret, out_fd = -1;
 
-	ret = parse_args(argc, argv, &a);
+	ret = tracectl_input_args(argc, argv, &command, NULL, &a);
 	if (ret)
 		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
-	if (!a.output && !strcmp(a.input, "-")) {
-		a.output = "-";
-	} else if (!a.output) {
-		default_out = tracectl_output_name(a.input, ".html");
-		if (!default_out) {
-			fprintf(stderr, "tracectl report: out of memory\n");
-			return TRACECTL_EXIT_FAIL;
-		}
-		a.output = default_out;
-	}
-	if (tracectl_input_open(&in, "report", a.input, a.force)) {
-		free(default_out);
+	if (tracectl_input_args_output(&a, "report", ".html"))
+		return TRACECTL_EXIT_FAIL;
+	iopt.force = a.force;
+	if (tracectl_input_open(&in, "report", a.input, &iopt)) {
+		tracectl_input_args_done(&a);
 		return TRACECTL_EXIT_FAIL;
 	}
-	in.summary_options.timeline = true;
-	in.summary_options.process = a.process;
-	ret = trace_summary_init(&s, &in.summary_options);
-	if (!ret)
-		ret = tracectl_input_read(&in, &s);
+	sopt.process = a.process;
+	ret = tracectl_summary_read(&in, &s, &sopt);
 	/* Created only now: a failed read leaves no empty page behind. */
 	if (!ret) {
 		out_fd = tracectl_output_open("report", a.output, in.fd);
@@ -157,6 +110,6 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "tracectl report: out of memory\n");
 	trace_summary_done(&s);
 	tracectl_input_close(&in);
-	free(default_out);
+	tracectl_input_args_done(&a);
 	return ret ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
 }

@@ -5,8 +5,8 @@
 
 #define CHECK_ABORTS
 #include "check.h"
-#include "fxt_reader.h"
 #include "text_check.h"
+#include "utf8.h"
 
 void check_terminal_text(const char *what, const char *text, size_t len)
 {

@@ -66,6 +66,27 @@ expect_line err 'offset 0x5d8: malformed: argument 1 of 3 words runs past the en
 expect_exit 1 "$tracectl" dump --strict --summary-only "$dir/malformed.fxt"
 expect_line out 'problems: 1 malformed'
 
+# every command that reads an archive says a problem the same way:
+# command, file, offset in hex, kind, reason
+for cmd in dump summary "convert -o $dir/problem.out" \
+	   "report -o $dir/problem.out"; do
+	expect_exit 0 "$tracectl" $cmd "$dir/malformed.fxt"
+	expect_line err "tracectl ${cmd%% *}: $dir/malformed.fxt: offset 0x5d8: malformed: argument 1 of 3 words runs past the end of the record"
+done
+
+# at most 1000 problems are shown, then how many more were not
+cp "$dir/good.fxt" "$dir/many.fxt"
+i=0
+while [ $i -lt 1005 ]; do
+	printf '\032\000\000\000\000\000\000\000'	# a record of type 10
+	i=$((i + 1))
+done >>"$dir/many.fxt"
+expect_exit 0 "$tracectl" dump --summary-only "$dir/many.fxt"
+[ "$(grep -c 'record of unknown type 10' "$dir/err")" -eq 1000 ] ||
+	fail "not 1000 problems shown: $(grep -c '' "$dir/err") lines"
+expect_line err "tracectl dump: $dir/many.fxt: 5 more problems not shown after the first 1000"
+expect_line out '(5 more diagnostics not shown)'
+
 head -c 1001 "$dir/good.fxt" >"$dir/cut.fxt"
 expect_exit 1 "$tracectl" dump --strict "$dir/cut.fxt"
 expect_line out ', truncated'

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "test_support.h"
+#include "utf8.h"
 
 #define MAGIC FXT_MAGIC_RECORD
 #define INIT_1GHZ fxt_init_header(), 1000000000ull

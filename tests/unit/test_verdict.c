@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "fxt_verdict.h"
 #include "test_support.h"
 
 /* A case's record has at most this many words (and a record after it). */

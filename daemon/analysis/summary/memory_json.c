@@ -8,6 +8,7 @@
 
 #include "memory_summary.h"
 #include "summary_json.h"
+#include "summary_json_fields.h"
 
 static void put_process(struct text_out *w, const struct trace_summary *s,
 			const struct memory_process *p, bool html_safe)
@@ -32,13 +33,7 @@ static void put_stalled(struct text_out *w, const struct trace_summary *s,
 	struct thread_names names;
 	unsigned int i;
 
-	trace_summary_names(s, t->tid, t->pid, &names);
-	text_put_lit(w, "\n{\"pid\":");
-	text_put_u64(w, names.pid);
-	text_put_lit(w, ",\"tid\":");
-	text_put_u64(w, t->tid);
-	text_put_lit(w, ",\"name\":");
-	summary_json_string(w, names.name, names.name_len, html_safe);
+	summary_json_thread_head(w, s, t->tid, t->pid, &names, html_safe);
 	text_put_lit(w, ",\"stall_ns\":");
 	text_put_u64(w, memory_thread_stall_ns(t));
 	for (i = 0; i < MEMORY_STALLS; i++) {

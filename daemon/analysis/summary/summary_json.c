@@ -5,27 +5,6 @@
 
 #include "summary_json.h"
 
-void summary_json_string(struct text_out *w, const char *p, size_t len,
-			 bool html_safe)
-{
-	const char *lt;
-
-	if (!html_safe || !(lt = memchr(p, '<', len))) {
-		text_put_json_string(w, p, len);
-		return;
-	}
-	text_put_char(w, '"');
-	while (lt) {
-		text_put_json_part(w, p, (size_t)(lt - p));
-		text_put_lit(w, "\\u003c");
-		len -= (size_t)(lt - p) + 1;
-		p = lt + 1;
-		lt = memchr(p, '<', len);
-	}
-	text_put_json_part(w, p, len);
-	text_put_char(w, '"');
-}
-
 void summary_json_provider_key(struct text_out *w,
 			       const struct fxt_provider *p, uint32_t id,
 			       bool html_safe)
@@ -152,13 +131,7 @@ static void put_thread(struct text_out *w, const struct trace_summary *s,
 {
 	struct thread_names names;
 
-	trace_summary_names(s, t->tid, t->pid, &names);
-	text_put_lit(w, "\n{\"pid\":");
-	text_put_u64(w, names.pid);
-	text_put_lit(w, ",\"tid\":");
-	text_put_u64(w, t->tid);
-	text_put_lit(w, ",\"name\":");
-	summary_json_string(w, names.name, names.name_len, html_safe);
+	summary_json_thread_head(w, s, t->tid, t->pid, &names, html_safe);
 	text_put_lit(w, ",\"process\":");
 	summary_json_string(w, names.process, names.process_len, html_safe);
 	text_put_lit(w, ",\"cpu_ns\":");

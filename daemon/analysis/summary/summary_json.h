@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "fxt_reader.h"
+#include "summary_json_fields.h"
 #include "text_out.h"
 #include "trace_summary.h"
 
@@ -46,10 +47,6 @@ int summary_json_write(struct text_out *w, const struct trace_summary *s,
 /* The "memory" object (memory_json.c): 0 or -ENOMEM. */
 int summary_json_memory(struct text_out *w, const struct trace_summary *s,
 			const struct summary_json_options *opt);
-
-/* A JSON string; html_safe as above. */
-void summary_json_string(struct text_out *w, const char *p, size_t len,
-			 bool html_safe);
 
 /* "count":N,"p50":N,"p90":N,"p99":N,"max":N of a latency histogram. */
 void summary_json_latency(struct text_out *w, const struct latency_hist *h,

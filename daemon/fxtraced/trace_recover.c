@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * A restarted manager resumes the trace the state file describes: its
+ * archive (from the descriptor store, else by its hidden name), its
+ * kernel capture (taken back from the store, else afresh), its triggers;
+ * its providers hand their buffers back as they reconnect.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <systemd/sd-daemon.h>
+
+#include "archive.h"
+#include "cleanup.h"
+#include <fxt/fxt_msg.h>
+#include "kernel_session.h"
+#include "kernel_source.h"
+#include "log.h"
+#include "manager.h"
+#include "provider.h"
+#include "state_trust.h"
+#include "trace.h"
+#include "trace_internal.h"
+#include "trace_state.h"
+#include "trigger.h"
+
+static struct trace_state_provider *listed_provider(struct trace *t,
+						    uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < t->nlisted; i++)
+		if (t->listed[i].id == id)
+			return &t->listed[i];
+	return NULL;
+}
+
+int trace_resume_provider(struct manager *m, struct provider *p,
+			  const struct fxt_msg_provider_resume *msg,
+			  int buffer_fd)
+{
+	struct trace *t = m->trace;
+	struct trace_state_provider *l;
+	unsigned int h;
+	int r;
+
+	if (!t || !t->recovered || t->finishing)
+		return -ESRCH;
+	l = listed_provider(t, msg->provider_id);
+	/* Its own uid's, once: no one hands in another's records. */
+	if (!l || l->reserved || l->uid != p->uid)
+		return -EPERM;
+	r = provider_buffer_adopt(&p->buffer, buffer_fd, t->buffer_size,
+				  t->mode, t->uuid.bytes);
+	if (r < 0)
+		return r;
+	l->reserved = 1;
+	l->pid = p->pid;
+	p->id = l->id;
+	p->in_trace = true;
+	p->started = msg->flags & FXT_RESUME_STARTED;
+	p->recovered = true;
+	for (h = 0; h < 2 && t->mode == FXT_BUFFERING_STREAMING; h++) {
+		p->saved_generation[h] = msg->saved_generation[h];
+		p->pending_save[h] = msg->pending_save[h];
+	}
+	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
+		 "Provider %s[%d] handed its buffer of trace %s back as id %u",
+		 p->name, (int)p->pid, t->id, p->id);
+	/* The fills it asked to save before the restart, written now. */
+	if (trace_retry_saves(t, p) < 0)
+		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d]: writing its saved halves failed; tried again every second",
+			 p->name, (int)p->pid);
+	if (t->awaited)
+		t->awaited--;
+	if (t->stopping && !t->stop_timer && !t->awaited)
+		trace_stop_providers(m);
+	else if (t->stopping && t->stop_timer && provider_send_stop(p) < 0)
+		p->stopped = true;
+	return 0;
+}
+
+/*
+ * The stored descriptor if systemd kept one, else the file by its hidden
+ * name beside the output (needs the right to open it: root, or the
+ * owner's uid); either only while it is the trace's (state_trust.h).
+ */
+static int archive_again(struct manager *m, const struct trace_state *st,
+			 char *why, size_t why_len)
+{
+	_cleanup_close_ int fd = TAKE_FD(m->stored_archive_fd);
+	int r;
+
+	if (fd < 0)
+		return state_archive_open(st, why, why_len);
+	r = state_archive_check(fd, st, why, why_len);
+	if (r < 0)
+		return r;
+	log_info("The archive of the interrupted trace came from the service manager's descriptor store");
+	return TAKE_FD(fd);
+}
+
+/* A stop that was writing the archive: what it wrote is written again. */
+static int cut_to_finish_mark(int fd, uint64_t mark)
+{
+	struct stat sb;
+
+	if (!mark || fstat(fd, &sb) < 0 || (uint64_t)sb.st_size <= mark - 1)
+		return 0;
+	return ftruncate(fd, (off_t)(mark - 1)) < 0 ? -errno : 0;
+}
+
+static int resume_archive(struct trace *t, uint64_t *kept)
+{
+	int r;
+
+	r = archive_resume(t->archive, kept);
+	if (r < 0)
+		return r;
+	r = archive_write_provider_event(t->archive, 0,
+					 FXT_PROVIDER_EVENT_RECOVERED);
+	return r < 0 ? r : archive_commit(t->archive, 0, 1);
+}
+
+/*
+ * The kernel descriptors the store kept for trace t, taken from m (their
+ * names stay, for a failed resume to let them go); their roles are cut
+ * from the names into roles. Those of another trace are let go.
+ */
+static size_t take_kernel_fds(struct manager *m, const struct trace *t,
+			      struct kernel_kept_fd *out,
+			      char (*roles)[MANAGER_FDNAME_MAX])
+{
+	size_t i, n = 0, len;
+
+	manager_drop_stored_kernel(m, t->id);
+	for (i = 0; i < m->nstored_kernel; i++) {
+		struct manager_stored_fd *s = &m->stored_kernel[i];
+		const char *role = s->name + strlen(MANAGER_FDSTORE_KERNEL);
+
+		len = strlen(role) - strlen(t->id) - 1;
+		snprintf(roles[n], MANAGER_FDNAME_MAX, "%.*s", (int)len, role);
+		out[n] = (struct kernel_kept_fd){
+			.fd = TAKE_FD(s->fd),
+			.role = roles[n],
+		};
+		n++;
+	}
+	return n;
+}
+
+static int recover(struct manager *m, const struct trace_state *st,
+		   struct trace_state_provider *listed, size_t nlisted)
+{
+	struct kernel_kept_fd adopt[MANAGER_STORED_KERNEL_MAX];
+	char roles[MANAGER_STORED_KERNEL_MAX][MANAGER_FDNAME_MAX];
+	_cleanup_(trace_freep) struct trace *t = NULL;
+	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
+	uint64_t now = now_ns(), duration = 0, kept = 0;
+	enum fxt_ctl_kernel kernel = st->req.kernel;
+	bool from_store;
+	size_t i, nadopt;
+	int fd, r;
+
+	r = trace_validate(&st->req, note, sizeof(note));
+	if (r < 0)
+		return r;
+	r = trace_new(m, &st->req, st->owner, &t, note, sizeof(note));
+	if (r < 0)
+		return r;
+	memcpy(t->uuid.bytes, st->trace_id, sizeof(t->uuid.bytes));
+	sd_id128_to_string(t->uuid, t->id);
+	t->kernel_id = st->kernel_id;
+	t->started_ns = st->started_ns;
+	t->recovered = true;
+	t->listed = listed;
+	t->nlisted = nlisted;
+	for (i = 0; i < nlisted; i++)
+		listed[i].reserved = 0;
+	t->awaited = t->to_resume = (unsigned int)nlisted;
+	if (m->next_provider_id < st->next_provider_id)
+		m->next_provider_id = st->next_provider_id;
+	from_store = m->stored_archive_fd >= 0;
+	fd = archive_again(m, st, why, sizeof(why));
+	if (fd < 0) {
+		t->listed = NULL;
+		log_full(LOG_ERR, -fd, TRACE_LOG_FIELDS(t),
+			 "Trace %s cannot be resumed: its file %s beside %s is not taken again: %s",
+			 t->id, t->temp_name, t->output, why);
+		return fd;
+	}
+	r = cut_to_finish_mark(fd, st->finish_mark);
+	if (st->req.duration_ns) {
+		uint64_t end = st->started_ns + st->req.duration_ns;
+
+		duration = end > now ? end - now : 1000;
+	}
+	/*
+	 * The kernel capture from the descriptor store (the module's session,
+	 * the BPF programs and ring map) is taken back with its rings;
+	 * otherwise the capture starts again, what it held gone.
+	 */
+	nadopt = take_kernel_fds(m, t, adopt, roles);
+	if (r >= 0) {
+		r = trace_set_up(m, t, fd, kernel, adopt, nadopt, duration,
+				 note, sizeof(note));
+	} else {
+		close(fd);
+		while (nadopt--)
+			close(adopt[nadopt].fd);
+		nadopt = 0;
+	}
+	t->kernel_adopted = nadopt && t->kernel;
+	if (r < 0 && t->archive && !t->kernel && nadopt) {
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Trace %s: the kernel capture could not be taken back (%s); capturing afresh",
+			 t->id, note);
+		trace_unstore_kernel(t);
+		r = kernel_source_open(m->event, kernel, t->mode,
+				       t->req.kernel_buffer_size, t->categories,
+				       t->req.kernel_syscall_pids,
+				       m->mem_interval_ns, t->kernel_id,
+				       t->archive, NULL, 0, &t->kernel, note,
+				       sizeof(note));
+		if (r >= 0)
+			r = trace_start_duration_timer(m, t, duration);
+		if (r >= 0)
+			r = trace_start_retry_timer(m, t);
+	}
+	if (r < 0 && t->archive && !t->kernel && kernel != FXT_CTL_KERNEL_OFF) {
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Trace %s: no kernel capture after the restart: %s",
+			 t->id, note);
+		r = 0;
+		if (!t->retry_timer)
+			r = trace_start_retry_timer(m, t);
+		if (r >= 0 && duration && !t->duration_timer)
+			r = trace_start_duration_timer(m, t, duration);
+	}
+	if (r >= 0)
+		r = resume_archive(t, &kept);
+	if (r < 0) {
+		t->listed = NULL;
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(t),
+			 "Trace %s cannot be resumed: %s", t->id,
+			 note[0] ? note : strerror(-r));
+		return r;
+	}
+	log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
+		 "Trace %s resumed after a restart of fxtraced: %s keeps %llu bytes, %zu provider(s) to hand their buffers back, kernel %s%s",
+		 t->id, t->output, (unsigned long long)kept, nlisted,
+		 kernel_source_backend(t->kernel),
+		 t->kernel_adopted ? ", its capture taken back from the descriptor store with what its rings hold" : "");
+	t->resume_deadline_usec = now_ns() / 1000 + MANAGER_RESUME_WAIT_USEC;
+	t->state_live = true;
+	if (!from_store)
+		trace_store_archive(t);
+	if (!t->kernel_adopted)
+		trace_store_kernel(t);
+	m->nstored_kernel = 0;	/* the trace's now */
+	m->trace = TAKE_PTR(t);
+	trace_save_state(m);
+	return 0;
+}
+
+/*
+ * The triggers armed before the restart, armed again: their directory
+ * from the descriptor store, else by its name; either only while it is
+ * the one they were armed with, still of their owner (state_trust.h).
+ */
+static void rearm_triggers(struct manager *m, const struct trace_state *st)
+{
+	_cleanup_close_ int fd = TAKE_FD(m->stored_snapshot_dir_fd);
+	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
+	int r;
+
+	if (!st->triggers.count && !st->triggers.latency_ns)
+		return;
+	if (fd < 0)
+		fd = open(st->triggers.dir,
+			  O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	r = fd < 0 ? -errno : state_triggers_dir_check(fd, st, why, sizeof(why));
+	if (fd < 0)
+		snprintf(why, sizeof(why), "cannot be opened: %s", strerror(-r));
+	if (r < 0) {
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its triggers are not armed again: their snapshot directory %s %s (arm them again: tracectl start --trigger)",
+			 m->trace->id, st->triggers.dir, why);
+		return;
+	}
+	r = triggers_arm(m, &st->triggers, fcntl(fd, F_DUPFD_CLOEXEC, 3),
+			 st->triggers_owner, note, sizeof(note));
+	if (r < 0 && st->triggers.latency_ns && st->triggers.count) {
+		/* A capture taken back may not reach its threshold: the rest. */
+		struct fxt_ctl_triggers names = st->triggers;
+
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its latency trigger is not armed again: %s",
+			 m->trace->id, note);
+		names.latency_ns = 0;
+		r = triggers_arm(m, &names, TAKE_FD(fd), st->triggers_owner,
+				 note, sizeof(note));
+	}
+	if (r < 0)
+		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its triggers are not armed again: %s",
+			 m->trace->id, note);
+	else
+		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(m->trace),
+			 "Trace %s: its %u trigger(s) armed again after the restart",
+			 m->trace->id, st->triggers.count);
+	if (r >= 0)
+		triggers_keep_again(m, st->snapshots,
+				    st->nsnapshots < FXT_CTL_SNAPSHOT_FILES_MAX ?
+					    st->nsnapshots :
+					    FXT_CTL_SNAPSHOT_FILES_MAX);
+}
+
+int trace_recover(struct manager *m)
+{
+	struct trace_state_provider *listed = NULL;
+	struct trace_state st;
+	char why[STATE_TRUST_WHY_MAX];
+	size_t n;
+	int r;
+
+	r = m->state_dir_fd >= 0 ?
+		    trace_state_load(m->state_dir_fd, &st, &listed, &n, why,
+				     sizeof(why)) : -ENOENT;
+	if (r < 0 && r != -ENOENT)
+		log_warning_errno(r, "Ignoring the trace state in %s: %s",
+				  m->state_dir, why);
+	if (r >= 0)
+		r = recover(m, &st, listed, n);
+	if (r >= 0)
+		rearm_triggers(m, &st);
+	/* A directory not armed again (or of no trace): let it go. */
+	if (m->stored_snapshot_dir_fd >= 0)
+		close(m->stored_snapshot_dir_fd);
+	m->stored_snapshot_dir_fd = -1;
+	if (!m->triggers)
+		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
+	if (r < 0) {
+		free(listed);
+		if (m->state_dir_fd >= 0)
+			trace_state_remove(m->state_dir_fd);
+		/* Stored descriptors without a trace to resume: let them go. */
+		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
+		manager_drop_stored_kernel(m, NULL);
+		if (m->stored_archive_fd >= 0)
+			close(m->stored_archive_fd);
+		m->stored_archive_fd = -1;
+	}
+	manager_update_status(m);
+	return 0;
+}

@@ -301,13 +301,51 @@ static int list_provider(struct trace *t, const struct provider *p)
 	return 0;
 }
 
+/*
+ * Every connected provider joins the new trace; those that got no
+ * buffer for a budget are counted in note.
+ */
+static void join_all(struct manager *m, char *note, size_t note_len)
+{
+	unsigned int over_budget = 0, over_memory = 0;
+	struct provider *p, *next;
+	int r;
+
+	for (p = m->providers; p; p = next) {
+		next = p->next;
+		r = trace_join(m, p);
+		if (r == -EDQUOT)
+			over_budget++;
+		else if (r == -ENOSPC)
+			over_memory++;
+		else if (r < 0)
+			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+				 "Provider %s[%d] could not join the trace",
+				 p->name, (int)p->pid);
+	}
+	if (over_budget) {
+		size_t used = strlen(note);
+
+		snprintf(note + used, note_len - used,
+			 "%s%u provider(s) got no buffer: their user's buffers reached its budget of %llu KiB (fxtraced --user-buffer-budget)",
+			 used ? "; " : "", over_budget,
+			 (unsigned long long)(m->user_buffer_budget >> 10));
+	}
+	if (over_memory) {
+		size_t used = strlen(note);
+
+		snprintf(note + used, note_len - used,
+			 "%s%u provider(s) got no buffer: the trace's buffers reached its memory budget of %llu bytes",
+			 used ? "; " : "", over_memory,
+			 (unsigned long long)m->trace->req.memory_budget);
+	}
+}
+
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 		int archive_fd, uid_t owner, char *note, size_t note_len)
 {
 	_cleanup_close_ int fd = archive_fd;
 	_cleanup_(trace_freep) struct trace *t = NULL;
-	struct provider *p, *next;
-	unsigned int over_budget = 0, over_memory = 0;
 	int r;
 
 	note[0] = '\0';
@@ -351,38 +389,11 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 			 (unsigned long long)t->req.kernel_buffer_size,
 			 t->ncpus, (unsigned long long)trace_memory_used(t));
 	m->trace = TAKE_PTR(t);
-	for (p = m->providers; p; p = next) {
-		next = p->next;
-		r = trace_join(m, p);
-		if (r == -EDQUOT)
-			over_budget++;
-		else if (r == -ENOSPC)
-			over_memory++;
-		else if (r < 0)
-			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
-				 "Provider %s[%d] could not join the trace",
-				 p->name, (int)p->pid);
-	}
+	join_all(m, note, note_len);
 	m->trace->state_live = true;
 	trace_store_archive(m->trace);
 	trace_store_kernel(m->trace);
 	trace_save_state(m);
-	if (over_budget) {
-		size_t used = strlen(note);
-
-		snprintf(note + used, note_len - used,
-			 "%s%u provider(s) got no buffer: their user's buffers reached its budget of %llu KiB (fxtraced --user-buffer-budget)",
-			 used ? "; " : "", over_budget,
-			 (unsigned long long)(m->user_buffer_budget >> 10));
-	}
-	if (over_memory) {
-		size_t used = strlen(note);
-
-		snprintf(note + used, note_len - used,
-			 "%s%u provider(s) got no buffer: the trace's buffers reached its memory budget of %llu bytes",
-			 used ? "; " : "", over_memory,
-			 (unsigned long long)m->trace->req.memory_budget);
-	}
 	manager_update_status(m);
 	return 0;
 }

@@ -156,25 +156,25 @@ static size_t take_kernel_fds(struct manager *m, const struct trace *t,
 	return n;
 }
 
-static int recover(struct manager *m, const struct trace_state *st,
-		   struct trace_state_provider *listed, size_t nlisted)
+/*
+ * The trace the state describes, as it was started, with the providers
+ * listed (none back yet); no archive nor kernel capture yet.
+ */
+static int resumed_trace(struct manager *m, const struct trace_state *st,
+			 struct trace_state_provider *listed, size_t nlisted,
+			 struct trace **ret, char *note, size_t note_len)
 {
-	struct kernel_kept_fd adopt[MANAGER_STORED_KERNEL_MAX];
-	char roles[MANAGER_STORED_KERNEL_MAX][MANAGER_FDNAME_MAX];
-	_cleanup_(trace_freep) struct trace *t = NULL;
-	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
-	uint64_t now = now_ns(), duration = 0, kept = 0;
-	enum fxt_ctl_kernel kernel = st->req.kernel;
-	bool from_store;
-	size_t i, nadopt;
-	int fd, r;
+	struct trace *t;
+	size_t i;
+	int r;
 
-	r = trace_validate(&st->req, note, sizeof(note));
+	r = trace_validate(&st->req, note, note_len);
 	if (r < 0)
 		return r;
-	r = trace_new(m, &st->req, st->owner, &t, note, sizeof(note));
+	r = trace_new(m, &st->req, st->owner, ret, note, note_len);
 	if (r < 0)
 		return r;
+	t = *ret;
 	memcpy(t->uuid.bytes, st->trace_id, sizeof(t->uuid.bytes));
 	sd_id128_to_string(t->uuid, t->id);
 	t->kernel_id = st->kernel_id;
@@ -187,30 +187,30 @@ static int recover(struct manager *m, const struct trace_state *st,
 	t->awaited = t->to_resume = (unsigned int)nlisted;
 	if (m->next_provider_id < st->next_provider_id)
 		m->next_provider_id = st->next_provider_id;
-	from_store = m->stored_archive_fd >= 0;
-	fd = archive_again(m, st, why, sizeof(why));
-	if (fd < 0) {
-		t->listed = NULL;
-		log_full(LOG_ERR, -fd, TRACE_LOG_FIELDS(t),
-			 "Trace %s cannot be resumed: its file %s beside %s is not taken again: %s",
-			 t->id, t->temp_name, t->output, why);
-		return fd;
-	}
-	r = cut_to_finish_mark(fd, st->finish_mark);
-	if (st->req.duration_ns) {
-		uint64_t end = st->started_ns + st->req.duration_ns;
+	return 0;
+}
 
-		duration = end > now ? end - now : 1000;
-	}
-	/*
-	 * The kernel capture from the descriptor store (the module's session,
-	 * the BPF programs and ring map) is taken back with its rings;
-	 * otherwise the capture starts again, what it held gone.
-	 */
+/*
+ * The archive taken again (takes fd), the kernel capture and the timers.
+ * The kernel capture from the descriptor store (the module's session,
+ * the BPF programs and ring map) is taken back with its rings; otherwise
+ * the capture starts again, what it held gone.
+ */
+static int set_up_again(struct manager *m, struct trace *t, int fd,
+			const struct trace_state *st, uint64_t duration,
+			char *note, size_t note_len)
+{
+	struct kernel_kept_fd adopt[MANAGER_STORED_KERNEL_MAX];
+	char roles[MANAGER_STORED_KERNEL_MAX][MANAGER_FDNAME_MAX];
+	enum fxt_ctl_kernel kernel = st->req.kernel;
+	size_t nadopt;
+	int r;
+
+	r = cut_to_finish_mark(fd, st->finish_mark);
 	nadopt = take_kernel_fds(m, t, adopt, roles);
 	if (r >= 0) {
 		r = trace_set_up(m, t, fd, kernel, adopt, nadopt, duration,
-				 note, sizeof(note));
+				 note, note_len);
 	} else {
 		close(fd);
 		while (nadopt--)
@@ -228,7 +228,7 @@ static int recover(struct manager *m, const struct trace_state *st,
 				       t->req.kernel_syscall_pids,
 				       m->mem_interval_ns, t->kernel_id,
 				       t->archive, NULL, 0, &t->kernel, note,
-				       sizeof(note));
+				       note_len);
 		if (r >= 0)
 			r = trace_start_duration_timer(m, t, duration);
 		if (r >= 0)
@@ -244,6 +244,36 @@ static int recover(struct manager *m, const struct trace_state *st,
 		if (r >= 0 && duration && !t->duration_timer)
 			r = trace_start_duration_timer(m, t, duration);
 	}
+	return r;
+}
+
+static int recover(struct manager *m, const struct trace_state *st,
+		   struct trace_state_provider *listed, size_t nlisted)
+{
+	_cleanup_(trace_freep) struct trace *t = NULL;
+	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
+	uint64_t now = now_ns(), duration = 0, kept = 0;
+	bool from_store;
+	int fd, r;
+
+	r = resumed_trace(m, st, listed, nlisted, &t, note, sizeof(note));
+	if (r < 0)
+		return r;
+	from_store = m->stored_archive_fd >= 0;
+	fd = archive_again(m, st, why, sizeof(why));
+	if (fd < 0) {
+		t->listed = NULL;
+		log_full(LOG_ERR, -fd, TRACE_LOG_FIELDS(t),
+			 "Trace %s cannot be resumed: its file %s beside %s is not taken again: %s",
+			 t->id, t->temp_name, t->output, why);
+		return fd;
+	}
+	if (st->req.duration_ns) {
+		uint64_t end = st->started_ns + st->req.duration_ns;
+
+		duration = end > now ? end - now : 1000;
+	}
+	r = set_up_again(m, t, fd, st, duration, note, sizeof(note));
 	if (r >= 0)
 		r = resume_archive(t, &kept);
 	if (r < 0) {

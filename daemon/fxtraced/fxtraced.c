@@ -93,6 +93,60 @@ static int parse_uid(const char *s, uid_t *uid)
 	return 0;
 }
 
+/* The sizes and times: arg of option c, within its bounds. */
+static int parse_limit(int c, const char *arg, struct options *o)
+{
+	switch (c) {
+	case 'b':
+		if (parse_size(arg, &o->buffer_size) < 0 ||
+		    o->buffer_size < PROVIDER_BUFFER_MIN_SIZE ||
+		    o->buffer_size > PROVIDER_BUFFER_MAX_SIZE) {
+			fprintf(stderr, "fxtraced: --buffer-size %s: give 4K..1G, e.g. 4M\n",
+				arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'B':
+		if (parse_size(arg, &o->user_buffer_budget) < 0) {
+			fprintf(stderr, "fxtraced: --user-buffer-budget %s: give a size, e.g. 64M, or 0 for no limit\n",
+				arg);
+			return -EINVAL;
+		}
+		o->user_buffer_budget_set = true;
+		return 0;
+	case 't':
+		if (parse_duration_ns(arg, &o->stop_timeout_ns) < 0 ||
+		    o->stop_timeout_ns < 1000 ||
+		    o->stop_timeout_ns / 1000 > MANAGER_STOP_TIMEOUT_MAX_USEC) {
+			fprintf(stderr, "fxtraced: --stop-timeout %s: give 1ms..1h, e.g. 5s\n",
+				arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'i':
+		if (parse_duration_ns(arg, &o->idle_exit_ns) < 0 ||
+		    (o->idle_exit_ns && o->idle_exit_ns < 1000000)) {
+			fprintf(stderr, "fxtraced: --idle-exit %s: give 0 (never) or at least 1ms, e.g. 30s\n",
+				arg);
+			return -EINVAL;
+		}
+		o->idle_exit_set = true;
+		return 0;
+	case 'M':
+		if (parse_duration_ns(arg, &o->mem_interval_ns) < 0 ||
+		    (o->mem_interval_ns &&
+		     (o->mem_interval_ns < 10000000ull ||
+		      o->mem_interval_ns > 3600000000000ull))) {
+			fprintf(stderr, "fxtraced: --mem-interval %s: give 0 (never) or 10ms..1h, e.g. 100ms\n",
+				arg);
+			return -EINVAL;
+		}
+		o->mem_interval_set = true;
+		return 0;
+	}
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -134,50 +188,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			break;
 		case 'b':
-			if (parse_size(optarg, &o->buffer_size) < 0 ||
-			    o->buffer_size < PROVIDER_BUFFER_MIN_SIZE ||
-			    o->buffer_size > PROVIDER_BUFFER_MAX_SIZE) {
-				fprintf(stderr, "fxtraced: --buffer-size %s: give 4K..1G, e.g. 4M\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
 		case 'B':
-			if (parse_size(optarg, &o->user_buffer_budget) < 0) {
-				fprintf(stderr, "fxtraced: --user-buffer-budget %s: give a size, e.g. 64M, or 0 for no limit\n",
-					optarg);
-				return -EINVAL;
-			}
-			o->user_buffer_budget_set = true;
-			break;
 		case 't':
-			if (parse_duration_ns(optarg, &o->stop_timeout_ns) < 0 ||
-			    o->stop_timeout_ns < 1000 ||
-			    o->stop_timeout_ns / 1000 > MANAGER_STOP_TIMEOUT_MAX_USEC) {
-				fprintf(stderr, "fxtraced: --stop-timeout %s: give 1ms..1h, e.g. 5s\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
 		case 'i':
-			if (parse_duration_ns(optarg, &o->idle_exit_ns) < 0 ||
-			    (o->idle_exit_ns && o->idle_exit_ns < 1000000)) {
-				fprintf(stderr, "fxtraced: --idle-exit %s: give 0 (never) or at least 1ms, e.g. 30s\n",
-					optarg);
-				return -EINVAL;
-			}
-			o->idle_exit_set = true;
-			break;
 		case 'M':
-			if (parse_duration_ns(optarg, &o->mem_interval_ns) < 0 ||
-			    (o->mem_interval_ns &&
-			     (o->mem_interval_ns < 10000000ull ||
-			      o->mem_interval_ns > 3600000000000ull))) {
-				fprintf(stderr, "fxtraced: --mem-interval %s: give 0 (never) or 10ms..1h, e.g. 100ms\n",
-					optarg);
+			if (parse_limit(c, optarg, o) < 0)
 				return -EINVAL;
-			}
-			o->mem_interval_set = true;
 			break;
 		case 'v':
 			o->verbose = true;

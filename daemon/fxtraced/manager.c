@@ -112,44 +112,6 @@ struct manager *manager_free(struct manager *m)
 	return NULL;
 }
 
-uint32_t manager_next_id(struct manager *m)
-{
-	return ++m->next_provider_id;
-}
-
-/* Whether a stored name ends in "-<trace id>". */
-static bool stored_for(const char *name, const char *trace_id)
-{
-	size_t len = strlen(name), id_len = strlen(trace_id);
-
-	return len > id_len && name[len - id_len - 1] == '-' &&
-	       !strcmp(name + len - id_len, trace_id);
-}
-
-void manager_drop_stored_kernel(struct manager *m, const char *keep_id)
-{
-	char msg[MANAGER_FDNAME_MAX + 32];
-	size_t i, kept = 0;
-
-	for (i = 0; i < m->nstored_kernel; i++) {
-		struct manager_stored_fd *s = &m->stored_kernel[i];
-
-		if (keep_id && stored_for(s->name, keep_id)) {
-			m->stored_kernel[kept++] = *s;
-			continue;
-		}
-		if (s->fd >= 0)
-			close(s->fd);
-		snprintf(msg, sizeof(msg), "FDSTOREREMOVE=1\nFDNAME=%s",
-			 s->name);
-		(void)sd_notify(0, msg);
-		if (keep_id)
-			log_warning("Letting go of %s from the descriptor store: not of trace %s, the one resumed",
-				    s->name, keep_id);
-	}
-	m->nstored_kernel = kept;
-}
-
 static unsigned int connected_providers(const struct manager *m)
 {
 	const struct provider *p;

@@ -27,7 +27,7 @@
 #include <fxt/fxt_msg.h>
 #include "kernel_source.h"
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 #include "record_walk.h"
 #include "snapshot.h"

@@ -13,7 +13,7 @@
 #include "kernel_config.h"
 #include "kernel_source.h"
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "memory_budget.h"
 #include "provider.h"
 #include "trace_internal.h"

@@ -129,6 +129,43 @@ static int resume_archive(struct trace *t, uint64_t *kept)
 	return r < 0 ? r : archive_commit(t->archive, 0, 1);
 }
 
+/* Whether a stored name ends in "-<trace id>". */
+static bool stored_for(const char *name, const char *trace_id)
+{
+	size_t len = strlen(name), id_len = strlen(trace_id);
+
+	return len > id_len && name[len - id_len - 1] == '-' &&
+	       !strcmp(name + len - id_len, trace_id);
+}
+
+/*
+ * Closes the kernel descriptors the store gave back, but those of trace
+ * keep_id (NULL: all), and has the store let them go too.
+ */
+static void drop_stored_kernel(struct manager *m, const char *keep_id)
+{
+	char msg[MANAGER_FDNAME_MAX + 32];
+	size_t i, kept = 0;
+
+	for (i = 0; i < m->nstored_kernel; i++) {
+		struct manager_stored_fd *s = &m->stored_kernel[i];
+
+		if (keep_id && stored_for(s->name, keep_id)) {
+			m->stored_kernel[kept++] = *s;
+			continue;
+		}
+		if (s->fd >= 0)
+			close(s->fd);
+		snprintf(msg, sizeof(msg), "FDSTOREREMOVE=1\nFDNAME=%s",
+			 s->name);
+		(void)sd_notify(0, msg);
+		if (keep_id)
+			log_warning("Letting go of %s from the descriptor store: not of trace %s, the one resumed",
+				    s->name, keep_id);
+	}
+	m->nstored_kernel = kept;
+}
+
 /*
  * The kernel descriptors the store kept for trace t, taken from m (their
  * names stay, for a failed resume to let them go); their roles are cut
@@ -140,7 +177,7 @@ static size_t take_kernel_fds(struct manager *m, const struct trace *t,
 {
 	size_t i, n = 0, len;
 
-	manager_drop_stored_kernel(m, t->id);
+	drop_stored_kernel(m, t->id);
 	for (i = 0; i < m->nstored_kernel; i++) {
 		struct manager_stored_fd *s = &m->stored_kernel[i];
 		const char *role = s->name + strlen(MANAGER_FDSTORE_KERNEL);
@@ -383,7 +420,7 @@ int trace_recover(struct manager *m)
 			trace_state_remove(m->state_dir_fd);
 		/* Stored descriptors without a trace to resume: let them go. */
 		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
-		manager_drop_stored_kernel(m, NULL);
+		drop_stored_kernel(m, NULL);
 		if (m->stored_archive_fd >= 0)
 			close(m->stored_archive_fd);
 		m->stored_archive_fd = -1;

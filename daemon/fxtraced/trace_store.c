@@ -13,7 +13,7 @@
 #include "kernel_session.h"
 #include "kernel_source.h"
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "trace.h"
 #include "trace_internal.h"
 #include "trace_state.h"

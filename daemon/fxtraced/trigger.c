@@ -35,7 +35,7 @@
 #include "kernel_source.h"
 #include <fxt/fxt_msg.h>
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 #include "snapshot.h"
 #include "snapshot_budget.h"

@@ -125,15 +125,18 @@ int controller_send(struct controller *c, const void *msg, size_t len)
 	return r == -EAGAIN ? queue(c, msg, len) : r;
 }
 
+/* What answers a controller from below it: the trace, snapshots, triggers. */
+static int reply(void *ctx, const void *msg, size_t len)
+{
+	return controller_send(ctx, msg, len);
+}
+
 int controller_send_result(struct controller *c, int error,
 			   const char *message)
 {
 	struct fxt_ctl_result res;
 
-	fxt_msg_init(&res, FXT_MSG_CTL_RESULT, sizeof(res));
-	res.error = error;
-	trace_describe(c->manager, &res);
-	snprintf(res.message, sizeof(res.message), "%s", message ? message : "");
+	trace_result(c->manager, error, message, &res);
 	return controller_send(c, &res, sizeof(res));
 }
 
@@ -149,7 +152,7 @@ int controller_send_providers(struct controller *c)
 		if (r < 0)
 			return r;
 	}
-	return trace_send_kernel(c->manager, c);
+	return trace_send_kernel(c->manager, reply, c);
 }
 
 /*
@@ -208,8 +211,8 @@ static int handle_snapshot(struct controller *c, const void *buf, size_t len,
 	if (len != sizeof(struct fxt_ctl_snapshot))
 		return reject_length(c, "a snapshot request", len,
 				     sizeof(struct fxt_ctl_snapshot));
-	r = snapshot_take(c->manager, c, buf, TAKE_FD(fd), c->uid, note,
-			  sizeof(note));
+	r = snapshot_take(c->manager, reply, c, buf, TAKE_FD(fd), c->uid,
+			  note, sizeof(note));
 	if (r == 0)
 		return 0;	/* the result comes when the archive is written */
 	log_warning_errno(r, "Refused a snapshot for uid %u: %s",
@@ -239,11 +242,11 @@ static int handle_stop(struct controller *c)
 {
 	struct manager *m = c->manager;
 	char note[FXT_CTL_MESSAGE_MAX] = "";
-	int r = trace_stop(m, c);
+	int r = trace_stop(m, reply, c, c->uid);
 
 	if (r == 0)
 		return 0;	/* the result comes when the archive is written */
-	if (r == -ESRCH && trace_hand_last(m, c) == 0)
+	if (r == -ESRCH && trace_hand_last(m, c->uid, reply, c) == 0)
 		return 0;
 	if (r == -ESRCH && m->last_output[0])
 		snprintf(note, sizeof(note),
@@ -386,7 +389,7 @@ static int handle_request(struct controller *c, const void *buf, size_t len,
 		int r = controller_send_providers(c);
 
 		if (r >= 0)
-			r = triggers_send_status(c->manager, c);
+			r = triggers_send_status(c->manager, reply, c);
 
 		trace_write_note(c->manager, note, sizeof(note));
 		return r < 0 ? r : controller_send_result(c, 0, note);
@@ -488,8 +491,8 @@ struct controller *controller_free(struct controller *c)
 	if (!c)
 		return NULL;
 	LIST_REMOVE(c->manager->controllers, c);
-	trace_forget_controller(c->manager, c);
-	snapshot_forget_controller(c->manager, c);
+	trace_forget_requester(c->manager, c);
+	snapshot_forget_requester(c->manager, c);
 	sd_event_source_disable_unref(c->wait_timer);
 	while (c->out_head) {
 		struct controller_out *o = c->out_head;

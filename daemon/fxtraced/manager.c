@@ -249,7 +249,7 @@ static int on_exit_signal(sd_event_source *s, const struct signalfd_siginfo *si,
 	}
 	log_info("Signal %u: finishing the running trace before exiting",
 		 si->ssi_signo);
-	(void)trace_stop(m, NULL);
+	(void)trace_stop(m, NULL, NULL, 0);
 	return 0;
 }
 

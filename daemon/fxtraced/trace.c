@@ -18,7 +18,6 @@
 #include "cleanup.h"
 #include "collect.h"
 #include "command_mark.h"
-#include "controller.h"
 #include <fxt/fxt_msg.h>
 #include "kernel_session.h"
 #include "kernel_source.h"
@@ -50,7 +49,7 @@ static int on_duration_end(sd_event_source *s, uint64_t usec, void *userdata)
 	struct manager *m = userdata;
 
 	log_info("Trace duration reached, stopping");
-	(void)trace_stop(m, NULL);
+	(void)trace_stop(m, NULL, NULL, 0);
 	return 0;
 }
 
@@ -423,21 +422,24 @@ int trace_join(struct manager *m, struct provider *p)
 	return r;
 }
 
-static void reply(struct manager *m, struct controller *c, int error)
+/* The stop's answer: the trace's providers, its kernel rows, the result. */
+static void answer_stop(struct manager *m, int error)
 {
+	struct trace *t = m->trace;
 	struct provider *p;
 	struct fxt_ctl_provider d;
+	struct fxt_ctl_result res;
 	char message[FXT_CTL_MESSAGE_MAX] = "";
 
-	if (!c)
+	if (!t->stop_requester)
 		return;
 	for (p = m->providers; p; p = p->next) {
 		if (!p->in_trace)
 			continue;
 		provider_describe(p, &d);
-		(void)controller_send(c, &d, sizeof(d));
+		(void)t->stop_reply(t->stop_requester, &d, sizeof(d));
 	}
-	(void)trace_send_kernel(m, c);
+	(void)trace_send_kernel(m, t->stop_reply, t->stop_requester);
 	if (!error && m->trace->write_error)
 		snprintf(message, sizeof(message),
 			 "writing %.400s failed for a while (%s); the providers kept their records meanwhile, drops are counted",
@@ -449,7 +451,8 @@ static void reply(struct manager *m, struct controller *c, int error)
 	else if (error)
 		snprintf(message, sizeof(message), "writing %.400s failed: %s",
 			 m->trace->output, strerror(-error));
-	(void)controller_send_result(c, error, message);
+	trace_result(m, error, message, &res);
+	(void)t->stop_reply(t->stop_requester, &res, sizeof(res));
 }
 
 struct provider *trace_next_provider(const struct manager *m, uint32_t after)
@@ -587,7 +590,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 	m->last_owner = t->owner;
 	m->last_error = r;
 	m->last_handed = !t->temp_name[0] ||
-			 (t->stop_requester && t->stop_requester->uid == t->owner);
+			 (t->stop_requester && t->stop_uid == t->owner);
 	if (!m->last_handed)
 		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
 			 "Trace %s is complete in %s beside %s: the next tracectl stop of uid %u puts it in place",
@@ -596,7 +599,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 	if (m->state_dir_fd >= 0)
 		trace_state_remove(m->state_dir_fd);
 	trace_unstore_all(t);
-	reply(m, t->stop_requester, r);
+	answer_stop(m, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
 		p->over_budget = p->over_memory_budget = false;
@@ -692,20 +695,28 @@ static bool wait_for_resumes(struct manager *m)
 	return true;
 }
 
-int trace_stop(struct manager *m, struct controller *c)
+static void set_requester(struct trace *t, reply_fn reply, void *ctx,
+			  uid_t uid)
+{
+	t->stop_requester = ctx;
+	t->stop_reply = reply;
+	t->stop_uid = uid;
+}
+
+int trace_stop(struct manager *m, reply_fn reply, void *ctx, uid_t uid)
 {
 	struct trace *t = m->trace;
 
 	if (!t)
 		return -ESRCH;
 	if (t->stopping) {
-		if (t->stop_requester || !c)
+		if (t->stop_requester || !ctx)
 			return -EALREADY;
-		t->stop_requester = c;
+		set_requester(t, reply, ctx, uid);
 		return 0;
 	}
 	t->stopping = true;
-	t->stop_requester = c;
+	set_requester(t, reply, ctx, uid);
 	triggers_disarm(m);
 	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t), "Stopping trace %s (to %s)",
 		 t->id, t->output);
@@ -725,9 +736,9 @@ void trace_provider_stopped(struct manager *m, struct provider *p)
 		finish_if_all_stopped(m);
 }
 
-void trace_forget_controller(struct manager *m, struct controller *c)
+void trace_forget_requester(struct manager *m, const void *ctx)
 {
-	if (m->trace && m->trace->stop_requester == c)
+	if (m->trace && m->trace->stop_requester == ctx)
 		m->trace->stop_requester = NULL;
 }
 
@@ -759,18 +770,21 @@ int trace_save(struct manager *m, struct provider *p,
 	return send_saved(p, save->half, save->generation);
 }
 
-int trace_hand_last(struct manager *m, struct controller *c)
+int trace_hand_last(struct manager *m, uid_t uid, reply_fn reply,
+		    void *ctx)
 {
 	char message[FXT_CTL_MESSAGE_MAX];
+	struct fxt_ctl_result res;
 
-	if (m->trace || m->last_handed || c->uid != m->last_owner)
+	if (m->trace || m->last_handed || uid != m->last_owner)
 		return -ESRCH;
 	snprintf(message, sizeof(message),
 		 "the trace had already ended (its duration ran out, or its stopper went away)%s%s",
 		 m->last_error ? "; writing it failed: " : "",
 		 m->last_error ? strerror(-m->last_error) : "");
 	/* Described (temp_name, owner) before it is marked handed. */
-	(void)controller_send_result(c, 0, message);
+	trace_result(m, 0, message, &res);
+	(void)reply(ctx, &res, sizeof(res));
 	m->last_handed = true;
 	return 0;
 }
@@ -837,6 +851,16 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 	snprintf(res->output, sizeof(res->output), "%s", t->output);
 }
 
+void trace_result(const struct manager *m, int error, const char *message,
+		  struct fxt_ctl_result *res)
+{
+	fxt_msg_init(res, FXT_MSG_CTL_RESULT, sizeof(*res));
+	res->error = error;
+	trace_describe(m, res);
+	snprintf(res->message, sizeof(res->message), "%s",
+		 message ? message : "");
+}
+
 void trace_write_note(const struct manager *m, char *buf, size_t len)
 {
 	const struct trace *t = m->trace;
@@ -878,7 +902,7 @@ void trace_write_note(const struct manager *m, char *buf, size_t len)
 			 "; kernel records of before the restart are lost");
 }
 
-int trace_send_kernel(const struct manager *m, struct controller *c)
+int trace_send_kernel(const struct manager *m, reply_fn reply, void *ctx)
 {
 	struct fxt_ctl_provider d[KERNEL_SOURCE_ROWS_MAX];
 	size_t i, n;
@@ -889,7 +913,7 @@ int trace_send_kernel(const struct manager *m, struct controller *c)
 	n = kernel_source_describe(m->trace->kernel, d,
 				   KERNEL_SOURCE_ROWS_MAX);
 	for (i = 0; i < n && r >= 0; i++)
-		r = controller_send(c, &d[i], sizeof(d[i]));
+		r = reply(ctx, &d[i], sizeof(d[i]));
 	return r;
 }
 

@@ -22,10 +22,10 @@
 #include "cleanup.h"
 #include "control_proto.h"
 #include "log.h"
+#include "reply.h"
 #include "trace_state.h"
 
 struct archive;
-struct controller;
 struct kernel_kept_fd;
 struct kernel_source;
 struct manager;
@@ -74,7 +74,10 @@ struct trace {
 	int write_error;	/* the first; what failed may be written since */
 	uint64_t write_logged_usec;	/* the last failure logged */
 	bool write_log_pending;	/* logged a failure, not its end yet */
-	struct controller *stop_requester;
+	/* Who asked for the stop (NULL: nobody), its uid, how to answer. */
+	void *stop_requester;
+	uid_t stop_uid;
+	reply_fn stop_reply;
 };
 
 #define TRACE_LOG_FIELDS(t)                                                \

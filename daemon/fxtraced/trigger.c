@@ -31,7 +31,6 @@
 #include <unistd.h>
 
 #include "cleanup.h"
-#include "controller.h"
 #include "kernel_source.h"
 #include <fxt/fxt_msg.h>
 #include "log.h"
@@ -661,7 +660,7 @@ static int watch_latency(struct triggers *set, uint64_t threshold_ns,
 	return r;
 }
 
-int triggers_send_status(struct manager *m, struct controller *c)
+int triggers_send_status(struct manager *m, reply_fn reply, void *ctx)
 {
 	struct triggers *set = m->triggers;
 	struct fxt_ctl_trigger d;
@@ -683,21 +682,20 @@ int triggers_send_status(struct manager *m, struct controller *c)
 		snprintf(d.name, sizeof(d.name), "%s", t->name);
 		snprintf(d.file, sizeof(d.file), "%.*s", (int)sizeof(d.file) - 1,
 			 set->dir);
-		r = controller_send(c, &d, sizeof(d));
+		r = reply(ctx, &d, sizeof(d));
 		if (r < 0)
 			return r;
 	}
 	snapshot_budget_refresh(&set->budget, set->dir_fd);
 	snapshot_budget_describe(&set->budget, &d);
-	r = controller_send(c, &d, sizeof(d));
+	r = reply(ctx, &d, sizeof(d));
 	if (r < 0)
 		return r;
 	for (i = 0; i < set->nhistory; i++) {
 		unsigned int at = (set->next_history + TRIGGER_HISTORY -
 				   set->nhistory + i) % TRIGGER_HISTORY;
 
-		r = controller_send(c, &set->history[at],
-				    sizeof(set->history[at]));
+		r = reply(ctx, &set->history[at], sizeof(set->history[at]));
 		if (r < 0)
 			return r;
 	}

@@ -16,8 +16,8 @@
 #include <fxt/provider_abi.h>
 
 #include "control_proto.h"
+#include "reply.h"
 
-struct controller;
 struct manager;
 struct provider;
 struct snapshot_kept;
@@ -38,7 +38,8 @@ void triggers_disarm(struct manager *m);
  */
 bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
 		      uid_t *owner, int *dir_fd);
-int triggers_send_status(struct manager *m, struct controller *c);
+/* The triggers' rows, the budget's, the last snapshots' to ctx. */
+int triggers_send_status(struct manager *m, reply_fn reply, void *ctx);
 /*
  * The snapshots the armed triggers keep (snapshot_budget.h), at most max
  * of them, into kept, for the state file; their number.

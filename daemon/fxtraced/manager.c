@@ -24,6 +24,29 @@
 #include "trigger.h"
 #include "trace.h"
 
+/* A provider connected: it joins the running trace (not a stopping one). */
+static int provider_connected(struct manager *m, struct provider *p)
+{
+	if (trace_state(m) != FXT_CTL_STATE_TRACING || p->in_trace)
+		return 0;
+	return trace_join(m, p);
+}
+
+static void provider_started(struct manager *m, struct provider *p)
+{
+	controllers_provider_joined(m);
+}
+
+static const struct provider_events provider_events = {
+	.connected = provider_connected,
+	.resume = trace_resume_provider,
+	.started = provider_started,
+	.stopped = trace_provider_stopped,
+	.save = trace_save,
+	.trigger = triggers_fire,
+	.changed = manager_update_status,
+};
+
 int manager_new(struct manager **ret)
 {
 	struct manager *m;
@@ -32,6 +55,7 @@ int manager_new(struct manager **ret)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	m->provider_events = &provider_events;
 	m->listen_fd = -1;
 	m->state_dir_fd = -1;
 	m->stored_archive_fd = -1;

@@ -85,6 +85,7 @@
 struct controller;
 struct pending;
 struct provider;
+struct provider_events;
 struct snapshot;
 struct trace;
 struct triggers;
@@ -96,6 +97,8 @@ struct manager_stored_fd {
 
 struct manager {
 	sd_event *event;
+	/* How the objects it owns reach it, set by manager_new(). */
+	const struct provider_events *provider_events;
 	sd_event_source *sigterm, *sigint;
 
 	char *socket_path;	/* bound by us: unlinked at exit */

@@ -19,7 +19,7 @@
 #include "controller.h"
 #include <fxt/fxt_msg.h>
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 #include "snapshot.h"
 #include "trigger.h"
@@ -422,7 +422,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 						  (unsigned int)c->uid);
 			controller_free(c);
 		}
-		manager_maybe_exit(m);
+		m->controller_events->flushed(m);
 		return 0;
 	}
 	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), &archive_fd);
@@ -502,7 +502,7 @@ struct controller *controller_free(struct controller *c)
 	}
 	sd_event_source_disable_unref(c->io);
 	close(c->fd);
-	manager_check_idle(c->manager);
+	c->manager->controller_events->gone(c->manager);
 	free(c);
 	return NULL;
 }

@@ -24,7 +24,7 @@
 #include "list.h"
 #include "listener.h"
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 
 /* A connection that has not said what it is yet. */
@@ -44,7 +44,7 @@ static void pending_free(struct pending *pc)
 	sd_event_source_disable_unref(pc->timeout);
 	if (pc->fd >= 0)
 		close(pc->fd);
-	manager_check_idle(pc->manager);
+	pc->manager->listener_events->gone(pc->manager);
 	free(pc);
 }
 

@@ -47,6 +47,23 @@ static const struct provider_events provider_events = {
 	.changed = manager_update_status,
 };
 
+static const struct listener_events listener_events = {
+	.gone = manager_check_idle,
+};
+
+static const struct controller_events controller_events = {
+	.gone = manager_check_idle,
+	.flushed = manager_maybe_exit,
+};
+
+static const struct trace_events trace_events = {
+	.changed = manager_update_status,
+	.stopping = triggers_disarm,
+	.finished = manager_trace_finished,
+	.save_state = triggers_save_state,
+	.resumed = triggers_rearm,
+};
+
 int manager_new(struct manager **ret)
 {
 	struct manager *m;
@@ -55,7 +72,10 @@ int manager_new(struct manager **ret)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	m->listener_events = &listener_events;
 	m->provider_events = &provider_events;
+	m->controller_events = &controller_events;
+	m->trace_events = &trace_events;
 	m->listen_fd = -1;
 	m->state_dir_fd = -1;
 	m->stored_archive_fd = -1;

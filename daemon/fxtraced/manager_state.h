@@ -83,11 +83,14 @@
 #define MANAGER_STATUS_USEC (5ull * 1000u * 1000u)
 
 struct controller;
+struct controller_events;
+struct listener_events;
 struct pending;
 struct provider;
 struct provider_events;
 struct snapshot;
 struct trace;
+struct trace_events;
 struct triggers;
 
 struct manager_stored_fd {
@@ -98,7 +101,10 @@ struct manager_stored_fd {
 struct manager {
 	sd_event *event;
 	/* How the objects it owns reach it, set by manager_new(). */
+	const struct listener_events *listener_events;
 	const struct provider_events *provider_events;
+	const struct controller_events *controller_events;
+	const struct trace_events *trace_events;
 	sd_event_source *sigterm, *sigint;
 
 	char *socket_path;	/* bound by us: unlinked at exit */

@@ -22,12 +22,11 @@
 #include "kernel_session.h"
 #include "kernel_source.h"
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 #include "trace.h"
 #include "trace_internal.h"
 #include "trace_state.h"
-#include "trigger.h"
 
 struct trace *trace_free(struct trace *t)
 {
@@ -393,7 +392,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 	trace_store_archive(m->trace);
 	trace_store_kernel(m->trace);
 	trace_save_state(m);
-	manager_update_status(m);
+	m->trace_events->changed(m);
 	return 0;
 }
 
@@ -607,7 +606,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 			provider_leave_trace(p);
 	}
 	m->trace = trace_free(t);
-	manager_trace_finished(m);
+	m->trace_events->finished(m);
 }
 
 static void finish_if_all_stopped(struct manager *m)
@@ -657,7 +656,7 @@ void trace_stop_providers(struct manager *m)
 		return;
 	}
 	(void)sd_event_source_set_description(t->stop_timer, "fxt-stop-timeout");
-	manager_update_status(m);
+	m->trace_events->changed(m);
 	finish_if_all_stopped(m);
 }
 
@@ -717,7 +716,7 @@ int trace_stop(struct manager *m, reply_fn reply, void *ctx, uid_t uid)
 	}
 	t->stopping = true;
 	set_requester(t, reply, ctx, uid);
-	triggers_disarm(m);
+	m->trace_events->stopping(m);
 	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t), "Stopping trace %s (to %s)",
 		 t->id, t->output);
 	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);
@@ -725,7 +724,7 @@ int trace_stop(struct manager *m, reply_fn reply, void *ctx, uid_t uid)
 	if (!wait_for_resumes(m))
 		trace_stop_providers(m);
 	else
-		manager_update_status(m);
+		m->trace_events->changed(m);
 	return 0;
 }
 
@@ -859,6 +858,11 @@ void trace_result(const struct manager *m, int error, const char *message,
 	trace_describe(m, res);
 	snprintf(res->message, sizeof(res->message), "%s",
 		 message ? message : "");
+}
+
+void trace_log_fields(const struct manager *m, struct log_fields *f)
+{
+	*f = *TRACE_LOG_FIELDS(m->trace);
 }
 
 void trace_write_note(const struct manager *m, char *buf, size_t len)

@@ -15,8 +15,27 @@
 #include "reply.h"
 
 struct kernel_source;
+struct log_fields;
 struct manager;
 struct provider;
+struct trace_state;
+
+/*
+ * What the trace tells the manager that owns it, which has the triggers
+ * act on it (manager.c sets these in m->trace_events).
+ */
+struct trace_events {
+	/* Started, stopping or resumed: the status changes. */
+	void (*changed)(struct manager *m);
+	/* It stops: what was armed on it is disarmed. */
+	void (*stopping)(struct manager *m);
+	/* Its archive is written and it is gone. */
+	void (*finished)(struct manager *m);
+	/* Its state file is written: the part the triggers keep, into st. */
+	void (*save_state)(const struct manager *m, struct trace_state *st);
+	/* A restart resumed it (m->trace): what st says was armed, again. */
+	void (*resumed)(struct manager *m, const struct trace_state *st);
+};
 
 /*
  * Takes archive_fd, the output the controller opened (-1: none came);
@@ -42,11 +61,11 @@ int trace_resume_provider(struct manager *m, struct provider *p,
  */
 int trace_recover(struct manager *m);
 /*
- * The triggers were armed (trigger.h): their directory goes to the
- * descriptor store and they to the state file, for a restart to arm
+ * The triggers were armed (trigger.h): their directory dir_fd goes to
+ * the descriptor store and they to the state file, for a restart to arm
  * them again.
  */
-void trace_keep_triggers(struct manager *m);
+void trace_keep_triggers(struct manager *m, int dir_fd);
 /* The state file again (the triggers' kept snapshots changed). */
 void trace_save_state(struct manager *m);
 /*
@@ -78,6 +97,8 @@ struct kernel_source *trace_kernel(const struct manager *m);
  */
 int trace_mark_command(struct manager *m, pid_t pid);
 void trace_describe(const struct manager *m, struct fxt_ctl_result *res);
+/* The running trace's journal fields: its id and output. */
+void trace_log_fields(const struct manager *m, struct log_fields *f);
 /* A RESULT of error with message, the trace described in it. */
 void trace_result(const struct manager *m, int error, const char *message,
 		  struct fxt_ctl_result *res);

@@ -22,13 +22,12 @@
 #include "kernel_session.h"
 #include "kernel_source.h"
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 #include "state_trust.h"
 #include "trace.h"
 #include "trace_internal.h"
 #include "trace_state.h"
-#include "trigger.h"
 
 static struct trace_state_provider *listed_provider(struct trace *t,
 						    uint32_t id)
@@ -337,59 +336,6 @@ static int recover(struct manager *m, const struct trace_state *st,
 	return 0;
 }
 
-/*
- * The triggers armed before the restart, armed again: their directory
- * from the descriptor store, else by its name; either only while it is
- * the one they were armed with, still of their owner (state_trust.h).
- */
-static void rearm_triggers(struct manager *m, const struct trace_state *st)
-{
-	_cleanup_close_ int fd = TAKE_FD(m->stored_snapshot_dir_fd);
-	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
-	int r;
-
-	if (!st->triggers.count && !st->triggers.latency_ns)
-		return;
-	if (fd < 0)
-		fd = open(st->triggers.dir,
-			  O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	r = fd < 0 ? -errno : state_triggers_dir_check(fd, st, why, sizeof(why));
-	if (fd < 0)
-		snprintf(why, sizeof(why), "cannot be opened: %s", strerror(-r));
-	if (r < 0) {
-		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its triggers are not armed again: their snapshot directory %s %s (arm them again: tracectl start --trigger)",
-			 m->trace->id, st->triggers.dir, why);
-		return;
-	}
-	r = triggers_arm(m, &st->triggers, fcntl(fd, F_DUPFD_CLOEXEC, 3),
-			 st->triggers_owner, note, sizeof(note));
-	if (r < 0 && st->triggers.latency_ns && st->triggers.count) {
-		/* A capture taken back may not reach its threshold: the rest. */
-		struct fxt_ctl_triggers names = st->triggers;
-
-		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its latency trigger is not armed again: %s",
-			 m->trace->id, note);
-		names.latency_ns = 0;
-		r = triggers_arm(m, &names, TAKE_FD(fd), st->triggers_owner,
-				 note, sizeof(note));
-	}
-	if (r < 0)
-		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its triggers are not armed again: %s",
-			 m->trace->id, note);
-	else
-		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its %u trigger(s) armed again after the restart",
-			 m->trace->id, st->triggers.count);
-	if (r >= 0)
-		triggers_keep_again(m, st->snapshots,
-				    st->nsnapshots < FXT_CTL_SNAPSHOT_FILES_MAX ?
-					    st->nsnapshots :
-					    FXT_CTL_SNAPSHOT_FILES_MAX);
-}
-
 int trace_recover(struct manager *m)
 {
 	struct trace_state_provider *listed = NULL;
@@ -407,7 +353,7 @@ int trace_recover(struct manager *m)
 	if (r >= 0)
 		r = recover(m, &st, listed, n);
 	if (r >= 0)
-		rearm_triggers(m, &st);
+		m->trace_events->resumed(m, &st);
 	/* A directory not armed again (or of no trace): let it go. */
 	if (m->stored_snapshot_dir_fd >= 0)
 		close(m->stored_snapshot_dir_fd);
@@ -425,6 +371,6 @@ int trace_recover(struct manager *m)
 			close(m->stored_archive_fd);
 		m->stored_archive_fd = -1;
 	}
-	manager_update_status(m);
+	m->trace_events->changed(m);
 	return 0;
 }

@@ -17,7 +17,6 @@
 #include "trace.h"
 #include "trace_internal.h"
 #include "trace_state.h"
-#include "trigger.h"
 
 /*
  * Under systemd the archive waits in the descriptor store while the
@@ -95,20 +94,11 @@ void trace_save_state(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct trace_state st = { 0 };
-	struct stat sb;
-	uid_t owner;
-	int r, dir_fd;
+	int r;
 
 	if (!t || m->state_dir_fd < 0)
 		return;
-	if (triggers_request(m, &st.triggers, &owner, &dir_fd) &&
-	    fstat(dir_fd, &sb) == 0) {
-		st.triggers_owner = owner;
-		st.triggers_dir_dev = sb.st_dev;
-		st.triggers_dir_ino = sb.st_ino;
-		st.nsnapshots = (uint32_t)triggers_kept(
-			m, st.snapshots, FXT_CTL_SNAPSHOT_FILES_MAX);
-	}
+	m->trace_events->save_state(m, &st);
 	st.req = t->req;
 	memcpy(st.trace_id, t->uuid.bytes, sizeof(st.trace_id));
 	st.owner = t->owner;
@@ -126,13 +116,9 @@ void trace_save_state(struct manager *m)
 	t->state_error = r < 0;
 }
 
-void trace_keep_triggers(struct manager *m)
+void trace_keep_triggers(struct manager *m, int dir_fd)
 {
-	struct fxt_ctl_triggers req;
-	uid_t owner;
-	int dir_fd;
-
-	if (!m->trace || !triggers_request(m, &req, &owner, &dir_fd))
+	if (!m->trace)
 		return;
 	/* One entry of the name: the directory armed last. */
 	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);

@@ -25,8 +25,10 @@
 #include "manager_state.h"
 #include "provider.h"
 #include "trace.h"
+#include "trace_budget.h"
 #include "trace_internal.h"
 #include "trace_state.h"
+#include "trace_store.h"
 
 struct trace *trace_free(struct trace *t)
 {
@@ -337,6 +339,24 @@ static void join_all(struct manager *m, char *note, size_t note_len)
 			 used ? "; " : "", over_memory,
 			 (unsigned long long)m->trace->req.memory_budget);
 	}
+}
+
+void trace_save_state(struct manager *m)
+{
+	struct trace_state st = { 0 };
+
+	if (!m->trace || m->state_dir_fd < 0)
+		return;
+	m->trace_events->save_state(m, &st);
+	trace_store_state(m, &st);
+}
+
+void trace_keep_triggers(struct manager *m, int dir_fd)
+{
+	if (!m->trace)
+		return;
+	trace_store_triggers_dir(m->trace, dir_fd);
+	trace_save_state(m);
 }
 
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
@@ -769,25 +789,6 @@ int trace_save(struct manager *m, struct provider *p,
 	return send_saved(p, save->half, save->generation);
 }
 
-int trace_hand_last(struct manager *m, uid_t uid, reply_fn reply,
-		    void *ctx)
-{
-	char message[FXT_CTL_MESSAGE_MAX];
-	struct fxt_ctl_result res;
-
-	if (m->trace || m->last_handed || uid != m->last_owner)
-		return -ESRCH;
-	snprintf(message, sizeof(message),
-		 "the trace had already ended (its duration ran out, or its stopper went away)%s%s",
-		 m->last_error ? "; writing it failed: " : "",
-		 m->last_error ? strerror(-m->last_error) : "");
-	/* Described (temp_name, owner) before it is marked handed. */
-	trace_result(m, 0, message, &res);
-	(void)reply(ctx, &res, sizeof(res));
-	m->last_handed = true;
-	return 0;
-}
-
 enum fxt_ctl_state trace_state(const struct manager *m)
 {
 	if (!m->trace)
@@ -865,47 +866,6 @@ void trace_log_fields(const struct manager *m, struct log_fields *f)
 	*f = *TRACE_LOG_FIELDS(m->trace);
 }
 
-void trace_write_note(const struct manager *m, char *buf, size_t len)
-{
-	const struct trace *t = m->trace;
-	struct archive_state st;
-	bool failing, removed;
-	int error;
-
-	buf[0] = '\0';
-	if (!t || !t->archive)
-		return;
-	archive_state(t->archive, &st);
-	error = st.error;
-	failing = st.failing;
-	removed = st.removed;
-	if (removed)
-		snprintf(buf, len,
-			 "the archive's file %.60s beside %.200s was removed: nothing will be put at %.200s",
-			 t->temp_name, t->output, t->output);
-	else if (error && failing)
-		snprintf(buf, len,
-			 "writing %.300s fails: %s; %llu KiB wait in memory, records in the buffers (what does not fit is dropped and counted), writing is tried again every second",
-			 t->output, strerror(-error),
-			 (unsigned long long)(st.queued >> 10));
-	else if (st.not_queued && st.queued)
-		snprintf(buf, len,
-			 "writing %.300s is slow: %llu KiB wait in memory; %llu writes waited in the providers' buffers for room",
-			 t->output, (unsigned long long)(st.queued >> 10),
-			 (unsigned long long)st.not_queued);
-	else if (error)
-		snprintf(buf, len,
-			 "writing %.400s failed (%s), then resumed: the archive lacks what was not written then",
-			 t->output, strerror(-error));
-	else if (t->recovered)
-		snprintf(buf, len,
-			 "resumed after a restart of fxtraced: %u of %u provider(s) handed their buffers back%s",
-			 t->to_resume - t->awaited, t->to_resume,
-			 !t->kernel ? "" : t->kernel_adopted ?
-			 "; the kernel capture was taken back" :
-			 "; kernel records of before the restart are lost");
-}
-
 int trace_send_kernel(const struct manager *m, reply_fn reply, void *ctx)
 {
 	struct fxt_ctl_provider d[KERNEL_SOURCE_ROWS_MAX];
@@ -919,26 +879,4 @@ int trace_send_kernel(const struct manager *m, reply_fn reply, void *ctx)
 	for (i = 0; i < n && r >= 0; i++)
 		r = reply(ctx, &d[i], sizeof(d[i]));
 	return r;
-}
-
-void trace_format_status(const struct manager *m, unsigned int nproviders,
-			 char *buf, size_t len)
-{
-	const struct trace *t = m->trace;
-
-	char note[FXT_CTL_MESSAGE_MAX];
-	struct archive_state st = { 0 };
-
-	trace_write_note(m, note, sizeof(note));
-	if (t->archive)
-		archive_state(t->archive, &st);
-	if (t->stopping)
-		snprintf(buf, len, "Stopping trace %s: writing %s", t->id,
-			 t->output);
-	else
-		snprintf(buf, len,
-			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written%s%s",
-			 t->output, t->id, kernel_source_backend(t->kernel),
-			 nproviders, (unsigned long long)st.written,
-			 note[0] ? "; " : "", note);
 }

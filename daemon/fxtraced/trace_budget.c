@@ -16,7 +16,8 @@
 #include "manager_state.h"
 #include "memory_budget.h"
 #include "provider.h"
-#include "trace_internal.h"
+#include "trace_budget.h"
+#include "trace_types.h"
 
 #if FXT_HAVE_BPF_BACKEND
 #include <bpf/libbpf.h>

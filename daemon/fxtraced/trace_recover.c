@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include "trace.h"
 #include "trace_internal.h"
 #include "trace_state.h"
+#include "trace_store.h"
 
 static struct trace_state_provider *listed_provider(struct trace *t,
 						    uint32_t id)

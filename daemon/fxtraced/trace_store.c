@@ -5,7 +5,6 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <systemd/sd-daemon.h>
 
@@ -14,9 +13,9 @@
 #include "kernel_source.h"
 #include "log.h"
 #include "manager_state.h"
-#include "trace.h"
-#include "trace_internal.h"
 #include "trace_state.h"
+#include "trace_store.h"
+#include "trace_types.h"
 
 /*
  * Under systemd the archive waits in the descriptor store while the
@@ -85,30 +84,21 @@ void trace_unstore_all(const struct trace *t)
 	trace_unstore_kernel(t);
 }
 
-/*
- * What a restarted manager resumes the trace from: rewritten whenever a
- * provider gets a buffer. Without it the trace still runs; a restart
- * would not resume it.
- */
-void trace_save_state(struct manager *m)
+void trace_store_state(struct manager *m, struct trace_state *st)
 {
 	struct trace *t = m->trace;
-	struct trace_state st = { 0 };
 	int r;
 
-	if (!t || m->state_dir_fd < 0)
-		return;
-	m->trace_events->save_state(m, &st);
-	st.req = t->req;
-	memcpy(st.trace_id, t->uuid.bytes, sizeof(st.trace_id));
-	st.owner = t->owner;
-	st.kernel_id = t->kernel_id;
-	st.next_provider_id = m->next_provider_id;
-	st.started_ns = t->started_ns;
-	st.archive_dev = t->archive_dev;
-	st.archive_ino = t->archive_ino;
-	st.finish_mark = t->finish_mark;
-	r = trace_state_save(m->state_dir_fd, &st, t->listed, t->nlisted);
+	st->req = t->req;
+	memcpy(st->trace_id, t->uuid.bytes, sizeof(st->trace_id));
+	st->owner = t->owner;
+	st->kernel_id = t->kernel_id;
+	st->next_provider_id = m->next_provider_id;
+	st->started_ns = t->started_ns;
+	st->archive_dev = t->archive_dev;
+	st->archive_ino = t->archive_ino;
+	st->finish_mark = t->finish_mark;
+	r = trace_state_save(m->state_dir_fd, st, t->listed, t->nlisted);
 	if (r < 0 && !t->state_error)
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
 			 "Failed to keep the state of trace %s in %s: a restart of fxtraced would not resume it",
@@ -116,12 +106,9 @@ void trace_save_state(struct manager *m)
 	t->state_error = r < 0;
 }
 
-void trace_keep_triggers(struct manager *m, int dir_fd)
+void trace_store_triggers_dir(struct trace *t, int dir_fd)
 {
-	if (!m->trace)
-		return;
 	/* One entry of the name: the directory armed last. */
 	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
-	store_fd(m->trace, dir_fd, MANAGER_FDSTORE_SNAPSHOT_DIR);
-	trace_save_state(m);
+	store_fd(t, dir_fd, MANAGER_FDSTORE_SNAPSHOT_DIR);
 }

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The manager: the event loop, signals, STATUS= and the idle exit, the
+ * state directory and what the service manager kept across a restart;
+ * it makes the objects it owns (manager.h) and sets their callbacks,
+ * handing each event on to the object that acts on it.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +29,12 @@
 #include "state_trust.h"
 #include "trigger.h"
 #include "trace.h"
+
+static void manager_update_status(struct manager *m);
+/* After a connection came or went: arms or disarms the idle exit. */
+static void manager_check_idle(struct manager *m);
+static void manager_trace_finished(struct manager *m);
+static void manager_maybe_exit(struct manager *m);
 
 /* A provider connected: it joins the running trace (not a stopping one). */
 static int provider_connected(struct manager *m, struct provider *p)
@@ -166,7 +178,7 @@ static unsigned int connected_providers(const struct manager *m)
 	return n;
 }
 
-void manager_update_status(struct manager *m)
+static void manager_update_status(struct manager *m)
 {
 	char status[FXT_CTL_PATH_MAX + 256];
 	unsigned int n = connected_providers(m);
@@ -207,7 +219,7 @@ static bool idle(const struct manager *m)
 	       m->last_handed;
 }
 
-void manager_check_idle(struct manager *m)
+static void manager_check_idle(struct manager *m)
 {
 	if (!m->idle_timer)
 		return;
@@ -259,7 +271,7 @@ static int add_timers(struct manager *m)
  * Exiting waits for the trace to be written and for its stop result to
  * reach the controller that asked (it may be queued: many providers).
  */
-void manager_maybe_exit(struct manager *m)
+static void manager_maybe_exit(struct manager *m)
 {
 	const struct controller *c;
 
@@ -272,7 +284,7 @@ void manager_maybe_exit(struct manager *m)
 }
 
 /* Called when a trace's archive is written. */
-void manager_trace_finished(struct manager *m)
+static void manager_trace_finished(struct manager *m)
 {
 	manager_update_status(m);
 	manager_maybe_exit(m);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The manager's state: the event loop, the listening socket's, the
- * connected providers and controllers, the running trace, its snapshots
- * and triggers, the settings and what a restart takes back. The objects
- * the manager owns get it as their context and read what they need of
- * their siblings there; they reach the manager itself only through the
- * callbacks it sets (manager.h says who owns whom).
+ * The manager's state (manager.h says who owns whom): the event loop, the
+ * listening socket and the connections that have not said what they are,
+ * the providers and controllers, the running trace, the snapshots being
+ * written and the armed triggers, the settings, what a restart takes
+ * back, and the callbacks through which what it owns reaches it. The
+ * objects it owns get it as their context and read there what they need
+ * of the others; none of them calls manager.c.
  */
 #ifndef FXT_MANAGER_STATE_H
 #define FXT_MANAGER_STATE_H

@@ -341,13 +341,28 @@ static void join_all(struct manager *m, char *note, size_t note_len)
 	}
 }
 
+/*
+ * What a restarted manager resumes the trace from: rewritten whenever a
+ * provider gets a buffer. Without it the trace still runs; a restart
+ * would not resume it.
+ */
 void trace_save_state(struct manager *m)
 {
+	struct trace *t = m->trace;
 	struct trace_state st = { 0 };
 
-	if (!m->trace || m->state_dir_fd < 0)
+	if (!t || m->state_dir_fd < 0)
 		return;
 	m->trace_events->save_state(m, &st);
+	st.req = t->req;
+	memcpy(st.trace_id, t->uuid.bytes, sizeof(st.trace_id));
+	st.owner = t->owner;
+	st.kernel_id = t->kernel_id;
+	st.next_provider_id = m->next_provider_id;
+	st.started_ns = t->started_ns;
+	st.archive_dev = t->archive_dev;
+	st.archive_ino = t->archive_ino;
+	st.finish_mark = t->finish_mark;
 	trace_store_state(m, &st);
 }
 

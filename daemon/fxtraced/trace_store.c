@@ -89,15 +89,6 @@ void trace_store_state(struct manager *m, struct trace_state *st)
 	struct trace *t = m->trace;
 	int r;
 
-	st->req = t->req;
-	memcpy(st->trace_id, t->uuid.bytes, sizeof(st->trace_id));
-	st->owner = t->owner;
-	st->kernel_id = t->kernel_id;
-	st->next_provider_id = m->next_provider_id;
-	st->started_ns = t->started_ns;
-	st->archive_dev = t->archive_dev;
-	st->archive_ino = t->archive_ino;
-	st->finish_mark = t->finish_mark;
 	r = trace_state_save(m->state_dir_fd, st, t->listed, t->nlisted);
 	if (r < 0 && !t->state_error)
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),

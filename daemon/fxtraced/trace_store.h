@@ -19,10 +19,8 @@ void trace_store_triggers_dir(struct trace *t, int dir_fd);
 void trace_unstore_kernel(const struct trace *t);
 void trace_unstore_all(const struct trace *t);
 /*
- * What a restarted manager resumes m's trace from, st holding what
- * others keep in it (the triggers'): the state file, rewritten whenever
- * a provider gets a buffer. Without it the trace still runs; a restart
- * would not resume it.
+ * Writes st, what a restarted manager resumes m's trace from, to the
+ * state file; a failure is logged once, until a write works again.
  */
 void trace_store_state(struct manager *m, struct trace_state *st);
 

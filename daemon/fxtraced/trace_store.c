@@ -4,7 +4,6 @@
  * file (trace_state.h) and the service manager's descriptor store.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include <systemd/sd-daemon.h>
 

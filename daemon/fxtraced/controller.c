@@ -474,11 +474,10 @@ int controller_new(struct manager *m, int fd, const struct ucred *cred)
 	new->gid = cred->gid;
 	new->allowed = allowed(m, new->fd, cred);
 	LIST_PREPEND(m->controllers, new);
-	r = sd_event_add_io(m->event, &new->io, new->fd, EPOLLIN,
-			    on_controller_io, new);
+	r = manager_watch_input(m, &new->io, new->fd, on_controller_io, new,
+				"fxt-controller");
 	if (r < 0)
 		return r;
-	(void)sd_event_source_set_description(new->io, "fxt-controller");
 	c = TAKE_PTR(new);
 	if (!c->allowed && log_burst_take(&m->refused_controllers, m->event))
 		log_notice("Refusing control to uid %u (pid %d): not root, not in group '%s'",

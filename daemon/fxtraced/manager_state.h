@@ -163,6 +163,20 @@ struct manager {
 	bool last_handed;
 };
 
+/* Watches fd for input on the manager's loop; 0 or -errno. */
+static inline int manager_watch_input(struct manager *m,
+				      sd_event_source **source, int fd,
+				      sd_event_io_handler_t handler,
+				      void *userdata, const char *description)
+{
+	int r = sd_event_add_io(m->event, source, fd, EPOLLIN, handler,
+				userdata);
+
+	if (r >= 0)
+		(void)sd_event_source_set_description(*source, description);
+	return r;
+}
+
 /* A new provider id: providers, the kernel section, command marks. */
 static inline uint32_t manager_next_id(struct manager *m)
 {

@@ -243,11 +243,10 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 	copy_name(new->name, h->name);
 	/* In connection order, as tracectl lists them. */
 	LIST_APPEND(m->providers, new);
-	r = sd_event_add_io(m->event, &new->io, new->fd, EPOLLIN,
-			    on_provider_io, new);
+	r = manager_watch_input(m, &new->io, new->fd, on_provider_io, new,
+				"fxt-provider");
 	if (r < 0)
 		return r;
-	(void)sd_event_source_set_description(new->io, "fxt-provider");
 	p = TAKE_PTR(new);
 	if (!resuming || !resume(m, p, hello, len, TAKE_FD(owned_buffer)))
 		p->id = manager_next_id(m);

@@ -251,6 +251,27 @@ int trace_new(struct manager *m, const struct fxt_ctl_start *req,
 	return 0;
 }
 
+int trace_open_kernel(struct manager *m, struct trace *t,
+		      enum fxt_ctl_kernel kernel,
+		      const struct kernel_kept_fd *adopt, size_t nadopt,
+		      char *note, size_t note_len)
+{
+	const struct kernel_source_config cfg = {
+		.choice = kernel,
+		.mode = t->mode,
+		.bytes_per_cpu = t->req.kernel_buffer_size,
+		.categories = t->categories,
+		.syscall_pids = t->req.kernel_syscall_pids,
+		.mem_interval_ns = m->mem_interval_ns,
+		.provider_id = t->kernel_id,
+		.archive = t->archive,
+		.adopt = adopt,
+		.nadopt = nadopt,
+	};
+
+	return kernel_source_open(m->event, &cfg, &t->kernel, note, note_len);
+}
+
 /*
  * The archive (takes fd, also on failure), the kernel capture and the
  * timers: what a start and a resumed trace share.
@@ -272,11 +293,7 @@ int trace_set_up(struct manager *m, struct trace *t, int archive_fd,
 	TAKE_FD(fd);
 	if (!t->kernel_id)
 		t->kernel_id = manager_next_id(m);
-	r = kernel_source_open(m->event, kernel, t->mode,
-			       t->req.kernel_buffer_size, t->categories,
-			       t->req.kernel_syscall_pids, m->mem_interval_ns,
-			       t->kernel_id, t->archive, adopt, nadopt,
-			       &t->kernel, note, note_len);
+	r = trace_open_kernel(m, t, kernel, adopt, nadopt, note, note_len);
 	if (r >= 0)
 		r = trace_start_duration_timer(m, t, duration_ns);
 	if (r >= 0)

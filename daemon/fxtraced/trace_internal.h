@@ -29,6 +29,11 @@ int trace_set_up(struct manager *m, struct trace *t, int archive_fd,
 		 enum fxt_ctl_kernel kernel,
 		 const struct kernel_kept_fd *adopt, size_t nadopt,
 		 uint64_t duration_ns, char *note, size_t note_len);
+/* Its kernel capture, taking back adopt (nadopt of them; kernel_source.h). */
+int trace_open_kernel(struct manager *m, struct trace *t,
+		      enum fxt_ctl_kernel kernel,
+		      const struct kernel_kept_fd *adopt, size_t nadopt,
+		      char *note, size_t note_len);
 int trace_start_duration_timer(struct manager *m, struct trace *t,
 			       uint64_t duration_ns);
 int trace_start_retry_timer(struct manager *m, struct trace *t);

@@ -259,12 +259,7 @@ static int set_up_again(struct manager *m, struct trace *t, int fd,
 			 "Trace %s: the kernel capture could not be taken back (%s); capturing afresh",
 			 t->id, note);
 		trace_unstore_kernel(t);
-		r = kernel_source_open(m->event, kernel, t->mode,
-				       t->req.kernel_buffer_size, t->categories,
-				       t->req.kernel_syscall_pids,
-				       m->mem_interval_ns, t->kernel_id,
-				       t->archive, NULL, 0, &t->kernel, note,
-				       note_len);
+		r = trace_open_kernel(m, t, kernel, NULL, 0, note, note_len);
 		if (r >= 0)
 			r = trace_start_duration_timer(m, t, duration);
 		if (r >= 0)

@@ -553,9 +553,6 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 			    size_t cap)
 {
 	struct bpf_backend *b = state;
-	struct fxt_ring_reader r;
-	size_t len;
-	int err;
 
 	if (cpu == 0) {
 		ack_timer(b);	/* the merge reads every CPU once per drain */
@@ -566,12 +563,8 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 		return -EINVAL;
 	if (b->running && b->mode == FXT_BUFFERING_CIRCULAR)
 		return 0;
-	err = bpf_ring(b, cpu, &r);
-	if (err)
-		return err;
-	len = fxt_ring_read(&r, buf, cap, 1);
-	b->corrupt += r.corrupt;
-	return len;
+	return kernel_backend_read_ring(b, cpu, buf, cap, bpf_ring,
+					&b->corrupt);
 }
 
 /* The programs read the threshold from .bss at each switch and wakeup. */

@@ -3,7 +3,7 @@
  * fxtraced: one manager owning the event loop and all the rest, each
  * object in a file of its own. Who owns whom:
  *
- *   manager (manager.c; its state, which what it owns reads, in
+ *   manager (manager.c; its state, which what it owns reads too, in
  *            manager_state.h)
  *     listener      listener.c: the socket; a connection that has not
  *                   said what it is yet, then a provider or a controller

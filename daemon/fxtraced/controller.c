@@ -19,7 +19,7 @@
 #include "controller.h"
 #include <fxt/fxt_msg.h>
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 #include "snapshot.h"
 #include "trigger.h"
@@ -125,15 +125,18 @@ int controller_send(struct controller *c, const void *msg, size_t len)
 	return r == -EAGAIN ? queue(c, msg, len) : r;
 }
 
+/* What answers a controller from below it: the trace, snapshots, triggers. */
+static int reply(void *ctx, const void *msg, size_t len)
+{
+	return controller_send(ctx, msg, len);
+}
+
 int controller_send_result(struct controller *c, int error,
 			   const char *message)
 {
 	struct fxt_ctl_result res;
 
-	fxt_msg_init(&res, FXT_MSG_CTL_RESULT, sizeof(res));
-	res.error = error;
-	trace_describe(c->manager, &res);
-	snprintf(res.message, sizeof(res.message), "%s", message ? message : "");
+	trace_result(c->manager, error, message, &res);
 	return controller_send(c, &res, sizeof(res));
 }
 
@@ -149,7 +152,7 @@ int controller_send_providers(struct controller *c)
 		if (r < 0)
 			return r;
 	}
-	return trace_send_kernel(c->manager, c);
+	return trace_send_kernel(c->manager, reply, c);
 }
 
 /*
@@ -208,8 +211,8 @@ static int handle_snapshot(struct controller *c, const void *buf, size_t len,
 	if (len != sizeof(struct fxt_ctl_snapshot))
 		return reject_length(c, "a snapshot request", len,
 				     sizeof(struct fxt_ctl_snapshot));
-	r = snapshot_take(c->manager, c, buf, TAKE_FD(fd), c->uid, note,
-			  sizeof(note));
+	r = snapshot_take(c->manager, reply, c, buf, TAKE_FD(fd), c->uid,
+			  note, sizeof(note));
 	if (r == 0)
 		return 0;	/* the result comes when the archive is written */
 	log_warning_errno(r, "Refused a snapshot for uid %u: %s",
@@ -239,11 +242,11 @@ static int handle_stop(struct controller *c)
 {
 	struct manager *m = c->manager;
 	char note[FXT_CTL_MESSAGE_MAX] = "";
-	int r = trace_stop(m, c);
+	int r = trace_stop(m, reply, c, c->uid);
 
 	if (r == 0)
 		return 0;	/* the result comes when the archive is written */
-	if (r == -ESRCH && trace_hand_last(m, c) == 0)
+	if (r == -ESRCH && trace_hand_last(m, c->uid, reply, c) == 0)
 		return 0;
 	if (r == -ESRCH && m->last_output[0])
 		snprintf(note, sizeof(note),
@@ -386,7 +389,7 @@ static int handle_request(struct controller *c, const void *buf, size_t len,
 		int r = controller_send_providers(c);
 
 		if (r >= 0)
-			r = triggers_send_status(c->manager, c);
+			r = triggers_send_status(c->manager, reply, c);
 
 		trace_write_note(c->manager, note, sizeof(note));
 		return r < 0 ? r : controller_send_result(c, 0, note);
@@ -419,7 +422,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 						  (unsigned int)c->uid);
 			controller_free(c);
 		}
-		manager_maybe_exit(m);
+		m->controller_events->flushed(m);
 		return 0;
 	}
 	n = fxt_msg_recv(fd, msg.buf, sizeof(msg.buf), &archive_fd);
@@ -471,11 +474,10 @@ int controller_new(struct manager *m, int fd, const struct ucred *cred)
 	new->gid = cred->gid;
 	new->allowed = allowed(m, new->fd, cred);
 	LIST_PREPEND(m->controllers, new);
-	r = sd_event_add_io(m->event, &new->io, new->fd, EPOLLIN,
-			    on_controller_io, new);
+	r = manager_watch_input(m, &new->io, new->fd, on_controller_io, new,
+				"fxt-controller");
 	if (r < 0)
 		return r;
-	(void)sd_event_source_set_description(new->io, "fxt-controller");
 	c = TAKE_PTR(new);
 	if (!c->allowed && log_burst_take(&m->refused_controllers, m->event))
 		log_notice("Refusing control to uid %u (pid %d): not root, not in group '%s'",
@@ -488,8 +490,8 @@ struct controller *controller_free(struct controller *c)
 	if (!c)
 		return NULL;
 	LIST_REMOVE(c->manager->controllers, c);
-	trace_forget_controller(c->manager, c);
-	snapshot_forget_controller(c->manager, c);
+	trace_forget_requester(c->manager, c);
+	snapshot_forget_requester(c->manager, c);
 	sd_event_source_disable_unref(c->wait_timer);
 	while (c->out_head) {
 		struct controller_out *o = c->out_head;
@@ -499,7 +501,7 @@ struct controller *controller_free(struct controller *c)
 	}
 	sd_event_source_disable_unref(c->io);
 	close(c->fd);
-	manager_check_idle(c->manager);
+	c->manager->controller_events->gone(c->manager);
 	free(c);
 	return NULL;
 }

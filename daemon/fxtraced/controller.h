@@ -19,6 +19,14 @@ struct ucred;
 
 struct controller_out;
 
+/* What a controller tells the manager that owns it (manager.c sets these). */
+struct controller_events {
+	/* One went away: the manager may have nothing left to wait for. */
+	void (*gone)(struct manager *m);
+	/* What was queued for one went out, or it went: an exit may wait. */
+	void (*flushed)(struct manager *m);
+};
+
 struct controller {
 	struct manager *manager;
 	LIST_FIELDS(struct controller);

@@ -93,6 +93,61 @@ static int parse_uid(const char *s, uid_t *uid)
 	return 0;
 }
 
+/*
+ * An option with bounds, a size or a time, and where it goes; given is
+ * set when it is, for an option whose 0 means something (NULL: its
+ * value says it, never 0).
+ */
+struct bounded_option {
+	int key;
+	int (*parse)(const char *s, uint64_t *out);
+	uint64_t min, max;
+	bool zero_ok;		/* 0 passes too: none, never */
+	uint64_t *value;
+	bool *given;
+	const char *hint;	/* what to give instead */
+};
+
+/* arg of option name (key c), within its bounds. */
+static int parse_limit(int c, const char *name, const char *arg,
+		       struct options *o)
+{
+	const struct bounded_option options[] = {
+		{ 'b', parse_size, PROVIDER_BUFFER_MIN_SIZE,
+		  PROVIDER_BUFFER_MAX_SIZE, false, &o->buffer_size, NULL,
+		  "give 4K..1G, e.g. 4M" },
+		{ 'B', parse_size, 0, UINT64_MAX, true,
+		  &o->user_buffer_budget, &o->user_buffer_budget_set,
+		  "give a size, e.g. 64M, or 0 for no limit" },
+		/* Kept in microseconds: up to the last one of the maximum. */
+		{ 't', parse_duration_ns, 1000,
+		  MANAGER_STOP_TIMEOUT_MAX_USEC * 1000 + 999, false,
+		  &o->stop_timeout_ns, NULL, "give 1ms..1h, e.g. 5s" },
+		{ 'i', parse_duration_ns, 1000000, UINT64_MAX, true,
+		  &o->idle_exit_ns, &o->idle_exit_set,
+		  "give 0 (never) or at least 1ms, e.g. 30s" },
+		{ 'M', parse_duration_ns, 10000000ull, 3600000000000ull, true,
+		  &o->mem_interval_ns, &o->mem_interval_set,
+		  "give 0 (never) or 10ms..1h, e.g. 100ms" },
+	};
+	const struct bounded_option *b = options;
+	uint64_t v;
+
+	while (b->key != c)
+		b++;
+	if (b->parse(arg, b->value) < 0)
+		goto bad;
+	v = *b->value;
+	if (!(b->zero_ok && !v) && (v < b->min || v > b->max))
+		goto bad;
+	if (b->given)
+		*b->given = true;
+	return 0;
+bad:
+	fprintf(stderr, "fxtraced: --%s %s: %s\n", name, arg, b->hint);
+	return -EINVAL;
+}
+
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -109,10 +164,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	int c;
+	int c, index;
 
 	opterr = 0;	/* said in one line below */
-	while ((c = getopt_long(argc, argv, "vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "vh", longopts, &index)) != -1) {
 		switch (c) {
 		case 's':
 			o->socket_path = optarg;
@@ -134,50 +189,12 @@ static int parse_args(int argc, char **argv, struct options *o)
 			}
 			break;
 		case 'b':
-			if (parse_size(optarg, &o->buffer_size) < 0 ||
-			    o->buffer_size < PROVIDER_BUFFER_MIN_SIZE ||
-			    o->buffer_size > PROVIDER_BUFFER_MAX_SIZE) {
-				fprintf(stderr, "fxtraced: --buffer-size %s: give 4K..1G, e.g. 4M\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
 		case 'B':
-			if (parse_size(optarg, &o->user_buffer_budget) < 0) {
-				fprintf(stderr, "fxtraced: --user-buffer-budget %s: give a size, e.g. 64M, or 0 for no limit\n",
-					optarg);
-				return -EINVAL;
-			}
-			o->user_buffer_budget_set = true;
-			break;
 		case 't':
-			if (parse_duration_ns(optarg, &o->stop_timeout_ns) < 0 ||
-			    o->stop_timeout_ns < 1000 ||
-			    o->stop_timeout_ns / 1000 > MANAGER_STOP_TIMEOUT_MAX_USEC) {
-				fprintf(stderr, "fxtraced: --stop-timeout %s: give 1ms..1h, e.g. 5s\n",
-					optarg);
-				return -EINVAL;
-			}
-			break;
 		case 'i':
-			if (parse_duration_ns(optarg, &o->idle_exit_ns) < 0 ||
-			    (o->idle_exit_ns && o->idle_exit_ns < 1000000)) {
-				fprintf(stderr, "fxtraced: --idle-exit %s: give 0 (never) or at least 1ms, e.g. 30s\n",
-					optarg);
-				return -EINVAL;
-			}
-			o->idle_exit_set = true;
-			break;
 		case 'M':
-			if (parse_duration_ns(optarg, &o->mem_interval_ns) < 0 ||
-			    (o->mem_interval_ns &&
-			     (o->mem_interval_ns < 10000000ull ||
-			      o->mem_interval_ns > 3600000000000ull))) {
-				fprintf(stderr, "fxtraced: --mem-interval %s: give 0 (never) or 10ms..1h, e.g. 100ms\n",
-					optarg);
+			if (parse_limit(c, longopts[index].name, optarg, o) < 0)
 				return -EINVAL;
-			}
-			o->mem_interval_set = true;
 			break;
 		case 'v':
 			o->verbose = true;

@@ -209,48 +209,47 @@ static int watch(sd_event *event, struct kernel_source *ks)
 	return 0;
 }
 
-int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
-		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
-		       const char *categories, const uint32_t *syscall_pids,
-		       uint64_t mem_interval_ns,
-		       uint32_t provider_id, struct archive *archive,
-		       const struct kernel_kept_fd *adopt, size_t nadopt,
+int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		       struct kernel_source **ret, char *why, size_t why_len)
 {
-	struct kernel_session_config cfg = {
+	enum fxt_ctl_kernel choice = cfg->choice;
+	struct kernel_session_config session = {
 		.backend = backend_choice(choice),
-		.mode = mode,
-		.buffer_bytes_per_cpu = bytes_per_cpu,
-		.mem_interval_ns = mem_interval_ns,
-		.adopt_fds = adopt,
-		.nadopt = nadopt,
+		.mode = cfg->mode,
+		.buffer_bytes_per_cpu = cfg->bytes_per_cpu,
+		.mem_interval_ns = cfg->mem_interval_ns,
+		.adopt_fds = cfg->adopt,
+		.nadopt = cfg->nadopt,
 	};
+	size_t nadopt = cfg->nadopt;
 	struct kernel_source *ks;
 	int r;
 
 	*ret = NULL;
 	why[0] = '\0';
-	memcpy(cfg.syscall_pids, syscall_pids, sizeof(cfg.syscall_pids));
+	memcpy(session.syscall_pids, cfg->syscall_pids,
+	       sizeof(session.syscall_pids));
 	r = choice == FXT_CTL_KERNEL_OFF ?
 		    0 :
-		    kernel_categories_parse(categories, &cfg.events, why, why_len);
+		    kernel_categories_parse(cfg->categories, &session.events,
+					    why, why_len);
 	ks = r < 0 || choice == FXT_CTL_KERNEL_OFF ? NULL :
 						     calloc(1, sizeof(*ks));
 	if (!ks) {
 		/* What was kept is taken in all cases. */
 		while (nadopt--)
-			close(adopt[nadopt].fd);
+			close(cfg->adopt[nadopt].fd);
 		if (choice == FXT_CTL_KERNEL_OFF)
 			return 0;
 		return r < 0 ? r : -ENOMEM;
 	}
-	ks->archive = archive;
+	ks->archive = cfg->archive;
 	ks->event = event;
-	ks->id = provider_id;
-	r = kernel_session_open(&ks->session, &cfg, why, why_len);
-	if (r >= 0 && !cfg.nadopt)
+	ks->id = cfg->provider_id;
+	r = kernel_session_open(&ks->session, &session, why, why_len);
+	if (r >= 0 && !session.nadopt)
 		r = kernel_session_start(ks->session);
-	if (r >= 0 && mode == FXT_BUFFERING_STREAMING)
+	if (r >= 0 && cfg->mode == FXT_BUFFERING_STREAMING)
 		r = watch(event, ks);
 	if (r >= 0)
 		r = sample_memory(event, ks);

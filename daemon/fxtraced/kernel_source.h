@@ -18,20 +18,32 @@ struct archive;
 struct kernel_kept_fd;
 struct kernel_source;
 
+/* A trace's kernel capture as kernel_source_open() is to make it. */
+struct kernel_source_config {
+	enum fxt_ctl_kernel choice;
+	enum fxt_buffering_mode mode;
+	uint64_t bytes_per_cpu;
+	const char *categories;
+	const uint32_t *syscall_pids;
+	uint64_t mem_interval_ns;
+	/* Its section in archive, under this provider id. */
+	uint32_t provider_id;
+	struct archive *archive;
+	/*
+	 * The capture a dead manager left running, taken back
+	 * (kernel_session.h; the descriptors are taken in all cases).
+	 */
+	const struct kernel_kept_fd *adopt;
+	size_t nadopt;
+};
+
 /*
  * 0 with *ret set, or 0 with *ret NULL and a note in why when the choice
  * is "off" or "auto" finds no capture here; -errno with the reason in why
  * when an explicit backend cannot run. A capture that runs may leave a
- * warning in why (a category this kernel cannot trace). nadopt: the
- * capture a dead manager left running, taken back (kernel_session.h;
- * the descriptors are taken in all cases).
+ * warning in why (a category this kernel cannot trace).
  */
-int kernel_source_open(sd_event *event, enum fxt_ctl_kernel choice,
-		       enum fxt_buffering_mode mode, uint64_t bytes_per_cpu,
-		       const char *categories, const uint32_t *syscall_pids,
-		       uint64_t mem_interval_ns,
-		       uint32_t provider_id, struct archive *archive,
-		       const struct kernel_kept_fd *adopt, size_t nadopt,
+int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		       struct kernel_source **ret, char *why, size_t why_len);
 const char *kernel_source_backend(const struct kernel_source *ks);
 /* What keeps the capture alive across a restart (kernel_session.h). */

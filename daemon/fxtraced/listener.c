@@ -24,7 +24,7 @@
 #include "list.h"
 #include "listener.h"
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 
 /* A connection that has not said what it is yet. */
@@ -44,7 +44,7 @@ static void pending_free(struct pending *pc)
 	sd_event_source_disable_unref(pc->timeout);
 	if (pc->fd >= 0)
 		close(pc->fd);
-	manager_check_idle(pc->manager);
+	pc->manager->listener_events->gone(pc->manager);
 	free(pc);
 }
 
@@ -207,11 +207,10 @@ static int watch_pending(struct manager *m, struct pending *pc)
 {
 	int r;
 
-	r = sd_event_add_io(m->event, &pc->io, pc->fd, EPOLLIN,
-			    on_first_message, pc);
+	r = manager_watch_input(m, &pc->io, pc->fd, on_first_message, pc,
+				"fxt-new-connection");
 	if (r < 0)
 		return r;
-	(void)sd_event_source_set_description(pc->io, "fxt-new-connection");
 	r = sd_event_add_time_relative(m->event, &pc->timeout, CLOCK_MONOTONIC,
 				       MANAGER_HELLO_TIMEOUT_USEC, 0,
 				       on_hello_timeout, pc);

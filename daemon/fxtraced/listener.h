@@ -8,6 +8,12 @@
 
 struct manager;
 
+/* What the listener tells the manager that owns it (manager.c sets it). */
+struct listener_events {
+	/* A connection that had not said what it is went away. */
+	void (*gone)(struct manager *m);
+};
+
 int listener_open(struct manager *m, const char *path);
 void listener_close(struct manager *m);
 

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The manager: the event loop, signals, STATUS= and the idle exit, the
+ * state directory and what the service manager kept across a restart;
+ * it makes the objects it owns (manager.h) and sets their callbacks,
+ * handing each event on to the object that acts on it.
+ */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +30,52 @@
 #include "trigger.h"
 #include "trace.h"
 
+static void manager_update_status(struct manager *m);
+/* After a connection came or went: arms or disarms the idle exit. */
+static void manager_check_idle(struct manager *m);
+static void manager_trace_finished(struct manager *m);
+static void manager_maybe_exit(struct manager *m);
+
+/* A provider connected: it joins the running trace (not a stopping one). */
+static int provider_connected(struct manager *m, struct provider *p)
+{
+	if (trace_state(m) != FXT_CTL_STATE_TRACING || p->in_trace)
+		return 0;
+	return trace_join(m, p);
+}
+
+static void provider_started(struct manager *m, struct provider *p)
+{
+	controllers_provider_joined(m);
+}
+
+static const struct provider_events provider_events = {
+	.connected = provider_connected,
+	.resume = trace_resume_provider,
+	.started = provider_started,
+	.stopped = trace_provider_stopped,
+	.save = trace_save,
+	.trigger = triggers_fire,
+	.changed = manager_update_status,
+};
+
+static const struct listener_events listener_events = {
+	.gone = manager_check_idle,
+};
+
+static const struct controller_events controller_events = {
+	.gone = manager_check_idle,
+	.flushed = manager_maybe_exit,
+};
+
+static const struct trace_events trace_events = {
+	.changed = manager_update_status,
+	.stopping = triggers_disarm,
+	.finished = manager_trace_finished,
+	.save_state = triggers_save_state,
+	.resumed = triggers_rearm,
+};
+
 int manager_new(struct manager **ret)
 {
 	struct manager *m;
@@ -32,6 +84,10 @@ int manager_new(struct manager **ret)
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return -ENOMEM;
+	m->listener_events = &listener_events;
+	m->provider_events = &provider_events;
+	m->controller_events = &controller_events;
+	m->trace_events = &trace_events;
 	m->listen_fd = -1;
 	m->state_dir_fd = -1;
 	m->stored_archive_fd = -1;
@@ -112,44 +168,6 @@ struct manager *manager_free(struct manager *m)
 	return NULL;
 }
 
-uint32_t manager_next_id(struct manager *m)
-{
-	return ++m->next_provider_id;
-}
-
-/* Whether a stored name ends in "-<trace id>". */
-static bool stored_for(const char *name, const char *trace_id)
-{
-	size_t len = strlen(name), id_len = strlen(trace_id);
-
-	return len > id_len && name[len - id_len - 1] == '-' &&
-	       !strcmp(name + len - id_len, trace_id);
-}
-
-void manager_drop_stored_kernel(struct manager *m, const char *keep_id)
-{
-	char msg[MANAGER_FDNAME_MAX + 32];
-	size_t i, kept = 0;
-
-	for (i = 0; i < m->nstored_kernel; i++) {
-		struct manager_stored_fd *s = &m->stored_kernel[i];
-
-		if (keep_id && stored_for(s->name, keep_id)) {
-			m->stored_kernel[kept++] = *s;
-			continue;
-		}
-		if (s->fd >= 0)
-			close(s->fd);
-		snprintf(msg, sizeof(msg), "FDSTOREREMOVE=1\nFDNAME=%s",
-			 s->name);
-		(void)sd_notify(0, msg);
-		if (keep_id)
-			log_warning("Letting go of %s from the descriptor store: not of trace %s, the one resumed",
-				    s->name, keep_id);
-	}
-	m->nstored_kernel = kept;
-}
-
 static unsigned int connected_providers(const struct manager *m)
 {
 	const struct provider *p;
@@ -160,7 +178,7 @@ static unsigned int connected_providers(const struct manager *m)
 	return n;
 }
 
-void manager_update_status(struct manager *m)
+static void manager_update_status(struct manager *m)
 {
 	char status[FXT_CTL_PATH_MAX + 256];
 	unsigned int n = connected_providers(m);
@@ -201,7 +219,7 @@ static bool idle(const struct manager *m)
 	       m->last_handed;
 }
 
-void manager_check_idle(struct manager *m)
+static void manager_check_idle(struct manager *m)
 {
 	if (!m->idle_timer)
 		return;
@@ -253,7 +271,7 @@ static int add_timers(struct manager *m)
  * Exiting waits for the trace to be written and for its stop result to
  * reach the controller that asked (it may be queued: many providers).
  */
-void manager_maybe_exit(struct manager *m)
+static void manager_maybe_exit(struct manager *m)
 {
 	const struct controller *c;
 
@@ -266,7 +284,7 @@ void manager_maybe_exit(struct manager *m)
 }
 
 /* Called when a trace's archive is written. */
-void manager_trace_finished(struct manager *m)
+static void manager_trace_finished(struct manager *m)
 {
 	manager_update_status(m);
 	manager_maybe_exit(m);
@@ -287,7 +305,7 @@ static int on_exit_signal(sd_event_source *s, const struct signalfd_siginfo *si,
 	}
 	log_info("Signal %u: finishing the running trace before exiting",
 		 si->ssi_signo);
-	(void)trace_stop(m, NULL);
+	(void)trace_stop(m, NULL, NULL, 0);
 	return 0;
 }
 

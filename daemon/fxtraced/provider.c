@@ -16,11 +16,8 @@
 #include "cleanup.h"
 #include <fxt/fxt_msg.h>
 #include "log.h"
-#include "manager.h"
-#include "controller.h"
+#include "manager_state.h"
 #include "provider.h"
-#include "trace.h"
-#include "trigger.h"
 
 /*
  * Any user may connect and close at will: the lines of others than root
@@ -95,34 +92,35 @@ static void provider_gone(struct provider *p, const char *why)
 	p->fd = -1;
 	if (p->in_trace) {
 		/* Its buffer is still mapped here: read it at stop. */
-		trace_provider_stopped(m, p);
+		m->provider_events->stopped(m, p);
 		return;
 	}
 	provider_free(p);
-	manager_update_status(m);
+	m->provider_events->changed(m);
 }
 
 static int handle_message(struct provider *p, const void *buf, size_t len)
 {
+	const struct provider_events *ev = p->manager->provider_events;
 	const struct fxt_msg_header *h = buf;
 
 	switch (h->type) {
 	case FXT_MSG_PROVIDER_STARTED:
 		p->started = true;
-		controllers_provider_joined(p->manager);
+		ev->started(p->manager, p);
 		return 0;
 	case FXT_MSG_PROVIDER_STOPPED:
 		if (p->stop_sent && !p->stopped)
-			trace_provider_stopped(p->manager, p);
+			ev->stopped(p->manager, p);
 		return 0;
 	case FXT_MSG_PROVIDER_SAVE:
 		if (len != sizeof(struct fxt_msg_save))
 			return -EBADMSG;
-		return trace_save(p->manager, p, buf);
+		return ev->save(p->manager, p, buf);
 	case FXT_MSG_PROVIDER_TRIGGER:
 		if (len != sizeof(struct fxt_msg_trigger))
 			return -EBADMSG;
-		triggers_fire(p->manager, p, buf);
+		ev->trigger(p->manager, p, buf);
 		return 0;
 	default:
 		return -EBADMSG;
@@ -204,7 +202,8 @@ static bool resume(struct manager *m, struct provider *p,
 	int r = -EBADMSG;
 
 	if (len == sizeof(struct fxt_msg_provider_resume) && buffer_fd >= 0)
-		r = trace_resume_provider(m, p, (const void *)msg, buffer_fd);
+		r = m->provider_events->resume(m, p, (const void *)msg,
+					       buffer_fd);
 	if (r >= 0)
 		return true;
 	log_full(LOG_INFO, -r, PROVIDER_LOG_FIELDS(p),
@@ -244,11 +243,10 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 	copy_name(new->name, h->name);
 	/* In connection order, as tracectl lists them. */
 	LIST_APPEND(m->providers, new);
-	r = sd_event_add_io(m->event, &new->io, new->fd, EPOLLIN,
-			    on_provider_io, new);
+	r = manager_watch_input(m, &new->io, new->fd, on_provider_io, new,
+				"fxt-provider");
 	if (r < 0)
 		return r;
-	(void)sd_event_source_set_description(new->io, "fxt-provider");
 	p = TAKE_PTR(new);
 	if (!resuming || !resume(m, p, hello, len, TAKE_FD(owned_buffer)))
 		p->id = manager_next_id(m);
@@ -257,18 +255,16 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 			 "Provider %s[%d] (uid %u) connected as id %u%s",
 			 p->name, (int)p->pid, (unsigned int)p->uid, p->id,
 			 p->recovered ? ", its buffer back in the trace" : "");
-	if (trace_state(m) == FXT_CTL_STATE_TRACING && !p->in_trace) {
-		r = trace_join(m, p);
-		/* Over a budget: no buffer this trace, still welcome. */
-		if (r < 0 && r != -EDQUOT && r != -ENOSPC) {
-			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
-				 "Provider %s[%d] could not join the trace",
-				 p->name, (int)p->pid);
-			provider_gone(p, "dropped");
-			return 0;
-		}
+	r = m->provider_events->connected(m, p);
+	/* Over a budget: no buffer this trace, still welcome. */
+	if (r < 0 && r != -EDQUOT && r != -ENOSPC) {
+		log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+			 "Provider %s[%d] could not join the trace",
+			 p->name, (int)p->pid);
+		provider_gone(p, "dropped");
+		return 0;
 	}
-	manager_update_status(m);
+	m->provider_events->changed(m);
 	return 0;
 }
 

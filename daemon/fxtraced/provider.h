@@ -20,8 +20,39 @@
 #include "provider_buffer.h"
 #include "record_walk.h"
 
+struct fxt_msg_provider_resume;
+struct fxt_msg_save;
+struct fxt_msg_trigger;
 struct manager;
+struct provider;
 struct ucred;
+
+/*
+ * What a provider tells the manager that owns it, which has the trace,
+ * the triggers and the controllers act on it (manager.c sets these in
+ * m->provider_events). A provider calls nothing above itself.
+ */
+struct provider_events {
+	/* Connected and numbered: it joins a running trace; -errno: drop it. */
+	int (*connected)(struct manager *m, struct provider *p);
+	/*
+	 * RESUME: its buffer back in the trace it came from (takes
+	 * buffer_fd), or -errno: it forgets it and is a new provider.
+	 */
+	int (*resume)(struct manager *m, struct provider *p,
+		      const struct fxt_msg_provider_resume *msg, int buffer_fd);
+	/* Acknowledged START. */
+	void (*started)(struct manager *m, struct provider *p);
+	/* Acknowledged STOP, or went away holding a buffer of the trace. */
+	void (*stopped)(struct manager *m, struct provider *p);
+	/* Streaming: a half of its buffer is full, to be written. */
+	int (*save)(struct manager *m, struct provider *p,
+		    const struct fxt_msg_save *save);
+	void (*trigger)(struct manager *m, const struct provider *p,
+			const struct fxt_msg_trigger *msg);
+	/* One came or went: the status changes. */
+	void (*changed)(struct manager *m);
+};
 
 #define PROVIDER_ANCESTORS_MAX 16
 

@@ -23,11 +23,10 @@
 
 #include "archive.h"
 #include "cleanup.h"
-#include "controller.h"
 #include <fxt/fxt_msg.h>
 #include "kernel_source.h"
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 #include "record_walk.h"
 #include "snapshot.h"
@@ -36,7 +35,8 @@
 struct snapshot {
 	struct snapshot *next;
 	struct manager *manager;
-	struct controller *requester;
+	void *requester;	/* gets the RESULT through reply; NULL */
+	reply_fn reply;
 	snapshot_done_fn done;
 	void *done_userdata;
 	struct archive *archive;
@@ -247,7 +247,7 @@ static void send_result(struct snapshot *s, int error, uint64_t bytes)
 	else
 		snprintf(res.message, sizeof(res.message),
 			 "snapshot of %llu bytes", (unsigned long long)bytes);
-	(void)controller_send(s->requester, &res, sizeof(res));
+	(void)s->reply(s->requester, &res, sizeof(res));
 }
 
 static void on_snapshot_written(struct archive *a, int fsync_error,
@@ -312,8 +312,8 @@ static int check_circular(struct manager *m, char *note, size_t note_len)
 }
 
 /* Takes fd; on success the snapshot owns itself until it is written. */
-static int start_snapshot(struct manager *m, struct controller *c, int fd,
-			  const char *output, const char *temp_name,
+static int start_snapshot(struct manager *m, reply_fn reply, void *ctx,
+			  int fd, const char *output, const char *temp_name,
 			  uid_t owner, snapshot_done_fn done, void *userdata,
 			  char *note, size_t note_len)
 {
@@ -351,7 +351,8 @@ static int start_snapshot(struct manager *m, struct controller *c, int fd,
 		return r;
 	}
 	s->error = snapshot_sources(m, s->archive);
-	s->requester = c;
+	s->requester = ctx;
+	s->reply = reply;
 	s->done = done;
 	s->done_userdata = userdata;
 	r = archive_finish(s->archive, m->event, on_snapshot_written, s);
@@ -366,7 +367,7 @@ static int start_snapshot(struct manager *m, struct controller *c, int fd,
 	return 0;
 }
 
-int snapshot_take(struct manager *m, struct controller *c,
+int snapshot_take(struct manager *m, reply_fn reply, void *ctx,
 		  const struct fxt_ctl_snapshot *req, int archive_fd,
 		  uid_t owner, char *note, size_t note_len)
 {
@@ -382,16 +383,16 @@ int snapshot_take(struct manager *m, struct controller *c,
 			 "no archive came with the request: tracectl opens the output and passes it");
 		return -EBADF;
 	}
-	return start_snapshot(m, c, TAKE_FD(fd), req->output, req->temp_name,
-			      owner, NULL, NULL, note, note_len);
+	return start_snapshot(m, reply, ctx, TAKE_FD(fd), req->output,
+			      req->temp_name, owner, NULL, NULL, note, note_len);
 }
 
 int snapshot_write(struct manager *m, int archive_fd, const char *output,
 		   uid_t owner, snapshot_done_fn done, void *userdata,
 		   char *note, size_t note_len)
 {
-	return start_snapshot(m, NULL, archive_fd, output, "", owner, done,
-			      userdata, note, note_len);
+	return start_snapshot(m, NULL, NULL, archive_fd, output, "", owner,
+			      done, userdata, note, note_len);
 }
 
 void snapshot_free_all(struct manager *m)
@@ -403,11 +404,11 @@ void snapshot_free_all(struct manager *m)
 	}
 }
 
-void snapshot_forget_controller(struct manager *m, struct controller *c)
+void snapshot_forget_requester(struct manager *m, const void *ctx)
 {
 	struct snapshot *s;
 
 	for (s = m->snapshots; s; s = s->next)
-		if (s->requester == c)
+		if (s->requester == ctx)
 			s->requester = NULL;
 }

@@ -13,16 +13,16 @@
 #include <sys/types.h>
 
 #include "control_proto.h"
+#include "reply.h"
 
-struct controller;
 struct manager;
 
 /*
- * Takes archive_fd. Copies the buffers now and queues the archive; c (may
- * be NULL) gets the RESULT once it is on disk. On failure returns -errno
- * with the reason in note (and c gets nothing).
+ * Takes archive_fd. Copies the buffers now and queues the archive; ctx
+ * (may be NULL) gets the RESULT through reply once it is on disk. On
+ * failure returns -errno with the reason in note (and ctx gets nothing).
  */
-int snapshot_take(struct manager *m, struct controller *c,
+int snapshot_take(struct manager *m, reply_fn reply, void *ctx,
 		  const struct fxt_ctl_snapshot *req, int archive_fd,
 		  uid_t owner, char *note, size_t note_len);
 /*
@@ -35,7 +35,8 @@ typedef void (*snapshot_done_fn)(void *userdata, int error, uint64_t bytes);
 int snapshot_write(struct manager *m, int archive_fd, const char *output,
 		   uid_t owner, snapshot_done_fn done, void *userdata,
 		   char *note, size_t note_len);
-void snapshot_forget_controller(struct manager *m, struct controller *c);
+/* ctx went away: nothing is sent to it. */
+void snapshot_forget_requester(struct manager *m, const void *ctx);
 /* The manager exits: snapshots not written yet are dropped. */
 void snapshot_free_all(struct manager *m);
 

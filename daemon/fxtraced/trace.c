@@ -7,7 +7,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,91 +14,23 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <systemd/sd-daemon.h>
-#include <systemd/sd-id128.h>
-
-#include <fxt/fxt_sched_uapi.h>
-
 #include "archive.h"
 #include "cleanup.h"
 #include "collect.h"
 #include "command_mark.h"
-#include "controller.h"
 #include <fxt/fxt_msg.h>
-#include "kernel_config.h"
 #include "kernel_session.h"
 #include "kernel_source.h"
 #include "log.h"
-#include "manager.h"
-#include "memory_budget.h"
+#include "manager_state.h"
 #include "provider.h"
-#include "state_trust.h"
 #include "trace.h"
-#include "trigger.h"
+#include "trace_budget.h"
+#include "trace_internal.h"
 #include "trace_state.h"
+#include "trace_store.h"
 
-#if FXT_HAVE_BPF_BACKEND
-#include <bpf/libbpf.h>
-#endif
-
-struct trace {
-	char id[SD_ID128_STRING_MAX];	/* in the journal: FXT_TRACE_ID */
-	sd_id128_t uuid;	/* id, in every buffer's header */
-	struct fxt_ctl_start req;	/* as started: kept for a restart */
-	uint32_t kernel_id;
-	dev_t archive_dev;
-	ino_t archive_ino;
-	/*
-	 * The providers given a buffer, kept in the state file; .reserved:
-	 * 1 once a provider listed by the state of a restart came back.
-	 */
-	struct trace_state_provider *listed;
-	size_t nlisted;
-	bool recovered;		/* resumed by a restarted manager */
-	bool kernel_adopted;	/* its kernel capture came back running */
-	unsigned int awaited;	/* listed providers not back yet */
-	unsigned int to_resume;	/* listed when the restart resumed it */
-	uint64_t resume_deadline_usec;	/* CLOCK_MONOTONIC: stop waits till */
-	sd_event_source *resume_timer;	/* a stop waits for them */
-	uint64_t finish_mark;	/* +1: the archive's length as finishing began */
-	bool state_live;	/* joins rewrite the state file */
-	bool state_error;	/* the last write of it failed (logged) */
-	enum fxt_buffering_mode mode;
-	uint64_t buffer_size;
-	unsigned int ncpus;	/* the kernel rings' count, for the budget */
-	char categories[FXT_CATEGORIES_MAX];
-	char output[FXT_CTL_PATH_MAX];
-	char temp_name[FXT_CTL_NAME_MAX];	/* beside output; "": none */
-	uid_t owner;
-	struct archive *archive;
-	struct kernel_source *kernel;
-	uint64_t started_ns;
-	bool stopping;
-	bool finishing;		/* the writer writes what is left */
-	int collect_error;	/* of the last collection, at stop */
-	bool written;		/* the archive is closed: describe it */
-	sd_event_source *stop_timer;
-	sd_event_source *duration_timer;
-	sd_event_source *retry_timer;	/* streaming: writes that failed */
-	uint64_t failures_seen;	/* of the writer, at the last look */
-	int write_error;	/* the first; what failed may be written since */
-	uint64_t write_logged_usec;	/* the last failure logged */
-	bool write_log_pending;	/* logged a failure, not its end yet */
-	struct controller *stop_requester;
-};
-
-#define TRACE_LOG_FIELDS(t)                                                \
-	(&(struct log_fields){ .trace_id = (t)->id, .output = (t)->output })
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_BOOTTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static struct trace *trace_free(struct trace *t)
+struct trace *trace_free(struct trace *t)
 {
 	if (!t)
 		return NULL;
@@ -119,12 +50,12 @@ static int on_duration_end(sd_event_source *s, uint64_t usec, void *userdata)
 	struct manager *m = userdata;
 
 	log_info("Trace duration reached, stopping");
-	(void)trace_stop(m, NULL);
+	(void)trace_stop(m, NULL, NULL, 0);
 	return 0;
 }
 
-static int validate(const struct fxt_ctl_start *req, char *note,
-		    size_t note_len)
+int trace_validate(const struct fxt_ctl_start *req, char *note,
+		   size_t note_len)
 {
 	if (req->mode > FXT_BUFFERING_STREAMING || req->kernel > FXT_CTL_KERNEL_OFF) {
 		snprintf(note, note_len, "unknown mode or kernel backend");
@@ -164,8 +95,8 @@ static int validate(const struct fxt_ctl_start *req, char *note,
 	return 0;
 }
 
-static int start_duration_timer(struct manager *m, struct trace *t,
-				uint64_t duration_ns)
+int trace_start_duration_timer(struct manager *m, struct trace *t,
+			       uint64_t duration_ns)
 {
 	int r;
 
@@ -223,7 +154,7 @@ static void note_write_state(struct trace *t, const struct archive_state *st)
  * provider keeps that half (and drops, counted, when both are full) until
  * it is written. 0 when none is left.
  */
-static int retry_saves(struct trace *t, struct provider *p)
+int trace_retry_saves(struct trace *t, struct provider *p)
 {
 	while (p->pending_save[0] || p->pending_save[1]) {
 		unsigned int h = !p->pending_save[0] ||
@@ -249,7 +180,7 @@ static int on_write_retry(sd_event_source *s, uint64_t usec, void *userdata)
 
 	for (p = m->providers; p && r >= 0; p = p->next)
 		if (p->in_trace && p->fd >= 0)
-			r = retry_saves(t, p);
+			r = trace_retry_saves(t, p);
 	if (r >= 0 && t->kernel)
 		(void)kernel_source_resume(t->kernel);
 	/* The writer's failures, said from here: it does not log. */
@@ -260,7 +191,7 @@ static int on_write_retry(sd_event_source *s, uint64_t usec, void *userdata)
 	return 0;
 }
 
-static int start_retry_timer(struct manager *m, struct trace *t)
+int trace_start_retry_timer(struct manager *m, struct trace *t)
 {
 	int r;
 
@@ -275,8 +206,6 @@ static int start_retry_timer(struct manager *m, struct trace *t)
 						      "fxt-write-retry");
 	return r;
 }
-
-DEFINE_TRIVIAL_CLEANUP_FUNC(struct trace *, trace_free);
 
 static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 {
@@ -300,42 +229,9 @@ static int open_archive(struct trace *t, int fd, char *note, size_t note_len)
 	return r;
 }
 
-/*
- * The buffer sizes, from the memory budget where the request leaves them
- * open (memory_budget.h); kept in req, so that a restart plans the same.
- */
-static int plan_memory(struct manager *m, struct trace *t, char *note,
-		       size_t note_len)
-{
-	struct memory_plan plan;
-	/* Both backends have a ring per possible CPU. */
-#if FXT_HAVE_BPF_BACKEND
-	int ncpus = libbpf_num_possible_cpus();
-#else
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
-#endif
-	int r;
-
-	t->ncpus = ncpus > 0 ? (unsigned int)ncpus : 1;
-	r = memory_budget_plan(t->req.memory_budget, t->ncpus,
-			       t->req.kernel != FXT_CTL_KERNEL_OFF,
-			       t->req.buffer_size ?
-				       (t->req.buffer_size + 7) & ~7ull : 0,
-			       t->req.kernel_buffer_size,
-			       m->default_buffer_size, FXT_SCHED_BUFFER_MIN,
-			       FXT_SCHED_BUFFER_MAX, PROVIDER_BUFFER_MIN_SIZE,
-			       &plan, note, note_len);
-	if (r < 0)
-		return r;
-	t->buffer_size = plan.buffer_size;
-	t->req.buffer_size = plan.buffer_size;
-	t->req.kernel_buffer_size = plan.kernel_bytes_per_cpu;
-	return 0;
-}
-
-static int new_trace(struct manager *m, const struct fxt_ctl_start *req,
-		     uid_t owner, struct trace **ret, char *note,
-		     size_t note_len)
+int trace_new(struct manager *m, const struct fxt_ctl_start *req,
+	      uid_t owner, struct trace **ret, char *note,
+	      size_t note_len)
 {
 	_cleanup_(trace_freep) struct trace *t = calloc(1, sizeof(*t));
 	int r;
@@ -344,7 +240,7 @@ static int new_trace(struct manager *m, const struct fxt_ctl_start *req,
 		return -ENOMEM;
 	t->req = *req;
 	t->mode = req->mode;
-	r = plan_memory(m, t, note, note_len);
+	r = trace_plan_memory(m, t, note, note_len);
 	if (r < 0)
 		return r;
 	snprintf(t->categories, sizeof(t->categories), "%s", req->categories);
@@ -355,14 +251,35 @@ static int new_trace(struct manager *m, const struct fxt_ctl_start *req,
 	return 0;
 }
 
+int trace_open_kernel(struct manager *m, struct trace *t,
+		      enum fxt_ctl_kernel kernel,
+		      const struct kernel_kept_fd *adopt, size_t nadopt,
+		      char *note, size_t note_len)
+{
+	const struct kernel_source_config cfg = {
+		.choice = kernel,
+		.mode = t->mode,
+		.bytes_per_cpu = t->req.kernel_buffer_size,
+		.categories = t->categories,
+		.syscall_pids = t->req.kernel_syscall_pids,
+		.mem_interval_ns = m->mem_interval_ns,
+		.provider_id = t->kernel_id,
+		.archive = t->archive,
+		.adopt = adopt,
+		.nadopt = nadopt,
+	};
+
+	return kernel_source_open(m->event, &cfg, &t->kernel, note, note_len);
+}
+
 /*
  * The archive (takes fd, also on failure), the kernel capture and the
  * timers: what a start and a resumed trace share.
  */
-static int set_up(struct manager *m, struct trace *t, int archive_fd,
-		  enum fxt_ctl_kernel kernel, const struct kernel_kept_fd *adopt,
-		  size_t nadopt, uint64_t duration_ns, char *note,
-		  size_t note_len)
+int trace_set_up(struct manager *m, struct trace *t, int archive_fd,
+		 enum fxt_ctl_kernel kernel, const struct kernel_kept_fd *adopt,
+		 size_t nadopt, uint64_t duration_ns, char *note,
+		 size_t note_len)
 {
 	_cleanup_close_ int fd = archive_fd;
 	int r;
@@ -376,30 +293,12 @@ static int set_up(struct manager *m, struct trace *t, int archive_fd,
 	TAKE_FD(fd);
 	if (!t->kernel_id)
 		t->kernel_id = manager_next_id(m);
-	r = kernel_source_open(m->event, kernel, t->mode,
-			       t->req.kernel_buffer_size, t->categories,
-			       t->req.kernel_syscall_pids, m->mem_interval_ns,
-			       t->kernel_id, t->archive, adopt, nadopt,
-			       &t->kernel, note, note_len);
+	r = trace_open_kernel(m, t, kernel, adopt, nadopt, note, note_len);
 	if (r >= 0)
-		r = start_duration_timer(m, t, duration_ns);
+		r = trace_start_duration_timer(m, t, duration_ns);
 	if (r >= 0)
-		r = start_retry_timer(m, t);
+		r = trace_start_retry_timer(m, t);
 	return r;
-}
-
-/*
- * Buffer data bytes the trace holds, as its memory budget counts them:
- * a buffer for each provider given one (a provider gone keeps its buffer
- * till the end: circular), the kernel rings of every CPU.
- */
-static uint64_t memory_used(const struct trace *t)
-{
-	uint64_t n = t->nlisted * t->buffer_size;
-
-	if (t->kernel && strcmp(kernel_source_backend(t->kernel), "off"))
-		n += t->req.kernel_buffer_size * t->ncpus;
-	return n;
 }
 
 /* The providers given a buffer in this trace, for a restart. */
@@ -420,70 +319,43 @@ static int list_provider(struct trace *t, const struct provider *p)
 }
 
 /*
- * Under systemd the archive waits in the descriptor store while the
- * trace runs (without NOTIFY_SOCKET these do nothing). FDPOLL=0: the
- * store would drop a descriptor that polls as an error, as a BPF array
- * map always does.
+ * Every connected provider joins the new trace; those that got no
+ * buffer for a budget are counted in note.
  */
-static void store_fd(struct trace *t, int fd, const char *name)
+static void join_all(struct manager *m, char *note, size_t note_len)
 {
-	char msg[MANAGER_FDNAME_MAX + 32];
+	unsigned int over_budget = 0, over_memory = 0;
+	struct provider *p, *next;
 	int r;
 
-	if (fd < 0)
-		return;
-	snprintf(msg, sizeof(msg), "FDSTORE=1\nFDPOLL=0\nFDNAME=%s", name);
-	r = sd_pid_notify_with_fds(0, 0, msg, &fd, 1);
-	if (r < 0)
-		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
-			 "Failed to keep %s in the service manager's descriptor store: a restart of fxtraced would not resume all of trace %s",
-			 name, t->id);
-}
-
-static void store_archive(struct trace *t)
-{
-	store_fd(t, archive_fd(t->archive), MANAGER_FDSTORE_ARCHIVE);
-}
-
-static void kernel_fdname(char *name, size_t len, const char *role,
-			  const char *trace_id)
-{
-	snprintf(name, len, MANAGER_FDSTORE_KERNEL "%s-%s", role, trace_id);
-}
-
-static void store_kernel(struct trace *t)
-{
-	struct kernel_kept_fd kept[KERNEL_KEPT_FDS_MAX];
-	char name[MANAGER_FDNAME_MAX];
-	size_t i, n;
-
-	n = kernel_source_keep_fds(t->kernel, kept, KERNEL_KEPT_FDS_MAX);
-	for (i = 0; i < n; i++) {
-		kernel_fdname(name, sizeof(name), kept[i].role, t->id);
-		store_fd(t, kept[i].fd, name);
+	for (p = m->providers; p; p = next) {
+		next = p->next;
+		r = trace_join(m, p);
+		if (r == -EDQUOT)
+			over_budget++;
+		else if (r == -ENOSPC)
+			over_memory++;
+		else if (r < 0)
+			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
+				 "Provider %s[%d] could not join the trace",
+				 p->name, (int)p->pid);
 	}
-}
+	if (over_budget) {
+		size_t used = strlen(note);
 
-/* The store closes its copies: a BPF link's closing detaches its program. */
-static void unstore_kernel(const struct trace *t)
-{
-	static const char *const roles[] = KERNEL_KEPT_ROLES;
-	char msg[MANAGER_FDNAME_MAX + 32];
-	size_t i, used;
-
-	for (i = 0; i < sizeof(roles) / sizeof(*roles); i++) {
-		used = (size_t)snprintf(msg, sizeof(msg),
-					"FDSTOREREMOVE=1\nFDNAME=");
-		kernel_fdname(msg + used, sizeof(msg) - used, roles[i], t->id);
-		(void)sd_notify(0, msg);
+		snprintf(note + used, note_len - used,
+			 "%s%u provider(s) got no buffer: their user's buffers reached its budget of %llu KiB (fxtraced --user-buffer-budget)",
+			 used ? "; " : "", over_budget,
+			 (unsigned long long)(m->user_buffer_budget >> 10));
 	}
-}
+	if (over_memory) {
+		size_t used = strlen(note);
 
-static void unstore_all(const struct trace *t)
-{
-	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
-	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
-	unstore_kernel(t);
+		snprintf(note + used, note_len - used,
+			 "%s%u provider(s) got no buffer: the trace's buffers reached its memory budget of %llu bytes",
+			 used ? "; " : "", over_memory,
+			 (unsigned long long)m->trace->req.memory_budget);
+	}
 }
 
 /*
@@ -491,24 +363,14 @@ static void unstore_all(const struct trace *t)
  * provider gets a buffer. Without it the trace still runs; a restart
  * would not resume it.
  */
-static void save_state(struct manager *m)
+void trace_save_state(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct trace_state st = { 0 };
-	struct stat sb;
-	uid_t owner;
-	int r, dir_fd;
 
 	if (!t || m->state_dir_fd < 0)
 		return;
-	if (triggers_request(m, &st.triggers, &owner, &dir_fd) &&
-	    fstat(dir_fd, &sb) == 0) {
-		st.triggers_owner = owner;
-		st.triggers_dir_dev = sb.st_dev;
-		st.triggers_dir_ino = sb.st_ino;
-		st.nsnapshots = (uint32_t)triggers_kept(
-			m, st.snapshots, FXT_CTL_SNAPSHOT_FILES_MAX);
-	}
+	m->trace_events->save_state(m, &st);
 	st.req = t->req;
 	memcpy(st.trace_id, t->uuid.bytes, sizeof(st.trace_id));
 	st.owner = t->owner;
@@ -518,31 +380,15 @@ static void save_state(struct manager *m)
 	st.archive_dev = t->archive_dev;
 	st.archive_ino = t->archive_ino;
 	st.finish_mark = t->finish_mark;
-	r = trace_state_save(m->state_dir_fd, &st, t->listed, t->nlisted);
-	if (r < 0 && !t->state_error)
-		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
-			 "Failed to keep the state of trace %s in %s: a restart of fxtraced would not resume it",
-			 t->id, m->state_dir);
-	t->state_error = r < 0;
+	trace_store_state(m, &st);
 }
 
-void trace_save_state(struct manager *m)
+void trace_keep_triggers(struct manager *m, int dir_fd)
 {
-	save_state(m);
-}
-
-void trace_keep_triggers(struct manager *m)
-{
-	struct fxt_ctl_triggers req;
-	uid_t owner;
-	int dir_fd;
-
-	if (!m->trace || !triggers_request(m, &req, &owner, &dir_fd))
+	if (!m->trace)
 		return;
-	/* One entry of the name: the directory armed last. */
-	(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
-	store_fd(m->trace, dir_fd, MANAGER_FDSTORE_SNAPSHOT_DIR);
-	save_state(m);
+	trace_store_triggers_dir(m->trace, dir_fd);
+	trace_save_state(m);
 }
 
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
@@ -550,8 +396,6 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 {
 	_cleanup_close_ int fd = archive_fd;
 	_cleanup_(trace_freep) struct trace *t = NULL;
-	struct provider *p, *next;
-	unsigned int over_budget = 0, over_memory = 0;
 	int r;
 
 	note[0] = '\0';
@@ -561,18 +405,18 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 			 m->trace->output);
 		return -EBUSY;
 	}
-	r = validate(req, note, note_len);
+	r = trace_validate(req, note, note_len);
 	if (r < 0)
 		return r;
-	r = new_trace(m, req, owner, &t, note, note_len);
+	r = trace_new(m, req, owner, &t, note, note_len);
 	if (r < 0)
 		return r;
 	r = sd_id128_randomize(&t->uuid);
 	if (r < 0)
 		return r;
 	sd_id128_to_string(t->uuid, t->id);
-	r = set_up(m, t, TAKE_FD(fd), req->kernel, NULL, 0, req->duration_ns,
-		   note, note_len);
+	r = trace_set_up(m, t, TAKE_FD(fd), req->kernel, NULL, 0,
+			 req->duration_ns, note, note_len);
 	if (r < 0)
 		return r;
 	r = archive_begin(t->archive);
@@ -593,167 +437,15 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 			 t->id, (unsigned long long)t->req.memory_budget,
 			 (unsigned long long)t->buffer_size,
 			 (unsigned long long)t->req.kernel_buffer_size,
-			 t->ncpus, (unsigned long long)memory_used(t));
+			 t->ncpus, (unsigned long long)trace_memory_used(t));
 	m->trace = TAKE_PTR(t);
-	for (p = m->providers; p; p = next) {
-		next = p->next;
-		r = trace_join(m, p);
-		if (r == -EDQUOT)
-			over_budget++;
-		else if (r == -ENOSPC)
-			over_memory++;
-		else if (r < 0)
-			log_full(LOG_WARNING, -r, PROVIDER_LOG_FIELDS(p),
-				 "Provider %s[%d] could not join the trace",
-				 p->name, (int)p->pid);
-	}
+	join_all(m, note, note_len);
 	m->trace->state_live = true;
-	store_archive(m->trace);
-	store_kernel(m->trace);
-	save_state(m);
-	if (over_budget) {
-		size_t used = strlen(note);
-
-		snprintf(note + used, note_len - used,
-			 "%s%u provider(s) got no buffer: their user's buffers reached its budget of %llu KiB (fxtraced --user-buffer-budget)",
-			 used ? "; " : "", over_budget,
-			 (unsigned long long)(m->user_buffer_budget >> 10));
-	}
-	if (over_memory) {
-		size_t used = strlen(note);
-
-		snprintf(note + used, note_len - used,
-			 "%s%u provider(s) got no buffer: the trace's buffers reached its memory budget of %llu bytes",
-			 used ? "; " : "", over_memory,
-			 (unsigned long long)m->trace->req.memory_budget);
-	}
-	manager_update_status(m);
+	trace_store_archive(m->trace);
+	trace_store_kernel(m->trace);
+	trace_save_state(m);
+	m->trace_events->changed(m);
 	return 0;
-}
-
-/* Buffer data bytes the providers of uid hold in the trace. */
-static uint64_t buffers_of(const struct manager *m, uid_t uid)
-{
-	const struct provider *p;
-	uint64_t n = 0;
-
-	for (p = m->providers; p; p = p->next)
-		if (p->in_trace && p->uid == uid)
-			n += m->trace->buffer_size;
-	return n;
-}
-
-/*
- * Each buffer is shared memory the manager maps: one uid (root aside)
- * may not pin more than its budget, however many providers it starts.
- */
-static int check_budget(struct manager *m, struct provider *p)
-{
-	uint64_t held;
-
-	if (!p->uid || !m->user_buffer_budget)
-		return 0;
-	held = buffers_of(m, p->uid);
-	if (held + m->trace->buffer_size <= m->user_buffer_budget)
-		return 0;
-	p->over_budget = true;
-	if (log_burst_take(&m->over_budget, m->event))
-		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
-			 "Provider %s[%d] gets no buffer: uid %u holds %llu KiB of buffers, its budget is %llu KiB (fxtraced --user-buffer-budget)",
-			 p->name, (int)p->pid, (unsigned int)p->uid,
-			 (unsigned long long)(held >> 10),
-			 (unsigned long long)(m->user_buffer_budget >> 10));
-	return -EDQUOT;
-}
-
-static void unlist_provider(struct trace *t, uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; i < t->nlisted; i++)
-		if (t->listed[i].id == id) {
-			t->listed[i] = t->listed[--t->nlisted];
-			return;
-		}
-}
-
-/*
- * A provider listed before a restart that did not come back by the
- * deadline (it died meanwhile): its share of the budget is given up.
- */
-static bool unlist_not_back(struct trace *t)
-{
-	size_t i;
-
-	if (!t->recovered || now_ns() / 1000 < t->resume_deadline_usec)
-		return false;
-	for (i = 0; i < t->nlisted; i++)
-		if (!t->listed[i].reserved) {
-			log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
-				 "Provider %.*s[%d] of before the restart did not come back: its share of the memory budget goes to a provider that comes",
-				 (int)sizeof(t->listed[i].name),
-				 t->listed[i].name, (int)t->listed[i].pid);
-			unlist_provider(t, t->listed[i].id);
-			return true;
-		}
-	return false;
-}
-
-/*
- * Circular: the buffers of providers gone make room for a new one, the
- * one that joined first first. What they hold is the oldest past, which
- * a circular trace gives up first; an always-on trace sees processes
- * come and go. Not while the start joins the providers (none is gone
- * then; the loop holds the next one).
- */
-static void evict_gone(struct manager *m, struct trace *t)
-{
-	struct provider *p, *oldest;
-
-	if (t->mode != FXT_BUFFERING_CIRCULAR || !t->state_live)
-		return;
-	while (!memory_budget_fits(t->req.memory_budget, memory_used(t),
-				   t->buffer_size)) {
-		oldest = NULL;
-		for (p = m->providers; p; p = p->next)
-			if (p->in_trace && p->fd < 0 &&
-			    (!oldest || p->id < oldest->id))
-				oldest = p;
-		if (!oldest) {
-			if (unlist_not_back(t))
-				continue;
-			return;
-		}
-		log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(oldest),
-			 "Provider %s[%d], gone, leaves trace %s: its buffer makes room within the memory budget (what it recorded is dropped)",
-			 oldest->name, (int)oldest->pid, t->id);
-		unlist_provider(t, oldest->id);
-		provider_leave_trace(oldest);
-	}
-}
-
-/*
- * The trace's memory budget (tracectl start --memory-budget): a buffer
- * that would go over it is not given (memory_budget.h says why not a
- * smaller one), unless providers gone give theirs up.
- */
-static int check_memory_budget(struct manager *m, struct provider *p)
-{
-	struct trace *t = m->trace;
-	uint64_t used;
-
-	evict_gone(m, t);
-	used = memory_used(t);
-	if (memory_budget_fits(t->req.memory_budget, used, t->buffer_size))
-		return 0;
-	p->over_memory_budget = true;
-	if (log_burst_take(&m->over_budget, m->event))
-		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
-			 "Provider %s[%d] gets no buffer: trace %s holds %llu bytes of its memory budget of %llu, a buffer is %llu (tracectl start --memory-budget)",
-			 p->name, (int)p->pid, t->id, (unsigned long long)used,
-			 (unsigned long long)t->req.memory_budget,
-			 (unsigned long long)t->buffer_size);
-	return -ENOSPC;
 }
 
 int trace_join(struct manager *m, struct provider *p)
@@ -763,10 +455,10 @@ int trace_join(struct manager *m, struct provider *p)
 
 	if (!t || t->stopping || p->fd < 0 || p->in_trace)
 		return 0;
-	r = check_budget(m, p);
+	r = trace_check_budget(m, p);
 	if (r < 0)
 		return r;
-	r = check_memory_budget(m, p);
+	r = trace_check_memory_budget(m, p);
 	if (r < 0)
 		return r;
 	r = provider_join_trace(p, t->mode, t->buffer_size, t->categories,
@@ -777,25 +469,28 @@ int trace_join(struct manager *m, struct provider *p)
 		log_warning("Out of memory: provider %s[%d] would not be resumed after a restart",
 			    p->name, (int)p->pid);
 	if (t->state_live)
-		save_state(m);
+		trace_save_state(m);
 	return r;
 }
 
-static void reply(struct manager *m, struct controller *c, int error)
+/* The stop's answer: the trace's providers, its kernel rows, the result. */
+static void answer_stop(struct manager *m, int error)
 {
+	struct trace *t = m->trace;
 	struct provider *p;
 	struct fxt_ctl_provider d;
+	struct fxt_ctl_result res;
 	char message[FXT_CTL_MESSAGE_MAX] = "";
 
-	if (!c)
+	if (!t->stop_requester)
 		return;
 	for (p = m->providers; p; p = p->next) {
 		if (!p->in_trace)
 			continue;
 		provider_describe(p, &d);
-		(void)controller_send(c, &d, sizeof(d));
+		(void)t->stop_reply(t->stop_requester, &d, sizeof(d));
 	}
-	(void)trace_send_kernel(m, c);
+	(void)trace_send_kernel(m, t->stop_reply, t->stop_requester);
 	if (!error && m->trace->write_error)
 		snprintf(message, sizeof(message),
 			 "writing %.400s failed for a while (%s); the providers kept their records meanwhile, drops are counted",
@@ -807,7 +502,8 @@ static void reply(struct manager *m, struct controller *c, int error)
 	else if (error)
 		snprintf(message, sizeof(message), "writing %.400s failed: %s",
 			 m->trace->output, strerror(-error));
-	(void)controller_send_result(c, error, message);
+	trace_result(m, error, message, &res);
+	(void)t->stop_reply(t->stop_requester, &res, sizeof(res));
 }
 
 struct provider *trace_next_provider(const struct manager *m, uint32_t after)
@@ -891,7 +587,7 @@ static void finish(struct manager *m)
 	t->resume_timer = sd_event_source_disable_unref(t->resume_timer);
 	/* A restart from here on cuts back to this and collects again. */
 	t->finish_mark = archive_bytes(t->archive) + 1;
-	save_state(m);
+	trace_save_state(m);
 	archive_unbound(t->archive);
 	t->collect_error = collect_all(m);
 	r = archive_finish(t->archive, m->event, on_archive_written, m);
@@ -945,7 +641,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 	m->last_owner = t->owner;
 	m->last_error = r;
 	m->last_handed = !t->temp_name[0] ||
-			 (t->stop_requester && t->stop_requester->uid == t->owner);
+			 (t->stop_requester && t->stop_uid == t->owner);
 	if (!m->last_handed)
 		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
 			 "Trace %s is complete in %s beside %s: the next tracectl stop of uid %u puts it in place",
@@ -953,8 +649,8 @@ static void on_archive_written(struct archive *a, int fsync_error,
 	t->written = true;
 	if (m->state_dir_fd >= 0)
 		trace_state_remove(m->state_dir_fd);
-	unstore_all(t);
-	reply(m, t->stop_requester, r);
+	trace_unstore_all(t);
+	answer_stop(m, r);
 	for (p = m->providers; p; p = next) {
 		next = p->next;
 		p->over_budget = p->over_memory_budget = false;
@@ -962,7 +658,7 @@ static void on_archive_written(struct archive *a, int fsync_error,
 			provider_leave_trace(p);
 	}
 	m->trace = trace_free(t);
-	manager_trace_finished(m);
+	m->trace_events->finished(m);
 }
 
 static void finish_if_all_stopped(struct manager *m)
@@ -989,7 +685,7 @@ static int on_stop_timeout(sd_event_source *s, uint64_t usec, void *userdata)
 }
 
 /* STOP to every provider; the archive is written once all answered. */
-static void stop_providers(struct manager *m)
+void trace_stop_providers(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct provider *p;
@@ -1012,7 +708,7 @@ static void stop_providers(struct manager *m)
 		return;
 	}
 	(void)sd_event_source_set_description(t->stop_timer, "fxt-stop-timeout");
-	manager_update_status(m);
+	m->trace_events->changed(m);
 	finish_if_all_stopped(m);
 }
 
@@ -1023,7 +719,7 @@ static int on_resume_wait(sd_event_source *s, uint64_t usec, void *userdata)
 	log_full(LOG_WARNING, 0, TRACE_LOG_FIELDS(m->trace),
 		 "Trace %s: %u provider(s) did not come back after the restart; their records are lost",
 		 m->trace->id, m->trace->awaited);
-	stop_providers(m);
+	trace_stop_providers(m);
 	return 0;
 }
 
@@ -1050,29 +746,37 @@ static bool wait_for_resumes(struct manager *m)
 	return true;
 }
 
-int trace_stop(struct manager *m, struct controller *c)
+static void set_requester(struct trace *t, reply_fn reply, void *ctx,
+			  uid_t uid)
+{
+	t->stop_requester = ctx;
+	t->stop_reply = reply;
+	t->stop_uid = uid;
+}
+
+int trace_stop(struct manager *m, reply_fn reply, void *ctx, uid_t uid)
 {
 	struct trace *t = m->trace;
 
 	if (!t)
 		return -ESRCH;
 	if (t->stopping) {
-		if (t->stop_requester || !c)
+		if (t->stop_requester || !ctx)
 			return -EALREADY;
-		t->stop_requester = c;
+		set_requester(t, reply, ctx, uid);
 		return 0;
 	}
 	t->stopping = true;
-	t->stop_requester = c;
-	triggers_disarm(m);
+	set_requester(t, reply, ctx, uid);
+	m->trace_events->stopping(m);
 	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t), "Stopping trace %s (to %s)",
 		 t->id, t->output);
 	t->duration_timer = sd_event_source_disable_unref(t->duration_timer);
 	t->retry_timer = sd_event_source_disable_unref(t->retry_timer);
 	if (!wait_for_resumes(m))
-		stop_providers(m);
+		trace_stop_providers(m);
 	else
-		manager_update_status(m);
+		m->trace_events->changed(m);
 	return 0;
 }
 
@@ -1083,9 +787,9 @@ void trace_provider_stopped(struct manager *m, struct provider *p)
 		finish_if_all_stopped(m);
 }
 
-void trace_forget_controller(struct manager *m, struct controller *c)
+void trace_forget_requester(struct manager *m, const void *ctx)
 {
-	if (m->trace && m->trace->stop_requester == c)
+	if (m->trace && m->trace->stop_requester == ctx)
 		m->trace->stop_requester = NULL;
 }
 
@@ -1115,354 +819,6 @@ int trace_save(struct manager *m, struct provider *p,
 		return 0;
 	}
 	return send_saved(p, save->half, save->generation);
-}
-
-static struct trace_state_provider *listed_provider(struct trace *t,
-						    uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; i < t->nlisted; i++)
-		if (t->listed[i].id == id)
-			return &t->listed[i];
-	return NULL;
-}
-
-int trace_resume_provider(struct manager *m, struct provider *p,
-			  const struct fxt_msg_provider_resume *msg,
-			  int buffer_fd)
-{
-	struct trace *t = m->trace;
-	struct trace_state_provider *l;
-	unsigned int h;
-	int r;
-
-	if (!t || !t->recovered || t->finishing)
-		return -ESRCH;
-	l = listed_provider(t, msg->provider_id);
-	/* Its own uid's, once: no one hands in another's records. */
-	if (!l || l->reserved || l->uid != p->uid)
-		return -EPERM;
-	r = provider_buffer_adopt(&p->buffer, buffer_fd, t->buffer_size,
-				  t->mode, t->uuid.bytes);
-	if (r < 0)
-		return r;
-	l->reserved = 1;
-	l->pid = p->pid;
-	p->id = l->id;
-	p->in_trace = true;
-	p->started = msg->flags & FXT_RESUME_STARTED;
-	p->recovered = true;
-	for (h = 0; h < 2 && t->mode == FXT_BUFFERING_STREAMING; h++) {
-		p->saved_generation[h] = msg->saved_generation[h];
-		p->pending_save[h] = msg->pending_save[h];
-	}
-	log_full(LOG_INFO, 0, PROVIDER_LOG_FIELDS(p),
-		 "Provider %s[%d] handed its buffer of trace %s back as id %u",
-		 p->name, (int)p->pid, t->id, p->id);
-	/* The fills it asked to save before the restart, written now. */
-	if (retry_saves(t, p) < 0)
-		log_full(LOG_WARNING, 0, PROVIDER_LOG_FIELDS(p),
-			 "Provider %s[%d]: writing its saved halves failed; tried again every second",
-			 p->name, (int)p->pid);
-	if (t->awaited)
-		t->awaited--;
-	if (t->stopping && !t->stop_timer && !t->awaited)
-		stop_providers(m);
-	else if (t->stopping && t->stop_timer && provider_send_stop(p) < 0)
-		p->stopped = true;
-	return 0;
-}
-
-/*
- * The stored descriptor if systemd kept one, else the file by its hidden
- * name beside the output (needs the right to open it: root, or the
- * owner's uid); either only while it is the trace's (state_trust.h).
- */
-static int archive_again(struct manager *m, const struct trace_state *st,
-			 char *why, size_t why_len)
-{
-	_cleanup_close_ int fd = TAKE_FD(m->stored_archive_fd);
-	int r;
-
-	if (fd < 0)
-		return state_archive_open(st, why, why_len);
-	r = state_archive_check(fd, st, why, why_len);
-	if (r < 0)
-		return r;
-	log_info("The archive of the interrupted trace came from the service manager's descriptor store");
-	return TAKE_FD(fd);
-}
-
-/* A stop that was writing the archive: what it wrote is written again. */
-static int cut_to_finish_mark(int fd, uint64_t mark)
-{
-	struct stat sb;
-
-	if (!mark || fstat(fd, &sb) < 0 || (uint64_t)sb.st_size <= mark - 1)
-		return 0;
-	return ftruncate(fd, (off_t)(mark - 1)) < 0 ? -errno : 0;
-}
-
-static int resume_archive(struct trace *t, uint64_t *kept)
-{
-	int r;
-
-	r = archive_resume(t->archive, kept);
-	if (r < 0)
-		return r;
-	r = archive_write_provider_event(t->archive, 0,
-					 FXT_PROVIDER_EVENT_RECOVERED);
-	return r < 0 ? r : archive_commit(t->archive, 0, 1);
-}
-
-/*
- * The kernel descriptors the store kept for trace t, taken from m (their
- * names stay, for a failed resume to let them go); their roles are cut
- * from the names into roles. Those of another trace are let go.
- */
-static size_t take_kernel_fds(struct manager *m, const struct trace *t,
-			      struct kernel_kept_fd *out,
-			      char (*roles)[MANAGER_FDNAME_MAX])
-{
-	size_t i, n = 0, len;
-
-	manager_drop_stored_kernel(m, t->id);
-	for (i = 0; i < m->nstored_kernel; i++) {
-		struct manager_stored_fd *s = &m->stored_kernel[i];
-		const char *role = s->name + strlen(MANAGER_FDSTORE_KERNEL);
-
-		len = strlen(role) - strlen(t->id) - 1;
-		snprintf(roles[n], MANAGER_FDNAME_MAX, "%.*s", (int)len, role);
-		out[n] = (struct kernel_kept_fd){
-			.fd = TAKE_FD(s->fd),
-			.role = roles[n],
-		};
-		n++;
-	}
-	return n;
-}
-
-static int recover(struct manager *m, const struct trace_state *st,
-		   struct trace_state_provider *listed, size_t nlisted)
-{
-	struct kernel_kept_fd adopt[MANAGER_STORED_KERNEL_MAX];
-	char roles[MANAGER_STORED_KERNEL_MAX][MANAGER_FDNAME_MAX];
-	_cleanup_(trace_freep) struct trace *t = NULL;
-	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
-	uint64_t now = now_ns(), duration = 0, kept = 0;
-	enum fxt_ctl_kernel kernel = st->req.kernel;
-	bool from_store;
-	size_t i, nadopt;
-	int fd, r;
-
-	r = validate(&st->req, note, sizeof(note));
-	if (r < 0)
-		return r;
-	r = new_trace(m, &st->req, st->owner, &t, note, sizeof(note));
-	if (r < 0)
-		return r;
-	memcpy(t->uuid.bytes, st->trace_id, sizeof(t->uuid.bytes));
-	sd_id128_to_string(t->uuid, t->id);
-	t->kernel_id = st->kernel_id;
-	t->started_ns = st->started_ns;
-	t->recovered = true;
-	t->listed = listed;
-	t->nlisted = nlisted;
-	for (i = 0; i < nlisted; i++)
-		listed[i].reserved = 0;
-	t->awaited = t->to_resume = (unsigned int)nlisted;
-	if (m->next_provider_id < st->next_provider_id)
-		m->next_provider_id = st->next_provider_id;
-	from_store = m->stored_archive_fd >= 0;
-	fd = archive_again(m, st, why, sizeof(why));
-	if (fd < 0) {
-		t->listed = NULL;
-		log_full(LOG_ERR, -fd, TRACE_LOG_FIELDS(t),
-			 "Trace %s cannot be resumed: its file %s beside %s is not taken again: %s",
-			 t->id, t->temp_name, t->output, why);
-		return fd;
-	}
-	r = cut_to_finish_mark(fd, st->finish_mark);
-	if (st->req.duration_ns) {
-		uint64_t end = st->started_ns + st->req.duration_ns;
-
-		duration = end > now ? end - now : 1000;
-	}
-	/*
-	 * The kernel capture from the descriptor store (the module's session,
-	 * the BPF programs and ring map) is taken back with its rings;
-	 * otherwise the capture starts again, what it held gone.
-	 */
-	nadopt = take_kernel_fds(m, t, adopt, roles);
-	if (r >= 0) {
-		r = set_up(m, t, fd, kernel, adopt, nadopt, duration, note,
-			   sizeof(note));
-	} else {
-		close(fd);
-		while (nadopt--)
-			close(adopt[nadopt].fd);
-		nadopt = 0;
-	}
-	t->kernel_adopted = nadopt && t->kernel;
-	if (r < 0 && t->archive && !t->kernel && nadopt) {
-		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
-			 "Trace %s: the kernel capture could not be taken back (%s); capturing afresh",
-			 t->id, note);
-		unstore_kernel(t);
-		r = kernel_source_open(m->event, kernel, t->mode,
-				       t->req.kernel_buffer_size, t->categories,
-				       t->req.kernel_syscall_pids,
-				       m->mem_interval_ns, t->kernel_id,
-				       t->archive, NULL, 0, &t->kernel, note,
-				       sizeof(note));
-		if (r >= 0)
-			r = start_duration_timer(m, t, duration);
-		if (r >= 0)
-			r = start_retry_timer(m, t);
-	}
-	if (r < 0 && t->archive && !t->kernel && kernel != FXT_CTL_KERNEL_OFF) {
-		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
-			 "Trace %s: no kernel capture after the restart: %s",
-			 t->id, note);
-		r = 0;
-		if (!t->retry_timer)
-			r = start_retry_timer(m, t);
-		if (r >= 0 && duration && !t->duration_timer)
-			r = start_duration_timer(m, t, duration);
-	}
-	if (r >= 0)
-		r = resume_archive(t, &kept);
-	if (r < 0) {
-		t->listed = NULL;
-		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(t),
-			 "Trace %s cannot be resumed: %s", t->id,
-			 note[0] ? note : strerror(-r));
-		return r;
-	}
-	log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(t),
-		 "Trace %s resumed after a restart of fxtraced: %s keeps %llu bytes, %zu provider(s) to hand their buffers back, kernel %s%s",
-		 t->id, t->output, (unsigned long long)kept, nlisted,
-		 kernel_source_backend(t->kernel),
-		 t->kernel_adopted ? ", its capture taken back from the descriptor store with what its rings hold" : "");
-	t->resume_deadline_usec = now_ns() / 1000 + MANAGER_RESUME_WAIT_USEC;
-	t->state_live = true;
-	if (!from_store)
-		store_archive(t);
-	if (!t->kernel_adopted)
-		store_kernel(t);
-	m->nstored_kernel = 0;	/* the trace's now */
-	m->trace = TAKE_PTR(t);
-	save_state(m);
-	return 0;
-}
-
-/*
- * The triggers armed before the restart, armed again: their directory
- * from the descriptor store, else by its name; either only while it is
- * the one they were armed with, still of their owner (state_trust.h).
- */
-static void rearm_triggers(struct manager *m, const struct trace_state *st)
-{
-	_cleanup_close_ int fd = TAKE_FD(m->stored_snapshot_dir_fd);
-	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
-	int r;
-
-	if (!st->triggers.count && !st->triggers.latency_ns)
-		return;
-	if (fd < 0)
-		fd = open(st->triggers.dir,
-			  O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	r = fd < 0 ? -errno : state_triggers_dir_check(fd, st, why, sizeof(why));
-	if (fd < 0)
-		snprintf(why, sizeof(why), "cannot be opened: %s", strerror(-r));
-	if (r < 0) {
-		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its triggers are not armed again: their snapshot directory %s %s (arm them again: tracectl start --trigger)",
-			 m->trace->id, st->triggers.dir, why);
-		return;
-	}
-	r = triggers_arm(m, &st->triggers, fcntl(fd, F_DUPFD_CLOEXEC, 3),
-			 st->triggers_owner, note, sizeof(note));
-	if (r < 0 && st->triggers.latency_ns && st->triggers.count) {
-		/* A capture taken back may not reach its threshold: the rest. */
-		struct fxt_ctl_triggers names = st->triggers;
-
-		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its latency trigger is not armed again: %s",
-			 m->trace->id, note);
-		names.latency_ns = 0;
-		r = triggers_arm(m, &names, TAKE_FD(fd), st->triggers_owner,
-				 note, sizeof(note));
-	}
-	if (r < 0)
-		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its triggers are not armed again: %s",
-			 m->trace->id, note);
-	else
-		log_full(LOG_NOTICE, 0, TRACE_LOG_FIELDS(m->trace),
-			 "Trace %s: its %u trigger(s) armed again after the restart",
-			 m->trace->id, st->triggers.count);
-	if (r >= 0)
-		triggers_keep_again(m, st->snapshots,
-				    st->nsnapshots < FXT_CTL_SNAPSHOT_FILES_MAX ?
-					    st->nsnapshots :
-					    FXT_CTL_SNAPSHOT_FILES_MAX);
-}
-
-int trace_recover(struct manager *m)
-{
-	struct trace_state_provider *listed = NULL;
-	struct trace_state st;
-	char why[STATE_TRUST_WHY_MAX];
-	size_t n;
-	int r;
-
-	r = m->state_dir_fd >= 0 ?
-		    trace_state_load(m->state_dir_fd, &st, &listed, &n, why,
-				     sizeof(why)) : -ENOENT;
-	if (r < 0 && r != -ENOENT)
-		log_warning_errno(r, "Ignoring the trace state in %s: %s",
-				  m->state_dir, why);
-	if (r >= 0)
-		r = recover(m, &st, listed, n);
-	if (r >= 0)
-		rearm_triggers(m, &st);
-	/* A directory not armed again (or of no trace): let it go. */
-	if (m->stored_snapshot_dir_fd >= 0)
-		close(m->stored_snapshot_dir_fd);
-	m->stored_snapshot_dir_fd = -1;
-	if (!m->triggers)
-		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_SNAPSHOT_DIR);
-	if (r < 0) {
-		free(listed);
-		if (m->state_dir_fd >= 0)
-			trace_state_remove(m->state_dir_fd);
-		/* Stored descriptors without a trace to resume: let them go. */
-		(void)sd_notify(0, "FDSTOREREMOVE=1\nFDNAME=" MANAGER_FDSTORE_ARCHIVE);
-		manager_drop_stored_kernel(m, NULL);
-		if (m->stored_archive_fd >= 0)
-			close(m->stored_archive_fd);
-		m->stored_archive_fd = -1;
-	}
-	manager_update_status(m);
-	return 0;
-}
-
-int trace_hand_last(struct manager *m, struct controller *c)
-{
-	char message[FXT_CTL_MESSAGE_MAX];
-
-	if (m->trace || m->last_handed || c->uid != m->last_owner)
-		return -ESRCH;
-	snprintf(message, sizeof(message),
-		 "the trace had already ended (its duration ran out, or its stopper went away)%s%s",
-		 m->last_error ? "; writing it failed: " : "",
-		 m->last_error ? strerror(-m->last_error) : "");
-	/* Described (temp_name, owner) before it is marked handed. */
-	(void)controller_send_result(c, 0, message);
-	m->last_handed = true;
-	return 0;
 }
 
 enum fxt_ctl_state trace_state(const struct manager *m)
@@ -1519,7 +875,7 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 	res->mode = t->mode;
 	res->buffer_size = t->buffer_size;
 	res->memory_budget = t->req.memory_budget;
-	res->memory_used = memory_used(t);
+	res->memory_used = trace_memory_used(t);
 	snprintf(res->name, sizeof(res->name), "%s", t->req.name);
 	res->elapsed_ns = now_ns() - t->started_ns;
 	snprintf(res->kernel, sizeof(res->kernel), "%s",
@@ -1527,48 +883,22 @@ void trace_describe(const struct manager *m, struct fxt_ctl_result *res)
 	snprintf(res->output, sizeof(res->output), "%s", t->output);
 }
 
-void trace_write_note(const struct manager *m, char *buf, size_t len)
+void trace_result(const struct manager *m, int error, const char *message,
+		  struct fxt_ctl_result *res)
 {
-	const struct trace *t = m->trace;
-	struct archive_state st;
-	bool failing, removed;
-	int error;
-
-	buf[0] = '\0';
-	if (!t || !t->archive)
-		return;
-	archive_state(t->archive, &st);
-	error = st.error;
-	failing = st.failing;
-	removed = st.removed;
-	if (removed)
-		snprintf(buf, len,
-			 "the archive's file %.60s beside %.200s was removed: nothing will be put at %.200s",
-			 t->temp_name, t->output, t->output);
-	else if (error && failing)
-		snprintf(buf, len,
-			 "writing %.300s fails: %s; %llu KiB wait in memory, records in the buffers (what does not fit is dropped and counted), writing is tried again every second",
-			 t->output, strerror(-error),
-			 (unsigned long long)(st.queued >> 10));
-	else if (st.not_queued && st.queued)
-		snprintf(buf, len,
-			 "writing %.300s is slow: %llu KiB wait in memory; %llu writes waited in the providers' buffers for room",
-			 t->output, (unsigned long long)(st.queued >> 10),
-			 (unsigned long long)st.not_queued);
-	else if (error)
-		snprintf(buf, len,
-			 "writing %.400s failed (%s), then resumed: the archive lacks what was not written then",
-			 t->output, strerror(-error));
-	else if (t->recovered)
-		snprintf(buf, len,
-			 "resumed after a restart of fxtraced: %u of %u provider(s) handed their buffers back%s",
-			 t->to_resume - t->awaited, t->to_resume,
-			 !t->kernel ? "" : t->kernel_adopted ?
-			 "; the kernel capture was taken back" :
-			 "; kernel records of before the restart are lost");
+	fxt_msg_init(res, FXT_MSG_CTL_RESULT, sizeof(*res));
+	res->error = error;
+	trace_describe(m, res);
+	snprintf(res->message, sizeof(res->message), "%s",
+		 message ? message : "");
 }
 
-int trace_send_kernel(const struct manager *m, struct controller *c)
+void trace_log_fields(const struct manager *m, struct log_fields *f)
+{
+	*f = *TRACE_LOG_FIELDS(m->trace);
+}
+
+int trace_send_kernel(const struct manager *m, reply_fn reply, void *ctx)
 {
 	struct fxt_ctl_provider d[KERNEL_SOURCE_ROWS_MAX];
 	size_t i, n;
@@ -1579,28 +909,6 @@ int trace_send_kernel(const struct manager *m, struct controller *c)
 	n = kernel_source_describe(m->trace->kernel, d,
 				   KERNEL_SOURCE_ROWS_MAX);
 	for (i = 0; i < n && r >= 0; i++)
-		r = controller_send(c, &d[i], sizeof(d[i]));
+		r = reply(ctx, &d[i], sizeof(d[i]));
 	return r;
-}
-
-void trace_format_status(const struct manager *m, unsigned int nproviders,
-			 char *buf, size_t len)
-{
-	const struct trace *t = m->trace;
-
-	char note[FXT_CTL_MESSAGE_MAX];
-	struct archive_state st = { 0 };
-
-	trace_write_note(m, note, sizeof(note));
-	if (t->archive)
-		archive_state(t->archive, &st);
-	if (t->stopping)
-		snprintf(buf, len, "Stopping trace %s: writing %s", t->id,
-			 t->output);
-	else
-		snprintf(buf, len,
-			 "Tracing to %s (trace %s, kernel %s): %u provider(s) connected, %llu bytes written%s%s",
-			 t->output, t->id, kernel_source_backend(t->kernel),
-			 nproviders, (unsigned long long)st.written,
-			 note[0] ? "; " : "", note);
 }

@@ -31,16 +31,17 @@
 #include <unistd.h>
 
 #include "cleanup.h"
-#include "controller.h"
 #include "kernel_source.h"
 #include <fxt/fxt_msg.h>
 #include "log.h"
-#include "manager.h"
+#include "manager_state.h"
 #include "provider.h"
 #include "snapshot.h"
 #include "snapshot_budget.h"
 #include "snapshot_dir.h"
+#include "state_trust.h"
 #include "trace.h"
+#include "trace_state.h"
 #include "trigger.h"
 
 #define USEC_PER_SEC 1000000ull
@@ -273,7 +274,7 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 		log_info("Armed the latency trigger: a wakeup that waits over %llu us for a CPU",
 			 (unsigned long long)(req->latency_ns / 1000));
 	}
-	trace_keep_triggers(m);
+	trace_keep_triggers(m, set->dir_fd);
 	if (set->count)
 		log_info("Armed %u trigger(s) (first: %s), snapshots to %s, delay %llu ms, at most %u per second each",
 			 set->count, set->armed[0].name, set->dir,
@@ -285,8 +286,13 @@ int triggers_arm(struct manager *m, const struct fxt_ctl_triggers *req,
 	return 0;
 }
 
-bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
-		      uid_t *owner, int *dir_fd)
+/*
+ * The armed triggers as the request that would arm them again (a
+ * restart), their owner and directory; false when none are armed.
+ */
+static bool triggers_request(const struct manager *m,
+			     struct fxt_ctl_triggers *req, uid_t *owner,
+			     int *dir_fd)
 {
 	const struct triggers *set = m->triggers;
 	unsigned int i;
@@ -309,8 +315,12 @@ bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
 	return true;
 }
 
-size_t triggers_kept(const struct manager *m, struct snapshot_kept *kept,
-		     size_t max)
+/*
+ * The snapshots the armed triggers keep (snapshot_budget.h), at most max
+ * of them, into kept, for the state file; their number.
+ */
+static size_t triggers_kept(const struct manager *m,
+			    struct snapshot_kept *kept, size_t max)
 {
 	const struct triggers *set = m->triggers;
 	size_t n;
@@ -320,6 +330,22 @@ size_t triggers_kept(const struct manager *m, struct snapshot_kept *kept,
 	n = set->budget.nkept < max ? set->budget.nkept : max;
 	memcpy(kept, set->budget.kept, n * sizeof(*kept));
 	return n;
+}
+
+void triggers_save_state(const struct manager *m, struct trace_state *st)
+{
+	struct stat sb;
+	uid_t owner;
+	int dir_fd;
+
+	if (triggers_request(m, &st->triggers, &owner, &dir_fd) &&
+	    fstat(dir_fd, &sb) == 0) {
+		st->triggers_owner = owner;
+		st->triggers_dir_dev = sb.st_dev;
+		st->triggers_dir_ino = sb.st_ino;
+		st->nsnapshots = (uint32_t)triggers_kept(
+			m, st->snapshots, FXT_CTL_SNAPSHOT_FILES_MAX);
+	}
 }
 
 /* Whether file is a snapshot name of one of set's triggers. */
@@ -340,8 +366,13 @@ static bool snapshot_of(const struct triggers *set, const char *file)
 	return false;
 }
 
-void triggers_keep_again(struct manager *m, const struct snapshot_kept *kept,
-			 size_t n)
+/*
+ * After a restart, once armed again: the snapshots kept before it count
+ * in the budget again, those that still are the files written (named
+ * for an armed trigger).
+ */
+static void triggers_keep_again(struct manager *m,
+				const struct snapshot_kept *kept, size_t n)
 {
 	struct triggers *set = m->triggers;
 	size_t i;
@@ -357,6 +388,61 @@ void triggers_keep_again(struct manager *m, const struct snapshot_kept *kept,
 		log_info("%u of the %zu snapshots in %s kept before the restart still count in the budget: %llu bytes",
 			 set->budget.nkept, n, set->dir,
 			 (unsigned long long)set->budget.kept_bytes);
+}
+
+/*
+ * The triggers armed before the restart, armed again: their directory
+ * from the descriptor store, else by its name; either only while it is
+ * the one they were armed with, still of their owner (state_trust.h).
+ */
+void triggers_rearm(struct manager *m, const struct trace_state *st)
+{
+	struct log_fields fields;
+	_cleanup_close_ int fd = TAKE_FD(m->stored_snapshot_dir_fd);
+	char note[FXT_CTL_MESSAGE_MAX] = "", why[STATE_TRUST_WHY_MAX];
+	int r;
+
+	if (!st->triggers.count && !st->triggers.latency_ns)
+		return;
+	trace_log_fields(m, &fields);
+	if (fd < 0)
+		fd = open(st->triggers.dir,
+			  O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	r = fd < 0 ? -errno : state_triggers_dir_check(fd, st, why, sizeof(why));
+	if (fd < 0)
+		snprintf(why, sizeof(why), "cannot be opened: %s", strerror(-r));
+	if (r < 0) {
+		log_full(LOG_ERR, -r, &fields,
+			 "Trace %s: its triggers are not armed again: their snapshot directory %s %s (arm them again: tracectl start --trigger)",
+			 fields.trace_id, st->triggers.dir, why);
+		return;
+	}
+	r = triggers_arm(m, &st->triggers, fcntl(fd, F_DUPFD_CLOEXEC, 3),
+			 st->triggers_owner, note, sizeof(note));
+	if (r < 0 && st->triggers.latency_ns && st->triggers.count) {
+		/* A capture taken back may not reach its threshold: the rest. */
+		struct fxt_ctl_triggers names = st->triggers;
+
+		log_full(LOG_ERR, -r, &fields,
+			 "Trace %s: its latency trigger is not armed again: %s",
+			 fields.trace_id, note);
+		names.latency_ns = 0;
+		r = triggers_arm(m, &names, TAKE_FD(fd), st->triggers_owner,
+				 note, sizeof(note));
+	}
+	if (r < 0)
+		log_full(LOG_ERR, -r, &fields,
+			 "Trace %s: its triggers are not armed again: %s",
+			 fields.trace_id, note);
+	else
+		log_full(LOG_NOTICE, 0, &fields,
+			 "Trace %s: its %u trigger(s) armed again after the restart",
+			 fields.trace_id, st->triggers.count);
+	if (r >= 0)
+		triggers_keep_again(m, st->snapshots,
+				    st->nsnapshots < FXT_CTL_SNAPSHOT_FILES_MAX ?
+					    st->nsnapshots :
+					    FXT_CTL_SNAPSHOT_FILES_MAX);
 }
 
 static struct trigger_armed *find(struct triggers *set, const char *name)
@@ -661,7 +747,7 @@ static int watch_latency(struct triggers *set, uint64_t threshold_ns,
 	return r;
 }
 
-int triggers_send_status(struct manager *m, struct controller *c)
+int triggers_send_status(struct manager *m, reply_fn reply, void *ctx)
 {
 	struct triggers *set = m->triggers;
 	struct fxt_ctl_trigger d;
@@ -683,21 +769,20 @@ int triggers_send_status(struct manager *m, struct controller *c)
 		snprintf(d.name, sizeof(d.name), "%s", t->name);
 		snprintf(d.file, sizeof(d.file), "%.*s", (int)sizeof(d.file) - 1,
 			 set->dir);
-		r = controller_send(c, &d, sizeof(d));
+		r = reply(ctx, &d, sizeof(d));
 		if (r < 0)
 			return r;
 	}
 	snapshot_budget_refresh(&set->budget, set->dir_fd);
 	snapshot_budget_describe(&set->budget, &d);
-	r = controller_send(c, &d, sizeof(d));
+	r = reply(ctx, &d, sizeof(d));
 	if (r < 0)
 		return r;
 	for (i = 0; i < set->nhistory; i++) {
 		unsigned int at = (set->next_history + TRIGGER_HISTORY -
 				   set->nhistory + i) % TRIGGER_HISTORY;
 
-		r = controller_send(c, &set->history[at],
-				    sizeof(set->history[at]));
+		r = reply(ctx, &set->history[at], sizeof(set->history[at]));
 		if (r < 0)
 			return r;
 	}

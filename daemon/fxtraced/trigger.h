@@ -16,11 +16,11 @@
 #include <fxt/provider_abi.h>
 
 #include "control_proto.h"
+#include "reply.h"
 
-struct controller;
 struct manager;
 struct provider;
-struct snapshot_kept;
+struct trace_state;
 
 /* The last snapshots status lists. */
 #define TRIGGER_HISTORY 8
@@ -32,25 +32,18 @@ void triggers_fire(struct manager *m, const struct provider *p,
 		   const struct fxt_msg_trigger *msg);
 /* The trace ends: delayed snapshots not taken yet are dropped. */
 void triggers_disarm(struct manager *m);
+/* The triggers' rows, the budget's, the last snapshots' to ctx. */
+int triggers_send_status(struct manager *m, reply_fn reply, void *ctx);
 /*
- * The armed triggers as the request that would arm them again (a
- * restart), their owner and directory; false when none are armed.
+ * Into the trace's state file (trace_state.h): the armed triggers, their
+ * owner and directory, the snapshots they keep. Nothing when none are.
  */
-bool triggers_request(const struct manager *m, struct fxt_ctl_triggers *req,
-		      uid_t *owner, int *dir_fd);
-int triggers_send_status(struct manager *m, struct controller *c);
+void triggers_save_state(const struct manager *m, struct trace_state *st);
 /*
- * The snapshots the armed triggers keep (snapshot_budget.h), at most max
- * of them, into kept, for the state file; their number.
+ * After a restart resumed the trace: the triggers st says were armed,
+ * armed again with their directory (from the descriptor store, else by
+ * its name, only while it is theirs) and the snapshots they kept.
  */
-size_t triggers_kept(const struct manager *m, struct snapshot_kept *kept,
-		     size_t max);
-/*
- * After a restart, once armed again: the snapshots kept before it count
- * in the budget again, those that still are the files written (named
- * for an armed trigger).
- */
-void triggers_keep_again(struct manager *m, const struct snapshot_kept *kept,
-			 size_t n);
+void triggers_rearm(struct manager *m, const struct trace_state *st);
 
 #endif /* FXT_TRIGGER_H */

@@ -229,12 +229,17 @@ static bool tracepoint_arg_is_pointer(const struct btf *vmlinux,
 	return t && btf_is_ptr(t);
 }
 
+/* The parts of kernel:mem a kernel may lack, present here. */
+struct mem_parts {
+	bool memcg, compaction, oom;
+};
+
 /*
  * kernel:mem: the parts of it this kernel has beyond RSS and direct
  * reclaim (memory cgroups, compaction and the OOM victim's task are
  * build options or came later) run where present, in page-size units.
  */
-static void select_mem_programs(struct fxt_sched_bpf *skel, bool mem)
+static struct mem_parts select_mem(struct fxt_sched_bpf *skel, bool mem)
 {
 	struct btf *vmlinux = mem ? btf__load_vmlinux_btf() : NULL;
 	bool btf = mem && !libbpf_get_error(vmlinux);
@@ -244,15 +249,6 @@ static void select_mem_programs(struct fxt_sched_bpf *skel, bool mem)
 			  has_tracepoint(vmlinux, "mm_compaction_end");
 	bool oom = btf && tracepoint_arg_is_pointer(vmlinux, "mark_victim", 0);
 
-	bpf_program__set_autoload(skel->progs.fxt_rss_stat, mem);
-	bpf_program__set_autoload(skel->progs.fxt_rss_exit, mem);
-	bpf_program__set_autoload(skel->progs.fxt_direct_reclaim_begin, mem);
-	bpf_program__set_autoload(skel->progs.fxt_direct_reclaim_end, mem);
-	bpf_program__set_autoload(skel->progs.fxt_memcg_reclaim_begin, memcg);
-	bpf_program__set_autoload(skel->progs.fxt_memcg_reclaim_end, memcg);
-	bpf_program__set_autoload(skel->progs.fxt_compaction_begin, compaction);
-	bpf_program__set_autoload(skel->progs.fxt_compaction_end, compaction);
-	bpf_program__set_autoload(skel->progs.fxt_mark_victim, oom);
 	skel->rodata->page_shift =
 		(__u32)__builtin_ctzl((unsigned long)sysconf(_SC_PAGESIZE));
 	/* LRU maps are allocated whole: none to speak of when unused. */
@@ -262,54 +258,64 @@ static void select_mem_programs(struct fxt_sched_bpf *skel, bool mem)
 	}
 	if (btf)
 		btf__free(vmlinux);
+	return (struct mem_parts){ memcg, compaction, oom };
 }
 
-/* kernel:power, kernel:block, kernel:fault; block ids under a fresh key. */
-static void select_dev_programs(struct fxt_sched_bpf *skel, uint32_t events)
-{
-	bool power = events & FXT_SCHED_EV_POWER;
-	bool block = events & FXT_SCHED_EV_BLOCK;
-
-	bpf_program__set_autoload(skel->progs.fxt_cpu_idle, power);
-	bpf_program__set_autoload(skel->progs.fxt_cpu_frequency, power);
-	bpf_program__set_autoload(skel->progs.fxt_block_rq_issue, block);
-	bpf_program__set_autoload(skel->progs.fxt_block_rq_complete, block);
-	bpf_program__set_autoload(skel->progs.fxt_page_fault_user,
-				  events & FXT_SCHED_EV_FAULT);
-	if (block)
-		(void)!getrandom((void *)skel->rodata->block_key,
-				 sizeof(skel->rodata->block_key), 0);
-}
+/* Each program, and whether the events selected (and this kernel) load it. */
+struct program_choice {
+	struct bpf_program *prog;
+	bool load;
+};
 
 /* Loads only the programs of the selected FXT_SCHED_EV_* events. */
 static void select_programs(struct fxt_sched_bpf *skel, uint32_t events,
 			    const uint32_t *syscall_pids)
 {
-	bool sw = events & FXT_SCHED_EV_SWITCH;
-	bool wake = events & FXT_SCHED_EV_WAKEUP;
-	bool names = events & FXT_SCHED_EV_NAMES;
-	bool proc = events & FXT_SCHED_EV_PROC;
-	bool irq = events & FXT_SCHED_EV_IRQ;
-	bool syscall = events & FXT_SCHED_EV_SYSCALL;
+	typeof(skel->progs) *p = &skel->progs;
+	bool mem = events & FXT_SCHED_EV_MEM;
+	struct mem_parts has = select_mem(skel, mem);
+	uint32_t names_or_proc = FXT_SCHED_EV_NAMES | FXT_SCHED_EV_PROC;
+	const struct program_choice choices[] = {
+		{ p->fxt_sched_switch, events & FXT_SCHED_EV_SWITCH },
+		{ p->fxt_sched_wakeup, events & FXT_SCHED_EV_WAKEUP },
+		{ p->fxt_sched_wakeup_new, events & FXT_SCHED_EV_WAKEUP },
+		{ p->fxt_sched_fork, events & names_or_proc },
+		{ p->fxt_sched_exec, events & names_or_proc },
+		{ p->fxt_task_rename, events & FXT_SCHED_EV_NAMES },
+		{ p->fxt_sched_exit, events & FXT_SCHED_EV_PROC },
+		{ p->fxt_irq_entry, events & FXT_SCHED_EV_IRQ },
+		{ p->fxt_irq_exit, events & FXT_SCHED_EV_IRQ },
+		{ p->fxt_softirq_entry, events & FXT_SCHED_EV_IRQ },
+		{ p->fxt_softirq_exit, events & FXT_SCHED_EV_IRQ },
+		{ p->fxt_sys_enter, events & FXT_SCHED_EV_SYSCALL },
+		{ p->fxt_sys_exit, events & FXT_SCHED_EV_SYSCALL },
+		/* kernel:power, kernel:block, kernel:fault */
+		{ p->fxt_cpu_idle, events & FXT_SCHED_EV_POWER },
+		{ p->fxt_cpu_frequency, events & FXT_SCHED_EV_POWER },
+		{ p->fxt_block_rq_issue, events & FXT_SCHED_EV_BLOCK },
+		{ p->fxt_block_rq_complete, events & FXT_SCHED_EV_BLOCK },
+		{ p->fxt_page_fault_user, events & FXT_SCHED_EV_FAULT },
+		{ p->fxt_rss_stat, mem },
+		{ p->fxt_rss_exit, mem },
+		{ p->fxt_direct_reclaim_begin, mem },
+		{ p->fxt_direct_reclaim_end, mem },
+		{ p->fxt_memcg_reclaim_begin, has.memcg },
+		{ p->fxt_memcg_reclaim_end, has.memcg },
+		{ p->fxt_compaction_begin, has.compaction },
+		{ p->fxt_compaction_end, has.compaction },
+		{ p->fxt_mark_victim, has.oom },
+	};
+	size_t i;
 
 	skel->rodata->events = events;
 	memcpy((void *)skel->rodata->syscall_pids, syscall_pids,
 	       sizeof(skel->rodata->syscall_pids));
-	bpf_program__set_autoload(skel->progs.fxt_sched_switch, sw);
-	bpf_program__set_autoload(skel->progs.fxt_sched_wakeup, wake);
-	bpf_program__set_autoload(skel->progs.fxt_sched_wakeup_new, wake);
-	bpf_program__set_autoload(skel->progs.fxt_sched_fork, names || proc);
-	bpf_program__set_autoload(skel->progs.fxt_sched_exec, names || proc);
-	bpf_program__set_autoload(skel->progs.fxt_task_rename, names);
-	bpf_program__set_autoload(skel->progs.fxt_sched_exit, proc);
-	bpf_program__set_autoload(skel->progs.fxt_irq_entry, irq);
-	bpf_program__set_autoload(skel->progs.fxt_irq_exit, irq);
-	bpf_program__set_autoload(skel->progs.fxt_softirq_entry, irq);
-	bpf_program__set_autoload(skel->progs.fxt_softirq_exit, irq);
-	bpf_program__set_autoload(skel->progs.fxt_sys_enter, syscall);
-	bpf_program__set_autoload(skel->progs.fxt_sys_exit, syscall);
-	select_dev_programs(skel, events);
-	select_mem_programs(skel, events & FXT_SCHED_EV_MEM);
+	for (i = 0; i < sizeof(choices) / sizeof(*choices); i++)
+		bpf_program__set_autoload(choices[i].prog, choices[i].load);
+	/* kernel:block's ids are keyed hashes, under a fresh key. */
+	if (events & FXT_SCHED_EV_BLOCK)
+		(void)!getrandom((void *)skel->rodata->block_key,
+				 sizeof(skel->rodata->block_key), 0);
 }
 
 static int load_skeleton(struct bpf_backend *b,
@@ -553,9 +559,6 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 			    size_t cap)
 {
 	struct bpf_backend *b = state;
-	struct fxt_ring_reader r;
-	size_t len;
-	int err;
 
 	if (cpu == 0) {
 		ack_timer(b);	/* the merge reads every CPU once per drain */
@@ -566,12 +569,8 @@ static ssize_t bpf_read_cpu(void *state, unsigned int cpu, void *buf,
 		return -EINVAL;
 	if (b->running && b->mode == FXT_BUFFERING_CIRCULAR)
 		return 0;
-	err = bpf_ring(b, cpu, &r);
-	if (err)
-		return err;
-	len = fxt_ring_read(&r, buf, cap, 1);
-	b->corrupt += r.corrupt;
-	return len;
+	return kernel_backend_read_ring(b, cpu, buf, cap, bpf_ring,
+					&b->corrupt);
 }
 
 /* The programs read the threshold from .bss at each switch and wakeup. */

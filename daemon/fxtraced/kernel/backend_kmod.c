@@ -262,15 +262,9 @@ static ssize_t kmod_read_cpu(void *state, unsigned int cpu, void *buf,
 			     size_t cap)
 {
 	struct kmod_state *s = state;
-	struct fxt_ring_reader r;
-	size_t len;
-	int err = kmod_ring(s, cpu, &r);
 
-	if (err)
-		return err;
-	len = fxt_ring_read(&r, buf, cap, 1);
-	s->corrupt += r.corrupt;
-	return len;
+	return kernel_backend_read_ring(s, cpu, buf, cap, kmod_ring,
+					&s->corrupt);
 }
 
 static void kmod_stats(void *state, struct kernel_session_stats *st)

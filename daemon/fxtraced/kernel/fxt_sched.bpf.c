@@ -454,25 +454,34 @@ int BPF_PROG(fxt_task_rename, struct task_struct *task, const char *comm)
 	return 0;
 }
 
-/* kernel:power: the CPU is the counter id, not the CPU that writes. */
+/*
+ * kernel:power: a counter of CPU cpu_id, its idle state or its frequency
+ * (value). The CPU is the counter id, not the CPU that writes.
+ */
+static __always_inline int write_power(bool frequency, __u32 cpu_id,
+				       __u32 value)
+{
+	__u64 rec[FXT_KPOWER_COUNTER_WORDS];
+	__u64 now = bpf_ktime_get_boot_ns();
+
+	if (frequency)
+		fxt_kpower_write_frequency(rec, now, cpu_id, value);
+	else
+		fxt_kpower_write_idle(rec, now, cpu_id, value);
+	ring_write(rec, FXT_KPOWER_COUNTER_WORDS, FXT_SCHED_EV_BIT_POWER);
+	return 0;
+}
+
 SEC("tp_btf/cpu_idle")
 int BPF_PROG(fxt_cpu_idle, unsigned int state, unsigned int cpu_id)
 {
-	__u64 rec[FXT_KPOWER_COUNTER_WORDS];
-
-	fxt_kpower_write_idle(rec, bpf_ktime_get_boot_ns(), cpu_id, state);
-	ring_write(rec, FXT_KPOWER_COUNTER_WORDS, FXT_SCHED_EV_BIT_POWER);
-	return 0;
+	return write_power(false, cpu_id, state);
 }
 
 SEC("tp_btf/cpu_frequency")
 int BPF_PROG(fxt_cpu_frequency, unsigned int khz, unsigned int cpu_id)
 {
-	__u64 rec[FXT_KPOWER_COUNTER_WORDS];
-
-	fxt_kpower_write_frequency(rec, bpf_ktime_get_boot_ns(), cpu_id, khz);
-	ring_write(rec, FXT_KPOWER_COUNTER_WORDS, FXT_SCHED_EV_BIT_POWER);
-	return 0;
+	return write_power(true, cpu_id, khz);
 }
 
 /*

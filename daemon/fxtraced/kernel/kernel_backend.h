@@ -53,6 +53,26 @@ struct kernel_backend_ops {
 	void (*close)(void *state);
 };
 
+/*
+ * read_cpu() of a backend that hands out its rings by ring(): whole
+ * records, released; those of bad size it skipped add to *corrupt.
+ */
+static inline ssize_t kernel_backend_read_ring(
+	void *state, unsigned int cpu, void *buf, size_t cap,
+	int (*ring)(void *state, unsigned int cpu, struct fxt_ring_reader *r),
+	uint64_t *corrupt)
+{
+	struct fxt_ring_reader r;
+	size_t len;
+	int err = ring(state, cpu, &r);
+
+	if (err)
+		return err;
+	len = fxt_ring_read(&r, buf, cap, 1);
+	*corrupt += r.corrupt;
+	return len;
+}
+
 extern const struct kernel_backend_ops kernel_backend_kmod;
 extern const struct kernel_backend_ops kernel_backend_bpf;
 

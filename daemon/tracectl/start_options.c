@@ -119,11 +119,15 @@ struct start_option {
 };
 
 /*
- * getopt_long's values of start's own long-only options, as they always
- * were (usage_bad_option() words a missing value by them); the triggers'
- * are START_OPT_* of start_triggers.h.
+ * getopt_long's values of start's own long-only options: past a char, so
+ * that usage_bad_option() says a missing value as such (not as an unknown
+ * short option); the triggers' are START_OPT_* of start_triggers.h.
  */
-enum { OPT_KERNEL_BUFFER_SIZE = 'K', OPT_MEMORY_BUDGET = 'M', OPT_NAME = 'N' };
+enum {
+	OPT_KERNEL_BUFFER_SIZE = 0x200,
+	OPT_MEMORY_BUDGET,
+	OPT_NAME,
+};
 
 static int bad_value(const struct start_option *opt, const char *cmd,
 		     const char *arg)

@@ -141,6 +141,11 @@ for cmd in start record snapshot convert report; do
 	expect_line err "tracectl $cmd: option '-o' needs a value; see 'tracectl $cmd --help'"
 	one_line $cmd -o
 done
+# long options without a short one: a missing value is said as such
+for opt in kernel-buffer-size memory-budget name; do
+	expect_exit 2 "$tracectl" start --$opt
+	expect_line err "tracectl start: option '--$opt' needs a value; see 'tracectl start --help'"
+done
 for cmd in stop status snapshot dump convert summary report; do
 	expect_exit 2 "$tracectl" $cmd "$dir/good.fxt" stray
 	grep -q "^tracectl $cmd: unexpected argument '[^']*'; see 'tracectl $cmd --help'\$" "$dir/err" ||

@@ -407,10 +407,7 @@ static int on_controller_io(sd_event_source *s, int fd, uint32_t revents,
 	struct controller *c = userdata;
 	struct manager *m = c->manager;
 	_cleanup_close_ int archive_fd = -1;
-	union {
-		struct fxt_msg_header hdr;
-		char buf[FXT_MSG_MAX];
-	} msg;
+	union fxt_msg_room msg;
 	ssize_t n;
 	int r;
 

@@ -131,10 +131,7 @@ static int on_provider_io(sd_event_source *s, int fd, uint32_t revents,
 			  void *userdata)
 {
 	struct provider *p = userdata;
-	union {
-		struct fxt_msg_header hdr;
-		char buf[FXT_MSG_MAX];
-	} msg;
+	union fxt_msg_room msg;
 	ssize_t n;
 	int r;
 

@@ -16,6 +16,12 @@
 /* The largest message either side sends (struct fxt_ctl_start). */
 #define FXT_MSG_MAX 8192
 
+/* Room for any one message received, aligned for its header. */
+union fxt_msg_room {
+	struct fxt_msg_header hdr;
+	char buf[FXT_MSG_MAX];
+};
+
 void fxt_msg_init(void *msg, unsigned int type, size_t len);
 
 /*

@@ -22,7 +22,6 @@
 
 #include "buffer.h"
 #include "intern.h"
-#include "record.h"
 #include "session.h"
 
 #define TABLE_SLOTS (1u << 16)	/* twice the indices: short probes */
@@ -39,6 +38,11 @@ static struct intern_slot *table;
 static const struct fxt_session *table_session;
 static uint32_t table_fill;
 static uint32_t next_index;
+
+uint32_t fxt_string_len(const char *s)
+{
+	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
+}
 
 static uint32_t slot_hash(const char *ptr)
 {

@@ -15,6 +15,9 @@
 
 struct fxt_session;
 
+/* Length kept for an inline string (capped at FXT_STRING_LEN_MAX). */
+uint32_t fxt_string_len(const char *s);
+
 uint16_t fxt_intern_slow(struct fxt_session *s, const char *str);
 void fxt_intern_lock(void);
 void fxt_intern_unlock(void);

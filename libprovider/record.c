@@ -5,7 +5,6 @@
  * inside a write (fxt_write_enter()), with refs already interned; it
  * reserves the whole record, fills it, and commits the header word last.
  */
-#include <string.h>
 #include <sys/prctl.h>
 
 #include <fxt/encode.h>
@@ -17,11 +16,6 @@
 #include "record.h"
 #include "session.h"
 #include "thread.h"
-
-uint32_t fxt_string_len(const char *s)
-{
-	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
-}
 
 static bool arg_type_known(unsigned int type)
 {

@@ -47,8 +47,6 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 			     uint64_t koid, unsigned int obj_type,
 			     const char *name, const struct fxt_arg_in *args,
 			     unsigned int nargs);
-/* Length kept for an inline string (capped at FXT_STRING_LEN_MAX). */
-uint32_t fxt_string_len(const char *s);
 /* A thread's first event in a trace: its thread record and names. */
 void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s);
 /* Kernel object records naming the thread, the process. */

@@ -68,14 +68,14 @@ static void write_name(struct fxt_thread *t, bool process)
 	s = atomic_load_explicit(&fxt_current, memory_order_acquire);
 	if (s && t->gen == s->gen) {
 		if (process)
-			fxt_write_process_name(t, s);
+			fxt_write_process_name(t, &s->trace);
 		else
-			fxt_write_thread_name(t, s);
+			fxt_write_thread_name(t, &s->trace);
 	} else if (s && process) {
 		/* Joining writes the thread's records and, once, the process's. */
 		s = fxt_session_joined(t);
-		if (s && atomic_load(&s->process_named))
-			fxt_write_process_name(t, s);
+		if (s && atomic_load(&s->trace.process_named))
+			fxt_write_process_name(t, &s->trace);
 	}
 	fxt_write_leave(t);
 }
@@ -151,7 +151,7 @@ write_begin_eval(struct fxt_site *site, const char *cat, const char *name,
 		/* A signal handler interrupted this thread's write. */
 		s = atomic_load(&fxt_current);
 		if (s)
-			fxt_buffer_count_drop(s->buf, 0);
+			fxt_buffer_count_drop(s->trace.buf, 0);
 		return NULL;
 	}
 	fxt_write_enter(t);
@@ -193,13 +193,14 @@ write_begin_dyn(struct fxt_site *site, const char *cat, const char *name,
 	if (likely(!s || !eval || !eval->dyn))
 		return s;
 	if (eval->dyn & FXT_DYN_CAT)
-		*cat_ref = fxt_intern_dynamic(s, cat, true, &enabled);
+		*cat_ref = fxt_intern_dynamic(&s->trace, cat, true, &enabled);
 	if (!enabled) {
 		write_end(*tp);
 		return NULL;
 	}
 	if (eval->dyn & FXT_DYN_NAME)
-		*name_ref = fxt_intern_dynamic(s, name, false, &category);
+		*name_ref = fxt_intern_dynamic(&s->trace, name, false,
+					       &category);
 	return s;
 }
 
@@ -225,7 +226,7 @@ static inline void event_entry_eval(struct fxt_site *site,
 	if (!s)
 		return;
 	t->library_events++;
-	fxt_write_event(t, s, &e);
+	fxt_write_event(t, &s->trace, &e);
 	write_end(t);
 }
 
@@ -275,7 +276,7 @@ FXT_EXPORT uint16_t fxt_internal_dyn_name_ref(const char *name,
 	/* The refs of the trace whose buffer the writer of state uses. */
 	if (unlikely(!s || !fxt_site_state_current(state, s->gen)))
 		return 0;
-	return fxt_intern_dynamic_find(s, name);
+	return fxt_intern_dynamic_find(&s->trace, name);
 }
 
 FXT_EXPORT void fxt_internal_event(struct fxt_site *site, const char *category,
@@ -412,7 +413,7 @@ static void blob_entry(struct fxt_site *site, unsigned int dyn,
 			    &name_ref);
 	if (!s)
 		return;
-	fxt_write_blob(t, s, name, name_ref, blob_type, data, len);
+	fxt_write_blob(t, &s->trace, name, name_ref, blob_type, data, len);
 	write_end(t);
 }
 
@@ -443,7 +444,7 @@ static void log_entry(struct fxt_site *site, unsigned int dyn,
 			    &name_ref);
 	if (!s)
 		return;
-	fxt_write_log(t, s, message, len);
+	fxt_write_log(t, &s->trace, message, len);
 	write_end(t);
 }
 
@@ -522,7 +523,7 @@ FXT_EXPORT void fxt_internal_userspace_object_dyn(struct fxt_site *site,
 
 	if (!s)
 		return;
-	fxt_write_userspace_object(t, s, pointer, name, args, nargs);
+	fxt_write_userspace_object(t, &s->trace, pointer, name, args, nargs);
 	write_end(t);
 }
 
@@ -551,7 +552,8 @@ FXT_EXPORT void fxt_internal_kernel_object_dyn(struct fxt_site *site,
 
 	if (!s)
 		return;
-	fxt_write_kernel_object(t, s, koid, obj_type, name, args, nargs);
+	fxt_write_kernel_object(t, &s->trace, koid, obj_type, name, args,
+				nargs);
 	write_end(t);
 }
 
@@ -686,7 +688,7 @@ FXT_EXPORT void fxt_internal_scope_args_end(struct fxt_scope_args *scope)
 		/* A signal handler interrupted this thread's write. */
 		s = atomic_load(&fxt_current);
 		if (s)
-			fxt_buffer_count_drop(s->buf, 0);
+			fxt_buffer_count_drop(s->trace.buf, 0);
 	}
 	scope->header = 0;
 }

@@ -14,7 +14,6 @@
 #include "intern.h"
 #include "macro.h"
 #include "record.h"
-#include "session.h"
 #include "thread.h"
 
 static bool arg_type_known(unsigned int type)
@@ -24,7 +23,7 @@ static bool arg_type_known(unsigned int type)
 
 /* Refs of each argument's name and (string) value. */
 static inline uint32_t prepare_args(struct fxt_thread *t,
-				    struct fxt_session *s,
+				    struct fxt_trace *tr,
 				    const struct fxt_arg_in *args,
 				    unsigned int nargs,
 				    struct fxt_arg_refs *refs)
@@ -39,14 +38,14 @@ static inline uint32_t prepare_args(struct fxt_thread *t,
 
 		r->type = arg_type_known(a->type) ? a->type : FXT_ARG_NULL;
 		if (a->flags & FXT_ARG_IN_DYN_NAME)
-			r->name = fxt_intern_dynamic(s, a->name, false,
+			r->name = fxt_intern_dynamic(tr, a->name, false,
 						     &category);
 		else
-			r->name = fxt_intern_cached(t, s, a->name);
+			r->name = fxt_intern_cached(t, tr, a->name);
 		r->value = 0;
 		if (r->type == FXT_ARG_STRING) {
 			if (a->flags & FXT_ARG_IN_LITERAL)
-				r->value = fxt_intern_cached(t, s, a->v.str);
+				r->value = fxt_intern_cached(t, tr, a->v.str);
 			else
 				r->value = fxt_string_ref_inline(
 					(uint16_t)fxt_string_len(a->v.str));
@@ -101,7 +100,7 @@ static uint64_t *put_thread(uint64_t *q, const struct fxt_thread *t)
 	return q;
 }
 
-void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_event(struct fxt_thread *t, struct fxt_trace *tr,
 		     const struct fxt_event_desc *e)
 {
 	struct fxt_arg_refs refs[FXT_MAX_ARGS];
@@ -112,13 +111,13 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 			 fxt_string_ref_words(e->name_ref) + extra;
 	uint64_t ts, *p, *q;
 
-	words += prepare_args(t, s, e->args, nargs, refs);
+	words += prepare_args(t, tr, e->args, nargs, refs);
 	if (unlikely(words > FXT_RECORD_MAX_WORDS)) {
-		fxt_buffer_count_drop(s->buf, words * 8);
+		fxt_buffer_count_drop(tr->buf, words * 8);
 		return;
 	}
 	ts = e->ts ? e->ts : fxt_clock_ns();
-	p = fxt_reserve_event(t, s->buf, words * 8);
+	p = fxt_reserve_event(t, tr->buf, words * 8);
 	if (unlikely(!p))
 		return;
 	p[1] = ts;
@@ -132,7 +131,7 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 				       e->cat_ref, e->name_ref));
 }
 
-void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_blob(struct fxt_thread *t, struct fxt_trace *tr,
 		    const char *name, uint16_t name_ref,
 		    unsigned int blob_type, const void *data, size_t len)
 {
@@ -140,11 +139,11 @@ void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
 	uint64_t *p, *q;
 
 	if (len > FXT_BLOB_MAX) {
-		fxt_buffer_count_drop(s->buf, (uint32_t)len);
+		fxt_buffer_count_drop(tr->buf, (uint32_t)len);
 		return;
 	}
 	words = 1 + fxt_string_ref_words(name_ref) + fxt_words((uint32_t)len);
-	p = fxt_reserve_event(t, s->buf, words * 8);
+	p = fxt_reserve_event(t, tr->buf, words * 8);
 	if (!p)
 		return;
 	q = fxt_encode_ref_stream(p + 1, name_ref, name);
@@ -153,7 +152,7 @@ void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
 				      blob_type));
 }
 
-void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_log(struct fxt_thread *t, struct fxt_trace *tr,
 		   const char *message, size_t len)
 {
 	uint32_t n = len > FXT_STRING_LEN_MAX ? FXT_STRING_LEN_MAX
@@ -161,7 +160,7 @@ void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
 	uint32_t words = 2 + thread_words(t) + fxt_words(n);
 	uint64_t ts = fxt_clock_ns(), *p, *q;
 
-	p = fxt_reserve_event(t, s->buf, words * 8);
+	p = fxt_reserve_event(t, tr->buf, words * 8);
 	if (!p)
 		return;
 	p[1] = ts;
@@ -172,16 +171,16 @@ void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
 
 /* Names outlive wrapping: durable area first, else with the events. */
 static uint64_t *reserve_name_record(struct fxt_thread *t,
-				     struct fxt_session *s, uint32_t words)
+				     struct fxt_trace *tr, uint32_t words)
 {
-	uint64_t *p = fxt_buffer_reserve_durable(s->buf, words * 8);
+	uint64_t *p = fxt_buffer_reserve_durable(tr->buf, words * 8);
 
 	if (p)
 		return p;
-	return fxt_reserve_event(t, s->buf, words * 8);
+	return fxt_reserve_event(t, tr->buf, words * 8);
 }
 
-void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_trace *tr,
 				const void *pointer, const char *name,
 				const struct fxt_arg_in *args,
 				unsigned int nargs)
@@ -198,12 +197,12 @@ void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
 	if (name_ref == fxt_string_ref_inline(0))
 		name_ref = FXT_STRING_REF_EMPTY;
 	words = 2 + inline_process + fxt_string_ref_words(name_ref) +
-		prepare_args(t, s, args, nargs, refs);
+		prepare_args(t, tr, args, nargs, refs);
 	if (words > FXT_RECORD_MAX_WORDS) {
-		fxt_buffer_count_drop(s->buf, words * 8);
+		fxt_buffer_count_drop(tr->buf, words * 8);
 		return;
 	}
-	p = reserve_name_record(t, s, words);
+	p = reserve_name_record(t, tr, words);
 	if (!p)
 		return;
 	p[1] = (uint64_t)(uintptr_t)pointer;
@@ -216,7 +215,7 @@ void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
 						  name_ref, nargs));
 }
 
-void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_trace *tr,
 			     uint64_t koid, unsigned int obj_type,
 			     const char *name, const struct fxt_arg_in *args,
 			     unsigned int nargs)
@@ -232,12 +231,12 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 	if (name_ref == fxt_string_ref_inline(0))
 		name_ref = FXT_STRING_REF_EMPTY;
 	words = 2 + fxt_string_ref_words(name_ref) +
-		prepare_args(t, s, args, nargs, refs);
+		prepare_args(t, tr, args, nargs, refs);
 	if (words > FXT_RECORD_MAX_WORDS) {
-		fxt_buffer_count_drop(s->buf, words * 8);
+		fxt_buffer_count_drop(tr->buf, words * 8);
 		return;
 	}
-	p = reserve_name_record(t, s, words);
+	p = reserve_name_record(t, tr, words);
 	if (!p)
 		return;
 	p[1] = koid;
@@ -247,14 +246,14 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
 					       nargs));
 }
 
-static void write_thread_record(struct fxt_thread *t, struct fxt_session *s)
+static void write_thread_record(struct fxt_thread *t, struct fxt_trace *tr)
 {
-	unsigned int index = atomic_fetch_add(&s->next_thread_index, 1);
+	unsigned int index = atomic_fetch_add(&tr->next_thread_index, 1);
 	uint64_t *p;
 
 	if (index > FXT_THREAD_INDEX_MAX)
 		return;		/* table full: this thread stays inline */
-	p = fxt_buffer_reserve_durable(s->buf, 3 * 8);
+	p = fxt_buffer_reserve_durable(tr->buf, 3 * 8);
 	if (!p)
 		return;
 	p[1] = t->pid;
@@ -264,7 +263,7 @@ static void write_thread_record(struct fxt_thread *t, struct fxt_session *s)
 }
 
 /* The thread's kernel object record: its set name, or comm. */
-void fxt_write_thread_name(struct fxt_thread *t, struct fxt_session *s)
+void fxt_write_thread_name(struct fxt_thread *t, struct fxt_trace *tr)
 {
 	char comm[17] = "";
 	struct fxt_arg_in process = {
@@ -273,24 +272,24 @@ void fxt_write_thread_name(struct fxt_thread *t, struct fxt_session *s)
 
 	if (!t->name[0] && prctl(PR_GET_NAME, comm) < 0)
 		comm[0] = 0;
-	fxt_write_kernel_object(t, s, t->tid, FXT_ZX_OBJ_THREAD,
+	fxt_write_kernel_object(t, tr, t->tid, FXT_ZX_OBJ_THREAD,
 				t->name[0] ? t->name : comm, &process, 1);
 }
 
-void fxt_write_process_name(struct fxt_thread *t, struct fxt_session *s)
+void fxt_write_process_name(struct fxt_thread *t, struct fxt_trace *tr)
 {
 	char name[FXT_PROVIDER_NAME_MAX];
 
-	fxt_session_process_name(s, name, sizeof(name));
-	fxt_write_kernel_object(t, s, t->pid, FXT_ZX_OBJ_PROCESS, name, NULL,
+	tr->owner->process_name(tr, name, sizeof(name));
+	fxt_write_kernel_object(t, tr, t->pid, FXT_ZX_OBJ_PROCESS, name, NULL,
 				0);
 }
 
 /* A thread's first event in a trace: its thread record and names. */
-void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s)
+void fxt_write_thread_records(struct fxt_thread *t, struct fxt_trace *tr)
 {
-	write_thread_record(t, s);
-	fxt_write_thread_name(t, s);
-	if (!atomic_exchange(&s->process_named, true))
-		fxt_write_process_name(t, s);
+	write_thread_record(t, tr);
+	fxt_write_thread_name(t, tr);
+	if (!atomic_exchange(&tr->process_named, true))
+		fxt_write_process_name(t, tr);
 }

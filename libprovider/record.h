@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The record writer (record.c), called by the entry points (api.c) and
- * by the session for a thread's first event in a trace.
+ * by the session for a thread's first event in a trace; each record goes
+ * into the trace handed down (trace.h).
  */
 #ifndef FXT_PROVIDER_RECORD_H
 #define FXT_PROVIDER_RECORD_H
@@ -11,7 +12,8 @@
 
 #include <fxt/provider.h>
 
-struct fxt_session;
+#include "trace.h"
+
 struct fxt_thread;
 
 struct fxt_arg_refs {
@@ -31,26 +33,26 @@ struct fxt_event_desc {
 	unsigned int nargs;
 };
 
-void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_event(struct fxt_thread *t, struct fxt_trace *tr,
 		     const struct fxt_event_desc *e);
 /* name_ref: the site's ref for name. */
-void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_blob(struct fxt_thread *t, struct fxt_trace *tr,
 		    const char *name, uint16_t name_ref,
 		    unsigned int blob_type, const void *data, size_t len);
-void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_log(struct fxt_thread *t, struct fxt_trace *tr,
 		   const char *message, size_t len);
-void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_trace *tr,
 				const void *pointer, const char *name,
 				const struct fxt_arg_in *args,
 				unsigned int nargs);
-void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_trace *tr,
 			     uint64_t koid, unsigned int obj_type,
 			     const char *name, const struct fxt_arg_in *args,
 			     unsigned int nargs);
 /* A thread's first event in a trace: its thread record and names. */
-void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s);
+void fxt_write_thread_records(struct fxt_thread *t, struct fxt_trace *tr);
 /* Kernel object records naming the thread, the process. */
-void fxt_write_thread_name(struct fxt_thread *t, struct fxt_session *s);
-void fxt_write_process_name(struct fxt_thread *t, struct fxt_session *s);
+void fxt_write_thread_name(struct fxt_thread *t, struct fxt_trace *tr);
+void fxt_write_process_name(struct fxt_thread *t, struct fxt_trace *tr);
 
 #endif /* FXT_PROVIDER_RECORD_H */

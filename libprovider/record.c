@@ -211,8 +211,8 @@ void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_trace *tr,
 		*q++ = t->pid;
 	q = fxt_encode_ref_stream(q, name_ref, name);
 	put_args(q, args, nargs, refs);
-	fxt_commit(p, fxt_userspace_object_header(words, t->thread_ref,
-						  name_ref, nargs));
+	fxt_commit(p, fxt_object_header(FXT_RECORD_USERSPACE_OBJECT, words,
+					t->thread_ref, name_ref, nargs));
 }
 
 void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_trace *tr,
@@ -242,8 +242,8 @@ void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_trace *tr,
 	p[1] = koid;
 	q = fxt_encode_ref_stream(p + 2, name_ref, name);
 	put_args(q, args, nargs, refs);
-	fxt_commit(p, fxt_kernel_object_header(words, obj_type, name_ref,
-					       nargs));
+	fxt_commit(p, fxt_object_header(FXT_RECORD_KERNEL_OBJECT, words,
+					obj_type, name_ref, nargs));
 }
 
 static void write_thread_record(struct fxt_thread *t, struct fxt_trace *tr)

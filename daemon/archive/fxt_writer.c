@@ -520,8 +520,8 @@ int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
 	p = reserve_record(w, words);
 	if (!p)
 		return done(w, p);
-	*p++ = fxt_userspace_object_header((uint32_t)words, process.index,
-					   name_ref, nargs);
+	*p++ = fxt_object_header(FXT_RECORD_USERSPACE_OBJECT, (uint32_t)words,
+				 process.index, name_ref, nargs);
 	*p++ = pointer;
 	if (process.index == FXT_THREAD_REF_INLINE)
 		*p++ = process.pid;
@@ -551,8 +551,8 @@ int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
 	p = reserve_record(w, words);
 	if (!p)
 		return done(w, p);
-	*p++ = fxt_kernel_object_header((uint32_t)words, obj_type, name_ref,
-					nargs);
+	*p++ = fxt_object_header(FXT_RECORD_KERNEL_OBJECT, (uint32_t)words,
+				 obj_type, name_ref, nargs);
 	*p++ = koid;
 	put_str(&p, &name);
 	put_args(&p, args, nargs);

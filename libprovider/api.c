@@ -367,22 +367,6 @@ FXT_EXPORT void fxt_internal_instant_dyn(struct fxt_site_args *site,
 		      ts, args, nargs);
 }
 
-FXT_EXPORT void fxt_internal_event_args(struct fxt_site_args *site,
-					const char *category,
-					const char *name,
-					unsigned int event_type, uint64_t ts,
-					uint64_t extra,
-					const struct fxt_arg_in *args,
-					unsigned int nargs)
-{
-	struct fxt_site_eval eval = {
-		.arg_name = site->arg_name, .args = args, .nargs = nargs,
-	};
-
-	event_entry_eval(&site->site, &eval, category, name, event_type, ts,
-			 extra, args, nargs);
-}
-
 FXT_EXPORT void fxt_internal_event_dyn(struct fxt_site_args *site,
 				       unsigned int dyn, const char *category,
 				       const char *name,
@@ -398,6 +382,18 @@ FXT_EXPORT void fxt_internal_event_dyn(struct fxt_site_args *site,
 
 	event_entry_eval(&site->site, &eval, category, name, event_type, ts,
 			 extra, args, nargs);
+}
+
+FXT_EXPORT void fxt_internal_event_args(struct fxt_site_args *site,
+					const char *category,
+					const char *name,
+					unsigned int event_type, uint64_t ts,
+					uint64_t extra,
+					const struct fxt_arg_in *args,
+					unsigned int nargs)
+{
+	fxt_internal_event_dyn(site, 0, category, name, event_type, ts, extra,
+			       args, nargs);
 }
 
 static void blob_entry(struct fxt_site *site, unsigned int dyn,
@@ -432,16 +428,25 @@ FXT_EXPORT void fxt_internal_blob_dyn(struct fxt_site *site, unsigned int dyn,
 	blob_entry(site, dyn, category, name, blob_type, data, len);
 }
 
-static void log_entry(struct fxt_site *site, unsigned int dyn,
-		      const char *category, const char *message, size_t len)
+/* write_begin_dyn() for records without a name ref: logs, objects. */
+static struct fxt_session *write_begin_unnamed(struct fxt_site *site,
+					       unsigned int dyn,
+					       const char *category,
+					       struct fxt_thread **tp)
 {
 	struct fxt_site_eval eval = { .dyn = dyn };
 	uint16_t cat_ref, name_ref;
-	struct fxt_thread *t;
-	struct fxt_session *s;
 
-	s = write_begin_dyn(site, category, "", &eval, &t, &cat_ref,
-			    &name_ref);
+	return write_begin_dyn(site, category, "", &eval, tp, &cat_ref,
+			       &name_ref);
+}
+
+static void log_entry(struct fxt_site *site, unsigned int dyn,
+		      const char *category, const char *message, size_t len)
+{
+	struct fxt_thread *t;
+	struct fxt_session *s = write_begin_unnamed(site, dyn, category, &t);
+
 	if (!s)
 		return;
 	fxt_write_log(t, &s->trace, message, len);
@@ -499,15 +504,16 @@ FXT_EXPORT void fxt_internal_logf_dyn(struct fxt_site *site, unsigned int dyn,
 }
 
 /* Object records: their names are written inline, never interned. */
-static struct fxt_session *object_begin(struct fxt_site *site,
-					unsigned int dyn, const char *category,
-					struct fxt_thread **tp)
+static void object_entry(struct fxt_site *site, unsigned int dyn,
+			 const char *category, const struct fxt_object_desc *o)
 {
-	struct fxt_site_eval eval = { .dyn = dyn };
-	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s = write_begin_unnamed(site, dyn, category, &t);
 
-	return write_begin_dyn(site, category, "", &eval, tp, &cat_ref,
-			       &name_ref);
+	if (!s)
+		return;
+	fxt_write_object(t, &s->trace, o);
+	write_end(t);
 }
 
 FXT_EXPORT void fxt_internal_userspace_object_dyn(struct fxt_site *site,
@@ -518,13 +524,13 @@ FXT_EXPORT void fxt_internal_userspace_object_dyn(struct fxt_site *site,
 						  const struct fxt_arg_in *args,
 						  unsigned int nargs)
 {
-	struct fxt_thread *t;
-	struct fxt_session *s = object_begin(site, dyn, category, &t);
+	const struct fxt_object_desc o = {
+		.record = FXT_RECORD_USERSPACE_OBJECT,
+		.id = (uint64_t)(uintptr_t)pointer, .name = name,
+		.args = args, .nargs = nargs,
+	};
 
-	if (!s)
-		return;
-	fxt_write_userspace_object(t, &s->trace, pointer, name, args, nargs);
-	write_end(t);
+	object_entry(site, dyn, category, &o);
 }
 
 FXT_EXPORT void fxt_internal_userspace_object(struct fxt_site *site,
@@ -547,14 +553,13 @@ FXT_EXPORT void fxt_internal_kernel_object_dyn(struct fxt_site *site,
 					       const struct fxt_arg_in *args,
 					       unsigned int nargs)
 {
-	struct fxt_thread *t;
-	struct fxt_session *s = object_begin(site, dyn, category, &t);
+	const struct fxt_object_desc o = {
+		.record = FXT_RECORD_KERNEL_OBJECT, .id = koid,
+		.obj_type = obj_type, .name = name,
+		.args = args, .nargs = nargs,
+	};
 
-	if (!s)
-		return;
-	fxt_write_kernel_object(t, &s->trace, koid, obj_type, name, args,
-				nargs);
-	write_end(t);
+	object_entry(site, dyn, category, &o);
 }
 
 FXT_EXPORT void fxt_internal_kernel_object(struct fxt_site *site,

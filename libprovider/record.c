@@ -180,24 +180,23 @@ static uint64_t *reserve_name_record(struct fxt_thread *t,
 	return fxt_reserve_event(t, tr->buf, words * 8);
 }
 
-void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_trace *tr,
-				const void *pointer, const char *name,
-				const struct fxt_arg_in *args,
-				unsigned int nargs)
+void fxt_write_object(struct fxt_thread *t, struct fxt_trace *tr,
+		      const struct fxt_object_desc *o)
 {
 	struct fxt_arg_refs refs[FXT_MAX_ARGS];
+	unsigned int nargs = o->nargs > FXT_MAX_ARGS ? FXT_MAX_ARGS : o->nargs;
+	bool userspace = o->record == FXT_RECORD_USERSPACE_OBJECT;
+	bool inline_process = userspace &&
+			      t->thread_ref == FXT_THREAD_REF_INLINE;
 	uint16_t name_ref = fxt_string_ref_inline(
-		(uint16_t)fxt_string_len(name));
-	bool inline_process = t->thread_ref == FXT_THREAD_REF_INLINE;
+		(uint16_t)fxt_string_len(o->name));
 	uint32_t words;
 	uint64_t *p, *q;
 
-	if (nargs > FXT_MAX_ARGS)
-		nargs = FXT_MAX_ARGS;
 	if (name_ref == fxt_string_ref_inline(0))
 		name_ref = FXT_STRING_REF_EMPTY;
 	words = 2 + inline_process + fxt_string_ref_words(name_ref) +
-		prepare_args(t, tr, args, nargs, refs);
+		prepare_args(t, tr, o->args, nargs, refs);
 	if (words > FXT_RECORD_MAX_WORDS) {
 		fxt_buffer_count_drop(tr->buf, words * 8);
 		return;
@@ -205,45 +204,15 @@ void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_trace *tr,
 	p = reserve_name_record(t, tr, words);
 	if (!p)
 		return;
-	p[1] = (uint64_t)(uintptr_t)pointer;
+	p[1] = o->id;
 	q = p + 2;
 	if (inline_process)
 		*q++ = t->pid;
-	q = fxt_encode_ref_stream(q, name_ref, name);
-	put_args(q, args, nargs, refs);
-	fxt_commit(p, fxt_object_header(FXT_RECORD_USERSPACE_OBJECT, words,
-					t->thread_ref, name_ref, nargs));
-}
-
-void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_trace *tr,
-			     uint64_t koid, unsigned int obj_type,
-			     const char *name, const struct fxt_arg_in *args,
-			     unsigned int nargs)
-{
-	struct fxt_arg_refs refs[FXT_MAX_ARGS];
-	uint16_t name_ref = fxt_string_ref_inline(
-		(uint16_t)fxt_string_len(name));
-	uint32_t words;
-	uint64_t *p, *q;
-
-	if (nargs > FXT_MAX_ARGS)
-		nargs = FXT_MAX_ARGS;
-	if (name_ref == fxt_string_ref_inline(0))
-		name_ref = FXT_STRING_REF_EMPTY;
-	words = 2 + fxt_string_ref_words(name_ref) +
-		prepare_args(t, tr, args, nargs, refs);
-	if (words > FXT_RECORD_MAX_WORDS) {
-		fxt_buffer_count_drop(tr->buf, words * 8);
-		return;
-	}
-	p = reserve_name_record(t, tr, words);
-	if (!p)
-		return;
-	p[1] = koid;
-	q = fxt_encode_ref_stream(p + 2, name_ref, name);
-	put_args(q, args, nargs, refs);
-	fxt_commit(p, fxt_object_header(FXT_RECORD_KERNEL_OBJECT, words,
-					obj_type, name_ref, nargs));
+	q = fxt_encode_ref_stream(q, name_ref, o->name);
+	put_args(q, o->args, nargs, refs);
+	fxt_commit(p, fxt_object_header(o->record, words,
+					userspace ? t->thread_ref : o->obj_type,
+					name_ref, nargs));
 }
 
 static void write_thread_record(struct fxt_thread *t, struct fxt_trace *tr)
@@ -269,20 +238,27 @@ void fxt_write_thread_name(struct fxt_thread *t, struct fxt_trace *tr)
 	struct fxt_arg_in process = {
 		.name = "process", .type = FXT_ARG_KOID, .v.u64 = t->pid,
 	};
+	struct fxt_object_desc o = {
+		.record = FXT_RECORD_KERNEL_OBJECT, .id = t->tid,
+		.obj_type = FXT_ZX_OBJ_THREAD, .args = &process, .nargs = 1,
+	};
 
 	if (!t->name[0] && prctl(PR_GET_NAME, comm) < 0)
 		comm[0] = 0;
-	fxt_write_kernel_object(t, tr, t->tid, FXT_ZX_OBJ_THREAD,
-				t->name[0] ? t->name : comm, &process, 1);
+	o.name = t->name[0] ? t->name : comm;
+	fxt_write_object(t, tr, &o);
 }
 
 void fxt_write_process_name(struct fxt_thread *t, struct fxt_trace *tr)
 {
 	char name[FXT_PROVIDER_NAME_MAX];
+	struct fxt_object_desc o = {
+		.record = FXT_RECORD_KERNEL_OBJECT, .id = t->pid,
+		.obj_type = FXT_ZX_OBJ_PROCESS, .name = name,
+	};
 
 	tr->owner->process_name(tr, name, sizeof(name));
-	fxt_write_kernel_object(t, tr, t->pid, FXT_ZX_OBJ_PROCESS, name, NULL,
-				0);
+	fxt_write_object(t, tr, &o);
 }
 
 /* A thread's first event in a trace: its thread record and names. */

@@ -41,14 +41,20 @@ void fxt_write_blob(struct fxt_thread *t, struct fxt_trace *tr,
 		    unsigned int blob_type, const void *data, size_t len);
 void fxt_write_log(struct fxt_thread *t, struct fxt_trace *tr,
 		   const char *message, size_t len);
-void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_trace *tr,
-				const void *pointer, const char *name,
-				const struct fxt_arg_in *args,
-				unsigned int nargs);
-void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_trace *tr,
-			     uint64_t koid, unsigned int obj_type,
-			     const char *name, const struct fxt_arg_in *args,
-			     unsigned int nargs);
+
+/* A userspace object (a pointer) or a kernel object (a koid) named. */
+struct fxt_object_desc {
+	unsigned int record;	/* FXT_RECORD_{USERSPACE,KERNEL}_OBJECT */
+	uint64_t id;		/* the pointer, the koid */
+	unsigned int obj_type;	/* kernel objects: enum fxt_zx_obj_type */
+	const char *name;	/* written inline */
+	const struct fxt_arg_in *args;
+	unsigned int nargs;
+};
+
+/* A userspace object's process is the writing thread's. */
+void fxt_write_object(struct fxt_thread *t, struct fxt_trace *tr,
+		      const struct fxt_object_desc *o);
 /* A thread's first event in a trace: its thread record and names. */
 void fxt_write_thread_records(struct fxt_thread *t, struct fxt_trace *tr);
 /* Kernel object records naming the thread, the process. */

@@ -390,8 +390,8 @@ int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
 	return commit(w);
 }
 
-int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid,
-		     uint64_t tid)
+int fxt_write_thread_ref(struct fxt_writer *w, uint8_t index, uint64_t pid,
+			 uint64_t tid)
 {
 	uint64_t words[3] = { fxt_thread_header(index), pid, tid };
 

@@ -31,7 +31,7 @@
  *	fxt_write_init(&w, 1000000000);
  *	fxt_write_string(&w, 1, "net", 3);
  *	fxt_write_string(&w, 2, "iface", 5);
- *	fxt_write_thread(&w, 1, pid, tid);
+ *	fxt_write_thread_ref(&w, 1, pid, tid);
  *	fxt_write_event(&w, FXT_EVENT_DURATION_COMPLETE, &ev, end);
  *	err = fxt_writer_flush(&w) ?: fxt_writer_error(&w);
  *	fxt_writer_release(&w);
@@ -243,9 +243,9 @@ int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second);
 /* Registers (or replaces) string index 1..0x7fff. */
 int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
 		     size_t len);
-/* Registers (or replaces) thread index 1..255. */
-int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid,
-		     uint64_t tid);
+/* The thread record: registers (or replaces) thread ref 1..255. */
+int fxt_write_thread_ref(struct fxt_writer *w, uint8_t index, uint64_t pid,
+			 uint64_t tid);
 
 /*
  * Any event type; extra is the word the type carries (counter id, end

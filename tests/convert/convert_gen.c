@@ -188,7 +188,7 @@ static void write_app_objects(struct fxt_writer *w)
 	/* No process: its thread_name waits for the thread record. */
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_THREAD, 301,
 				      fxt_wstr("lonely"), NULL, 0), "kobj");
-	check(fxt_write_thread(w, 2, 300, 301), "thread");
+	check(fxt_write_thread_ref(w, 2, 300, 301), "thread");
 }
 
 static void write_app(struct fxt_writer *w)
@@ -202,7 +202,7 @@ static void write_app(struct fxt_writer *w)
 	check(fxt_write_init(w, 1000000000), "init");
 	check(fxt_write_string(w, 1, "cat", 3), "string");
 	check(fxt_write_string(w, 2, "str", 3), "string");
-	check(fxt_write_thread(w, 1, 100, 101), "thread");
+	check(fxt_write_thread_ref(w, 1, 100, 101), "thread");
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_PROCESS, 100,
 				      fxt_wstr("myapp"), NULL, 0), "kobj");
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_THREAD, 101,
@@ -413,7 +413,7 @@ static void gen_malformed(const char *dir)
 	check(fxt_write_magic(&w), "magic");
 	check(fxt_write_provider_info(&w, 1, "p", 1), "provider");
 	check(fxt_write_provider_section(&w, 1), "section");
-	check(fxt_write_thread(&w, 1, 1, 2), "thread");
+	check(fxt_write_thread_ref(&w, 1, 1, 2), "thread");
 	check(fxt_write_raw(&w, bad, sizeof(bad)), "raw");
 	check(fxt_write_instant(&w, &e, FXT_SCOPE_THREAD), "instant");
 	save(dir, "malformed.fxt", fxt_writer_data(&w), fxt_writer_size(&w));

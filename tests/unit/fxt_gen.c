@@ -47,7 +47,7 @@ static void write_tables(struct fxt_writer *w)
 	for (i = 1; i < S_N; i++)
 		fxt_write_string(w, (uint16_t)i, names[i], strlen(names[i]));
 	for (i = 1; i <= 32; i++)
-		fxt_write_thread(w, (uint8_t)i, 1000 + i / 4, 2000 + i);
+		fxt_write_thread_ref(w, (uint8_t)i, 1000 + i / 4, 2000 + i);
 }
 
 static void write_kernel_burst(struct fxt_writer *w, uint64_t *ts)

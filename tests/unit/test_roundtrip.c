@@ -271,10 +271,10 @@ static void table_replacement(void **state)
 	fxt_writer_init(&w);
 	fxt_write_magic(&w);
 	fxt_write_string(&w, 5, "first", 5);
-	fxt_write_thread(&w, 9, 1, 2);
+	fxt_write_thread_ref(&w, 9, 1, 2);
 	event_with(&w, fxt_wstr_index(5), fxt_wthread_index(9));
 	fxt_write_string(&w, 5, "second, longer than the first", 29);
-	fxt_write_thread(&w, 9, 3, 4);
+	fxt_write_thread_ref(&w, 9, 3, 4);
 	event_with(&w, fxt_wstr_index(5), fxt_wthread_index(9));
 	fxt_write_string(&w, 5, "", 0);
 	event_with(&w, fxt_wstr_index(5), fxt_wthread_index(9));
@@ -305,7 +305,7 @@ static void write_provider(struct fxt_writer *w, uint32_t id, const char *name,
 	fxt_write_provider_info(w, id, name, strlen(name));
 	fxt_write_init(w, tps);
 	fxt_write_string(w, 1, s1, strlen(s1));
-	fxt_write_thread(w, 1, pid, pid + 1);
+	fxt_write_thread_ref(w, 1, pid, pid + 1);
 }
 
 static void expect_event(struct fxt_reader *r, uint32_t provider,
@@ -500,7 +500,7 @@ static void writer_rejects_bad_fields(void **state)
 			 -EINVAL);
 	assert_int_equal(fxt_write_event(&w, 11, &ev, 0), -EINVAL);
 	assert_int_equal(fxt_write_string(&w, 0, "x", 1), -EINVAL);
-	assert_int_equal(fxt_write_thread(&w, 0, 1, 2), -EINVAL);
+	assert_int_equal(fxt_write_thread_ref(&w, 0, 1, 2), -EINVAL);
 	assert_int_equal(fxt_write_context_switch(&w, 0, 0x10000, 0, 1, 2,
 						  NULL, 0), -EINVAL);
 	/* two 32000-byte streams cannot fit 4095 words */

@@ -109,7 +109,7 @@ void sample_archive(struct fxt_writer *w)
 	fxt_write_init(w, 1000000000);
 	fxt_write_string(w, 1, "cat", 3);
 	fxt_write_string(w, 2, "name two", 8);
-	fxt_write_thread(w, 1, 100, 101);
+	fxt_write_thread_ref(w, 1, 100, 101);
 	sample_events(w);
 	sample_objects(w);
 	sample_sched(w);

@@ -78,7 +78,7 @@ static void app_header(struct fxt_writer *w)
 	check(fxt_write_string(w, S_ARG_N, "n", 1));
 	check(fxt_write_string(w, S_ARG_URL, "url", 3));
 	for (i = 1; i <= APP_THREADS; i++)
-		check(fxt_write_thread(w, (uint8_t)i, 1000, 1000 + i));
+		check(fxt_write_thread_ref(w, (uint8_t)i, 1000, 1000 + i));
 }
 
 /*

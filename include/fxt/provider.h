@@ -246,10 +246,14 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 #define TRACE_INSTANT(cat, name, ...)                                          \
 	FXT_INSTANT(cat, name, 0, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
 
+/* An event at ts (0: now) whose extra word comes first in the "...". */
+#define FXT_EVENT_AT(type, cat, name, ts, ...)                                 \
+	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),             \
+		  FXT_REST(__VA_ARGS__))
+
 /* TRACE_COUNTER(cat, name, counter_id, args...): args are the values. */
 #define TRACE_COUNTER(cat, name, ...)                                          \
-	FXT_EVENT(FXT_EVENT_COUNTER, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),   \
-		  FXT_REST(__VA_ARGS__))
+	FXT_EVENT_AT(FXT_EVENT_COUNTER, cat, name, 0, __VA_ARGS__)
 
 /* TRACE_DURATION_BEGIN/END(cat, name, args...) */
 #define TRACE_DURATION_BEGIN(cat, ...)                                         \
@@ -297,27 +301,22 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 		}                                                              \
 	}
 
-/* TRACE_ASYNC_BEGIN/INSTANT/END(cat, name, id, args...) */
+/*
+ * TRACE_ASYNC_BEGIN/INSTANT/END(cat, name, id, args...)
+ * TRACE_FLOW_BEGIN/STEP/END(cat, name, id, args...)
+ */
 #define TRACE_ASYNC_BEGIN(cat, name, ...)                                      \
-	FXT_EVENT(FXT_EVENT_ASYNC_BEGIN, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
-		  FXT_REST(__VA_ARGS__))
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_BEGIN, cat, name, 0, __VA_ARGS__)
 #define TRACE_ASYNC_INSTANT(cat, name, ...)                                    \
-	FXT_EVENT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0,                       \
-		  (FXT_FIRST(__VA_ARGS__)), FXT_REST(__VA_ARGS__))
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0, __VA_ARGS__)
 #define TRACE_ASYNC_END(cat, name, ...)                                        \
-	FXT_EVENT(FXT_EVENT_ASYNC_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
-		  FXT_REST(__VA_ARGS__))
-
-/* TRACE_FLOW_BEGIN/STEP/END(cat, name, id, args...) */
+	FXT_EVENT_AT(FXT_EVENT_ASYNC_END, cat, name, 0, __VA_ARGS__)
 #define TRACE_FLOW_BEGIN(cat, name, ...)                                       \
-	FXT_EVENT(FXT_EVENT_FLOW_BEGIN, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
-		  FXT_REST(__VA_ARGS__))
+	FXT_EVENT_AT(FXT_EVENT_FLOW_BEGIN, cat, name, 0, __VA_ARGS__)
 #define TRACE_FLOW_STEP(cat, name, ...)                                        \
-	FXT_EVENT(FXT_EVENT_FLOW_STEP, cat, name, 0, (FXT_FIRST(__VA_ARGS__)), \
-		  FXT_REST(__VA_ARGS__))
+	FXT_EVENT_AT(FXT_EVENT_FLOW_STEP, cat, name, 0, __VA_ARGS__)
 #define TRACE_FLOW_END(cat, name, ...)                                         \
-	FXT_EVENT(FXT_EVENT_FLOW_END, cat, name, 0, (FXT_FIRST(__VA_ARGS__)),  \
-		  FXT_REST(__VA_ARGS__))
+	FXT_EVENT_AT(FXT_EVENT_FLOW_END, cat, name, 0, __VA_ARGS__)
 
 /*
  * Events recorded after the fact, at ts (fxt_now() ticks, not 0): the
@@ -330,9 +329,6 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
  */
 #define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
 	FXT_INSTANT(cat, name, ts, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
-#define FXT_EVENT_AT(type, cat, name, ts, ...)                                 \
-	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),             \
-		  FXT_REST(__VA_ARGS__))
 #define TRACE_COUNTER_AT(cat, name, ts, ...)                                   \
 	FXT_EVENT_AT(FXT_EVENT_COUNTER, cat, name, ts, __VA_ARGS__)
 #define TRACE_DURATION_BEGIN_AT(cat, name, ...)                                \

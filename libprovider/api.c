@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -19,6 +20,13 @@
 #include "test_hooks.h"
 #include "thread.h"
 #include "transport.h"
+
+/* Callers built against older headers pass these: their layout is ABI. */
+_Static_assert(sizeof(struct fxt_arg_in) == 24 &&
+		       offsetof(struct fxt_arg_in, type) == 8 &&
+		       offsetof(struct fxt_arg_in, flags) == 10 &&
+		       offsetof(struct fxt_arg_in, v) == 16,
+	       "struct fxt_arg_in is the library's ABI");
 
 uint64_t fxt_test_library_events(void)
 {

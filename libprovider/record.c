@@ -65,17 +65,12 @@ static inline uint64_t *put_args(uint64_t *q, const struct fxt_arg_in *args,
 	unsigned int i;
 
 	for (i = 0; i < nargs; i++) {
-		const struct fxt_arg_encoding enc = {
-			.type = refs[i].type,
-			.words = refs[i].words,
-			.name_ref = refs[i].name,
-			.value_ref = refs[i].value,
-			.name = args[i].name,
-			.str = args[i].v.str,
-			.value = args[i].v.u64,
-		};
+		struct fxt_arg_in resolved = args[i];
 
-		q = fxt_encode_arg(q, &enc);
+		resolved.type = refs[i].type;
+		resolved.name_ref = refs[i].name;
+		resolved.value_ref = refs[i].value;
+		q = fxt_encode_arg(q, &resolved, refs[i].words);
 	}
 	return q;
 }

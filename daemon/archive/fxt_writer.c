@@ -190,95 +190,67 @@ static void put_thread(uint64_t **p, const struct fxt_writer_thread *t)
 	}
 }
 
-struct arg_refs {
-	uint16_t name;
-	uint16_t value;
-	uint32_t words;
-};
-
-static int size_arg(const struct fxt_writer_arg *a, struct arg_refs *r)
+/* An argument's ref (fxt_warg_ref()), whose bytes are at bytes. */
+static int arg_ref_check(uint16_t ref, const char *bytes)
 {
+	if (ref == FXT_WARG_REF_INVALID)
+		return bytes ? -E2BIG : -EINVAL;
+	if (fxt_string_ref_is_inline(ref) && !bytes)
+		return -EINVAL;
+	return 0;
+}
+
+static int size_arg(const struct fxt_arg_in *a, uint32_t *words)
+{
+	uint16_t value_ref = 0;
 	int err;
 
-	if ((unsigned int)a->type > FXT_ARG_TYPE_MAX)
+	if (a->type > FXT_ARG_TYPE_MAX)
 		return -EINVAL;
-	err = str_ref(&a->name, &r->name);
+	err = arg_ref_check(a->name_ref, a->name);
 	if (err)
 		return err;
-	r->value = 0;
 	if (a->type == FXT_ARG_STRING) {
-		err = str_ref(&a->value.str, &r->value);
+		value_ref = a->value_ref;
+		err = arg_ref_check(value_ref, a->v.str);
 		if (err)
 			return err;
 	}
-	r->words = fxt_arg_words(a->type, r->name, r->value);
-	if (r->words > FXT_RECORD_MAX_WORDS)
+	*words = fxt_arg_words(a->type, a->name_ref, value_ref);
+	if (*words > FXT_RECORD_MAX_WORDS)
 		return -E2BIG;
 	return 0;
 }
 
-static int size_args(const struct fxt_writer_arg *args, unsigned int nargs,
+static int size_args(const struct fxt_arg_in *args, unsigned int nargs,
 		     uint64_t *words)
 {
-	struct arg_refs r;
+	uint32_t arg_words;
 	unsigned int i;
 	int err;
 
 	if (nargs > FXT_MAX_ARGS || (nargs && !args))
 		return -EINVAL;
 	for (i = 0; i < nargs; i++) {
-		err = size_arg(&args[i], &r);
+		err = size_arg(&args[i], &arg_words);
 		if (err)
 			return err;
-		*words += r.words;
+		*words += arg_words;
 	}
 	return 0;
 }
 
-/* The payload as fxt_encode_arg() takes it. */
-static uint64_t arg_value(const struct fxt_writer_arg *a)
-{
-	uint64_t value;
-
-	switch (a->type) {
-	case FXT_ARG_INT32:
-		return (uint32_t)a->value.i32;
-	case FXT_ARG_UINT32:
-		return a->value.u32;
-	case FXT_ARG_BOOL:
-		return a->value.b;
-	case FXT_ARG_DOUBLE:
-		memcpy(&value, &a->value.f64, sizeof(value));
-		return value;
-	default:
-		return a->value.u64;
-	}
-}
-
-static void put_arg(uint64_t **p, const struct fxt_writer_arg *a)
-{
-	struct arg_refs r;
-
-	/* Validated by size_args(): cannot fail here. */
-	(void)size_arg(a, &r);
-	*p = fxt_encode_arg(*p, &(const struct fxt_arg_encoding){
-		.type = a->type,
-		.words = r.words,
-		.name_ref = r.name,
-		.value_ref = r.value,
-		.name = a->name.data,
-		.str = a->value.str.data,
-		.value = arg_value(a),
-	});
-}
-
-static void put_args(uint64_t **p, const struct fxt_writer_arg *args,
+static void put_args(uint64_t **p, const struct fxt_arg_in *args,
 		     unsigned int nargs)
 {
+	uint32_t words;
 	unsigned int i;
 
-	for (i = 0; i < nargs; i++)
-		put_arg(p, &args[i]);
+	for (i = 0; i < nargs; i++) {
+		/* Validated by size_args(): cannot fail here. */
+		(void)size_arg(&args[i], &words);
+		*p = fxt_encode_arg(*p, &args[i], words);
+	}
 }
 
 /* Reserves a normal record (size field of 12 bits). */
@@ -455,7 +427,7 @@ int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
 		[FXT_SCOPE_PROCESS] = "process",
 		[FXT_SCOPE_GLOBAL] = "global",
 	};
-	struct fxt_writer_arg args[FXT_MAX_ARGS];
+	struct fxt_arg_in args[FXT_MAX_ARGS];
 	struct fxt_writer_event scoped = *ev;
 
 	if ((unsigned int)scope > FXT_SCOPE_GLOBAL)
@@ -502,7 +474,7 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
 int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
 			       struct fxt_writer_thread process,
 			       struct fxt_writer_str name,
-			       const struct fxt_writer_arg *args,
+			       const struct fxt_arg_in *args,
 			       unsigned int nargs)
 {
 	uint64_t words = 2;
@@ -532,7 +504,7 @@ int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
 
 int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
 			    uint64_t koid, struct fxt_writer_str name,
-			    const struct fxt_writer_arg *args,
+			    const struct fxt_arg_in *args,
 			    unsigned int nargs)
 {
 	uint64_t words = 2;
@@ -562,7 +534,7 @@ int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
 int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
 			     unsigned int cpu, unsigned int out_state,
 			     uint64_t out_tid, uint64_t in_tid,
-			     const struct fxt_writer_arg *args,
+			     const struct fxt_arg_in *args,
 			     unsigned int nargs)
 {
 	uint64_t words = 4;
@@ -588,7 +560,7 @@ int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
 
 int fxt_write_thread_wakeup(struct fxt_writer *w, uint64_t ts,
 			    unsigned int cpu, uint64_t tid,
-			    const struct fxt_writer_arg *args,
+			    const struct fxt_arg_in *args,
 			    unsigned int nargs)
 {
 	uint64_t words = 3;

@@ -3,6 +3,10 @@
  * Arguments of the provider's macros (TRACE_ARG_*) and the strings they
  * take: literals, interned by address, or TRACE_DYN() expressions,
  * interned by content. Part of <fxt/provider.h>, which includes it.
+ *
+ * struct fxt_arg_in is every argument written as FXT: the provider's and
+ * the archive writer's (daemon/archive/fxt_writer.h), encoded by one
+ * fxt_encode_arg() (<fxt/encode.h>).
  */
 #ifndef FXT_PROVIDER_ARGS_H
 #define FXT_PROVIDER_ARGS_H
@@ -21,16 +25,24 @@ extern "C" {
 /* The argument's name is dynamic (TRACE_DYN): intern it by content. */
 #define FXT_ARG_IN_DYN_NAME 2u
 
+/*
+ * One argument; its layout is the provider library's ABI. The provider's
+ * macros give NUL-terminated strings (flags: FXT_ARG_IN_*) and leave the
+ * refs 0: the library interns the strings itself. The archive writer's
+ * callers give the refs: a string table index, or inline (0x8000 | len)
+ * with the bytes at name or v.str.
+ */
 struct fxt_arg_in {
 	const char *name;
 	uint16_t type;		/* enum fxt_arg_type */
 	uint16_t flags;
-	uint32_t reserved;
+	uint16_t name_ref;
+	uint16_t value_ref;	/* of a string value */
 	union {
-		int64_t i64;
-		uint64_t u64;
+		int64_t i64;	/* INT32, INT64 */
+		uint64_t u64;	/* UINT32, UINT64, POINTER, KOID; BOOL: 0, 1 */
 		double f64;
-		const char *str;	/* NUL-terminated */
+		const char *str;
 	} v;
 };
 
@@ -79,7 +91,8 @@ static inline const char *fxt_dyn_str(const char *s)
 		a.name = name;                                                 \
 		a.type = type;                                                 \
 		a.flags = flags;                                               \
-		a.reserved = 0;                                                \
+		a.name_ref = 0;                                                \
+		a.value_ref = 0;                                               \
 		a.v.field = val;                                               \
 		return a;                                                      \
 	}
@@ -94,8 +107,8 @@ FXT_ARG_MAKER(str, const char *)
 #else
 #define FXT_ARG_IN(n, t, f, field, val)                                        \
 	{ .name = FXT_STR(n), .type = (t),                                     \
-	  .flags = (f) | FXT_ARG_NAME_FLAGS(n), .reserved = 0,                 \
-	  .v = { .field = (val) } }
+	  .flags = (f) | FXT_ARG_NAME_FLAGS(n), .name_ref = 0,                 \
+	  .value_ref = 0, .v = { .field = (val) } }
 #endif
 
 #define TRACE_ARG_NULL(n) FXT_ARG_IN(n, FXT_ARG_NULL, 0, u64, 0)
@@ -131,7 +144,8 @@ FXT_ARG_MAKER(str, const char *)
  * the inline writer would read its constant types back from the stack.
  */
 #define FXT_ARGS_DECL(var, ...)                                                \
-	const struct fxt_arg_in var[] = { { NULL, 0, 0, 0, { 0 } }, __VA_ARGS__ }
+	const struct fxt_arg_in var[] = { { NULL, 0, 0, 0, 0, { 0 } },         \
+					  __VA_ARGS__ }
 #define FXT_ARGS(var)                                                          \
 	(var) + 1, (unsigned int)(sizeof(var) / sizeof((var)[0]) - 1)
 

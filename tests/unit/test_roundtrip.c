@@ -400,8 +400,8 @@ static void string_lengths(void **state)
 	fxt_writer_init(&w);
 	fxt_write_magic(&w);
 	for (len = 0; len <= 17; len++) {
-		struct fxt_writer_arg a = fxt_warg_string(fxt_wstr_len(text, len),
-							  fxt_wstr_len(text, len));
+		struct fxt_arg_in a = fxt_warg_string(fxt_wstr_len(text, len),
+						      fxt_wstr_len(text, len));
 
 		struct fxt_writer_event ev = {
 			.category = fxt_wstr_len(text, len),
@@ -482,10 +482,10 @@ static void flush_mode_matches_memory(void **state)
 
 static void writer_rejects_bad_fields(void **state)
 {
-	static char big[32000];
-	struct fxt_writer_arg args[16] = { 0 };
+	static char big[32000], too_long[0x8000];
+	struct fxt_arg_in args[16] = { 0 };
 	struct fxt_writer_event ev = { .args = args, .nargs = 16 };
-	struct fxt_writer_arg bad_type = { .type = 10 };
+	struct fxt_arg_in bad_type = { .type = 10 };
 	struct fxt_writer w;
 
 	fxt_writer_init(&w);
@@ -510,6 +510,20 @@ static void writer_rejects_bad_fields(void **state)
 			 -E2BIG);
 	assert_int_equal(fxt_write_log(&w, 0, fxt_wthread(1, 2), big, 0x8000),
 			 -E2BIG);
+	/* argument strings that no string ref can hold */
+	ev.name = fxt_wstr("n");
+	ev.category = fxt_wstr("c");
+	ev.args = args;
+	ev.nargs = 1;
+	args[0] = fxt_warg_int32(fxt_wstr_len(too_long, sizeof(too_long)), 1);
+	assert_int_equal(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN, &ev, 0),
+			 -E2BIG);
+	args[0] = fxt_warg_string(fxt_wstr("s"), fxt_wstr_index(0x8000));
+	assert_int_equal(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN, &ev, 0),
+			 -EINVAL);
+	args[0] = fxt_warg_string(fxt_wstr("s"), fxt_wstr_len(NULL, 3));
+	assert_int_equal(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN, &ev, 0),
+			 -EINVAL);
 	/* nothing was written, the first error is kept */
 	assert_int_equal(fxt_writer_size(&w), 0);
 	assert_int_equal(fxt_writer_error(&w), -EINVAL);
@@ -546,7 +560,7 @@ static void mixed_stream(struct fxt_writer *w)
 		payload[i] = (char)(i * 7);
 	fxt_write_magic(w);
 	for (i = 0; i < 20000; i++) {
-		struct fxt_writer_arg a = fxt_warg_string(fxt_wstr("n"),
+		struct fxt_arg_in a = fxt_warg_string(fxt_wstr("n"),
 			fxt_wstr_len(payload, i % 3000));
 		struct fxt_writer_event ev = {
 			.ts = i, .thread = fxt_wthread(1, i),

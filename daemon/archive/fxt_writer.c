@@ -298,6 +298,19 @@ static int write_words(struct fxt_writer *w, const uint64_t *words,
 	return commit(w);
 }
 
+/* A record of one header word and a byte stream after it. */
+static int write_header_stream(struct fxt_writer *w, uint64_t header,
+			       const void *data, uint32_t len)
+{
+	uint64_t *p = reserve(w, 1 + fxt_words(len));
+
+	if (!p)
+		return w->err;
+	*p++ = header;
+	fxt_encode_stream(p, data, len);
+	return commit(w);
+}
+
 int fxt_write_magic(struct fxt_writer *w)
 {
 	uint64_t word = fxt_magic_record();
@@ -308,16 +321,13 @@ int fxt_write_magic(struct fxt_writer *w)
 int fxt_write_provider_info(struct fxt_writer *w, uint32_t provider_id,
 			    const char *name, size_t name_len)
 {
-	uint64_t *p;
+	uint32_t len = (uint32_t)name_len;
 
 	if (name_len > 0xff || (name_len && !name))
 		return fail(w, -EINVAL);
-	p = reserve(w, 1 + fxt_words((uint32_t)name_len));
-	if (!p)
-		return w->err;
-	*p++ = fxt_provider_info_header(provider_id, (uint32_t)name_len);
-	p = fxt_encode_stream(p, name, (uint32_t)name_len);
-	return commit(w);
+	return write_header_stream(w,
+				   fxt_provider_info_header(provider_id, len),
+				   name, len);
 }
 
 int fxt_write_provider_section(struct fxt_writer *w, uint32_t provider_id)
@@ -348,18 +358,12 @@ int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second)
 int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
 		     size_t len)
 {
-	uint64_t *p;
-
 	if (!index || index > FXT_STRING_INDEX_MAX || (len && !s))
 		return fail(w, -EINVAL);
 	if (len > FXT_STRING_INDEX_MAX)
 		return fail(w, -E2BIG);
-	p = reserve(w, 1 + fxt_words((uint32_t)len));
-	if (!p)
-		return w->err;
-	*p++ = fxt_string_header(index, (uint16_t)len);
-	p = fxt_encode_stream(p, s, (uint32_t)len);
-	return commit(w);
+	return write_header_stream(w, fxt_string_header(index, (uint16_t)len),
+				   s, (uint32_t)len);
 }
 
 int fxt_write_thread_ref(struct fxt_writer *w, uint8_t index, uint64_t pid,
@@ -384,6 +388,26 @@ static bool event_has_extra(enum fxt_event_type type)
 	}
 }
 
+/*
+ * The category and name refs of an event, and the words of them, of its
+ * thread and of its arguments added to words.
+ */
+static int size_event(const struct fxt_writer_event *ev, uint16_t *cat,
+		      uint16_t *name, uint64_t *words)
+{
+	int err = str_ref(&ev->category, cat);
+
+	if (!err)
+		err = str_ref(&ev->name, name);
+	if (!err)
+		err = size_args(ev->args, ev->nargs, words);
+	if (err)
+		return err;
+	*words += thread_words(&ev->thread) + fxt_string_ref_words(*cat) +
+		  fxt_string_ref_words(*name);
+	return 0;
+}
+
 int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
 		    const struct fxt_writer_event *ev, uint64_t extra)
 {
@@ -395,16 +419,11 @@ int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
 
 	if ((unsigned int)type > FXT_EVENT_TYPE_MAX)
 		return fail(w, -EINVAL);
-	err = str_ref(&ev->category, &cat);
-	if (!err)
-		err = str_ref(&ev->name, &name);
-	if (!err)
-		err = size_args(ev->args, ev->nargs, &words);
+	err = size_event(ev, &cat, &name, &words);
 	if (err)
 		return fail(w, err);
 	has_extra = event_has_extra(type);
-	words += thread_words(&ev->thread) + fxt_string_ref_words(cat) +
-		 fxt_string_ref_words(name) + has_extra;
+	words += has_extra;
 	p = reserve_record(w, words);
 	if (!p)
 		return done(w, p);
@@ -471,49 +490,17 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
 	return commit(w);
 }
 
-int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
-			       struct fxt_writer_thread process,
-			       struct fxt_writer_str name,
-			       const struct fxt_arg_in *args,
-			       unsigned int nargs)
+/* Both object records; pid: the process of a userspace object, inline. */
+static int write_object(struct fxt_writer *w, unsigned int record,
+			uint64_t id, unsigned int process_or_type,
+			const uint64_t *pid, struct fxt_writer_str name,
+			const struct fxt_arg_in *args, unsigned int nargs)
 {
-	uint64_t words = 2;
+	uint64_t words = 2 + (pid != NULL);
 	uint16_t name_ref;
 	uint64_t *p;
 	int err;
 
-	err = str_ref(&name, &name_ref);
-	if (!err)
-		err = size_args(args, nargs, &words);
-	if (err)
-		return fail(w, err);
-	words += (process.index == FXT_THREAD_REF_INLINE) +
-		 fxt_string_ref_words(name_ref);
-	p = reserve_record(w, words);
-	if (!p)
-		return done(w, p);
-	*p++ = fxt_object_header(FXT_RECORD_USERSPACE_OBJECT, (uint32_t)words,
-				 process.index, name_ref, nargs);
-	*p++ = pointer;
-	if (process.index == FXT_THREAD_REF_INLINE)
-		*p++ = process.pid;
-	put_str(&p, &name);
-	put_args(&p, args, nargs);
-	return commit(w);
-}
-
-int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
-			    uint64_t koid, struct fxt_writer_str name,
-			    const struct fxt_arg_in *args,
-			    unsigned int nargs)
-{
-	uint64_t words = 2;
-	uint16_t name_ref;
-	uint64_t *p;
-	int err;
-
-	if (obj_type > 0xff)
-		return fail(w, -EINVAL);
 	err = str_ref(&name, &name_ref);
 	if (!err)
 		err = size_args(args, nargs, &words);
@@ -523,12 +510,38 @@ int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
 	p = reserve_record(w, words);
 	if (!p)
 		return done(w, p);
-	*p++ = fxt_object_header(FXT_RECORD_KERNEL_OBJECT, (uint32_t)words,
-				 obj_type, name_ref, nargs);
-	*p++ = koid;
+	*p++ = fxt_object_header(record, (uint32_t)words, process_or_type,
+				 name_ref, nargs);
+	*p++ = id;
+	if (pid)
+		*p++ = *pid;
 	put_str(&p, &name);
 	put_args(&p, args, nargs);
 	return commit(w);
+}
+
+int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
+			       struct fxt_writer_thread process,
+			       struct fxt_writer_str name,
+			       const struct fxt_arg_in *args,
+			       unsigned int nargs)
+{
+	bool inline_process = process.index == FXT_THREAD_REF_INLINE;
+
+	return write_object(w, FXT_RECORD_USERSPACE_OBJECT, pointer,
+			    process.index, inline_process ? &process.pid : NULL,
+			    name, args, nargs);
+}
+
+int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
+			    uint64_t koid, struct fxt_writer_str name,
+			    const struct fxt_arg_in *args,
+			    unsigned int nargs)
+{
+	if (obj_type > 0xff)
+		return fail(w, -EINVAL);
+	return write_object(w, FXT_RECORD_KERNEL_OBJECT, koid, obj_type, NULL,
+			    name, args, nargs);
 }
 
 int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
@@ -667,15 +680,10 @@ int fxt_write_large_blob_with_metadata(struct fxt_writer *w,
 
 	if ((len && !payload) || len > (FXT_LARGE_RECORD_MAX_WORDS << 3))
 		return fail(w, -EINVAL);
-	err = str_ref(&ev->category, &cat);
-	if (!err)
-		err = str_ref(&ev->name, &name);
-	if (!err)
-		err = size_args(ev->args, ev->nargs, &words);
+	err = size_event(ev, &cat, &name, &words);
 	if (err)
 		return fail(w, err);
-	words += fxt_string_ref_words(cat) + fxt_string_ref_words(name) +
-		 thread_words(&ev->thread) + payload_words(len);
+	words += payload_words(len);
 	p = reserve_large(w, words);
 	if (!p)
 		return done(w, p);

@@ -246,14 +246,18 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
 #define TRACE_INSTANT(cat, name, ...)                                          \
 	FXT_INSTANT(cat, name, 0, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
 
-/* An event at ts (0: now) whose extra word comes first in the "...". */
-#define FXT_EVENT_AT(type, cat, name, ts, ...)                                 \
-	FXT_EVENT(type, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)),             \
+/*
+ * An FXT_EVENT_<kind> event whose id (its extra word: a counter id, an
+ * async or flow correlation id) comes first in the "...", at ts or now.
+ */
+#define FXT_ID_EVENT_AT(kind, cat, name, ts, ...)                              \
+	FXT_EVENT(FXT_EVENT_##kind, cat, name, (ts), (FXT_FIRST(__VA_ARGS__)), \
 		  FXT_REST(__VA_ARGS__))
+#define FXT_ID_EVENT(kind, cat, name, ...)                                     \
+	FXT_ID_EVENT_AT(kind, cat, name, 0, __VA_ARGS__)
 
 /* TRACE_COUNTER(cat, name, counter_id, args...): args are the values. */
-#define TRACE_COUNTER(cat, name, ...)                                          \
-	FXT_EVENT_AT(FXT_EVENT_COUNTER, cat, name, 0, __VA_ARGS__)
+#define TRACE_COUNTER(...) FXT_ID_EVENT(COUNTER, __VA_ARGS__)
 
 /* TRACE_DURATION_BEGIN/END(cat, name, args...) */
 #define TRACE_DURATION_BEGIN(cat, ...)                                         \
@@ -305,18 +309,12 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
  * TRACE_ASYNC_BEGIN/INSTANT/END(cat, name, id, args...)
  * TRACE_FLOW_BEGIN/STEP/END(cat, name, id, args...)
  */
-#define TRACE_ASYNC_BEGIN(cat, name, ...)                                      \
-	FXT_EVENT_AT(FXT_EVENT_ASYNC_BEGIN, cat, name, 0, __VA_ARGS__)
-#define TRACE_ASYNC_INSTANT(cat, name, ...)                                    \
-	FXT_EVENT_AT(FXT_EVENT_ASYNC_INSTANT, cat, name, 0, __VA_ARGS__)
-#define TRACE_ASYNC_END(cat, name, ...)                                        \
-	FXT_EVENT_AT(FXT_EVENT_ASYNC_END, cat, name, 0, __VA_ARGS__)
-#define TRACE_FLOW_BEGIN(cat, name, ...)                                       \
-	FXT_EVENT_AT(FXT_EVENT_FLOW_BEGIN, cat, name, 0, __VA_ARGS__)
-#define TRACE_FLOW_STEP(cat, name, ...)                                        \
-	FXT_EVENT_AT(FXT_EVENT_FLOW_STEP, cat, name, 0, __VA_ARGS__)
-#define TRACE_FLOW_END(cat, name, ...)                                         \
-	FXT_EVENT_AT(FXT_EVENT_FLOW_END, cat, name, 0, __VA_ARGS__)
+#define TRACE_ASYNC_BEGIN(...) FXT_ID_EVENT(ASYNC_BEGIN, __VA_ARGS__)
+#define TRACE_ASYNC_INSTANT(...) FXT_ID_EVENT(ASYNC_INSTANT, __VA_ARGS__)
+#define TRACE_ASYNC_END(...) FXT_ID_EVENT(ASYNC_END, __VA_ARGS__)
+#define TRACE_FLOW_BEGIN(...) FXT_ID_EVENT(FLOW_BEGIN, __VA_ARGS__)
+#define TRACE_FLOW_STEP(...) FXT_ID_EVENT(FLOW_STEP, __VA_ARGS__)
+#define TRACE_FLOW_END(...) FXT_ID_EVENT(FLOW_END, __VA_ARGS__)
 
 /*
  * Events recorded after the fact, at ts (fxt_now() ticks, not 0): the
@@ -329,26 +327,19 @@ FXT_INLINE void fxt_slow_instant(struct fxt_site_args *site, unsigned int dyn,
  */
 #define TRACE_INSTANT_AT(cat, name, ts, ...)                                   \
 	FXT_INSTANT(cat, name, ts, FXT_FIRST(__VA_ARGS__), FXT_REST(__VA_ARGS__))
-#define TRACE_COUNTER_AT(cat, name, ts, ...)                                   \
-	FXT_EVENT_AT(FXT_EVENT_COUNTER, cat, name, ts, __VA_ARGS__)
+#define TRACE_COUNTER_AT(...) FXT_ID_EVENT_AT(COUNTER, __VA_ARGS__)
 #define TRACE_DURATION_BEGIN_AT(cat, name, ...)                                \
 	FXT_EVENT(FXT_EVENT_DURATION_BEGIN, cat, name,                         \
 		  (FXT_FIRST(__VA_ARGS__)), 0, FXT_REST(__VA_ARGS__))
 #define TRACE_DURATION_END_AT(cat, name, ...)                                  \
 	FXT_EVENT(FXT_EVENT_DURATION_END, cat, name, (FXT_FIRST(__VA_ARGS__)), \
 		  0, FXT_REST(__VA_ARGS__))
-#define TRACE_ASYNC_BEGIN_AT(cat, name, ts, ...)                               \
-	FXT_EVENT_AT(FXT_EVENT_ASYNC_BEGIN, cat, name, ts, __VA_ARGS__)
-#define TRACE_ASYNC_INSTANT_AT(cat, name, ts, ...)                             \
-	FXT_EVENT_AT(FXT_EVENT_ASYNC_INSTANT, cat, name, ts, __VA_ARGS__)
-#define TRACE_ASYNC_END_AT(cat, name, ts, ...)                                 \
-	FXT_EVENT_AT(FXT_EVENT_ASYNC_END, cat, name, ts, __VA_ARGS__)
-#define TRACE_FLOW_BEGIN_AT(cat, name, ts, ...)                                \
-	FXT_EVENT_AT(FXT_EVENT_FLOW_BEGIN, cat, name, ts, __VA_ARGS__)
-#define TRACE_FLOW_STEP_AT(cat, name, ts, ...)                                 \
-	FXT_EVENT_AT(FXT_EVENT_FLOW_STEP, cat, name, ts, __VA_ARGS__)
-#define TRACE_FLOW_END_AT(cat, name, ts, ...)                                  \
-	FXT_EVENT_AT(FXT_EVENT_FLOW_END, cat, name, ts, __VA_ARGS__)
+#define TRACE_ASYNC_BEGIN_AT(...) FXT_ID_EVENT_AT(ASYNC_BEGIN, __VA_ARGS__)
+#define TRACE_ASYNC_INSTANT_AT(...) FXT_ID_EVENT_AT(ASYNC_INSTANT, __VA_ARGS__)
+#define TRACE_ASYNC_END_AT(...) FXT_ID_EVENT_AT(ASYNC_END, __VA_ARGS__)
+#define TRACE_FLOW_BEGIN_AT(...) FXT_ID_EVENT_AT(FLOW_BEGIN, __VA_ARGS__)
+#define TRACE_FLOW_STEP_AT(...) FXT_ID_EVENT_AT(FLOW_STEP, __VA_ARGS__)
+#define TRACE_FLOW_END_AT(...) FXT_ID_EVENT_AT(FLOW_END, __VA_ARGS__)
 
 /* Payload of at most FXT_BLOB_MAX bytes; type: enum fxt_blob_type. */
 #define TRACE_BLOB(cat, name, type, data, len)                                 \

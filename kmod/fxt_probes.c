@@ -91,8 +91,10 @@ static void fxt_append(struct fxt_session *s, unsigned int kind,
 	local_irq_restore(flags);
 }
 
-static void fxt_write_thread(struct fxt_session *s,
-			     const struct task_struct *t, const char *comm)
+/* The kernel object records naming a thread, a process (comm). */
+static void fxt_write_thread_name(struct fxt_session *s,
+				  const struct task_struct *t,
+				  const char *comm)
 {
 	u64 w[FXT_SCHED_RECORD_MAX_WORDS] = { 0 };
 	u32 len = strnlen(comm, FXT_SCHED_NAME_MAX);
@@ -102,9 +104,9 @@ static void fxt_write_thread(struct fxt_session *s,
 	fxt_append(s, FXT_SCHED_EV_BIT_NAMES, w, fxt_sched_thread_words(len));
 }
 
-static void fxt_write_process(struct fxt_session *s,
-			      const struct task_struct *leader,
-			      const char *comm)
+static void fxt_write_process_name(struct fxt_session *s,
+				   const struct task_struct *leader,
+				   const char *comm)
 {
 	u64 w[FXT_SCHED_RECORD_MAX_WORDS] = { 0 };
 	u32 len = strnlen(comm, FXT_SCHED_NAME_MAX);
@@ -120,9 +122,9 @@ static void fxt_write_all_names(struct fxt_session *s)
 
 	rcu_read_lock();
 	for_each_process(g) {
-		fxt_write_process(s, g, g->comm);
+		fxt_write_process_name(s, g, g->comm);
 		for_each_thread(g, t)
-			fxt_write_thread(s, t, t->comm);
+			fxt_write_thread_name(s, t, t->comm);
 	}
 	rcu_read_unlock();
 }
@@ -232,8 +234,8 @@ static void fxt_probe_fork(void *data, struct task_struct *parent,
 
 	if (s->events & FXT_SCHED_EV_NAMES) {
 		if (thread_group_leader(child))
-			fxt_write_process(s, child, child->comm);
-		fxt_write_thread(s, child, child->comm);
+			fxt_write_process_name(s, child, child->comm);
+		fxt_write_thread_name(s, child, child->comm);
 	}
 	if (!(s->events & FXT_SCHED_EV_PROC))
 		return;
@@ -260,8 +262,8 @@ static void fxt_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 
 	if (s->events & FXT_SCHED_EV_NAMES) {
 		if (thread_group_leader(p))
-			fxt_write_process(s, p, p->comm);
-		fxt_write_thread(s, p, p->comm);
+			fxt_write_process_name(s, p, p->comm);
+		fxt_write_thread_name(s, p, p->comm);
 	}
 	if (s->events & FXT_SCHED_EV_PROC)
 		fxt_write_exec(s, p, bprm->filename);
@@ -282,8 +284,8 @@ static void fxt_probe_rename(void *data, struct task_struct *task,
 			     const char *comm)
 {
 	if (thread_group_leader(task))
-		fxt_write_process(data, task, comm);
-	fxt_write_thread(data, task, comm);
+		fxt_write_process_name(data, task, comm);
+	fxt_write_thread_name(data, task, comm);
 }
 
 static DEFINE_PER_CPU(struct fxt_kirq_nest, fxt_irq_nest);

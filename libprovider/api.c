@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -19,6 +20,13 @@
 #include "test_hooks.h"
 #include "thread.h"
 #include "transport.h"
+
+/* Callers built against older headers pass these: their layout is ABI. */
+_Static_assert(sizeof(struct fxt_arg_in) == 24 &&
+		       offsetof(struct fxt_arg_in, type) == 8 &&
+		       offsetof(struct fxt_arg_in, flags) == 10 &&
+		       offsetof(struct fxt_arg_in, v) == 16,
+	       "struct fxt_arg_in is the library's ABI");
 
 uint64_t fxt_test_library_events(void)
 {
@@ -68,14 +76,14 @@ static void write_name(struct fxt_thread *t, bool process)
 	s = atomic_load_explicit(&fxt_current, memory_order_acquire);
 	if (s && t->gen == s->gen) {
 		if (process)
-			fxt_write_process_name(t, s);
+			fxt_write_process_name(t, &s->trace);
 		else
-			fxt_write_thread_name(t, s);
+			fxt_write_thread_name(t, &s->trace);
 	} else if (s && process) {
 		/* Joining writes the thread's records and, once, the process's. */
 		s = fxt_session_joined(t);
-		if (s && atomic_load(&s->process_named))
-			fxt_write_process_name(t, s);
+		if (s && atomic_load(&s->trace.process_named))
+			fxt_write_process_name(t, &s->trace);
 	}
 	fxt_write_leave(t);
 }
@@ -151,7 +159,7 @@ write_begin_eval(struct fxt_site *site, const char *cat, const char *name,
 		/* A signal handler interrupted this thread's write. */
 		s = atomic_load(&fxt_current);
 		if (s)
-			fxt_buffer_count_drop(s->buf, 0);
+			fxt_buffer_count_drop(s->trace.buf, 0);
 		return NULL;
 	}
 	fxt_write_enter(t);
@@ -193,13 +201,14 @@ write_begin_dyn(struct fxt_site *site, const char *cat, const char *name,
 	if (likely(!s || !eval || !eval->dyn))
 		return s;
 	if (eval->dyn & FXT_DYN_CAT)
-		*cat_ref = fxt_intern_dynamic(s, cat, true, &enabled);
+		*cat_ref = fxt_intern_dynamic(&s->trace, cat, true, &enabled);
 	if (!enabled) {
 		write_end(*tp);
 		return NULL;
 	}
 	if (eval->dyn & FXT_DYN_NAME)
-		*name_ref = fxt_intern_dynamic(s, name, false, &category);
+		*name_ref = fxt_intern_dynamic(&s->trace, name, false,
+					       &category);
 	return s;
 }
 
@@ -225,7 +234,7 @@ static inline void event_entry_eval(struct fxt_site *site,
 	if (!s)
 		return;
 	t->library_events++;
-	fxt_write_event(t, s, &e);
+	fxt_write_event(t, &s->trace, &e);
 	write_end(t);
 }
 
@@ -275,7 +284,7 @@ FXT_EXPORT uint16_t fxt_internal_dyn_name_ref(const char *name,
 	/* The refs of the trace whose buffer the writer of state uses. */
 	if (unlikely(!s || !fxt_site_state_current(state, s->gen)))
 		return 0;
-	return fxt_intern_dynamic_find(s, name);
+	return fxt_intern_dynamic_find(&s->trace, name);
 }
 
 FXT_EXPORT void fxt_internal_event(struct fxt_site *site, const char *category,
@@ -366,22 +375,6 @@ FXT_EXPORT void fxt_internal_instant_dyn(struct fxt_site_args *site,
 		      ts, args, nargs);
 }
 
-FXT_EXPORT void fxt_internal_event_args(struct fxt_site_args *site,
-					const char *category,
-					const char *name,
-					unsigned int event_type, uint64_t ts,
-					uint64_t extra,
-					const struct fxt_arg_in *args,
-					unsigned int nargs)
-{
-	struct fxt_site_eval eval = {
-		.arg_name = site->arg_name, .args = args, .nargs = nargs,
-	};
-
-	event_entry_eval(&site->site, &eval, category, name, event_type, ts,
-			 extra, args, nargs);
-}
-
 FXT_EXPORT void fxt_internal_event_dyn(struct fxt_site_args *site,
 				       unsigned int dyn, const char *category,
 				       const char *name,
@@ -399,6 +392,18 @@ FXT_EXPORT void fxt_internal_event_dyn(struct fxt_site_args *site,
 			 extra, args, nargs);
 }
 
+FXT_EXPORT void fxt_internal_event_args(struct fxt_site_args *site,
+					const char *category,
+					const char *name,
+					unsigned int event_type, uint64_t ts,
+					uint64_t extra,
+					const struct fxt_arg_in *args,
+					unsigned int nargs)
+{
+	fxt_internal_event_dyn(site, 0, category, name, event_type, ts, extra,
+			       args, nargs);
+}
+
 static void blob_entry(struct fxt_site *site, unsigned int dyn,
 		       const char *category, const char *name,
 		       unsigned int blob_type, const void *data, size_t len)
@@ -412,7 +417,7 @@ static void blob_entry(struct fxt_site *site, unsigned int dyn,
 			    &name_ref);
 	if (!s)
 		return;
-	fxt_write_blob(t, s, name, name_ref, blob_type, data, len);
+	fxt_write_blob(t, &s->trace, name, name_ref, blob_type, data, len);
 	write_end(t);
 }
 
@@ -431,19 +436,28 @@ FXT_EXPORT void fxt_internal_blob_dyn(struct fxt_site *site, unsigned int dyn,
 	blob_entry(site, dyn, category, name, blob_type, data, len);
 }
 
-static void log_entry(struct fxt_site *site, unsigned int dyn,
-		      const char *category, const char *message, size_t len)
+/* write_begin_dyn() for records without a name ref: logs, objects. */
+static struct fxt_session *write_begin_unnamed(struct fxt_site *site,
+					       unsigned int dyn,
+					       const char *category,
+					       struct fxt_thread **tp)
 {
 	struct fxt_site_eval eval = { .dyn = dyn };
 	uint16_t cat_ref, name_ref;
-	struct fxt_thread *t;
-	struct fxt_session *s;
 
-	s = write_begin_dyn(site, category, "", &eval, &t, &cat_ref,
-			    &name_ref);
+	return write_begin_dyn(site, category, "", &eval, tp, &cat_ref,
+			       &name_ref);
+}
+
+static void log_entry(struct fxt_site *site, unsigned int dyn,
+		      const char *category, const char *message, size_t len)
+{
+	struct fxt_thread *t;
+	struct fxt_session *s = write_begin_unnamed(site, dyn, category, &t);
+
 	if (!s)
 		return;
-	fxt_write_log(t, s, message, len);
+	fxt_write_log(t, &s->trace, message, len);
 	write_end(t);
 }
 
@@ -498,15 +512,16 @@ FXT_EXPORT void fxt_internal_logf_dyn(struct fxt_site *site, unsigned int dyn,
 }
 
 /* Object records: their names are written inline, never interned. */
-static struct fxt_session *object_begin(struct fxt_site *site,
-					unsigned int dyn, const char *category,
-					struct fxt_thread **tp)
+static void object_entry(struct fxt_site *site, unsigned int dyn,
+			 const char *category, const struct fxt_object_desc *o)
 {
-	struct fxt_site_eval eval = { .dyn = dyn };
-	uint16_t cat_ref, name_ref;
+	struct fxt_thread *t;
+	struct fxt_session *s = write_begin_unnamed(site, dyn, category, &t);
 
-	return write_begin_dyn(site, category, "", &eval, tp, &cat_ref,
-			       &name_ref);
+	if (!s)
+		return;
+	fxt_write_object(t, &s->trace, o);
+	write_end(t);
 }
 
 FXT_EXPORT void fxt_internal_userspace_object_dyn(struct fxt_site *site,
@@ -517,13 +532,13 @@ FXT_EXPORT void fxt_internal_userspace_object_dyn(struct fxt_site *site,
 						  const struct fxt_arg_in *args,
 						  unsigned int nargs)
 {
-	struct fxt_thread *t;
-	struct fxt_session *s = object_begin(site, dyn, category, &t);
+	const struct fxt_object_desc o = {
+		.record = FXT_RECORD_USERSPACE_OBJECT,
+		.id = (uint64_t)(uintptr_t)pointer, .name = name,
+		.args = args, .nargs = nargs,
+	};
 
-	if (!s)
-		return;
-	fxt_write_userspace_object(t, s, pointer, name, args, nargs);
-	write_end(t);
+	object_entry(site, dyn, category, &o);
 }
 
 FXT_EXPORT void fxt_internal_userspace_object(struct fxt_site *site,
@@ -546,13 +561,13 @@ FXT_EXPORT void fxt_internal_kernel_object_dyn(struct fxt_site *site,
 					       const struct fxt_arg_in *args,
 					       unsigned int nargs)
 {
-	struct fxt_thread *t;
-	struct fxt_session *s = object_begin(site, dyn, category, &t);
+	const struct fxt_object_desc o = {
+		.record = FXT_RECORD_KERNEL_OBJECT, .id = koid,
+		.obj_type = obj_type, .name = name,
+		.args = args, .nargs = nargs,
+	};
 
-	if (!s)
-		return;
-	fxt_write_kernel_object(t, s, koid, obj_type, name, args, nargs);
-	write_end(t);
+	object_entry(site, dyn, category, &o);
 }
 
 FXT_EXPORT void fxt_internal_kernel_object(struct fxt_site *site,
@@ -686,7 +701,7 @@ FXT_EXPORT void fxt_internal_scope_args_end(struct fxt_scope_args *scope)
 		/* A signal handler interrupted this thread's write. */
 		s = atomic_load(&fxt_current);
 		if (s)
-			fxt_buffer_count_drop(s->buf, 0);
+			fxt_buffer_count_drop(s->trace.buf, 0);
 	}
 	scope->header = 0;
 }

@@ -9,9 +9,9 @@
  * a full durable area makes the string inline from then on.
  *
  * Strings chosen at run time (TRACE_DYN) may change behind one address:
- * they are interned by content, in a table of the session that takes the
+ * they are interned by content, in a table of the trace that takes the
  * same indices. Its entries are immutable once published and live as
- * long as the session (never freed), so writers look them up without the
+ * long as the trace (never freed), so writers look them up without the
  * lock; only a string not there yet takes it. At FXT_INTERN_DYNAMIC_MAX
  * strings the table is full and further new strings are written inline.
  */
@@ -22,8 +22,6 @@
 
 #include "buffer.h"
 #include "intern.h"
-#include "record.h"
-#include "session.h"
 
 #define TABLE_SLOTS (1u << 16)	/* twice the indices: short probes */
 #define TABLE_FILL_MAX (TABLE_SLOTS / 4 * 3)
@@ -36,9 +34,14 @@ struct intern_slot {
 /* Rules: everything below under intern_lock. */
 static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct intern_slot *table;
-static const struct fxt_session *table_session;
+static const struct fxt_trace *table_trace;
 static uint32_t table_fill;
 static uint32_t next_index;
+
+uint32_t fxt_string_len(const char *s)
+{
+	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
+}
 
 static uint32_t slot_hash(const char *ptr)
 {
@@ -47,26 +50,26 @@ static uint32_t slot_hash(const char *ptr)
 	return (uint32_t)(h >> 48);
 }
 
-static bool table_ready_for(const struct fxt_session *s)
+static bool table_ready_for(const struct fxt_trace *tr)
 {
-	if (table_session == s)
+	if (table_trace == tr)
 		return table != NULL;
 	if (!table)
 		table = calloc(TABLE_SLOTS, sizeof(*table));
 	else
 		memset(table, 0, TABLE_SLOTS * sizeof(*table));
-	table_session = s;
+	table_trace = tr;
 	table_fill = 0;
 	next_index = 1;
 	return table != NULL;
 }
 
 /* Write the string record; false if there is no durable room for it. */
-static bool write_string_record(struct fxt_session *s, uint16_t index,
+static bool write_string_record(struct fxt_trace *tr, uint16_t index,
 				const char *str, uint32_t len)
 {
 	uint32_t words = 1 + fxt_words(len);
-	uint64_t *p = fxt_buffer_reserve_durable(s->buf, words * 8);
+	uint64_t *p = fxt_buffer_reserve_durable(tr->buf, words * 8);
 
 	if (!p)
 		return false;
@@ -75,15 +78,15 @@ static bool write_string_record(struct fxt_session *s, uint16_t index,
 	return true;
 }
 
-static uint16_t new_ref(struct fxt_session *s, const char *str, uint32_t len)
+static uint16_t new_ref(struct fxt_trace *tr, const char *str, uint32_t len)
 {
 	if (next_index > FXT_STRING_INDEX_MAX ||
-	    !write_string_record(s, (uint16_t)next_index, str, len))
+	    !write_string_record(tr, (uint16_t)next_index, str, len))
 		return fxt_string_ref_inline((uint16_t)len);
 	return (uint16_t)next_index++;
 }
 
-static uint16_t intern_locked(struct fxt_session *s, const char *str,
+static uint16_t intern_locked(struct fxt_trace *tr, const char *str,
 			      uint32_t len)
 {
 	uint32_t i;
@@ -95,7 +98,7 @@ static uint16_t intern_locked(struct fxt_session *s, const char *str,
 		if (!table[i].ptr)
 			break;
 	}
-	ref = new_ref(s, str, len);
+	ref = new_ref(tr, str, len);
 	if (table_fill < TABLE_FILL_MAX) {
 		table[i].ptr = str;
 		table[i].ref = ref;
@@ -104,7 +107,7 @@ static uint16_t intern_locked(struct fxt_session *s, const char *str,
 	return ref;
 }
 
-uint16_t fxt_intern_slow(struct fxt_session *s, const char *str)
+uint16_t fxt_intern_slow(struct fxt_trace *tr, const char *str)
 {
 	uint32_t len = fxt_string_len(str);
 	uint16_t ref;
@@ -113,10 +116,10 @@ uint16_t fxt_intern_slow(struct fxt_session *s, const char *str)
 		return FXT_STRING_REF_EMPTY;
 	pthread_mutex_lock(&intern_lock);
 	/* A stopped trace must not take the table from the running one. */
-	if (s != atomic_load(&fxt_current) || !table_ready_for(s))
+	if (!tr->owner->running(tr) || !table_ready_for(tr))
 		ref = fxt_string_ref_inline((uint16_t)len);
 	else
-		ref = intern_locked(s, str, len);
+		ref = intern_locked(tr, str, len);
 	pthread_mutex_unlock(&intern_lock);
 	return ref;
 }
@@ -127,12 +130,12 @@ uint16_t fxt_intern_slow(struct fxt_session *s, const char *str)
 struct dynamic_entry {
 	uint64_t hash;
 	uint16_t ref;
-	bool category_enabled;	/* in the session of the table */
+	bool category_enabled;	/* in the trace of the table */
 	uint32_t len;
 	char str[];
 };
 
-/* A session's strings by content; rules: published entries immutable. */
+/* A trace's strings by content; rules: published entries immutable. */
 struct fxt_intern_dynamic {
 	_Atomic(struct dynamic_entry *) slots[DYNAMIC_SLOTS];
 	uint32_t fill;		/* under intern_lock */
@@ -167,10 +170,10 @@ static struct dynamic_entry *dynamic_find(struct fxt_intern_dynamic *d,
 }
 
 /* The inline writer's look-up: length and hash in one pass. */
-uint16_t fxt_intern_dynamic_find(struct fxt_session *s, const char *str)
+uint16_t fxt_intern_dynamic_find(struct fxt_trace *tr, const char *str)
 {
 	struct fxt_intern_dynamic *d = atomic_load_explicit(
-		&s->dynamic, memory_order_acquire);
+		&tr->dynamic, memory_order_acquire);
 	uint64_t h = 0xcbf29ce484222325ull;
 	struct dynamic_entry *e;
 	uint32_t len;
@@ -186,7 +189,7 @@ uint16_t fxt_intern_dynamic_find(struct fxt_session *s, const char *str)
 }
 
 /* Under intern_lock: a new entry, written before it is published. */
-static struct dynamic_entry *dynamic_add(struct fxt_session *s,
+static struct dynamic_entry *dynamic_add(struct fxt_trace *tr,
 					 struct fxt_intern_dynamic *d,
 					 const char *str, uint32_t len,
 					 uint64_t hash)
@@ -202,8 +205,8 @@ static struct dynamic_entry *dynamic_add(struct fxt_session *s,
 	e->hash = hash;
 	e->len = len;
 	memcpy(e->str, str, len);
-	e->category_enabled = fxt_session_category_enabled(s, str);
-	e->ref = new_ref(s, str, len);
+	e->category_enabled = tr->owner->category_enabled(tr, str);
+	e->ref = new_ref(tr, str, len);
 	for (i = hash % DYNAMIC_SLOTS; atomic_load(&d->slots[i]);
 	     i = (i + 1) % DYNAMIC_SLOTS)
 		;
@@ -212,22 +215,22 @@ static struct dynamic_entry *dynamic_add(struct fxt_session *s,
 	return e;
 }
 
-static struct fxt_intern_dynamic *dynamic_table(struct fxt_session *s)
+static struct fxt_intern_dynamic *dynamic_table(struct fxt_trace *tr)
 {
-	struct fxt_intern_dynamic *d = atomic_load(&s->dynamic);
+	struct fxt_intern_dynamic *d = atomic_load(&tr->dynamic);
 
 	if (!d) {
 		d = calloc(1, sizeof(*d));
-		atomic_store_explicit(&s->dynamic, d, memory_order_release);
+		atomic_store_explicit(&tr->dynamic, d, memory_order_release);
 	}
 	return d;
 }
 
-uint16_t fxt_intern_dynamic(struct fxt_session *s, const char *str,
+uint16_t fxt_intern_dynamic(struct fxt_trace *tr, const char *str,
 			    bool category, bool *enabled)
 {
 	struct fxt_intern_dynamic *d = atomic_load_explicit(
-		&s->dynamic, memory_order_acquire);
+		&tr->dynamic, memory_order_acquire);
 	uint32_t len = fxt_string_len(str);
 	uint64_t hash = content_hash(str, len);
 	struct dynamic_entry *e = NULL;
@@ -235,18 +238,18 @@ uint16_t fxt_intern_dynamic(struct fxt_session *s, const char *str,
 	if (d)
 		e = dynamic_find(d, str, len, hash);
 	/* A category left out takes no index: no string record for it. */
-	if (!e && category && !fxt_session_category_enabled(s, str)) {
+	if (!e && category && !tr->owner->category_enabled(tr, str)) {
 		*enabled = false;
 		return fxt_string_ref_inline((uint16_t)len);
 	}
 	if (!e && len) {
 		pthread_mutex_lock(&intern_lock);
 		/* As fxt_intern_slow(): the running trace's indices only. */
-		if (s == atomic_load(&fxt_current) && table_ready_for(s) &&
-		    (d = dynamic_table(s)) != NULL) {
+		if (tr->owner->running(tr) && table_ready_for(tr) &&
+		    (d = dynamic_table(tr)) != NULL) {
 			e = dynamic_find(d, str, len, hash);
 			if (!e)
-				e = dynamic_add(s, d, str, len, hash);
+				e = dynamic_add(tr, d, str, len, hash);
 		}
 		pthread_mutex_unlock(&intern_lock);
 	}
@@ -255,7 +258,7 @@ uint16_t fxt_intern_dynamic(struct fxt_session *s, const char *str,
 		return e->ref;
 	}
 	/* Full, or not the running trace: inline, never dropped. */
-	*enabled = str && fxt_session_category_enabled(s, str);
+	*enabled = str && tr->owner->category_enabled(tr, str);
 	return len ? fxt_string_ref_inline((uint16_t)len) :
 		     FXT_STRING_REF_EMPTY;
 }
@@ -273,5 +276,5 @@ void fxt_intern_unlock(void)
 void fxt_intern_after_fork_child(void)
 {
 	pthread_mutex_init(&intern_lock, NULL);
-	table_session = NULL;
+	table_trace = NULL;
 }

@@ -5,7 +5,6 @@
  * inside a write (fxt_write_enter()), with refs already interned; it
  * reserves the whole record, fills it, and commits the header word last.
  */
-#include <string.h>
 #include <sys/prctl.h>
 
 #include <fxt/encode.h>
@@ -15,13 +14,7 @@
 #include "intern.h"
 #include "macro.h"
 #include "record.h"
-#include "session.h"
 #include "thread.h"
-
-uint32_t fxt_string_len(const char *s)
-{
-	return s ? (uint32_t)strnlen(s, FXT_STRING_LEN_MAX) : 0;
-}
 
 static bool arg_type_known(unsigned int type)
 {
@@ -30,7 +23,7 @@ static bool arg_type_known(unsigned int type)
 
 /* Refs of each argument's name and (string) value. */
 static inline uint32_t prepare_args(struct fxt_thread *t,
-				    struct fxt_session *s,
+				    struct fxt_trace *tr,
 				    const struct fxt_arg_in *args,
 				    unsigned int nargs,
 				    struct fxt_arg_refs *refs)
@@ -45,14 +38,14 @@ static inline uint32_t prepare_args(struct fxt_thread *t,
 
 		r->type = arg_type_known(a->type) ? a->type : FXT_ARG_NULL;
 		if (a->flags & FXT_ARG_IN_DYN_NAME)
-			r->name = fxt_intern_dynamic(s, a->name, false,
+			r->name = fxt_intern_dynamic(tr, a->name, false,
 						     &category);
 		else
-			r->name = fxt_intern_cached(t, s, a->name);
+			r->name = fxt_intern_cached(t, tr, a->name);
 		r->value = 0;
 		if (r->type == FXT_ARG_STRING) {
 			if (a->flags & FXT_ARG_IN_LITERAL)
-				r->value = fxt_intern_cached(t, s, a->v.str);
+				r->value = fxt_intern_cached(t, tr, a->v.str);
 			else
 				r->value = fxt_string_ref_inline(
 					(uint16_t)fxt_string_len(a->v.str));
@@ -72,17 +65,12 @@ static inline uint64_t *put_args(uint64_t *q, const struct fxt_arg_in *args,
 	unsigned int i;
 
 	for (i = 0; i < nargs; i++) {
-		const struct fxt_arg_encoding enc = {
-			.type = refs[i].type,
-			.words = refs[i].words,
-			.name_ref = refs[i].name,
-			.value_ref = refs[i].value,
-			.name = args[i].name,
-			.str = args[i].v.str,
-			.value = args[i].v.u64,
-		};
+		struct fxt_arg_in resolved = args[i];
 
-		q = fxt_encode_arg(q, &enc);
+		resolved.type = refs[i].type;
+		resolved.name_ref = refs[i].name;
+		resolved.value_ref = refs[i].value;
+		q = fxt_encode_arg(q, &resolved, refs[i].words);
 	}
 	return q;
 }
@@ -107,7 +95,7 @@ static uint64_t *put_thread(uint64_t *q, const struct fxt_thread *t)
 	return q;
 }
 
-void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_event(struct fxt_thread *t, struct fxt_trace *tr,
 		     const struct fxt_event_desc *e)
 {
 	struct fxt_arg_refs refs[FXT_MAX_ARGS];
@@ -118,13 +106,13 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 			 fxt_string_ref_words(e->name_ref) + extra;
 	uint64_t ts, *p, *q;
 
-	words += prepare_args(t, s, e->args, nargs, refs);
+	words += prepare_args(t, tr, e->args, nargs, refs);
 	if (unlikely(words > FXT_RECORD_MAX_WORDS)) {
-		fxt_buffer_count_drop(s->buf, words * 8);
+		fxt_buffer_count_drop(tr->buf, words * 8);
 		return;
 	}
 	ts = e->ts ? e->ts : fxt_clock_ns();
-	p = fxt_reserve_event(t, s->buf, words * 8);
+	p = fxt_reserve_event(t, tr->buf, words * 8);
 	if (unlikely(!p))
 		return;
 	p[1] = ts;
@@ -138,7 +126,7 @@ void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
 				       e->cat_ref, e->name_ref));
 }
 
-void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_blob(struct fxt_thread *t, struct fxt_trace *tr,
 		    const char *name, uint16_t name_ref,
 		    unsigned int blob_type, const void *data, size_t len)
 {
@@ -146,11 +134,11 @@ void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
 	uint64_t *p, *q;
 
 	if (len > FXT_BLOB_MAX) {
-		fxt_buffer_count_drop(s->buf, (uint32_t)len);
+		fxt_buffer_count_drop(tr->buf, (uint32_t)len);
 		return;
 	}
 	words = 1 + fxt_string_ref_words(name_ref) + fxt_words((uint32_t)len);
-	p = fxt_reserve_event(t, s->buf, words * 8);
+	p = fxt_reserve_event(t, tr->buf, words * 8);
 	if (!p)
 		return;
 	q = fxt_encode_ref_stream(p + 1, name_ref, name);
@@ -159,7 +147,7 @@ void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
 				      blob_type));
 }
 
-void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_log(struct fxt_thread *t, struct fxt_trace *tr,
 		   const char *message, size_t len)
 {
 	uint32_t n = len > FXT_STRING_LEN_MAX ? FXT_STRING_LEN_MAX
@@ -167,7 +155,7 @@ void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
 	uint32_t words = 2 + thread_words(t) + fxt_words(n);
 	uint64_t ts = fxt_clock_ns(), *p, *q;
 
-	p = fxt_reserve_event(t, s->buf, words * 8);
+	p = fxt_reserve_event(t, tr->buf, words * 8);
 	if (!p)
 		return;
 	p[1] = ts;
@@ -178,89 +166,58 @@ void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
 
 /* Names outlive wrapping: durable area first, else with the events. */
 static uint64_t *reserve_name_record(struct fxt_thread *t,
-				     struct fxt_session *s, uint32_t words)
+				     struct fxt_trace *tr, uint32_t words)
 {
-	uint64_t *p = fxt_buffer_reserve_durable(s->buf, words * 8);
+	uint64_t *p = fxt_buffer_reserve_durable(tr->buf, words * 8);
 
 	if (p)
 		return p;
-	return fxt_reserve_event(t, s->buf, words * 8);
+	return fxt_reserve_event(t, tr->buf, words * 8);
 }
 
-void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
-				const void *pointer, const char *name,
-				const struct fxt_arg_in *args,
-				unsigned int nargs)
+void fxt_write_object(struct fxt_thread *t, struct fxt_trace *tr,
+		      const struct fxt_object_desc *o)
 {
 	struct fxt_arg_refs refs[FXT_MAX_ARGS];
+	unsigned int nargs = o->nargs > FXT_MAX_ARGS ? FXT_MAX_ARGS : o->nargs;
+	bool userspace = o->record == FXT_RECORD_USERSPACE_OBJECT;
+	bool inline_process = userspace &&
+			      t->thread_ref == FXT_THREAD_REF_INLINE;
 	uint16_t name_ref = fxt_string_ref_inline(
-		(uint16_t)fxt_string_len(name));
-	bool inline_process = t->thread_ref == FXT_THREAD_REF_INLINE;
+		(uint16_t)fxt_string_len(o->name));
 	uint32_t words;
 	uint64_t *p, *q;
 
-	if (nargs > FXT_MAX_ARGS)
-		nargs = FXT_MAX_ARGS;
 	if (name_ref == fxt_string_ref_inline(0))
 		name_ref = FXT_STRING_REF_EMPTY;
 	words = 2 + inline_process + fxt_string_ref_words(name_ref) +
-		prepare_args(t, s, args, nargs, refs);
+		prepare_args(t, tr, o->args, nargs, refs);
 	if (words > FXT_RECORD_MAX_WORDS) {
-		fxt_buffer_count_drop(s->buf, words * 8);
+		fxt_buffer_count_drop(tr->buf, words * 8);
 		return;
 	}
-	p = reserve_name_record(t, s, words);
+	p = reserve_name_record(t, tr, words);
 	if (!p)
 		return;
-	p[1] = (uint64_t)(uintptr_t)pointer;
+	p[1] = o->id;
 	q = p + 2;
 	if (inline_process)
 		*q++ = t->pid;
-	q = fxt_encode_ref_stream(q, name_ref, name);
-	put_args(q, args, nargs, refs);
-	fxt_commit(p, fxt_userspace_object_header(words, t->thread_ref,
-						  name_ref, nargs));
+	q = fxt_encode_ref_stream(q, name_ref, o->name);
+	put_args(q, o->args, nargs, refs);
+	fxt_commit(p, fxt_object_header(o->record, words,
+					userspace ? t->thread_ref : o->obj_type,
+					name_ref, nargs));
 }
 
-void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
-			     uint64_t koid, unsigned int obj_type,
-			     const char *name, const struct fxt_arg_in *args,
-			     unsigned int nargs)
+static void write_thread_record(struct fxt_thread *t, struct fxt_trace *tr)
 {
-	struct fxt_arg_refs refs[FXT_MAX_ARGS];
-	uint16_t name_ref = fxt_string_ref_inline(
-		(uint16_t)fxt_string_len(name));
-	uint32_t words;
-	uint64_t *p, *q;
-
-	if (nargs > FXT_MAX_ARGS)
-		nargs = FXT_MAX_ARGS;
-	if (name_ref == fxt_string_ref_inline(0))
-		name_ref = FXT_STRING_REF_EMPTY;
-	words = 2 + fxt_string_ref_words(name_ref) +
-		prepare_args(t, s, args, nargs, refs);
-	if (words > FXT_RECORD_MAX_WORDS) {
-		fxt_buffer_count_drop(s->buf, words * 8);
-		return;
-	}
-	p = reserve_name_record(t, s, words);
-	if (!p)
-		return;
-	p[1] = koid;
-	q = fxt_encode_ref_stream(p + 2, name_ref, name);
-	put_args(q, args, nargs, refs);
-	fxt_commit(p, fxt_kernel_object_header(words, obj_type, name_ref,
-					       nargs));
-}
-
-static void write_thread_record(struct fxt_thread *t, struct fxt_session *s)
-{
-	unsigned int index = atomic_fetch_add(&s->next_thread_index, 1);
+	unsigned int index = atomic_fetch_add(&tr->next_thread_index, 1);
 	uint64_t *p;
 
 	if (index > FXT_THREAD_INDEX_MAX)
 		return;		/* table full: this thread stays inline */
-	p = fxt_buffer_reserve_durable(s->buf, 3 * 8);
+	p = fxt_buffer_reserve_durable(tr->buf, 3 * 8);
 	if (!p)
 		return;
 	p[1] = t->pid;
@@ -270,33 +227,40 @@ static void write_thread_record(struct fxt_thread *t, struct fxt_session *s)
 }
 
 /* The thread's kernel object record: its set name, or comm. */
-void fxt_write_thread_name(struct fxt_thread *t, struct fxt_session *s)
+void fxt_write_thread_name(struct fxt_thread *t, struct fxt_trace *tr)
 {
 	char comm[17] = "";
 	struct fxt_arg_in process = {
 		.name = "process", .type = FXT_ARG_KOID, .v.u64 = t->pid,
 	};
+	struct fxt_object_desc o = {
+		.record = FXT_RECORD_KERNEL_OBJECT, .id = t->tid,
+		.obj_type = FXT_ZX_OBJ_THREAD, .args = &process, .nargs = 1,
+	};
 
 	if (!t->name[0] && prctl(PR_GET_NAME, comm) < 0)
 		comm[0] = 0;
-	fxt_write_kernel_object(t, s, t->tid, FXT_ZX_OBJ_THREAD,
-				t->name[0] ? t->name : comm, &process, 1);
+	o.name = t->name[0] ? t->name : comm;
+	fxt_write_object(t, tr, &o);
 }
 
-void fxt_write_process_name(struct fxt_thread *t, struct fxt_session *s)
+void fxt_write_process_name(struct fxt_thread *t, struct fxt_trace *tr)
 {
 	char name[FXT_PROVIDER_NAME_MAX];
+	struct fxt_object_desc o = {
+		.record = FXT_RECORD_KERNEL_OBJECT, .id = t->pid,
+		.obj_type = FXT_ZX_OBJ_PROCESS, .name = name,
+	};
 
-	fxt_session_process_name(s, name, sizeof(name));
-	fxt_write_kernel_object(t, s, t->pid, FXT_ZX_OBJ_PROCESS, name, NULL,
-				0);
+	tr->owner->process_name(tr, name, sizeof(name));
+	fxt_write_object(t, tr, &o);
 }
 
 /* A thread's first event in a trace: its thread record and names. */
-void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s)
+void fxt_write_thread_records(struct fxt_thread *t, struct fxt_trace *tr)
 {
-	write_thread_record(t, s);
-	fxt_write_thread_name(t, s);
-	if (!atomic_exchange(&s->process_named, true))
-		fxt_write_process_name(t, s);
+	write_thread_record(t, tr);
+	fxt_write_thread_name(t, tr);
+	if (!atomic_exchange(&tr->process_named, true))
+		fxt_write_process_name(t, tr);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The record writer (record.c), called by the entry points (api.c) and
- * by the session for a thread's first event in a trace.
+ * by the session for a thread's first event in a trace; each record goes
+ * into the trace handed down (trace.h).
  */
 #ifndef FXT_PROVIDER_RECORD_H
 #define FXT_PROVIDER_RECORD_H
@@ -11,7 +12,8 @@
 
 #include <fxt/provider.h>
 
-struct fxt_session;
+#include "trace.h"
+
 struct fxt_thread;
 
 struct fxt_arg_refs {
@@ -31,28 +33,32 @@ struct fxt_event_desc {
 	unsigned int nargs;
 };
 
-void fxt_write_event(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_event(struct fxt_thread *t, struct fxt_trace *tr,
 		     const struct fxt_event_desc *e);
 /* name_ref: the site's ref for name. */
-void fxt_write_blob(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_blob(struct fxt_thread *t, struct fxt_trace *tr,
 		    const char *name, uint16_t name_ref,
 		    unsigned int blob_type, const void *data, size_t len);
-void fxt_write_log(struct fxt_thread *t, struct fxt_session *s,
+void fxt_write_log(struct fxt_thread *t, struct fxt_trace *tr,
 		   const char *message, size_t len);
-void fxt_write_userspace_object(struct fxt_thread *t, struct fxt_session *s,
-				const void *pointer, const char *name,
-				const struct fxt_arg_in *args,
-				unsigned int nargs);
-void fxt_write_kernel_object(struct fxt_thread *t, struct fxt_session *s,
-			     uint64_t koid, unsigned int obj_type,
-			     const char *name, const struct fxt_arg_in *args,
-			     unsigned int nargs);
-/* Length kept for an inline string (capped at FXT_STRING_LEN_MAX). */
-uint32_t fxt_string_len(const char *s);
+
+/* A userspace object (a pointer) or a kernel object (a koid) named. */
+struct fxt_object_desc {
+	unsigned int record;	/* FXT_RECORD_{USERSPACE,KERNEL}_OBJECT */
+	uint64_t id;		/* the pointer, the koid */
+	unsigned int obj_type;	/* kernel objects: enum fxt_zx_obj_type */
+	const char *name;	/* written inline */
+	const struct fxt_arg_in *args;
+	unsigned int nargs;
+};
+
+/* A userspace object's process is the writing thread's. */
+void fxt_write_object(struct fxt_thread *t, struct fxt_trace *tr,
+		      const struct fxt_object_desc *o);
 /* A thread's first event in a trace: its thread record and names. */
-void fxt_write_thread_records(struct fxt_thread *t, struct fxt_session *s);
+void fxt_write_thread_records(struct fxt_thread *t, struct fxt_trace *tr);
 /* Kernel object records naming the thread, the process. */
-void fxt_write_thread_name(struct fxt_thread *t, struct fxt_session *s);
-void fxt_write_process_name(struct fxt_thread *t, struct fxt_session *s);
+void fxt_write_thread_name(struct fxt_thread *t, struct fxt_trace *tr);
+void fxt_write_process_name(struct fxt_thread *t, struct fxt_trace *tr);
 
 #endif /* FXT_PROVIDER_RECORD_H */

@@ -8,6 +8,7 @@
  * 0 ("evaluate again"), so a disabled site costs its caller one relaxed
  * load and one branch (the call-site cache of Fuchsia's trace-engine).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,7 +105,7 @@ static bool intern_arg_names(struct fxt_thread *t, struct fxt_session *s,
 			fast = false;	/* the name is looked up at each call */
 			break;
 		}
-		ref = fxt_intern_cached(t, s, a->name);
+		ref = fxt_intern_cached(t, &s->trace, a->name);
 		__atomic_store_n(&eval->arg_name[i], ref, __ATOMIC_RELAXED);
 		if (!fxt_arg_fixed(a->type) || fxt_string_ref_is_inline(ref))
 			fast = false;
@@ -134,9 +135,11 @@ static uint64_t site_enabled(struct fxt_site *site, struct fxt_thread *t,
 	bool fast;
 
 	*cat_ref = eval && (eval->dyn & FXT_DYN_CAT) ?
-			   FXT_STRING_REF_EMPTY : fxt_intern_cached(t, s, cat);
+			   FXT_STRING_REF_EMPTY :
+			   fxt_intern_cached(t, &s->trace, cat);
 	*name_ref = eval && (eval->dyn & FXT_DYN_NAME) ?
-			    FXT_STRING_REF_EMPTY : fxt_intern_cached(t, s, name);
+			    FXT_STRING_REF_EMPTY :
+			    fxt_intern_cached(t, &s->trace, name);
 	if (!eval || !eval->arg_name)
 		return site_enabled_state(s->gen, *cat_ref, *name_ref, false);
 	pthread_mutex_lock(&sites_lock);
@@ -165,8 +168,8 @@ static void join(struct fxt_thread *t, struct fxt_session *s)
 	memset(t->strings, 0, sizeof(t->strings));
 	t->thread_ref = FXT_THREAD_REF_INLINE;
 	t->gen = s->gen;
-	t->buf = s->buf;
-	fxt_write_thread_records(t, s);
+	t->buf = s->trace.buf;
+	fxt_write_thread_records(t, &s->trace);
 	/* The inline writer needs an indexed thread (no inline koids). */
 	t->w.thread_ref = t->thread_ref;
 	t->w.areas = fxt_full_areas;
@@ -227,15 +230,6 @@ void fxt_session_set_process_name(const char *name)
 	pthread_mutex_unlock(&process_name_lock);
 }
 
-void fxt_session_process_name(const struct fxt_session *s, char *out,
-			      size_t size)
-{
-	pthread_mutex_lock(&process_name_lock);
-	snprintf(out, size, "%s", process_name[0] ? process_name :
-		 s->provider_name);
-	pthread_mutex_unlock(&process_name_lock);
-}
-
 struct fxt_session *fxt_site_session_args(struct fxt_site *site,
 					  struct fxt_thread *t,
 					  const char *cat, const char *name,
@@ -258,8 +252,8 @@ struct fxt_session *fxt_site_session_args(struct fxt_site *site,
 	if (!site) {
 		if (!fxt_session_category_enabled(s, cat))
 			return NULL;
-		*cat_ref = fxt_intern_cached(t, s, cat);
-		*name_ref = fxt_intern_cached(t, s, name);
+		*cat_ref = fxt_intern_cached(t, &s->trace, cat);
+		*name_ref = fxt_intern_cached(t, &s->trace, name);
 		return s;
 	}
 	state = __atomic_load_n(&site->state, __ATOMIC_RELAXED);
@@ -270,6 +264,41 @@ struct fxt_session *fxt_site_session_args(struct fxt_site *site,
 	}
 	return site_evaluate(site, t, s, cat, name, eval, cat_ref, name_ref);
 }
+
+/* What the writers under a session ask it (trace.h). */
+static const struct fxt_session *session_of(const struct fxt_trace *tr)
+{
+	const char *p = (const char *)tr;
+
+	return (const struct fxt_session *)(p - offsetof(struct fxt_session,
+							 trace));
+}
+
+static bool trace_running(const struct fxt_trace *tr)
+{
+	return atomic_load(&fxt_current) == session_of(tr);
+}
+
+static bool trace_category_enabled(const struct fxt_trace *tr,
+				   const char *category)
+{
+	return fxt_session_category_enabled(session_of(tr), category);
+}
+
+static void trace_process_name(const struct fxt_trace *tr, char *out,
+			       size_t size)
+{
+	pthread_mutex_lock(&process_name_lock);
+	snprintf(out, size, "%s", process_name[0] ? process_name :
+		 session_of(tr)->provider_name);
+	pthread_mutex_unlock(&process_name_lock);
+}
+
+static const struct fxt_trace_owner session_owner = {
+	.running = trace_running,
+	.category_enabled = trace_category_enabled,
+	.process_name = trace_process_name,
+};
 
 static void new_generation_locked(struct fxt_session *s)
 {
@@ -290,12 +319,13 @@ struct fxt_session *fxt_session_start(struct fxt_buffer *b,
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->buf = b;
+	s->trace.buf = b;
+	s->trace.owner = &session_owner;
 	strncpy(s->categories, c->categories ? c->categories : "",
 		sizeof(s->categories) - 1);
 	strncpy(s->provider_name, c->provider_name,
 		sizeof(s->provider_name) - 1);
-	atomic_init(&s->next_thread_index, 1);
+	atomic_init(&s->trace.next_thread_index, 1);
 	fxt_clock_trace_start();
 	pthread_mutex_lock(&sites_lock);
 	s->all_next = sessions_all;
@@ -312,7 +342,7 @@ void fxt_session_stop(struct fxt_session *s)
 	if (atomic_load(&fxt_current) == s)
 		new_generation_locked(NULL);
 	pthread_mutex_unlock(&sites_lock);
-	fxt_buffer_stop(s->buf);
+	fxt_buffer_stop(s->trace.buf);
 }
 
 /* fork child: a single thread, the parent's locks possibly taken. */

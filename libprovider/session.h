@@ -21,18 +21,14 @@
 
 #include "buffer.h"
 #include "thread.h"
-
-struct fxt_intern_dynamic;
+#include "trace.h"
 
 struct fxt_session {
+	/* What the writers under it see: its buffer, its tables. */
+	struct fxt_trace trace;
 	uint64_t gen;		/* fxt_trace_gen when it started */
-	struct fxt_buffer *buf;
 	char categories[FXT_CATEGORIES_MAX];	/* empty: all */
 	char provider_name[FXT_PROVIDER_NAME_MAX];	/* the process's name */
-	_Atomic unsigned int next_thread_index;	/* 1..255 */
-	atomic_bool process_named;
-	/* Strings interned by content (intern.c); NULL until the first. */
-	_Atomic(struct fxt_intern_dynamic *) dynamic;
 	struct fxt_session *all_next;	/* every session ever started */
 };
 
@@ -63,8 +59,6 @@ void fxt_session_forget(void);
 struct fxt_session *fxt_session_joined(struct fxt_thread *t);
 /* The process's name in traces: fxt_process_set_name()'s, or s's. */
 void fxt_session_set_process_name(const char *name);
-void fxt_session_process_name(const struct fxt_session *s, char *out,
-			      size_t size);
 
 /*
  * A site with argument names (struct fxt_site_args): what the site's

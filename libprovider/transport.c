@@ -642,7 +642,7 @@ struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,
 
 void fxt_test_stop(struct fxt_buffer *b)
 {
-	if (test_session && test_session->buf == b) {
+	if (test_session && test_session->trace.buf == b) {
 		fxt_session_stop(test_session);
 		test_session = NULL;
 	}

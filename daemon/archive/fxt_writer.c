@@ -190,95 +190,67 @@ static void put_thread(uint64_t **p, const struct fxt_writer_thread *t)
 	}
 }
 
-struct arg_refs {
-	uint16_t name;
-	uint16_t value;
-	uint32_t words;
-};
-
-static int size_arg(const struct fxt_writer_arg *a, struct arg_refs *r)
+/* An argument's ref (fxt_warg_ref()), whose bytes are at bytes. */
+static int arg_ref_check(uint16_t ref, const char *bytes)
 {
+	if (ref == FXT_WARG_REF_INVALID)
+		return bytes ? -E2BIG : -EINVAL;
+	if (fxt_string_ref_is_inline(ref) && !bytes)
+		return -EINVAL;
+	return 0;
+}
+
+static int size_arg(const struct fxt_arg_in *a, uint32_t *words)
+{
+	uint16_t value_ref = 0;
 	int err;
 
-	if ((unsigned int)a->type > FXT_ARG_TYPE_MAX)
+	if (a->type > FXT_ARG_TYPE_MAX)
 		return -EINVAL;
-	err = str_ref(&a->name, &r->name);
+	err = arg_ref_check(a->name_ref, a->name);
 	if (err)
 		return err;
-	r->value = 0;
 	if (a->type == FXT_ARG_STRING) {
-		err = str_ref(&a->value.str, &r->value);
+		value_ref = a->value_ref;
+		err = arg_ref_check(value_ref, a->v.str);
 		if (err)
 			return err;
 	}
-	r->words = fxt_arg_words(a->type, r->name, r->value);
-	if (r->words > FXT_RECORD_MAX_WORDS)
+	*words = fxt_arg_words(a->type, a->name_ref, value_ref);
+	if (*words > FXT_RECORD_MAX_WORDS)
 		return -E2BIG;
 	return 0;
 }
 
-static int size_args(const struct fxt_writer_arg *args, unsigned int nargs,
+static int size_args(const struct fxt_arg_in *args, unsigned int nargs,
 		     uint64_t *words)
 {
-	struct arg_refs r;
+	uint32_t arg_words;
 	unsigned int i;
 	int err;
 
 	if (nargs > FXT_MAX_ARGS || (nargs && !args))
 		return -EINVAL;
 	for (i = 0; i < nargs; i++) {
-		err = size_arg(&args[i], &r);
+		err = size_arg(&args[i], &arg_words);
 		if (err)
 			return err;
-		*words += r.words;
+		*words += arg_words;
 	}
 	return 0;
 }
 
-/* The payload as fxt_encode_arg() takes it. */
-static uint64_t arg_value(const struct fxt_writer_arg *a)
-{
-	uint64_t value;
-
-	switch (a->type) {
-	case FXT_ARG_INT32:
-		return (uint32_t)a->value.i32;
-	case FXT_ARG_UINT32:
-		return a->value.u32;
-	case FXT_ARG_BOOL:
-		return a->value.b;
-	case FXT_ARG_DOUBLE:
-		memcpy(&value, &a->value.f64, sizeof(value));
-		return value;
-	default:
-		return a->value.u64;
-	}
-}
-
-static void put_arg(uint64_t **p, const struct fxt_writer_arg *a)
-{
-	struct arg_refs r;
-
-	/* Validated by size_args(): cannot fail here. */
-	(void)size_arg(a, &r);
-	*p = fxt_encode_arg(*p, &(const struct fxt_arg_encoding){
-		.type = a->type,
-		.words = r.words,
-		.name_ref = r.name,
-		.value_ref = r.value,
-		.name = a->name.data,
-		.str = a->value.str.data,
-		.value = arg_value(a),
-	});
-}
-
-static void put_args(uint64_t **p, const struct fxt_writer_arg *args,
+static void put_args(uint64_t **p, const struct fxt_arg_in *args,
 		     unsigned int nargs)
 {
+	uint32_t words;
 	unsigned int i;
 
-	for (i = 0; i < nargs; i++)
-		put_arg(p, &args[i]);
+	for (i = 0; i < nargs; i++) {
+		/* Validated by size_args(): cannot fail here. */
+		(void)size_arg(&args[i], &words);
+		*p = fxt_encode_arg(*p, &args[i], words);
+	}
 }
 
 /* Reserves a normal record (size field of 12 bits). */
@@ -326,6 +298,19 @@ static int write_words(struct fxt_writer *w, const uint64_t *words,
 	return commit(w);
 }
 
+/* A record of one header word and a byte stream after it. */
+static int write_header_stream(struct fxt_writer *w, uint64_t header,
+			       const void *data, uint32_t len)
+{
+	uint64_t *p = reserve(w, 1 + fxt_words(len));
+
+	if (!p)
+		return w->err;
+	*p++ = header;
+	fxt_encode_stream(p, data, len);
+	return commit(w);
+}
+
 int fxt_write_magic(struct fxt_writer *w)
 {
 	uint64_t word = fxt_magic_record();
@@ -336,16 +321,13 @@ int fxt_write_magic(struct fxt_writer *w)
 int fxt_write_provider_info(struct fxt_writer *w, uint32_t provider_id,
 			    const char *name, size_t name_len)
 {
-	uint64_t *p;
+	uint32_t len = (uint32_t)name_len;
 
 	if (name_len > 0xff || (name_len && !name))
 		return fail(w, -EINVAL);
-	p = reserve(w, 1 + fxt_words((uint32_t)name_len));
-	if (!p)
-		return w->err;
-	*p++ = fxt_provider_info_header(provider_id, (uint32_t)name_len);
-	p = fxt_encode_stream(p, name, (uint32_t)name_len);
-	return commit(w);
+	return write_header_stream(w,
+				   fxt_provider_info_header(provider_id, len),
+				   name, len);
 }
 
 int fxt_write_provider_section(struct fxt_writer *w, uint32_t provider_id)
@@ -376,22 +358,16 @@ int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second)
 int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
 		     size_t len)
 {
-	uint64_t *p;
-
 	if (!index || index > FXT_STRING_INDEX_MAX || (len && !s))
 		return fail(w, -EINVAL);
 	if (len > FXT_STRING_INDEX_MAX)
 		return fail(w, -E2BIG);
-	p = reserve(w, 1 + fxt_words((uint32_t)len));
-	if (!p)
-		return w->err;
-	*p++ = fxt_string_header(index, (uint16_t)len);
-	p = fxt_encode_stream(p, s, (uint32_t)len);
-	return commit(w);
+	return write_header_stream(w, fxt_string_header(index, (uint16_t)len),
+				   s, (uint32_t)len);
 }
 
-int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid,
-		     uint64_t tid)
+int fxt_write_thread_ref(struct fxt_writer *w, uint8_t index, uint64_t pid,
+			 uint64_t tid)
 {
 	uint64_t words[3] = { fxt_thread_header(index), pid, tid };
 
@@ -412,6 +388,26 @@ static bool event_has_extra(enum fxt_event_type type)
 	}
 }
 
+/*
+ * The category and name refs of an event, and the words of them, of its
+ * thread and of its arguments added to words.
+ */
+static int size_event(const struct fxt_writer_event *ev, uint16_t *cat,
+		      uint16_t *name, uint64_t *words)
+{
+	int err = str_ref(&ev->category, cat);
+
+	if (!err)
+		err = str_ref(&ev->name, name);
+	if (!err)
+		err = size_args(ev->args, ev->nargs, words);
+	if (err)
+		return err;
+	*words += thread_words(&ev->thread) + fxt_string_ref_words(*cat) +
+		  fxt_string_ref_words(*name);
+	return 0;
+}
+
 int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
 		    const struct fxt_writer_event *ev, uint64_t extra)
 {
@@ -423,16 +419,11 @@ int fxt_write_event(struct fxt_writer *w, enum fxt_event_type type,
 
 	if ((unsigned int)type > FXT_EVENT_TYPE_MAX)
 		return fail(w, -EINVAL);
-	err = str_ref(&ev->category, &cat);
-	if (!err)
-		err = str_ref(&ev->name, &name);
-	if (!err)
-		err = size_args(ev->args, ev->nargs, &words);
+	err = size_event(ev, &cat, &name, &words);
 	if (err)
 		return fail(w, err);
 	has_extra = event_has_extra(type);
-	words += thread_words(&ev->thread) + fxt_string_ref_words(cat) +
-		 fxt_string_ref_words(name) + has_extra;
+	words += has_extra;
 	p = reserve_record(w, words);
 	if (!p)
 		return done(w, p);
@@ -455,7 +446,7 @@ int fxt_write_instant(struct fxt_writer *w, const struct fxt_writer_event *ev,
 		[FXT_SCOPE_PROCESS] = "process",
 		[FXT_SCOPE_GLOBAL] = "global",
 	};
-	struct fxt_writer_arg args[FXT_MAX_ARGS];
+	struct fxt_arg_in args[FXT_MAX_ARGS];
 	struct fxt_writer_event scoped = *ev;
 
 	if ((unsigned int)scope > FXT_SCOPE_GLOBAL)
@@ -499,49 +490,17 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
 	return commit(w);
 }
 
-int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
-			       struct fxt_writer_thread process,
-			       struct fxt_writer_str name,
-			       const struct fxt_writer_arg *args,
-			       unsigned int nargs)
+/* Both object records; pid: the process of a userspace object, inline. */
+static int write_object(struct fxt_writer *w, unsigned int record,
+			uint64_t id, unsigned int process_or_type,
+			const uint64_t *pid, struct fxt_writer_str name,
+			const struct fxt_arg_in *args, unsigned int nargs)
 {
-	uint64_t words = 2;
+	uint64_t words = 2 + (pid != NULL);
 	uint16_t name_ref;
 	uint64_t *p;
 	int err;
 
-	err = str_ref(&name, &name_ref);
-	if (!err)
-		err = size_args(args, nargs, &words);
-	if (err)
-		return fail(w, err);
-	words += (process.index == FXT_THREAD_REF_INLINE) +
-		 fxt_string_ref_words(name_ref);
-	p = reserve_record(w, words);
-	if (!p)
-		return done(w, p);
-	*p++ = fxt_userspace_object_header((uint32_t)words, process.index,
-					   name_ref, nargs);
-	*p++ = pointer;
-	if (process.index == FXT_THREAD_REF_INLINE)
-		*p++ = process.pid;
-	put_str(&p, &name);
-	put_args(&p, args, nargs);
-	return commit(w);
-}
-
-int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
-			    uint64_t koid, struct fxt_writer_str name,
-			    const struct fxt_writer_arg *args,
-			    unsigned int nargs)
-{
-	uint64_t words = 2;
-	uint16_t name_ref;
-	uint64_t *p;
-	int err;
-
-	if (obj_type > 0xff)
-		return fail(w, -EINVAL);
 	err = str_ref(&name, &name_ref);
 	if (!err)
 		err = size_args(args, nargs, &words);
@@ -551,18 +510,44 @@ int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
 	p = reserve_record(w, words);
 	if (!p)
 		return done(w, p);
-	*p++ = fxt_kernel_object_header((uint32_t)words, obj_type, name_ref,
-					nargs);
-	*p++ = koid;
+	*p++ = fxt_object_header(record, (uint32_t)words, process_or_type,
+				 name_ref, nargs);
+	*p++ = id;
+	if (pid)
+		*p++ = *pid;
 	put_str(&p, &name);
 	put_args(&p, args, nargs);
 	return commit(w);
 }
 
+int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
+			       struct fxt_writer_thread process,
+			       struct fxt_writer_str name,
+			       const struct fxt_arg_in *args,
+			       unsigned int nargs)
+{
+	bool inline_process = process.index == FXT_THREAD_REF_INLINE;
+
+	return write_object(w, FXT_RECORD_USERSPACE_OBJECT, pointer,
+			    process.index, inline_process ? &process.pid : NULL,
+			    name, args, nargs);
+}
+
+int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
+			    uint64_t koid, struct fxt_writer_str name,
+			    const struct fxt_arg_in *args,
+			    unsigned int nargs)
+{
+	if (obj_type > 0xff)
+		return fail(w, -EINVAL);
+	return write_object(w, FXT_RECORD_KERNEL_OBJECT, koid, obj_type, NULL,
+			    name, args, nargs);
+}
+
 int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
 			     unsigned int cpu, unsigned int out_state,
 			     uint64_t out_tid, uint64_t in_tid,
-			     const struct fxt_writer_arg *args,
+			     const struct fxt_arg_in *args,
 			     unsigned int nargs)
 {
 	uint64_t words = 4;
@@ -588,7 +573,7 @@ int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
 
 int fxt_write_thread_wakeup(struct fxt_writer *w, uint64_t ts,
 			    unsigned int cpu, uint64_t tid,
-			    const struct fxt_writer_arg *args,
+			    const struct fxt_arg_in *args,
 			    unsigned int nargs)
 {
 	uint64_t words = 3;
@@ -695,15 +680,10 @@ int fxt_write_large_blob_with_metadata(struct fxt_writer *w,
 
 	if ((len && !payload) || len > (FXT_LARGE_RECORD_MAX_WORDS << 3))
 		return fail(w, -EINVAL);
-	err = str_ref(&ev->category, &cat);
-	if (!err)
-		err = str_ref(&ev->name, &name);
-	if (!err)
-		err = size_args(ev->args, ev->nargs, &words);
+	err = size_event(ev, &cat, &name, &words);
 	if (err)
 		return fail(w, err);
-	words += fxt_string_ref_words(cat) + fxt_string_ref_words(name) +
-		 thread_words(&ev->thread) + payload_words(len);
+	words += payload_words(len);
 	p = reserve_large(w, words);
 	if (!p)
 		return done(w, p);

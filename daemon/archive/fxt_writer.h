@@ -15,7 +15,7 @@
  * later write fails with that error: the output would have a hole.
  *
  *	struct fxt_writer w;
- *	struct fxt_writer_arg args[] = {
+ *	struct fxt_arg_in args[] = {
  *		fxt_warg_int32(fxt_wstr("fd"), 3),
  *		fxt_warg_string(fxt_wstr_index(2), fxt_wstr("eth0")),
  *	};
@@ -31,7 +31,7 @@
  *	fxt_write_init(&w, 1000000000);
  *	fxt_write_string(&w, 1, "net", 3);
  *	fxt_write_string(&w, 2, "iface", 5);
- *	fxt_write_thread(&w, 1, pid, tid);
+ *	fxt_write_thread_ref(&w, 1, pid, tid);
  *	fxt_write_event(&w, FXT_EVENT_DURATION_COMPLETE, &ev, end);
  *	err = fxt_writer_flush(&w) ?: fxt_writer_error(&w);
  *	fxt_writer_release(&w);
@@ -45,6 +45,7 @@
 #include <string.h>
 
 #include <fxt/fxt.h>
+#include <fxt/provider_args.h>
 
 /*
  * A string as a record refers to it: an index of the provider's string
@@ -64,29 +65,13 @@ struct fxt_writer_thread {
 	uint64_t tid;
 };
 
-struct fxt_writer_arg {
-	enum fxt_arg_type type;
-	struct fxt_writer_str name;
-	union {
-		int32_t i32;
-		uint32_t u32;
-		int64_t i64;
-		uint64_t u64;
-		double f64;
-		struct fxt_writer_str str;
-		uint64_t pointer;
-		uint64_t koid;
-		bool b;
-	} value;
-};
-
 /* The part every event record shares. */
 struct fxt_writer_event {
 	uint64_t ts;
 	struct fxt_writer_thread thread;
 	struct fxt_writer_str category;
 	struct fxt_writer_str name;
-	const struct fxt_writer_arg *args;
+	const struct fxt_arg_in *args;	/* fxt_warg_*() */
 	unsigned int nargs;
 };
 
@@ -165,67 +150,72 @@ static inline struct fxt_writer_thread fxt_wthread_index(uint8_t index)
 	return (struct fxt_writer_thread){ .index = index };
 }
 
-#define FXT_WARG_(t, n, field, v)                                          \
-	((struct fxt_writer_arg){ .type = (t), .name = (n),                \
-				  .value.field = (v) })
+/*
+ * An argument's string ref (struct fxt_arg_in: name_ref, value_ref) for
+ * s: its index, or inline with its bytes beside the ref. A string no ref
+ * can hold (an index past the table, more than 0x7fff bytes) gets
+ * FXT_WARG_REF_INVALID, inline and empty: no string's ref. The writer
+ * refuses it: -E2BIG when it has bytes, else -EINVAL.
+ */
+#define FXT_WARG_REF_INVALID 0x8000u
 
-static inline struct fxt_writer_arg fxt_warg_null(struct fxt_writer_str n)
+static inline uint16_t fxt_warg_ref(struct fxt_writer_str s)
 {
-	return (struct fxt_writer_arg){ .type = FXT_ARG_NULL, .name = n };
+	if (s.index)
+		return s.index <= FXT_STRING_INDEX_MAX ? s.index :
+							 FXT_WARG_REF_INVALID;
+	if (s.len > FXT_STRING_INDEX_MAX)
+		return FXT_WARG_REF_INVALID;
+	return s.len ? fxt_string_ref_inline((uint16_t)s.len) : 0;
 }
 
-static inline struct fxt_writer_arg fxt_warg_int32(struct fxt_writer_str n,
-						   int32_t v)
+/* An argument named n of type, its value not set yet. */
+static inline struct fxt_arg_in fxt_warg_named(enum fxt_arg_type type,
+					       struct fxt_writer_str n)
 {
-	return FXT_WARG_(FXT_ARG_INT32, n, i32, v);
+	struct fxt_arg_in a = { .type = (uint16_t)type };
+
+	a.name = n.index ? NULL : n.data;
+	a.name_ref = fxt_warg_ref(n);
+	return a;
 }
 
-static inline struct fxt_writer_arg fxt_warg_uint32(struct fxt_writer_str n,
-						    uint32_t v)
+static inline struct fxt_arg_in fxt_warg_null(struct fxt_writer_str n)
 {
-	return FXT_WARG_(FXT_ARG_UINT32, n, u32, v);
+	return fxt_warg_named(FXT_ARG_NULL, n);
 }
 
-static inline struct fxt_writer_arg fxt_warg_int64(struct fxt_writer_str n,
-						   int64_t v)
-{
-	return FXT_WARG_(FXT_ARG_INT64, n, i64, v);
-}
+/*
+ * fxt_warg_int32(n, v) ... fxt_warg_bool(n, v): an argument named n of
+ * that type and value.
+ */
+#define FXT_WARG_MAKER(suffix, arg_type, ctype, field)                         \
+	static inline struct fxt_arg_in fxt_warg_##suffix(                     \
+		struct fxt_writer_str n, ctype v)                              \
+	{                                                                      \
+		struct fxt_arg_in a = fxt_warg_named(arg_type, n);             \
+									       \
+		a.v.field = v;                                                 \
+		return a;                                                      \
+	}
+FXT_WARG_MAKER(int32, FXT_ARG_INT32, int32_t, i64)
+FXT_WARG_MAKER(uint32, FXT_ARG_UINT32, uint32_t, u64)
+FXT_WARG_MAKER(int64, FXT_ARG_INT64, int64_t, i64)
+FXT_WARG_MAKER(uint64, FXT_ARG_UINT64, uint64_t, u64)
+FXT_WARG_MAKER(double, FXT_ARG_DOUBLE, double, f64)
+FXT_WARG_MAKER(pointer, FXT_ARG_POINTER, uint64_t, u64)
+FXT_WARG_MAKER(koid, FXT_ARG_KOID, uint64_t, u64)
+FXT_WARG_MAKER(bool, FXT_ARG_BOOL, bool, u64)
+#undef FXT_WARG_MAKER
 
-static inline struct fxt_writer_arg fxt_warg_uint64(struct fxt_writer_str n,
-						    uint64_t v)
+static inline struct fxt_arg_in fxt_warg_string(struct fxt_writer_str n,
+						struct fxt_writer_str v)
 {
-	return FXT_WARG_(FXT_ARG_UINT64, n, u64, v);
-}
+	struct fxt_arg_in a = fxt_warg_named(FXT_ARG_STRING, n);
 
-static inline struct fxt_writer_arg fxt_warg_double(struct fxt_writer_str n,
-						    double v)
-{
-	return FXT_WARG_(FXT_ARG_DOUBLE, n, f64, v);
-}
-
-static inline struct fxt_writer_arg fxt_warg_string(struct fxt_writer_str n,
-						    struct fxt_writer_str v)
-{
-	return FXT_WARG_(FXT_ARG_STRING, n, str, v);
-}
-
-static inline struct fxt_writer_arg fxt_warg_pointer(struct fxt_writer_str n,
-						     uint64_t v)
-{
-	return FXT_WARG_(FXT_ARG_POINTER, n, pointer, v);
-}
-
-static inline struct fxt_writer_arg fxt_warg_koid(struct fxt_writer_str n,
-						  uint64_t v)
-{
-	return FXT_WARG_(FXT_ARG_KOID, n, koid, v);
-}
-
-static inline struct fxt_writer_arg fxt_warg_bool(struct fxt_writer_str n,
-						  bool v)
-{
-	return FXT_WARG_(FXT_ARG_BOOL, n, b, v);
+	a.v.str = v.index ? NULL : v.data;
+	a.value_ref = fxt_warg_ref(v);
+	return a;
 }
 
 /* Already encoded records (e.g. a provider's buffer), copied as they are. */
@@ -243,9 +233,9 @@ int fxt_write_init(struct fxt_writer *w, uint64_t ticks_per_second);
 /* Registers (or replaces) string index 1..0x7fff. */
 int fxt_write_string(struct fxt_writer *w, uint16_t index, const char *s,
 		     size_t len);
-/* Registers (or replaces) thread index 1..255. */
-int fxt_write_thread(struct fxt_writer *w, uint8_t index, uint64_t pid,
-		     uint64_t tid);
+/* The thread record: registers (or replaces) thread ref 1..255. */
+int fxt_write_thread_ref(struct fxt_writer *w, uint8_t index, uint64_t pid,
+			 uint64_t tid);
 
 /*
  * Any event type; extra is the word the type carries (counter id, end
@@ -269,23 +259,23 @@ int fxt_write_blob(struct fxt_writer *w, struct fxt_writer_str name,
 int fxt_write_userspace_object(struct fxt_writer *w, uint64_t pointer,
 			       struct fxt_writer_thread process,
 			       struct fxt_writer_str name,
-			       const struct fxt_writer_arg *args,
+			       const struct fxt_arg_in *args,
 			       unsigned int nargs);
 int fxt_write_kernel_object(struct fxt_writer *w, unsigned int obj_type,
 			    uint64_t koid, struct fxt_writer_str name,
-			    const struct fxt_writer_arg *args,
+			    const struct fxt_arg_in *args,
 			    unsigned int nargs);
 
 /* Scheduling record type 1. */
 int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
 			     unsigned int cpu, unsigned int out_state,
 			     uint64_t out_tid, uint64_t in_tid,
-			     const struct fxt_writer_arg *args,
+			     const struct fxt_arg_in *args,
 			     unsigned int nargs);
 /* Scheduling record type 2. */
 int fxt_write_thread_wakeup(struct fxt_writer *w, uint64_t ts,
 			    unsigned int cpu, uint64_t tid,
-			    const struct fxt_writer_arg *args,
+			    const struct fxt_arg_in *args,
 			    unsigned int nargs);
 /*
  * Scheduling record type 0 (2018/2021 revisions). Priorities 0 give the

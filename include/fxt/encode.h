@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <fxt/fxt.h>
+#include <fxt/provider_args.h>
 
 /* A byte stream padded with zeros to whole words; returns the next word. */
 static inline uint64_t *fxt_encode_stream(uint64_t *p, const void *data,
@@ -33,30 +34,23 @@ static inline uint64_t *fxt_encode_ref_stream(uint64_t *p, uint16_t ref,
 	return fxt_encode_stream(p, s, ref & FXT_STRING_INDEX_MAX);
 }
 
-/* An argument with its string refs resolved and its size known. */
-struct fxt_arg_encoding {
-	unsigned int type;	/* enum fxt_arg_type */
-	uint32_t words;		/* fxt_arg_words() of type and refs */
-	uint16_t name_ref;
-	uint16_t value_ref;	/* string arguments */
-	const char *name;	/* the bytes of an inline name_ref */
-	const char *str;	/* the bytes of an inline value_ref */
-	uint64_t value;		/* 32-bit: low bits; bool: != 0; double: bits */
-};
-
-/* Writes one argument; returns the word after it. */
-static inline uint64_t *fxt_encode_arg(uint64_t *p,
-				       const struct fxt_arg_encoding *a)
+/*
+ * Writes one argument whose refs are resolved (a known type; name_ref,
+ * and value_ref for a string) in words words, fxt_arg_words() of them;
+ * returns the word after it.
+ */
+static inline uint64_t *fxt_encode_arg(uint64_t *p, const struct fxt_arg_in *a,
+				       uint32_t words)
 {
 	uint32_t value32 = 0;
 
 	switch (a->type) {
 	case FXT_ARG_INT32:
 	case FXT_ARG_UINT32:
-		value32 = (uint32_t)a->value;
+		value32 = (uint32_t)a->v.u64;
 		break;
 	case FXT_ARG_BOOL:
-		value32 = a->value != 0;
+		value32 = a->v.u64 != 0;
 		break;
 	case FXT_ARG_STRING:
 		value32 = a->value_ref;
@@ -64,7 +58,7 @@ static inline uint64_t *fxt_encode_arg(uint64_t *p,
 	default:
 		break;
 	}
-	*p++ = fxt_arg_header(a->type, a->words, a->name_ref, value32);
+	*p++ = fxt_arg_header(a->type, words, a->name_ref, value32);
 	p = fxt_encode_ref_stream(p, a->name_ref, a->name);
 	switch (a->type) {
 	case FXT_ARG_INT64:
@@ -72,10 +66,10 @@ static inline uint64_t *fxt_encode_arg(uint64_t *p,
 	case FXT_ARG_DOUBLE:
 	case FXT_ARG_POINTER:
 	case FXT_ARG_KOID:
-		*p++ = a->value;
+		*p++ = a->v.u64;
 		break;
 	case FXT_ARG_STRING:
-		p = fxt_encode_ref_stream(p, a->value_ref, a->str);
+		p = fxt_encode_ref_stream(p, a->value_ref, a->v.str);
 		break;
 	default:
 		break;

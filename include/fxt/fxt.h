@@ -415,24 +415,18 @@ static inline __u64 fxt_blob_header(__u32 size_words, __u16 name_ref,
 	       FXT_SET(blob_type, FXT_BLOB_TYPE);
 }
 
-static inline __u64 fxt_userspace_object_header(__u32 size_words,
-						__u8 process_ref,
-						__u16 name_ref,
-						unsigned int nargs)
+/*
+ * Userspace and kernel object records (record_type): one layout. The
+ * byte at FXT_UOBJ_PROCESS, which is FXT_KOBJ_TYPE, holds the thread ref
+ * of a userspace object's process, or a kernel object's type.
+ */
+static inline __u64 fxt_object_header(unsigned int record_type,
+				      __u32 size_words,
+				      unsigned int process_or_type,
+				      __u16 name_ref, unsigned int nargs)
 {
-	return fxt_record_header(FXT_RECORD_USERSPACE_OBJECT, size_words) |
-	       FXT_SET(process_ref, FXT_UOBJ_PROCESS) |
-	       FXT_SET(name_ref, FXT_UOBJ_NAME) |
-	       FXT_SET(nargs, FXT_UOBJ_NARGS);
-}
-
-static inline __u64 fxt_kernel_object_header(__u32 size_words,
-					     unsigned int obj_type,
-					     __u16 name_ref,
-					     unsigned int nargs)
-{
-	return fxt_record_header(FXT_RECORD_KERNEL_OBJECT, size_words) |
-	       FXT_SET(obj_type, FXT_KOBJ_TYPE) |
+	return fxt_record_header(record_type, size_words) |
+	       FXT_SET(process_or_type, FXT_KOBJ_TYPE) |
 	       FXT_SET(name_ref, FXT_KOBJ_NAME) |
 	       FXT_SET(nargs, FXT_KOBJ_NARGS);
 }

@@ -206,9 +206,9 @@ static inline void fxt_sched_write_thread_object(__u64 *w, __u64 tid,
 {
 	__u32 words = fxt_sched_thread_words(name_len);
 
-	w[0] = fxt_kernel_object_header(words, FXT_ZX_OBJ_THREAD,
-					fxt_string_ref_inline((__u16)name_len),
-					1);
+	w[0] = fxt_object_header(FXT_RECORD_KERNEL_OBJECT, words,
+				 FXT_ZX_OBJ_THREAD,
+				 fxt_string_ref_inline((__u16)name_len), 1);
 	w[1] = tid;
 	w[words - 2] = fxt_arg_header(FXT_ARG_KOID, 2, FXT_SCHED_STR_PROCESS, 0);
 	w[words - 1] = tgid;
@@ -217,10 +217,10 @@ static inline void fxt_sched_write_thread_object(__u64 *w, __u64 tid,
 static inline void fxt_sched_write_process_object(__u64 *w, __u64 tgid,
 						  __u32 name_len)
 {
-	w[0] = fxt_kernel_object_header(fxt_sched_process_words(name_len),
-					FXT_ZX_OBJ_PROCESS,
-					fxt_string_ref_inline((__u16)name_len),
-					0);
+	w[0] = fxt_object_header(FXT_RECORD_KERNEL_OBJECT,
+				 fxt_sched_process_words(name_len),
+				 FXT_ZX_OBJ_PROCESS,
+				 fxt_string_ref_inline((__u16)name_len), 0);
 	w[1] = tgid;
 }
 

@@ -74,7 +74,7 @@ static uint64_t rng(void)
 
 static struct fxt_writer_event ev(uint64_t ts, struct fxt_writer_thread t,
 				  struct fxt_writer_str cat, const char *name,
-				  const struct fxt_writer_arg *args,
+				  const struct fxt_arg_in *args,
 				  unsigned int nargs)
 {
 	return (struct fxt_writer_event){ .ts = ts, .thread = t,
@@ -90,7 +90,7 @@ static void write_app_events(struct fxt_writer *w)
 {
 	struct fxt_writer_thread t1 = fxt_wthread_index(1);
 	struct fxt_writer_str cat = fxt_wstr_index(1);
-	struct fxt_writer_arg all[] = {
+	struct fxt_arg_in all[] = {
 		fxt_warg_int32(fxt_wstr("i32"), -5),
 		fxt_warg_uint32(fxt_wstr("u32"), 7),
 		fxt_warg_int64(fxt_wstr("i64"), -1234567890123ll),
@@ -103,23 +103,23 @@ static void write_app_events(struct fxt_writer *w)
 		fxt_warg_bool(fxt_wstr("no"), false),
 		fxt_warg_null(fxt_wstr("nul")),
 	};
-	struct fxt_writer_arg global[] = {
+	struct fxt_arg_in global[] = {
 		fxt_warg_string(fxt_wstr("scope"), fxt_wstr("g")),
 	};
-	struct fxt_writer_arg counter[] = {
+	struct fxt_arg_in counter[] = {
 		fxt_warg_int32(fxt_wstr("a"), 3),
 		fxt_warg_double(fxt_wstr("b"), 2.5),
 		fxt_warg_string(fxt_wstr("label"), fxt_wstr("x")),
 	};
-	struct fxt_writer_arg counter2[] = {
+	struct fxt_arg_in counter2[] = {
 		fxt_warg_uint64(fxt_wstr("v"), 10),
 	};
-	struct fxt_writer_arg odd[] = {
+	struct fxt_arg_in odd[] = {
 		fxt_warg_double(fxt_wstr("n"), NAN),
 		fxt_warg_double(fxt_wstr("pi"), INFINITY),
 		fxt_warg_double(fxt_wstr("ni"), -INFINITY),
 	};
-	struct fxt_writer_arg k[] = { fxt_warg_int32(fxt_wstr("k"), 1) };
+	struct fxt_arg_in k[] = { fxt_warg_int32(fxt_wstr("k"), 1) };
 	struct fxt_writer_event e;
 	char payload[100] = { 1, 2, 3 };
 
@@ -169,8 +169,8 @@ static void write_app_events(struct fxt_writer *w)
 
 static void write_app_objects(struct fxt_writer *w)
 {
-	struct fxt_writer_arg field[] = { fxt_warg_uint32(fxt_wstr("field"), 9) };
-	struct fxt_writer_arg process100[] = {
+	struct fxt_arg_in field[] = { fxt_warg_uint32(fxt_wstr("field"), 9) };
+	struct fxt_arg_in process100[] = {
 		fxt_warg_koid(fxt_wstr("process"), 100),
 	};
 
@@ -188,12 +188,12 @@ static void write_app_objects(struct fxt_writer *w)
 	/* No process: its thread_name waits for the thread record. */
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_THREAD, 301,
 				      fxt_wstr("lonely"), NULL, 0), "kobj");
-	check(fxt_write_thread(w, 2, 300, 301), "thread");
+	check(fxt_write_thread_ref(w, 2, 300, 301), "thread");
 }
 
 static void write_app(struct fxt_writer *w)
 {
-	struct fxt_writer_arg process100[] = {
+	struct fxt_arg_in process100[] = {
 		fxt_warg_koid(fxt_wstr("process"), 100),
 	};
 
@@ -202,7 +202,7 @@ static void write_app(struct fxt_writer *w)
 	check(fxt_write_init(w, 1000000000), "init");
 	check(fxt_write_string(w, 1, "cat", 3), "string");
 	check(fxt_write_string(w, 2, "str", 3), "string");
-	check(fxt_write_thread(w, 1, 100, 101), "thread");
+	check(fxt_write_thread_ref(w, 1, 100, 101), "thread");
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_PROCESS, 100,
 				      fxt_wstr("myapp"), NULL, 0), "kobj");
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_THREAD, 101,
@@ -248,7 +248,7 @@ static void write_kdev(struct fxt_writer *w)
 static void write_thread_object(struct fxt_writer *w, uint64_t tid,
 				uint64_t pid, const char *name)
 {
-	struct fxt_writer_arg process[] = {
+	struct fxt_arg_in process[] = {
 		fxt_warg_koid(fxt_wstr_index(FXT_SCHED_STR_PROCESS), pid),
 	};
 
@@ -260,7 +260,7 @@ static void cswitch(struct fxt_writer *w, uint64_t ts, unsigned int cpu,
 		    unsigned int out_state, uint64_t out_tid, uint64_t in_tid,
 		    int32_t out_weight, int32_t in_weight)
 {
-	struct fxt_writer_arg args[] = {
+	struct fxt_arg_in args[] = {
 		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_OUTGOING_WEIGHT),
 			       out_weight),
 		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_INCOMING_WEIGHT),
@@ -274,7 +274,7 @@ static void cswitch(struct fxt_writer *w, uint64_t ts, unsigned int cpu,
 /* Provider 2 "kernel": scheduling as the kernel side writes it. */
 static void write_kernel(struct fxt_writer *w)
 {
-	struct fxt_writer_arg wake[] = {
+	struct fxt_arg_in wake[] = {
 		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_WEIGHT), 100),
 		fxt_warg_koid(fxt_wstr_index(FXT_SCHED_STR_WAKER), 201),
 	};
@@ -357,7 +357,7 @@ static void gen_strings(const char *dir)
 {
 	static char huge[32000], nasty[512];
 	struct fxt_writer_str nasty_str;
-	struct fxt_writer_arg args[3];
+	struct fxt_arg_in args[3];
 	struct fxt_writer_event e;
 	struct fxt_writer w;
 	size_t i, n = nasty_bytes(nasty);
@@ -413,7 +413,7 @@ static void gen_malformed(const char *dir)
 	check(fxt_write_magic(&w), "magic");
 	check(fxt_write_provider_info(&w, 1, "p", 1), "provider");
 	check(fxt_write_provider_section(&w, 1), "section");
-	check(fxt_write_thread(&w, 1, 1, 2), "thread");
+	check(fxt_write_thread_ref(&w, 1, 1, 2), "thread");
 	check(fxt_write_raw(&w, bad, sizeof(bad)), "raw");
 	check(fxt_write_instant(&w, &e, FXT_SCOPE_THREAD), "instant");
 	save(dir, "malformed.fxt", fxt_writer_data(&w), fxt_writer_size(&w));

@@ -75,6 +75,7 @@ check "libfxt-provider1: the shared library" \
 	has_files "$lib" "usr/lib/$multiarch/libfxt-provider.so.1"
 check "libfxt-provider-dev: headers, .so, .pc, man 3" \
 	has_files "$dev" usr/include/fxt/provider.h usr/include/fxt/fxt.h \
+	usr/include/fxt/provider_args.h usr/include/fxt/provider_internal.h \
 	"usr/lib/$multiarch/libfxt-provider.so" \
 	"usr/lib/$multiarch/pkgconfig/libfxt-provider.pc" \
 	usr/share/man/man3/libfxt-provider.3.gz

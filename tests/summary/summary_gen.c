@@ -58,7 +58,7 @@ static void write_kernel_strings(struct fxt_writer *w)
 static void cswitch(struct fxt_writer *w, uint64_t ts, unsigned int cpu,
 		    uint64_t out_tid, uint64_t in_tid)
 {
-	struct fxt_writer_arg args[] = {
+	struct fxt_arg_in args[] = {
 		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_OUTGOING_WEIGHT),
 			       out_tid ? 100 : FXT_SCHED_IDLE_WEIGHT),
 		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_INCOMING_WEIGHT),
@@ -72,7 +72,7 @@ static void cswitch(struct fxt_writer *w, uint64_t ts, unsigned int cpu,
 static void wakeup(struct fxt_writer *w, uint64_t ts, unsigned int cpu,
 		   uint64_t tid)
 {
-	struct fxt_writer_arg args[] = {
+	struct fxt_arg_in args[] = {
 		fxt_warg_int32(fxt_wstr_index(FXT_SCHED_STR_WEIGHT), 100),
 	};
 
@@ -82,7 +82,7 @@ static void wakeup(struct fxt_writer *w, uint64_t ts, unsigned int cpu,
 static void name_thread(struct fxt_writer *w, uint64_t tid, uint64_t pid,
 			const char *name)
 {
-	struct fxt_writer_arg process[] = {
+	struct fxt_arg_in process[] = {
 		fxt_warg_koid(fxt_wstr("process"), pid),
 	};
 

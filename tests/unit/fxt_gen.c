@@ -47,16 +47,16 @@ static void write_tables(struct fxt_writer *w)
 	for (i = 1; i < S_N; i++)
 		fxt_write_string(w, (uint16_t)i, names[i], strlen(names[i]));
 	for (i = 1; i <= 32; i++)
-		fxt_write_thread(w, (uint8_t)i, 1000 + i / 4, 2000 + i);
+		fxt_write_thread_ref(w, (uint8_t)i, 1000 + i / 4, 2000 + i);
 }
 
 static void write_kernel_burst(struct fxt_writer *w, uint64_t *ts)
 {
-	struct fxt_writer_arg sw[2] = {
+	struct fxt_arg_in sw[2] = {
 		fxt_warg_int32(fxt_wstr_index(S_OUT_W), 100),
 		fxt_warg_int32(fxt_wstr_index(S_IN_W), 120),
 	};
-	struct fxt_writer_arg wk[2] = {
+	struct fxt_arg_in wk[2] = {
 		fxt_warg_int32(fxt_wstr_index(S_W), 100),
 		fxt_warg_koid(fxt_wstr_index(S_WAKER), 2001),
 	};
@@ -76,7 +76,7 @@ static void write_kernel_burst(struct fxt_writer *w, uint64_t *ts)
 
 static void write_app_burst(struct fxt_writer *w, uint64_t *ts)
 {
-	struct fxt_writer_arg args[3] = {
+	struct fxt_arg_in args[3] = {
 		fxt_warg_uint64(fxt_wstr_index(S_BYTES), 4096),
 		fxt_warg_int32(fxt_wstr_index(S_FD), 7),
 		fxt_warg_string(fxt_wstr_index(S_COUNT), fxt_wstr("inline")),

@@ -143,7 +143,8 @@ static void userspace_object(void **state)
 	 * type 6, size 4 -> 0x46, process ref 0x22 [16..23],
 	 * name 0x0003 [24..39], 1 arg [40..43]
 	 */
-	EXPECT_WORD(fxt_userspace_object_header(4, 0x22, 0x0003, 1),
+	EXPECT_WORD(fxt_object_header(FXT_RECORD_USERSPACE_OBJECT, 4, 0x22,
+				      0x0003, 1),
 		    0x0000010003220046ull);
 }
 
@@ -153,7 +154,8 @@ static void kernel_object(void **state)
 	 * type 7, size 4 -> 0x47, object type 2 (thread) [16..23],
 	 * name 0x8007 [24..39], 1 arg [40..43]
 	 */
-	EXPECT_WORD(fxt_kernel_object_header(4, FXT_ZX_OBJ_THREAD, 0x8007, 1),
+	EXPECT_WORD(fxt_object_header(FXT_RECORD_KERNEL_OBJECT, 4,
+				      FXT_ZX_OBJ_THREAD, 0x8007, 1),
 		    0x0000018007020047ull);
 }
 

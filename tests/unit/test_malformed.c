@@ -424,16 +424,16 @@ static void fuchsia_instant_scope_word(void **state)
 /* Perfetto drops scheduling records whose arguments have other types. */
 static void sched_arg_types(void **state)
 {
-	struct fxt_writer_arg uint_weight[] = {
+	struct fxt_arg_in uint_weight[] = {
 		fxt_warg_uint32(fxt_wstr("outgoing_weight"), 5),
 	};
-	struct fxt_writer_arg u64_waker[] = {
+	struct fxt_arg_in u64_waker[] = {
 		fxt_warg_uint64(fxt_wstr("waker"), 7),
 	};
-	struct fxt_writer_arg u64_process[] = {
+	struct fxt_arg_in u64_process[] = {
 		fxt_warg_uint64(fxt_wstr("process"), 1),
 	};
-	struct fxt_writer_arg good[] = {
+	struct fxt_arg_in good[] = {
 		fxt_warg_int32(fxt_wstr("weight"), 3),
 		fxt_warg_koid(fxt_wstr("waker"), 7),
 	};

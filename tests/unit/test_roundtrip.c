@@ -271,10 +271,10 @@ static void table_replacement(void **state)
 	fxt_writer_init(&w);
 	fxt_write_magic(&w);
 	fxt_write_string(&w, 5, "first", 5);
-	fxt_write_thread(&w, 9, 1, 2);
+	fxt_write_thread_ref(&w, 9, 1, 2);
 	event_with(&w, fxt_wstr_index(5), fxt_wthread_index(9));
 	fxt_write_string(&w, 5, "second, longer than the first", 29);
-	fxt_write_thread(&w, 9, 3, 4);
+	fxt_write_thread_ref(&w, 9, 3, 4);
 	event_with(&w, fxt_wstr_index(5), fxt_wthread_index(9));
 	fxt_write_string(&w, 5, "", 0);
 	event_with(&w, fxt_wstr_index(5), fxt_wthread_index(9));
@@ -305,7 +305,7 @@ static void write_provider(struct fxt_writer *w, uint32_t id, const char *name,
 	fxt_write_provider_info(w, id, name, strlen(name));
 	fxt_write_init(w, tps);
 	fxt_write_string(w, 1, s1, strlen(s1));
-	fxt_write_thread(w, 1, pid, pid + 1);
+	fxt_write_thread_ref(w, 1, pid, pid + 1);
 }
 
 static void expect_event(struct fxt_reader *r, uint32_t provider,
@@ -400,8 +400,8 @@ static void string_lengths(void **state)
 	fxt_writer_init(&w);
 	fxt_write_magic(&w);
 	for (len = 0; len <= 17; len++) {
-		struct fxt_writer_arg a = fxt_warg_string(fxt_wstr_len(text, len),
-							  fxt_wstr_len(text, len));
+		struct fxt_arg_in a = fxt_warg_string(fxt_wstr_len(text, len),
+						      fxt_wstr_len(text, len));
 
 		struct fxt_writer_event ev = {
 			.category = fxt_wstr_len(text, len),
@@ -482,10 +482,10 @@ static void flush_mode_matches_memory(void **state)
 
 static void writer_rejects_bad_fields(void **state)
 {
-	static char big[32000];
-	struct fxt_writer_arg args[16] = { 0 };
+	static char big[32000], too_long[0x8000];
+	struct fxt_arg_in args[16] = { 0 };
 	struct fxt_writer_event ev = { .args = args, .nargs = 16 };
-	struct fxt_writer_arg bad_type = { .type = 10 };
+	struct fxt_arg_in bad_type = { .type = 10 };
 	struct fxt_writer w;
 
 	fxt_writer_init(&w);
@@ -500,7 +500,7 @@ static void writer_rejects_bad_fields(void **state)
 			 -EINVAL);
 	assert_int_equal(fxt_write_event(&w, 11, &ev, 0), -EINVAL);
 	assert_int_equal(fxt_write_string(&w, 0, "x", 1), -EINVAL);
-	assert_int_equal(fxt_write_thread(&w, 0, 1, 2), -EINVAL);
+	assert_int_equal(fxt_write_thread_ref(&w, 0, 1, 2), -EINVAL);
 	assert_int_equal(fxt_write_context_switch(&w, 0, 0x10000, 0, 1, 2,
 						  NULL, 0), -EINVAL);
 	/* two 32000-byte streams cannot fit 4095 words */
@@ -510,6 +510,20 @@ static void writer_rejects_bad_fields(void **state)
 			 -E2BIG);
 	assert_int_equal(fxt_write_log(&w, 0, fxt_wthread(1, 2), big, 0x8000),
 			 -E2BIG);
+	/* argument strings that no string ref can hold */
+	ev.name = fxt_wstr("n");
+	ev.category = fxt_wstr("c");
+	ev.args = args;
+	ev.nargs = 1;
+	args[0] = fxt_warg_int32(fxt_wstr_len(too_long, sizeof(too_long)), 1);
+	assert_int_equal(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN, &ev, 0),
+			 -E2BIG);
+	args[0] = fxt_warg_string(fxt_wstr("s"), fxt_wstr_index(0x8000));
+	assert_int_equal(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN, &ev, 0),
+			 -EINVAL);
+	args[0] = fxt_warg_string(fxt_wstr("s"), fxt_wstr_len(NULL, 3));
+	assert_int_equal(fxt_write_event(&w, FXT_EVENT_DURATION_BEGIN, &ev, 0),
+			 -EINVAL);
 	/* nothing was written, the first error is kept */
 	assert_int_equal(fxt_writer_size(&w), 0);
 	assert_int_equal(fxt_writer_error(&w), -EINVAL);
@@ -546,7 +560,7 @@ static void mixed_stream(struct fxt_writer *w)
 		payload[i] = (char)(i * 7);
 	fxt_write_magic(w);
 	for (i = 0; i < 20000; i++) {
-		struct fxt_writer_arg a = fxt_warg_string(fxt_wstr("n"),
+		struct fxt_arg_in a = fxt_warg_string(fxt_wstr("n"),
 			fxt_wstr_len(payload, i % 3000));
 		struct fxt_writer_event ev = {
 			.ts = i, .thread = fxt_wthread(1, i),

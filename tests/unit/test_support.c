@@ -4,28 +4,24 @@
 
 #include "test_support.h"
 
-static const struct fxt_writer_arg sample_args[] = {
-	{ .type = FXT_ARG_NULL, .name = { .data = "null", .len = 4 } },
-	{ .type = FXT_ARG_INT32, .name = { .data = "i32", .len = 3 },
-	  .value.i32 = -7 },
-	{ .type = FXT_ARG_UINT32, .name = { .data = "u32", .len = 3 },
-	  .value.u32 = 0xfffffff0u },
-	{ .type = FXT_ARG_INT64, .name = { .data = "i64", .len = 3 },
-	  .value.i64 = -(1ll << 40) },
-	{ .type = FXT_ARG_UINT64, .name = { .data = "u64", .len = 3 },
-	  .value.u64 = 1ull << 63 },
-	{ .type = FXT_ARG_DOUBLE, .name = { .data = "f64", .len = 3 },
-	  .value.f64 = 2.5 },
-	{ .type = FXT_ARG_STRING, .name = { .index = 1 },
-	  .value.str = { .data = "inline value", .len = 12 } },
-	{ .type = FXT_ARG_POINTER, .name = { .data = "ptr", .len = 3 },
-	  .value.pointer = 0x7ffd0000beefull },
-	{ .type = FXT_ARG_KOID, .name = { .data = "koid", .len = 4 },
-	  .value.koid = 4242 },
-	{ .type = FXT_ARG_BOOL, .name = { .data = "flag", .len = 4 },
-	  .value.b = true },
-	{ .type = FXT_ARG_STRING, .name = { .data = "indexed", .len = 7 },
-	  .value.str = { .index = 2 } },
+/* A name or string value written inline: its ref (length) and bytes. */
+#define INLINE_REF(s) (FXT_STRING_REF_INLINE | (sizeof(s) - 1))
+#define INLINE_NAME(s) .name = s, .name_ref = INLINE_REF(s)
+
+static const struct fxt_arg_in sample_args[] = {
+	{ .type = FXT_ARG_NULL, INLINE_NAME("null") },
+	{ .type = FXT_ARG_INT32, INLINE_NAME("i32"), .v.i64 = -7 },
+	{ .type = FXT_ARG_UINT32, INLINE_NAME("u32"), .v.u64 = 0xfffffff0u },
+	{ .type = FXT_ARG_INT64, INLINE_NAME("i64"), .v.i64 = -(1ll << 40) },
+	{ .type = FXT_ARG_UINT64, INLINE_NAME("u64"), .v.u64 = 1ull << 63 },
+	{ .type = FXT_ARG_DOUBLE, INLINE_NAME("f64"), .v.f64 = 2.5 },
+	{ .type = FXT_ARG_STRING, .name_ref = 1, .v.str = "inline value",
+	  .value_ref = INLINE_REF("inline value") },
+	{ .type = FXT_ARG_POINTER, INLINE_NAME("ptr"),
+	  .v.u64 = 0x7ffd0000beefull },
+	{ .type = FXT_ARG_KOID, INLINE_NAME("koid"), .v.u64 = 4242 },
+	{ .type = FXT_ARG_BOOL, INLINE_NAME("flag"), .v.u64 = 1 },
+	{ .type = FXT_ARG_STRING, INLINE_NAME("indexed"), .value_ref = 2 },
 };
 
 static void sample_events(struct fxt_writer *w)
@@ -58,7 +54,7 @@ static void sample_events(struct fxt_writer *w)
 
 static void sample_objects(struct fxt_writer *w)
 {
-	struct fxt_writer_arg process = fxt_warg_koid(fxt_wstr("process"), 100);
+	struct fxt_arg_in process = fxt_warg_koid(fxt_wstr("process"), 100);
 
 	fxt_write_blob(w, fxt_wstr("blob"), FXT_BLOB_DATA,
 		       "0123456789abcdefXYZ", 19);
@@ -74,11 +70,11 @@ static void sample_objects(struct fxt_writer *w)
 
 static void sample_sched(struct fxt_writer *w)
 {
-	struct fxt_writer_arg sw[2] = {
+	struct fxt_arg_in sw[2] = {
 		fxt_warg_int32(fxt_wstr("outgoing_weight"), 5),
 		fxt_warg_int32(fxt_wstr("incoming_weight"), INT32_MIN),
 	};
-	struct fxt_writer_arg wk[2] = {
+	struct fxt_arg_in wk[2] = {
 		fxt_warg_int32(fxt_wstr("weight"), 3),
 		fxt_warg_koid(fxt_wstr("waker"), 101),
 	};
@@ -109,7 +105,7 @@ void sample_archive(struct fxt_writer *w)
 	fxt_write_init(w, 1000000000);
 	fxt_write_string(w, 1, "cat", 3);
 	fxt_write_string(w, 2, "name two", 8);
-	fxt_write_thread(w, 1, 100, 101);
+	fxt_write_thread_ref(w, 1, 100, 101);
 	sample_events(w);
 	sample_objects(w);
 	sample_sched(w);

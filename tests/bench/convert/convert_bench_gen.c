@@ -55,7 +55,7 @@ static void check(int ret)
 }
 
 static struct fxt_writer_event ev(uint64_t ts, uint8_t thread, uint16_t name,
-				  const struct fxt_writer_arg *args,
+				  const struct fxt_arg_in *args,
 				  unsigned int nargs)
 {
 	return (struct fxt_writer_event){
@@ -78,7 +78,7 @@ static void app_header(struct fxt_writer *w)
 	check(fxt_write_string(w, S_ARG_N, "n", 1));
 	check(fxt_write_string(w, S_ARG_URL, "url", 3));
 	for (i = 1; i <= APP_THREADS; i++)
-		check(fxt_write_thread(w, (uint8_t)i, 1000, 1000 + i));
+		check(fxt_write_thread_ref(w, (uint8_t)i, 1000, 1000 + i));
 }
 
 /*
@@ -89,12 +89,12 @@ static unsigned int app_work(struct fxt_writer *w, uint64_t *ts)
 {
 	uint8_t t = (uint8_t)(1 + rng() % APP_THREADS);
 	uint16_t name = (uint16_t)(S_RENDER + rng() % 7);
-	struct fxt_writer_arg inst_args[] = {
+	struct fxt_arg_in inst_args[] = {
 		fxt_warg_int32(fxt_wstr_index(S_ARG_N), (int32_t)rng()),
 		fxt_warg_string(fxt_wstr_index(S_ARG_URL),
 				fxt_wstr_index(S_REQUEST)),
 	};
-	struct fxt_writer_arg ctr_args[] = {
+	struct fxt_arg_in ctr_args[] = {
 		fxt_warg_int64(fxt_wstr_index(S_BYTES), rng()),
 	};
 	struct fxt_writer_event e;
@@ -127,7 +127,7 @@ static void kernel_header(struct fxt_writer *w)
 		check(fxt_write_string(w, (uint16_t)i, table[i],
 				       strlen(table[i])));
 	for (i = 1; i <= APP_THREADS; i++) {
-		struct fxt_writer_arg process[] = {
+		struct fxt_arg_in process[] = {
 			fxt_warg_koid(fxt_wstr_index(FXT_SCHED_STR_PROCESS),
 				      1000),
 		};

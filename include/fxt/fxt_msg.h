@@ -2,8 +2,9 @@
 /*
  * Framed messages on the manager's SOCK_SEQPACKET socket (the framing of
  * <fxt/provider_abi.h>), with at most one file descriptor passed by
- * SCM_RIGHTS. The one implementation of the protocol's framing, used by
- * libfxt-provider, fxtraced, tracectl and the tests; libprovider/fxt_msg.c.
+ * SCM_RIGHTS. The one implementation of the protocol's framing, beside
+ * this header (fxt_msg.c), built into libfxt-provider, fxtraced, tracectl
+ * and the tests.
  */
 #ifndef FXT_MSG_H
 #define FXT_MSG_H

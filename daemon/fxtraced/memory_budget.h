@@ -9,7 +9,7 @@
  * over it gets none (it stays connected): a smaller buffer would keep
  * less of the past than the trace promises its other providers, and the
  * size of a buffer is the trace's, kept for a restart. In circular mode
- * the buffers of providers gone are given up first (trace.c).
+ * the buffers of providers gone are given up first (trace_budget.c).
  */
 #ifndef FXT_MEMORY_BUDGET_H
 #define FXT_MEMORY_BUDGET_H

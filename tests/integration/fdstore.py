@@ -7,7 +7,8 @@ hung up or in error, unless FDPOLL=0), FDSTOREREMOVE=1 (they are closed),
 and at a restart the kept descriptors passed from fd 3 on with LISTEN_FDS,
 LISTEN_FDNAMES and LISTEN_PID.
 
-SIGUSR1 kills the command (SIGKILL); SIGUSR2 starts it again; SIGTERM
+SIGUSR1 kills the command (SIGKILL) and takes what it sent before it
+died; SIGUSR2 starts it again; SIGTERM
 ends both. After every change, STATE_FILE lists the kept names, one a
 line, each with "bpf-link" when the descriptor is a BPF link.
 
@@ -79,6 +80,20 @@ class Store:
             self.child.kill()
             self.child.wait()
             self.child = None
+            self.drain()
+
+    def drain(self):
+        # What the command sent before it died is taken before anything
+        # else, as systemd reads its notify socket before it handles a
+        # service's exit: a restart must not see it arrive late.
+        self.sock.setblocking(False)
+        try:
+            while True:
+                self.receive()
+        except BlockingIOError:
+            pass
+        finally:
+            self.sock.settimeout(0.1)
 
     def receive(self):
         fds = array.array("i")

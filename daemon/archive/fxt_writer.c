@@ -271,6 +271,27 @@ static int done(struct fxt_writer *w, uint64_t *p)
 	return commit(w);
 }
 
+/*
+ * Sizes args onto *words and reserves the record: its first word, or
+ * NULL with *err what the call returns.
+ */
+static uint64_t *reserve_with_args(struct fxt_writer *w, uint64_t *words,
+				   const struct fxt_arg_in *args,
+				   unsigned int nargs, int *err)
+{
+	uint64_t *p;
+
+	*err = size_args(args, nargs, words);
+	if (*err) {
+		fail(w, *err);
+		return NULL;
+	}
+	p = reserve_record(w, *words);
+	if (!p)
+		*err = done(w, p);
+	return p;
+}
+
 int fxt_write_raw(struct fxt_writer *w, const void *records, size_t bytes)
 {
 	uint64_t *p;
@@ -556,12 +577,9 @@ int fxt_write_context_switch(struct fxt_writer *w, uint64_t ts,
 
 	if (cpu > 0xffff || out_state > 0xf)
 		return fail(w, -EINVAL);
-	err = size_args(args, nargs, &words);
-	if (err)
-		return fail(w, err);
-	p = reserve_record(w, words);
+	p = reserve_with_args(w, &words, args, nargs, &err);
 	if (!p)
-		return done(w, p);
+		return err;
 	*p++ = fxt_context_switch_header((uint32_t)words, nargs, cpu,
 					 out_state);
 	*p++ = ts;
@@ -582,12 +600,9 @@ int fxt_write_thread_wakeup(struct fxt_writer *w, uint64_t ts,
 
 	if (cpu > 0xffff)
 		return fail(w, -EINVAL);
-	err = size_args(args, nargs, &words);
-	if (err)
-		return fail(w, err);
-	p = reserve_record(w, words);
+	p = reserve_with_args(w, &words, args, nargs, &err);
 	if (!p)
-		return done(w, p);
+		return err;
 	*p++ = fxt_thread_wakeup_header((uint32_t)words, nargs, cpu);
 	*p++ = ts;
 	*p++ = tid;

@@ -6,6 +6,8 @@
 # "ok N - what" or "not ok N - what" with the evidence indented below.
 # Ends with "# done".
 # shellcheck disable=SC2086 # $packages: a list of package names
+# The guest's runner starts this with sh: go on under bash, for pipefail.
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
 payload=$(cd "$(dirname "$0")" && pwd)
 T=/var/tmp/fxt-system-test

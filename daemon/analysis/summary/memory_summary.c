@@ -3,21 +3,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fxt/kdev.h>
+#include <fxt/kmem.h>
+
 #include "memory_summary.h"
 
 #define TABLE_INITIAL 64u
 
-static const char *const stall_names[MEMORY_STALLS] = {
-	"direct_reclaim", "memcg_reclaim", "compaction",
-};
-
-/* The RSS counters' argument names, in the kernel's MM_* order. */
-static const char *const rss_names[4] = { "file", "anon", "swap", "shmem" };
-#define RSS_SWAP 2u
+/* The names the kernel side writes, from the one table in <fxt/kdev.h>. */
+static const char *const kdev_strings[FXT_KDEV_STR_COUNT] =
+	FXT_KDEV_STRING_TABLE;
+#define KDEV_STRING(index) (kdev_strings[(index) - FXT_KDEV_STR_BASE])
+/* A "mem.rss" counter's argument k: the kernel's MM_* index k. */
+#define RSS_NAME(k) KDEV_STRING(FXT_KDEV_STR_RSS_FILE + (k))
+#define RSS_FILE 0u
+#define RSS_ANON (FXT_KDEV_STR_RSS_ANON - FXT_KDEV_STR_RSS_FILE)
+#define RSS_SWAP (FXT_KDEV_STR_RSS_SWAP - FXT_KDEV_STR_RSS_FILE)
+#define RSS_SHMEM (FXT_KDEV_STR_RSS_SHMEM - FXT_KDEV_STR_RSS_FILE)
 
 const char *memory_stall_name(enum memory_stall stall)
 {
-	return stall < MEMORY_STALLS ? stall_names[stall] : "";
+	return stall < MEMORY_STALLS ?
+		       KDEV_STRING(FXT_KDEV_STR_DIRECT_RECLAIM + stall) : "";
 }
 
 static void table_init(struct memory_table *t, size_t item_size)
@@ -150,11 +157,12 @@ static int take_rss(struct memory_summary *m, const struct fxt_record *rec)
 	if (!p)
 		return err;
 	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS; i++)
-		for (k = 0; k < 4; k++)
-			if (fxt_str_is(rec->args[i].name, rss_names[k]) &&
+		for (k = 0; k < FXT_KMEM_RSS_COUNTERS; k++)
+			if (fxt_str_is(rec->args[i].name, RSS_NAME(k)) &&
 			    arg_uint(&rec->args[i], &v))
 				p->rss[k] = v;
-	rss = fxt_sat_add(fxt_sat_add(p->rss[0], p->rss[1]), p->rss[3]);
+	rss = fxt_sat_add(fxt_sat_add(p->rss[RSS_FILE], p->rss[RSS_ANON]),
+			  p->rss[RSS_SHMEM]);
 	if (rss > p->peak_rss)
 		p->peak_rss = rss;
 	if (p->rss[RSS_SWAP] > p->peak_swap)
@@ -237,7 +245,7 @@ int memory_summary_record(struct memory_summary *m,
 	case FXT_EVENT_DURATION_BEGIN:
 	case FXT_EVENT_DURATION_END:
 		for (s = 0; s < MEMORY_STALLS; s++)
-			if (fxt_str_is(rec->event.name, stall_names[s]))
+			if (fxt_str_is(rec->event.name, memory_stall_name(s)))
 				return take_stall(m, rec, s);
 		return 0;
 	case FXT_EVENT_INSTANT:

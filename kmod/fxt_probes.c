@@ -513,12 +513,17 @@ static struct fxt_tracepoint fxt_tracepoints[] = {
 	{ "sched_wakeup", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_wakeup_new", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_process_exit", fxt_probe_exit, FXT_SCHED_EV_PROC, true },
-	{ "irq_handler_entry", fxt_probe_irq_entry, FXT_SCHED_EV_IRQ, false },
+	/*
+	 * Each exit before its entry: a begin written while its end's probe
+	 * is not yet registered would stay open, and the thread's next end
+	 * (the start ioctl's own return) would close it.
+	 */
 	{ "irq_handler_exit", fxt_probe_irq_exit, FXT_SCHED_EV_IRQ, false },
-	{ "softirq_entry", fxt_probe_softirq_entry, FXT_SCHED_EV_IRQ, false },
+	{ "irq_handler_entry", fxt_probe_irq_entry, FXT_SCHED_EV_IRQ, false },
 	{ "softirq_exit", fxt_probe_softirq_exit, FXT_SCHED_EV_IRQ, false },
-	{ "sys_enter", fxt_probe_sys_enter, FXT_SCHED_EV_SYSCALL, false },
+	{ "softirq_entry", fxt_probe_softirq_entry, FXT_SCHED_EV_IRQ, false },
 	{ "sys_exit", fxt_probe_sys_exit, FXT_SCHED_EV_SYSCALL, false },
+	{ "sys_enter", fxt_probe_sys_enter, FXT_SCHED_EV_SYSCALL, false },
 	/* Completion first: no request seen to start loses its end to the gap. */
 	{ "block_rq_complete", fxt_probe_block_complete, FXT_SCHED_EV_BLOCK,
 	  false },

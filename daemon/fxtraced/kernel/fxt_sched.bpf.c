@@ -599,17 +599,22 @@ static __always_inline void write_hardirq(int irq,
 	irq_write(rec, fxt_kirq_hardirq_words(len), begin);
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(fxt_irq_entry, int irq, struct irqaction *action)
-{
-	write_hardirq(irq, action, true);
-	return 0;
-}
-
+/*
+ * Each exit program before its entry: the skeleton attaches them in this
+ * order, and a begin written while its end is not yet attached would stay
+ * open until the thread's next end (the bpf() call's return) closed it.
+ */
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(fxt_irq_exit, int irq, struct irqaction *action, int ret)
 {
 	write_hardirq(irq, action, false);
+	return 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(fxt_irq_entry, int irq, struct irqaction *action)
+{
+	write_hardirq(irq, action, true);
 	return 0;
 }
 
@@ -626,17 +631,17 @@ static __always_inline void write_softirq(unsigned int vec, bool begin)
 	irq_write(rec, FXT_KIRQ_SOFTIRQ_WORDS, begin);
 }
 
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(fxt_softirq_entry, unsigned int vec_nr)
-{
-	write_softirq(vec_nr, true);
-	return 0;
-}
-
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(fxt_softirq_exit, unsigned int vec_nr)
 {
 	write_softirq(vec_nr, false);
+	return 0;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(fxt_softirq_entry, unsigned int vec_nr)
+{
+	write_softirq(vec_nr, true);
 	return 0;
 }
 

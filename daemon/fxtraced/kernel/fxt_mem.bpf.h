@@ -80,16 +80,21 @@ static __always_inline __s64 mm_counter(const struct mm_struct *mm,
 	const struct mm_struct___percpu *pc = (const void *)mm;
 	const struct mm_struct___atomic *at = (const void *)mm;
 
+	/*
+	 * Read, not loaded: before 6.2 the verifier does not walk the
+	 * atomic_long_t typedef of a BTF pointer's field ("Type
+	 * 'atomic_long_t' is not a struct").
+	 */
 	if (bpf_core_type_exists(struct mm_rss_stat___atomic)) {
 		switch (member) {
 		case 0:
-			return at->rss_stat.count[0].counter;
+			return BPF_CORE_READ(at, rss_stat.count[0].counter);
 		case 1:
-			return at->rss_stat.count[1].counter;
+			return BPF_CORE_READ(at, rss_stat.count[1].counter);
 		case 2:
-			return at->rss_stat.count[2].counter;
+			return BPF_CORE_READ(at, rss_stat.count[2].counter);
 		default:
-			return at->rss_stat.count[3].counter;
+			return BPF_CORE_READ(at, rss_stat.count[3].counter);
 		}
 	}
 	switch (member) {

@@ -6,8 +6,9 @@
  * - RSS: rss_stat writes a process's counter when fxt_kmem_rss_due()
  *   says it moved enough; the last thread of a process to exit writes
  *   each counter's latest value. The state is a table of processes by
- *   tgid: a process whose slot another took writes its next change as a
- *   first one, as an evicted entry of the BPF program's LRU map does.
+ *   tgid (a few slots looked at from each hash): a process whose slot
+ *   another took writes its next change as a first one, as an evicted
+ *   entry of the BPF program's LRU map does.
  * - Stalls: direct and memory-cgroup reclaim begin and end on the stalled
  *   thread; an end is written only when its begin was (struct
  *   fxt_kmem_stalls, in a table of threads by tid).
@@ -37,12 +38,15 @@
 
 #include <fxt/fxt_sched_uapi.h>
 #include <fxt/kmem.h>
+#include <fxt/sched.h>
 
 #include "fxt_mem.h"
 
 /* 2^12 processes and threads, as the BPF program's maps hold. */
 #define FXT_MEM_TABLE_BITS 12
 #define FXT_MEM_TABLE_SLOTS (1u << FXT_MEM_TABLE_BITS)
+/* Slots looked at from an id's hash before its own is taken over. */
+#define FXT_MEM_PROBES 8u
 
 struct fxt_mem_process {
 	pid_t tgid;	/* 0: a free slot */
@@ -91,16 +95,45 @@ static void fxt_mem_append(struct fxt_session *s, const u64 *w, u32 nwords,
 		*written = ok;
 }
 
-/* The process's slot, taken over if another had it; under the lock. */
-static struct fxt_mem_process *fxt_mem_process_of(pid_t tgid)
+/*
+ * Where id is in a table: the first of FXT_MEM_PROBES slots from its hash
+ * that holds it, else the first free one, else NULL (the hash's slot is
+ * the one to take over). Under the lock.
+ */
+static u32 fxt_mem_find(const pid_t *ids, size_t stride, pid_t id,
+			bool *found)
 {
-	struct fxt_mem_process *p =
-		&fxt_mem_processes[hash_32((u32)tgid, FXT_MEM_TABLE_BITS)];
+	u32 home = hash_32((u32)id, FXT_MEM_TABLE_BITS), i, free = U32_MAX;
 
-	if (p->tgid != tgid) {
-		memset(p, 0, sizeof(*p));
-		p->tgid = tgid;
+	for (i = 0; i < FXT_MEM_PROBES; i++) {
+		u32 slot = (home + i) & (FXT_MEM_TABLE_SLOTS - 1);
+		pid_t at = *(const pid_t *)((const char *)ids + slot * stride);
+
+		if (at == id) {
+			*found = true;
+			return slot;
+		}
+		if (!at && free == U32_MAX)
+			free = slot;
 	}
+	*found = false;
+	return free == U32_MAX ? home : free;
+}
+
+/* The process's slot, taken over if another had it; under the lock. */
+static struct fxt_mem_process *fxt_mem_process_of(pid_t tgid, bool take)
+{
+	bool found;
+	u32 slot = fxt_mem_find(&fxt_mem_processes[0].tgid,
+				sizeof(*fxt_mem_processes), tgid, &found);
+	struct fxt_mem_process *p = &fxt_mem_processes[slot];
+
+	if (found)
+		return p;
+	if (!take)
+		return NULL;
+	memset(p, 0, sizeof(*p));
+	p->tgid = tgid;
 	return p;
 }
 
@@ -161,7 +194,7 @@ static void fxt_mem_rss_changed(struct fxt_session *s, struct mm_struct *mm,
 		return;
 	}
 	raw_spin_lock_irqsave(&fxt_mem_lock, flags);
-	p = fxt_mem_process_of(t->tgid);
+	p = fxt_mem_process_of(t->tgid, true);
 	p->now[m] = bytes;
 	p->seen |= 1u << m;
 	if (fxt_kmem_rss_due((p->written >> m) & 1, p->last[m], bytes))
@@ -180,13 +213,15 @@ void fxt_probe_rss_stat(void *data, struct mm_struct *mm, int member)
 	fxt_mem_rss_changed(data, mm, member);
 }
 
-/* The thread's stall state; NULL if another thread has its slot. */
+/* The thread's stall state, taken over if another had it; under the lock. */
 static struct fxt_mem_thread *fxt_mem_thread_of(pid_t tid, bool take)
 {
-	struct fxt_mem_thread *t =
-		&fxt_mem_threads[hash_32((u32)tid, FXT_MEM_TABLE_BITS)];
+	bool found;
+	u32 slot = fxt_mem_find(&fxt_mem_threads[0].tid,
+				sizeof(*fxt_mem_threads), tid, &found);
+	struct fxt_mem_thread *t = &fxt_mem_threads[slot];
 
-	if (t->tid == tid)
+	if (found)
 		return t;
 	if (!take)
 		return NULL;
@@ -208,8 +243,9 @@ void fxt_probe_mem_exit(void *data, struct task_struct *task)
 	t = fxt_mem_thread_of(task->pid, false);
 	if (t)
 		t->tid = 0;
-	p = &fxt_mem_processes[hash_32((u32)task->tgid, FXT_MEM_TABLE_BITS)];
-	if (!atomic_read(&task->signal->live) && p->tgid == task->tgid) {
+	p = atomic_read(&task->signal->live) ? NULL :
+						  fxt_mem_process_of(task->tgid, false);
+	if (p) {
 		for (m = 0; m < FXT_KMEM_RSS_COUNTERS; m++)
 			if (((p->seen >> m) & 1) &&
 			    (!((p->written >> m) & 1) ||

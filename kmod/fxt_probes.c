@@ -58,6 +58,7 @@
 #include <fxt/ksyscall.h>
 #include <fxt/sched.h>
 
+#include "fxt_mem.h"
 #include "fxt_probes.h"
 
 /*
@@ -498,6 +499,8 @@ struct fxt_tracepoint {
 	void *probe;
 	u32 events;		/* FXT_SCHED_EV_* that need it */
 	bool required;
+	/* One part of its category: missing, the others run without it. */
+	bool part;
 	struct tracepoint *tp;
 	bool registered;
 };
@@ -532,6 +535,20 @@ static struct fxt_tracepoint fxt_tracepoints[] = {
 	{ "cpu_frequency", fxt_probe_cpu_frequency, FXT_SCHED_EV_POWER, false },
 	{ "page_fault_user", fxt_probe_page_fault_user, FXT_SCHED_EV_FAULT,
 	  false },
+	/* kernel:mem (fxt_mem.c); stall ends before begins, as above. */
+	{ "rss_stat", fxt_probe_rss_stat, FXT_SCHED_EV_MEM, false },
+	{ "sched_process_exit", fxt_probe_mem_exit, FXT_SCHED_EV_MEM, false },
+	{ "mm_vmscan_direct_reclaim_end", fxt_probe_direct_reclaim_end,
+	  FXT_SCHED_EV_MEM, false },
+	{ "mm_vmscan_direct_reclaim_begin", fxt_probe_direct_reclaim_begin,
+	  FXT_SCHED_EV_MEM, false },
+	{ "mm_vmscan_memcg_reclaim_end", fxt_probe_memcg_reclaim_end,
+	  FXT_SCHED_EV_MEM, false, true },
+	{ "mm_vmscan_memcg_reclaim_begin", fxt_probe_memcg_reclaim_begin,
+	  FXT_SCHED_EV_MEM, false, true },
+#ifdef FXT_HAVE_MARK_VICTIM_TASK
+	{ "mark_victim", fxt_probe_mark_victim, FXT_SCHED_EV_MEM, false, true },
+#endif
 };
 
 /* Optional events with a tracepoint this kernel lacks: none of them runs. */
@@ -561,7 +578,8 @@ int fxt_probes_init(void)
 		}
 		pr_info("fxt_sched: tracepoint %s not found\n",
 			fxt_tracepoints[i].name);
-		fxt_missing |= fxt_tracepoints[i].events;
+		if (!fxt_tracepoints[i].part)
+			fxt_missing |= fxt_tracepoints[i].events;
 	}
 	return 0;
 }
@@ -580,7 +598,7 @@ static int fxt_register(struct fxt_session *s, u32 events)
 		struct fxt_tracepoint *t = &fxt_tracepoints[i];
 
 		if (!(t->events & events & s->events & ~fxt_missing) ||
-		    t->registered)
+		    t->registered || !t->tp)
 			continue;
 		err = tracepoint_probe_register(t->tp, t->probe, s);
 		if (err)
@@ -617,6 +635,11 @@ int fxt_probes_start(struct fxt_session *s)
 	fxt_rings_close(s, false);
 
 	get_random_bytes(s->block_key, sizeof(s->block_key));
+	if (s->events & FXT_SCHED_EV_MEM) {
+		err = fxt_mem_start();
+		if (err)
+			return err;
+	}
 	err = fxt_register(s, FXT_SCHED_EV_NAMES);
 	if (!err && (s->events & FXT_SCHED_EV_NAMES))
 		fxt_write_all_names(s);
@@ -626,7 +649,8 @@ int fxt_probes_start(struct fxt_session *s)
 					      FXT_SCHED_EV_PROC |
 					      FXT_SCHED_EV_IRQ |
 					      FXT_SCHED_EV_SYSCALL |
-					      FXT_SCHED_EV_DEV);
+					      FXT_SCHED_EV_DEV |
+					      FXT_SCHED_EV_MEM);
 	if (err)
 		fxt_probes_stop(s);
 	return err;
@@ -646,4 +670,5 @@ void fxt_probes_stop(struct fxt_session *s)
 		t->registered = false;
 	}
 	tracepoint_synchronize_unregister();
+	fxt_mem_stop();
 }

@@ -276,8 +276,7 @@ static void kmod_stats(void *state, struct kernel_session_stats *st)
 	memset(st, 0, sizeof(*st));
 	st->ncpus = s->info.ncpus;
 	st->dropped = s->corrupt;
-	/* The module has no kernel:mem probes (BPF only for now). */
-	st->missing = s->info.missing | FXT_SCHED_EV_MEM;
+	st->missing = s->info.missing;
 	for (cpu = 0; cpu < s->info.ncpus; cpu++)
 		kernel_session_add_event_counts(
 			st, (const void *)(s->cpus[cpu].region +

@@ -58,7 +58,8 @@ if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	tests/common/kdev_work.c \
 	-lpthread ||
 	! gcc $cflags -o "$work/root/bin/kdev-workload" tests/bpf/kdev_workload.c \
-	tests/common/kdev_work.c -lpthread; then
+	tests/common/kdev_work.c -lpthread ||
+	! gcc $cflags -o "$work/root/bin/mem-workload" tests/bpf/mem_workload.c; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1
 fi
@@ -70,7 +71,7 @@ fi
 build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/fxtraced/fxtraced
 tests/integration/proto-provider tests/kernel/check-kcat
-tests/bench/bpf/bpf_overhead"
+tests/kernel/check-kmem tests/bench/bpf/bpf_overhead"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -90,6 +91,7 @@ cp scripts/qemu/e2e_lib.sh "$work/root/bin/e2e_lib.sh"
 cp scripts/qemu/e2e.sh "$work/root/bin/e2e.sh"
 cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
 cp scripts/qemu/e2e_latency.sh "$work/root/bin/e2e_latency.sh"
+cp scripts/qemu/e2e_mem.sh "$work/root/bin/e2e_mem.sh"
 
 cp /bin/busybox "$work/root/bin/busybox"
 cp scripts/qemu/init "$work/root/init"

@@ -158,7 +158,7 @@ done
 v=$(sed -n 's/^overhead per event: perf record \([0-9.-]*\) ns.*/\1/p' "$logs/kernel.log")
 need "kernel perf record overhead" "$v"
 put kernel "perf record" "$v" "ns/event" "same tracepoints, perf record -a"
-for c in sched proc syscall irq fault block power; do
+for c in sched proc syscall irq fault block power mem; do
 	log=$logs/kernel-$c.log
 	if [ "$c" = sched ]; then
 		log=$logs/kernel.log

@@ -8,7 +8,7 @@
  * median of its runs. Not a test: it prints figures, and the ratios
  * bpf/ftrace and bpf/perf of the overheads beyond no tracing.
  *
- *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq|fault|block|power
+ *   bpf_overhead [ROUNDS [RUNS [sched|proc|syscall|irq|fault|block|power|mem
  *                [CLOCK]]]]     (default 20000 rounds, 7 runs, sched, local)
  *
  * CLOCK is ftrace's trace_clock: "local" (its default, sched_clock: an
@@ -30,6 +30,11 @@
  * of a loop device over a file in /tmp (two events). power: kernel:power
  * against power:cpu_idle + cpu_frequency, a round is a 50 us sleep on
  * CPU 0 (its idle entry and exit; other CPUs' idling counts too).
+ * mem: kernel:mem against kmem:rss_stat and the reclaim, compaction and
+ * OOM tracepoints, a round is a fresh page touched (its RSS change), the
+ * pages unmapped 256 at a time; the events are the tracepoints' hits
+ * that ftrace counts in its run, since the backend writes RSS only when
+ * it moved by a step (include/fxt/kmem.h).
  *
  * Events per run come from the BPF ring's record count (every CPU), so
  * the same count divides the ftrace overhead: the workload is the same.
@@ -145,6 +150,11 @@ struct category {
 	const char *const *ftrace;	/* "system/event" */
 	const char *workload;
 	int (*work)(long rounds);	/* else ping-pong or fork loop */
+	/*
+	 * The events are the tracepoints' hits, as ftrace counts them: the
+	 * backend writes a record for only some (kernel:mem's RSS steps).
+	 */
+	bool hits_from_ftrace;
 };
 
 static const char *const sched_tracepoints[] = { "sched/sched_switch",
@@ -166,6 +176,17 @@ static const char *const block_tracepoints[] = { "block/block_rq_issue",
 						 NULL };
 static const char *const power_tracepoints[] = { "power/cpu_idle",
 						 "power/cpu_frequency", NULL };
+static const char *const mem_tracepoints[] = {
+	"kmem/rss_stat",
+	"vmscan/mm_vmscan_direct_reclaim_begin",
+	"vmscan/mm_vmscan_direct_reclaim_end",
+	"vmscan/mm_vmscan_memcg_reclaim_begin",
+	"vmscan/mm_vmscan_memcg_reclaim_end",
+	"compaction/mm_compaction_begin",
+	"compaction/mm_compaction_end",
+	"oom/mark_victim",
+	NULL
+};
 
 static char loop_dev[32];
 
@@ -183,19 +204,22 @@ static const struct category categories[] = {
 	/* kernel:sched alone: what ftrace records here. */
 	{ "sched", FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP |
 			   FXT_SCHED_EV_NAMES,
-	  sched_tracepoints, "same-CPU pipe ping-pong", NULL },
+	  sched_tracepoints, "same-CPU pipe ping-pong", NULL, false },
 	{ "proc", FXT_SCHED_EV_PROC, proc_tracepoints,
-	  "fork + _exit + waitpid", NULL },
+	  "fork + _exit + waitpid", NULL, false },
 	{ "syscall", FXT_SCHED_EV_SYSCALL, syscall_tracepoints,
-	  "getppid() loop", workload_syscalls },
+	  "getppid() loop", workload_syscalls, false },
 	{ "irq", FXT_SCHED_EV_IRQ, irq_tracepoints,
-	  "UDP datagrams over loopback", workload_udp },
+	  "UDP datagrams over loopback", workload_udp, false },
 	{ "fault", FXT_SCHED_EV_FAULT, fault_tracepoints,
-	  "fresh page touched", kdev_fault_rounds },
+	  "fresh page touched", kdev_fault_rounds, false },
 	{ "block", FXT_SCHED_EV_BLOCK, block_tracepoints,
-	  "4 KiB O_DIRECT read of a loop device", read_rounds },
+	  "4 KiB O_DIRECT read of a loop device", read_rounds, false },
 	{ "power", FXT_SCHED_EV_POWER, power_tracepoints,
-	  "50 us sleep on CPU 0", nap_rounds },
+	  "50 us sleep on CPU 0", nap_rounds, false },
+	{ "mem", FXT_SCHED_EV_MEM, mem_tracepoints,
+	  "fresh page touched, unmapped 256 at a time", kdev_fault_rounds,
+	  true },
 };
 
 static const struct category *category;
@@ -216,6 +240,50 @@ static int ftrace_set(bool on)
 			return err;
 	}
 	return write_str(INSTANCE "/tracing_on", on ? "1" : "0");
+}
+
+/* Empties the instance's buffer (opening its trace file truncated). */
+static int ftrace_clear(void)
+{
+	int fd = open(INSTANCE "/trace", O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* The events the instance holds, every CPU's; none may have been lost. */
+static int ftrace_entries(double *events)
+{
+	unsigned long long entries, overrun, total = 0, lost = 0;
+	char path[128], line[128];
+	unsigned int cpu;
+	FILE *f;
+
+	for (cpu = 0;; cpu++) {
+		snprintf(path, sizeof(path), INSTANCE "/per_cpu/cpu%u/stats",
+			 cpu);
+		f = fopen(path, "re");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f)) {
+			if (sscanf(line, "entries: %llu", &entries) == 1)
+				total += entries;
+			else if (sscanf(line, "overrun: %llu", &overrun) == 1)
+				lost += overrun;
+		}
+		fclose(f);
+	}
+	if (!cpu)
+		return -ENOENT;
+	if (lost) {
+		fprintf(stderr, "ftrace: %llu events overwritten: fewer ROUNDS\n",
+			lost);
+		return -ENOBUFS;
+	}
+	*events = (double)total;
+	return 0;
 }
 
 static int ftrace_setup(void)
@@ -389,7 +457,8 @@ static int run_bpf(long rounds, int insn_fd, struct sample *out,
 		err = measure(rounds, insn_fd, out);
 	(void)kernel_session_stop(ks);
 	kernel_session_stats(ks, &st);
-	*events = (double)st.records;
+	if (!category->hits_from_ftrace)
+		*events = (double)st.records;
 	if (!err && st.dropped) {
 		fprintf(stderr, "bpf: %llu events dropped: fewer ROUNDS\n",
 			(unsigned long long)st.dropped);
@@ -534,10 +603,14 @@ static int run_once(enum setup setup, long rounds, int insn_fd,
 	case SETUP_FLOOR_IDS:
 		return run_floor(setup, rounds, insn_fd, out);
 	case SETUP_FTRACE:
-		err = ftrace_set(true);
+		err = ftrace_clear();
+		if (!err)
+			err = ftrace_set(true);
 		if (!err)
 			err = measure(rounds, insn_fd, out);
 		(void)ftrace_set(false);
+		if (!err && category->hits_from_ftrace)
+			err = ftrace_entries(events);
 		return err;
 	default:
 		return measure(rounds, insn_fd, out);
@@ -667,7 +740,7 @@ int main(int argc, char **argv)
 			 strcmp(ftrace_clock, "boot")))
 		rounds = 0;
 	if (rounds <= 0 || runs <= 0 || runs > MAX_RUNS) {
-		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq|fault|block|power [local|boot]]]]\n",
+		fprintf(stderr, "usage: %s [ROUNDS [RUNS<=%d [sched|proc|syscall|irq|fault|block|power|mem [local|boot]]]]\n",
 			argv[0], MAX_RUNS);
 		return 2;
 	}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The header's inline writer for call sites built in Rust: what the
+ * <fxt/provider.h> macros expand to, with the site, strings and arguments
+ * as parameters. The records are written by <fxt/provider_internal.h> and
+ * the library, never by Rust. Rust tests the site word first (the
+ * disabled path costs no call); dyn: FXT_DYN_* of the strings given.
+ */
+#include <fxt/provider.h>
+
+void fxtrace_rs_event(struct fxt_site_args *site, unsigned int dyn,
+		      const char *category, const char *name,
+		      unsigned int type, uint64_t ts, uint64_t extra,
+		      const struct fxt_arg_in *args, unsigned int nargs)
+{
+	struct fxt_internal_writer *w;
+	uint64_t state;
+
+	w = fxt_dyn_ready(&site->site, dyn, name, &state);
+	if (FXT_LIKELY(w != NULL))
+		fxt_fast_event(site, w, state, dyn, category, name, type, ts,
+			       extra, args, nargs);
+	else
+		fxt_slow_event(site, dyn, category, name, type, ts, extra, args,
+			       nargs);
+}
+
+void fxtrace_rs_instant(struct fxt_site_args *site, unsigned int dyn,
+			const char *category, const char *name,
+			enum fxt_scope scope, uint64_t ts,
+			const struct fxt_arg_in *args, unsigned int nargs)
+{
+	if (scope == TRACE_SCOPE_THREAD)
+		fxtrace_rs_event(site, dyn, category, name, FXT_EVENT_INSTANT,
+				 ts, 0, args, nargs);
+	else if (dyn)
+		fxt_internal_instant_dyn(site, dyn, category, name, scope, ts,
+					 args, nargs);
+	else
+		fxt_internal_instant_args_ts(site, category, name, scope, ts,
+					     args, nargs);
+}
+
+/* TRACE_DURATION's beginning; scope->header 0 after it: nothing to end. */
+void fxtrace_rs_scope_begin(struct fxt_scope_args *scope,
+			    struct fxt_site_args *site, unsigned int dyn,
+			    const char *category, const char *name,
+			    const struct fxt_arg_in *args, unsigned int nargs)
+{
+	scope->header = 0;
+	scope->w = fxt_dyn_ready(&site->site, dyn, name, &scope->tag);
+	if (FXT_LIKELY(scope->w != NULL))
+		fxt_scope_args_begin(scope, site, scope->w, dyn, category, name,
+				     args, nargs);
+	else
+		fxt_slow_scope_begin(scope, site, dyn, category, name, args,
+				     nargs);
+}
+
+void fxtrace_rs_scope_end(struct fxt_scope_args *scope)
+{
+	fxt_scope_args_cleanup(scope);
+	scope->header = 0;
+}
+
+uint64_t fxtrace_rs_now(void)
+{
+	return fxt_internal_now();
+}
+
+/* The ABI's sizes and offsets, for the Rust mirror's unit test. */
+#define FXTRACE_RS_LAYOUT(X)                                                   \
+	X(sizeof(struct fxt_site))                                             \
+	X(sizeof(struct fxt_site_args))                                        \
+	X(offsetof(struct fxt_site_args, arg_name))                            \
+	X(sizeof(struct fxt_arg_in))                                           \
+	X(offsetof(struct fxt_arg_in, type))                                   \
+	X(offsetof(struct fxt_arg_in, flags))                                  \
+	X(offsetof(struct fxt_arg_in, name_ref))                               \
+	X(offsetof(struct fxt_arg_in, value_ref))                              \
+	X(offsetof(struct fxt_arg_in, v))                                      \
+	X(sizeof(struct fxt_scope_state))                                      \
+	X(offsetof(struct fxt_scope_state, start))                             \
+	X(offsetof(struct fxt_scope_state, nargs))                             \
+	X(offsetof(struct fxt_scope_state, dyn))                               \
+	X(offsetof(struct fxt_scope_state, args))                              \
+	X(sizeof(struct fxt_scope_args))                                       \
+	X(offsetof(struct fxt_scope_args, start))                              \
+	X(offsetof(struct fxt_scope_args, tag))                                \
+	X(offsetof(struct fxt_scope_args, w))                                  \
+	X(offsetof(struct fxt_scope_args, nwords))                             \
+	X(offsetof(struct fxt_scope_args, u))
+#define FXTRACE_RS_ITEM(x) (x),
+const size_t fxtrace_rs_layout[] = { FXTRACE_RS_LAYOUT(FXTRACE_RS_ITEM) };
+const size_t fxtrace_rs_layout_len =
+	sizeof(fxtrace_rs_layout) / sizeof(fxtrace_rs_layout[0]);

@@ -48,6 +48,41 @@ fn run(cmd: &mut Command) {
     assert!(status.success(), "{:?} failed: {}", cmd, status);
 }
 
+fn compile(src: &Path, include: &[&Path], obj: &Path, extra: &[&str]) {
+    let cc = env::var("CC").unwrap_or_else(|_| "cc".into());
+    let mut cmd = Command::new(cc);
+    cmd.args(["-std=gnu11", "-O2", "-fPIC", "-Wall", "-Wextra", "-c"]).args(extra);
+    for dir in include.iter().filter(|d| !d.as_os_str().is_empty()) {
+        cmd.arg("-I").arg(dir);
+    }
+    run(cmd.arg(src).arg("-o").arg(obj));
+}
+
+fn archive(obj: &Path, archive: &Path) {
+    let ar = env::var("AR").unwrap_or_else(|_| "ar".into());
+    let _ = std::fs::remove_file(archive);
+    run(Command::new(ar).arg("crs").arg(archive).arg(obj));
+}
+
+/// In the source tree, the benchmark's C peer: provider_bench's loops,
+/// for the examples only (cfg fxtrace_c_loops).
+fn c_bench_loops(manifest: &Path, tree: &Path, include: &Path, out: &Path) {
+    println!("cargo:rustc-check-cfg=cfg(fxtrace_c_loops)");
+    let loops = tree.join("tests/bench/provider");
+    if !loops.join("loops.h").exists() {
+        return;
+    }
+    println!("cargo:rerun-if-changed={}", loops.join("loops.h").display());
+    println!("cargo:rerun-if-changed=examples/bench_loops.c");
+    let obj = out.join("bench_loops.o");
+    compile(&manifest.join("examples/bench_loops.c"), &[include, &loops], &obj,
+            &["-falign-loops=32", "-falign-jumps=32"]);
+    let lib = out.join("libfxtrace_bench_loops.a");
+    archive(&obj, &lib);
+    println!("cargo:rustc-link-arg-examples={}", lib.display());
+    println!("cargo:rustc-cfg=fxtrace_c_loops");
+}
+
 fn main() {
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
     let tree = manifest.join("../..");
@@ -67,22 +102,14 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").unwrap());
     let shim = manifest.join("src/shim.c");
     let obj = out.join("shim.o");
-    let cc = env::var("CC").unwrap_or_else(|_| "cc".into());
-    let mut compile = Command::new(cc);
-    compile.args(["-std=gnu11", "-O2", "-fPIC", "-Wall", "-Wextra", "-c"]);
-    if !include.as_os_str().is_empty() {
-        compile.arg("-I").arg(&include);
-    }
-    run(compile.arg(&shim).arg("-o").arg(&obj));
-    let ar = env::var("AR").unwrap_or_else(|_| "ar".into());
-    let archive = out.join("libfxtrace_shim.a");
-    let _ = std::fs::remove_file(&archive);
-    run(Command::new(ar).arg("crs").arg(&archive).arg(&obj));
+    compile(&shim, &[&include], &obj, &[]);
+    archive(&obj, &out.join("libfxtrace_shim.a"));
 
     println!("cargo:rerun-if-changed=src/shim.c");
     for h in ["provider.h", "provider_internal.h", "provider_args.h", "fxt.h"] {
         println!("cargo:rerun-if-changed={}", include.join("fxt").join(h).display());
     }
+    c_bench_loops(&manifest, &tree, &include, &out);
     println!("cargo:rustc-link-search=native={}", out.display());
     println!("cargo:rustc-link-lib=static=fxtrace_shim");
     if !lib.as_os_str().is_empty() {

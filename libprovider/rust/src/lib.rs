@@ -219,20 +219,30 @@ impl Site {
 
     /// A duration until the guard is dropped: one complete event then.
     #[inline(always)]
-    pub fn duration<'a>(&'static self, cat: Name<'a>, name: Name<'a>, args: &[Arg<'a>]) -> Duration<'a> {
+    pub fn duration<'a, const N: usize>(&'static self, cat: Name<'a>, name: Name<'a>,
+                                        args: &[Arg<'a>; N]) -> Duration<'a, N> {
         let mut d = Duration::disabled();
+        self.begin(&mut d, cat, name, args);
+        d
+    }
+
+    /// Begins d (a disabled guard) in place: the guard does not move.
+    #[inline(always)]
+    pub fn begin<'a, const N: usize>(&'static self, d: &mut Duration<'a, N>, cat: Name<'a>,
+                                     name: Name<'a>, args: &[Arg<'a>; N]) {
         if !self.maybe_enabled() {
-            return d;
+            return;
         }
         let raw = RawArgs::lower(args);
-        // SAFETY: the strings live as long as the guard ('a), which
-        // keeps the string arguments' copies (raw's text) too.
+        // SAFETY: the scope has room for N arguments (ScopeStorage), the
+        // strings live as long as the guard ('a), which keeps the string
+        // arguments' copies (raw's text) too.
         unsafe {
-            ffi::fxtrace_rs_scope_begin(d.scope.as_mut_ptr(), self.raw(), dyn_mask(cat, name),
-                                        cat.ptr, name.ptr, raw.ptr(), raw.len());
+            ffi::fxtrace_rs_scope_begin(d.scope.as_mut_ptr() as *mut ffi::fxt_scope_args,
+                                        self.raw(), dyn_mask(cat, name), cat.ptr, name.ptr,
+                                        raw.ptr(), raw.len());
         }
         d.text = raw.into_text();
-        d
     }
 
     /// True while a trace runs with the category enabled (`TRACE_ENABLED`).
@@ -253,34 +263,44 @@ impl Site {
     }
 }
 
+/// struct fxt_scope_args cut to N arguments: its head, then room for
+/// either of its union's members with N arguments (the library and the
+/// inline writer touch the first nargs only).
+#[repr(C)]
+struct ScopeStorage<const N: usize> {
+    head: [u64; 5],           // header, start, tag, w, nwords
+    slow_head: [u64; 5],      // struct fxt_scope_state up to args
+    args: [[u64; 3]; N],      // N struct fxt_arg_in (or 2N words)
+}
+
 /// A duration being measured ([`Site::duration`], [`duration!`]): its
 /// drop writes one complete event, on the thread that began it.
 #[must_use = "the duration ends when this guard is dropped"]
-pub struct Duration<'a> {
-    scope: MaybeUninit<ffi::fxt_scope_args>,
+pub struct Duration<'a, const N: usize = 0> {
+    scope: MaybeUninit<ScopeStorage<N>>,
     text: Vec<u8>,
-    _life: PhantomData<Name<'a>>,
+    _life: PhantomData<(Name<'a>, *mut u8)>,
 }
 
-impl<'a> Duration<'a> {
+impl<'a, const N: usize> Duration<'a, N> {
     /// A guard that writes nothing.
     #[inline(always)]
-    pub fn disabled() -> Duration<'a> {
-        let mut scope = MaybeUninit::<ffi::fxt_scope_args>::uninit();
+    pub fn disabled() -> Duration<'a, N> {
+        let mut scope = MaybeUninit::<ScopeStorage<N>>::uninit();
         // SAFETY: header alone tells whether the rest was written.
-        unsafe { ptr::addr_of_mut!((*scope.as_mut_ptr()).header).write(0) };
+        unsafe { (scope.as_mut_ptr() as *mut u64).write(0) };
         Duration { scope, text: Vec::new(), _life: PhantomData }
     }
 }
 
-impl Drop for Duration<'_> {
+impl<const N: usize> Drop for Duration<'_, N> {
     #[inline(always)]
     fn drop(&mut self) {
         let scope = self.scope.as_mut_ptr();
         // SAFETY: begun by fxtrace_rs_scope_begin() when header is not 0.
         unsafe {
-            if ptr::addr_of!((*scope).header).read() != 0 {
-                ffi::fxtrace_rs_scope_end(scope);
+            if (scope as *const u64).read() != 0 {
+                ffi::fxtrace_rs_scope_end(scope as *mut ffi::fxt_scope_args);
             }
         }
     }
@@ -347,3 +367,19 @@ pub fn trigger(name: &str) -> Result<(), i32> {
 }
 
 mod macros;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    /// The guard's storage is struct fxt_scope_args cut to N arguments.
+    #[test]
+    fn scope_storage_layout() {
+        assert_eq!(offset_of!(ScopeStorage<2>, slow_head), offset_of!(ffi::fxt_scope_args, u));
+        assert_eq!(offset_of!(ScopeStorage<2>, args) - offset_of!(ScopeStorage<2>, slow_head),
+                   offset_of!(ffi::fxt_scope_state, args));
+        assert_eq!(size_of::<[u64; 3]>(), size_of::<ffi::fxt_arg_in>());
+        assert_eq!(size_of::<ScopeStorage<MAX_ARGS>>(), size_of::<ffi::fxt_scope_args>());
+    }
+}

@@ -8,10 +8,24 @@
  */
 #include <fxt/provider.h>
 
-void fxtrace_rs_event(struct fxt_site_args *site, unsigned int dyn,
-		      const char *category, const char *name,
-		      unsigned int type, uint64_t ts, uint64_t extra,
-		      const struct fxt_arg_in *args, unsigned int nargs)
+/*
+ * The inline writer's loops unrolled for the usual argument counts, as
+ * in a macro, where the count is a constant.
+ */
+#define FXTRACE_RS_BY_NARGS(call)                                              \
+	switch (nargs) {                                                       \
+	case 0: call(0); break;                                                \
+	case 1: call(1); break;                                                \
+	case 2: call(2); break;                                                \
+	case 3: call(3); break;                                                \
+	case 4: call(4); break;                                                \
+	default: call(nargs); break;                                           \
+	}
+
+FXT_INLINE void event_n(struct fxt_site_args *site, unsigned int dyn,
+			const char *category, const char *name,
+			unsigned int type, uint64_t ts, uint64_t extra,
+			const struct fxt_arg_in *args, unsigned int nargs)
 {
 	struct fxt_internal_writer *w;
 	uint64_t state;
@@ -23,6 +37,17 @@ void fxtrace_rs_event(struct fxt_site_args *site, unsigned int dyn,
 	else
 		fxt_slow_event(site, dyn, category, name, type, ts, extra, args,
 			       nargs);
+}
+
+void fxtrace_rs_event(struct fxt_site_args *site, unsigned int dyn,
+		      const char *category, const char *name,
+		      unsigned int type, uint64_t ts, uint64_t extra,
+		      const struct fxt_arg_in *args, unsigned int nargs)
+{
+#define EVENT_N(n)                                                             \
+	event_n(site, dyn, category, name, type, ts, extra, args, (n))
+	FXTRACE_RS_BY_NARGS(EVENT_N)
+#undef EVENT_N
 }
 
 void fxtrace_rs_instant(struct fxt_site_args *site, unsigned int dyn,
@@ -41,11 +66,10 @@ void fxtrace_rs_instant(struct fxt_site_args *site, unsigned int dyn,
 					     args, nargs);
 }
 
-/* TRACE_DURATION's beginning; scope->header 0 after it: nothing to end. */
-void fxtrace_rs_scope_begin(struct fxt_scope_args *scope,
-			    struct fxt_site_args *site, unsigned int dyn,
-			    const char *category, const char *name,
-			    const struct fxt_arg_in *args, unsigned int nargs)
+FXT_INLINE void scope_begin_n(struct fxt_scope_args *scope,
+			      struct fxt_site_args *site, unsigned int dyn,
+			      const char *category, const char *name,
+			      const struct fxt_arg_in *args, unsigned int nargs)
 {
 	scope->header = 0;
 	scope->w = fxt_dyn_ready(&site->site, dyn, name, &scope->tag);
@@ -55,6 +79,21 @@ void fxtrace_rs_scope_begin(struct fxt_scope_args *scope,
 	else
 		fxt_slow_scope_begin(scope, site, dyn, category, name, args,
 				     nargs);
+}
+
+/*
+ * TRACE_DURATION's beginning; scope->header 0 after it: nothing to end.
+ * scope may be cut to nargs arguments (the Rust guard's storage).
+ */
+void fxtrace_rs_scope_begin(struct fxt_scope_args *scope,
+			    struct fxt_site_args *site, unsigned int dyn,
+			    const char *category, const char *name,
+			    const struct fxt_arg_in *args, unsigned int nargs)
+{
+#define SCOPE_BEGIN_N(n)                                                       \
+	scope_begin_n(scope, site, dyn, category, name, args, (n))
+	FXTRACE_RS_BY_NARGS(SCOPE_BEGIN_N)
+#undef SCOPE_BEGIN_N
 }
 
 void fxtrace_rs_scope_end(struct fxt_scope_args *scope)

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+//! What an event costs from Rust, against the C macros in the same run:
+//! run it under a trace of category "bench" (tests/bench/rust/rust_bench.sh:
+//! `tracectl record --mode circular --categories bench`).
+//!
+//!   fxtrace-bench [RUNS [EVENTS]]
+//!
+//! Prints per row the median over RUNS (default 7) of ns per event
+//! (thread CPU time: time descheduled on a busy machine is left out), the
+//! rows taking turns in each run, and the ratio to its C peer:
+//! `RUST_BENCH key ns xRATIO peer`.
+use std::hint::black_box;
+
+use tracing_subscriber::layer::SubscriberExt;
+
+#[repr(C)]
+struct Timespec {
+    sec: i64,
+    nsec: i64,
+}
+
+extern "C" {
+    fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+}
+
+#[cfg(fxtrace_c_loops)]
+extern "C" {
+    fn fxtrace_bench_c_duration(n: u64);
+    fn fxtrace_bench_c_instant(n: u64);
+}
+
+fn thread_cpu_ns() -> f64 {
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut ts = Timespec { sec: 0, nsec: 0 };
+    // SAFETY: a valid out pointer.
+    unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.sec as f64 * 1e9 + ts.nsec as f64
+}
+
+#[inline(never)]
+fn rust_duration(i: u64) {
+    let _d = fxtrace::duration!("bench", "duration", "a" => i as i32, "b" => (2 * i) as i32);
+    black_box(i);
+}
+
+#[inline(never)]
+fn rust_scope(i: u64) {
+    fxtrace::duration_scope!("bench", "scope", "a" => i as i32, "b" => (2 * i) as i32);
+    black_box(i);
+}
+
+fn rust_scopes(n: u64) {
+    for i in 0..n {
+        rust_scope(i);
+    }
+}
+
+fn rust_durations(n: u64) {
+    for i in 0..n {
+        rust_duration(i);
+    }
+}
+
+fn rust_instants(n: u64) {
+    for i in 0..n {
+        fxtrace::instant!("bench", "instant", "a" => i as i32, "b" => (2 * i) as i32);
+    }
+}
+
+fn rust_disabled(n: u64) {
+    for i in 0..n {
+        fxtrace::instant!("bench.off", "instant", "a" => i as i32, "b" => (2 * i) as i32);
+    }
+}
+
+/// Enter and exit of a span made once (its fields recorded then).
+fn tracing_spans(n: u64) {
+    let span = tracing::info_span!(target: "bench", "span", a = 1i64, b = 2i64);
+    for i in 0..n {
+        let _g = span.enter();
+        black_box(i);
+    }
+}
+
+/// A span made, entered, exited and closed each time.
+fn tracing_new_spans(n: u64) {
+    for i in 0..n {
+        tracing::info_span!(target: "bench", "span", a = i, b = 2 * i).in_scope(|| black_box(i));
+    }
+}
+
+struct Row {
+    key: &'static str,
+    what: &'static str,
+    run: fn(u64),
+    /// Its C peer's key, for the ratio.
+    peer: Option<&'static str>,
+    ns: Vec<f64>,
+}
+
+fn row(key: &'static str, what: &'static str, run: fn(u64), peer: Option<&'static str>) -> Row {
+    Row { key, what, run, peer, ns: Vec::new() }
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let runs: usize = args.next().map_or(7, |a| a.parse().expect("RUNS: a number"));
+    let events: u64 = args.next().map_or(1_000_000, |a| a.parse().expect("EVENTS: a number"));
+    tracing::subscriber::set_global_default(
+        tracing_subscriber::registry().with(fxtrace::FxtLayer::new()),
+    )
+    .expect("subscriber");
+    if !fxtrace::enabled!("bench") {
+        eprintln!("fxtrace-bench: category bench is not traced: run it under tracectl record");
+        std::process::exit(1);
+    }
+
+    let mut rows = Vec::new();
+    #[cfg(fxtrace_c_loops)]
+    {
+        // SAFETY: loops of call sites, nothing else.
+        rows.push(row("c_duration", "C TRACE_DURATION, 2 int args", |n| unsafe { fxtrace_bench_c_duration(n) }, None));
+        rows.push(row("c_instant", "C TRACE_INSTANT, 2 int args", |n| unsafe { fxtrace_bench_c_instant(n) }, None));
+    }
+    rows.push(row("rust_duration", "fxtrace::duration!, 2 int args", rust_durations, Some("c_duration")));
+    rows.push(row("rust_scope", "fxtrace::duration_scope!, 2 int args", rust_scopes, Some("c_duration")));
+    rows.push(row("rust_instant", "fxtrace::instant!, 2 int args", rust_instants, Some("c_instant")));
+    rows.push(row("rust_disabled", "fxtrace::instant!, category off", rust_disabled, None));
+    rows.push(row("tracing_span", "tracing span enter+exit, 2 fields", tracing_spans, Some("c_duration")));
+    rows.push(row("tracing_new_span", "tracing span new+enter+exit+close", tracing_new_spans, Some("c_duration")));
+
+    // Run 0 warms up: the trace buffer's pages faulted in, caches filled.
+    for run in 0..=runs {
+        for r in rows.iter_mut() {
+            let n = if r.key == "tracing_new_span" { events / 10 } else { events };
+            let t0 = thread_cpu_ns();
+            (r.run)(n);
+            if run > 0 {
+                r.ns.push((thread_cpu_ns() - t0) / n as f64);
+            }
+        }
+    }
+    let medians: Vec<(&str, f64)> = rows.iter_mut().map(|r| (r.key, median(&mut r.ns))).collect();
+    println!("fxtrace-bench: median of {} runs of {} events, ns per event (thread CPU time)", runs, events);
+    for r in &rows {
+        let ns = medians.iter().find(|m| m.0 == r.key).unwrap().1;
+        let peer = r.peer.and_then(|p| medians.iter().find(|m| m.0 == p));
+        match peer {
+            Some((p, pns)) => println!("RUST_BENCH {} {:.1} x{:.2} {}  # {}", r.key, ns, ns / pns, p, r.what),
+            None => println!("RUST_BENCH {} {:.1} - -  # {}", r.key, ns, r.what),
+        }
+    }
+}

@@ -19,7 +19,8 @@ scdoc bash-completion
 dpkg-dev debhelper dh-dkms lintian
 "
 
-# lttng: the provider benchmark's peer; chromium: the HTML report's test.
+# lttng: the provider benchmark's peer; chromium: the HTML report's test;
+# librust-tracing*: the Rust crate's tracing layer, built offline.
 TEST_PACKAGES="
 libcmocka-dev llvm libclang-rt-14-dev
 jq python3 linux-perf util-linux strace iproute2
@@ -29,6 +30,7 @@ debootstrap e2fsprogs
 linux-source-6.1 xz-utils
 liblttng-ust-dev lttng-tools
 chromium
+librust-tracing-dev librust-tracing-subscriber-dev
 "
 
 test=1

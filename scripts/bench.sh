@@ -10,7 +10,8 @@
 # Rows (each peer measured in the same run, on the same machine):
 #   provider   ns per event for every provider_bench row (1 and 2 threads,
 #              disabled), instructions per event (perf stat, the
-#              difference of two event counts), x LTTng-UST
+#              difference of two event counts), x LTTng-UST; the Rust
+#              crate and its tracing layer, x the C macros (rust_bench.sh)
 #   kernel     overhead per sched event on a pinned pipe ping-pong: the
 #              BPF backend, ftrace, perf record (bpf_overhead); then per
 #              kernel category, the BPF backend's overhead per event over
@@ -147,6 +148,14 @@ while [ "$i" -lt "$lines" ]; do
 		"$logs/stat.1000000" "$logs/stat.3000000")
 	put provider "$key" "$ns" "ns/event" "${insns:-no PMU:} insns/event; $what${ratio:+; x$ratio}"
 done
+
+# ---- rust: the crate and its tracing layer against the C macros, same run.
+step rust tests/bench/rust/rust_bench.sh "$build"
+grep '^RUST_BENCH ' "$logs/rust.log" >"$logs/rust.rows" || need "rust rows" ""
+while read -r _ key ns ratio peer _ what; do
+	[ "$peer" = - ] || what="$what; $ratio $peer"
+	put provider "$key" "$ns" "ns/event" "$what"
+done <"$logs/rust.rows"
 
 # ---- kernel capture per sched event on the host.
 step kernel "$build/tests/bench/bpf/bpf_overhead" 20000 7

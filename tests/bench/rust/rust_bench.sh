@@ -24,6 +24,10 @@ for _ in $(seq 600); do
 	"$build/daemon/tracectl/tracectl" status >/dev/null 2>&1 && break
 	sleep 0.1
 done
+# 8 runs (one warm-up) of 9 rows of 200000 events of at most 40 bytes fit.
 "$build/daemon/tracectl/tracectl" record -o "$T/bench.fxt" --buffer-size 768M \
-	--kernel=off --categories bench -- "$bench" "${2:-7}" "${3:-1000000}" |
-	grep -E "^(RUST_BENCH|fxtrace-bench)"
+	--kernel=off --categories bench -- "$bench" "${2:-7}" "${3:-200000}" >"$T/out"
+grep -E "^(RUST_BENCH|fxtrace-bench)" "$T/out"
+# Dropped events would be cheaper ones: the figures would not hold.
+grep -q "^The command's provider .* 0 dropped$" "$T/out" ||
+	{ grep "provider" "$T/out" >&2; echo "rust_bench.sh: events dropped" >&2; exit 1; }

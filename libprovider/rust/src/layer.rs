@@ -9,6 +9,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::fmt;
+use std::mem::MaybeUninit;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::RwLock;
 
@@ -92,21 +93,23 @@ impl Callsite {
     /// Writes one event of sites with the fields' values as arguments.
     fn write(&'static self, sites: &'static Sites, kind: Event, ts: u64, extra: u64, f: &Fields) {
         let complete = f.values.iter().all(Option::is_some);
-        let mut args: [Arg; MAX_ARGS] = [Arg::new(Name::literal(c""), Value::Null); MAX_ARGS];
+        let mut args = [MaybeUninit::<Arg>::uninit(); MAX_ARGS];
         let mut n = 0;
         for (field, value) in self.fields.iter().zip(&f.values) {
             if let Some(v) = value {
                 let name = if complete { Name::literal(field) } else { Name::dynamic(field) };
-                args[n] = Arg::new(name, v.as_value());
+                args[n].write(Arg::new(name, v.as_value()));
                 n += 1;
             }
         }
+        // SAFETY: the first n are written; Arg is Copy (nothing to drop).
+        let args = unsafe { std::slice::from_raw_parts(args.as_ptr() as *const Arg, n) };
         let site = match (n, complete) {
             (0, _) => &sites.none,
             (_, true) => &sites.all,
             _ => &sites.some,
         };
-        self.write_at(site, kind, ts, extra, &args[..n]);
+        self.write_at(site, kind, ts, extra, args);
     }
 
     fn write_at(&'static self, site: &'static Site, kind: Event, ts: u64, extra: u64, args: &[Arg]) {

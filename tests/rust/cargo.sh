@@ -8,7 +8,9 @@
 #   cargo.sh bench-example NAME the same, optimised
 # Exit status 77 when cargo is missing (the test is skipped).
 set -eu -o pipefail
-: "${CARGO:=$(command -v cargo || true)}" "${FXT_BUILD_ROOT:?}" "${FXT_SOURCE_ROOT:?}"
+# rustup's cargo is in ~/.cargo/bin, which a service's PATH may lack.
+: "${CARGO:=$(command -v cargo || command -v "$HOME/.cargo/bin/cargo" || true)}"
+: "${FXT_BUILD_ROOT:?}" "${FXT_SOURCE_ROOT:?}"
 if [ -z "$CARGO" ] || [ ! -x "$CARGO" ]; then
 	echo "cargo.sh: cargo not found; skipped" >&2
 	exit 77

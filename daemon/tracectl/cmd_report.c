@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * tracectl report: the trace summary as one self-contained HTML page
- * (CPU timeline, CPU time per thread, wakeup latency, top slices).
+ * (CPU timeline, memory chart, CPU time per thread, wakeup latency, top
+ * slices).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,10 +27,13 @@ static void usage(FILE *out)
 		"Write the summary of the FXT archive FILE as one HTML page that\n"
 		"any browser opens offline: a CPU timeline (a lane per CPU,\n"
 		"coloured by process; wheel to zoom, drag to pan, hover for the\n"
-		"thread and time), CPU time per thread, the wakeup-latency\n"
-		"histogram and the top slices. The archive is read once in bounded\n"
-		"memory; the page holds aggregates and a down-sampled timeline, so\n"
-		"it stays small and opens fast whatever the archive's size.\n"
+		"thread and time), with kernel:mem records a memory chart on the\n"
+		"same time axis (system memory, the largest processes' RSS, reclaim\n"
+		"and compaction stalls, OOM kills), CPU time per thread, the\n"
+		"wakeup-latency histogram and the top slices. The archive is read\n"
+		"once in bounded memory; the page holds aggregates and down-sampled\n"
+		"timelines, so it stays small and opens fast whatever the archive's\n"
+		"size.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE  write here ('-' for stdout); default: FILE with\n"

@@ -4,9 +4,12 @@
 # host name fails to resolve) loads the page with no console message, the
 # page says it drew the CPU lanes and the latency histogram, its timeline
 # zooms, pans and shows the thread under the pointer, and its screenshot
-# is not blank. Also: the page references nothing outside
-# itself, a hostile thread name cannot break out of the data, and the
-# page's size does not grow with the archive's.
+# is not blank. With kernel:mem records it draws the memory chart (system
+# memory, the largest processes' RSS, stalls, OOM kills) whose tooltips
+# name the OOM victim and the stalled thread; without, a note says so.
+# Also: the page references nothing outside itself, a hostile thread
+# name cannot break out of the data, and the page's size does not grow
+# with the archive's, nor with times and values at 2^64-1.
 set -eu -o pipefail
 
 : "${TRACECTL:?}" "${SUMMARY_GEN:?}" "${FXT_GEN:?}" "${PNG_CHECK:?}"
@@ -43,6 +46,17 @@ browse() {
 	fi
 }
 
+# read_status NAME: what the page browsed as NAME says it drew, in $status
+read_status() {
+	status=$(grep -o 'id="status">[^<]*' "$T/$1.out")
+	echo "$status"
+}
+
+# expect REGEX WHAT: $status matches the extended REGEX, or fail
+expect() {
+	echo "$status" | grep -E "$1" >/dev/null || fail "$2: $status"
+}
+
 "$SUMMARY_GEN" random "$T/random.fxt"
 "$SUMMARY_GEN" nested "$T/nested.fxt"
 "$TRACECTL" report "$T/random.fxt" -o "$T/random.html" ||
@@ -58,27 +72,35 @@ fi
 
 browse "$T/random.html" dom --dump-dom
 grep -q 'data-rendered="1"' "$T/dom.out" || fail "the page did not finish drawing"
-status=$(grep -o 'id="status">[^<]*' "$T/dom.out")
-echo "$status"
-echo "$status" | grep -E 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5 ' >/dev/null ||
-	fail "lanes, histogram or tables missing: $status"
+read_status dom
+expect 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5 ' \
+	"lanes, histogram or tables missing"
+expect ' memory=none note=shown ' "no kernel:mem records, yet no note saying so"
 # the legend: a colour of its own per entry, no two labels alike; the
 # time axis in one unit (not "0 ns" beside "20.0 ms")
-echo "$status" | grep -E ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1$' >/dev/null ||
-	fail "legend colours, labels or axis units: $status"
+expect ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1$' \
+	"legend colours, labels or axis units"
 
 # The page drives its timeline like a user (wheel, drag, hover).
 browse "$T/random.html#selftest" selftest --dump-dom --window-size=1200,900
-status=$(grep -o 'id="status">[^<]*' "$T/selftest.out")
-echo "$status"
-echo "$status" | grep 'selftest: zoom=true pan=true tooltip=true$' >/dev/null ||
-	fail "zoom, pan or tooltip: $status"
+read_status selftest
+expect 'selftest: zoom=true pan=true tooltip=true$' "zoom, pan or tooltip"
 
 browse "$T/random.html" shot --screenshot="$T/random.png" --window-size=1200,900
 [ -s "$T/random.png" ] || fail "no screenshot"
 # whole page: many colours, a third not background; the lanes: coloured
 python3 "$PNG_CHECK" "$T/random.png" 50 0.05 110 265 1140 330 8 ||
 	fail "the screenshot looks blank"
+
+# kernel:mem: 4 system series and the 6 largest of 8 processes, each
+# stall kind, an OOM kill; tooltips on the OOM kill and a stall.
+"$SUMMARY_GEN" memory "$T/memory.fxt"
+"$TRACECTL" report "$T/memory.fxt" -o "$T/memory.html"
+browse "$T/memory.html#selftest" memory --dump-dom --window-size=1200,900
+read_status memory
+expect ' memory=drawn height=[1-9][0-9]* series=10 processes=6 stall-cells=[1-9][0-9]* oom-kills=1 ' \
+	"memory chart"
+expect 'tooltip=true memory-tooltips=true$' "memory chart tooltips"
 
 # A thread named "</script><b>x": still one data element, still drawn.
 [ "$(grep -c '</script>' "$T/nested.html")" -eq 2 ] ||
@@ -104,4 +126,39 @@ print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' \
 	"$T/big.html" >"$T/big.json"
 jq -e '.timeline.cpus | length == 8 and all(.runs | length <= 4096)' \
 	"$T/big.json" >/dev/null || fail "more runs than cells in a lane"
+
+# The memory chart too: 1024 cells a series whatever the length, so 16
+# times the archive makes at most twice the chart.
+chart() {
+	python3 -c 'import sys; t = open(sys.argv[1]).read()
+print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$1" |
+		jq -c .memory_chart
+}
+"$SUMMARY_GEN" memory "$T/memory16.fxt" 16
+"$TRACECTL" report "$T/memory16.fxt" -o "$T/memory16.html"
+chart "$T/memory.html" >"$T/memory.chart"
+chart "$T/memory16.html" >"$T/memory16.chart"
+small=$(stat -c %s "$T/memory.chart")
+big=$(stat -c %s "$T/memory16.chart")
+echo "memory chart of 1 period: $small bytes; of 16: $big bytes"
+[ "$big" -le $((small * 2)) ] || fail "the memory chart grows with the archive"
+bounded='(.system + .processes | all(.cells | length <= 1024)) and
+	(.processes | length == 6) and (.stalls | length <= 3 * 1024)'
+jq -e "$bounded" "$T/memory16.chart" >/dev/null ||
+	fail "more memory cells than columns"
+
+# Times and values at 2^64-1, more processes than kept: the report ends,
+# its chart bounded, and the page draws.
+"$SUMMARY_GEN" memory-extreme "$T/extreme.fxt"
+timeout 60 "$TRACECTL" report "$T/extreme.fxt" -o "$T/extreme.html" ||
+	fail "tracectl report of extreme times and values"
+[ "$(stat -c %s "$T/extreme.html")" -le $((1 << 20)) ] ||
+	fail "the page of extreme times and values is over 1 MiB"
+chart "$T/extreme.html" >"$T/extreme.chart"
+jq -e "$bounded and .processes_replaced > 0" "$T/extreme.chart" >/dev/null ||
+	fail "extreme memory chart not bounded"
+browse "$T/extreme.html" extreme --dump-dom --window-size=1200,900
+read_status extreme
+expect ' memory=drawn height=[1-9][0-9]* series=10 ' \
+	"memory chart of extreme times and values"
 echo "report_browser: ok"

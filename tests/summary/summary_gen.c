@@ -9,6 +9,14 @@
  *   summary_gen random FILE   a consistent scheduler simulation: 4 CPUs,
  *                             40 threads, wakeup latencies from 100 ns to
  *                             100 ms, plus randomly nested slices
+ *   summary_gen memory FILE [PERIODS]
+ *                             kernel:mem over PERIODS (default 1) of 2 s:
+ *                             meminfo every 10 ms, the RSS of 8 processes
+ *                             (one grows to 300 MiB and is OOM killed),
+ *                             stalls of each kind, beside context switches
+ *   summary_gen memory-extreme FILE
+ *                             kernel:mem at times and values near 2^64-1,
+ *                             more processes than the report keeps
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <fxt/kdev.h>
+#include <fxt/kmem.h>
 #include <fxt/sched.h>
 
 #include "fxt_writer.h"
@@ -293,16 +303,189 @@ static void gen_random(struct fxt_writer *w)
 	}
 }
 
+/* ---- kernel:mem ------------------------------------------------------ */
+
+#define MEM_PROCESSES 8u
+#define MEM_FIRST_PID 600u
+#define MS 1000000ull
+#define MIB (1ull << 20)
+#define MEM_PERIOD_NS (2000 * MS)
+
+static void write_kdev_strings(struct fxt_writer *w)
+{
+	static const char *const table[] = FXT_KDEV_STRING_TABLE;
+	unsigned int i;
+
+	for (i = 0; i < FXT_KDEV_STR_COUNT; i++)
+		check(fxt_write_string(w, (uint16_t)(FXT_KDEV_STR_BASE + i),
+				       table[i], strlen(table[i])), "string");
+}
+
+static void kernel_provider(struct fxt_writer *w)
+{
+	check(fxt_write_provider_info(w, 2, "kernel", 6), "provider");
+	check(fxt_write_provider_section(w, 2), "section");
+	check(fxt_write_init(w, 1000000000), "init");
+	write_kernel_strings(w);
+	write_kdev_strings(w);
+}
+
+static void raw(struct fxt_writer *w, const __u64 *words, uint32_t n)
+{
+	check(fxt_write_raw(w, words, n * sizeof(*words)), "kernel:mem");
+}
+
+static void mem_rss(struct fxt_writer *w, uint64_t ts, uint64_t pid,
+		    unsigned int member, uint64_t bytes)
+{
+	__u64 r[FXT_KMEM_RSS_WORDS];
+
+	fxt_kmem_write_rss(r, ts, pid, pid + 1, member, bytes);
+	raw(w, r, FXT_KMEM_RSS_WORDS);
+}
+
+static void mem_stall(struct fxt_writer *w, unsigned int kind, uint64_t pid,
+		      uint64_t begin, uint64_t end)
+{
+	__u64 r[FXT_KMEM_RECLAIM_END_WORDS];
+
+	fxt_kmem_write_stall_begin(r, kind, begin, pid, pid + 1, 2);
+	raw(w, r, FXT_KMEM_STALL_BEGIN_WORDS);
+	fxt_kmem_write_stall_end(r, kind, end, pid, pid + 1, 32);
+	raw(w, r, fxt_kmem_stall_end_words(kind));
+}
+
+static void mem_oom(struct fxt_writer *w, uint64_t ts, uint64_t pid,
+		    const char *name, uint64_t rss)
+{
+	__u64 r[FXT_KMEM_OOM_MAX_WORDS] = { 0 };
+	uint32_t len = (uint32_t)strlen(name);
+
+	memcpy(&r[FXT_KMEM_OOM_NAME_WORD], name, len);
+	fxt_kmem_write_oom(r, ts, pid, pid + 1, len, rss);
+	raw(w, r, fxt_kmem_oom_words(len));
+}
+
+static void mem_meminfo(struct fxt_writer *w, uint64_t ts, uint64_t available,
+			uint64_t cached, uint64_t dirty, uint64_t swap_used)
+{
+	const __u64 bytes[FXT_KMEM_MEMINFO_VALUES] = { available, available,
+							  cached, dirty,
+							  swap_used };
+	__u64 r[FXT_KMEM_MEMINFO_WORDS];
+
+	fxt_kmem_write_meminfo(r, ts, bytes);
+	raw(w, r, FXT_KMEM_MEMINFO_WORDS);
+}
+
+/*
+ * A 1 ms step of period p: a context switch on CPU 0 or 1; meminfo
+ * every 10 ms; the grower (pid 600) gains 10 MiB every 20 ms from 100 ms
+ * to 700 ms, stalls in direct reclaim 2 ms every 100 ms meanwhile, and
+ * is OOM killed at 1800 ms; pid 610 stalls in memcg reclaim at 1200 ms,
+ * pid 620 in compaction at 1500 ms.
+ */
+static void mem_step(struct fxt_writer *w, uint64_t p, uint64_t ms)
+{
+	uint64_t ts = p * MEM_PERIOD_NS + ms * MS + 1000;
+	uint64_t grown = ms >= 100 && ms <= 700 ? (ms - 100) / 20 * 10 : 0;
+	uint64_t in = MEM_FIRST_PID + 1 + (ms / 2 % MEM_PROCESSES) * 10;
+
+	cswitch(w, ts, ms % 2, ms >= 2 ? in - 20 : 0, in);
+	if (ms > 700 && ms < 1800)
+		grown = 300;
+	if (ms % 10 == 0)
+		mem_meminfo(w, ts, (4096 - grown) * MIB, (1024 + ms / 4) * MIB,
+			    ms % 50 * MIB, ms > 1000 ? (ms - 1000) * MIB : 0);
+	if (ms >= 100 && ms <= 700 && ms % 20 == 0)
+		mem_rss(w, ts, MEM_FIRST_PID, 1, grown * MIB);
+	if (ms >= 100 && ms <= 700 && ms % 100 == 50)
+		mem_stall(w, FXT_KMEM_STALL_DIRECT_RECLAIM, MEM_FIRST_PID, ts,
+			  ts + 2 * MS);
+	if (ms == 1200)
+		mem_stall(w, FXT_KMEM_STALL_MEMCG_RECLAIM, MEM_FIRST_PID + 10,
+			  ts, ts + 5 * MS);
+	if (ms == 1500)
+		mem_stall(w, FXT_KMEM_STALL_COMPACTION, MEM_FIRST_PID + 20, ts,
+			  ts + MS / 3);
+	if (ms == 1800 && p == 0)
+		mem_oom(w, ts, MEM_FIRST_PID, "grower", 300 * MIB);
+	if (ms == 1801)
+		mem_rss(w, ts, MEM_FIRST_PID, 1, 0);
+}
+
+static void gen_memory(struct fxt_writer *w, uint64_t periods)
+{
+	static const char *const names[MEM_PROCESSES] = {
+		"grower", "database", "browser", "compiler",
+		"editor", "shell", "daemon", "player"
+	};
+	uint64_t p, ms, pid;
+	unsigned int i;
+
+	kernel_provider(w);
+	for (i = 0; i < MEM_PROCESSES; i++) {
+		pid = MEM_FIRST_PID + 10 * i;
+		name_process(w, pid, names[i]);
+		name_thread(w, pid + 1, pid, names[i]);
+		/* the values at start: file pages, and anon but the grower's */
+		mem_rss(w, 1000, pid, 0, (i + 1) * 8 * MIB);
+		mem_rss(w, 1000, pid, 1, i ? (MEM_PROCESSES - i) * 16 * MIB : 0);
+	}
+	for (p = 0; p < periods; p++)
+		for (ms = 0; ms < 2000; ms++)
+			mem_step(w, p, ms);
+}
+
+/* Times and values at the ends of 2^64, more processes than kept. */
+static void gen_memory_extreme(struct fxt_writer *w)
+{
+	const uint64_t top = UINT64_MAX;
+	uint64_t pid;
+
+	kernel_provider(w);
+	name_process(w, 700, "huge");
+	name_thread(w, 701, 700, "huge");
+	cswitch(w, top - 5, 0, 0, 701);
+	cswitch(w, top, 0, 701, 0);
+	cswitch(w, 0, 1, 0, 701);
+	mem_rss(w, top, 700, 1, top);
+	mem_rss(w, 0, 700, 0, top);
+	mem_meminfo(w, top, top, top, top, top);
+	mem_meminfo(w, 0, 0, top, 0, top);
+	mem_meminfo(w, top / 2, top, 0, top, 0);
+	for (pid = 1000; pid < 1600; pid++)
+		mem_rss(w, top - pid * 7919, pid, pid % 4, top - 1600 + pid);
+	mem_stall(w, FXT_KMEM_STALL_DIRECT_RECLAIM, 700, 0, top);
+	mem_stall(w, FXT_KMEM_STALL_COMPACTION, 700, top, top);
+	mem_stall(w, FXT_KMEM_STALL_MEMCG_RECLAIM, 700, top, 0);
+	mem_oom(w, top, 700, "huge", top);
+	mem_oom(w, 0, 700, "huge", top);
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: summary_gen nested|random|memory-extreme FILE\n"
+			"       summary_gen memory FILE [PERIODS]\n");
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	struct fxt_writer w;
 	int fd, err;
 
-	if (argc != 3 || (strcmp(argv[1], "nested") &&
-			  strcmp(argv[1], "random"))) {
-		fprintf(stderr, "usage: summary_gen nested|random FILE\n");
-		return 2;
-	}
+	static const char *const modes[] = { "nested", "random", "memory",
+					     "memory-extreme" };
+	unsigned int mode;
+	uint64_t periods = argc > 3 ? strtoull(argv[3], NULL, 10) : 1;
+
+	for (mode = 0; mode < 4 && argc >= 3; mode++)
+		if (!strcmp(argv[1], modes[mode]))
+			break;
+	if (argc < 3 || mode == 4 || (argc > 3 && mode != 2) || argc > 4 ||
+	    !periods)
+		return usage();
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
 		fprintf(stderr, "summary_gen: %s: %s\n", argv[2],
@@ -311,10 +494,14 @@ int main(int argc, char **argv)
 	}
 	fxt_writer_init_fd(&w, fd);
 	check(fxt_write_magic(&w), "magic");
-	if (!strcmp(argv[1], "nested"))
+	if (mode == 0)
 		gen_nested(&w);
-	else
+	else if (mode == 1)
 		gen_random(&w);
+	else if (mode == 2)
+		gen_memory(&w, periods);
+	else
+		gen_memory_extreme(&w);
 	err = fxt_writer_flush(&w);
 	fxt_writer_release(&w);
 	if (close(fd) && !err)

@@ -27,6 +27,18 @@ const char *memory_stall_name(enum memory_stall stall)
 		       KDEV_STRING(FXT_KDEV_STR_DIRECT_RECLAIM + stall) : "";
 }
 
+const char *memory_system_name(enum memory_system k)
+{
+	static const unsigned int names[MEMORY_SYSTEM_SERIES] = {
+		[MEMORY_AVAILABLE] = FXT_KDEV_STR_AVAILABLE,
+		[MEMORY_CACHED] = FXT_KDEV_STR_CACHED,
+		[MEMORY_DIRTY] = FXT_KDEV_STR_DIRTY,
+		[MEMORY_SWAP_USED] = FXT_KDEV_STR_SWAP_USED,
+	};
+
+	return k < MEMORY_SYSTEM_SERIES ? KDEV_STRING(names[k]) : "";
+}
+
 static void table_init(struct memory_table *t, size_t item_size)
 {
 	memset(t, 0, sizeof(*t));
@@ -167,7 +179,27 @@ static int take_rss(struct memory_summary *m, const struct fxt_record *rec)
 		p->peak_rss = rss;
 	if (p->rss[RSS_SWAP] > p->peak_swap)
 		p->peak_swap = p->rss[RSS_SWAP];
-	return 0;
+	if (!m->timeline)
+		return 0;
+	return memory_timeline_rss(m->timeline, p->pid,
+				   fxt_ticks_to_ns(rec->provider, rec->event.ts),
+				   rss, p->peak_rss);
+}
+
+/* "meminfo" on the kernel process: for the timeline only. */
+static int take_meminfo(struct memory_summary *m, const struct fxt_record *rec)
+{
+	uint64_t ns = fxt_ticks_to_ns(rec->provider, rec->event.ts), v;
+	unsigned int i, k;
+	int err = 0;
+
+	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS && !err; i++)
+		for (k = 0; k < MEMORY_SYSTEM_SERIES; k++)
+			if (fxt_str_is(rec->args[i].name, memory_system_name(k)) &&
+			    arg_uint(&rec->args[i], &v))
+				err = memory_timeline_system(m->timeline, k,
+							     ns, v);
+	return err;
 }
 
 static int take_stall(struct memory_summary *m, const struct fxt_record *rec,
@@ -191,6 +223,10 @@ static int take_stall(struct memory_summary *m, const struct fxt_record *rec,
 		if (ns > t->begin_ns[stall])
 			t->stall_ns[stall] = fxt_sat_add(t->stall_ns[stall],
 							 ns - t->begin_ns[stall]);
+		if (m->timeline)
+			return memory_timeline_stall(m->timeline, stall, t->tid,
+						     t->pid, t->begin_ns[stall],
+						     ns);
 	}
 	return 0;
 }
@@ -211,6 +247,8 @@ static int take_oom(struct memory_summary *m, const struct fxt_record *rec)
 	}
 	o = &m->ooms[m->nooms++];
 	o->ts_ns = fxt_ticks_to_ns(rec->provider, rec->event.ts);
+	if (m->timeline)
+		memory_timeline_mark(m->timeline, o->ts_ns);
 	o->pid = rec->event.thread.pid;
 	a = fxt_record_arg(rec, "pid", 3);
 	if (a)
@@ -239,9 +277,11 @@ int memory_summary_record(struct memory_summary *m,
 	m->records++;
 	switch (rec->event.type) {
 	case FXT_EVENT_COUNTER:
-		return fxt_str_is(rec->event.name, "mem.rss") ?
-			       take_rss(m, rec) :
-			       0;
+		if (fxt_str_is(rec->event.name, "mem.rss"))
+			return take_rss(m, rec);
+		if (m->timeline && fxt_str_is(rec->event.name, "meminfo"))
+			return take_meminfo(m, rec);
+		return 0;
 	case FXT_EVENT_DURATION_BEGIN:
 	case FXT_EVENT_DURATION_END:
 		for (s = 0; s < MEMORY_STALLS; s++)

@@ -11,6 +11,9 @@
  * - the OOM kills: the victim's pid, name and RSS.
  * Processes and threads past MEMORY_SUMMARY_TABLE_MAX, OOM kills past
  * MEMORY_SUMMARY_OOM_MAX are counted, not kept.
+ * With a timeline (the report's memory chart), it is fed in the same
+ * pass: each process's RSS, each matched stall, the OOM kills' times and
+ * the "meminfo" counters.
  */
 #ifndef FXT_MEMORY_SUMMARY_H
 #define FXT_MEMORY_SUMMARY_H
@@ -21,6 +24,7 @@
 
 #include "fxt_reader.h"
 #include "fxt_saturate.h"
+#include "memory_timeline.h"
 
 #define MEMORY_SUMMARY_TABLE_MAX 65536u
 #define MEMORY_SUMMARY_OOM_MAX 1024u
@@ -34,8 +38,12 @@ enum memory_stall {
 	MEMORY_STALLS,
 };
 
+_Static_assert(MEMORY_STALLS == MEMORY_TIMELINE_STALLS, "stall kinds");
+
 /* "direct_reclaim", "memcg_reclaim", "compaction": the slices' names. */
 const char *memory_stall_name(enum memory_stall stall);
+/* "available", "cached", "dirty", "swap_used": "meminfo"'s arguments. */
+const char *memory_system_name(enum memory_system k);
 
 struct memory_process {
 	uint64_t pid;		/* the key: first */
@@ -78,6 +86,7 @@ struct memory_summary {
 	uint32_t nooms;
 	uint64_t ooms_lost;
 	uint64_t records;	/* kernel:mem records seen */
+	struct memory_timeline *timeline;	/* fed when set, not owned */
 };
 
 void memory_summary_init(struct memory_summary *m);

@@ -6,6 +6,7 @@
 
 #include "text_out.h"
 #include "report_html.h"
+#include "report_memory.h"
 #include "report_template.h"
 #include "summary_json.h"
 
@@ -29,15 +30,33 @@ static bool cpu_drawn(const struct trace_summary *s, unsigned int cpu)
 	       cpu_timeline_row(&s->timeline, cpu);
 }
 
-/* Every thread the timeline shows, sorted, each once. */
+/* The threads of the memory chart's stalls, at set->tid + n. */
+static size_t collect_stall_tids(const struct trace_summary *s,
+				 struct tid_set *set, size_t n)
+{
+	const struct memory_stall_cell *row;
+	unsigned int k;
+	size_t i;
+
+	for (k = 0; k < MEMORY_TIMELINE_STALLS; k++) {
+		row = memory_timeline_stall_row(&s->memory_timeline, k);
+		for (i = 0; row && i < MEMORY_TIMELINE_COLUMNS; i++)
+			if (row[i].marked)
+				set->tid[n++] = row[i].tid;
+	}
+	return n;
+}
+
+/* Every thread the timeline and memory chart show, sorted, each once. */
 static int collect_tids(const struct trace_summary *s, struct tid_set *set)
 {
 	const struct cpu_timeline *tl = &s->timeline;
-	size_t i, n = 0, cap = (size_t)tl->ncpus * TIMELINE_COLUMNS;
+	size_t i, n = 0, cap = (size_t)tl->ncpus * TIMELINE_COLUMNS +
+			      MEMORY_TIMELINE_STALLS * MEMORY_TIMELINE_COLUMNS;
 	unsigned int cpu;
 
 	set->n = 0;
-	set->tid = malloc((cap ? cap : 1) * sizeof(*set->tid));
+	set->tid = malloc(cap * sizeof(*set->tid));
 	if (!set->tid)
 		return -ENOMEM;
 	for (cpu = 0; cpu < tl->ncpus; cpu++) {
@@ -49,6 +68,7 @@ static int collect_tids(const struct trace_summary *s, struct tid_set *set)
 			if (row[i].busy_ns)
 				set->tid[n++] = row[i].tid;
 	}
+	n = collect_stall_tids(s, set, n);
 	qsort(set->tid, n, sizeof(*set->tid), cmp_u64);
 	for (i = 0; i < n; i++)
 		if (!set->n || set->tid[set->n - 1] != set->tid[i])
@@ -82,9 +102,7 @@ static unsigned int busy_percent(const struct cpu_timeline *tl,
 static void put_run(struct text_out *w, bool *first, size_t col, size_t len,
 		    size_t name, unsigned int pct)
 {
-	if (!*first)
-		text_put_char(w, ',');
-	*first = false;
+	summary_json_next(w, first);
 	text_put_char(w, '[');
 	text_put_u64(w, col);
 	text_put_char(w, ',');
@@ -138,6 +156,8 @@ static void put_timeline(struct text_out *w, const struct trace_summary *s,
 
 	text_put_lit(w, ",\n\"timeline\":{\"cell_ns\":");
 	text_put_u64(w, tl->started ? tl->cell_ns : 1);
+	text_put_lit(w, ",\"t0_ns\":");
+	text_put_u64(w, tl->started ? tl->t0_ns : 0);
 	text_put_lit(w, ",\"columns\":");
 	text_put_u64(w, TIMELINE_COLUMNS);
 	text_put_lit(w, ",\"length_ns\":");
@@ -147,9 +167,7 @@ static void put_timeline(struct text_out *w, const struct trace_summary *s,
 	for (cpu = 0; cpu < tl->ncpus; cpu++) {
 		if (!cpu_drawn(s, cpu))
 			continue;
-		if (!first)
-			text_put_char(w, ',');
-		first = false;
+		summary_json_next(w, &first);
 		put_lane(w, s, set, cpu);
 	}
 	text_put_lit(w, "]}");
@@ -232,9 +250,7 @@ static void put_latency(struct text_out *w, const struct trace_summary *s)
 					 ~0u;
 
 		if (d != bin && count) {
-			if (!first)
-				text_put_char(w, ',');
-			first = false;
+			summary_json_next(w, &first);
 			text_put_char(w, '[');
 			text_put_u64(w, display_bin_low(bin));
 			text_put_char(w, ',');
@@ -302,6 +318,8 @@ int report_html_write(int fd, const struct trace_summary *s,
 	put_timeline(&w, s, &set);
 	put_names(&w, s, &set);
 	put_latency(&w, s);
+	if (!ret)
+		ret = report_memory_write(&w, s);
 	text_put_char(&w, '}');
 	put_raw(&w, report_page_tail, sizeof(report_page_tail) - 1);
 	free(set.tid);

@@ -2,10 +2,12 @@
 /*
  * The HTML report of a trace summary: one self-contained page (inline
  * CSS and script, nothing fetched) drawing the CPU timeline (a lane per
- * CPU, coloured by process, zoom and pan, tooltips), CPU time per
- * thread, the wakeup-latency histogram and the top slices. It holds
- * aggregates and the down-sampled timeline only, so its size is bounded
- * by CPUs x TIMELINE_COLUMNS whatever the archive's.
+ * CPU, coloured by process, zoom and pan, tooltips), the memory chart on
+ * its time axis (report_memory.h), CPU time per thread, the
+ * wakeup-latency histogram and the top slices. It holds aggregates and
+ * the down-sampled timelines only, so its size is bounded by CPUs x
+ * TIMELINE_COLUMNS plus the memory chart's series x
+ * MEMORY_TIMELINE_COLUMNS whatever the archive's.
  */
 #ifndef FXT_REPORT_HTML_H
 #define FXT_REPORT_HTML_H

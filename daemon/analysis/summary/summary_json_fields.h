@@ -28,4 +28,12 @@ void summary_json_thread_head(struct text_out *w,
 			      uint64_t pid, struct thread_names *names,
 			      bool html_safe);
 
+/* Before an array's item: a comma, unless it is the first. */
+static inline void summary_json_next(struct text_out *w, bool *first)
+{
+	if (!*first)
+		text_put_char(w, ',');
+	*first = false;
+}
+
 #endif /* FXT_SUMMARY_JSON_FIELDS_H */

@@ -586,6 +586,8 @@ int trace_summary_init(struct trace_summary *s,
 	hist_pool_init(&s->pool, SUMMARY_HIST_BYTES);
 	process_tree_init(&s->tree, opt ? &opt->process : NULL);
 	memory_summary_init(&s->memory);
+	if (s->opt.timeline)
+		s->memory.timeline = &s->memory_timeline;
 	s->names = name_cache_new();
 	if (!s->names || grow_slice_index(s))
 		return -ENOMEM;
@@ -616,6 +618,7 @@ void trace_summary_done(struct trace_summary *s)
 	cpu_tracks_free(&s->running);
 	cpu_timeline_free(&s->timeline);
 	memory_summary_free(&s->memory);
+	memory_timeline_free(&s->memory_timeline);
 	name_cache_free(s->names);
 	process_tree_free(&s->tree);
 	memset(s, 0, sizeof(*s));

@@ -35,7 +35,8 @@
 /*
  * The ceilings that bound memory whatever the input (under 60 MiB at
  * worst, a few MiB for real traces; the report's timeline adds CPUs x
- * 96 KiB, at most 256 CPUs drawn): threads and slice names past these are counted, not kept
+ * 96 KiB, at most 256 CPUs drawn, and its memory chart under 2.3 MiB):
+ * threads and slice names past these are counted, not kept
  * (names are cut at 256 bytes); histogram pages (512 bytes each) and
  * the threads' slice stacks come from budgets shared by all threads.
  */
@@ -91,7 +92,7 @@ struct summary_drops {
 };
 
 struct trace_summary_options {
-	bool timeline;		/* keep the down-sampled CPU timeline */
+	bool timeline;		/* keep the down-sampled CPU and memory timelines */
 	/* Called every few thousand records with the input bytes read. */
 	void (*progress)(void *ctx, uint64_t bytes_read);
 	void *progress_ctx;
@@ -131,6 +132,7 @@ struct trace_summary {
 	struct cpu_timeline timeline;
 	struct process_tree tree;
 	struct memory_summary memory;	/* kernel:mem */
+	struct memory_timeline memory_timeline;	/* with the timeline option */
 };
 
 int trace_summary_init(struct trace_summary *s,

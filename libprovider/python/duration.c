@@ -187,6 +187,7 @@ static PyObject *duration(PyObject *self, PyObject *const *args,
 {
 	struct pyfxt_site *site;
 	struct duration *d;
+	PyObject *none;
 
 	if (nargs != 2) {
 		PyErr_Format(
@@ -203,8 +204,15 @@ static PyObject *duration(PyObject *self, PyObject *const *args,
 	d = duration_alloc();
 	if (!d)
 		return NULL;
-	if (duration_args(d, site, args, kwnames) < 0 ||
-	    pyfxt_call_init(&d->call, site, args[0], args[1]) < 0) {
+	if (duration_args(d, site, args, kwnames) < 0) {
+		Py_DECREF(d);
+		none = pyfxt_args_error(args[0]); /* None: a no-op */
+		if (!none)
+			return NULL;
+		Py_DECREF(none);
+		return Py_NewRef(&noop_object);
+	}
+	if (pyfxt_call_init(&d->call, site, args[0], args[1]) < 0) {
 		Py_DECREF(d);
 		return NULL;
 	}

@@ -83,10 +83,9 @@ static PyObject *event(const char *what, unsigned int type,
 		Py_RETURN_NONE;
 	n = pyfxt_args(site, mode, args + nargs, kwnames, a, &kw_id);
 	if (n < 0 ||
-	    (mode == PYFXT_ID && event_id(type, args, nargs, kw_id, &id) < 0))
-		return NULL;
-	if (type == FXT_EVENT_COUNTER && counter_values(a, n) < 0)
-		return NULL;
+	    (mode == PYFXT_ID && event_id(type, args, nargs, kw_id, &id) < 0) ||
+	    (type == FXT_EVENT_COUNTER && counter_values(a, n) < 0))
+		return pyfxt_args_error(args[0]);
 	if (pyfxt_call_init(&c, site, args[0], args[1]) < 0)
 		return NULL;
 	pyfxt_emit(&c, type, id, a, (unsigned int)n);
@@ -111,24 +110,9 @@ EVENT_FUNCTION(async_end, FXT_EVENT_ASYNC_END, PYFXT_ID)
 
 static PyObject *enabled(PyObject *self, PyObject *category)
 {
-	static PyObject *no_name;
-	struct pyfxt_site *site;
-	const char *cat;
+	int on = pyfxt_category_enabled(category);
 
-	if (!no_name && !(no_name = PyUnicode_FromString("")))
-		return NULL;
-	site = pyfxt_site_get(category, no_name, NULL, PYFXT_ENABLED);
-	if (!site)
-		return NULL;
-	if (!pyfxt_site_on(site))
-		Py_RETURN_FALSE;
-	if (!site->dyn)
-		return PyBool_FromLong(
-			fxt_internal_enabled(&site->word.site, site->category));
-	cat = PyUnicode_AsUTF8(category);
-	if (!cat)
-		return NULL;
-	return PyBool_FromLong(fxt_internal_enabled_dyn(&site->word.site, cat));
+	return on < 0 ? NULL : PyBool_FromLong(on);
 }
 
 /* A name given to the library: a str without NUL. */

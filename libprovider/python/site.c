@@ -229,6 +229,46 @@ int pyfxt_call_init(struct pyfxt_call *c, struct pyfxt_site *site,
 	return c->name ? 0 : -1;
 }
 
+int pyfxt_category_enabled(PyObject *category)
+{
+	static PyObject *no_name;
+	struct pyfxt_site *site;
+	const char *cat;
+
+	if (!no_name && !(no_name = PyUnicode_FromString("")))
+		return -1;
+	site = pyfxt_site_get(category, no_name, NULL, PYFXT_ENABLED);
+	if (!site)
+		return -1;
+	if (!pyfxt_site_on(site))
+		return 0;
+	if (!site->dyn)
+		return fxt_internal_enabled(&site->word.site, site->category);
+	cat = PyUnicode_AsUTF8(category);
+	if (!cat)
+		return -1;
+	return fxt_internal_enabled_dyn(&site->word.site, cat);
+}
+
+PyObject *pyfxt_args_error(PyObject *category)
+{
+	PyObject *type, *value, *tb;
+	int on;
+
+	PyErr_Fetch(&type, &value, &tb);
+	on = pyfxt_category_enabled(category);
+	if (on == 0) {
+		Py_XDECREF(type);
+		Py_XDECREF(value);
+		Py_XDECREF(tb);
+		Py_RETURN_NONE;
+	}
+	if (on < 0) /* the first exception is the one to see */
+		PyErr_Clear();
+	PyErr_Restore(type, value, tb);
+	return NULL;
+}
+
 void pyfxt_site_clear(void)
 {
 	unsigned int i;

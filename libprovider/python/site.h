@@ -88,6 +88,16 @@ static inline bool pyfxt_site_on(const struct pyfxt_site *site)
 	return fxt_site_maybe_enabled(&site->word.site);
 }
 
+/* enabled(category): 1, 0, or -1 with an exception. */
+int pyfxt_category_enabled(PyObject *category);
+
+/*
+ * A call's arguments were refused: the exception stands if the category
+ * is enabled (a site not evaluated yet in this trace looks enabled),
+ * else the call was a no-op. NULL, or None.
+ */
+PyObject *pyfxt_args_error(PyObject *category);
+
 void pyfxt_site_clear(void);
 
 #endif /* PYFXT_SITE_H */

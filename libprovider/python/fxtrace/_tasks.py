@@ -47,7 +47,12 @@ def task_factory(category="asyncio"):
 
 
 def run(main, *, category="asyncio", debug=None):
-    """asyncio.run(main) with every task an async span, the main one too."""
+    """asyncio.run(main) with main's task and every task made until it
+    returns as async spans (not those of the loop's shut-down)."""
     with asyncio.Runner(debug=debug) as runner:
-        runner.get_loop().set_task_factory(task_factory(category))
-        return runner.run(main)
+        loop = runner.get_loop()
+        loop.set_task_factory(task_factory(category))
+        try:
+            return runner.run(main)
+        finally:
+            loop.set_task_factory(None)

@@ -70,8 +70,9 @@ def start(opts):
 
 
 def stop():
+    """After _core.auto_stop(): the rest (a call of Python code, this
+    one, is traced no more)."""
     mon = getattr(sys, "monitoring", None)
-    _core.auto_stop()
     if mon is not None:
         mon.set_events(mon.PROFILER_ID, 0)
         mon.free_tool_id(mon.PROFILER_ID)
@@ -103,6 +104,7 @@ def main():
         else:
             runpy.run_path(opts.script, run_name="__main__")
     finally:
+        _core.auto_stop()
         stop()
 
 

@@ -11,6 +11,10 @@
 #   provider   ns per event for every provider_bench row (1 and 2 threads,
 #              disabled), instructions per event (perf stat, the
 #              difference of two event counts), x LTTng-UST
+#   python     ns per call of the fxtrace Python module (disabled, enabled),
+#              a bare call, logging through LTTng-UST's Python agent;
+#              python3 -m fxtrace on fib(25) against cProfile
+#              (tests/bench/python/python_bench.sh)
 #   kernel     overhead per sched event on a pinned pipe ping-pong: the
 #              BPF backend, ftrace, perf record (bpf_overhead); then per
 #              kernel category, the BPF backend's overhead per event over
@@ -147,6 +151,16 @@ while [ "$i" -lt "$lines" ]; do
 		"$logs/stat.1000000" "$logs/stat.3000000")
 	put provider "$key" "$ns" "ns/event" "${insns:-no PMU:} insns/event; $what${ratio:+; x$ratio}"
 done
+
+# ---- python: the fxtrace module against a bare call, LTTng-UST's Python
+# agent (logging) and cProfile, in one process.
+step python tests/bench/python/python_bench.sh "$build" 7
+sed -n 's/^  \(.*[^ ]\)  *\([0-9.][0-9.]*\) \(ns\/call\|ms\)\(  x[0-9.]*\)\{0,1\}  (runs.*/\1|\2|\3|\4/p' \
+	"$logs/python.log" >"$logs/python.rows"
+need "python rows" "$(grep 'with duration, 1 int arg' "$logs/python.rows" || true)"
+while IFS='|' read -r name v unit ratio; do
+	put python "$name" "$v" "$unit" "${ratio:+x${ratio#*x} of untraced}"
+done <"$logs/python.rows"
 
 # ---- kernel capture per sched event on the host.
 step kernel "$build/tests/bench/bpf/bpf_overhead" 20000 7

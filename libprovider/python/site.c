@@ -296,23 +296,49 @@ static void name_thread(const char *name, bool main_thread)
 		(void)prctl(PR_SET_NAME, comm);
 }
 
+/*
+ * The Python thread of the calling one, from threading's table: not
+ * current_thread(), which makes a dummy of a thread starting up (whose
+ * first calls sys.monitoring sees before threading knows it).
+ */
+static PyObject *python_thread(PyObject *threading)
+{
+	PyObject *active = PyObject_GetAttrString(threading, "_active");
+	PyObject *ident, *thread = NULL;
+
+	if (active && PyDict_Check(active)) {
+		ident = PyLong_FromUnsignedLong(PyThread_get_thread_ident());
+		if (ident)
+			thread = Py_XNewRef(
+				PyDict_GetItemWithError(active, ident));
+		Py_XDECREF(ident);
+	}
+	Py_XDECREF(active);
+	return thread;
+}
+
+/* A thread threading does not know yet is asked for again, a few times. */
+#define NAME_TRIES 64
+static __thread unsigned int name_tries;
+
 void pyfxt_thread_name_slow(void)
 {
 	PyObject *threading, *current = NULL, *main = NULL, *name = NULL;
 	PyObject *saved_type, *saved_value, *saved_tb;
 	const char *utf8;
 
-	pyfxt_thread_named = true;
+	pyfxt_thread_named = ++name_tries >= NAME_TRIES;
 	/* Best effort: an exception of the caller's stays as it was. */
 	PyErr_Fetch(&saved_type, &saved_value, &saved_tb);
 	threading = PyImport_ImportModule("threading");
 	if (threading) {
-		current =
-			PyObject_CallMethod(threading, "current_thread", NULL);
+		current = python_thread(threading);
 		main = PyObject_CallMethod(threading, "main_thread", NULL);
 	}
-	if (current)
+	if (current) {
+		pyfxt_thread_named = true;
 		name = PyObject_GetAttrString(current, "name");
+	}
 	utf8 = name && PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
 	if (utf8 && utf8[0])
 		name_thread(utf8, current == main);

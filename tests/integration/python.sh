@@ -6,13 +6,7 @@
 # names and asyncio tasks. Without a manager the same program runs with
 # every call a no-op.
 . "$(dirname "$0")/lib.sh"
-
-if [ -z "${FXT_PYTHON:-}" ]; then
-	echo "python: the fxtrace module is not built (python3-dev); skipped"
-	exit 77
-fi
-: "${TYPED_EVENTS:?}" "${FXT_PYTHONPATH:?}"
-export PYTHONPATH=$FXT_PYTHONPATH
+. "$(dirname "$0")/py_lib.sh"
 prog=$(dirname "$0")/py_every_call.py
 
 # No manager: the socket is not there.

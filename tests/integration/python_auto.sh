@@ -4,13 +4,7 @@
 # thread, a duration; the durations of each thread nest; --include and
 # --exclude choose modules. Recorded by tracectl record, the real manager.
 . "$(dirname "$0")/lib.sh"
-
-if [ -z "${FXT_PYTHON:-}" ]; then
-	echo "python_auto: the fxtrace module is not built (python3-dev); skipped"
-	exit 77
-fi
-: "${TYPED_EVENTS:?}" "${FXT_PYTHONPATH:?}"
-export PYTHONPATH=$FXT_PYTHONPATH
+. "$(dirname "$0")/py_lib.sh"
 app=$(dirname "$0")/py_auto_app.py
 
 # record NAME [options]: the app's events, typed, in $T/NAME.events.

@@ -31,40 +31,16 @@ def per_call(loop, n, runs, empty):
     return statistics.median(out), out
 
 
-def loop_empty(n):
-    for i in range(n):
-        pass
+def make_loop(statement, **names):
+    """A loop of n runs of statement, compiled as written (no call more)."""
+    code = "def loop(n):\n    for i in range(n):\n        %s\n" % statement
+    env = dict(globals(), **names)
+    exec(code, env)
+    return env["loop"]
 
 
 def bare(x):
     return x
-
-
-def loop_bare(n):
-    for i in range(n):
-        bare(i)
-
-
-def loop_instant_off(n):
-    for i in range(n):
-        fxtrace.instant("bench.off", "instant", i=i)
-
-
-def loop_duration_off(n):
-    for i in range(n):
-        with fxtrace.duration("bench.off", "duration", i=i):
-            pass
-
-
-def loop_instant(n):
-    for i in range(n):
-        fxtrace.instant("bench", "instant", i=i)
-
-
-def loop_duration(n):
-    for i in range(n):
-        with fxtrace.duration("bench", "duration", i=i):
-            pass
 
 
 @fxtrace.traced("bench")
@@ -77,14 +53,20 @@ def traced_off(x):
     return x
 
 
-def loop_traced(n):
-    for i in range(n):
-        traced(i)
-
-
-def loop_traced_off(n):
-    for i in range(n):
-        traced_off(i)
+loop_empty = make_loop("pass")
+DISABLED = [
+    ("bare function call", "bare(i)"),
+    ("instant, disabled", "fxtrace.instant('bench.off', 'instant', i=i)"),
+    ("with duration, disabled",
+     "with fxtrace.duration('bench.off', 'duration', i=i): pass"),
+    ("@traced call, disabled", "traced_off(i)"),
+]
+ENABLED = [
+    ("instant, 1 int arg", "fxtrace.instant('bench', 'instant', i=i)"),
+    ("with duration, 1 int arg",
+     "with fxtrace.duration('bench', 'duration', i=i): pass"),
+    ("@traced call", "traced(i)"),
+]
 
 
 def lttng_logger():
@@ -139,25 +121,17 @@ def main():
     o = p.parse_args()
     traced_run = fxtrace.enabled("bench")
     empty = per_call(loop_empty, o.calls, o.runs, 0)[0]
-    rows = [("bare function call", loop_bare),
-            ("instant, disabled", loop_instant_off),
-            ("with duration, disabled", loop_duration_off),
-            ("@traced call, disabled", loop_traced_off)]
-    if traced_run:
-        rows += [("instant, 1 int arg", loop_instant),
-                 ("with duration, 1 int arg", loop_duration),
-                 ("@traced call", loop_traced)]
-    else:
+    rows = DISABLED + (ENABLED if traced_run else [])
+    if not traced_run:
         print("  (no trace with category bench: enabled rows not measured)")
     logger = None if o.no_lttng else lttng_logger()
     if logger:
-        def loop_lttng(n):
-            for i in range(n):
-                logger.info("event %d", i)
-        rows.append(("logging.info to LTTng-UST agent", loop_lttng))
+        rows.append(("logging.info to LTTng-UST agent",
+                     "logger.info('event %d', i)"))
     print("python_bench: %d runs of %d calls, thread CPU time, the empty "
           "loop's %.1f ns/iteration taken off" % (o.runs, o.calls, empty))
-    for name, loop in rows:
+    for name, statement in rows:
+        loop = make_loop(statement, logger=logger)
         show(name, *per_call(loop, o.calls, o.runs, empty))
     if not traced_run:
         return

@@ -12,6 +12,10 @@
 #              disabled), instructions per event (perf stat, the
 #              difference of two event counts), x LTTng-UST; the Rust
 #              crate and its tracing layer, x the C macros (rust_bench.sh)
+#   python     ns per call of the fxtrace Python module (disabled, enabled),
+#              a bare call, logging through LTTng-UST's Python agent;
+#              python3 -m fxtrace on fib(25) against cProfile
+#              (tests/bench/python/python_bench.sh)
 #   kernel     overhead per sched event on a pinned pipe ping-pong: the
 #              BPF backend, ftrace, perf record (bpf_overhead); then per
 #              kernel category, the BPF backend's overhead per event over
@@ -156,6 +160,16 @@ while read -r _ key ns ratio peer _ what; do
 	[ "$peer" = - ] || what="$what; $ratio $peer"
 	put provider "$key" "$ns" "ns/event" "$what"
 done <"$logs/rust.rows"
+
+# ---- python: the fxtrace module against a bare call, LTTng-UST's Python
+# agent (logging) and cProfile, in one process.
+step python tests/bench/python/python_bench.sh "$build" 7
+sed -n 's/^  \(.*[^ ]\)  *\([0-9.][0-9.]*\) \(ns\/call\|ms\)\(  x[0-9.]*\)\{0,1\}  (runs.*/\1|\2|\3|\4/p' \
+	"$logs/python.log" >"$logs/python.rows"
+need "python rows" "$(grep 'with duration, 1 int arg' "$logs/python.rows" || true)"
+while IFS='|' read -r name v unit ratio; do
+	put python "$name" "$v" "$unit" "${ratio:+x${ratio#*x} of untraced}"
+done <"$logs/python.rows"
 
 # ---- kernel capture per sched event on the host.
 step kernel "$build/tests/bench/bpf/bpf_overhead" 20000 7

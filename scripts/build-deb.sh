@@ -8,6 +8,7 @@
 #   libfxt-provider1     the shared library
 #   libfxt-provider-dev  headers, .so link, static library, .pc, man 3
 #   fxt-sched-dkms       the fxt_sched module sources for DKMS
+#   python3-fxtrace      the Python module fxtrace (dh-python)
 #
 # What is packaged is the working tree's content of the files git knows
 # or would add (tracked and untracked, minus what .gitignore ignores), so

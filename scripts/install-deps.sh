@@ -16,7 +16,7 @@ build-essential meson ninja-build pkg-config
 libsystemd-dev systemd udev
 clang libbpf-dev bpftool
 scdoc bash-completion
-dpkg-dev debhelper dh-dkms lintian
+dpkg-dev debhelper dh-dkms dh-python python3-dev lintian
 "
 
 # lttng: the provider benchmark's peer; chromium: the HTML report's test;

@@ -44,11 +44,12 @@ fxtrace=$(deb fxtrace "$arch")
 lib=$(deb libfxt-provider1 "$arch")
 dev=$(deb libfxt-provider-dev "$arch")
 dkms=$(deb fxt-sched-dkms all)
-for f in "$fxtrace" "$lib" "$dev" "$dkms"; do
+pyfxt=$(deb python3-fxtrace "$arch")
+for f in "$fxtrace" "$lib" "$dev" "$dkms" "$pyfxt"; do
 	[ -f "$f" ] || { bad "no $(basename "$f")"; finish; }
 done
 n=$(ls "$work/debs"/*.deb | wc -l)
-[ "$n" -eq 4 ] && ok "four packages" || bad "$n packages, not 4: $(ls "$work/debs")"
+[ "$n" -eq 5 ] && ok "five packages" || bad "$n packages, not 5: $(ls "$work/debs")"
 
 # Each expected path in the package's file list ("./path" or "./path -> ...").
 has_files() {
@@ -89,6 +90,12 @@ check "fxt-sched-dkms: the module sources and dkms.conf" \
 	"usr/src/fxt-sched-$version/kmod/Kbuild" \
 	"usr/src/fxt-sched-$version/kmod/fxt_dev.c" \
 	"usr/src/fxt-sched-$version/include/fxt/fxt_sched_uapi.h"
+check "python3-fxtrace: the module in dist-packages, man 3" \
+	has_files "$pyfxt" usr/lib/python3/dist-packages/fxtrace/__init__.py \
+	usr/lib/python3/dist-packages/fxtrace/__main__.py \
+	usr/share/man/man3/fxtrace-python.3.gz
+check "python3-fxtrace: the C extension" sh -c \
+	"dpkg-deb -c '$pyfxt' | grep -q 'dist-packages/fxtrace/_core\\.cpython-.*\\.so\$'"
 no_overlap() {
 	dpkg-deb -c "$1" | awk '$6 !~ /\/$/ { print $6 }' | sort >"$work/a"
 	dpkg-deb -c "$2" | awk '$6 !~ /\/$/ { print $6 }' | sort >"$work/b"
@@ -101,6 +108,9 @@ check "libfxt-provider-dev depends on libfxt-provider1 of its version" \
 	depends "$dev" "libfxt-provider1 \(= $version\)"
 check "fxt-sched-dkms depends on dkms" depends "$dkms" '(^|, )dkms'
 check "fxtrace depends on systemd-sysusers" depends "$fxtrace" 'systemd-sysusers'
+check "python3-fxtrace depends on python3 and libfxt-provider1" sh -c \
+	"dpkg-deb -f '$pyfxt' Depends | grep -q 'python3' &&
+	 dpkg-deb -f '$pyfxt' Depends | grep -q 'libfxt-provider1'"
 
 dpkg-deb -e "$fxtrace" "$work/ctl"
 dpkg-deb -e "$dkms" "$work/dkms-ctl"

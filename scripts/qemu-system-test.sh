@@ -195,6 +195,16 @@ t_rootfs=$(now)
 
 # 3. The payload disk: the packages and the guest's test script.
 cp scripts/qemu/system-test.sh "$work/payload/run.sh"
+# The Rust crate's example, built against this tree's library: the guest
+# runs it against the installed libfxt-provider1.
+build_dir=$(cd "${FXT_BUILD_DIR:-build}" 2>/dev/null && pwd || true)
+if [ -n "$build_dir" ] && rust_example=$(FXT_BUILD_ROOT=$build_dir \
+	FXT_SOURCE_ROOT=$(pwd) tests/rust/cargo.sh example fxtrace-every-call \
+	2>"$work/cargo.log"); then
+	cp "$rust_example" "$work/payload/fxtrace-every-call"
+else
+	echo "qemu-system: no Rust example for the guest: $(tail -n 3 "$work/cargo.log")"
+fi
 echo "$ours" >"$work/payload/packages"
 mkfs.ext4 -q -L fxtpayload -d "$work/payload" "$work/payload.img" \
 	"$(( $(du -sm "$work/payload" | cut -f1) + 64 ))M" >/dev/null

@@ -119,6 +119,36 @@ with_module() {
 check "kmod trace: root starts, a user's provider, a tracing member stops" with_module
 check "bpf trace: root starts, a user's provider, a tracing member stops" trace_with bpf
 
+# A provider in each language the packages serve, recorded by a member
+# of group tracing: Python through python3-fxtrace, Rust through the
+# crate's example built on the host (it links the installed library).
+python_provider() {
+	as alice tracectl record -o "$T/python.fxt" --kernel=off -- python3 -c '
+import threading, fxtrace
+with fxtrace.duration("guest", "work", n=7):
+    fxtrace.instant("guest", "ping", ok=True)
+t = threading.Thread(target=lambda: fxtrace.instant("guest", "pong"), name="pinger")
+t.start(); t.join()' || return 1
+	tracectl dump --strict "$T/python.fxt" >"$T/python.dump" || return 1
+	grep 'category="guest"' "$T/python.dump"
+	grep -q 'category="guest" name="work" .*n=7' "$T/python.dump" &&
+		grep -q 'category="guest" name="ping" .*ok=true' "$T/python.dump" &&
+		grep -q 'kernel_object .*type=thread .*name="pinger"' "$T/python.dump"
+}
+check "a Python provider (python3-fxtrace) records for a tracing member" python_provider
+
+rust_provider() {
+	[ -x "$payload/fxtrace-every-call" ] ||
+		{ say "no Rust example on the payload (no cargo on the host)"; return 1; }
+	as alice tracectl record -o "$T/rust.fxt" --kernel=off \
+		--categories rust,rust.tracing -- "$payload/fxtrace-every-call" || return 1
+	tracectl dump --strict "$T/rust.fxt" >"$T/rust.dump" || return 1
+	say "$(grep -c 'category="rust' "$T/rust.dump") Rust events"
+	grep -q 'category="rust"' "$T/rust.dump" &&
+		grep -q 'category="rust.tracing"' "$T/rust.dump"
+}
+check "a Rust provider (the crate's example) records for a tracing member" rust_provider
+
 outsider_refused() {
 	if as bob tracectl start -o "$T/bob.fxt" 2>"$T/bob.err"; then
 		say "bob could start a trace"

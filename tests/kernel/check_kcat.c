@@ -17,6 +17,7 @@
 
 #include <fxt/kirq.h>
 
+#include "archive_check.h"
 #include "fxt_reader.h"
 
 #define MAX_THREADS 8192
@@ -41,15 +42,6 @@ struct check {
 	uint64_t improper, too_deep, on_koid0, idle_named, diags;
 	bool kernel_seen;
 };
-
-static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
-		    const char *reason)
-{
-	struct check *c = ctx;
-
-	fprintf(stderr, "offset 0x%" PRIx64 ": %s\n", offset, reason);
-	c->diags++;
-}
 
 static bool str_starts(struct fxt_str s, const char *prefix)
 {
@@ -162,7 +154,8 @@ int main(int argc, char **argv)
 {
 	struct check c = { 0 };
 	struct fxt_reader_options opt = { .expect_magic = true,
-					  .diag = on_diag, .diag_ctx = &c };
+					  .diag = archive_check_diag,
+					  .diag_ctx = &c.diags };
 	struct fxt_reader *rd;
 	struct fxt_record r;
 	FILE *f;

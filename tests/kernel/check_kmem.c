@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "archive_check.h"
 #include "fxt_reader.h"
 
 #define MIB (1ull << 20)
@@ -51,15 +52,6 @@ struct check {
 	char **pids;
 	int npids;
 };
-
-static void on_diag(void *ctx, enum fxt_diag_kind kind, uint64_t offset,
-		    const char *reason)
-{
-	struct check *c = ctx;
-
-	fprintf(stderr, "offset 0x%" PRIx64 ": %s\n", offset, reason);
-	c->diags++;
-}
 
 static const struct fxt_arg *arg_of(const struct fxt_record *r,
 				    const char *name)
@@ -174,7 +166,8 @@ static void see(struct check *c, const struct fxt_record *r)
 static int read_archive(struct check *c, const char *path)
 {
 	struct fxt_reader_options opt = { .expect_magic = true,
-					  .diag = on_diag, .diag_ctx = c };
+					  .diag = archive_check_diag,
+					  .diag_ctx = &c->diags };
 	struct fxt_reader *rd;
 	struct fxt_record r;
 	FILE *f = fopen(path, "rb");

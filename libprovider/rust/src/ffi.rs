@@ -106,6 +106,17 @@ pub struct fxt_scope_args {
     pub u: fxt_scope_u,
 }
 
+/// struct fxtrace_rs_site (src/shim.c): a macro's site and its strings.
+#[repr(C)]
+pub struct fxtrace_rs_site {
+    pub args: fxt_site_args,
+    pub category: *const c_char,
+    pub name: *const c_char,
+    pub arg_names: *const *const c_char,
+    pub kind: u32,
+    pub scope: u32,
+}
+
 extern "C" {
     pub fn fxt_provider_init(name: *const c_char) -> c_int;
     pub fn fxt_thread_set_name(name: *const c_char) -> c_int;
@@ -143,6 +154,20 @@ extern "C" {
         category: *const c_char,
         name: *const c_char,
         args: *const fxt_arg_in,
+        nargs: c_uint,
+    );
+    pub fn fxtrace_rs_site_event(
+        site: *const fxtrace_rs_site,
+        types: u64,
+        extra: u64,
+        values: *const u64,
+        nargs: c_uint,
+    );
+    pub fn fxtrace_rs_site_scope_begin(
+        scope: *mut fxt_scope_args,
+        site: *const fxtrace_rs_site,
+        types: u64,
+        values: *const u64,
         nargs: c_uint,
     );
     pub fn fxtrace_rs_scope_end(scope: *mut fxt_scope_args);
@@ -183,6 +208,11 @@ mod tests {
             offset_of!(fxt_scope_args, w),
             offset_of!(fxt_scope_args, nwords),
             offset_of!(fxt_scope_args, u),
+            size_of::<fxtrace_rs_site>(),
+            offset_of!(fxtrace_rs_site, category),
+            offset_of!(fxtrace_rs_site, arg_names),
+            offset_of!(fxtrace_rs_site, kind),
+            offset_of!(fxtrace_rs_site, scope),
         ];
         let c = unsafe {
             std::slice::from_raw_parts(&fxtrace_rs_layout as *const usize, fxtrace_rs_layout_len)

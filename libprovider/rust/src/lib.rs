@@ -34,8 +34,12 @@ use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU64, Ordering};
 
 pub use ffi::MAX_ARGS;
 
+mod macro_site;
+pub use macro_site::IntoArg;
+
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::macro_site::MacroSite;
     pub use std::ffi::CStr;
 }
 
@@ -88,6 +92,16 @@ impl Name<'static> {
     /// interned by address.
     pub const fn literal(s: &'static CStr) -> Name<'static> {
         Name { ptr: s.as_ptr(), dynamic: false, _life: PhantomData }
+    }
+
+    /// The pointer of a literal (the macros' sites keep those).
+    pub(crate) const fn literal_ptr(ptr: *const c_char) -> Name<'static> {
+        Name { ptr, dynamic: false, _life: PhantomData }
+    }
+
+    #[doc(hidden)]
+    pub const fn as_ptr(self) -> *const c_char {
+        self.ptr
     }
 }
 
@@ -192,6 +206,12 @@ impl Site {
     /// word (a counter, async or flow id; a complete event's end).
     #[inline(always)]
     pub fn event(&'static self, cat: Name, name: Name, kind: Event, ts: u64, extra: u64, args: &[Arg]) {
+        self.event_kind(cat, name, kind as u32, ts, extra, args);
+    }
+
+    #[inline(always)]
+    pub(crate) fn event_kind(&'static self, cat: Name, name: Name, kind: u32, ts: u64, extra: u64,
+                             args: &[Arg]) {
         if !self.maybe_enabled() {
             return;
         }
@@ -290,6 +310,13 @@ impl<'a, const N: usize> Duration<'a, N> {
         // SAFETY: header alone tells whether the rest was written.
         unsafe { (scope.as_mut_ptr() as *mut u64).write(0) };
         Duration { scope, text: Vec::new(), _life: PhantomData }
+    }
+}
+
+impl<const N: usize> Duration<'_, N> {
+    #[inline(always)]
+    pub(crate) fn scope_ptr(&mut self) -> *mut ffi::fxt_scope_args {
+        self.scope.as_mut_ptr() as *mut ffi::fxt_scope_args
     }
 }
 

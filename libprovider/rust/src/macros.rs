@@ -16,24 +16,34 @@ macro_rules! name {
     }};
 }
 
-/// The arguments `"key" => value, ...` as a `[Arg; N]`.
+/// A macro's site: a static [`MacroSite`](crate::__private::MacroSite).
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __args {
-    ($($k:literal => $v:expr),* $(,)?) => {
-        [$($crate::Arg::new($crate::name!($k), $v)),*]
+macro_rules! __macro_site {
+    ($kind:ident, $scope:expr, $cat:literal, $name:literal, $($k:literal),*) => {
+        $crate::__private::MacroSite::new($crate::name!($cat), $crate::name!($name),
+            $crate::Event::$kind, $scope, &[$($crate::name!($k).as_ptr()),*])
     };
 }
 
-/// An event of a site's method taking (cat, name, extra..., args).
+/// How many arguments.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __count {
+    ($($k:literal),*) => { 0usize $(+ { let _ = $k; 1usize })* };
+}
+
+/// An event of kind $kind, with its extra word: a static site, the
+/// values evaluated only when it may be enabled.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __site_event {
-    ($method:ident, $cat:literal, $name:literal, [$($pre:expr),*], $($args:tt)*) => {{
-        static SITE: $crate::Site = $crate::Site::new();
+    ($kind:ident, $scope:expr, $extra:expr, $cat:literal, $name:literal,
+     $($k:literal => $v:expr),* $(,)?) => {{
+        static SITE: $crate::__private::MacroSite =
+            $crate::__macro_site!($kind, $scope, $cat, $name, $($k),*);
         if SITE.maybe_enabled() {
-            SITE.$method($crate::name!($cat), $crate::name!($name), $($pre,)*
-                         &$crate::__args!($($args)*));
+            SITE.event(($extra) as u64, $crate::__count!($($k),*), ($($v,)*));
         }
     }};
 }
@@ -42,7 +52,7 @@ macro_rules! __site_event {
 #[macro_export]
 macro_rules! instant {
     ($cat:literal, $name:literal $(, $($args:tt)*)?) => {
-        $crate::__site_event!(instant, $cat, $name, [$crate::Scope::Thread], $($($args)*)?)
+        $crate::__site_event!(Instant, $crate::Scope::Thread, 0, $cat, $name, $($($args)*)?)
     };
 }
 
@@ -50,7 +60,7 @@ macro_rules! instant {
 #[macro_export]
 macro_rules! instant_scoped {
     ($scope:expr, $cat:literal, $name:literal $(, $($args:tt)*)?) => {
-        $crate::__site_event!(instant, $cat, $name, [$scope], $($($args)*)?)
+        $crate::__site_event!(Instant, $scope, 0, $cat, $name, $($($args)*)?)
     };
 }
 
@@ -59,8 +69,7 @@ macro_rules! instant_scoped {
 #[macro_export]
 macro_rules! __id_event {
     ($kind:ident, $cat:literal, $name:literal, $id:expr $(, $($args:tt)*)?) => {
-        $crate::__site_event!(event, $cat, $name,
-            [$crate::Event::$kind, 0, ($id) as u64], $($($args)*)?)
+        $crate::__site_event!($kind, $crate::Scope::Thread, $id, $cat, $name, $($($args)*)?)
     };
 }
 
@@ -110,8 +119,8 @@ macro_rules! flow_end {
 #[macro_export]
 macro_rules! duration_begin {
     ($cat:literal, $name:literal $(, $($args:tt)*)?) => {
-        $crate::__site_event!(event, $cat, $name,
-            [$crate::Event::DurationBegin, 0, 0], $($($args)*)?)
+        $crate::__site_event!(DurationBegin, $crate::Scope::Thread, 0, $cat, $name,
+                              $($($args)*)?)
     };
 }
 
@@ -119,8 +128,8 @@ macro_rules! duration_begin {
 #[macro_export]
 macro_rules! duration_end {
     ($cat:literal, $name:literal $(, $($args:tt)*)?) => {
-        $crate::__site_event!(event, $cat, $name,
-            [$crate::Event::DurationEnd, 0, 0], $($($args)*)?)
+        $crate::__site_event!(DurationEnd, $crate::Scope::Thread, 0, $cat, $name,
+                              $($($args)*)?)
     };
 }
 
@@ -128,15 +137,24 @@ macro_rules! duration_end {
 /// when the guard drops ([`Duration`](crate::Duration)).
 #[macro_export]
 macro_rules! duration {
-    ($cat:literal, $name:literal $(, $($args:tt)*)?) => {{
-        static SITE: $crate::Site = $crate::Site::new();
-        let mut guard = $crate::Duration::disabled();
-        if SITE.maybe_enabled() {
-            SITE.begin(&mut guard, $crate::name!($cat), $crate::name!($name),
-                       &$crate::__args!($($($args)*)?));
-        }
+    ($cat:literal, $name:literal $(, $k:literal => $v:expr)* $(,)?) => {{
+        let mut guard = $crate::Duration::<{ $crate::__count!($($k),*) }>::disabled();
+        $crate::__duration_begin!(guard, $cat, $name, $($k => $v),*);
         guard
     }};
+}
+
+/// Begins the disabled guard $guard at a static site.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __duration_begin {
+    ($guard:ident, $cat:literal, $name:literal, $($k:literal => $v:expr),*) => {
+        static SITE: $crate::__private::MacroSite = $crate::__macro_site!(
+            DurationComplete, $crate::Scope::Thread, $cat, $name, $($k),*);
+        if SITE.maybe_enabled() {
+            SITE.begin(&mut $guard, ($($v,)*));
+        }
+    };
 }
 
 /// `enabled!("cat")`: is the category on (one load when it is not)?
@@ -153,14 +171,10 @@ macro_rules! enabled {
 /// guard is declared in place, never moved: cheaper than [`duration!`].
 #[macro_export]
 macro_rules! duration_scope {
-    ($cat:literal, $name:literal $(, $($args:tt)*)?) => {
-        let mut guard = $crate::Duration::disabled();
+    ($cat:literal, $name:literal $(, $k:literal => $v:expr)* $(,)?) => {
+        let mut guard = $crate::Duration::<{ $crate::__count!($($k),*) }>::disabled();
         {
-            static SITE: $crate::Site = $crate::Site::new();
-            if SITE.maybe_enabled() {
-                SITE.begin(&mut guard, $crate::name!($cat), $crate::name!($name),
-                           &$crate::__args!($($($args)*)?));
-            }
+            $crate::__duration_begin!(guard, $cat, $name, $($k => $v),*);
         }
     };
 }

@@ -96,6 +96,82 @@ void fxtrace_rs_scope_begin(struct fxt_scope_args *scope,
 #undef SCOPE_BEGIN_N
 }
 
+/*
+ * A call site of the crate's macros, a Rust static: the site, its
+ * literal strings and its kind. Each call gives the argument types, 4
+ * bits each (constants in Rust, from the values' types: never strings),
+ * and the values as 64 bits (INT32, UINT32 and BOOL in the low 32): the
+ * one call across the boundary carries nothing else.
+ */
+struct fxtrace_rs_site {
+	struct fxt_site_args args;
+	const char *category;
+	const char *name;
+	const char *const *arg_names;
+	uint32_t kind;		/* enum fxt_event_type */
+	uint32_t scope;		/* an instant's enum fxt_scope */
+};
+
+FXT_INLINE void site_args(struct fxt_arg_in *args,
+			  const struct fxtrace_rs_site *s, uint64_t types,
+			  const uint64_t *values, unsigned int nargs)
+{
+	unsigned int i;
+
+	FXT_UNROLL
+	for (i = 0; i < nargs; i++) {
+		args[i] = (struct fxt_arg_in){
+			.name = s->arg_names[i],
+			.type = (uint16_t)((types >> (4 * i)) & 15),
+			.v = { .u64 = values[i] },
+		};
+	}
+}
+
+FXT_INLINE void site_event_n(struct fxtrace_rs_site *s, uint64_t types,
+			     uint64_t extra, const uint64_t *values,
+			     unsigned int nargs)
+{
+	struct fxt_arg_in args[FXT_MAX_ARGS];
+
+	site_args(args, s, types, values, nargs);
+	if (s->kind == FXT_EVENT_INSTANT && s->scope != TRACE_SCOPE_THREAD)
+		fxt_internal_instant_args_ts(&s->args, s->category, s->name,
+					     s->scope, 0, args, nargs);
+	else
+		event_n(&s->args, 0, s->category, s->name, s->kind, 0, extra,
+			args, nargs);
+}
+
+void fxtrace_rs_site_event(struct fxtrace_rs_site *s, uint64_t types,
+			   uint64_t extra, const uint64_t *values,
+			   unsigned int nargs)
+{
+#define SITE_EVENT_N(n) site_event_n(s, types, extra, values, (n))
+	FXTRACE_RS_BY_NARGS(SITE_EVENT_N)
+#undef SITE_EVENT_N
+}
+
+FXT_INLINE void site_scope_begin_n(struct fxt_scope_args *scope,
+				   struct fxtrace_rs_site *s, uint64_t types,
+				   const uint64_t *values, unsigned int nargs)
+{
+	struct fxt_arg_in args[FXT_MAX_ARGS];
+
+	site_args(args, s, types, values, nargs);
+	scope_begin_n(scope, &s->args, 0, s->category, s->name, args, nargs);
+}
+
+/* fxtrace_rs_scope_begin() for a macro's site. */
+void fxtrace_rs_site_scope_begin(struct fxt_scope_args *scope,
+				 struct fxtrace_rs_site *s, uint64_t types,
+				 const uint64_t *values, unsigned int nargs)
+{
+#define SITE_SCOPE_BEGIN_N(n) site_scope_begin_n(scope, s, types, values, (n))
+	FXTRACE_RS_BY_NARGS(SITE_SCOPE_BEGIN_N)
+#undef SITE_SCOPE_BEGIN_N
+}
+
 void fxtrace_rs_scope_end(struct fxt_scope_args *scope)
 {
 	fxt_scope_args_cleanup(scope);
@@ -128,7 +204,12 @@ uint64_t fxtrace_rs_now(void)
 	X(offsetof(struct fxt_scope_args, tag))                                \
 	X(offsetof(struct fxt_scope_args, w))                                  \
 	X(offsetof(struct fxt_scope_args, nwords))                             \
-	X(offsetof(struct fxt_scope_args, u))
+	X(offsetof(struct fxt_scope_args, u))                                   \
+	X(sizeof(struct fxtrace_rs_site))                                      \
+	X(offsetof(struct fxtrace_rs_site, category))                          \
+	X(offsetof(struct fxtrace_rs_site, arg_names))                         \
+	X(offsetof(struct fxtrace_rs_site, kind))                              \
+	X(offsetof(struct fxtrace_rs_site, scope))
 #define FXTRACE_RS_ITEM(x) (x),
 const size_t fxtrace_rs_layout[] = { FXTRACE_RS_LAYOUT(FXTRACE_RS_ITEM) };
 const size_t fxtrace_rs_layout_len =

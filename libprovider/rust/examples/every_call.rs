@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 //! Every call of the fxtrace crate and its tracing layer, from named
-//! threads, once: tests/integration/rust.sh records it under `tracectl
-//! record` and checks each event in the archive.
+//! threads, once: tests/rust/every_call.sh records it under `tracectl
+//! record` and checks each event in the archive. `tracing` goes to
+//! FxtLayer over the registry, or with FXTRACE_EXAMPLE_TRACING=subscriber
+//! to FxtSubscriber: the same events.
 use std::thread;
 
 use tracing::{info, info_span, instrument};
@@ -46,10 +48,14 @@ fn plain_calls() {
 fn main() {
     fxtrace::provider_init("rust-every-call").expect("provider name");
     fxtrace::set_thread_name("rust-main").expect("thread name");
-    tracing::subscriber::set_global_default(
-        tracing_subscriber::registry().with(fxtrace::FxtLayer::new()),
-    )
-    .expect("subscriber");
+    let installed = match std::env::var("FXTRACE_EXAMPLE_TRACING").as_deref() {
+        Ok("subscriber") => tracing::subscriber::set_global_default(fxtrace::FxtSubscriber::new()),
+        Ok("layer") | Err(_) => tracing::subscriber::set_global_default(
+            tracing_subscriber::registry().with(fxtrace::FxtLayer::new()),
+        ),
+        Ok(other) => panic!("FXTRACE_EXAMPLE_TRACING={}: layer or subscriber", other),
+    };
+    installed.expect("subscriber");
 
     plain_calls();
 

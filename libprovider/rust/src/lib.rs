@@ -21,9 +21,15 @@
 mod ffi;
 #[cfg(feature = "tracing")]
 mod layer;
+#[cfg(feature = "tracing")]
+mod spans;
+#[cfg(feature = "tracing")]
+mod subscriber;
 
 #[cfg(feature = "tracing")]
 pub use layer::FxtLayer;
+#[cfg(feature = "tracing")]
+pub use subscriber::FxtSubscriber;
 
 use std::ffi::{CStr, CString};
 use std::marker::PhantomData;

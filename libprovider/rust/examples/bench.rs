@@ -89,6 +89,17 @@ fn tracing_new_spans(n: u64) {
     }
 }
 
+thread_local! {
+    /// The tracing rows' dispatchers: FxtLayer over the registry, FxtSubscriber.
+    static LAYER: tracing::Dispatch =
+        tracing::Dispatch::new(tracing_subscriber::registry().with(fxtrace::FxtLayer::new()));
+    static SUBSCRIBER: tracing::Dispatch = tracing::Dispatch::new(fxtrace::FxtSubscriber::new());
+}
+
+fn with(dispatch: &'static std::thread::LocalKey<tracing::Dispatch>, run: fn(u64), n: u64) {
+    dispatch.with(|d| tracing::dispatcher::with_default(d, || run(n)));
+}
+
 struct Row {
     key: &'static str,
     what: &'static str,
@@ -111,10 +122,6 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let runs: usize = args.next().map_or(7, |a| a.parse().expect("RUNS: a number"));
     let events: u64 = args.next().map_or(1_000_000, |a| a.parse().expect("EVENTS: a number"));
-    tracing::subscriber::set_global_default(
-        tracing_subscriber::registry().with(fxtrace::FxtLayer::new()),
-    )
-    .expect("subscriber");
     if !fxtrace::enabled!("bench") {
         eprintln!("fxtrace-bench: category bench is not traced: run it under tracectl record");
         std::process::exit(1);
@@ -131,13 +138,19 @@ fn main() {
     rows.push(row("rust_scope", "fxtrace::duration_scope!, 2 int args", rust_scopes, Some("c_duration")));
     rows.push(row("rust_instant", "fxtrace::instant!, 2 int args", rust_instants, Some("c_instant")));
     rows.push(row("rust_disabled", "fxtrace::instant!, category off", rust_disabled, None));
-    rows.push(row("tracing_span", "tracing span enter+exit, 2 fields", tracing_spans, Some("c_duration")));
-    rows.push(row("tracing_new_span", "tracing span new+enter+exit+close", tracing_new_spans, Some("c_duration")));
+    rows.push(row("layer_span", "tracing span enter+exit, 2 fields, FxtLayer",
+                  |n| with(&LAYER, tracing_spans, n), Some("c_duration")));
+    rows.push(row("subscriber_span", "tracing span enter+exit, 2 fields, FxtSubscriber",
+                  |n| with(&SUBSCRIBER, tracing_spans, n), Some("c_duration")));
+    rows.push(row("layer_new_span", "tracing span new+enter+exit+close, FxtLayer",
+                  |n| with(&LAYER, tracing_new_spans, n), Some("c_duration")));
+    rows.push(row("subscriber_new_span", "tracing span new+enter+exit+close, FxtSubscriber",
+                  |n| with(&SUBSCRIBER, tracing_new_spans, n), Some("c_duration")));
 
     // Run 0 warms up: the trace buffer's pages faulted in, caches filled.
     for run in 0..=runs {
         for r in rows.iter_mut() {
-            let n = if r.key == "tracing_new_span" { events / 10 } else { events };
+            let n = if r.key.ends_with("new_span") { events / 10 } else { events };
             let t0 = thread_cpu_ns();
             (r.run)(n);
             if run > 0 {

@@ -62,5 +62,18 @@ fn no_manager_no_events() {
             let _e = span.enter();
             tracing::info!(x = 2, "an event");
         });
+        // The subscriber: handles counted, the current span its own.
+        tracing::subscriber::with_default(fxtrace::FxtSubscriber::new(), || {
+            let span = tracing::info_span!("outer", n = 1, later = tracing::field::Empty);
+            let copy = span.clone();
+            drop(span);
+            copy.record("later", "now");
+            let _e = copy.enter();
+            assert_eq!(tracing::Span::current().id(), copy.id());
+            let inner = tracing::info_span!("inner");
+            inner.in_scope(|| assert_eq!(tracing::Span::current().id(), inner.id()));
+            assert_eq!(tracing::Span::current().id(), copy.id());
+            tracing::info!(x = 2, "an event");
+        });
     }
 }

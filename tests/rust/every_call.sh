@@ -31,6 +31,13 @@ record_and_check() {
 	"$TRACECTL" dump --strict "$T/$mode.fxt" >"$T/$mode.dump" 2>&1 ||
 		{ tail -20 "$T/$mode.dump"; fail "$mode: tracectl dump --strict"; }
 
+	# A span's duration ends after it begins (the writer reads the end).
+	awk '/ duration_complete / {
+		match($0, / ts=[0-9]+/); ts = substr($0, RSTART + 4, RLENGTH - 4) + 0
+		match($0, / end_ts=[0-9]+/); end = substr($0, RSTART + 8, RLENGTH - 8) + 0
+		if (end < ts || !ts) { print; bad = 1 }
+	} END { exit bad }' "$T/$mode.dump" || fail "$mode: a duration ends before it begins"
+
 	# Events as "thread-name type category name args", sorted: thread koids
 	# become their names, times, pointers and span ids are left out.
 	awk '

@@ -74,6 +74,8 @@ fn main() {
     // Spans: nested (#[instrument]) on this thread; one created here,
     // entered on a worker and closed back here: an async span too.
     let r = info_span!(target: "rust.tracing", "compute", what = "fib").in_scope(|| fib(4));
+    // Every fixed-size field type: the exit's packed path.
+    info_span!(target: "rust.tracing", "typed", i = -3i64, u = 4u64, f = 0.5, b = true).in_scope(|| ());
     let handoff = info_span!(target: "rust.tracing", "handoff", job = 5u64, who = tracing::field::Empty);
     let moved = handoff.clone();
     thread::spawn(move || {

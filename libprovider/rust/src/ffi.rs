@@ -159,6 +159,7 @@ extern "C" {
     pub fn fxtrace_rs_site_event(
         site: *const fxtrace_rs_site,
         types: u64,
+        ts: u64,
         extra: u64,
         values: *const u64,
         nargs: c_uint,

@@ -74,7 +74,7 @@ pub trait ArgList<'a> {
     fn args(&self, names: *const *const c_char, out: &mut [MaybeUninit<Arg<'a>>; MAX_ARGS]);
 }
 
-const fn pack(types: &[u16]) -> Option<u64> {
+pub(crate) const fn pack(types: &[u16]) -> Option<u64> {
     let mut packed = 0;
     let mut i = 0;
     while i < types.len() {
@@ -185,11 +185,10 @@ impl MacroSite {
         if let Some(types) = A::TYPES {
             let mut bits = [MaybeUninit::<u64>::uninit(); MAX_ARGS];
             values.bits(&mut bits);
-            // SAFETY: a static site, n values written.
-            unsafe {
-                ffi::fxtrace_rs_site_event(&self.0, types, extra, bits.as_ptr() as *const u64,
-                                           n as c_uint);
-            }
+            // SAFETY: n values written.
+            self.event_fixed(types, 0, extra, unsafe {
+                std::slice::from_raw_parts(bits.as_ptr() as *const u64, n)
+            });
             return;
         }
         let (cat, name) = self.names();
@@ -206,6 +205,18 @@ impl MacroSite {
                 site.event_kind(cat, name, self.0.kind, 0, extra, args);
             }
         });
+    }
+
+    /// The site's event with fixed-size values of packed types (4 bits
+    /// each, [`ArgList::TYPES`]); ts 0: now; a complete event's end
+    /// (extra) 0: now.
+    #[inline(always)]
+    pub(crate) fn event_fixed(&'static self, types: u64, ts: u64, extra: u64, bits: &[u64]) {
+        // SAFETY: a static site; a name per value (the site's maker).
+        unsafe {
+            ffi::fxtrace_rs_site_event(&self.0, types, ts, extra, bits.as_ptr(),
+                                       bits.len() as c_uint);
+        }
     }
 
     /// Begins d (a disabled guard, N its values) in place.

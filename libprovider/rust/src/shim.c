@@ -129,25 +129,29 @@ FXT_INLINE void site_args(struct fxt_arg_in *args,
 }
 
 FXT_INLINE void site_event_n(struct fxtrace_rs_site *s, uint64_t types,
-			     uint64_t extra, const uint64_t *values,
-			     unsigned int nargs)
+			     uint64_t ts, uint64_t extra,
+			     const uint64_t *values, unsigned int nargs)
 {
 	struct fxt_arg_in args[FXT_MAX_ARGS];
 
+	/* A complete event begun at ts (a span's entry) ends now. */
+	if (s->kind == FXT_EVENT_DURATION_COMPLETE && !extra)
+		extra = fxt_internal_now();
 	site_args(args, s, types, values, nargs);
 	if (s->kind == FXT_EVENT_INSTANT && s->scope != TRACE_SCOPE_THREAD)
 		fxt_internal_instant_args_ts(&s->args, s->category, s->name,
 					     s->scope, 0, args, nargs);
 	else
-		event_n(&s->args, 0, s->category, s->name, s->kind, 0, extra,
+		event_n(&s->args, 0, s->category, s->name, s->kind, ts, extra,
 			args, nargs);
 }
 
+/* ts 0: now; a complete event's extra (its end) 0: now. */
 void fxtrace_rs_site_event(struct fxtrace_rs_site *s, uint64_t types,
-			   uint64_t extra, const uint64_t *values,
+			   uint64_t ts, uint64_t extra, const uint64_t *values,
 			   unsigned int nargs)
 {
-#define SITE_EVENT_N(n) site_event_n(s, types, extra, values, (n))
+#define SITE_EVENT_N(n) site_event_n(s, types, ts, extra, values, (n))
 	FXTRACE_RS_BY_NARGS(SITE_EVENT_N)
 #undef SITE_EVENT_N
 }

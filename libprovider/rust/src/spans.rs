@@ -19,7 +19,8 @@ use tracing_core::field::{Field, FieldSet, Visit};
 use tracing_core::span::{Attributes, Record};
 use tracing_core::{Event as TracingEvent, Metadata};
 
-use crate::{Arg, Event, Name, Site, Value, MAX_ARGS};
+use crate::macro_site::{pack, IntoArg, MacroSite, NOT_FIXED};
+use crate::{Arg, Event, Name, Scope, Site, Value, MAX_ARGS};
 
 /// The sites of one kind of event of a call site. A site's argument
 /// names must stay in place for the inline writer: every field, interned
@@ -49,6 +50,9 @@ struct Callsite {
     fields: Vec<CString>,
     /// The span's durations, or the event's instants.
     events: Sites,
+    /// The span's durations when every field has a value of fixed size
+    /// (FixedFields): the macros' path, the types packed once.
+    durations: MacroSite,
     async_begin: Sites,
     async_end: Site,
 }
@@ -68,11 +72,19 @@ impl Callsite {
 
     fn new(meta: &'static Metadata<'static>) -> Callsite {
         let c = |s: &str| CString::new(s.replace('\0', " ")).unwrap();
+        let (category, name) = (c(meta.target()), c(meta.name()));
+        let fields: Vec<CString> = meta.fields().iter().take(MAX_ARGS).map(|f| c(f.name())).collect();
+        // The strings' buffers stay where they are: the callsite is leaked.
+        let arg_names = fields.iter().map(|f| f.as_ptr()).collect::<Vec<_>>();
+        let durations = MacroSite::new(Name::literal_ptr(category.as_ptr()),
+                                       Name::literal_ptr(name.as_ptr()), Event::DurationComplete,
+                                       Scope::Thread, Box::leak(arg_names.into_boxed_slice()));
         Callsite {
-            category: c(meta.target()),
-            name: c(meta.name()),
-            fields: meta.fields().iter().take(MAX_ARGS).map(|f| c(f.name())).collect(),
+            category,
+            name,
+            fields,
             events: Sites::new(),
+            durations,
             async_begin: Sites::new(),
             async_end: Site::new(),
         }
@@ -116,6 +128,17 @@ enum FieldValue {
 }
 
 impl FieldValue {
+    /// Its FXT type and value in 64 bits (IntoArg), if of fixed size.
+    fn fixed(&self) -> (u16, u64) {
+        match self {
+            FieldValue::I64(x) => (i64::TYPE, x.bits()),
+            FieldValue::U64(x) => (u64::TYPE, x.bits()),
+            FieldValue::F64(x) => (f64::TYPE, x.bits()),
+            FieldValue::Bool(x) => (bool::TYPE, x.bits()),
+            FieldValue::Str(_) => (NOT_FIXED, 0),
+        }
+    }
+
     fn as_value(&self) -> Value<'_> {
         match self {
             FieldValue::I64(x) => Value::I64(*x),
@@ -169,12 +192,34 @@ impl Visit for Fields {
     }
 }
 
+/// A span's fields as the macros give them, when every one has a value
+/// of fixed size: their packed types and values.
+struct FixedFields {
+    types: u64,
+    bits: [u64; MAX_ARGS],
+    n: usize,
+}
+
+impl FixedFields {
+    fn of(f: &Fields) -> Option<FixedFields> {
+        let mut types = [0u16; MAX_ARGS];
+        let mut bits = [0u64; MAX_ARGS];
+        for (i, v) in f.values.iter().enumerate() {
+            (types[i], bits[i]) = v.as_ref()?.fixed();
+        }
+        let n = f.values.len();
+        Some(FixedFields { types: pack(&types[..n])?, bits, n })
+    }
+}
+
 /// A span's state (in the registry's extensions, or the subscriber's).
 pub(crate) struct SpanState {
     pub(crate) meta: &'static Metadata<'static>,
     callsite: &'static Callsite,
     /// The fields given at creation: never changed, read without a lock.
     fields: Fields,
+    /// `fields`, if of fixed size: the exits' path while none is recorded.
+    fixed: Option<FixedFields>,
     /// The fields once recorded since (record() never changes `fields`:
     /// a thread that read `recorded` false still reads them safely).
     later: Mutex<Option<Fields>>,
@@ -192,6 +237,7 @@ impl SpanState {
         SpanState {
             meta,
             callsite: Callsite::of(meta),
+            fixed: FixedFields::of(&fields),
             fields,
             later: Mutex::new(None),
             recorded: AtomicBool::new(false),
@@ -226,7 +272,16 @@ impl SpanState {
 
     /// The span id left this thread, entered at start: its duration.
     pub(crate) fn exited(&self, id: u64, start: u64) {
-        self.write(&self.callsite.events, Event::DurationComplete, start, crate::now());
+        match &self.fixed {
+            Some(f) if !self.recorded.load(Ordering::Acquire) => {
+                let site = &self.callsite.durations;
+                if site.maybe_enabled() {
+                    // The end is read by the writer.
+                    site.event_fixed(f.types, start, 0, &f.bits[..f.n]);
+                }
+            }
+            _ => self.write(&self.callsite.events, Event::DurationComplete, start, crate::now()),
+        }
         if self.thread != thread_token() {
             self.begin_async(id);
         }

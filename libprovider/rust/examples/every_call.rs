@@ -34,6 +34,11 @@ fn plain_calls() {
         let _inner = fxtrace::duration!("rust", "inner", "label" => "in");
         fxtrace::flow_begin!("rust", "handoff", 77);
     }
+    // The same site again: the later ones take the templates made by the first.
+    for i in 0..3u32 {
+        fxtrace::duration_scope!("rust", "again", "i" => i, "w" => -7i64 * i as i64,
+            "b" => i == 1, "s" => -2i32, "f" => 0.25);
+    }
     fxtrace::duration_begin!("rust", "manual", "k" => 1u64);
     fxtrace::duration_end!("rust", "manual", "k" => 2u64);
     fxtrace::async_begin!("rust", "request", 9, "path" => "/a");

@@ -5,7 +5,7 @@
 #![allow(non_camel_case_types)]
 
 use std::os::raw::{c_char, c_int, c_uint, c_void};
-use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU64};
+use std::sync::atomic::{AtomicPtr, AtomicU16, AtomicU32, AtomicU64};
 
 /// Arguments per event (FXT_MAX_ARGS).
 pub const MAX_ARGS: usize = 15;
@@ -106,10 +106,36 @@ pub struct fxt_scope_args {
     pub u: fxt_scope_u,
 }
 
+/// struct fxtrace_rs_templates (src/shim.c): the shim's, zero at first.
+#[repr(C)]
+pub struct fxtrace_rs_templates {
+    pub seq: AtomicU64,
+    pub state: AtomicU64,
+    pub types: AtomicU64,
+    pub words: [AtomicU64; MAX_ARGS],
+    pub wide: AtomicU32,
+    pub nwords: AtomicU32,
+}
+
+impl fxtrace_rs_templates {
+    pub const fn new() -> fxtrace_rs_templates {
+        const ZERO: AtomicU64 = AtomicU64::new(0);
+        fxtrace_rs_templates {
+            seq: ZERO,
+            state: ZERO,
+            types: ZERO,
+            words: [ZERO; MAX_ARGS],
+            wide: AtomicU32::new(0),
+            nwords: AtomicU32::new(0),
+        }
+    }
+}
+
 /// struct fxtrace_rs_site (src/shim.c): a macro's site and its strings.
 #[repr(C)]
 pub struct fxtrace_rs_site {
     pub args: fxt_site_args,
+    pub tmpl: fxtrace_rs_templates,
     pub category: *const c_char,
     pub name: *const c_char,
     pub arg_names: *const *const c_char,
@@ -210,6 +236,10 @@ mod tests {
             offset_of!(fxt_scope_args, nwords),
             offset_of!(fxt_scope_args, u),
             size_of::<fxtrace_rs_site>(),
+            offset_of!(fxtrace_rs_site, tmpl),
+            size_of::<fxtrace_rs_templates>(),
+            offset_of!(fxtrace_rs_templates, words),
+            offset_of!(fxtrace_rs_templates, nwords),
             offset_of!(fxtrace_rs_site, category),
             offset_of!(fxtrace_rs_site, arg_names),
             offset_of!(fxtrace_rs_site, kind),

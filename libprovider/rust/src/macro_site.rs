@@ -145,6 +145,7 @@ impl MacroSite {
                 site: ffi::fxt_site { state: AtomicU64::new(0), next: AtomicPtr::new(ptr::null_mut()) },
                 arg_name: [ARG_NAME_UNSET; MAX_ARGS],
             },
+            tmpl: ffi::fxtrace_rs_templates::new(),
             category: cat.ptr,
             name: name.ptr,
             arg_names: arg_names.as_ptr(),

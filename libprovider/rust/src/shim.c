@@ -103,8 +103,24 @@ void fxtrace_rs_scope_begin(struct fxt_scope_args *scope,
  * and the values as 64 bits (INT32, UINT32 and BOOL in the low 32): the
  * one call across the boundary carries nothing else.
  */
+/*
+ * A site's argument header words but for their values, as the C macros
+ * have them as constants: made once for the site's word `state` (its
+ * trace, and arg_name) and the types `types`. seq, odd while they are
+ * being written, guards them (the other fields are read relaxed).
+ */
+struct fxtrace_rs_templates {
+	uint64_t seq;
+	uint64_t state;
+	uint64_t types;
+	uint64_t words[FXT_MAX_ARGS];
+	uint32_t wide;		/* bit i: argument i has a word of value */
+	uint32_t nwords;
+};
+
 struct fxtrace_rs_site {
 	struct fxt_site_args args;
+	struct fxtrace_rs_templates tmpl;
 	const char *category;
 	const char *name;
 	const char *const *arg_names;
@@ -156,14 +172,101 @@ void fxtrace_rs_site_event(struct fxtrace_rs_site *s, uint64_t types,
 #undef SITE_EVENT_N
 }
 
+/* The site's templates for state and types, after fxt_fast_ready(). */
+static void templates_put(struct fxtrace_rs_site *s, uint64_t state,
+			  uint64_t types, unsigned int nargs)
+{
+	struct fxtrace_rs_templates *t = &s->tmpl;
+	uint64_t seq = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
+	uint32_t wide = 0, nwords = 0;
+	unsigned int i;
+
+	/* Another thread writing them: they are its. */
+	if ((seq & 1) ||
+	    !__atomic_compare_exchange_n(&t->seq, &seq, seq + 1, false,
+					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (i = 0; i < nargs; i++) {
+		unsigned int type = (types >> (4 * i)) & 15;
+		bool two = fxt_arg_wide(type);
+		uint16_t name = __atomic_load_n(&s->args.arg_name[i],
+						__ATOMIC_RELAXED);
+
+		__atomic_store_n(&t->words[i],
+				 fxt_arg_header(type, 1 + two, name, 0),
+				 __ATOMIC_RELAXED);
+		wide |= (uint32_t)two << i;
+		nwords += 1 + two;
+	}
+	__atomic_store_n(&t->wide, wide, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->nwords, nwords, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->state, state, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->types, types, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/*
+ * fxt_scope_args_begin() with the site's templates, if made for state
+ * and types: the words are the C macro's; false: nothing done.
+ */
+FXT_INLINE bool templated_scope_begin(struct fxt_scope_args *scope,
+				      const struct fxtrace_rs_site *s,
+				      struct fxt_internal_writer *w,
+				      uint64_t state, uint64_t types,
+				      const uint64_t *values,
+				      unsigned int nargs)
+{
+	const struct fxtrace_rs_templates *t = &s->tmpl;
+	uint64_t seq = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+	uint64_t *q = scope->u.words;
+	uint32_t wide, nwords;
+	unsigned int i;
+
+	if ((seq & 1) || __atomic_load_n(&t->state, __ATOMIC_RELAXED) != state ||
+	    __atomic_load_n(&t->types, __ATOMIC_RELAXED) != types)
+		return false;
+	wide = __atomic_load_n(&t->wide, __ATOMIC_RELAXED);
+	nwords = __atomic_load_n(&t->nwords, __ATOMIC_RELAXED);
+	FXT_UNROLL
+	for (i = 0; i < nargs; i++) {
+		bool two = (wide >> i) & 1;
+		uint64_t hdr = __atomic_load_n(&t->words[i], __ATOMIC_RELAXED);
+
+		/* INT32, UINT32, BOOL: the value in the header (Rust's bits). */
+		q[0] = two ? hdr : hdr | fxt_arg_header(0, 0, 0, (uint32_t)values[i]);
+		q[1] = values[i];	/* room: 2 words an argument */
+		q += 1 + two;
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (FXT_UNLIKELY(__atomic_load_n(&t->seq, __ATOMIC_RELAXED) != seq))
+		return false;
+	scope->nwords = nwords;
+	scope->header = fxt_fast_header(w, state, 3 + nwords,
+					FXT_EVENT_DURATION_COMPLETE, nargs);
+	scope->tag = w->site_tag;
+	scope->w = w;
+	scope->start = fxt_internal_now();
+	return true;
+}
+
 FXT_INLINE void site_scope_begin_n(struct fxt_scope_args *scope,
 				   struct fxtrace_rs_site *s, uint64_t types,
 				   const uint64_t *values, unsigned int nargs)
 {
 	struct fxt_arg_in args[FXT_MAX_ARGS];
+	struct fxt_internal_writer *w;
+	uint64_t state;
 
+	w = fxt_fast_ready(&s->args.site, &state);
+	if (FXT_LIKELY(w != NULL) &&
+	    templated_scope_begin(scope, s, w, state, types, values, nargs))
+		return;
 	site_args(args, s, types, values, nargs);
 	scope_begin_n(scope, &s->args, 0, s->category, s->name, args, nargs);
+	/* Written by the inline writer: the site's refs hold for state. */
+	if (w != NULL && scope->header > 1)
+		templates_put(s, state, types, nargs);
 }
 
 /* fxtrace_rs_scope_begin() for a macro's site. */
@@ -210,6 +313,10 @@ uint64_t fxtrace_rs_now(void)
 	X(offsetof(struct fxt_scope_args, nwords))                             \
 	X(offsetof(struct fxt_scope_args, u))                                   \
 	X(sizeof(struct fxtrace_rs_site))                                      \
+	X(offsetof(struct fxtrace_rs_site, tmpl))                              \
+	X(sizeof(struct fxtrace_rs_templates))                                 \
+	X(offsetof(struct fxtrace_rs_templates, words))                        \
+	X(offsetof(struct fxtrace_rs_templates, nwords))                       \
 	X(offsetof(struct fxtrace_rs_site, category))                          \
 	X(offsetof(struct fxtrace_rs_site, arg_names))                         \
 	X(offsetof(struct fxtrace_rs_site, kind))                              \

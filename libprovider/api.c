@@ -319,7 +319,9 @@ static void instant_entry(struct fxt_site *site, uint16_t *arg_name,
 	}
 	if (nargs > FXT_MAX_ARGS - 1)
 		nargs = FXT_MAX_ARGS - 1;
-	memcpy(with_scope, args, nargs * sizeof(*args));
+	/* args may be NULL with no arguments (a language binding's call). */
+	if (nargs)
+		memcpy(with_scope, args, nargs * sizeof(*args));
 	with_scope[nargs] = (struct fxt_arg_in){
 		.name = "scope", .type = FXT_ARG_STRING,
 		.flags = FXT_ARG_IN_LITERAL, .v.str = scope_names[scope],
@@ -609,7 +611,8 @@ FXT_EXPORT void fxt_internal_scope_begin(struct fxt_scope_state *scope,
 	scope->category = category;
 	scope->name = name;
 	scope->nargs = nargs;
-	memcpy(scope->args, args, nargs * sizeof(*args));
+	if (nargs)
+		memcpy(scope->args, args, nargs * sizeof(*args));
 	scope->start = fxt_clock_ns();
 }
 
@@ -655,7 +658,8 @@ static void scope_args_begin(struct fxt_scope_args *scope,
 	scope->u.slow.name = name;
 	scope->u.slow.nargs = nargs;
 	scope->u.slow.dyn = dyn;
-	memcpy(scope->u.slow.args, args, nargs * sizeof(*args));
+	if (nargs)
+		memcpy(scope->u.slow.args, args, nargs * sizeof(*args));
 	scope->u.slow.start = fxt_clock_ns();
 }
 

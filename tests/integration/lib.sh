@@ -13,6 +13,15 @@ export FXTRACE_SOCKET="$T/manager.sock"
 MGR=""
 BG_PIDS=""
 
+# FOREIGN: the prefix for a program not built by this build (python3, a
+# Rust example) that loads its libfxt-provider: in a sanitized build ASan's
+# runtime must be loaded first, and that program's own leaks are not ours.
+FOREIGN=()
+if [ -n "${FXT_SANITIZED:-}" ]; then
+	FOREIGN=(env "LD_PRELOAD=$(cc -print-file-name=libasan.so)"
+		"ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0")
+fi
+
 cleanup() {
 	status=$?
 	for p in $BG_PIDS; do kill -9 "$p" 2>/dev/null || true; done

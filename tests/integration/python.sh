@@ -10,13 +10,13 @@
 prog=$(dirname "$0")/py_every_call.py
 
 # No manager: the socket is not there.
-FXTRACE_SOCKET=$T/none.sock "$FXT_PYTHON" "$prog" --no-manager >"$T/off.out" 2>&1 ||
+FXTRACE_SOCKET=$T/none.sock "${FOREIGN[@]}" "$FXT_PYTHON" "$prog" --no-manager >"$T/off.out" 2>&1 ||
 	{ cat "$T/off.out"; fail "without a manager the program failed"; }
 grep -q '^every-call: done$' "$T/off.out" || fail "no-manager run did not finish"
 
 start_manager
 "$TRACECTL" record -o "$T/py.fxt" --kernel=off \
-	--categories py,py.many,asyncio -- "$FXT_PYTHON" "$prog" >"$T/rec.out" 2>&1 ||
+	--categories py,py.many,asyncio -- "${FOREIGN[@]}" "$FXT_PYTHON" "$prog" >"$T/rec.out" 2>&1 ||
 	{ cat "$T/rec.out"; fail "tracectl record of the program failed"; }
 grep -q '^every-call: done$' "$T/rec.out" || { cat "$T/rec.out"; fail "the program did not finish"; }
 grep -q 'FAILED' "$T/rec.out" && { cat "$T/rec.out"; fail "a check of the program failed"; }

@@ -12,7 +12,7 @@ record() {
 	name=$1
 	shift
 	"$TRACECTL" record -o "$T/$name.fxt" --kernel=off -- \
-		"$FXT_PYTHON" -m fxtrace "$@" "$app" 10 >"$T/$name.out" 2>&1 ||
+		"${FOREIGN[@]}" "$FXT_PYTHON" -m fxtrace "$@" "$app" 10 >"$T/$name.out" 2>&1 ||
 		{ cat "$T/$name.out"; fail "$name: tracectl record failed"; }
 	grep -q '^fib(10) = 55, caught 1$' "$T/$name.out" ||
 		{ cat "$T/$name.out"; fail "$name: the script did not run"; }
@@ -70,7 +70,7 @@ grep -v ' pyauto py_auto_lib\.' "$T/include.events" && fail "--include py_auto_l
 
 # Usage errors: exit 2 with a word on what to do.
 rc=0
-"$FXT_PYTHON" -m fxtrace >"$T/usage.out" 2>&1 || rc=$?
+"${FOREIGN[@]}" "$FXT_PYTHON" -m fxtrace >"$T/usage.out" 2>&1 || rc=$?
 [ "$rc" -eq 2 ] || fail "no script: exit $rc, not 2"
 grep -q 'give a script to run' "$T/usage.out" || fail "no script: no word on it"
 stop_manager

@@ -23,7 +23,7 @@ record_and_check() {
 	local mode=$1 ids expected
 	FXTRACE_EXAMPLE_TRACING=$mode env -u FXTRACE_START_WAIT_MS \
 		"$TRACECTL" record -o "$T/$mode.fxt" --kernel=off \
-		--categories rust,rust.tracing -- "$example" >"$T/$mode.rec"
+		--categories rust,rust.tracing -- "${FOREIGN[@]}" "$example" >"$T/$mode.rec"
 	grep -q '^fxtrace-every-call: fib(4) = 3$' "$T/$mode.rec" || fail "$mode: bad run"
 	grep -q '^rust-every-call .* 0 dropped' "$T/$mode.rec" ||
 		grep -q 'provider rust-every-call (pid [0-9]*): [0-9]* records written, 0 dropped' \

@@ -9,6 +9,8 @@
 # The guest's runner starts this with sh: go on under bash, for pipefail.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u -o pipefail
+# Under pipefail a "| grep -q" fails when it stops reading early and its
+# writer gets SIGPIPE: the pipes here end in grep >/dev/null.
 payload=$(cd "$(dirname "$0")" && pwd)
 T=/var/tmp/fxt-system-test
 rm -rf "$T"
@@ -184,7 +186,7 @@ journal_fields() {
 			grep "\"FXT_OUTPUT\":\"[^\"]*/$kernel.fxt\"" | json_field FXT_TRACE_ID)
 		[ -n "$id" ] || { say "no trace start for $kernel.fxt with FXT_TRACE_ID, FXT_OUTPUT"; return 1; }
 		grep "\"FXT_TRACE_ID\":\"$id\"" "$T/journal.json" |
-			grep -q '"MESSAGE":"Trace written' ||
+			grep '"MESSAGE":"Trace written' >/dev/null ||
 			{ say "no 'Trace written' entry with FXT_TRACE_ID=$id"; return 1; }
 	done
 	grep '"FXT_PROVIDER_NAME":"fxt-example"' "$T/journal.json" | grep '"FXT_PROVIDER_PID":"[0-9]' >/dev/null ||
@@ -236,9 +238,9 @@ killed_service_resumes() {
 	systemctl kill -s KILL fxtraced.service || return 1
 	# shellcheck disable=SC2016
 	wait_for 'new=$(systemctl show -P MainPID fxtraced.service); [ "$new" != 0 ] && [ "$new" != "$old" ]' || return 1
-	wait_for 'tracectl status | grep -q "^State: tracing"' ||
+	wait_for 'tracectl status | grep "^State: tracing" >/dev/null' ||
 		{ journalctl -u fxtraced --since "$since" -o cat | tail -n 15; return 1; }
-	wait_for 'journalctl -u fxtraced --since "$since" -o cat | grep -q "fxt-example.*handed its buffer"' ||
+	wait_for 'journalctl -u fxtraced --since "$since" -o cat | grep "fxt-example.*handed its buffer" >/dev/null' ||
 		{ journalctl -u fxtraced --since "$since" -o cat | tail -n 15; return 1; }
 	wait "$example_pid" || return 1
 	tracectl status | grep '^Archive:'
@@ -327,7 +329,7 @@ flight_recorder() {
 		{ say "status does not show the flight recorder"; return 1; }
 	FXTRACE_START_WAIT_MS=5000 as bob "$example" --seconds 1 --trigger jank || return 1
 	# shellcheck disable=SC2016
-	wait_for 'ls "$snaps" | grep -q "^jank-.*\.fxt$"' || return 1
+	wait_for 'ls "$snaps" | grep "^jank-.*\.fxt$" >/dev/null' || return 1
 	snap="$snaps/$(ls "$snaps" | grep "^jank-.*\.fxt$" | head -n 1)"
 	ls -l "$snap"
 	archive_holds "$snap" || return 1

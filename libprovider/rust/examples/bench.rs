@@ -8,7 +8,10 @@
 //! Prints per row the median over RUNS (default 7) of ns per event
 //! (thread CPU time: time descheduled on a busy machine is left out), the
 //! rows taking turns in each run, and the ratio to its C peer:
-//! `RUST_BENCH key ns xRATIO peer`.
+//! `RUST_BENCH key ns xRATIO peer`. FXTRACE_BENCH_ROWS=key,... runs only
+//! those rows and their peers (to profile one). The registry rows are
+//! FxtLayer's floors: tracing-subscriber's registry with a layer that
+//! does nothing, or that only reads the clock at each enter and exit.
 use std::hint::black_box;
 
 use tracing_subscriber::layer::SubscriberExt;
@@ -89,10 +92,36 @@ fn tracing_new_spans(n: u64) {
     }
 }
 
+/// A layer that does nothing: what the registry costs by itself.
+struct NoLayer;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for NoLayer {}
+
+/// A layer that reads the clock when a span is entered and exited: what
+/// any layer timing spans costs at least (the reads follow the registry's
+/// atomic operations).
+struct ClockLayer;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for ClockLayer {
+    fn on_enter(&self, _id: &tracing::span::Id, _ctx: tracing_subscriber::layer::Context<'_, S>) {
+        black_box(fxtrace::now());
+    }
+
+    fn on_exit(&self, _id: &tracing::span::Id, _ctx: tracing_subscriber::layer::Context<'_, S>) {
+        black_box(fxtrace::now());
+    }
+}
+
 thread_local! {
-    /// The tracing rows' dispatchers: FxtLayer over the registry, FxtSubscriber.
+    /// The tracing rows' dispatchers: FxtLayer over the registry, FxtSubscriber,
+    /// and the registry with a layer that does nothing or reads the clock
+    /// (FxtLayer's floors).
     static LAYER: tracing::Dispatch =
         tracing::Dispatch::new(tracing_subscriber::registry().with(fxtrace::FxtLayer::new()));
+    static NO_LAYER: tracing::Dispatch =
+        tracing::Dispatch::new(tracing_subscriber::registry().with(NoLayer));
+    static CLOCK_LAYER: tracing::Dispatch =
+        tracing::Dispatch::new(tracing_subscriber::registry().with(ClockLayer));
     static SUBSCRIBER: tracing::Dispatch = tracing::Dispatch::new(fxtrace::FxtSubscriber::new());
 }
 
@@ -142,11 +171,21 @@ fn main() {
                   |n| with(&LAYER, tracing_spans, n), Some("c_duration")));
     rows.push(row("subscriber_span", "tracing span enter+exit, 2 fields, FxtSubscriber",
                   |n| with(&SUBSCRIBER, tracing_spans, n), Some("c_duration")));
+    rows.push(row("registry_span", "tracing span enter+exit, 2 fields, registry, no-op layer",
+                  |n| with(&NO_LAYER, tracing_spans, n), Some("c_duration")));
+    rows.push(row("clock_span", "tracing span enter+exit, 2 fields, registry, clock-reading layer",
+                  |n| with(&CLOCK_LAYER, tracing_spans, n), Some("c_duration")));
     rows.push(row("layer_new_span", "tracing span new+enter+exit+close, FxtLayer",
                   |n| with(&LAYER, tracing_new_spans, n), Some("c_duration")));
     rows.push(row("subscriber_new_span", "tracing span new+enter+exit+close, FxtSubscriber",
                   |n| with(&SUBSCRIBER, tracing_new_spans, n), Some("c_duration")));
+    rows.push(row("registry_new_span", "tracing span new+enter+exit+close, registry, no-op layer",
+                  |n| with(&NO_LAYER, tracing_new_spans, n), Some("c_duration")));
 
+    // FXTRACE_BENCH_ROWS=key,key: only those rows (to profile one).
+    if let Ok(keys) = std::env::var("FXTRACE_BENCH_ROWS") {
+        rows.retain(|r| keys.split(',').any(|k| k == r.key || Some(k) == r.peer));
+    }
     // Run 0 warms up: the trace buffer's pages faulted in, caches filled.
     for run in 0..=runs {
         for r in rows.iter_mut() {

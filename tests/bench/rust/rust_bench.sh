@@ -24,7 +24,8 @@ for _ in $(seq 600); do
 	"$build/daemon/tracectl/tracectl" status >/dev/null 2>&1 && break
 	sleep 0.1
 done
-# 8 runs (one warm-up) of 10 rows of 200000 events of at most 40 bytes fit.
+# 8 runs (one warm-up) of the 8 rows that write (the registry's floors write
+# nothing), 200000 events each of at most 40 bytes, fit.
 "$build/daemon/tracectl/tracectl" record -o "$T/bench.fxt" --buffer-size 768M \
 	--kernel=off --categories bench -- "$bench" "${2:-7}" "${3:-200000}" >"$T/out"
 grep -E "^(RUST_BENCH|fxtrace-bench)" "$T/out"

@@ -7,7 +7,7 @@
 //! span too, from its creation to its close; events are instants. The
 //! category is the target (the module path unless given), the fields are
 //! the arguments.
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::CString;
 use std::fmt;
@@ -45,6 +45,7 @@ impl Sites {
 /// A tracing call site's strings, NUL-terminated, and its fxtrace sites:
 /// leaked, as the call sites are static.
 struct Callsite {
+    meta: &'static Metadata<'static>,
     category: CString,
     name: CString,
     fields: Vec<CString>,
@@ -58,7 +59,26 @@ struct Callsite {
 }
 
 impl Callsite {
+    /// The callsite of meta: one of this thread's recent ones, else the
+    /// map's (a read lock).
     fn of(meta: &'static Metadata<'static>) -> &'static Callsite {
+        const SLOTS: usize = 32;
+        #[allow(clippy::declare_interior_mutable_const)]
+        const EMPTY: Cell<Option<&'static Callsite>> = Cell::new(None);
+        thread_local! {
+            static RECENT: [Cell<Option<&'static Callsite>>; SLOTS] = const { [EMPTY; SLOTS] };
+        }
+        let at = cache_slot(meta as *const Metadata as u64, SLOTS);
+        let recent = RECENT.try_with(|r| r[at].get()).ok().flatten();
+        if let Some(c) = recent.filter(|c| std::ptr::eq(c.meta, meta)) {
+            return c;
+        }
+        let c = Callsite::shared(meta);
+        let _ = RECENT.try_with(|r| r[at].set(Some(c)));
+        c
+    }
+
+    fn shared(meta: &'static Metadata<'static>) -> &'static Callsite {
         static SITES: RwLock<Option<HashMap<usize, &'static Callsite>>> = RwLock::new(None);
         let key = meta as *const Metadata as usize;
         if let Some(c) = SITES.read().unwrap().as_ref().and_then(|m| m.get(&key)) {
@@ -80,6 +100,7 @@ impl Callsite {
                                        Name::literal_ptr(name.as_ptr()), Event::DurationComplete,
                                        Scope::Thread, Box::leak(arg_names.into_boxed_slice()));
         Callsite {
+            meta,
             category,
             name,
             fields,
@@ -297,6 +318,14 @@ impl SpanState {
             c.write_at(&c.async_end, Event::AsyncEnd, 0, id, &[]);
         }
     }
+}
+
+/// The slot of key in a thread's cache of slots entries (a power of two
+/// above 1): its bits mixed, as the keys are addresses or the registry's
+/// packed ids.
+pub(crate) fn cache_slot(key: u64, slots: usize) -> usize {
+    debug_assert!(slots.is_power_of_two() && slots > 1);
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - slots.trailing_zeros())) as usize
 }
 
 /// A token per thread (tracing has no thread id of its own).

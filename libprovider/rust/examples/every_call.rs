@@ -95,5 +95,51 @@ fn main() {
     .join()
     .unwrap();
     drop(handoff);
+    // More spans open at once than a thread keeps states of (FxtLayer's
+    // cache): each exit is its own span's, with its field.
+    let many: Vec<_> = (0..70u64).map(|i| info_span!(target: "rust.tracing", "many", i)).collect();
+    for span in many.iter().rev() {
+        span.in_scope(|| ());
+    }
+    drop(many);
+    reused_ids();
     println!("fxtrace-every-call: fib(4) = {}", r);
+}
+
+/// A span id given again after its span closed (the registry's slots come
+/// back, their generation wraps): a thread that exited the first span
+/// writes the second's events, not the first's.
+fn reused_ids() {
+    let (to_worker, spans) = std::sync::mpsc::channel::<tracing::Span>();
+    let (to_main, done) = std::sync::mpsc::channel::<()>();
+    let worker = thread::spawn(move || {
+        fxtrace::set_thread_name("rust-span-worker").unwrap();
+        for span in spans {
+            span.in_scope(|| ());
+            drop(span);
+            to_main.send(()).unwrap();
+        }
+    });
+    let first = info_span!(target: "rust.tracing", "reused-first");
+    let first_id = first.id();
+    to_worker.send(first.clone()).unwrap();
+    done.recv().unwrap();
+    // Closed here, its slot is the next span's, a generation later: its
+    // id comes back when the generation wraps (8192 in tracing-subscriber
+    // 0.3's registry; a span's address, at once, in FxtSubscriber).
+    drop(first);
+    let mut again = info_span!(target: "rust.tracing", "reused");
+    for _ in 0..100_000 {
+        if again.id() == first_id {
+            break;
+        }
+        drop(again);
+        again = info_span!(target: "rust.tracing", "reused");
+    }
+    // every_call.sh checks that the registry gave the id again.
+    println!("fxtrace-every-call: span id given again: {}", again.id() == first_id);
+    to_worker.send(again).unwrap();
+    done.recv().unwrap();
+    drop(to_worker);
+    worker.join().unwrap();
 }

@@ -74,12 +74,12 @@ check "fxtrace: the flight recorder's unit and its settings" \
 	etc/fxtrace/flight-recorder.conf
 check "libfxt-provider1: the shared library" \
 	has_files "$lib" "usr/lib/$multiarch/libfxt-provider.so.1"
-check "libfxt-provider-dev: headers, .so, .pc, man 3" \
+check "libfxt-provider-dev: headers, .so, .pc, man 3 (C and Rust)" \
 	has_files "$dev" usr/include/fxt/provider.h usr/include/fxt/fxt.h \
 	usr/include/fxt/provider_args.h usr/include/fxt/provider_internal.h \
 	"usr/lib/$multiarch/libfxt-provider.so" \
 	"usr/lib/$multiarch/pkgconfig/libfxt-provider.pc" \
-	usr/share/man/man3/libfxt-provider.3.gz
+	usr/share/man/man3/libfxt-provider.3.gz usr/share/man/man3/fxtrace-rust.3.gz
 check "libfxt-provider-dev: README and the examples' sources, uncompressed" \
 	has_files "$dev" usr/share/doc/libfxt-provider-dev/README.md \
 	usr/share/doc/libfxt-provider-dev/examples/fxt-example.c \
@@ -216,7 +216,7 @@ man_clean() {
 	MANWIDTH=80 man -l "$1" 2>/dev/null | grep "^NAME" >/dev/null
 }
 if command -v man >/dev/null; then
-	for m in man1/tracectl.1 man8/fxtraced.8 man3/libfxt-provider.3; do
+	for m in man1/tracectl.1 man8/fxtraced.8 man3/libfxt-provider.3 man3/fxtrace-rust.3; do
 		check "man page $m renders without warnings" \
 			man_clean "$root/usr/share/man/$m.gz"
 	done

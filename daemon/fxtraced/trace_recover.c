@@ -215,6 +215,7 @@ static int resumed_trace(struct manager *m, const struct trace_state *st,
 	sd_id128_to_string(t->uuid, t->id);
 	t->kernel_id = st->kernel_id;
 	t->started_ns = st->started_ns;
+	t->clock_start = st->clock_start;
 	t->recovered = true;
 	t->listed = listed;
 	t->nlisted = nlisted;

@@ -188,14 +188,15 @@ int host_mark_start(struct archive *a, uint32_t id, const char *trace_id,
 	return r;
 }
 
-int host_mark_stop(struct archive *a, uint32_t id,
-		   const struct fxt_clock_reading *stop)
+int host_mark_stop(struct archive *a, uint32_t id)
 {
+	struct fxt_clock_reading stop;
 	struct fxt_writer w;
 	int r;
 
+	host_clock_read(&stop);
 	fxt_writer_init(&w);
-	(void)write_clock(&w, FXT_CLOCK_AT_STOP, stop);
+	(void)write_clock(&w, FXT_CLOCK_AT_STOP, &stop);
 	r = write_section(a, id, &w);
 	fxt_writer_release(&w);
 	return r;

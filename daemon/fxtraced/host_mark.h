@@ -28,8 +28,7 @@ void host_clock_read(struct fxt_clock_reading *out);
  */
 int host_mark_start(struct archive *a, uint32_t id, const char *trace_id,
 		    const struct fxt_clock_reading *start);
-/* The stop reading, the same way. */
-int host_mark_stop(struct archive *a, uint32_t id,
-		   const struct fxt_clock_reading *stop);
+/* A reading of the clocks now, as the stop reading, the same way. */
+int host_mark_stop(struct archive *a, uint32_t id);
 
 #endif /* FXT_HOST_MARK_H */

@@ -193,19 +193,13 @@ out:
 	return r;
 }
 
-/* The snapshot needs its records of the host less than its sources. */
+/* The host and clock records: a snapshot goes on without them. */
 static void mark_host(struct manager *m, struct archive *a, bool start)
 {
-	struct fxt_clock_reading stop;
-	int r;
+	int r = start ? host_mark_start(a, manager_next_id(m), NULL,
+					trace_clock_start(m)) :
+			host_mark_stop(a, manager_next_id(m));
 
-	if (start) {
-		r = host_mark_start(a, manager_next_id(m), NULL,
-				    trace_clock_start(m));
-	} else {
-		host_clock_read(&stop);
-		r = host_mark_stop(a, manager_next_id(m), &stop);
-	}
 	if (r < 0)
 		log_warning_errno(r, "Failed to write the host and clock records of a snapshot");
 }

@@ -399,7 +399,6 @@ void trace_keep_triggers(struct manager *m, int dir_fd)
  */
 static void mark_host(struct manager *m, struct trace *t, bool start)
 {
-	struct fxt_clock_reading stop;
 	int r;
 
 	if (start) {
@@ -407,8 +406,7 @@ static void mark_host(struct manager *m, struct trace *t, bool start)
 		r = host_mark_start(t->archive, manager_next_id(m), t->id,
 				    &t->clock_start);
 	} else {
-		host_clock_read(&stop);
-		r = host_mark_stop(t->archive, manager_next_id(m), &stop);
+		r = host_mark_stop(t->archive, manager_next_id(m));
 	}
 	if (r < 0)
 		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),

@@ -5,9 +5,11 @@
 # (/etc/machine-id, boot_id, uname) and two readings of the clocks that
 # bracket the trace (clocks read by the test before and after lie outside
 # them, every record's time between them); the snapshot has an id of its
-# own and the trace's start reading. Then the manager and a provider in a
-# time namespace whose CLOCK_BOOTTIME is 300 s ahead: the readings are
-# 300 s ahead on BOOTTIME and agree with the host on REALTIME and
+# own and the trace's start reading. A trace resumed by a restarted
+# manager keeps its start reading, and gets its host records again when
+# the kill came before they were on disk. Then the manager and a provider
+# in a time namespace whose CLOCK_BOOTTIME is 300 s ahead: the readings
+# are 300 s ahead on BOOTTIME and agree with the host on REALTIME and
 # CLOCK_MONOTONIC, as a merge of hosts relies on.
 . "$(dirname "$0")/lib.sh"
 
@@ -96,6 +98,44 @@ asked = int(sys.argv[2])
 sys.exit(not clock["start"]["boottime"] < asked <= clock["stop"]["boottime"])
 PY
 stop_manager
+
+# has_records FILE: FILE holds more than the magic number record.
+has_records() {
+	[ "$(stat -c %s "$1")" -gt 8 ]
+}
+
+# A manager killed and started again resumes the trace: its start reading
+# comes back with its state (a snapshot carries it), and the host records
+# are written again when the kill came before they reached the disk (the
+# archive cut back to its magic number record).
+for cut in keep magic; do
+	start_manager --state-dir "$T/state"
+	"$TRACECTL" start -o "$T/r-$cut.fxt" --mode circular --kernel=off \
+		>/dev/null
+	hidden=$(ls -a "$T" | grep -x "\.r-$cut\.fxt\.......*" | head -1)
+	[ -n "$hidden" ] || fail "no hidden archive beside r-$cut.fxt"
+	poll has_records "$T/$hidden"
+	kill -KILL "$MGR"
+	wait "$MGR" 2>/dev/null || true
+	MGR=""
+	[ "$cut" = keep ] || truncate -s 8 "$T/$hidden"
+	start_manager --state-dir "$T/state"
+	poll grep -q "resumed after a restart of fxtraced" "$T/fxtraced.log"
+	"$TRACECTL" snapshot -o "$T/rs-$cut.fxt" >/dev/null
+	"$TRACECTL" stop >/dev/null
+	summarize "r-$cut"
+	summarize "rs-$cut"
+	"${CHECK_HC[@]}" "$T/r-$cut.json" "${host_fields[@]}" \
+		error_max=$ERROR_MAX_NS
+	"${CHECK_HC[@]}" "$T/rs-$cut.json" same_start="$T/r-$cut.json" \
+		other_trace="$T/r-$cut.json"
+	for what in 'name="host"' 'name="clock".*at="start"' \
+		'name="clock".*at="stop"'; do
+		n=$(grep -c "$what" "$T/r-$cut.dump" || true)
+		[ "$n" = 1 ] || fail "r-$cut.fxt: $n records $what, expected 1"
+	done
+	stop_manager
+done
 
 # The manager and a provider in a time namespace, BOOTTIME 300 s ahead.
 if [ "$(id -u)" -ne 0 ] ||

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The host and clock records: see host_mark.h. */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <time.h>

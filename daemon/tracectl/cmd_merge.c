@@ -52,8 +52,9 @@ static void merge_usage(FILE *out)
 		"  -h, --help          show this help\n"
 		"\n"
 		"An archive with a malformed record, or without clock readings (and\n"
-		"no --assume-aligned), is refused with its name and what is wrong;\n"
-		"nothing is written then. At most %u archives and %u CPUs in all.\n"
+		"no --assume-aligned), is refused with its name, the offset and what\n"
+		"is wrong; no output is left then. At most %u archives and %u CPUs\n"
+		"in all.\n"
 		"\n"
 		"Examples:\n"
 		"  tracectl merge web1.fxt web2.fxt db.fxt -o fleet.fxt\n"
@@ -253,10 +254,10 @@ static int merge(const struct merge_args *a, struct merge_host *hosts)
 		say_problem(a, hosts, &problem);
 		return -1;
 	}
-	for (i = 0; i < a->ninputs; i++)
-		say_host(&hosts[i]);
 	if (write_output(a, hosts))
 		return -1;
+	for (i = 0; i < a->ninputs; i++)
+		say_host(&hosts[i]);
 	for (i = 0; i < a->ninputs; i++)
 		say_counts(&hosts[i]);
 	return 0;

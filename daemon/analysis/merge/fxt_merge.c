@@ -11,20 +11,31 @@ static int record_failed(struct merge_out *o, struct merge_input *in,
 			 const struct fxt_record *rec, int err)
 {
 	struct merge_host *h = in->host;
+	size_t i = h->index;
+	uint64_t at = rec->offset;
 
 	if (fxt_writer_error(&o->w))
 		return err;	/* the output's: said by the caller */
-	if (err == -E2BIG)
-		return merge_problem(in->problem, err, h->index, true,
-				     rec->offset,
-				     "legacy context switch on CPU %u: its CPU in the output, %u, does not fit the record's 8-bit field",
-				     rec->sched.cpu,
-				     merge_cpu(h, rec->sched.cpu));
-	if (err == -ENOMEM)
-		return merge_problem(in->problem, err, h->index, false, 0,
+	switch (err) {
+	case -E2BIG:
+		return merge_problem(in->problem, err, i, true, at,
+				     "CPU %u: past the %u CPUs a scheduling record can name, with the earlier inputs' CPUs before it",
+				     rec->sched.cpu, MERGE_CPUS_MAX);
+	case -ERANGE:
+		return merge_problem(in->problem, err, i, true, at,
+				     "legacy context switch on CPU %u: its number in the output, %u or more, does not fit the record's 8 bits",
+				     rec->sched.cpu, h->cpu_base);
+	case -ENOSPC:
+		return merge_problem(in->problem, err, i, true, at,
+				     "more than %u providers: not an archive fxtrace can merge",
+				     MERGE_PROVIDERS_MAX);
+	case -ENOMEM:
+		return merge_problem(in->problem, err, i, false, 0,
 				     "out of memory");
-	return merge_problem(in->problem, err, h->index, true, rec->offset,
-			     "malformed: the record's words disagree with its decoding");
+	default:
+		return merge_problem(in->problem, err, i, true, at,
+				     "malformed: the record's words disagree with its decoding");
+	}
 }
 
 static int write_host(struct merge_out *o, struct merge_host *h,
@@ -57,15 +68,25 @@ int fxt_merge_write(struct merge_host *hosts, size_t n, int out_fd,
 		    const struct fxt_merge_options *opt,
 		    struct fxt_merge_problem *problem)
 {
-	struct merge_out o = { 0 };
+	struct merge_out o = { .next_provider = 1 };
+	uint64_t cpus = 0;
 	size_t i;
 	int ret;
 
 	memset(problem, 0, sizeof(*problem));
 	fxt_writer_init_fd(&o.w, out_fd);
 	ret = fxt_write_magic(&o.w);
-	for (i = 0; !ret && i < n; i++)
+	for (i = 0; !ret && i < n; i++) {
+		/* its CPUs after the CPUs of the inputs before it */
+		hosts[i].cpu_base = (unsigned int)cpus;
+		hosts[i].has_cpus = false;
+		hosts[i].cpu_max = 0;
 		ret = write_host(&o, &hosts[i], opt, problem);
+		if (hosts[i].has_cpus)
+			cpus = fxt_sat_add(cpus, (uint64_t)hosts[i].cpu_max + 1);
+		if (cpus > MERGE_CPUS_MAX)
+			cpus = MERGE_CPUS_MAX;
+	}
 	if (!ret)
 		ret = fxt_writer_flush(&o.w) ?: fxt_writer_error(&o.w);
 	if (ret && !problem->set)

@@ -4,11 +4,12 @@
  * timeline (merge_host.h says how each input's records are renamed).
  *
  * Two streaming passes over each input, in bounded memory whatever the
- * inputs hold: the first reads each whole (its host and clock records,
- * the CPUs and providers it names) and checks that it decodes; the
- * second rewrites its records, one input after the other (FXT does not
- * require time order). An input with a malformed record is refused
- * before anything is written.
+ * inputs hold: the first hops over its records to its host and clock
+ * records (merge_skim.h); the second decodes and rewrites its records,
+ * one input after the other (FXT does not require time order). An input
+ * with a malformed record is refused, with its offset: by the first pass
+ * when it cannot hop over it, else by the second, whose caller then
+ * removes the partial output.
  *
  *	struct merge_host hosts[n] = { { .path = ..., .fd = ... }, ... };
  *	ret = fxt_merge_prepare(hosts, n, &opt, &problem)
@@ -46,20 +47,21 @@ struct fxt_merge_problem {
 };
 
 /*
- * The first pass over every input, then the names, the CPU and provider
- * numbering and the clocks. 0, or -errno with *problem saying why:
- *   -EBADMSG  an input is not FXT, or has a malformed record
+ * The first pass over every input, then their names and clock lines. 0,
+ * or -errno with *problem saying why:
+ *   -EBADMSG  an input is not FXT, or has a record it cannot hop over
  *   -ENODATA  an input has no clock record (without assume_aligned)
- *   -E2BIG    too many hosts, CPUs or providers for the output's fields
+ *   -E2BIG    more than MERGE_HOSTS_MAX inputs
  *   -ENOMEM, or a read error
  */
 int fxt_merge_prepare(struct merge_host *hosts, size_t n,
 		      const struct fxt_merge_options *opt,
 		      struct fxt_merge_problem *problem);
 /*
- * The second pass: the merged archive to out_fd. 0, or -errno with
- * *problem saying why (an input that changed since the first pass, a
- * write error: problem->host is n then).
+ * The second pass: the merged archive to out_fd, and each input's CPU
+ * numbers and counts in its merge_host. 0, or -errno with *problem saying
+ * why: a malformed record, more CPUs or providers than the output's
+ * fields hold, a write error (problem->host is n then).
  */
 int fxt_merge_write(struct merge_host *hosts, size_t n, int out_fd,
 		    const struct fxt_merge_options *opt,

@@ -7,7 +7,32 @@
 
 #include "merge_host.h"
 
-/* The rank of id in the sorted ids, or where it would go. */
+int merge_host_clock_line(struct merge_host *h,
+			  const struct merge_host *first)
+{
+	const struct fxt_host_clock *hc = &h->hc, *onto = &first->hc;
+	uint64_t x1, y1;
+
+	if (!(hc->has_start || hc->has_stop) ||
+	    !(onto->has_start || onto->has_stop))
+		return -EDOM;
+	h->line.x0 = hc->has_start ? hc->start.boottime : hc->stop.boottime;
+	h->line.y0 = fxt_host_clock_from_realtime(
+		onto, fxt_host_clock_to_realtime(hc, h->line.x0));
+	h->line.slope = 1.0;
+	/* A second point a trace's length away (a day when there is none). */
+	x1 = hc->has_start && hc->has_stop && hc->stop.boottime > h->line.x0 ?
+		     hc->stop.boottime :
+		     fxt_sat_add(h->line.x0, 86400000000000ull);
+	y1 = fxt_host_clock_from_realtime(onto,
+					  fxt_host_clock_to_realtime(hc, x1));
+	if (x1 > h->line.x0 && y1 > h->line.y0)
+		h->line.slope = (double)(y1 - h->line.y0) /
+				(double)(x1 - h->line.x0);
+	return 0;
+}
+
+/* The index of id in the sorted providers, or where it would go. */
 static size_t provider_rank(const struct merge_host *h, uint32_t id)
 {
 	size_t lo = 0, hi = h->nproviders;
@@ -15,7 +40,7 @@ static size_t provider_rank(const struct merge_host *h, uint32_t id)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (h->provider_ids[mid] < id)
+		if (h->providers[mid].in < id)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -23,44 +48,27 @@ static size_t provider_rank(const struct merge_host *h, uint32_t id)
 	return lo;
 }
 
-uint32_t merge_provider_id(const struct merge_host *h, uint32_t id)
-{
-	return h->provider_base + (uint32_t)provider_rank(h, id);
-}
-
-int merge_host_add_provider(struct merge_host *h, uint32_t id)
+int merge_provider_id(struct merge_host *h, uint32_t id, uint32_t *next_id,
+		      uint32_t *out)
 {
 	size_t rank = provider_rank(h, id);
-	uint32_t *ids;
+	struct merge_provider *p;
 
-	if (rank < h->nproviders && h->provider_ids[rank] == id)
+	if (rank < h->nproviders && h->providers[rank].in == id) {
+		*out = h->providers[rank].out;
 		return 0;
+	}
 	if (h->nproviders >= MERGE_PROVIDERS_MAX)
 		return -E2BIG;
-	ids = realloc(h->provider_ids, (h->nproviders + 1) * sizeof(*ids));
-	if (!ids)
+	p = realloc(h->providers, (h->nproviders + 1) * sizeof(*p));
+	if (!p)
 		return -ENOMEM;
-	memmove(&ids[rank + 1], &ids[rank],
-		(h->nproviders - rank) * sizeof(*ids));
-	ids[rank] = id;
-	h->provider_ids = ids;
+	memmove(&p[rank + 1], &p[rank], (h->nproviders - rank) * sizeof(*p));
+	p[rank] = (struct merge_provider){ .in = id, .out = (*next_id)++ };
+	h->providers = p;
 	h->nproviders++;
+	*out = p[rank].out;
 	return 0;
-}
-
-void merge_host_add_cpu(struct merge_host *h, uint64_t cpu)
-{
-	if (cpu >= MERGE_CPUS_MAX)
-		return;
-	if (!h->has_cpus || cpu > h->cpu_max)
-		h->cpu_max = (unsigned int)cpu;
-	h->has_cpus = true;
-}
-
-void merge_host_add_idle_koid(struct merge_host *h, uint64_t koid)
-{
-	if (koid >= FXT_KIRQ_IDLE_KOID_BASE)
-		merge_host_add_cpu(h, koid - FXT_KIRQ_IDLE_KOID_BASE);
 }
 
 void merge_host_name(struct merge_host *h, const struct merge_host *hosts)
@@ -84,7 +92,7 @@ void merge_host_name(struct merge_host *h, const struct merge_host *hosts)
 
 void merge_host_release(struct merge_host *h)
 {
-	free(h->provider_ids);
-	h->provider_ids = NULL;
+	free(h->providers);
+	h->providers = NULL;
 	h->nproviders = 0;
 }

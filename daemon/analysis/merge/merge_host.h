@@ -14,10 +14,10 @@
  *   The first input's koids stay as they are.
  * - CPUs: host k's CPUs follow host k-1's.
  * - Providers: each input's provider ids are numbered anew, after the
- *   previous input's.
+ *   previous input's, in the order they come.
  * - Time: ticks become nanoseconds (the output writes 1 tick = 1 ns) of
  *   the first input's trace clock, through REALTIME and the inputs' clock
- *   records (merge_time.h).
+ *   records (struct merge_clock_line).
  */
 #ifndef FXT_MERGE_HOST_H
 #define FXT_MERGE_HOST_H
@@ -29,6 +29,7 @@
 #include <fxt/kirq.h>
 
 #include "fxt_reader.h"
+#include "fxt_saturate.h"
 #include "host_clock.h"
 
 #define MERGE_HOSTS_MAX 256u
@@ -51,6 +52,24 @@ struct merge_host_stats {
 	uint64_t blobs_dropped;		/* Perfetto blobs of another clock */
 };
 
+/* An input's provider id and the id it has in the output. */
+struct merge_provider {
+	uint32_t in, out;
+};
+
+/*
+ * The line that puts an input's times on the output's clock: its start
+ * reading's time (x0) lands at y0, and times after it run at slope (the
+ * drifts of both hosts' clocks against wall time). Both points of the
+ * line come from the host_clock.h maps; between and beyond them the line
+ * is the same, so it is computed once and followed in floating point
+ * from x0 (exact to well under 1 ns for a day's distance).
+ */
+struct merge_clock_line {
+	uint64_t x0, y0;
+	double slope;
+};
+
 struct merge_host {
 	unsigned int index;		/* in the merge: 0 is the first input */
 	const char *path;
@@ -63,15 +82,26 @@ struct merge_host {
 	 * (the first input, or --assume-aligned).
 	 */
 	bool clock_mapped;
-	const struct fxt_host_clock *onto;	/* the first input's */
+	struct merge_clock_line line;
+	/* CPUs: known once its records are written */
 	bool has_cpus;
 	unsigned int cpu_max;		/* the highest CPU its records name */
 	unsigned int cpu_base;		/* its CPU 0 in the output */
-	uint32_t *provider_ids;		/* sorted; output id: base + rank */
+	/* providers, sorted by input id, numbered as they come */
+	struct merge_provider *providers;
 	size_t nproviders;
-	uint32_t provider_base;
 	struct merge_host_stats stats;
 };
+
+/* A CPU named by the input (a scheduling record, an idle thread's koid). */
+static inline void merge_host_add_cpu(struct merge_host *h, uint64_t cpu)
+{
+	if (cpu >= MERGE_CPUS_MAX)
+		return;
+	if (!h->has_cpus || cpu > h->cpu_max)
+		h->cpu_max = (unsigned int)cpu;
+	h->has_cpus = true;
+}
 
 static inline uint64_t merge_koid(struct merge_host *h, uint64_t koid)
 {
@@ -79,43 +109,65 @@ static inline uint64_t merge_koid(struct merge_host *h, uint64_t koid)
 
 	if (koid < (1ull << MERGE_PID_BITS))
 		return (uint64_t)h->index << MERGE_PID_BITS | koid;
-	if (koid >= FXT_KIRQ_IDLE_KOID_BASE && h->has_cpus && cpu <= h->cpu_max)
+	if (koid >= FXT_KIRQ_IDLE_KOID_BASE && cpu < MERGE_CPUS_MAX) {
+		merge_host_add_cpu(h, cpu);
 		return FXT_KIRQ_IDLE_KOID_BASE + h->cpu_base + cpu;
+	}
 	if (h->index)
 		h->stats.wide_koids++;
 	return koid ^ (uint64_t)h->index << MERGE_WIDE_KOID_SHIFT;
 }
 
-static inline unsigned int merge_cpu(const struct merge_host *h,
-				     unsigned int cpu)
+/* The output's number of the input's CPU; UINT_MAX past the field. */
+static inline unsigned int merge_cpu(struct merge_host *h, unsigned int cpu)
 {
-	return h->cpu_base + cpu;
+	merge_host_add_cpu(h, cpu);
+	return (uint64_t)h->cpu_base + cpu < MERGE_CPUS_MAX ? h->cpu_base + cpu :
+							      UINT32_MAX;
+}
+
+/* ns of the input's clock on the output's, saturating. */
+static inline uint64_t merge_clock(const struct merge_host *h, uint64_t ns)
+{
+	const struct merge_clock_line *l = &h->line;
+	uint64_t back;
+	double d;
+
+	if (!h->clock_mapped)
+		return ns;
+	/* the distance in integers: a double holds ns to 2^53 only */
+	d = ns >= l->x0 ? (double)(ns - l->x0) * l->slope :
+			  -((double)(l->x0 - ns) * l->slope);
+	if (d >= 0x1p63)
+		return UINT64_MAX;
+	if (d <= -0x1p63)
+		return 0;
+	if (d >= 0)
+		return fxt_sat_add(l->y0, (uint64_t)(d + 0.5));
+	back = (uint64_t)(-d + 0.5);
+	return back > l->y0 ? 0 : l->y0 - back;
 }
 
 /* Ticks of provider p of the input in nanoseconds of the output's clock. */
 static inline uint64_t merge_time(const struct merge_host *h,
 				  const struct fxt_provider *p, uint64_t ticks)
 {
-	uint64_t ns = fxt_ticks_to_ns(p, ticks);
-
-	if (!h->clock_mapped)
-		return ns;
-	return fxt_host_clock_from_realtime(
-		h->onto, fxt_host_clock_to_realtime(&h->hc, ns));
+	return merge_clock(h, fxt_ticks_to_ns(p, ticks));
 }
 
-/* The output id of the input's provider id (one the first pass saw). */
-uint32_t merge_provider_id(const struct merge_host *h, uint32_t id);
+/*
+ * h's clock line onto first's (merge_clock_line); -EDOM if it has none
+ * (no clock reading on either side).
+ */
+int merge_host_clock_line(struct merge_host *h,
+			  const struct merge_host *first);
 
 /*
- * Remembers a provider id of the input; -E2BIG past
- * MERGE_PROVIDERS_MAX distinct ids, -ENOMEM.
+ * The output id of the input's provider id: *next_id, taken, on its
+ * first sight. 0, or -E2BIG past MERGE_PROVIDERS_MAX ids, -ENOMEM.
  */
-int merge_host_add_provider(struct merge_host *h, uint32_t id);
-
-/* Notes a CPU named by the input (a scheduling record, an idle koid). */
-void merge_host_add_cpu(struct merge_host *h, uint64_t cpu);
-void merge_host_add_idle_koid(struct merge_host *h, uint64_t koid);
+int merge_provider_id(struct merge_host *h, uint32_t id, uint32_t *next_id,
+		      uint32_t *out);
 
 /*
  * The name: the host record's hostname, else "host<index + 1>"; a name an

@@ -106,13 +106,17 @@ static void map_event(struct cursor *c, struct merge_host *h,
 		map_time(c, h, rec);
 }
 
-static void set_cpu(struct cursor *c, const struct merge_host *h,
-		    unsigned int shift, unsigned int width)
+/* The header's CPU field renumbered: 0, or -E2BIG past the field. */
+static int set_cpu(struct cursor *c, struct merge_host *h, unsigned int shift,
+		   unsigned int width)
 {
 	uint64_t cpu = merge_cpu(h, (unsigned int)fxt_get(c->w[0], shift, width));
 
+	if (cpu > fxt_mask(width))
+		return width == FXT_SCHED_CPU_WIDTH ? -E2BIG : -ERANGE;
 	c->w[0] = (c->w[0] & ~(fxt_mask(width) << shift)) |
 		  fxt_field(cpu, shift, width);
+	return 0;
 }
 
 static int map_sched(struct cursor *c, struct merge_host *h,
@@ -121,28 +125,29 @@ static int map_sched(struct cursor *c, struct merge_host *h,
 	uint64_t hdr = c->w[0];
 	unsigned int nargs = (unsigned int)FXT_GET(hdr, FXT_SCHED_NARGS);
 
+	int ret;
+
 	switch (rec->sched.type) {
 	case FXT_SCHED_LEGACY_CONTEXT_SWITCH:
-		if (merge_cpu(h, rec->sched.cpu) > fxt_mask(FXT_LEGACY_CS_CPU_WIDTH))
-			return -E2BIG;
-		set_cpu(c, h, FXT_LEGACY_CS_CPU_SHIFT, FXT_LEGACY_CS_CPU_WIDTH);
+		ret = set_cpu(c, h, FXT_LEGACY_CS_CPU_SHIFT,
+			      FXT_LEGACY_CS_CPU_WIDTH);
 		map_time(c, h, rec);
 		map_thread(c, h, FXT_GET(hdr, FXT_LEGACY_CS_OUT_THREAD));
 		map_thread(c, h, FXT_GET(hdr, FXT_LEGACY_CS_IN_THREAD));
-		return 0;
+		return ret;
 	case FXT_SCHED_CONTEXT_SWITCH:
-		set_cpu(c, h, FXT_SCHED_CPU_SHIFT, FXT_SCHED_CPU_WIDTH);
+		ret = set_cpu(c, h, FXT_SCHED_CPU_SHIFT, FXT_SCHED_CPU_WIDTH);
 		map_time(c, h, rec);
 		map_koid(c, h);
 		map_koid(c, h);
 		map_args(c, h, nargs);
-		return 0;
+		return ret;
 	default:	/* the reader hands out no other */
-		set_cpu(c, h, FXT_SCHED_CPU_SHIFT, FXT_SCHED_CPU_WIDTH);
+		ret = set_cpu(c, h, FXT_SCHED_CPU_SHIFT, FXT_SCHED_CPU_WIDTH);
 		map_time(c, h, rec);
 		map_koid(c, h);
 		map_args(c, h, nargs);
-		return 0;
+		return ret;
 	}
 }
 
@@ -186,6 +191,8 @@ static void map_kernel_object(struct cursor *c, struct merge_host *h)
 static int map_words(struct cursor *c, struct merge_host *h,
 		     const struct fxt_record *rec)
 {
+	int ret;
+
 	switch (rec->type) {
 	case FXT_RECORD_THREAD:
 		map_koid(c, h);
@@ -201,8 +208,9 @@ static int map_words(struct cursor *c, struct merge_host *h,
 		map_kernel_object(c, h);
 		break;
 	case FXT_RECORD_SCHEDULING:
-		if (map_sched(c, h, rec))
-			return -E2BIG;
+		ret = map_sched(c, h, rec);
+		if (ret)
+			return ret;
 		break;
 	case FXT_RECORD_LOG:
 		map_time(c, h, rec);
@@ -263,9 +271,8 @@ static size_t prefixed(char *buf, size_t max, const char *host,
  * records are the merged archive's, whose clock is that input's.
  */
 static int write_provider_info(struct merge_out *o, const struct merge_host *h,
-			       const struct fxt_record *rec)
+			       const struct fxt_record *rec, uint32_t id)
 {
-	uint32_t id = merge_provider_id(h, rec->metadata.provider_id);
 	struct fxt_str n = rec->metadata.provider_name;
 	char name[0xff];
 	size_t len;
@@ -279,11 +286,18 @@ static int write_provider_info(struct merge_out *o, const struct merge_host *h,
 static int write_metadata(struct merge_out *o, struct merge_host *h,
 			  const struct fxt_record *rec)
 {
-	uint32_t id = merge_provider_id(h, rec->metadata.provider_id);
+	uint32_t id = 0;
+	int ret;
 
+	if (rec->metadata.type != FXT_METADATA_TRACE_INFO) {
+		ret = merge_provider_id(h, rec->metadata.provider_id,
+					&o->next_provider, &id);
+		if (ret)
+			return ret == -E2BIG ? -ENOSPC : ret;
+	}
 	switch (rec->metadata.type) {
 	case FXT_METADATA_PROVIDER_INFO:
-		return write_provider_info(o, h, rec);
+		return write_provider_info(o, h, rec, id);
 	case FXT_METADATA_PROVIDER_SECTION:
 		return fxt_write_provider_section(&o->w, id);
 	case FXT_METADATA_PROVIDER_EVENT:
@@ -347,10 +361,13 @@ static int write_process(struct merge_out *o, struct merge_host *h,
 	return fxt_write_raw(&o->w, c.w, c.n * FXT_WORD_BYTES);
 }
 
-int merge_out_begin_host(struct merge_out *o, const struct merge_host *h)
+int merge_out_begin_host(struct merge_out *o, struct merge_host *h)
 {
-	uint32_t id = merge_provider_id(h, 0);
+	uint32_t id;
+	int ret = merge_provider_id(h, 0, &o->next_provider, &id);
 
+	if (ret)
+		return ret;
 	return fxt_write_provider_info(&o->w, id, h->name, strlen(h->name)) ?:
 	       fxt_write_provider_section(&o->w, id) ?:
 	       fxt_write_init(&o->w, NS_PER_SECOND);

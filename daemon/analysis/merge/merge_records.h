@@ -21,17 +21,19 @@ struct merge_out {
 	struct fxt_writer w;
 	uint64_t *scratch;	/* the record being rewritten */
 	uint64_t scratch_words;
+	uint32_t next_provider;	/* the output's next provider id, from 1 */
 };
 
 /*
  * Before an input's records: its provider 0 (the records before its first
  * provider section), named after the host, at 1 tick = 1 ns. 0 or -errno.
  */
-int merge_out_begin_host(struct merge_out *o, const struct merge_host *h);
+int merge_out_begin_host(struct merge_out *o, struct merge_host *h);
 /*
  * rec of input h to the output: 0, -EBADMSG if its words disagree with
- * what the reader decoded, -E2BIG if a renumbered CPU does not fit a
- * legacy context switch, or the writer's error.
+ * what the reader decoded, -E2BIG if a renumbered CPU does not fit the
+ * CPU field (-ERANGE: a legacy context switch's 8 bits), -ENOSPC past
+ * MERGE_PROVIDERS_MAX providers, -ENOMEM, or the writer's error.
  */
 int merge_out_record(struct merge_out *o, struct merge_host *h,
 		     const struct fxt_record *rec);

@@ -121,6 +121,31 @@ open(sys.argv[2], "wb").write(data)
 PY
 	expect_refusal "bad argument size" "badarg\.fxt: offset 0x[0-9a-f]+: malformed" \
 		"$dir/a.fxt" "$dir/badarg.fxt"
+	# A header word of 0 in the middle: the first pass cannot hop over it.
+	size=$(stat -c %s "$dir/b.fxt")
+	python3 - "$dir/b.fxt" "$dir/zero.fxt" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+off, n = 0, 0
+while off < len(data):
+    size = (struct.unpack_from("<Q", data, off)[0] >> 4) & 0xfff
+    n += 1
+    if n == 200:
+        struct.pack_into("<Q", data, off, 0)
+        break
+    off += size * 8
+open(sys.argv[2], "wb").write(data)
+PY
+	expect_refusal "size 0 header" \
+		"zero\.fxt: offset 0x[0-9a-f]+: malformed: record header 0x0+ has size 0" \
+		"$dir/a.fxt" "$dir/zero.fxt"
+	[ "$(stat -c %s "$dir/b.fxt")" = "$size" ] || fail "an input was changed"
+
+	# Without the magic number (the 2018 revision): the reader's own pass.
+	tail -c +9 "$dir/b.fxt" >"$dir/nomagic.fxt"
+	merge_ok "no magic number" "$dir/a.fxt" "$dir/nomagic.fxt" "$dir/c.fxt"
+	"$checker" "$dir/out.fxt" alpha:2 bravo:2 charlie:4 ||
+		fail "no magic number: merge_check"
 
 	"$gen" "$dir/n.fxt" nick 50 0 2 1000000000 noclock
 	expect_refusal "no clock records" "n\.fxt: has no clock record" \

@@ -160,6 +160,39 @@ PY
 	merge_ok "far clock" "$dir/a.fxt" "$dir/far.fxt"
 	"$checker" "$dir/out.fxt" alpha:2 far:2 || fail "far clock: merge_check"
 
+	# The archive readers' hostile archives: merged within bounds.
+	hostile=$(dirname "$0")/../common/hostile_fxt.py
+	for kind in switch-at-max tick-overflow "string-pages 4 20000" \
+		"big-strings 2 200" escapes; do
+		# shellcheck disable=SC2086
+		python3 "$hostile" $kind >"$dir/h.fxt"
+		merge_ok "hostile $kind" --assume-aligned "$dir/a.fxt" "$dir/h.fxt"
+	done
+
+	# Bytes changed at random: refused or merged, never worse than the
+	# input (a conforming input makes a conforming output).
+	for seed in $(seq 1 40); do
+		python3 - "$dir/b.fxt" "$dir/m.fxt" "$seed" <<'PY'
+import random, sys
+random.seed(int(sys.argv[3]))
+d = bytearray(open(sys.argv[1], "rb").read())
+for _ in range(random.randint(1, 12)):
+    d[random.randrange(8, len(d))] = random.randrange(256)
+open(sys.argv[2], "wb").write(d)
+PY
+		rm -f "$dir/out.fxt"
+		merge "$dir/a.fxt" "$dir/m.fxt" -o "$dir/out.fxt"
+		case $status in
+		0) if "$tracectl" dump --strict "$dir/m.fxt" >/dev/null 2>&1 &&
+			! "$tracectl" dump --strict "$dir/out.fxt" >/dev/null 2>&1; then
+				fail "mutation $seed: a conforming input, a nonconforming output"
+			fi ;;
+		1) grep -q "m\.fxt: .*nothing merged$" "$dir/stderr" ||
+			fail "mutation $seed refused without naming it: $(cat "$dir/stderr")" ;;
+		*) fail "mutation $seed: exit $status" ;;
+		esac
+	done
+
 	merge "$dir/a.fxt" "$dir/b.fxt" -o "$dir/b.fxt"
 	[ "$status" -eq 1 ] && grep -q "is the input" "$dir/stderr" ||
 		fail "output over an input: exit $status"

@@ -160,6 +160,19 @@ PY
 	merge_ok "far clock" "$dir/a.fxt" "$dir/far.fxt"
 	"$checker" "$dir/out.fxt" alpha:2 far:2 || fail "far clock: merge_check"
 
+	# CPUs past what a record holds: 8 bits in a legacy context switch,
+	# 16 in the others.
+	"$gen" "$dir/l1.fxt" one 100 0 200 1000000000 legacy
+	"$gen" "$dir/l2.fxt" two 200 0 200 1000000000 legacy
+	expect_refusal "legacy CPU past 255" \
+		"l2\.fxt: offset 0x[0-9a-f]+: legacy context switch on CPU [0-9]+: .* does not fit the record's 8 bits" \
+		"$dir/l1.fxt" "$dir/l2.fxt"
+	"$gen" "$dir/n1.fxt" one 100 0 65500 1000000000
+	"$gen" "$dir/n2.fxt" two 200 0 100 1000000000
+	expect_refusal "CPU past 65535" \
+		"n2\.fxt: offset 0x[0-9a-f]+: CPU 36: past the 65536 CPUs" \
+		"$dir/n1.fxt" "$dir/n2.fxt"
+
 	# The archive readers' hostile archives: merged within bounds.
 	hostile=$(dirname "$0")/../common/hostile_fxt.py
 	for kind in switch-at-max tick-overflow "string-pages 4 20000" \

@@ -45,7 +45,8 @@ static void merge_usage(FILE *out)
 		"the other, in bounded memory.\n"
 		"\n"
 		"Options:\n"
-		"  -o, --output FILE   write here ('-' for stdout); required\n"
+		"  -o, --output FILE   write here ('-' for stdout, not a terminal);\n"
+		"                      required\n"
 		"      --assume-aligned\n"
 		"                      take an archive without clock readings as\n"
 		"                      already on the first one's clock\n"
@@ -109,6 +110,11 @@ static int parse_args(int argc, char **argv, struct merge_args *a)
 	}
 	if (!a->output) {
 		usage_error(argv[0], "no output: give -o FILE");
+		return -1;
+	}
+	/* FXT is binary: its bytes would reach the terminal as they are */
+	if (!strcmp(a->output, "-") && isatty(STDOUT_FILENO)) {
+		usage_error(argv[0], "'-o -' is a terminal: give -o FILE or a pipe");
 		return -1;
 	}
 	return 0;

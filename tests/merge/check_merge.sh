@@ -237,6 +237,12 @@ check_cli() {
 		grep -q "see 'tracectl merge --help'" "$dir/stderr" ||
 			fail "usage error '$args' says: $(cat "$dir/stderr")"
 	done
+	if command -v script >/dev/null; then
+		script -qec "'$tracectl' merge '$dir/a.fxt' '$dir/b.fxt' -o -" \
+			/dev/null >"$dir/tty.out" 2>&1
+		grep -q "is a terminal" "$dir/tty.out" ||
+			fail "FXT written to a terminal: $(head -c 200 "$dir/tty.out" | od -c | head -3)"
+	fi
 	merge "$dir/a.fxt" "$dir/missing.fxt" -o "$dir/x.fxt"
 	[ "$status" -eq 1 ] && grep -q "cannot open '.*missing.fxt'" "$dir/stderr" ||
 		fail "missing input: exit $status"

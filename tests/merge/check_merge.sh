@@ -141,6 +141,20 @@ PY
 		"$dir/a.fxt" "$dir/zero.fxt"
 	[ "$(stat -c %s "$dir/b.fxt")" = "$size" ] || fail "an input was changed"
 
+	# The manager's provider past what the first pass keeps (4 MiB of
+	# string records after its stop reading): the reader's own pass.
+	python3 - "$dir/b.fxt" "$dir/big.fxt" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+s = b"x" * 1000
+rec = struct.pack("<Q", 2 | (126 << 4) | (1 << 16) | (len(s) << 32)) + s
+data += rec * 5000
+open(sys.argv[2], "wb").write(data)
+PY
+	merge_ok "big manager section" "$dir/a.fxt" "$dir/big.fxt" "$dir/c.fxt"
+	"$checker" "$dir/out.fxt" alpha:2 bravo:2 charlie:4 ||
+		fail "big manager section: merge_check"
+
 	# Without the magic number (the 2018 revision): the reader's own pass.
 	tail -c +9 "$dir/b.fxt" >"$dir/nomagic.fxt"
 	merge_ok "no magic number" "$dir/a.fxt" "$dir/nomagic.fxt" "$dir/c.fxt"

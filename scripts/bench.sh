@@ -33,6 +33,9 @@
 #              from start to stop (tests/bench/stop/stop_bench.sh)
 #   convert    tracectl convert of a 1 GiB archive to /dev/null: MB/s and
 #              peak RSS, against cat
+#   merge      tracectl merge of three hosts' archives (1 GiB in all):
+#              MB/s of input to /dev/null and to a file, peak RSS, against
+#              cat of them into one file (tests/bench/merge/merge_bench.sh)
 # Run as root on Debian 12, alone on the machine (about 12 minutes on
 # 2 CPUs). Logs go to a temporary directory, printed when a step fails.
 # Exit status: 0, 1 when a step failed (it says which), 2 on usage errors.
@@ -258,6 +261,17 @@ for w in convert cat; do
 		put convert "cat (peer)" "$mbs" "MB/s" "the same file from the page cache"
 	fi
 done
+
+# ---- merge: three archives, 1 GiB in all, 5 runs.
+step merge tests/bench/merge/merge_bench.sh "$build" 1024 5
+line=$(grep "^MERGE_BENCH " "$logs/merge.log")
+need "merge figures" "$line"
+bytes=; null_ms=; null_cpu_ms=; file_ms=; rss_kb=; cat_ms=; read_ms=; cp_ms=
+eval "$(echo "$line" | cut -d' ' -f2-)"
+mbs() { awk -v b="$bytes" -v ms="$1" 'BEGIN { printf "%.0f", b / 1048576 / (ms / 1000) }'; }
+put merge "tracectl merge -o /dev/null" "$(mbs "$null_ms")" "MB/s" "of input, 3 hosts' archives, $bytes bytes; peak RSS $rss_kb KB"
+put merge "tracectl merge -o FILE" "$(mbs "$file_ms")" "MB/s" "of input; the output written to the page cache"
+put merge "cat into one FILE (peer)" "$(mbs "$cp_ms")" "MB/s" "the same bytes written, no merge"
 
 took=$(($(date +%s) - began))
 python3 - "$res" "$json" "$took" <<'EOF'

@@ -234,7 +234,7 @@ complete_words() {
 }
 if [ -r /usr/share/bash-completion/bash_completion ]; then
 	check "completion: commands" \
-		test "$(complete_words tracectl '')" = "start stop status snapshot record dump convert summary report --help --version"
+		test "$(complete_words tracectl '')" = "start stop status snapshot record dump convert summary report merge --help --version"
 	check "completion: --mode values" \
 		test "$(complete_words tracectl start --mode '')" = "oneshot circular streaming"
 	check "completion: -k values" \
@@ -243,6 +243,10 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 	touch "$work/files/a.fxt" "$work/files/b.json"
 	check "completion: dump takes .fxt files" \
 		test "$(cd "$work/files" && complete_words tracectl dump '')" = "a.fxt"
+	check "completion: merge takes .fxt files" \
+		test "$(cd "$work/files" && complete_words tracectl merge a.fxt '')" = "a.fxt"
+	check "completion: merge's options" \
+		test "$(complete_words tracectl merge --a)" = "--assume-aligned"
 	check "completion: convert -o takes .json files" \
 		test "$(cd "$work/files" && complete_words tracectl convert a.fxt -o '')" = "b.json"
 	check "completion: start's trigger options" \

@@ -11,7 +11,9 @@
 # - the same with the workload in a child that exits before the trace
 #   stops; stop prints kernel:sample and kernel:offcpu rows;
 # - --sample-rate and --offcpu-min are checked, out of range a usage
-#   error; --offcpu-min 1s leaves no off-CPU record of 20 ms blocks.
+#   error; --offcpu-min 1s leaves no off-CPU record of 20 ms blocks;
+# - with every kernel category in 64K rings, circular and streaming,
+#   the archive reads back strictly.
 # Note: once the manager turns raw records into stack records
 # (include/fxt/stacks.h), they no longer reach the archive as they are,
 # and this test is to read the stack records instead.
@@ -82,6 +84,20 @@ record long --offcpu-min 1s -- "$STACK_WORKLOAD" --seconds 1 ||
 	fail "long: off-CPU records of blocks shorter than --offcpu-min"
 grep -q "of the blocker, 0 blocked" "$T/long.check" ||
 	fail "long: $(cat "$T/long.check")"
+
+# Every kernel category at once in small rings, each buffering mode
+# (circular overwrites long records whole): an archive that reads back
+# without a problem, samples in it.
+for mode in circular streaming; do
+	"$TRACECTL" record -o "$T/$mode.fxt" --kernel=bpf --mode $mode \
+		--kernel-buffer-size 64K --categories \
+		kernel:sched,kernel:proc,kernel:irq,kernel:syscall,kernel:sample,kernel:offcpu \
+		-- "$STACK_WORKLOAD" --seconds 1 >"$T/$mode.out" 2>&1 ||
+		fail "$mode: tracectl record"
+	"$TRACECTL" dump --strict "$T/$mode.fxt" >"$T/$mode.dump" 2>&1 ||
+		{ grep 'tracectl dump' "$T/$mode.dump" | head; fail "$mode: dump --strict"; }
+	grep -q 'name="cpu_sample"' "$T/$mode.dump" || fail "$mode: no sample"
+done
 
 stop_manager
 echo "stacks_bpf: ok"

@@ -154,7 +154,8 @@ static int file_intern(struct mmap_store *s, const char *path, size_t len,
 
 	for (; t->slots[h]; h = (h + 1) & (t->size - 1)) {
 		f = &s->files[t->slots[h] - 1];
-		if (f->build_id_len == id_len && !memcmp(f->build_id, id, id_len) &&
+		if (f->build_id_len == id_len &&
+		    (!id_len || !memcmp(f->build_id, id, id_len)) &&
 		    !strncmp(f->path, path, len) && !f->path[len]) {
 			*ret = t->slots[h] - 1;
 			return 0;
@@ -175,7 +176,8 @@ static int file_intern(struct mmap_store *s, const char *path, size_t len,
 	*f = (struct mfile){ .path = strndup(path, len), .build_id_len = (uint8_t)id_len };
 	if (!f->path)
 		return -ENOMEM;
-	memcpy(f->build_id, id, id_len);
+	if (id_len)
+		memcpy(f->build_id, id, id_len);
 	s->path_bytes += len;
 	t->slots[h] = (uint32_t)++s->nfiles;
 	*ret = (uint32_t)(s->nfiles - 1);

@@ -107,5 +107,10 @@ int main(int argc, char **argv)
 	printf("usyms_bench: %zu lookups over %zu files: %zu in loaded segments, %zu named; "
 	       "%.1f ms total, %.0f ns per lookup\n", lookups, nfiles, placed, named,
 	       (double)(t1 - t0) / 1e6, (double)(t1 - t0) / (double)lookups);
+	for (i = 0; i < nfiles; i++)
+		free(paths[i]);
+	free(paths);
+	free(sizes);
+	free(probes);
 	return 0;
 }

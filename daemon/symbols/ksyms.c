@@ -19,7 +19,8 @@
 #define KSYMS_LINE_MAX 640
 #define KSYMS_MAX 8000000
 /* Kallsyms has no sizes: the last function before a gap in the text
- * (the end of a module, of the core kernel) is taken to end here. */
+ * (the end of a module, of the core kernel) is taken to end here.
+ */
 #define KSYMS_LAST_SPAN 65536
 
 struct ksym {
@@ -199,7 +200,8 @@ static const char *module_of(const struct ksyms *k, const struct ksym *s)
 }
 
 /* Whether b starts another stretch of text than a (another module, or
- * past the core kernel's _etext). */
+ * past the core kernel's _etext).
+ */
 static bool group_break(const struct ksyms *k, const struct ksym *a,
 			const struct ksym *b)
 {
@@ -211,7 +213,8 @@ static bool group_break(const struct ksyms *k, const struct ksym *a,
 }
 
 /* Sorts, drops later duplicates of an address, and builds the groups
- * and their ranges. */
+ * and their ranges.
+ */
 static int index_syms(struct ksyms *k)
 {
 	size_t i, n = 0;

@@ -30,7 +30,8 @@ int ksyms_lookup(const struct ksyms *k, uint64_t addr, const char **name,
 		 uint64_t *offset);
 
 /* Whether addr is in the scheduler's own text (__sched_text_start ..
- * __sched_text_end): a blocked task's frames above schedule(). */
+ * __sched_text_end): a blocked task's frames above schedule().
+ */
 bool ksyms_in_sched_text(const struct ksyms *k, uint64_t addr);
 
 /*

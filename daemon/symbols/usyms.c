@@ -182,7 +182,8 @@ static int file_get(struct usyms *u, const char *path, struct usyms_file **ret)
 	*f = (struct usyms_file){ .path = strdup(path), .pending_fd = -1 };
 	if (!f->path)
 		return -ENOMEM;
-	u->table[h] = (uint32_t)++u->nfiles;
+	u->nfiles++;
+	u->table[h] = (uint32_t)u->nfiles;
 	if (u->nfiles * 2 > u->table_size) {
 		r = table_grow(u);
 		if (r < 0)
@@ -232,7 +233,8 @@ static int read_headers(struct usyms_file *f, Elf *elf)
 }
 
 /* A regular file, not of a FUSE file system (whose reads its owner's
- * process answers, or never): 0, -EINVAL, -EREMOTE. */
+ * process answers, or never): 0, -EINVAL, -EREMOTE.
+ */
 static int check_regular(int fd)
 {
 	struct statfs fs;
@@ -260,7 +262,8 @@ int usyms_open_regular(const char *path)
 }
 
 /* The debug file of a build id under /usr/lib/debug/.build-id/, which
- * carries that build id: an open fd and its name, or -1. */
+ * carries that build id: an open fd and its name, or -1.
+ */
 static int open_debug_file(const uint8_t *id, size_t len, char **name)
 {
 	char path[64 + 2 * USYMS_BUILD_ID_MAX], *p;
@@ -278,7 +281,8 @@ static int open_debug_file(const uint8_t *id, size_t len, char **name)
 	if (fd < 0)
 		return -1;
 	n = usyms_fd_build_id(fd, got, sizeof(got));
-	if (n != (int)len || memcmp(got, id, len) || !(*name = strdup(path))) {
+	*name = n == (int)len && !memcmp(got, id, len) ? strdup(path) : NULL;
+	if (!*name) {
 		close(fd);
 		return -1;
 	}
@@ -306,7 +310,10 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname,
 	struct usyms_file *f = *userdata;
 	int fd = f->pending_fd;
 
-	if (fd < 0 || !(*file_name = strdup(f->path)))
+	if (fd < 0)
+		return -1;
+	*file_name = strdup(f->path);
+	if (!*file_name)
 		return -1;
 	*elfp = f->pending_elf;
 	f->pending_fd = -1;
@@ -338,7 +345,8 @@ static void evict_one(struct usyms *u)
 }
 
 /* The module of f in d, at its own addresses (bias 0); its ELF is
- * f->pending_*, which libdwfl takes through find_elf(). */
+ * f->pending_*, which libdwfl takes through find_elf().
+ */
 static int report_module(struct usyms_file *f, Dwfl *d)
 {
 	void **userdata;

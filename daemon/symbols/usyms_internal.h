@@ -9,7 +9,8 @@
 
 /* An fd of the regular file at path, opened without blocking (a FIFO),
  * without following a last symlink, close-on-exec; -errno, -EINVAL when
- * not a regular file. */
+ * not a regular file.
+ */
 int usyms_open_regular(const char *path);
 
 /*

@@ -41,7 +41,8 @@ static bool is_function(const GElf_Sym *sym, GElf_Word shndx)
 }
 
 /* A function without a size (hand-written assembly) is taken to end
- * with its section; 1 when that is not known. */
+ * with its section; 1 when that is not known.
+ */
 static uint64_t sizeless_span(Elf *elf, GElf_Word shndx, uint64_t addr,
 			      GElf_Addr bias)
 {
@@ -78,7 +79,7 @@ int usyms_symtab_build(Dwfl_Module *mod, struct usyms_symtab *t)
 	t->n = 0;
 	if (count <= 0)
 		return 0;
-	if ((unsigned)count > USYMS_SYMTAB_MAX)
+	if ((unsigned int)count > USYMS_SYMTAB_MAX)
 		count = USYMS_SYMTAB_MAX;
 	t->syms = calloc((size_t)count, sizeof(*t->syms));
 	if (!t->syms)

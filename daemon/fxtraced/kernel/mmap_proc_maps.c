@@ -63,7 +63,8 @@ static size_t mapped_build_id(const char *proc, uint32_t pid, const struct maps_
 }
 
 /* Reads one line into line, skipping lines too long whole: 1 for a line,
- * 0 at the end. */
+ * 0 at the end.
+ */
 static int next_line(FILE *f, char *line, size_t size)
 {
 	bool skipping = false;
@@ -92,7 +93,7 @@ int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 {
 	_cleanup_free_ char *line = malloc(MAPS_LINE_MAX);
 	uint8_t id[MMAP_STORE_BUILD_ID_MAX];
-	unsigned lines = 0;
+	unsigned int lines = 0;
 
 	if (!line)
 		return -ENOMEM;

@@ -18,7 +18,8 @@
 #define MMAP_PROC_LINES_MAX 65536
 
 /* proc is "/proc", or a directory of the same layout (tests). Returns
- * the number of processes read, or -errno when proc cannot be listed. */
+ * the number of processes read, or -errno when proc cannot be listed.
+ */
 int mmap_proc_maps_scan(struct mmap_store *s, const char *proc);
 
 /* One process's maps file (opened by the caller), pid's. */

@@ -179,7 +179,8 @@ static int file_intern(struct mmap_store *s, const char *path, size_t len,
 	if (id_len)
 		memcpy(f->build_id, id, id_len);
 	s->path_bytes += len;
-	t->slots[h] = (uint32_t)++s->nfiles;
+	s->nfiles++;
+	t->slots[h] = (uint32_t)s->nfiles;
 	*ret = (uint32_t)(s->nfiles - 1);
 	return table_fit(s, t, s->nfiles, rehash_file);
 }
@@ -196,7 +197,8 @@ static struct mproc *proc_find(struct mmap_store *s, uint32_t pid)
 }
 
 /* The process pid, added when new. Its pointer is valid until the next
- * proc_get(). */
+ * proc_get().
+ */
 static int proc_get(struct mmap_store *s, uint32_t pid, struct mproc **ret)
 {
 	struct index_table *t = &s->proc_index;
@@ -222,7 +224,8 @@ static int proc_get(struct mmap_store *s, uint32_t pid, struct mproc **ret)
 	while (t->slots[h])
 		h = (h + 1) & (t->size - 1);
 	s->procs[s->nprocs] = (struct mproc){ .pid = pid };
-	t->slots[h] = (uint32_t)++s->nprocs;
+	s->nprocs++;
+	t->slots[h] = (uint32_t)s->nprocs;
 	r = table_fit(s, t, s->nprocs, rehash_proc);
 	if (r < 0)
 		return r;
@@ -231,7 +234,8 @@ static int proc_get(struct mmap_store *s, uint32_t pid, struct mproc **ret)
 }
 
 /* Of n and an entry overlapping it in address, the earlier ends when the
- * later starts. */
+ * later starts.
+ */
 static void order_overlap(struct mentry *n, struct mentry *e)
 {
 	if (n->start >= e->end || e->start >= n->end)
@@ -363,7 +367,8 @@ int mmap_store_find(struct mmap_store *s, uint32_t pid, uint64_t pc,
 	if (!p)
 		return -ENOENT;
 	/* At most one mapping holds (pc, ts): the last one found is likely
-	 * to again, the frames of a process coming in runs. */
+	 * to again, the frames of a process coming in runs.
+	 */
 	if (p->last_hit < p->nmaps && holds(&p->maps[p->last_hit], pc, ts))
 		e = &p->maps[p->last_hit];
 	for (i = 0; !e && i < p->nmaps; i++)

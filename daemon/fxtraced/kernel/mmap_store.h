@@ -49,7 +49,8 @@ int mmap_store_add(struct mmap_store *s, uint32_t pid, uint64_t ts,
 void mmap_store_exec(struct mmap_store *s, uint32_t pid, uint64_t ts);
 
 /* child was forked by parent at ts: it has the parent's mappings of that
- * time (a reused pid's older mappings end there). */
+ * time (a reused pid's older mappings end there).
+ */
 int mmap_store_fork(struct mmap_store *s, uint32_t parent, uint32_t child,
 		    uint64_t ts);
 

@@ -31,7 +31,8 @@
 #define TRACKER_PATH_BYTES_MAX (16u << 20)
 
 /* sample_id_all with PERF_SAMPLE_TID | PERF_SAMPLE_TIME: each record
- * ends with u32 pid, tid; u64 time. */
+ * ends with u32 pid, tid; u64 time.
+ */
 #define SAMPLE_ID_SIZE 16
 /* PERF_RECORD_MMAP2's fixed part after the header, before filename. */
 #define MMAP2_FIXED 64
@@ -73,7 +74,8 @@ static int open_dummy(int cpu)
 		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
 		.sample_id_all = 1,
 		/* mmap2 sets the format; without mmap the kernel counts
-		 * no listener and sends none (account_event()). */
+		 * no listener and sends none (account_event()).
+		 */
 		.mmap = 1,
 		.mmap2 = 1,
 		.comm = 1,

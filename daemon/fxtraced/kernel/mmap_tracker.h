@@ -18,11 +18,13 @@
 struct mmap_tracker;
 
 /* Opens the per-CPU events and reads /proc. -errno (-EACCES/-EPERM when
- * perf events are not allowed). */
+ * perf events are not allowed).
+ */
 int mmap_tracker_start(struct mmap_tracker **ret);
 
 /* Takes what the kernel queued in every CPU's ring. Call before each
- * drain of the trace's own rings, and once at stop. Returns 0 or -errno. */
+ * drain of the trace's own rings, and once at stop. Returns 0 or -errno.
+ */
 int mmap_tracker_drain(struct mmap_tracker *t);
 
 struct mmap_hit {

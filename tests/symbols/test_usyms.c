@@ -202,6 +202,66 @@ static void dynsym_names_exports(void **state)
 	usyms_free(u);
 }
 
+/* A local function of nm's listing of path with no other symbol at its
+ * address, or 0. */
+static uint64_t lone_local_function(const char *path, char *name, size_t size)
+{
+	char cmd[4200], line[600], sym[512], type;
+	unsigned long long addr, len, prev = 0;
+	uint64_t found = 0;
+	FILE *f;
+
+	/* Sorted by address: a lone one differs from both neighbours. */
+	snprintf(cmd, sizeof(cmd), "nm -S -n '%s'", path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %llx %c %511s", &addr, &len, &type, sym) != 4)
+			continue;
+		if (found && addr != found)
+			break;
+		if (found) {
+			found = 0; /* an alias follows: not lone */
+		} else if (type == 't' && len > 16 && addr != prev) {
+			found = addr;
+			snprintf(name, size, "%s", sym);
+		}
+		prev = addr;
+	}
+	pclose(f);
+	return found;
+}
+
+/* libc6-dbg's /usr/lib/debug/.build-id/ file names libc's local
+ * functions, which its .dynsym does not have. */
+static void debug_file_by_build_id(void **state)
+{
+	char debug[128], want[512], *p;
+	struct usyms *u = NULL;
+	struct placed pl;
+	const char *name = NULL;
+	uint8_t id[USYMS_BUILD_ID_MAX];
+	uint64_t vaddr;
+	int len, i;
+
+	(void)state;
+	place((const char *)getpid, &pl);
+	len = usyms_read_build_id(pl.path, id, sizeof(id));
+	assert_true(len > 2);
+	p = debug + sprintf(debug, "/usr/lib/debug/.build-id/%02x/", id[0]);
+	for (i = 1; i < len; i++)
+		p += sprintf(p, "%02x", id[i]);
+	strcpy(p, ".debug");
+	if (access(debug, R_OK))
+		skip();
+	vaddr = lone_local_function(debug, want, sizeof(want));
+	assert_int_not_equal(vaddr, 0);
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(usyms_lookup(u, pl.path, id, (size_t)len, vaddr + 1, &name), 0);
+	assert_string_equal(name, want);
+	usyms_free(u);
+}
+
 static void refuses_what_is_not_regular_elf(void **state)
 {
 	char dir[] = "/tmp/test-usyms-XXXXXX", fifo[64], text[64];
@@ -242,6 +302,7 @@ int main(void)
 		cmocka_unit_test(checks_build_id),
 		cmocka_unit_test(stripped_copy_has_no_names),
 		cmocka_unit_test(dynsym_names_exports),
+		cmocka_unit_test(debug_file_by_build_id),
 		cmocka_unit_test(refuses_what_is_not_regular_elf),
 	};
 

@@ -27,6 +27,7 @@
 #include <sys/vfs.h>
 
 #include "cleanup.h"
+#include "mount_table.h"
 #include "usyms.h"
 #include "usyms_internal.h"
 
@@ -72,6 +73,7 @@ struct usyms {
 	size_t nopen;
 	uint64_t clock;
 	struct arena_chunk *arena;
+	struct mount_table *mounts;
 };
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct usyms *, usyms_free);
@@ -79,6 +81,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(struct usyms *, usyms_free);
 int usyms_new(struct usyms **ret)
 {
 	_cleanup_(usyms_freep) struct usyms *u = calloc(1, sizeof(*u));
+	int r;
 
 	if (!u)
 		return -ENOMEM;
@@ -86,6 +89,9 @@ int usyms_new(struct usyms **ret)
 	u->table = calloc(u->table_size, sizeof(*u->table));
 	if (!u->table)
 		return -ENOMEM;
+	r = mount_table_load("/proc/self/mountinfo", &u->mounts);
+	if (r < 0)
+		return r;
 	elf_version(EV_CURRENT);
 	*ret = TAKE_PTR(u);
 	return 0;
@@ -121,6 +127,7 @@ void usyms_free(struct usyms *u)
 	}
 	free(u->files);
 	free(u->table);
+	mount_table_free(u->mounts);
 	free(u);
 }
 
@@ -372,6 +379,8 @@ static int file_open(struct usyms *u, struct usyms_file *f)
 	Dwfl *d;
 	int r;
 
+	if (mount_table_on_fuse(u->mounts, f->path))
+		return -EREMOTE;
 	fd = usyms_open_regular(f->path);
 	if (fd < 0)
 		return fd;
@@ -527,8 +536,15 @@ int usyms_fd_build_id(int fd, uint8_t *buf, size_t cap)
 
 int usyms_read_build_id(const char *path, uint8_t *buf, size_t cap)
 {
-	_cleanup_close_ int fd = usyms_open_regular(path);
+	_cleanup_(mount_table_freep) struct mount_table *mounts = NULL;
+	_cleanup_close_ int fd = -1;
+	int r = mount_table_load("/proc/self/mountinfo", &mounts);
 
+	if (r < 0)
+		return r;
+	if (mount_table_on_fuse(mounts, path))
+		return -EREMOTE;
+	fd = usyms_open_regular(path);
 	if (fd < 0)
 		return fd;
 	return usyms_fd_build_id(fd, buf, cap);

@@ -33,7 +33,9 @@ int usyms_file_offset_to_vaddr(struct usyms *u, const char *path, uint64_t off,
  * The function holding vaddr in path. build_id (build_id_len bytes; NULL
  * or 0 for no check) must match the file's build id, else -ESTALE.
  * *name is valid until usyms_free(). -ENOENT when no symbol holds vaddr;
- * -errno when the file cannot be opened.
+ * -errno when the file cannot be opened: -EINVAL not a regular file,
+ * -EREMOTE on a FUSE file system (never opened: its owner would answer),
+ * -ENOEXEC not ELF.
  */
 int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
 		 size_t build_id_len, uint64_t vaddr, const char **name);

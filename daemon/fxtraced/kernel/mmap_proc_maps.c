@@ -12,6 +12,7 @@
 
 #include "cleanup.h"
 #include "mmap_proc_maps.h"
+#include "mount_table.h"
 #include "usyms.h"
 
 /* Addresses, flags, offset, device, inode: under 128 bytes; then a path. */
@@ -91,12 +92,19 @@ static int next_line(FILE *f, char *line, size_t size)
 int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 			FILE *maps)
 {
+	_cleanup_(mount_table_freep) struct mount_table *mounts = NULL;
 	_cleanup_free_ char *line = malloc(MAPS_LINE_MAX);
 	uint8_t id[MMAP_STORE_BUILD_ID_MAX];
 	unsigned int lines = 0;
+	char path[PATH_MAX];
 
 	if (!line)
 		return -ENOMEM;
+	/* The process's own mounts, where its paths are: without them no
+	 * file of its is opened. */
+	snprintf(path, sizeof(path), "%s/%" PRIu32 "/mountinfo", proc, pid);
+	if (mount_table_load(path, &mounts) < 0)
+		mounts = NULL;
 	while (lines++ < MMAP_PROC_LINES_MAX && next_line(maps, line, MAPS_LINE_MAX)) {
 		struct maps_line m;
 		size_t id_len;
@@ -108,7 +116,9 @@ int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 		/* Anonymous, [vdso], [heap]: no file to name them. */
 		if (!m.exec || m.path[0] != '/')
 			continue;
-		id_len = mapped_build_id(proc, pid, &m, id);
+		id_len = 0;
+		if (mounts && !mount_table_on_fuse(mounts, m.path))
+			id_len = mapped_build_id(proc, pid, &m, id);
 		/* Over a cap: counted there; the next lines may still fit. */
 		(void)mmap_store_add(s, pid, 0, m.start, m.end - m.start, m.pgoff,
 				     m.path, strlen(m.path), id, id_len);

@@ -3,7 +3,8 @@
  * The executable file mappings of the processes that exist, from
  * PROC/[pid]/maps, into a mapping store (valid since before the trace),
  * with each file's build id read through PROC/[pid]/map_files/ (the file
- * mapped, even if replaced or deleted since). The text is the kernel's,
+ * mapped, even if replaced or deleted since), unless it is on a FUSE file
+ * system by PROC/[pid]/mountinfo (its owner answers the open, or never). The text is the kernel's,
  * but paths are other users' names: lines are bounded, a longer one is
  * skipped whole, and at most MMAP_PROC_LINES_MAX lines of a process are
  * read.

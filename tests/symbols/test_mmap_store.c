@@ -113,6 +113,46 @@ static void out_of_order_overlaps(void **state)
 	mmap_store_free(s);
 }
 
+/* Mappings of many lengths, added in any order, each found by its
+ * addresses; the gaps between them not. */
+static void many_mappings_any_order(void **state)
+{
+	struct mmap_store *s = NULL;
+	struct mmap_hit hit;
+	uint64_t start[200], len[200], at = 0x10000;
+	unsigned int order[200], i, seed = 1;
+
+	(void)state;
+	assert_int_equal(mmap_store_new(&roomy, &s), 0);
+	for (i = 0; i < 200; i++) {
+		len[i] = 0x1000 * (1 + (i * 7919) % 97);
+		start[i] = at;
+		at += len[i] + 0x1000;
+		order[i] = i;
+	}
+	for (i = 199; i > 0; i--) {
+		unsigned int j, tmp;
+
+		seed = seed * 1103515245 + 12345;
+		j = seed % (i + 1);
+		tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (i = 0; i < 200; i++)
+		assert_int_equal(mmap_store_add(s, 7, 0, start[order[i]], len[order[i]],
+						order[i], "/lib/x.so", 9, NULL, 0), 0);
+	for (i = 0; i < 200; i++) {
+		assert_int_equal(mmap_store_find(s, 7, start[i], 1, &hit), 0);
+		assert_int_equal(hit.pgoff, i);
+		assert_int_equal(mmap_store_find(s, 7, start[i] + len[i] - 1, 1, &hit), 0);
+		assert_int_equal(hit.pgoff, i);
+		assert_int_equal(mmap_store_find(s, 7, start[i] + len[i], 1, &hit), -ENOENT);
+	}
+	assert_int_equal(mmap_store_find(s, 7, 0xfff, 1, &hit), -ENOENT);
+	mmap_store_free(s);
+}
+
 static void files_by_path_and_build_id(void **state)
 {
 	struct mmap_store *s = NULL;
@@ -170,6 +210,7 @@ int main(void)
 		cmocka_unit_test(finds_by_time),
 		cmocka_unit_test(forks_copy_the_parent),
 		cmocka_unit_test(out_of_order_overlaps),
+		cmocka_unit_test(many_mappings_any_order),
 		cmocka_unit_test(files_by_path_and_build_id),
 		cmocka_unit_test(caps_and_bad_input_counted),
 	};

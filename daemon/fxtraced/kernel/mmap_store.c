@@ -21,10 +21,12 @@ struct mentry {
 	uint32_t file; /* index in files */
 };
 
+/* A process's mappings, sorted by start address, history included. */
 struct mproc {
 	uint32_t pid;
 	uint32_t nmaps, cap;
 	uint32_t last_hit;
+	uint64_t max_len; /* of its mappings: how far back a lookup looks */
 	uint64_t exited; /* 0: not seen exiting */
 	struct mentry *maps;
 };
@@ -248,6 +250,22 @@ static void order_overlap(struct mentry *n, struct mentry *e)
 	}
 }
 
+/* The index of the first mapping of p starting after addr. */
+static uint32_t first_after(const struct mproc *p, uint64_t addr)
+{
+	uint32_t lo = 0, hi = p->nmaps;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int proc_insert(struct mmap_store *s, struct mproc *p, struct mentry n)
 {
 	uint32_t i;
@@ -265,7 +283,12 @@ static int proc_insert(struct mmap_store *s, struct mproc *p, struct mentry n)
 	}
 	for (i = 0; i < p->nmaps; i++)
 		order_overlap(&n, &p->maps[i]);
-	p->maps[p->nmaps++] = n;
+	i = first_after(p, n.start);
+	memmove(&p->maps[i + 1], &p->maps[i], (p->nmaps - i) * sizeof(*p->maps));
+	p->maps[i] = n;
+	p->nmaps++;
+	if (n.end - n.start > p->max_len)
+		p->max_len = n.end - n.start;
 	s->mappings++;
 	return 0;
 }
@@ -371,10 +394,14 @@ int mmap_store_find(struct mmap_store *s, uint32_t pid, uint64_t pc,
 	 */
 	if (p->last_hit < p->nmaps && holds(&p->maps[p->last_hit], pc, ts))
 		e = &p->maps[p->last_hit];
-	for (i = 0; !e && i < p->nmaps; i++)
-		if (holds(&p->maps[i], pc, ts)) {
-			e = &p->maps[i];
-			p->last_hit = i;
+	/* Else back from the last mapping starting at or below pc, as far
+	 * as the longest mapping reaches.
+	 */
+	for (i = first_after(p, pc); !e && i > 0 && pc - p->maps[i - 1].start < p->max_len;
+	     i--)
+		if (holds(&p->maps[i - 1], pc, ts)) {
+			e = &p->maps[i - 1];
+			p->last_hit = i - 1;
 		}
 	if (!e)
 		return -ENOENT;

@@ -54,4 +54,13 @@ int usyms_read_build_id(const char *path, uint8_t *buf, size_t cap);
 /* The same of the file open at fd (e.g. /proc/PID/map_files/A-B). */
 int usyms_fd_build_id(int fd, uint8_t *buf, size_t cap);
 
+/*
+ * An fd of the regular file at path, opened as a file another user named
+ * is: without blocking (a FIFO), without following a last symlink,
+ * close-on-exec; -errno, -EINVAL when not a regular file, -EREMOTE on
+ * FUSE. The caller checks the mount table first (mount_table.h): the
+ * open itself may wait on a FUSE file system's owner.
+ */
+int usyms_open_regular(const char *path);
+
 #endif /* FXT_SYMBOLS_USYMS_H */

@@ -7,12 +7,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* An fd of the regular file at path, opened without blocking (a FIFO),
- * without following a last symlink, close-on-exec; -errno, -EINVAL when
- * not a regular file.
- */
-int usyms_open_regular(const char *path);
-
 /*
  * A module's functions sorted by address: libdwfl's own lookup
  * (dwfl_module_addrinfo) scans the whole symbol table each time, far too

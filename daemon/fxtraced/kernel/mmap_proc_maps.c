@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <limits.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -23,6 +25,8 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(DIR *, closedir);
 
 struct maps_line {
 	uint64_t start, end, pgoff;
+	uint64_t inode;
+	dev_t dev;
 	bool exec;
 	const char *path;
 };
@@ -41,13 +45,35 @@ static int parse_maps_line(char *line, struct maps_line *m)
 	if (end <= start || strlen(perms) != 4)
 		return -EINVAL;
 	*m = (struct maps_line){ .start = start, .end = end, .pgoff = pgoff,
+				 .inode = inode, .dev = makedev(major, minor),
 				 .exec = perms[2] == 'x', .path = line + n };
 	return 0;
 }
 
-/* The build id of the file pid maps at [start, end), or 0 bytes. */
-static size_t mapped_build_id(const char *proc, uint32_t pid, const struct maps_line *m,
-			      uint8_t *id)
+/* The build id of the file at m's path if it is still the file mapped
+ * (same device and inode), or 0 bytes. own: this process's mounts.
+ */
+static size_t path_build_id(const struct mount_table *own, const struct maps_line *m,
+			    uint8_t *id)
+{
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+	int len;
+
+	if (!own || mount_table_on_fuse(own, m->path))
+		return 0;
+	fd = usyms_open_regular(m->path);
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != m->dev || st.st_ino != m->inode)
+		return 0;
+	len = usyms_fd_build_id(fd, id, MMAP_STORE_BUILD_ID_MAX);
+	return len > 0 ? (size_t)len : 0;
+}
+
+/* The build id of the file pid maps at [start, end), or 0 bytes: through
+ * map_files (CAP_SYS_ADMIN), else by its path.
+ */
+static size_t mapped_build_id(const char *proc, uint32_t pid, const struct mount_table *own,
+			      const struct maps_line *m, uint8_t *id)
 {
 	char path[PATH_MAX];
 	_cleanup_close_ int fd = -1;
@@ -58,7 +84,7 @@ static size_t mapped_build_id(const char *proc, uint32_t pid, const struct maps_
 	/* A link the kernel resolves to the mapped file itself. */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return 0;
+		return path_build_id(own, m, id);
 	len = usyms_fd_build_id(fd, id, MMAP_STORE_BUILD_ID_MAX);
 	return len > 0 ? (size_t)len : 0;
 }
@@ -90,7 +116,7 @@ static int next_line(FILE *f, char *line, size_t size)
 }
 
 int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
-			FILE *maps)
+			FILE *maps, const struct mount_table *own)
 {
 	_cleanup_(mount_table_freep) struct mount_table *mounts = NULL;
 	_cleanup_free_ char *line = malloc(MAPS_LINE_MAX);
@@ -118,7 +144,7 @@ int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 			continue;
 		id_len = 0;
 		if (mounts && !mount_table_on_fuse(mounts, m.path))
-			id_len = mapped_build_id(proc, pid, &m, id);
+			id_len = mapped_build_id(proc, pid, own, &m, id);
 		/* Over a cap: counted there; the next lines may still fit. */
 		(void)mmap_store_add(s, pid, 0, m.start, m.end - m.start, m.pgoff,
 				     m.path, strlen(m.path), id, id_len);
@@ -143,12 +169,16 @@ static bool parse_pid(const char *name, uint32_t *pid)
 
 int mmap_proc_maps_scan(struct mmap_store *s, const char *proc)
 {
+	_cleanup_(mount_table_freep) struct mount_table *own = NULL;
 	_cleanup_(closedirp) DIR *dir = opendir(proc);
 	struct dirent *de;
 	int n = 0;
 
 	if (!dir)
 		return -errno;
+	/* Without it, no file is opened by its path. */
+	if (mount_table_load("/proc/self/mountinfo", &own) < 0)
+		own = NULL;
 	while ((de = readdir(dir))) {
 		_cleanup_(fclosep) FILE *maps = NULL;
 		char path[PATH_MAX];
@@ -161,7 +191,7 @@ int mmap_proc_maps_scan(struct mmap_store *s, const char *proc)
 		maps = fopen(path, "re");
 		if (!maps)
 			continue;
-		if (mmap_proc_maps_read(s, proc, pid, maps) == 0)
+		if (mmap_proc_maps_read(s, proc, pid, maps, own) == 0)
 			n++;
 	}
 	return n;

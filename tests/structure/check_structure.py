@@ -17,10 +17,12 @@ FILE_MAX, FUNC_MAX, README_MAX = 1000, 80, 12 * 1024
 # What each daemon folder may include besides itself and <fxt/...>.
 MAY_INCLUDE = {
     'daemon/common': set(),
+    'daemon/symbols': {'daemon/common'},
     'daemon/archive': set(),
     'daemon/analysis': {'daemon/archive'},
-    'daemon/fxtraced': {'daemon/common', 'daemon/archive'},
-    'daemon/tracectl': {'daemon/common', 'daemon/archive', 'daemon/analysis'},
+    'daemon/fxtraced': {'daemon/common', 'daemon/symbols', 'daemon/archive'},
+    'daemon/tracectl': {'daemon/common', 'daemon/symbols', 'daemon/archive',
+                        'daemon/analysis'},
 }
 breaches = []
 

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The executable file mappings of the processes that exist, from
+ * PROC/[pid]/maps, into a mapping store (valid since before the trace),
+ * with each file's build id read through PROC/[pid]/map_files/ (the file
+ * mapped, even if replaced or deleted since) or else by its path, unless it is on a FUSE file
+ * system by PROC/[pid]/mountinfo (its owner answers the open, or never). The text is the kernel's,
+ * but paths are other users' names: lines are bounded, a longer one is
+ * skipped whole, and at most MMAP_PROC_LINES_MAX lines of a process are
+ * read.
+ */
+#ifndef FXT_KERNEL_MMAP_PROC_MAPS_H
+#define FXT_KERNEL_MMAP_PROC_MAPS_H
+
+#include <stdio.h>
+
+#include "mmap_store.h"
+
+#define MMAP_PROC_LINES_MAX 65536
+
+/* proc is "/proc", or a directory of the same layout (tests). Returns
+ * the number of processes read, or -errno when proc cannot be listed.
+ */
+int mmap_proc_maps_scan(struct mmap_store *s, const char *proc);
+
+struct mount_table;
+
+/*
+ * One process's maps file (opened by the caller), pid's. own, this
+ * process's mounts (or NULL), lets a build id be read by the file's path
+ * (same device and inode) when map_files is not open to us (it needs
+ * CAP_SYS_ADMIN).
+ */
+int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
+			FILE *maps, const struct mount_table *own);
+
+#endif /* FXT_KERNEL_MMAP_PROC_MAPS_H */

@@ -59,7 +59,7 @@ static void mapping_entry(void **state)
 	assert_int_equal(w[2], 0x79782f);	/* "/xy" + zero padding */
 	assert_int_equal(w[3], 0xefbeadde);
 	assert_int_equal(w[4], 0);
-	assert_int_equal(w[5], 0x42);
+	assert_int_equal(w[5], 0x42000000); /* byte 19 */
 	assert_int_equal(w[6], ~0ull);	/* nothing past the entry */
 
 	assert_int_equal(fxt_stacks_get_mapping(w, 6, &d), 6);

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "fxt.h"
+#include "kdev.h"
 
 /* Blob names (readers match the resolved name, inline or indexed). */
 #define FXT_STACKS_NAME_MAPPINGS "fxtrace:mappings"
@@ -43,31 +44,16 @@
 #define FXT_STACKS_NAME_PERFETTO_DROPPED "fxtrace:perfetto_dropped"
 
 /*
- * The manager writes these names as indexed strings of the kernel
- * provider's section, FXT_STACKS_STRING_TABLE[i] at FXT_STACKS_STR_BASE
- * + i (a free range: sched 1.., irq 256.., syscalls 1024..2047, kdev
- * 0x7f00..).
+ * The manager writes these names as the kernel provider's indexed
+ * strings of include/fxt/kdev.h (FXT_KDEV_STRING_TABLE).
  */
-#define FXT_STACKS_STR_BASE 0x7e00u
-
-enum fxt_stacks_string {
-	FXT_STACKS_STR_MAPPINGS = FXT_STACKS_STR_BASE,
-	FXT_STACKS_STR_FRAMES,
-	FXT_STACKS_STR_STACKS,
-	FXT_STACKS_STR_SYMBOLS,
-	FXT_STACKS_STR_PERFETTO,
-	FXT_STACKS_STR_PERFETTO_DROPPED,
-	FXT_STACKS_STR_STACK,	/* the sample's "stack" argument */
-	FXT_STACKS_STR_END,
-};
-
-#define FXT_STACKS_STR_COUNT (FXT_STACKS_STR_END - FXT_STACKS_STR_BASE)
-
-#define FXT_STACKS_STRING_TABLE                                            \
-	{ FXT_STACKS_NAME_MAPPINGS, FXT_STACKS_NAME_FRAMES,                \
-	  FXT_STACKS_NAME_STACKS, FXT_STACKS_NAME_SYMBOLS,                 \
-	  FXT_STACKS_NAME_PERFETTO, FXT_STACKS_NAME_PERFETTO_DROPPED,      \
-	  "stack" }
+#define FXT_STACKS_STR_MAPPINGS FXT_KDEV_STR_MAPPINGS
+#define FXT_STACKS_STR_FRAMES FXT_KDEV_STR_FRAMES
+#define FXT_STACKS_STR_STACKS FXT_KDEV_STR_STACKS
+#define FXT_STACKS_STR_SYMBOLS FXT_KDEV_STR_SYMBOLS
+#define FXT_STACKS_STR_PERFETTO FXT_KDEV_STR_PERFETTO
+#define FXT_STACKS_STR_PERFETTO_DROPPED FXT_KDEV_STR_PERFETTO_DROPPED
+#define FXT_STACKS_STR_STACK FXT_KDEV_STR_STACK	/* the "stack" argument */
 
 /*
  * A blob record is at most 4095 words; with an indexed name that leaves

@@ -13,23 +13,18 @@
 #include <cmocka.h>
 
 #include <fxt/kdev.h>
-#include <fxt/ksyscall.h>
 #include <fxt/stacks.h>
 
 static void string_table(void **state)
 {
-	static const char *const table[] = FXT_STACKS_STRING_TABLE;
+	static const char *const table[] = FXT_KDEV_STRING_TABLE;
 
 	(void)state;
-	assert_int_equal(sizeof(table) / sizeof(*table), FXT_STACKS_STR_COUNT);
-	assert_true(FXT_STACKS_STR_END <= FXT_KDEV_STR_BASE);
-	assert_true(FXT_STACKS_STR_BASE >=
-		    FXT_KSYSCALL_NAME_BASE + FXT_KSYSCALL_NR_MAX);
-#define AT(i) table[(i) - FXT_STACKS_STR_BASE]
-	assert_string_equal(AT(FXT_STACKS_STR_MAPPINGS), "fxtrace:mappings");
-	assert_string_equal(AT(FXT_STACKS_STR_FRAMES), "fxtrace:frames");
-	assert_string_equal(AT(FXT_STACKS_STR_STACKS), "fxtrace:stacks");
-	assert_string_equal(AT(FXT_STACKS_STR_SYMBOLS), "fxtrace:symbols");
+#define AT(i) table[(i) - FXT_KDEV_STR_BASE]
+	assert_string_equal(AT(FXT_STACKS_STR_MAPPINGS), FXT_STACKS_NAME_MAPPINGS);
+	assert_string_equal(AT(FXT_STACKS_STR_FRAMES), FXT_STACKS_NAME_FRAMES);
+	assert_string_equal(AT(FXT_STACKS_STR_STACKS), FXT_STACKS_NAME_STACKS);
+	assert_string_equal(AT(FXT_STACKS_STR_SYMBOLS), FXT_STACKS_NAME_SYMBOLS);
 	assert_string_equal(AT(FXT_STACKS_STR_PERFETTO), "perfetto");
 	assert_string_equal(AT(FXT_STACKS_STR_PERFETTO_DROPPED),
 			    "fxtrace:perfetto_dropped");

@@ -395,6 +395,13 @@ static int write_sample(struct profile_ingest *p, const uint64_t *rec,
 	return 0;
 }
 
+static void count_drop(struct profile_ingest *p, const uint64_t *rec)
+{
+	p->st.dropped++;
+	if (rec[1] == fxt_ksample_format_word(FXT_KSAMPLE_OFFCPU))
+		p->st.dropped_offcpu++;
+}
+
 int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
 			  size_t words, profile_emit_fn emit, void *ctx)
 {
@@ -404,8 +411,12 @@ int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
 	uint16_t n;
 	int err;
 
-	if (p->finished || !fxt_ksample_parse((const __u64 *)rec, words, &s)) {
+	if (words < 2) {
 		p->st.dropped++;
+		return 0;
+	}
+	if (p->finished || !fxt_ksample_parse((const __u64 *)rec, words, &s)) {
+		count_drop(p, rec);
 		return 0;
 	}
 	err = sample_frames(p, &s, emit, ctx, ids, &n);
@@ -413,7 +424,7 @@ int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
 		err = stack_id(p, ids, n, emit, ctx, &stack);
 	/* What was interned is written all the same: later samples use it. */
 	if (err == -ENOSPC || err == -ENOMEM) {
-		p->st.dropped++;
+		count_drop(p, rec);
 		return flush_pending(p, emit, ctx);
 	}
 	if (!err)

@@ -49,6 +49,7 @@ typedef int (*profile_emit_fn)(void *ctx, const uint64_t *rec, size_t words);
 struct profile_ingest_stats {
 	uint64_t samples;	/* sample records written */
 	uint64_t dropped;	/* raw records lost: malformed, or memory bound */
+	uint64_t dropped_offcpu;	/* of which kernel:offcpu records */
 	uint64_t perfetto_dropped;	/* samples past the Perfetto bound */
 };
 

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <fxt/ksample.h>
@@ -24,6 +25,7 @@
 
 #include "profile_ingest.h"
 #include "profile_perfetto.h"
+#include "profile_sources.h"
 
 #define KTEXT 0xffffffff81000000ull
 #define KTEXT_END 0xffffffff82000000ull
@@ -611,6 +613,71 @@ static void perfetto_chunks_and_bound(void **state)
 	free(o);
 }
 
+/*
+ * The session's own resolver over a kallsyms file made here (the real
+ * parser, ksyms.h): kernel frames named from it, trimmed at the
+ * scheduler's text, and no output word in any range it reports.
+ */
+static const char fake_kallsyms[] =
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T bpf_trace_run2\n"
+	"ffffffff81001000 T do_work\n"
+	"ffffffff81002000 T __sched_text_start\n"
+	"ffffffff81002000 T __schedule\n"
+	"ffffffff81003000 T schedule\n"
+	"ffffffff81004000 T __sched_text_end\n"
+	"ffffffff81004000 T pipe_read\n"
+	"ffffffff81005000 T _etext\n"
+	"ffffffffc0001000 t nvme_irq\t[nvme]\n";
+
+static void real_kallsyms_resolver(void **state)
+{
+	static const uint64_t k[4] = { KTEXT + 0x0040, KTEXT + 0x2100,
+				       0xffffffffc0001010ull, KTEXT + 0x1010 };
+	char path[] = "/tmp/fxt-kallsyms-XXXXXX";
+	const uint64_t (*ranges)[2];
+	struct profile_sources *src;
+	struct profile_resolver r;
+	struct profile_ingest *p;
+	struct out *o = calloc(1, sizeof(*o));
+	struct fxt_stacks_frame f = { 0 };
+	uint64_t rec[64];
+	size_t n, i, j, nr;
+	int fd = mkstemp(path);
+	bool nvme = false;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, fake_kallsyms, sizeof(fake_kallsyms) - 1),
+			 sizeof(fake_kallsyms) - 1);
+	close(fd);
+	assert_int_equal(profile_sources_new(path, false, &src), 0);
+	unlink(path);
+	profile_sources_resolver(src, &r);
+	assert_int_equal(profile_ingest_new(&r, 0, 0, &p), 0);
+	n = raw(rec, FXT_KSAMPLE_OFFCPU, 7000, 4, k, 1, oncpu_u, 5);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	/* frames: nvme_irq [nvme] +0x10, do_work +0x10, [unknown] user */
+	assert_int_equal(FXT_GET(o->w[0], FXT_BLOB_NAME), FXT_KDEV_STR_FRAMES);
+	for (i = 1; i < fxt_record_words(o->w[0]); i += j) {
+		j = fxt_stacks_get_frame(o->w + i, fxt_record_words(o->w[0]) - i,
+					 &f);
+		assert_true(j > 0);
+		nvme |= f.name_len == 15 && !memcmp(f.name, "nvme_irq [nvme]", 15);
+		assert_true(f.kind != FXT_STACKS_FRAME_KERNEL || f.addr == 0x10);
+	}
+	assert_true(nvme);
+	nr = profile_sources_kernel_ranges(src, &ranges);
+	assert_true(nr > 0);
+	for (i = 0; i < o->len; i++)
+		for (j = 0; j < nr; j++)
+			assert_false(o->w[i] >= ranges[j][0] &&
+				     o->w[i] < ranges[j][1]);
+	profile_ingest_free(p);
+	profile_sources_free(src);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -619,6 +686,7 @@ int main(void)
 		cmocka_unit_test(losses_are_counted),
 		cmocka_unit_test(finish_symbols_and_perfetto),
 		cmocka_unit_test(perfetto_chunks_and_bound),
+		cmocka_unit_test(real_kallsyms_resolver),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,6 +109,12 @@ void profile_sources_status(const struct profile_sources *s,
 	*st = s->st;
 }
 
+size_t profile_sources_kernel_ranges(const struct profile_sources *s,
+		       const uint64_t (**ranges)[2])
+{
+	return s->ksyms ? ksyms_ranges(s->ksyms, ranges) : 0;
+}
+
 void profile_sources_free(struct profile_sources *s)
 {
 	if (!s)

@@ -10,6 +10,8 @@
 #define FXT_PROFILE_SOURCES_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "profile_ingest.h"
 
@@ -30,6 +32,9 @@ void profile_sources_resolver(struct profile_sources *s,
 			      struct profile_resolver *r);
 void profile_sources_status(const struct profile_sources *s,
 			    struct profile_sources_status *st);
+/* The kernel's text ranges (none without kallsyms): for checks. */
+size_t profile_sources_kernel_ranges(const struct profile_sources *s,
+		       const uint64_t (**ranges)[2]);
 void profile_sources_free(struct profile_sources *s);
 
 #endif /* FXT_PROFILE_SOURCES_H */

@@ -51,6 +51,8 @@ struct usyms_file {
 	Elf *pending_elf;
 	Dwfl *dwfl; /* NULL while closed */
 	Dwfl_Module *mod;
+	struct usyms_symtab symtab; /* built at the first lookup */
+	bool symtab_built;
 	uint64_t last_use;
 };
 
@@ -91,6 +93,8 @@ static void file_close(struct usyms *u, struct usyms_file *f)
 {
 	if (!f->dwfl)
 		return;
+	usyms_symtab_clear(&f->symtab);
+	f->symtab_built = false;
 	dwfl_end(f->dwfl);
 	f->dwfl = NULL;
 	f->mod = NULL;
@@ -450,9 +454,7 @@ int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
 		 size_t build_id_len, uint64_t vaddr, const char **name)
 {
 	struct usyms_file *f;
-	const char *found;
-	GElf_Off off;
-	GElf_Sym sym;
+	struct usyms_sym *s;
 	int r = file_ready(u, path, &f);
 
 	if (r < 0)
@@ -461,10 +463,18 @@ int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
 	    (build_id_len != f->build_id_len ||
 	     memcmp(build_id, f->build_id, build_id_len)))
 		return -ESTALE;
-	found = dwfl_module_addrinfo(f->mod, vaddr, &off, &sym, NULL, NULL, NULL);
-	if (!found || !*found)
+	if (!f->symtab_built) {
+		r = usyms_symtab_build(f->mod, &f->symtab);
+		if (r < 0)
+			return r;
+		f->symtab_built = true;
+	}
+	s = usyms_symtab_find(&f->symtab, vaddr);
+	if (!s)
 		return -ENOENT;
-	*name = arena_copy(u, found);
+	if (!s->copy)
+		s->copy = arena_copy(u, s->name);
+	*name = s->copy;
 	return *name ? 0 : -ENOMEM;
 }
 

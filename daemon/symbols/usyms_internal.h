@@ -3,6 +3,7 @@
 #ifndef FXT_SYMBOLS_USYMS_INTERNAL_H
 #define FXT_SYMBOLS_USYMS_INTERNAL_H
 
+#include <elfutils/libdwfl.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,5 +14,29 @@ int usyms_open_regular(const char *path);
 
 /* The GNU build id of the ELF open at fd, as usyms_read_build_id(). */
 int usyms_fd_build_id(int fd, uint8_t *buf, size_t cap);
+
+/*
+ * A module's functions sorted by address: libdwfl's own lookup
+ * (dwfl_module_addrinfo) scans the whole symbol table each time, far too
+ * slow for the frames of a trace. Names point into libdwfl's tables:
+ * valid while the module's Dwfl is.
+ */
+struct usyms_sym {
+	uint64_t addr, size;
+	const char *name;
+	const char *copy; /* the name handed out, once copied */
+	uint32_t rank; /* global, weak, local; then table order */
+	uint32_t index;
+};
+
+struct usyms_symtab {
+	struct usyms_sym *syms;
+	size_t n;
+};
+
+int usyms_symtab_build(Dwfl_Module *mod, struct usyms_symtab *t);
+/* The function holding addr, or NULL. */
+struct usyms_sym *usyms_symtab_find(const struct usyms_symtab *t, uint64_t addr);
+void usyms_symtab_clear(struct usyms_symtab *t);
 
 #endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

@@ -91,4 +91,5 @@ void kernel_profile_add_stats(const struct kernel_profile *kp,
 	st->event_dropped[FXT_SCHED_EV_BIT_SAMPLE] +=
 		ps.dropped - ps.dropped_offcpu;
 	st->event_dropped[FXT_SCHED_EV_BIT_OFFCPU] += ps.dropped_offcpu;
+	st->perfetto_dropped += ps.perfetto_dropped;
 }

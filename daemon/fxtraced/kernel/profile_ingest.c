@@ -14,7 +14,6 @@
 #include "profile_internal.h"
 
 #define PROFILE_INTERN_BUDGET (256u << 20)
-#define PROFILE_PERFETTO_MAX (2u << 20)
 /* Frame names written at most this long (kallsyms names are shorter). */
 #define PROFILE_NAME_MAX 255u
 /* Paths kept at most this long (PATH_MAX). */
@@ -45,7 +44,8 @@ int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 	profile_intern_init(&p->mappings, budget / 8);
 	profile_intern_init(&p->frames, budget / 2);
 	profile_intern_init(&p->stacks, budget / 2);
-	p->kept_max = perfetto_max ? perfetto_max : PROFILE_PERFETTO_MAX;
+	p->kept_max = perfetto_max ? perfetto_max :
+				    PROFILE_PERFETTO_SAMPLES_MAX;
 	for (i = 0; i < 3; i++) {
 		p->pending[i] = calloc(1, sizeof(*p->pending[i]));
 		if (!p->pending[i]) {

@@ -55,6 +55,9 @@ struct profile_ingest_stats {
 
 struct profile_ingest;
 
+/* Samples kept for the Perfetto blobs by default (about 64 MiB). */
+#define PROFILE_PERFETTO_SAMPLES_MAX (2u << 20)
+
 /* Bounds: interned bytes, samples kept for Perfetto (0: defaults). */
 int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 		       size_t perfetto_max, struct profile_ingest **ret);

@@ -10,7 +10,8 @@
  *   burn_seventy or burn_thirty, the first 55%..85% of both (a frame in
  *   a known file by its ELF address, one in none by its raw PC);
  * - off-CPU samples of thread BLOCKER: at least 5 with blocked_ns > 0,
- *   kernel frames (one of them named) and user frames.
+ *   kernel frames (one of them named) and user frames;
+ * - the end's Perfetto blobs and their one drop count.
  *
  * check-stack-samples FILE KALLSYMS PID WORKER BLOCKER SEVENTY THIRTY
  *     SEVENTY, THIRTY: RUNTIME,SIZE,VADDR (hexadecimal): where the
@@ -62,6 +63,7 @@ struct check {
 	struct sample *samples;
 	size_t nsamples, cap;
 	uint64_t diags, raw, bad;
+	uint64_t perfetto, perfetto_dropped;	/* blobs of the stop */
 };
 
 static void table_frames(struct check *c, const uint64_t *w, size_t n)
@@ -154,8 +156,12 @@ static void see(struct check *c, const struct fxt_record *r)
 			see_sample(c, r);
 		return;
 	}
+	if (r->type == FXT_RECORD_BLOB && r->blob.blob_type == FXT_BLOB_PERFETTO)
+		c->perfetto++;
 	if (r->type != FXT_RECORD_BLOB || r->blob.blob_type != FXT_BLOB_DATA)
 		return;
+	if (fxt_str_is(r->blob.name, FXT_STACKS_NAME_PERFETTO_DROPPED))
+		c->perfetto_dropped++;
 	if (fxt_str_is(r->blob.name, FXT_STACKS_NAME_FRAMES))
 		table_frames(c, payload, r->blob.payload_len / 8);
 	else if (fxt_str_is(r->blob.name, FXT_STACKS_NAME_STACKS))
@@ -287,6 +293,12 @@ static bool verdict(const struct check *c)
 		   n.seventy * 100 > burnt * 85) {
 		printf("burn_seventy has %.0f%% of the burn samples\n",
 		       100.0 * n.seventy / burnt);
+		ok = false;
+	}
+	if (!c->perfetto || c->perfetto_dropped != 1) {
+		printf("%" PRIu64 " Perfetto blobs, %" PRIu64
+		       " Perfetto drop counts: not those of a stop\n",
+		       c->perfetto, c->perfetto_dropped);
 		ok = false;
 	}
 	if (n.blocked_full < 5 || !n.named) {

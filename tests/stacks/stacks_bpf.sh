@@ -13,6 +13,8 @@
 #   off-CPU samples with blocked_ns > 0, kernel and user frames;
 # - the same with the workload in a child that exits before the trace
 #   stops; stop prints kernel:sample and kernel:offcpu rows;
+# - a snapshot of a circular trace is complete by itself: the same
+#   checks on the snapshot, taken after the workload ran;
 # - --sample-rate and --offcpu-min are checked, out of range a usage
 #   error; --offcpu-min 1s leaves no off-CPU sample of 20 ms blocks.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
@@ -77,6 +79,17 @@ done
 record child -- "$STACK_WORKLOAD" --child --seconds 2 ||
 	fail "child: tracectl record"
 check child
+
+# A snapshot holds the tables of the stacks it holds, and no raw record.
+"$TRACECTL" start -o "$T/circ.fxt" --mode circular --kernel=bpf \
+	--kernel-buffer-size 8M --categories kernel:sample,kernel:offcpu \
+	>"$T/circ.start" 2>&1 || fail "circular: $(cat "$T/circ.start")"
+"$STACK_WORKLOAD" --seconds 2 >"$T/snap.out" ||
+	fail "circular: the workload failed"
+"$TRACECTL" snapshot -o "$T/snap.fxt" >>"$T/snap.out" 2>&1 ||
+	fail "circular: $(cat "$T/snap.out")"
+"$TRACECTL" stop >"$T/circ.stop" 2>&1 || fail "circular: $(cat "$T/circ.stop")"
+check snap
 
 # 20 ms blocks are all shorter than 1 s: no off-CPU sample of them.
 record long --offcpu-min 1s -- "$STACK_WORKLOAD" --seconds 1 ||

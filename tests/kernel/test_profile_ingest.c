@@ -613,6 +613,40 @@ static void perfetto_chunks_and_bound(void **state)
 	free(o);
 }
 
+/* A later generation's ids (a manager taking a trace over): offset. */
+static void generation_offsets_ids(void **state)
+{
+	const uint64_t g = 3ull << 24;
+	struct profile_ingest *p = new_ingest(0);
+	struct out *o = calloc(1, sizeof(*o));
+	struct fxt_stacks_symbol sym = { 0 };
+	uint64_t rec[64];
+	size_t n = raw(rec, FXT_KSAMPLE_ONCPU, 5000, 2, oncpu_k, 2, oncpu_u, 9);
+	const uint64_t *w = o->w;
+
+	(void)state;
+	profile_ingest_set_generation(p, 3);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	assert_int_equal(w[1] & 0xffffffff, g | 1);	/* mapping */
+	w += 5;
+	assert_int_equal(w[1] & 0xffffffff, g | 1);	/* kernel frame */
+	assert_int_equal(w[2], 0);			/* the kernel, always 0 */
+	assert_int_equal(w[10] & 0xffffffff, g | 3);	/* user frame */
+	assert_int_equal(w[11], g | 1);			/* its mapping */
+	w += 18;
+	assert_int_equal(w[1] & 0xffffffff, g | 1);	/* stack */
+	assert_int_equal(w[2], (g | 1) | (g | 2) << 32);
+	w += 4;
+	assert_int_equal(w[7], g | 1);			/* the sample's stack */
+	o->len = 0;
+	assert_int_equal(profile_ingest_finish(p, collect, o), 0);
+	assert_int_equal(FXT_GET(o->w[0], FXT_BLOB_NAME), FXT_KDEV_STR_SYMBOLS);
+	assert_true(fxt_stacks_get_symbol(o->w + 1, 2, &sym) > 0);
+	assert_int_equal(sym.frame_id, g | 3);
+	profile_ingest_free(p);
+	free(o);
+}
+
 /*
  * The session's own resolver over a kallsyms file made here (the real
  * parser, ksyms.h): kernel frames named from it, trimmed at the
@@ -686,6 +720,7 @@ int main(void)
 		cmocka_unit_test(losses_are_counted),
 		cmocka_unit_test(finish_symbols_and_perfetto),
 		cmocka_unit_test(perfetto_chunks_and_bound),
+		cmocka_unit_test(generation_offsets_ids),
 		cmocka_unit_test(real_kallsyms_resolver),
 	};
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/random.h>
+#include <time.h>
 
 #include <fxt/fxt_sched_uapi.h>
 #include <fxt/ksample.h>
@@ -14,7 +16,19 @@ struct kernel_profile {
 	struct profile_ingest *ingest;
 };
 
-int kernel_profile_new(uint32_t events, struct kernel_profile **ret)
+/* 1..255, at random: the generations of one trace differ (1 in 255). */
+static uint8_t new_generation(void)
+{
+	uint8_t g = 0;
+
+	while (!g)
+		if (getrandom(&g, sizeof(g), 0) != sizeof(g))
+			g = (uint8_t)(1 + (uint64_t)time(NULL) % 255);
+	return g;
+}
+
+int kernel_profile_new(uint32_t events, bool adopted,
+		       struct kernel_profile **ret)
 {
 	struct kernel_profile *kp;
 	int err;
@@ -30,6 +44,8 @@ int kernel_profile_new(uint32_t events, struct kernel_profile **ret)
 		profile_sources_resolver(kp->src, &kp->r);
 		err = profile_ingest_new(&kp->r, 0, 0, &kp->ingest);
 	}
+	if (!err && adopted)
+		profile_ingest_set_generation(kp->ingest, new_generation());
 	if (err) {
 		kernel_profile_free(kp);
 		return err;

@@ -17,8 +17,13 @@
 
 struct kernel_profile;
 
-/* For events (FXT_SCHED_EV_*): NULL without stack categories. */
-int kernel_profile_new(uint32_t events, struct kernel_profile **ret);
+/*
+ * For events (FXT_SCHED_EV_*): NULL without stack categories. adopted: a
+ * trace taken over from a manager that died, whose ids are in the archive
+ * already: ours are of another generation.
+ */
+int kernel_profile_new(uint32_t events, bool adopted,
+		       struct kernel_profile **ret);
 void kernel_profile_free(struct kernel_profile *kp);
 /* Before each drain of the rings. */
 void kernel_profile_refresh(struct kernel_profile *kp);

@@ -365,7 +365,7 @@ int kernel_session_open(struct kernel_session **out,
 		ks->mem_selected = mem_selected(ks);
 	ks->started = cfg->nadopt && !err;
 	if (ks->started)
-		err = kernel_profile_new(ks->cfg.events, &ks->profile);
+		err = kernel_profile_new(ks->cfg.events, true, &ks->profile);
 	if (ks->started && !err)
 		err = dump_names(ks);
 	if (err) {
@@ -447,7 +447,8 @@ int kernel_session_start(struct kernel_session *ks)
 		return -EALREADY;
 	/* Mappings tracked before the first sample can be taken. */
 	err = ks->profile ? 0 :
-			    kernel_profile_new(ks->cfg.events, &ks->profile);
+			    kernel_profile_new(ks->cfg.events, false,
+					       &ks->profile);
 	if (!err)
 		err = ks->ops->start(ks->state);
 	if (err)

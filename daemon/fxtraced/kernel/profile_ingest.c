@@ -41,9 +41,9 @@ int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 	if (!p)
 		return -ENOMEM;
 	p->r = *r;
-	profile_intern_init(&p->mappings, budget / 8);
-	profile_intern_init(&p->frames, budget / 2);
-	profile_intern_init(&p->stacks, budget / 2);
+	profile_intern_init(&p->mappings, budget / 8, UINT32_MAX);
+	profile_intern_init(&p->frames, budget / 2, UINT32_MAX);
+	profile_intern_init(&p->stacks, budget / 2, UINT32_MAX);
 	p->kept_max = perfetto_max ? perfetto_max :
 				    PROFILE_PERFETTO_SAMPLES_MAX;
 	for (i = 0; i < 3; i++) {
@@ -56,6 +56,19 @@ int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 	}
 	*ret = p;
 	return 0;
+}
+
+void profile_ingest_set_generation(struct profile_ingest *p,
+				   uint8_t generation)
+{
+	const uint32_t max = (1u << PROFILE_ID_GENERATION_SHIFT) - 1;
+
+	p->id_base = (uint32_t)generation << PROFILE_ID_GENERATION_SHIFT;
+	if (generation) {
+		p->mappings.max_count = max;
+		p->frames.max_count = max;
+		p->stacks.max_count = max;
+	}
 }
 
 void profile_ingest_free(struct profile_ingest *p)
@@ -165,7 +178,7 @@ static int mapping_id(struct profile_ingest *p,
 				 (uint32_t)(plen + 1 + blen), id, &added);
 	if (err || !added)
 		return err;
-	m = (struct fxt_stacks_mapping){ .id = *id,
+	m = (struct fxt_stacks_mapping){ .id = p->id_base + *id,
 					 .path_len = (uint16_t)plen,
 					 .build_id_len = (uint8_t)blen,
 					 .path = hit->path,
@@ -199,8 +212,10 @@ static int frame_write(struct profile_ingest *p, uint32_t id,
 	const struct profile_frame *f = &p->frame[id - 1];
 	size_t len = f->name ? strlen(f->name) : 0;
 	struct fxt_stacks_frame e = {
-		.id = id, .kind = f->kind, .name_len = (uint16_t)len,
-		.mapping_id = f->mapping, .addr = f->addr, .name = f->name,
+		.id = p->id_base + id, .kind = f->kind,
+		.name_len = (uint16_t)len,
+		.mapping_id = f->mapping ? p->id_base + f->mapping : 0,
+		.addr = f->addr, .name = f->name,
 	};
 	uint64_t *at;
 	int err;
@@ -326,17 +341,21 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 static int stack_id(struct profile_ingest *p, const uint32_t *ids, uint16_t n,
 		    profile_emit_fn emit, void *ctx, uint32_t *id)
 {
+	uint32_t written[FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX];
 	uint64_t *at;
+	uint16_t i;
 	int added, err;
 
 	err = profile_intern_get(&p->stacks, ids, n * (uint32_t)sizeof(*ids),
 				 id, &added);
 	if (err || !added)
 		return err;
+	for (i = 0; i < n; i++)
+		written[i] = p->id_base + ids[i];
 	err = pending_room(p, TABLE_STACKS, fxt_stacks_stack_words(n), emit,
 			   ctx, &at);
 	if (!err)
-		fxt_stacks_put_stack(at, *id, ids, n);
+		fxt_stacks_put_stack(at, p->id_base + *id, written, n);
 	return err;
 }
 
@@ -381,7 +400,7 @@ static int write_sample(struct profile_ingest *p, const uint64_t *rec,
 		.stack_ref = FXT_STACKS_STR_STACK,
 		.weight_ref = (uint16_t)FXT_GET(rec[7], FXT_ARG_NAME),
 		.ts = s->ts, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-		.stack_id = stack, .weight_ns = s->weight_ns,
+		.stack_id = p->id_base + stack, .weight_ns = s->weight_ns,
 	};
 	uint64_t w[FXT_STACKS_SAMPLE_WORDS];
 	int err;

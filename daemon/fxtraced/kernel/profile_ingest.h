@@ -61,6 +61,15 @@ struct profile_ingest;
 /* Bounds: interned bytes, samples kept for Perfetto (0: defaults). */
 int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 		       size_t perfetto_max, struct profile_ingest **ret);
+
+/*
+ * Ids written from generation << 24 on (1..255; 0, the default: from 1),
+ * each table then holding 2^24 - 1 at most: a manager that takes over a
+ * trace from one that died writes ids that cannot be those before it.
+ */
+#define PROFILE_ID_GENERATION_SHIFT 24
+void profile_ingest_set_generation(struct profile_ingest *p,
+				   uint8_t generation);
 void profile_ingest_free(struct profile_ingest *p);
 
 /*

@@ -7,10 +7,12 @@
 
 #define PROFILE_INTERN_MIN_SLOTS 1024u
 
-void profile_intern_init(struct profile_intern *t, size_t budget)
+void profile_intern_init(struct profile_intern *t, size_t budget,
+			 uint32_t max_count)
 {
 	memset(t, 0, sizeof(*t));
 	t->budget = budget;
+	t->max_count = max_count < UINT32_MAX - 1 ? max_count : UINT32_MAX - 1;
 }
 
 void profile_intern_free(struct profile_intern *t)
@@ -75,7 +77,7 @@ static int add(struct profile_intern *t, size_t slot, uint64_t h,
 {
 	void *copy;
 
-	if (t->count >= UINT32_MAX - 1 || t->bytes + len > t->budget)
+	if (t->count >= t->max_count || t->bytes + len > t->budget)
 		return -ENOSPC;
 	copy = malloc(len ? len : 1);
 	if (!copy)

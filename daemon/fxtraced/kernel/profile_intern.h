@@ -22,9 +22,11 @@ struct profile_intern {
 	uint32_t count;
 	size_t bytes;		/* memory held */
 	size_t budget;		/* bytes held at most */
+	uint32_t max_count;	/* ids 1..max_count */
 };
 
-void profile_intern_init(struct profile_intern *t, size_t budget);
+void profile_intern_init(struct profile_intern *t, size_t budget,
+			 uint32_t max_count);
 void profile_intern_free(struct profile_intern *t);
 
 /*

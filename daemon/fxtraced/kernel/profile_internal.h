@@ -43,6 +43,7 @@ struct profile_ingest {
 	struct profile_sample_kept *kept;
 	size_t nkept, kept_cap, kept_max;
 	struct profile_ingest_stats st;
+	uint32_t id_base;	/* added to every id written */
 	bool finished;
 };
 

@@ -15,7 +15,8 @@
 
 #define PROFILE_SYMBOL_MAX 1024u
 
-static int symbol_write(struct profile_table *t, uint32_t id, const char *name,
+static int symbol_write(struct profile_table *t, uint32_t id,
+			const char *name,
 			profile_emit_fn emit, void *ctx)
 {
 	size_t len = strnlen(name, PROFILE_SYMBOL_MAX);
@@ -66,7 +67,7 @@ int profile_symbols_write(struct profile_ingest *p, profile_emit_fn emit,
 		if (f->kind != FXT_STACKS_FRAME_USER || !f->mapping ||
 		    frame_symbol(p, f, &n[id - 1]))
 			continue;
-		err = symbol_write(t, id, n[id - 1], emit, ctx);
+		err = symbol_write(t, p->id_base + id, n[id - 1], emit, ctx);
 	}
 	if (!err)
 		err = profile_table_flush(t, emit, ctx);

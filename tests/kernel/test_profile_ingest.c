@@ -191,7 +191,8 @@ static void oncpu_sample_word_exact(void **state)
 	/* fxtrace:mappings: mapping 1, 13-byte path, 4-byte build id */
 	assert_int_equal(w[0], fxt_blob_header(5, FXT_KDEV_STR_MAPPINGS, 32,
 					       FXT_BLOB_DATA));
-	assert_int_equal(w[0], 0x5 | 5 << 4 | (uint64_t)FXT_KDEV_STR_MAPPINGS << 16 |
+	assert_int_equal(w[0], 0x5 | 5 << 4 |
+				       (uint64_t)FXT_KDEV_STR_MAPPINGS << 16 |
 				       32ull << 32 | 1ull << 48);
 	assert_int_equal(w[1], 1 | 13ull << 32 | 4ull << 48);
 	assert_memory_equal(&w[2], "/usr/bin/work\0\0", 16);
@@ -201,18 +202,18 @@ static void oncpu_sample_word_exact(void **state)
 	assert_int_equal(w[0], fxt_blob_header(18, FXT_KDEV_STR_FRAMES, 17 * 8,
 					       FXT_BLOB_DATA));
 	assert_int_equal(w[1], 1 | 2ull << 32 | 9ull << 40);
-	assert_int_equal(w[2], 0);	/* the kernel's mapping */
-	assert_int_equal(w[3], 0x20);	/* offset in pipe_read */
+	assert_int_equal(w[2], 0); /* the kernel's mapping */
+	assert_int_equal(w[3], 0x20); /* offset in pipe_read */
 	assert_memory_equal(&w[4], "pipe_read\0\0\0\0\0\0", 16);
 	assert_int_equal(w[6], 2 | 2ull << 32 | 7ull << 40);
 	assert_int_equal(w[8], 0x10);
 	assert_memory_equal(&w[9], "do_work\0", 8);
-	assert_int_equal(w[10], 3 | 1ull << 32);	/* user, unnamed */
-	assert_int_equal(w[11], 1);			/* mapping 1 */
-	assert_int_equal(w[12], 0x1150);		/* ELF vaddr */
+	assert_int_equal(w[10], 3 | 1ull << 32); /* user, unnamed */
+	assert_int_equal(w[11], 1); /* mapping 1 */
+	assert_int_equal(w[12], 0x1150); /* ELF vaddr */
 	assert_int_equal(w[13], 4 | 1ull << 32 | 9ull << 40);
 	assert_int_equal(w[14], 0);
-	assert_int_equal(w[15], 0x7fff0000);	/* raw user pc: allowed */
+	assert_int_equal(w[15], 0x7fff0000); /* raw user pc: allowed */
 	assert_memory_equal(&w[16], "[unknown]\0\0\0\0\0\0", 16);
 	/* fxtrace:stacks: stack 1 = frames 1 2 3 4 */
 	w += 18;
@@ -277,16 +278,17 @@ static void offcpu_trims_scheduler(void **state)
 
 		if (FXT_GET(r[0], FXT_HDR_TYPE) == FXT_RECORD_BLOB &&
 		    FXT_GET(r[0], FXT_BLOB_NAME) == FXT_KDEV_STR_STACKS) {
-			assert_int_equal(fxt_stacks_get_stack(
-						 r + 1, fxt_record_words(r[0]) - 1,
-						 &st),
-					 3);
+			assert_int_equal(
+				fxt_stacks_get_stack(
+					r + 1, fxt_record_words(r[0]) - 1, &st),
+				3);
 			/* pipe_read, do_work, then the user frame */
 			assert_int_equal(st.nframes, 3);
 		}
 		if (FXT_GET(r[0], FXT_HDR_TYPE) == FXT_RECORD_LARGE) {
 			assert_int_equal(fxt_stacks_get_sample(r, 11, &s), 0);
-			assert_int_equal(s.category_ref, FXT_KDEV_STR_CAT_OFFCPU);
+			assert_int_equal(s.category_ref,
+					 FXT_KDEV_STR_CAT_OFFCPU);
 			assert_int_equal(s.name_ref, FXT_KDEV_STR_OFFCPU);
 			assert_int_equal(s.weight_ref, FXT_KDEV_STR_BLOCKED_NS);
 			assert_int_equal(s.weight_ns, 123456);
@@ -337,47 +339,81 @@ static void losses_are_counted(void **state)
  * an unknown field or a wrong wire type fails the test.
  */
 enum msg {
-	M_TRACE, M_PACKET, M_DEFAULTS, M_SSDEFAULTS, M_COUNTER, M_INTERNED,
-	M_STRING, M_MAPPING, M_FRAME, M_CALLSTACK, M_PERF, M_STACK, M_TASK,
+	M_TRACE,
+	M_PACKET,
+	M_DEFAULTS,
+	M_SSDEFAULTS,
+	M_COUNTER,
+	M_INTERNED,
+	M_STRING,
+	M_MAPPING,
+	M_FRAME,
+	M_CALLSTACK,
+	M_PERF,
+	M_STACK,
+	M_TASK,
 	M_NONE,
 };
 
 static const struct schema {
 	enum msg msg;
 	uint32_t field;
-	int wire;	/* 0 varint, 2 length-delimited */
-	enum msg sub;	/* for wire 2: M_NONE = bytes */
+	int wire; /* 0 varint, 2 length-delimited */
+	enum msg sub; /* for wire 2: M_NONE = bytes */
 } schema[] = {
 	{ M_TRACE, 1, 2, M_PACKET },
-	{ M_PACKET, 8, 0, 0 }, { M_PACKET, 10, 0, 0 }, { M_PACKET, 12, 2, M_INTERNED },
-	{ M_PACKET, 13, 0, 0 }, { M_PACKET, 59, 2, M_DEFAULTS },
-	{ M_PACKET, 66, 2, M_PERF }, { M_PACKET, 87, 0, 0 },
+	{ M_PACKET, 8, 0, 0 },
+	{ M_PACKET, 10, 0, 0 },
+	{ M_PACKET, 12, 2, M_INTERNED },
+	{ M_PACKET, 13, 0, 0 },
+	{ M_PACKET, 59, 2, M_DEFAULTS },
+	{ M_PACKET, 66, 2, M_PERF },
+	{ M_PACKET, 87, 0, 0 },
 	{ M_PACKET, 135, 2, M_STACK },
 	{ M_DEFAULTS, 100, 2, M_SSDEFAULTS },
-	{ M_SSDEFAULTS, 1, 2, M_NONE }, { M_SSDEFAULTS, 2, 2, M_COUNTER },
-	{ M_COUNTER, 2, 2, M_NONE }, { M_COUNTER, 3, 0, 0 }, { M_COUNTER, 7, 0, 0 },
-	{ M_INTERNED, 5, 2, M_STRING }, { M_INTERNED, 6, 2, M_FRAME },
-	{ M_INTERNED, 7, 2, M_CALLSTACK }, { M_INTERNED, 16, 2, M_STRING },
-	{ M_INTERNED, 17, 2, M_STRING }, { M_INTERNED, 19, 2, M_MAPPING },
-	{ M_STRING, 1, 0, 0 }, { M_STRING, 2, 2, M_NONE },
-	{ M_MAPPING, 1, 0, 0 }, { M_MAPPING, 2, 0, 0 }, { M_MAPPING, 7, 0, 0 },
-	{ M_FRAME, 1, 0, 0 }, { M_FRAME, 2, 0, 0 }, { M_FRAME, 3, 0, 0 },
+	{ M_SSDEFAULTS, 1, 2, M_NONE },
+	{ M_SSDEFAULTS, 2, 2, M_COUNTER },
+	{ M_COUNTER, 2, 2, M_NONE },
+	{ M_COUNTER, 3, 0, 0 },
+	{ M_COUNTER, 7, 0, 0 },
+	{ M_INTERNED, 5, 2, M_STRING },
+	{ M_INTERNED, 6, 2, M_FRAME },
+	{ M_INTERNED, 7, 2, M_CALLSTACK },
+	{ M_INTERNED, 16, 2, M_STRING },
+	{ M_INTERNED, 17, 2, M_STRING },
+	{ M_INTERNED, 19, 2, M_MAPPING },
+	{ M_STRING, 1, 0, 0 },
+	{ M_STRING, 2, 2, M_NONE },
+	{ M_MAPPING, 1, 0, 0 },
+	{ M_MAPPING, 2, 0, 0 },
+	{ M_MAPPING, 7, 0, 0 },
+	{ M_FRAME, 1, 0, 0 },
+	{ M_FRAME, 2, 0, 0 },
+	{ M_FRAME, 3, 0, 0 },
 	{ M_FRAME, 4, 0, 0 },
-	{ M_CALLSTACK, 1, 0, 0 }, { M_CALLSTACK, 2, 0, 0 },
-	{ M_PERF, 1, 0, 0 }, { M_PERF, 2, 0, 0 }, { M_PERF, 3, 0, 0 },
-	{ M_PERF, 4, 0, 0 }, { M_PERF, 5, 0, 0 }, { M_PERF, 6, 0, 0 },
-	{ M_STACK, 1, 2, M_TASK }, { M_STACK, 6, 0, 0 }, { M_STACK, 11, 0, 0 },
-	{ M_TASK, 2, 0, 0 }, { M_TASK, 3, 0, 0 },
+	{ M_CALLSTACK, 1, 0, 0 },
+	{ M_CALLSTACK, 2, 0, 0 },
+	{ M_PERF, 1, 0, 0 },
+	{ M_PERF, 2, 0, 0 },
+	{ M_PERF, 3, 0, 0 },
+	{ M_PERF, 4, 0, 0 },
+	{ M_PERF, 5, 0, 0 },
+	{ M_PERF, 6, 0, 0 },
+	{ M_STACK, 1, 2, M_TASK },
+	{ M_STACK, 6, 0, 0 },
+	{ M_STACK, 11, 0, 0 },
+	{ M_TASK, 2, 0, 0 },
+	{ M_TASK, 3, 0, 0 },
 };
 
 /* What the walk saw. */
 struct seen {
 	unsigned int packets, perf, stack, first, seq_cleared;
-	uint64_t perf_fields[7];	/* last PerfSample's fields 1..6 */
+	uint64_t perf_fields[7]; /* last PerfSample's fields 1..6 */
 	uint64_t stack_weight, task_pid, task_tid, stack_callstack;
-	uint64_t callstack1[8];		/* frame ids of callstack iid 1 */
+	uint64_t callstack1[8]; /* frame ids of callstack iid 1 */
 	unsigned int callstack1_n;
-	unsigned int seq1;	/* packets on sequence 1 */
+	unsigned int seq1; /* packets on sequence 1 */
 	bool hot_loop, pipe_read;
 	enum msg parent;
 	uint64_t cur_iid;
@@ -495,7 +531,8 @@ static void end_blob(struct end_records *e, const uint64_t *r, size_t words)
 		assert_int_equal(FXT_GET(r[0], FXT_BLOB_TYPE), FXT_BLOB_DATA);
 		symbols_blob(e, r, words);
 	} else if (name == FXT_KDEV_STR_PERFETTO) {
-		assert_int_equal(FXT_GET(r[0], FXT_BLOB_TYPE), FXT_BLOB_PERFETTO);
+		assert_int_equal(FXT_GET(r[0], FXT_BLOB_TYPE),
+				 FXT_BLOB_PERFETTO);
 		assert_true(size <= FXT_STACKS_BLOB_PAYLOAD_MAX);
 		assert_int_equal(words, 1 + fxt_words(size));
 		e->stream = realloc(e->stream, e->stream_len + size);
@@ -518,7 +555,8 @@ static void end_records(const struct out *o, size_t from, struct end_records *e)
 	while (i < o->len) {
 		size_t words = fxt_record_words(o->w[i]);
 
-		assert_int_equal(FXT_GET(o->w[i], FXT_HDR_TYPE), FXT_RECORD_BLOB);
+		assert_int_equal(FXT_GET(o->w[i], FXT_HDR_TYPE),
+				 FXT_RECORD_BLOB);
 		end_blob(e, o->w + i, words);
 		i += words;
 	}
@@ -545,7 +583,7 @@ static void finish_symbols_and_perfetto(void **state)
 	assert_int_equal(profile_ingest_finish(p, collect, o), 0);
 	assert_no_kernel_word(o);
 	end_records(o, before, &e);
-	assert_int_equal(e.symbols, 2);	/* hot_loop and main */
+	assert_int_equal(e.symbols, 2); /* hot_loop and main */
 	assert_true(e.hot_loop_symbol);
 	assert_true(e.dropped_seen);
 	assert_int_equal(e.dropped_count, 0);
@@ -557,11 +595,11 @@ static void finish_symbols_and_perfetto(void **state)
 	assert_int_equal(s.seq1, s.packets);
 	assert_int_equal(s.perf, 1);
 	assert_int_equal(s.stack, 1);
-	assert_int_equal(s.perf_fields[1], 1);		/* cpu */
+	assert_int_equal(s.perf_fields[1], 1); /* cpu */
 	assert_int_equal(s.perf_fields[2], PID);
 	assert_int_equal(s.perf_fields[3], TID);
-	assert_int_equal(s.perf_fields[4], 1);		/* callstack */
-	assert_int_equal(s.perf_fields[5], 1);		/* kernel mode */
+	assert_int_equal(s.perf_fields[4], 1); /* callstack */
+	assert_int_equal(s.perf_fields[5], 1); /* kernel mode */
 	assert_int_equal(s.perf_fields[6], 2004008);
 	assert_int_equal(s.stack_weight, 777);
 	assert_int_equal(s.task_pid, PID);
@@ -596,7 +634,8 @@ static void perfetto_chunks_and_bound(void **state)
 	for (i = 0; i < 3001; i++) {
 		n = raw(rec, FXT_KSAMPLE_ONCPU, 1000000 + i, 2, oncpu_k, 2,
 			oncpu_u, 2004008);
-		assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+		assert_int_equal(profile_ingest_record(p, rec, n, collect, o),
+				 0);
 		/* keep the collector small: samples are checked above */
 		before = o->len = 0;
 	}
@@ -627,17 +666,17 @@ static void generation_offsets_ids(void **state)
 	(void)state;
 	profile_ingest_set_generation(p, 3);
 	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
-	assert_int_equal(w[1] & 0xffffffff, g | 1);	/* mapping */
+	assert_int_equal(w[1] & 0xffffffff, g | 1); /* mapping */
 	w += 5;
-	assert_int_equal(w[1] & 0xffffffff, g | 1);	/* kernel frame */
-	assert_int_equal(w[2], 0);			/* the kernel, always 0 */
-	assert_int_equal(w[10] & 0xffffffff, g | 3);	/* user frame */
-	assert_int_equal(w[11], g | 1);			/* its mapping */
+	assert_int_equal(w[1] & 0xffffffff, g | 1); /* kernel frame */
+	assert_int_equal(w[2], 0); /* the kernel, always 0 */
+	assert_int_equal(w[10] & 0xffffffff, g | 3); /* user frame */
+	assert_int_equal(w[11], g | 1); /* its mapping */
 	w += 18;
-	assert_int_equal(w[1] & 0xffffffff, g | 1);	/* stack */
+	assert_int_equal(w[1] & 0xffffffff, g | 1); /* stack */
 	assert_int_equal(w[2], (g | 1) | (g | 2) << 32);
 	w += 4;
-	assert_int_equal(w[7], g | 1);			/* the sample's stack */
+	assert_int_equal(w[7], g | 1); /* the sample's stack */
 	o->len = 0;
 	assert_int_equal(profile_ingest_finish(p, collect, o), 0);
 	assert_int_equal(FXT_GET(o->w[0], FXT_BLOB_NAME), FXT_KDEV_STR_SYMBOLS);
@@ -652,24 +691,23 @@ static void generation_offsets_ids(void **state)
  * parser, ksyms.h): kernel frames named from it, trimmed at the
  * scheduler's text, and no output word in any range it reports.
  */
-static const char fake_kallsyms[] =
-	"ffffffff81000000 T _stext\n"
-	"ffffffff81000000 T bpf_trace_run2\n"
-	"ffffffff81001000 T do_work\n"
-	"ffffffff81002000 T __sched_text_start\n"
-	"ffffffff81002000 T __schedule\n"
-	"ffffffff81003000 T schedule\n"
-	"ffffffff81004000 T __sched_text_end\n"
-	"ffffffff81004000 T pipe_read\n"
-	"ffffffff81005000 T _etext\n"
-	"ffffffffc0001000 t nvme_irq\t[nvme]\n";
+static const char fake_kallsyms[] = "ffffffff81000000 T _stext\n"
+				    "ffffffff81000000 T bpf_trace_run2\n"
+				    "ffffffff81001000 T do_work\n"
+				    "ffffffff81002000 T __sched_text_start\n"
+				    "ffffffff81002000 T __schedule\n"
+				    "ffffffff81003000 T schedule\n"
+				    "ffffffff81004000 T __sched_text_end\n"
+				    "ffffffff81004000 T pipe_read\n"
+				    "ffffffff81005000 T _etext\n"
+				    "ffffffffc0001000 t nvme_irq\t[nvme]\n";
 
 static void real_kallsyms_resolver(void **state)
 {
 	static const uint64_t k[4] = { KTEXT + 0x0040, KTEXT + 0x2100,
 				       0xffffffffc0001010ull, KTEXT + 0x1010 };
 	char path[] = "/tmp/fxt-kallsyms-XXXXXX";
-	const uint64_t (*ranges)[2];
+	const uint64_t(*ranges)[2];
 	struct profile_sources *src;
 	struct profile_resolver r;
 	struct profile_ingest *p;
@@ -694,11 +732,13 @@ static void real_kallsyms_resolver(void **state)
 	/* frames: nvme_irq [nvme] +0x10, do_work +0x10, [unknown] user */
 	assert_int_equal(FXT_GET(o->w[0], FXT_BLOB_NAME), FXT_KDEV_STR_FRAMES);
 	for (i = 1; i < fxt_record_words(o->w[0]); i += j) {
-		j = fxt_stacks_get_frame(o->w + i, fxt_record_words(o->w[0]) - i,
-					 &f);
+		j = fxt_stacks_get_frame(o->w + i,
+					 fxt_record_words(o->w[0]) - i, &f);
 		assert_true(j > 0);
-		nvme |= f.name_len == 15 && !memcmp(f.name, "nvme_irq [nvme]", 15);
-		assert_true(f.kind != FXT_STACKS_FRAME_KERNEL || f.addr == 0x10);
+		nvme |= f.name_len == 15 &&
+			!memcmp(f.name, "nvme_irq [nvme]", 15);
+		assert_true(f.kind != FXT_STACKS_FRAME_KERNEL ||
+			    f.addr == 0x10);
 	}
 	assert_true(nvme);
 	nr = profile_sources_kernel_ranges(src, &ranges);

@@ -47,7 +47,7 @@ struct frame {
 struct stack {
 	bool defined;
 	uint16_t nframes, nkernel;
-	uint32_t leaf_user;	/* frame id, 0 none */
+	uint32_t leaf_user; /* frame id, 0 none */
 };
 
 struct sample {
@@ -63,7 +63,7 @@ struct check {
 	struct sample *samples;
 	size_t nsamples, cap;
 	uint64_t diags, raw, bad;
-	uint64_t perfetto, perfetto_dropped;	/* blobs of the stop */
+	uint64_t perfetto, perfetto_dropped; /* blobs of the stop */
 };
 
 static void table_frames(struct check *c, const uint64_t *w, size_t n)
@@ -78,7 +78,9 @@ static void table_frames(struct check *c, const uint64_t *w, size_t n)
 			return;
 		}
 		c->frames[f.id] = (struct frame){
-			.defined = true, .kind = f.kind, .mapping = f.mapping_id,
+			.defined = true,
+			.kind = f.kind,
+			.mapping = f.mapping_id,
 			.addr = f.addr,
 			.named_kernel = f.kind == FXT_STACKS_FRAME_KERNEL &&
 					!(f.name_len == 8 &&
@@ -100,8 +102,8 @@ static void table_stacks(struct check *c, const uint64_t *w, size_t n)
 			c->bad++;
 			return;
 		}
-		c->stacks[s.id] = (struct stack){ .defined = true,
-						  .nframes = s.nframes };
+		c->stacks[s.id] =
+			(struct stack){ .defined = true, .nframes = s.nframes };
 		for (i = 0; i < s.nframes; i++) {
 			uint32_t f = fxt_stacks_stack_frame(&s, i);
 
@@ -133,7 +135,9 @@ static void see_sample(struct check *c, const struct fxt_record *r)
 	}
 	c->samples[c->nsamples++] = (struct sample){
 		.offcpu = fxt_str_is(r->large_blob.category, "kernel:offcpu"),
-		.pid = s.pid, .tid = s.tid, .stack = s.stack_id,
+		.pid = s.pid,
+		.tid = s.tid,
+		.stack = s.stack_id,
 		.weight = s.weight_ns,
 	};
 }
@@ -156,7 +160,8 @@ static void see(struct check *c, const struct fxt_record *r)
 			see_sample(c, r);
 		return;
 	}
-	if (r->type == FXT_RECORD_BLOB && r->blob.blob_type == FXT_BLOB_PERFETTO)
+	if (r->type == FXT_RECORD_BLOB &&
+	    r->blob.blob_type == FXT_BLOB_PERFETTO)
 		c->perfetto++;
 	if (r->type != FXT_RECORD_BLOB || r->blob.blob_type != FXT_BLOB_DATA)
 		return;
@@ -193,7 +198,7 @@ static int read_archive(struct check *c, const char *path)
 /* Every word of the file, against every text range of the kernel. */
 static uint64_t kernel_words(const char *path, const char *kallsyms)
 {
-	const uint64_t (*ranges)[2];
+	const uint64_t(*ranges)[2];
 	struct ksyms *k;
 	uint64_t w, found = 0;
 	size_t n, i;
@@ -237,8 +242,8 @@ static void count(const struct check *c, struct counts *n)
 
 	for (i = 0; i < c->nsamples; i++) {
 		const struct sample *s = &c->samples[i];
-		const struct stack *st = s->stack < IDS_MAX ?
-						 &c->stacks[s->stack] : NULL;
+		const struct stack *st =
+			s->stack < IDS_MAX ? &c->stacks[s->stack] : NULL;
 		const struct frame *leaf;
 
 		if (s->pid != c->pid || !st || !st->defined)

@@ -45,7 +45,7 @@ int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 	profile_intern_init(&p->frames, budget / 2, UINT32_MAX);
 	profile_intern_init(&p->stacks, budget / 2, UINT32_MAX);
 	p->kept_max = perfetto_max ? perfetto_max :
-				    PROFILE_PERFETTO_SAMPLES_MAX;
+				     PROFILE_PERFETTO_SAMPLES_MAX;
 	for (i = 0; i < 3; i++) {
 		p->pending[i] = calloc(1, sizeof(*p->pending[i]));
 		if (!p->pending[i]) {
@@ -58,8 +58,7 @@ int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 	return 0;
 }
 
-void profile_ingest_set_generation(struct profile_ingest *p,
-				   uint8_t generation)
+void profile_ingest_set_generation(struct profile_ingest *p, uint8_t generation)
 {
 	const uint32_t max = (1u << PROFILE_ID_GENERATION_SHIFT) - 1;
 
@@ -174,8 +173,8 @@ static int mapping_id(struct profile_ingest *p,
 	memcpy(key, hit->path, plen);
 	key[plen] = 0;
 	memcpy(key + plen + 1, hit->build_id, blen);
-	err = profile_intern_get(&p->mappings, key,
-				 (uint32_t)(plen + 1 + blen), id, &added);
+	err = profile_intern_get(&p->mappings, key, (uint32_t)(plen + 1 + blen),
+				 id, &added);
 	if (err || !added)
 		return err;
 	m = (struct fxt_stacks_mapping){ .id = p->id_base + *id,
@@ -184,7 +183,8 @@ static int mapping_id(struct profile_ingest *p,
 					 .path = hit->path,
 					 .build_id = hit->build_id };
 	err = pending_room(p, TABLE_MAPPINGS,
-			   fxt_stacks_mapping_words(plen, blen), emit, ctx, &at);
+			   fxt_stacks_mapping_words(plen, blen), emit, ctx,
+			   &at);
 	if (!err)
 		fxt_stacks_put_mapping(at, &m);
 	return err;
@@ -212,10 +212,12 @@ static int frame_write(struct profile_ingest *p, uint32_t id,
 	const struct profile_frame *f = &p->frame[id - 1];
 	size_t len = f->name ? strlen(f->name) : 0;
 	struct fxt_stacks_frame e = {
-		.id = p->id_base + id, .kind = f->kind,
+		.id = p->id_base + id,
+		.kind = f->kind,
 		.name_len = (uint16_t)len,
 		.mapping_id = f->mapping ? p->id_base + f->mapping : 0,
-		.addr = f->addr, .name = f->name,
+		.addr = f->addr,
+		.name = f->name,
 	};
 	uint64_t *at;
 	int err;
@@ -288,8 +290,7 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		err = profile_intern_get(&p->frames, &k, sizeof(k), id, &added);
 	if (err || !added)
 		return err;
-	return frame_new(p, *id, FXT_STACKS_FRAME_USER, k.mapping,
-			 k.pc_or_addr,
+	return frame_new(p, *id, FXT_STACKS_FRAME_USER, k.mapping, k.pc_or_addr,
 			 k.mapping ? NULL : FXT_STACKS_USER_UNKNOWN, emit, ctx);
 }
 
@@ -381,9 +382,12 @@ static void keep(struct profile_ingest *p, const struct fxt_ksample *s,
 		p->kept_cap = cap;
 	}
 	p->kept[p->nkept++] = (struct profile_sample_kept){
-		.ts = s->ts, .weight_ns = s->weight_ns,
-		.pid = (uint32_t)s->pid, .tid = (uint32_t)s->tid,
-		.stack = stack, .cpu = s->cpu,
+		.ts = s->ts,
+		.weight_ns = s->weight_ns,
+		.pid = (uint32_t)s->pid,
+		.tid = (uint32_t)s->tid,
+		.stack = stack,
+		.cpu = s->cpu < UINT16_MAX ? (uint16_t)s->cpu : UINT16_MAX,
 		.offcpu = s->kind == FXT_KSAMPLE_OFFCPU,
 		.kernel_mode = s->nk > 0,
 	};
@@ -399,8 +403,12 @@ static int write_sample(struct profile_ingest *p, const uint64_t *rec,
 		.cpu_ref = (uint16_t)FXT_GET(rec[5], FXT_ARG_NAME),
 		.stack_ref = FXT_STACKS_STR_STACK,
 		.weight_ref = (uint16_t)FXT_GET(rec[7], FXT_ARG_NAME),
-		.ts = s->ts, .pid = s->pid, .tid = s->tid, .cpu = s->cpu,
-		.stack_id = p->id_base + stack, .weight_ns = s->weight_ns,
+		.ts = s->ts,
+		.pid = s->pid,
+		.tid = s->tid,
+		.cpu = s->cpu,
+		.stack_id = p->id_base + stack,
+		.weight_ns = s->weight_ns,
 	};
 	uint64_t w[FXT_STACKS_SAMPLE_WORDS];
 	int err;

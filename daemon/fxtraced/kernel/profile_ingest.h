@@ -21,10 +21,10 @@
 #include <stdint.h>
 
 struct profile_user_hit {
-	const char *path;	/* the file mapped at pc */
+	const char *path; /* the file mapped at pc */
 	const uint8_t *build_id;
 	size_t build_id_len;
-	uint64_t vaddr;		/* pc as an ELF virtual address of path */
+	uint64_t vaddr; /* pc as an ELF virtual address of path */
 };
 
 struct profile_resolver {
@@ -47,10 +47,10 @@ struct profile_resolver {
 typedef int (*profile_emit_fn)(void *ctx, const uint64_t *rec, size_t words);
 
 struct profile_ingest_stats {
-	uint64_t samples;	/* sample records written */
-	uint64_t dropped;	/* raw records lost: malformed, or memory bound */
-	uint64_t dropped_offcpu;	/* of which kernel:offcpu records */
-	uint64_t perfetto_dropped;	/* samples past the Perfetto bound */
+	uint64_t samples; /* sample records written */
+	uint64_t dropped; /* raw records lost: malformed, or memory bound */
+	uint64_t dropped_offcpu; /* of which kernel:offcpu records */
+	uint64_t perfetto_dropped; /* samples past the Perfetto bound */
 };
 
 struct profile_ingest;

@@ -12,17 +12,17 @@
 #include <stdint.h>
 
 struct profile_intern {
-	uint32_t *slots;	/* open addressing: id, 0 = empty */
-	size_t nslots;		/* a power of two */
+	uint32_t *slots; /* open addressing: id, 0 = empty */
+	size_t nslots; /* a power of two */
 	struct profile_intern_key {
 		uint64_t hash;
 		uint32_t len;
-		const void *bytes;	/* owned: a copy of the key */
-	} *keys;		/* keys[id - 1] */
+		const void *bytes; /* owned: a copy of the key */
+	} * keys; /* keys[id - 1] */
 	uint32_t count;
-	size_t bytes;		/* memory held */
-	size_t budget;		/* bytes held at most */
-	uint32_t max_count;	/* ids 1..max_count */
+	size_t bytes; /* memory held */
+	size_t budget; /* bytes held at most */
+	uint32_t max_count; /* ids 1..max_count */
 };
 
 void profile_intern_init(struct profile_intern *t, size_t budget,

@@ -14,36 +14,37 @@
 /* A table's entries not written yet: one blob record's payload. */
 struct profile_table {
 	uint16_t name_ref;
-	size_t len;	/* words of buf used, after the header word */
+	size_t len; /* words of buf used, after the header word */
 	uint64_t buf[1 + FXT_STACKS_BLOB_PAYLOAD_MAX / 8];
 };
 
 struct profile_frame {
-	uint8_t kind;		/* enum fxt_stacks_frame_kind */
-	bool nonleaf;		/* seen as a caller: its pc is a return address */
-	uint32_t mapping;	/* 0: kernel, or a user pc in no mapping */
-	uint64_t addr;		/* user: ELF vaddr or raw pc; kernel: offset */
-	char *name;		/* kernel frames and "[unknown]"; else NULL */
+	uint8_t kind; /* enum fxt_stacks_frame_kind */
+	bool nonleaf; /* seen as a caller: its pc is a return address */
+	uint32_t mapping; /* 0: kernel, or a user pc in no mapping */
+	uint64_t addr; /* user: ELF vaddr or raw pc; kernel: offset */
+	char *name; /* kernel frames and "[unknown]"; else NULL */
 };
 
 struct profile_sample_kept {
 	uint64_t ts, weight_ns;
-	uint32_t pid, tid, stack, cpu;
-	uint8_t offcpu, kernel_mode;
+	uint32_t pid, tid, stack;
+	uint16_t cpu; /* clamped */
+	uint8_t offcpu, kernel_mode; /* 32 bytes in all */
 };
 
 struct profile_ingest {
 	struct profile_resolver r;
-	struct profile_intern mappings;	/* path \0 build id */
-	struct profile_intern frames;	/* struct frame_key */
-	struct profile_intern stacks;	/* frame ids, leaf first */
-	struct profile_frame *frame;	/* frame[id - 1] */
+	struct profile_intern mappings; /* path \0 build id */
+	struct profile_intern frames; /* struct frame_key */
+	struct profile_intern stacks; /* frame ids, leaf first */
+	struct profile_frame *frame; /* frame[id - 1] */
 	size_t frame_cap;
-	struct profile_table *pending[3];	/* mappings, frames, stacks */
+	struct profile_table *pending[3]; /* mappings, frames, stacks */
 	struct profile_sample_kept *kept;
 	size_t nkept, kept_cap, kept_max;
 	struct profile_ingest_stats st;
-	uint32_t id_base;	/* added to every id written */
+	uint32_t id_base; /* added to every id written */
 	bool finished;
 };
 

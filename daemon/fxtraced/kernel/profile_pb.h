@@ -25,7 +25,7 @@ enum pb_wire {
 struct pb {
 	uint8_t *buf;
 	size_t len, cap;
-	size_t open[PB_DEPTH_MAX];	/* where each open message's length is */
+	size_t open[PB_DEPTH_MAX]; /* where each open message's length is */
 	unsigned int depth;
 	int err;
 };

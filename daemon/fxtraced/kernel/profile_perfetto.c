@@ -225,8 +225,8 @@ static void pf_sample(struct pb *b, const struct profile_sample_kept *s)
 		pb_uint(b, PF_PERF_PID, s->pid);
 		pb_uint(b, PF_PERF_TID, s->tid);
 		pb_uint(b, PF_PERF_CALLSTACK_IID, s->stack);
-		pb_uint(b, PF_PERF_CPU_MODE, s->kernel_mode ? PF_CPU_MODE_KERNEL :
-							      PF_CPU_MODE_USER);
+		pb_uint(b, PF_PERF_CPU_MODE,
+			s->kernel_mode ? PF_CPU_MODE_KERNEL : PF_CPU_MODE_USER);
 		pb_uint(b, PF_PERF_TIMEBASE_COUNT, s->weight_ns);
 	}
 	pb_end(b);

@@ -68,7 +68,7 @@
 #define PF_PERF_CALLSTACK_IID 4
 #define PF_PERF_CPU_MODE 5
 #define PF_PERF_TIMEBASE_COUNT 6
-#define PF_CPU_MODE_KERNEL 1	/* Profiling.CpuMode */
+#define PF_CPU_MODE_KERNEL 1 /* Profiling.CpuMode */
 #define PF_CPU_MODE_USER 2
 /* StackSample, TaskContext */
 #define PF_STACK_TASK_CONTEXT 1

@@ -110,7 +110,7 @@ void profile_sources_status(const struct profile_sources *s,
 }
 
 size_t profile_sources_kernel_ranges(const struct profile_sources *s,
-		       const uint64_t (**ranges)[2])
+				     const uint64_t (**ranges)[2])
 {
 	return s->ksyms ? ksyms_ranges(s->ksyms, ranges) : 0;
 }

@@ -18,8 +18,8 @@
 struct profile_sources;
 
 struct profile_sources_status {
-	int ksyms_error;	/* 0, or why kernel frames are "[kernel]" */
-	int tracker_error;	/* 0, or why user frames are "[unknown]" */
+	int ksyms_error; /* 0, or why kernel frames are "[kernel]" */
+	int tracker_error; /* 0, or why user frames are "[unknown]" */
 	int usyms_error;
 };
 
@@ -34,7 +34,7 @@ void profile_sources_status(const struct profile_sources *s,
 			    struct profile_sources_status *st);
 /* The kernel's text ranges (none without kallsyms): for checks. */
 size_t profile_sources_kernel_ranges(const struct profile_sources *s,
-		       const uint64_t (**ranges)[2]);
+				     const uint64_t (**ranges)[2]);
 void profile_sources_free(struct profile_sources *s);
 
 #endif /* FXT_PROFILE_SOURCES_H */

@@ -15,8 +15,7 @@
 
 #define PROFILE_SYMBOL_MAX 1024u
 
-static int symbol_write(struct profile_table *t, uint32_t id,
-			const char *name,
+static int symbol_write(struct profile_table *t, uint32_t id, const char *name,
 			profile_emit_fn emit, void *ctx)
 {
 	size_t len = strnlen(name, PROFILE_SYMBOL_MAX);
@@ -50,8 +49,8 @@ int profile_symbols_write(struct profile_ingest *p, profile_emit_fn emit,
 			  void *ctx, const char ***names)
 {
 	struct profile_table *t = calloc(1, sizeof(*t));
-	const char **n = calloc(p->frames.count ? p->frames.count : 1,
-				sizeof(*n));
+	const char **n =
+		calloc(p->frames.count ? p->frames.count : 1, sizeof(*n));
 	uint32_t id;
 	int err = 0;
 

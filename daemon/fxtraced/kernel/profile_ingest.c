@@ -279,7 +279,8 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 	struct profile_user_hit hit;
 	int added, err;
 
-	if (!p->r.user_find(p->r.ctx, (uint32_t)s->pid, pc, s->ts, &hit)) {
+	if (!p->r.user_find(p->r.ctx, (uint32_t)s->pid, pc, s->ts, &hit) &&
+	    hit.path) {
 		err = mapping_id(p, &hit, emit, ctx, &k.mapping);
 		if (err)
 			return err;

@@ -702,6 +702,30 @@ static const char fake_kallsyms[] = "ffffffff81000000 T _stext\n"
 				    "ffffffff81005000 T _etext\n"
 				    "ffffffffc0001000 t nvme_irq\t[nvme]\n";
 
+/* A module loaded after start: named once kallsyms is read again. */
+static void late_module(struct profile_sources *src, struct profile_ingest *p,
+			const char *path, struct out *o)
+{
+	static const char late[] = "ffffffffc0100000 t late_fn\t[late]\n";
+	const uint64_t k[1] = { 0xffffffffc0100008ull };
+	struct fxt_stacks_frame f = { 0 };
+	uint64_t rec[64];
+	FILE *file = fopen(path, "a");
+	size_t n = raw(rec, FXT_KSAMPLE_ONCPU, 8000, 1, k, 0, NULL, 5);
+
+	assert_non_null(file);
+	fputs(late, file);
+	fclose(file);
+	profile_sources_refresh(src);
+	o->len = 0;
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	assert_int_equal(FXT_GET(o->w[0], FXT_BLOB_NAME), FXT_KDEV_STR_FRAMES);
+	assert_int_equal(fxt_stacks_get_frame(o->w + 1, 5, &f), 5);
+	assert_int_equal(f.name_len, 14);
+	assert_memory_equal(f.name, "late_fn [late]", 14);
+	assert_int_equal(f.addr, 8);
+}
+
 static void real_kallsyms_resolver(void **state)
 {
 	static const uint64_t k[4] = { KTEXT + 0x0040, KTEXT + 0x2100,
@@ -724,7 +748,6 @@ static void real_kallsyms_resolver(void **state)
 			 sizeof(fake_kallsyms) - 1);
 	close(fd);
 	assert_int_equal(profile_sources_new(path, false, &src), 0);
-	unlink(path);
 	profile_sources_resolver(src, &r);
 	assert_int_equal(profile_ingest_new(&r, 0, 0, &p), 0);
 	n = raw(rec, FXT_KSAMPLE_OFFCPU, 7000, 4, k, 1, oncpu_u, 5);
@@ -747,6 +770,8 @@ static void real_kallsyms_resolver(void **state)
 		for (j = 0; j < nr; j++)
 			assert_false(o->w[i] >= ranges[j][0] &&
 				     o->w[i] < ranges[j][1]);
+	late_module(src, p, path, o);
+	unlink(path);
 	profile_ingest_free(p);
 	profile_sources_free(src);
 	free(o);

@@ -1,13 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ksyms.h"
 #include "mmap_tracker.h"
 #include "profile_sources.h"
 #include "usyms.h"
 
+/*
+ * A kernel PC no symbol holds may be of a module loaded, or a BPF program
+ * loaded, since start: kallsyms is read again, once per drain at most and
+ * this many times in all (a read costs tens of milliseconds).
+ */
+#define PROFILE_KSYMS_RELOADS_MAX 16u
+
 struct profile_sources {
+	char *kallsyms;
+	unsigned int reloads;
+	bool may_reload; /* not yet in this drain */
 	struct ksyms *ksyms;
 	struct mmap_tracker *tracker;
 	struct usyms *usyms;
@@ -21,6 +32,9 @@ int profile_sources_new(const char *kallsyms, bool with_user,
 
 	if (!s)
 		return -ENOMEM;
+	s->kallsyms = strdup(kallsyms);
+	if (!s->kallsyms)
+		goto nomem;
 	s->st.ksyms_error = ksyms_load(kallsyms, &s->ksyms);
 	if (s->st.ksyms_error == -ENOMEM)
 		goto nomem;
@@ -40,16 +54,38 @@ nomem:
 
 void profile_sources_refresh(struct profile_sources *s)
 {
+	s->may_reload = s->ksyms && s->reloads < PROFILE_KSYMS_RELOADS_MAX;
 	if (s->tracker)
 		(void)mmap_tracker_drain(s->tracker);
+}
+
+/* Names already taken are copies (profile_ingest.c): the old table can go. */
+static void ksyms_reload(struct profile_sources *s)
+{
+	struct ksyms *k;
+
+	s->may_reload = false;
+	s->reloads++;
+	if (!ksyms_load(s->kallsyms, &k)) {
+		ksyms_free(s->ksyms);
+		s->ksyms = k;
+	}
 }
 
 static int kernel_lookup(void *ctx, uint64_t pc, const char **name,
 			 uint64_t *offset)
 {
 	struct profile_sources *s = ctx;
+	int err;
 
-	return s->ksyms ? ksyms_lookup(s->ksyms, pc, name, offset) : -ENOENT;
+	if (!s->ksyms)
+		return -ENOENT;
+	err = ksyms_lookup(s->ksyms, pc, name, offset);
+	if (err == -ENOENT && s->may_reload) {
+		ksyms_reload(s);
+		err = ksyms_lookup(s->ksyms, pc, name, offset);
+	}
+	return err;
 }
 
 static bool in_sched_text(void *ctx, uint64_t pc)
@@ -122,5 +158,6 @@ void profile_sources_free(struct profile_sources *s)
 	ksyms_free(s->ksyms);
 	mmap_tracker_free(s->tracker);
 	usyms_free(s->usyms);
+	free(s->kallsyms);
 	free(s);
 }

@@ -22,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 
 #include "cleanup.h"
 #include "usyms.h"
@@ -229,19 +231,32 @@ static int read_headers(struct usyms_file *f, Elf *elf)
 	return 0;
 }
 
-int usyms_open_regular(const char *path)
+/* A regular file, not of a FUSE file system (whose reads its owner's
+ * process answers, or never): 0, -EINVAL, -EREMOTE. */
+static int check_regular(int fd)
 {
-	_cleanup_close_ int fd = -1;
+	struct statfs fs;
 	struct stat st;
 
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
-	return TAKE_FD(fd);
+	if (fstatfs(fd, &fs) < 0)
+		return -errno;
+	return fs.f_type == FUSE_SUPER_MAGIC ? -EREMOTE : 0;
+}
+
+int usyms_open_regular(const char *path)
+{
+	_cleanup_close_ int fd = -1;
+	int r;
+
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = check_regular(fd);
+	return r < 0 ? r : TAKE_FD(fd);
 }
 
 /* The debug file of a build id under /usr/lib/debug/.build-id/, which
@@ -480,10 +495,15 @@ int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
 
 int usyms_fd_build_id(int fd, uint8_t *buf, size_t cap)
 {
-	Elf *elf = elf_begin(fd, ELF_C_READ, NULL);
 	const void *id;
 	ssize_t len;
+	Elf *elf;
+	int r = check_regular(fd);
 
+	if (r < 0)
+		return r;
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
 		return -ENOEXEC;
 	len = elf_kind(elf) == ELF_K_ELF ? dwelf_elf_gnu_build_id(elf, &id) : -1;
@@ -503,6 +523,5 @@ int usyms_read_build_id(const char *path, uint8_t *buf, size_t cap)
 
 	if (fd < 0)
 		return fd;
-	elf_version(EV_CURRENT);
 	return usyms_fd_build_id(fd, buf, cap);
 }

@@ -44,8 +44,12 @@ void usyms_free(struct usyms *u);
  * The GNU build id of the ELF file at path (its .note.gnu.build-id),
  * copied into buf (cap bytes). Returns its length, -ENOENT when the file
  * has none, -ENOBUFS when it is longer than cap, -errno else. Only a
- * regular file is read.
+ * regular file is read (-EINVAL), and none of a FUSE file system
+ * (-EREMOTE): its reads are answered by its owner.
  */
 int usyms_read_build_id(const char *path, uint8_t *buf, size_t cap);
+
+/* The same of the file open at fd (e.g. /proc/PID/map_files/A-B). */
+int usyms_fd_build_id(int fd, uint8_t *buf, size_t cap);
 
 #endif /* FXT_SYMBOLS_USYMS_H */

@@ -12,9 +12,6 @@
  * not a regular file. */
 int usyms_open_regular(const char *path);
 
-/* The GNU build id of the ELF open at fd, as usyms_read_build_id(). */
-int usyms_fd_build_id(int fd, uint8_t *buf, size_t cap);
-
 /*
  * A module's functions sorted by address: libdwfl's own lookup
  * (dwfl_module_addrinfo) scans the whole symbol table each time, far too

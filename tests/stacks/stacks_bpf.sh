@@ -16,7 +16,9 @@
 # - a snapshot of a circular trace is complete by itself: the same
 #   checks on the snapshot, taken after the workload ran;
 # - --sample-rate and --offcpu-min are checked, out of range a usage
-#   error; --offcpu-min 1s leaves no off-CPU sample of 20 ms blocks.
+#   error; --offcpu-min 1s leaves no off-CPU sample of 20 ms blocks;
+# - with every kernel category in 64K rings, circular and streaming,
+#   the archive reads back strictly, samples in it, no raw record.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
@@ -98,6 +100,22 @@ samples long >"$T/long.check" &&
 	fail "long: off-CPU samples of blocks shorter than --offcpu-min"
 grep -q "of the blocker, 0 blocked" "$T/long.check" ||
 	fail "long: $(cat "$T/long.check")"
+
+# Every kernel category at once in small rings, each buffering mode
+# (circular overwrites long records whole): an archive that reads back
+# without a problem, samples in it.
+for mode in circular streaming; do
+	"$TRACECTL" record -o "$T/$mode.fxt" --kernel=bpf --mode $mode \
+		--kernel-buffer-size 64K --categories \
+		kernel:sched,kernel:proc,kernel:irq,kernel:syscall,kernel:sample,kernel:offcpu \
+		-- "$STACK_WORKLOAD" --seconds 1 >"$T/$mode.out" 2>&1 ||
+		fail "$mode: tracectl record"
+	"$TRACECTL" dump --strict "$T/$mode.fxt" >"$T/$mode.dump" 2>&1 ||
+		{ grep 'tracectl dump' "$T/$mode.dump" | head; fail "$mode: dump --strict"; }
+	grep -q 'name="cpu_sample"' "$T/$mode.dump" || fail "$mode: no sample"
+	grep 'name="cpu_sample"' "$T/$mode.dump" | grep -qv ' size=0$' &&
+		fail "$mode: a raw sample record in the archive"
+done
 
 stop_manager
 echo "stacks_bpf: ok"

@@ -172,7 +172,8 @@ static int mapping_id(struct profile_ingest *p,
 
 	memcpy(key, hit->path, plen);
 	key[plen] = 0;
-	memcpy(key + plen + 1, hit->build_id, blen);
+	if (blen)
+		memcpy(key + plen + 1, hit->build_id, blen);
 	err = profile_intern_get(&p->mappings, key, (uint32_t)(plen + 1 + blen),
 				 id, &added);
 	if (err || !added)

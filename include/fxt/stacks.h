@@ -66,7 +66,11 @@
 #define FXT_STACKS_KERNEL_PATH "[kernel]"
 /* Name of a kernel frame whose PC no kallsyms symbol holds. */
 #define FXT_STACKS_KERNEL_UNKNOWN "[kernel]"
-/* Name of a user frame no mapping covers (w2 is then the raw PC). */
+/*
+ * Name of a user frame no mapping covers: its mapping id is 0 (no
+ * mapping, not the kernel's: the frame kind says which) and w2 the raw
+ * PC. Readers show it by this name, and count no missing mapping.
+ */
 #define FXT_STACKS_USER_UNKNOWN "[unknown]"
 
 /* Ids are 32-bit; 0 is never a frame or stack id. */

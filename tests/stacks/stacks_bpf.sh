@@ -1,36 +1,48 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # kernel:sample and kernel:offcpu with --kernel=bpf, end to end through
-# fxtraced, checked at the level of the kernel side's raw records
-# (include/fxt/ksample.h) in the archive (check-raw-samples):
+# fxtraced, checked in the archive's form (include/fxt/stacks.h) by
+# check-stack-samples:
+# - no raw record of the kernel side reaches the archive, no word of it
+#   lies in the kernel's text (/proc/kallsyms), tracectl dump --strict
+#   reads it;
 # - the workload's worker thread, burning in burn_seventy() and
-#   burn_thirty() 7 to 3, has on-CPU samples whose leaf user PC is in
+#   burn_thirty() 7 to 3, has on-CPU samples whose leaf user frame is in
 #   one of them, ~70% in burn_seventy (55..85%);
 # - its blocker thread, blocked in read() on a pipe fed every 20 ms, has
-#   off-CPU records with blocked_ns > 0, kernel and user frames;
+#   off-CPU samples with blocked_ns > 0, kernel and user frames;
 # - the same with the workload in a child that exits before the trace
 #   stops; stop prints kernel:sample and kernel:offcpu rows;
+# - a snapshot of a circular trace is complete by itself: the same
+#   checks on the snapshot, taken after the workload ran;
 # - --sample-rate and --offcpu-min are checked, out of range a usage
-#   error; --offcpu-min 1s leaves no off-CPU record of 20 ms blocks;
+#   error; --offcpu-min 1s leaves no off-CPU sample of 20 ms blocks;
 # - with every kernel category in 64K rings, circular and streaming,
-#   the archive reads back strictly.
-# Note: once the manager turns raw records into stack records
-# (include/fxt/stacks.h), they no longer reach the archive as they are,
-# and this test is to read the stack records instead.
+#   the archive reads back strictly, samples in it, no raw record.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
 fi
 . "$(dirname "$0")/../integration/lib.sh"
-: "${STACK_WORKLOAD:?}" "${CHECK_RAW_SAMPLES:?}"
+: "${STACK_WORKLOAD:?}" "${CHECK_STACK_SAMPLES:?}"
 
-# range FUNCTION OUT: "runtime address,size" of FUNCTION, the address
-# the workload printed in OUT, the size from the binary's symbols.
+# range FUNCTION OUT: "runtime address,size,ELF address" of FUNCTION, the
+# address the workload printed in OUT, the others from its symbols.
 range() {
 	addr=$(sed -n "s/^$1=//p" "$2")
-	size=$(nm -S "$STACK_WORKLOAD" | awk -v f="$1" '$4 == f { print $2 }')
-	[ -n "$addr" ] && [ -n "$size" ] || fail "$1: no address or size"
-	echo "$addr,0x$size"
+	sym=$(nm -S "$STACK_WORKLOAD" | awk -v f="$1" '$4 == f { print "0x" $2 ",0x" $1 }')
+	[ -n "$addr" ] && [ -n "$sym" ] || fail "$1: no address or size"
+	echo "$addr,${sym#*,}" | awk -F, -v s="${sym%%,*}" '{ print $1 "," s "," $2 }'
+}
+
+# samples NAME: check-stack-samples on $T/NAME.fxt against the workload.
+samples() {
+	out="$T/$1.out"
+	"$CHECK_STACK_SAMPLES" "$T/$1.fxt" /proc/kallsyms \
+		"$(sed -n 's/^pid=//p' "$out")" \
+		"$(sed -n 's/^worker=//p' "$out")" \
+		"$(sed -n 's/^blocker=//p' "$out")" \
+		"$(range burn_seventy "$out")" "$(range burn_thirty "$out")"
 }
 
 # record NAME ARGS...: the workload recorded into $T/NAME.fxt, its
@@ -43,16 +55,13 @@ record() {
 		--categories kernel:sample,kernel:offcpu "$@" >"$T/$name.out" 2>&1
 }
 
-# check NAME: the raw records of $T/NAME.fxt against the workload.
+# check NAME: $T/NAME.fxt read strictly, its samples against the workload.
 check() {
-	out="$T/$1.out"
-	pid=$(sed -n 's/^pid=//p' "$out")
-	[ -n "$pid" ] || fail "$1: the workload did not start"
-	"$CHECK_RAW_SAMPLES" "$T/$1.fxt" "$pid" \
-		"$(sed -n 's/^worker=//p' "$out")" \
-		"$(sed -n 's/^blocker=//p' "$out")" \
-		"$(range burn_seventy "$out")" "$(range burn_thirty "$out")" ||
-		fail "$1: raw samples"
+	grep -q '^pid=' "$T/$1.out" || fail "$1: the workload did not start"
+	"$TRACECTL" dump --strict "$T/$1.fxt" >"$T/$1.dump" 2>&1 ||
+		{ tail -20 "$T/$1.dump"; fail "$1: tracectl dump --strict"; }
+	samples "$1" >"$T/$1.check" ||
+		{ cat "$T/$1.check"; fail "$1: stack samples"; }
 }
 
 start_manager
@@ -73,15 +82,22 @@ record child -- "$STACK_WORKLOAD" --child --seconds 2 ||
 	fail "child: tracectl record"
 check child
 
-# 20 ms blocks are all shorter than 1 s: no off-CPU record of them.
+# A snapshot holds the tables of the stacks it holds, and no raw record.
+"$TRACECTL" start -o "$T/circ.fxt" --mode circular --kernel=bpf \
+	--kernel-buffer-size 8M --categories kernel:sample,kernel:offcpu \
+	>"$T/circ.start" 2>&1 || fail "circular: $(cat "$T/circ.start")"
+"$STACK_WORKLOAD" --seconds 2 >"$T/snap.out" ||
+	fail "circular: the workload failed"
+"$TRACECTL" snapshot -o "$T/snap.fxt" >>"$T/snap.out" 2>&1 ||
+	fail "circular: $(cat "$T/snap.out")"
+"$TRACECTL" stop >"$T/circ.stop" 2>&1 || fail "circular: $(cat "$T/circ.stop")"
+check snap
+
+# 20 ms blocks are all shorter than 1 s: no off-CPU sample of them.
 record long --offcpu-min 1s -- "$STACK_WORKLOAD" --seconds 1 ||
 	fail "long: tracectl record"
-"$CHECK_RAW_SAMPLES" "$T/long.fxt" "$(sed -n 's/^pid=//p' "$T/long.out")" \
-	"$(sed -n 's/^worker=//p' "$T/long.out")" \
-	"$(sed -n 's/^blocker=//p' "$T/long.out")" \
-	"$(range burn_seventy "$T/long.out")" \
-	"$(range burn_thirty "$T/long.out")" >"$T/long.check" &&
-	fail "long: off-CPU records of blocks shorter than --offcpu-min"
+samples long >"$T/long.check" &&
+	fail "long: off-CPU samples of blocks shorter than --offcpu-min"
 grep -q "of the blocker, 0 blocked" "$T/long.check" ||
 	fail "long: $(cat "$T/long.check")"
 
@@ -97,6 +113,8 @@ for mode in circular streaming; do
 	"$TRACECTL" dump --strict "$T/$mode.fxt" >"$T/$mode.dump" 2>&1 ||
 		{ grep 'tracectl dump' "$T/$mode.dump" | head; fail "$mode: dump --strict"; }
 	grep -q 'name="cpu_sample"' "$T/$mode.dump" || fail "$mode: no sample"
+	grep 'name="cpu_sample"' "$T/$mode.dump" | grep -qv ' size=0$' &&
+		fail "$mode: a raw sample record in the archive"
 done
 
 stop_manager

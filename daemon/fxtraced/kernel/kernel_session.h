@@ -80,6 +80,8 @@ struct kernel_session_stats {
 	/* Per FXT_SCHED_EV_BIT_*: records written and dropped. */
 	uint64_t event_records[FXT_RING_EVENT_KINDS];
 	uint64_t event_dropped[FXT_RING_EVENT_KINDS];
+	/* Stack samples written but left out of the Perfetto blobs. */
+	uint64_t perfetto_dropped;
 };
 
 /* Adds one CPU's per-event counters (a backend's stats). */

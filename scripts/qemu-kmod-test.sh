@@ -59,7 +59,9 @@ if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	-lpthread ||
 	! gcc $cflags -o "$work/root/bin/kdev-workload" tests/bpf/kdev_workload.c \
 	tests/common/kdev_work.c -lpthread ||
-	! gcc $cflags -o "$work/root/bin/mem-workload" tests/bpf/mem_workload.c; then
+	! gcc $cflags -o "$work/root/bin/mem-workload" tests/bpf/mem_workload.c ||
+	! gcc $cflags -fno-omit-frame-pointer -o "$work/root/bin/kstack_test" \
+	tests/kernel/kstack_test.c tests/kernel/kring.c; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1
 fi

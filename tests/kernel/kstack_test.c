@@ -11,6 +11,10 @@
  * - a child blocks in read() on a pipe the parent writes every 100 ms:
  *   off-CPU records of its thread with kernel PCs, the user leaf in the
  *   function that made the system call, blocked_ns of the waits;
+ * - a child reads /dev/zero: its samples in the kernel have kernel
+ *   stacks from the interrupted function (named by /proc/kallsyms, not
+ *   the sampler's own perf, hrtimer or interrupt frames), its user leaf
+ *   under them;
  * - again with offcpu_min_ns of a minute: no off-CPU record of it.
  * Kernel PCs are kernel addresses, user PCs user addresses, nothing is
  * dropped. Prints "PASS stack_records_kmod" or "FAIL ...".
@@ -52,6 +56,7 @@ extern const char __start_kst_burn_a[], __stop_kst_burn_a[];
 extern const char __start_kst_burn_b[], __stop_kst_burn_b[];
 extern const char __start_kst_loop[], __stop_kst_loop[];
 extern const char __start_kst_block[], __stop_kst_block[];
+extern const char __start_kst_kloop[], __stop_kst_kloop[];
 
 static volatile uint64_t sink;
 
@@ -98,27 +103,41 @@ static IN_SECTION("kst_loop") void burn_loop(uint64_t cpu_ns)
 	}
 }
 
-/* The system call made here: the blocked thread's user leaf. */
+/* read(2) made where it is inlined: the user leaf of its thread. */
+static inline __attribute__((always_inline)) long sys_read(int fd, void *buf,
+							 size_t len)
+{
+#ifdef __x86_64__
+	long ret;
+
+	__asm__ volatile("syscall"
+			 : "=a"(ret)
+			 : "a"((long)SYS_read), "D"((long)fd), "S"(buf),
+			   "d"(len)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	return read(fd, buf, len);
+#endif
+}
+
 static IN_SECTION("kst_block") void block_loop(int fd, int n)
 {
 	char c;
 
-	for (int i = 0; i < n; i++) {
-#ifdef __x86_64__
-		long ret;
+	for (int i = 0; i < n; i++)
+		if (sys_read(fd, &c, 1) != 1)
+			_exit(1);
+}
 
-		__asm__ volatile("syscall"
-				 : "=a"(ret)
-				 : "a"((long)SYS_read), "D"((long)fd), "S"(&c),
-				   "d"(1L)
-				 : "rcx", "r11", "memory");
-		if (ret != 1)
+/* CPU time in the kernel: samples with kernel PCs. */
+static IN_SECTION("kst_kloop") void zero_loop(int fd, uint64_t cpu_ns)
+{
+	static char buf[1 << 20];
+
+	while (ns_of(CLOCK_THREAD_CPUTIME_ID) < cpu_ns)
+		if (sys_read(fd, buf, sizeof(buf)) <= 0)
 			_exit(1);
-#else
-		if (read(fd, &c, 1) != 1)
-			_exit(1);
-#endif
-	}
 }
 
 static bool in(uint64_t pc, const char *start, const char *stop)
@@ -126,12 +145,104 @@ static bool in(uint64_t pc, const char *start, const char *stop)
 	return pc >= (uintptr_t)start && pc < (uintptr_t)stop;
 }
 
+/* /proc/kallsyms' text symbols, to name kernel PCs. */
+struct ksym {
+	uint64_t addr;
+	char name[64];
+};
+
+static struct ksym *ksyms;
+static size_t nksyms;
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void ksyms_load(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	size_t cap = 0;
+	char line[256], type, name[sizeof(ksyms->name)];
+	uint64_t addr;
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %63s", &addr, &type, name) != 3 ||
+		    (type != 't' && type != 'T') || !addr)
+			continue;
+		if (nksyms == cap) {
+			cap = cap ? cap * 2 : 65536;
+			ksyms = realloc(ksyms, cap * sizeof(*ksyms));
+			if (!ksyms)
+				abort();
+		}
+		ksyms[nksyms].addr = addr;
+		memcpy(ksyms[nksyms].name, name, sizeof(ksyms->name) - 1);
+		ksyms[nksyms++].name[sizeof(ksyms->name) - 1] = '\0';
+	}
+	if (f)
+		fclose(f);
+	qsort(ksyms, nksyms, sizeof(*ksyms), ksym_cmp);
+}
+
+/* The function holding pc, "?" when unknown. */
+static const char *ksym_name(uint64_t pc)
+{
+	size_t lo = 0, hi = nksyms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ksyms[mid].addr <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? ksyms[lo - 1].name : "?";
+}
+
+/* The sampler's own frames: never a sample's kernel leaf. */
+static bool is_glue(const char *fn)
+{
+	static const char *const glue[] = {
+		"perf_", "__perf_", "hrtimer", "__hrtimer", "fxt_",
+		"stack_trace_", "arch_stack_walk", "sysvec_", "__sysvec_",
+		"asm_sysvec_", "irq_exit", "__irq_exit",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(glue) / sizeof(*glue); i++)
+		if (!strncmp(fn, glue[i], strlen(glue[i])))
+			return true;
+	return false;
+}
+
 struct seen {
-	pid_t burner, blocker;
+	pid_t burner, blocker, zeroer;
 	uint64_t records, samples, burn_a, burn_b, walked, other;
 	uint64_t offcpu, offcpu_leaf, offcpu_kernel, offcpu_long;
+	uint64_t zero_kernel, zero_deep, zero_named, zero_user;
 	uint64_t bad_pc, bad_period;
+	char glue_leaf[64];
 };
+
+static void see_zeroer(struct seen *s, const struct fxt_ksample *r)
+{
+	const char *leaf;
+
+	if (!r->nk)
+		return;
+	leaf = ksym_name(r->pcs[0]);
+	s->zero_kernel++;
+	s->zero_deep += r->nk >= 3;
+	s->zero_named += strcmp(leaf, "?") != 0;
+	s->zero_user += r->nu > 0 && in(r->pcs[r->nk], __start_kst_kloop,
+					__stop_kst_kloop);
+	if (is_glue(leaf))
+		snprintf(s->glue_leaf, sizeof(s->glue_leaf), "%s", leaf);
+}
 
 static void see(struct seen *s, const struct fxt_ksample *r)
 {
@@ -143,6 +254,8 @@ static void see(struct seen *s, const struct fxt_ksample *r)
 	if (r->kind == FXT_KSAMPLE_ONCPU) {
 		s->samples++;
 		s->bad_period += r->weight_ns != 1000000000u / SAMPLE_HZ;
+		if (r->tid == (uint64_t)s->zeroer)
+			see_zeroer(s, r);
 		if (r->tid != (uint64_t)s->burner || r->nk || !r->nu)
 			return;
 		if (in(r->pcs[0], __start_kst_burn_a, __stop_kst_burn_a))
@@ -188,6 +301,20 @@ static pid_t spawn_burner(uint64_t cpu_ns)
 		burn_loop(cpu_ns);
 		_exit(0);
 	}
+	return pid;
+}
+
+static pid_t spawn_zeroer(uint64_t cpu_ns)
+{
+	int fd = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	pid_t pid = fd < 0 ? -1 : fork();
+
+	if (pid == 0) {
+		zero_loop(fd, cpu_ns);
+		_exit(0);
+	}
+	if (fd >= 0)
+		close(fd);
 	return pid;
 }
 
@@ -271,11 +398,14 @@ static int run(uint64_t offcpu_min_ns, uint64_t burn_ns, struct seen *s)
 	CHECK_OK(configure(&k, offcpu_min_ns));
 	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_START));
 	s->burner = burn_ns ? spawn_burner(burn_ns) : 0;
+	s->zeroer = burn_ns ? spawn_zeroer(burn_ns / 3) : 0;
 	s->blocker = spawn_blocker(&wfd);
-	CHECK(s->burner >= 0 && s->blocker > 0, "fork: %s", strerror(errno));
+	CHECK(s->burner >= 0 && s->zeroer >= 0 && s->blocker > 0, "fork: %s",
+	      strerror(errno));
 	feed(wfd);
 	CHECK(!reap(s->blocker), "blocker failed");
 	CHECK(!s->burner || !reap(s->burner), "burner failed");
+	CHECK(!s->zeroer || !reap(s->zeroer), "zeroer failed");
 	CHECK_OK(kring_ioctl(&k, FXT_SCHED_IOC_STOP));
 	CHECK(!read_all(&k, s), "records");
 	kring_close(&k);
@@ -296,7 +426,18 @@ static int test(void)
 	       " with the leaf, %" PRIu64 " long\n",
 	       s.records, s.samples, s.burn_a, s.burn_b, s.other, s.walked,
 	       s.offcpu, s.offcpu_kernel, s.offcpu_leaf, s.offcpu_long);
+	printf("  reader of /dev/zero: %" PRIu64 " samples in the kernel, %"
+	       PRIu64 " with 3 kernel PCs or more, %" PRIu64 " named, %" PRIu64
+	       " with its user leaf\n",
+	       s.zero_kernel, s.zero_deep, s.zero_named, s.zero_user);
 	CHECK(!s.bad_pc, "%" PRIu64 " PCs on the wrong side", s.bad_pc);
+	CHECK(s.zero_kernel >= 20, "too few kernel samples");
+	CHECK(s.zero_deep * 10 >= s.zero_kernel * 9 &&
+	      s.zero_named == s.zero_kernel,
+	      "kernel stacks not unwound from the interrupted PC");
+	CHECK(!s.glue_leaf[0], "a kernel leaf in the sampler: %s", s.glue_leaf);
+	CHECK(s.zero_user * 10 >= s.zero_kernel * 9,
+	      "no user stack under the kernel one");
 	CHECK(!s.bad_period, "%" PRIu64 " samples of another period",
 	      s.bad_period);
 	CHECK(burned >= 100, "too few burner samples");
@@ -318,6 +459,7 @@ int main(void)
 	int failed;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	ksyms_load();
 	failed = test();
 	printf("%s %s\n", failed ? "FAIL" : "PASS", TEST_NAME);
 	return failed;

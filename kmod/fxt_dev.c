@@ -91,7 +91,7 @@ static int fxt_check_config(struct fxt_sched_config *cfg)
 {
 	u64 min_bytes = max_t(u64, FXT_SCHED_BUFFER_MIN, PAGE_SIZE);
 
-	if (cfg->sample_reserved)
+	if (cfg->reserved[0] || cfg->reserved[1] || cfg->sample_reserved)
 		return -EINVAL;
 	if (!cfg->sample_hz)
 		cfg->sample_hz = FXT_SCHED_SAMPLE_HZ_DEFAULT;

@@ -218,6 +218,8 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		.mode = cfg->mode,
 		.buffer_bytes_per_cpu = cfg->bytes_per_cpu,
 		.mem_interval_ns = cfg->mem_interval_ns,
+		.sample_hz = cfg->sample_hz,
+		.offcpu_min_ns = cfg->offcpu_min_ns,
 		.adopt_fds = cfg->adopt,
 		.nadopt = cfg->nadopt,
 	};

@@ -194,8 +194,10 @@ static int test_bad_args(void)
 	CHECK(configure_errno(&k, c) == EINVAL, "unknown event");
 	c = ok, c.watermark = 8192;
 	CHECK(configure_errno(&k, c) == EINVAL, "watermark");
-	c = ok, c.sample_reserved = 1;
+	c = ok, c.reserved[1] = 1;
 	CHECK(configure_errno(&k, c) == EINVAL, "reserved");
+	c = ok, c.sample_reserved = 1;
+	CHECK(configure_errno(&k, c) == EINVAL, "sample_reserved");
 	c = ok, c.sample_hz = FXT_SCHED_SAMPLE_HZ_MAX + 1;
 	CHECK(configure_errno(&k, c) == EINVAL, "sample rate");
 	CHECK(configure_errno(&k, ok) == 0, "good config");

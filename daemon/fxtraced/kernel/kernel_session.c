@@ -170,6 +170,11 @@ static const struct kernel_category {
 	{ "kernel:mem", FXT_SCHED_EV_MEM | FXT_SCHED_EV_NAMES,
 	  FXT_SCHED_EV_MEM, false,
 	  "kmem:rss_stat, vmscan:mm_vmscan_direct_reclaim_begin/end" },
+	/* Stacks (include/fxt/ksample.h), on threads: names. */
+	{ "kernel:sample", FXT_SCHED_EV_SAMPLE | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_SAMPLE, false, "perf cpu-clock" },
+	{ "kernel:offcpu", FXT_SCHED_EV_OFFCPU | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_OFFCPU, false, "sched:sched_switch" },
 };
 
 #define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))

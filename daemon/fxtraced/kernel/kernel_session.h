@@ -57,6 +57,10 @@ struct kernel_session_config {
 	 * (0: never), by the caller (kernel_session_sample_memory()).
 	 */
 	uint64_t mem_interval_ns;
+	/* kernel:sample: samples per second per CPU (0: the default) */
+	uint32_t sample_hz;
+	/* kernel:offcpu: shorter blocks are not written (0: every block) */
+	uint64_t offcpu_min_ns;
 	/*
 	 * Take back the capture of a manager that died, configured and
 	 * capturing (kept in systemd's descriptor store): its rings hold

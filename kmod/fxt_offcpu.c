@@ -17,7 +17,8 @@
  * in the bucket of its hash; a bucket whose entries are all taken gives
  * up the one blocked longest, counted as a dropped kernel:offcpu record.
  * Each bucket has its lock: only two threads of one bucket switching at
- * once on two CPUs contend. A thread that is dying or dead is not kept
+ * once on two CPUs contend, and a switch-in takes it only when it saw
+ * its thread's entry. A thread that is dying or dead is not kept
  * (it never runs again); a stopped one is.
  */
 #include <linux/hash.h>
@@ -127,7 +128,7 @@ static void fxt_offcpu_save(struct fxt_session *s, struct task_struct *prev,
 	nu = fxt_stack_user(NULL, pcs + nk);
 	raw_spin_lock(&bk->lock);
 	e = fxt_offcpu_place(bk, prev->pid, &evicted);
-	e->tid = prev->pid;
+	WRITE_ONCE(e->tid, prev->pid);
 	e->cpu = smp_processor_id();
 	e->ts = now;
 	e->nk = nk;
@@ -151,11 +152,18 @@ static void fxt_offcpu_resume(struct fxt_session *s, struct task_struct *next,
 	bool write = false;
 	unsigned int i;
 
-	raw_spin_lock(&bk->lock);
+	/*
+	 * Most threads switched in were preempted, not blocked: no entry,
+	 * seen without the lock (next's own entry was written before it
+	 * could be woken).
+	 */
 	for (i = 0; i < FXT_OFFCPU_WAYS && !e; i++)
-		if (bk->entries[i].tid == next->pid)
+		if (READ_ONCE(bk->entries[i].tid) == next->pid)
 			e = &bk->entries[i];
-	if (e) {
+	if (!e)
+		return;
+	raw_spin_lock(&bk->lock);
+	if (e->tid == next->pid) {
 		ts = e->ts;
 		blocked = now > ts ? now - ts : 0;
 		write = blocked >= READ_ONCE(s->offcpu_min_ns);
@@ -165,7 +173,7 @@ static void fxt_offcpu_resume(struct fxt_session *s, struct task_struct *next,
 		if (write)
 			memcpy(&b->w[FXT_KSAMPLE_HEAD_WORDS], e->pcs,
 			       (nk + nu) * sizeof(*e->pcs));
-		e->tid = 0;
+		WRITE_ONCE(e->tid, 0);
 	}
 	raw_spin_unlock(&bk->lock);
 	if (!write)

@@ -76,6 +76,8 @@ static int fxt_alloc_rings(struct fxt_session *s,
 	s->mode = cfg->mode;
 	s->events = cfg->events;
 	memcpy(s->syscall_pids, cfg->syscall_pids, sizeof(s->syscall_pids));
+	s->sample_period_ns = NSEC_PER_SEC / cfg->sample_hz;
+	s->offcpu_min_ns = cfg->offcpu_min_ns;
 	return 0;
 fail:
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
@@ -89,7 +91,12 @@ static int fxt_check_config(struct fxt_sched_config *cfg)
 {
 	u64 min_bytes = max_t(u64, FXT_SCHED_BUFFER_MIN, PAGE_SIZE);
 
-	if (cfg->reserved[0] || cfg->reserved[1])
+	if (cfg->reserved[0] || cfg->reserved[1] || cfg->sample_reserved)
+		return -EINVAL;
+	if (!cfg->sample_hz)
+		cfg->sample_hz = FXT_SCHED_SAMPLE_HZ_DEFAULT;
+	if (cfg->sample_hz < FXT_SCHED_SAMPLE_HZ_MIN ||
+	    cfg->sample_hz > FXT_SCHED_SAMPLE_HZ_MAX)
 		return -EINVAL;
 	if (!cfg->buffer_bytes)
 		cfg->buffer_bytes = FXT_SCHED_BUFFER_DEFAULT;

@@ -21,6 +21,10 @@
  * kernel:fault (fxt/kfault.h) are optional: a kernel without their
  * tracepoints reports them in fxt_probes_missing() and runs the other
  * categories.
+ *
+ * kernel:sample and kernel:offcpu (include/fxt/ksample.h) are in
+ * fxt_sample.c and fxt_offcpu.c: a perf counter per CPU, and a second
+ * probe on sched_switch.
  */
 #include <linux/kernel.h>
 #include <linux/binfmts.h>
@@ -60,6 +64,7 @@
 
 #include "fxt_mem.h"
 #include "fxt_probes.h"
+#include "fxt_sample.h"
 
 /*
  * Weight reported for RT and deadline tasks: the heaviest CFS weight
@@ -549,6 +554,8 @@ static struct fxt_tracepoint fxt_tracepoints[] = {
 #ifdef FXT_HAVE_MARK_VICTIM_TASK
 	{ "mark_victim", fxt_probe_mark_victim, FXT_SCHED_EV_MEM, false, true },
 #endif
+	/* kernel:offcpu (fxt_offcpu.c); kernel:sample has no tracepoint. */
+	{ "sched_switch", fxt_probe_offcpu, FXT_SCHED_EV_OFFCPU, false },
 };
 
 /* Optional events with a tracepoint this kernel lacks: none of them runs. */
@@ -640,6 +647,13 @@ int fxt_probes_start(struct fxt_session *s)
 		if (err)
 			return err;
 	}
+	if (s->events & FXT_SCHED_EV_OFFCPU) {
+		err = fxt_offcpu_start();
+		if (err) {
+			fxt_mem_stop();
+			return err;
+		}
+	}
 	err = fxt_register(s, FXT_SCHED_EV_NAMES);
 	if (!err && (s->events & FXT_SCHED_EV_NAMES))
 		fxt_write_all_names(s);
@@ -650,7 +664,10 @@ int fxt_probes_start(struct fxt_session *s)
 					      FXT_SCHED_EV_IRQ |
 					      FXT_SCHED_EV_SYSCALL |
 					      FXT_SCHED_EV_DEV |
-					      FXT_SCHED_EV_MEM);
+					      FXT_SCHED_EV_MEM |
+					      FXT_SCHED_EV_OFFCPU);
+	if (!err && (s->events & FXT_SCHED_EV_SAMPLE))
+		err = fxt_sample_start(s);
 	if (err)
 		fxt_probes_stop(s);
 	return err;
@@ -661,6 +678,7 @@ void fxt_probes_stop(struct fxt_session *s)
 	size_t i;
 
 	fxt_rings_close(s, true);
+	fxt_sample_stop();
 	for (i = 0; i < ARRAY_SIZE(fxt_tracepoints); i++) {
 		struct fxt_tracepoint *t = &fxt_tracepoints[i];
 
@@ -671,4 +689,5 @@ void fxt_probes_stop(struct fxt_session *s)
 	}
 	tracepoint_synchronize_unregister();
 	fxt_mem_stop();
+	fxt_offcpu_stop();
 }

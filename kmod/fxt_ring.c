@@ -135,6 +135,16 @@ void fxt_ring_close(struct fxt_ring *r, bool closed)
 	WRITE_ONCE(r->closed, closed);
 }
 
+void fxt_ring_count_drop(struct fxt_ring *r, unsigned int kind)
+{
+	if (unlikely(READ_ONCE(r->closed)))
+		return;
+	kind &= FXT_RING_EVENT_KINDS - 1;
+	WRITE_ONCE(r->ctrl->dropped, r->ctrl->dropped + 1);
+	WRITE_ONCE(r->ctrl->event_dropped[kind],
+		   r->ctrl->event_dropped[kind] + 1);
+}
+
 bool fxt_ring_write(struct fxt_ring *r, unsigned int kind, const u64 *words,
 		    u32 nwords)
 {
@@ -147,9 +157,7 @@ bool fxt_ring_write(struct fxt_ring *r, unsigned int kind, const u64 *words,
 	if (r->mode == FXT_BUFFERING_CIRCULAR) {
 		fxt_ring_overwrite(r, len);
 	} else if (!fxt_ring_has_room(r, len, &tail)) {
-		WRITE_ONCE(r->ctrl->dropped, r->ctrl->dropped + 1);
-		WRITE_ONCE(r->ctrl->event_dropped[kind],
-			   r->ctrl->event_dropped[kind] + 1);
+		fxt_ring_count_drop(r, kind);
 		return false;
 	}
 	fxt_ring_copy(r, words, len);

@@ -53,6 +53,11 @@ void fxt_ring_reset(struct fxt_ring *r);
 void fxt_ring_close(struct fxt_ring *r, bool closed);
 bool fxt_ring_write(struct fxt_ring *r, unsigned int kind, const u64 *words,
 		    u32 nwords);
+/*
+ * Counts a record of kind lost before it reached r (as a full ring's
+ * drop); the same writer's rules.
+ */
+void fxt_ring_count_drop(struct fxt_ring *r, unsigned int kind);
 /* Streaming: the reader's fill reached the watermark. */
 bool fxt_ring_readable(const struct fxt_ring *r);
 

@@ -30,6 +30,9 @@ struct fxt_session {
 	u64 block_key[2];	/* kernel:block ids, drawn at each start */
 	u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 	bool tracing;
+	/* kernel:sample's period, kernel:offcpu's shortest block written */
+	u64 sample_period_ns;
+	u64 offcpu_min_ns;
 	/* FXT_SCHED_IOC_LATENCY; the probes read it without the lock. */
 	u64 latency_ns;
 	/* Rules: vma open/close; configure refuses while non-zero. */

@@ -59,7 +59,9 @@ if ! gcc $cflags -o "$work/root/bin/kmod_test" tests/kernel/kmod_test.c \
 	-lpthread ||
 	! gcc $cflags -o "$work/root/bin/kdev-workload" tests/bpf/kdev_workload.c \
 	tests/common/kdev_work.c -lpthread ||
-	! gcc $cflags -o "$work/root/bin/mem-workload" tests/bpf/mem_workload.c; then
+	! gcc $cflags -o "$work/root/bin/mem-workload" tests/bpf/mem_workload.c ||
+	! gcc $cflags -fno-omit-frame-pointer -o "$work/root/bin/kstack_test" \
+	tests/kernel/kstack_test.c tests/kernel/kring.c; then
 	echo "kmod: 0 passed, 1 failed (guest test programs do not build)"
 	exit 1
 fi
@@ -71,7 +73,8 @@ fi
 build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/fxtraced/fxtraced
 tests/integration/proto-provider tests/kernel/check-kcat
-tests/kernel/check-kmem tests/bench/bpf/bpf_overhead"
+tests/kernel/check-kmem tests/kernel/check-kstack tests/stacks/stack-workload
+tests/stacks/check-raw-samples tests/bench/bpf/bpf_overhead"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -92,6 +95,12 @@ cp scripts/qemu/e2e.sh "$work/root/bin/e2e.sh"
 cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
 cp scripts/qemu/e2e_latency.sh "$work/root/bin/e2e_latency.sh"
 cp scripts/qemu/e2e_mem.sh "$work/root/bin/e2e_mem.sh"
+cp scripts/qemu/e2e_stacks.sh "$work/root/bin/e2e_stacks.sh"
+# The guest has no nm: stack-workload's function sizes from here.
+[ ! -x "$build/tests/stacks/stack-workload" ] ||
+	nm -S "$build/tests/stacks/stack-workload" |
+	awk '$4 == "burn_seventy" || $4 == "burn_thirty" { print $4, $2 }' \
+		>"$work/root/stack-workload.sizes"
 
 cp /bin/busybox "$work/root/bin/busybox"
 cp scripts/qemu/init "$work/root/init"

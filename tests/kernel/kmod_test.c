@@ -171,8 +171,9 @@ static int configure_errno(struct kring *k, struct fxt_sched_config cfg)
 
 static int test_bad_args(void)
 {
-	struct fxt_sched_config ok = { 8192, FXT_BUFFERING_ONESHOT,
-				       FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 }, 0, 0, 0 };
+	struct fxt_sched_config ok = { .buffer_bytes = 8192,
+				       .mode = FXT_BUFFERING_ONESHOT,
+				       .events = FXT_SCHED_EV_DEFAULT };
 	struct fxt_sched_config c;
 	struct kring k;
 	uint64_t stride;
@@ -195,6 +196,10 @@ static int test_bad_args(void)
 	CHECK(configure_errno(&k, c) == EINVAL, "watermark");
 	c = ok, c.reserved[1] = 1;
 	CHECK(configure_errno(&k, c) == EINVAL, "reserved");
+	c = ok, c.sample_reserved = 1;
+	CHECK(configure_errno(&k, c) == EINVAL, "sample_reserved");
+	c = ok, c.sample_hz = FXT_SCHED_SAMPLE_HZ_MAX + 1;
+	CHECK(configure_errno(&k, c) == EINVAL, "sample rate");
 	CHECK(configure_errno(&k, ok) == 0, "good config");
 	CHECK(ioctl(k.fd, FXT_SCHED_IOC_INFO, &k.info) == 0, "info");
 	CHECK(k.info.buffer_bytes == 8192 && k.info.watermark == 4096,
@@ -775,8 +780,9 @@ static int fault_during_mmap(struct kring *k, unsigned long cmd,
 
 static int test_ioctl_fault_vs_mmap(void)
 {
-	struct fxt_sched_config cfg = { 8192, FXT_BUFFERING_ONESHOT,
-					FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 }, 0, 0, 0 };
+	struct fxt_sched_config cfg = { .buffer_bytes = 8192,
+					.mode = FXT_BUFFERING_ONESHOT,
+					.events = FXT_SCHED_EV_DEFAULT };
 	struct fxt_sched_stats st = { 0 };
 	struct kring k;
 

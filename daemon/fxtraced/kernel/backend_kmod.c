@@ -134,6 +134,8 @@ static int kmod_configure(struct kmod_state *s,
 						    FXT_SCHED_BUFFER_DEFAULT),
 		.mode = cfg->mode,
 		.events = cfg->events,
+		.sample_hz = cfg->sample_hz,
+		.offcpu_min_ns = cfg->offcpu_min_ns,
 	};
 	int err;
 

@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# In the guest: kernel:sample and kernel:offcpu with --kernel=kmod, and
+# with --kernel=bpf from a second fxtraced at the same time, around
+# stack-workload (tests/stacks/), checked at the level of the kernel
+# side's raw records (include/fxt/ksample.h), which reach the archive as
+# they are until the manager turns them into stack records:
+# - each archive: the worker's samples have their user leaf in
+#   burn_seventy or burn_thirty, ~70/30; the blocker has off-CPU records
+#   with blocked_ns, kernel and user frames (check-raw-samples);
+# - the module's and BPF's records of those threads have the same layout
+#   (header, format word, pid, tid, argument headers, period) and the
+#   blocker's blocks the same first user frames (check-kstack layout);
+# - --offcpu-min 1s reaches the module: no off-CPU record of 20 ms blocks.
+# Prints PASS/FAIL e2e_stacks_kmod.
+T=/tmp/e2e-stacks
+E2E_TEST=e2e_stacks_kmod
+. /bin/e2e_lib.sh
+BPF_DIR=$T/bpf
+mkdir -p "$BPF_DIR"
+chmod 700 "$BPF_DIR"
+/bin/fxtraced --socket "$BPF_DIR/manager.sock" --allow-uid 0 \
+	>"$T/fxtraced-bpf.log" 2>&1 &
+bpf_mgr=$!
+i=0
+until FXTRACE_SOCKET="$BPF_DIR/manager.sock" /bin/tracectl status \
+	>/dev/null 2>&1; do
+	i=$((i + 1))
+	[ "$i" -lt 600 ] || fail "the BPF fxtraced did not answer"
+	sleep 0.1
+done
+bpf() {
+	FXTRACE_SOCKET="$BPF_DIR/manager.sock" "$@"
+}
+
+# range FUNCTION OUT: "address,size" of FUNCTION in the workload, the
+# address it printed in OUT, the size from the host's nm
+# (/stack-workload.sizes).
+range() {
+	addr=$(sed -n "s/^$1=//p" "$2")
+	size=$(awk -v f="$1" '$1 == f { print $2 }' /stack-workload.sizes)
+	[ -n "$addr" ] && [ -n "$size" ] || fail "$1: no address or size"
+	echo "$addr,0x$size"
+}
+
+# raw NAME FILE OUT: check-raw-samples of the workload's output OUT.
+raw() {
+	/bin/check-raw-samples "$2" "$(sed -n 's/^pid=//p' "$3")" \
+		"$(sed -n 's/^worker=//p' "$3")" \
+		"$(sed -n 's/^blocker=//p' "$3")" \
+		"$(range burn_seventy "$3")" "$(range burn_thirty "$3")" \
+		>"$T/$1.check" 2>&1
+}
+
+for side in kmod bpf; do
+	cmd=""
+	[ "$side" = bpf ] && cmd=bpf
+	$cmd /bin/tracectl start -o "$T/$side.fxt" --kernel=$side \
+		--kernel-buffer-size 8M --sample-rate 997 \
+		--categories kernel:sample,kernel:offcpu \
+		>"$T/start-$side.out" 2>&1 ||
+		{ cat "$T/start-$side.out" "$T/fxtraced-bpf.log"
+		  fail "tracectl start --kernel=$side"; }
+done
+/bin/stack-workload --seconds 2 >"$T/wl.out" 2>&1 ||
+	{ cat "$T/wl.out"; fail "stack-workload"; }
+/bin/tracectl stop >"$T/stop-kmod.out" 2>&1 || fail "tracectl stop (kmod)"
+bpf /bin/tracectl stop >"$T/stop-bpf.out" 2>&1 || fail "tracectl stop (bpf)"
+sed 's/^/  /' "$T/stop-kmod.out"
+for side in kmod bpf; do
+	raw "$side" "$T/$side.fxt" "$T/wl.out" ||
+		{ cat "$T/$side.check"; fail "check-raw-samples ($side)"; }
+	sed "s/^/  $side: /" "$T/$side.check"
+	/bin/check-kstack layout "$T/$side.fxt" \
+		"$(sed -n 's/^worker=//p' "$T/wl.out")" \
+		"$(sed -n 's/^blocker=//p' "$T/wl.out")" >"$T/$side.layout" ||
+		fail "check-kstack layout ($side)"
+done
+echo "  layout: $(wc -l <"$T/kmod.layout") lines (kmod)," \
+	"$(wc -l <"$T/bpf.layout") (bpf)"
+sed 's/^/  kmod layout: /' "$T/kmod.layout"
+if ! cmp -s "$T/kmod.layout" "$T/bpf.layout"; then
+	diff "$T/kmod.layout" "$T/bpf.layout" | head -20 | sed 's/^/  /'
+	fail "the module's and BPF's stack records differ"
+fi
+
+# 20 ms blocks are all shorter than 1 s: no off-CPU record of them.
+/bin/tracectl record -o "$T/long.fxt" --kernel=kmod --kernel-buffer-size 8M \
+	--categories kernel:sample,kernel:offcpu --offcpu-min 1s -- \
+	/bin/stack-workload --seconds 1 >"$T/long.out" 2>&1 ||
+	{ cat "$T/long.out"; fail "tracectl record --offcpu-min 1s"; }
+raw long "$T/long.fxt" "$T/long.out" &&
+	fail "off-CPU records of blocks shorter than --offcpu-min"
+grep -q "of the blocker, 0 blocked" "$T/long.check" ||
+	{ cat "$T/long.check"; fail "--offcpu-min 1s"; }
+kill -TERM "$bpf_mgr"
+wait "$bpf_mgr" || fail "the BPF fxtraced exited with status $?"
+kill -TERM "$mgr"
+wait "$mgr" || fail "fxtraced exited with status $?"
+echo "PASS e2e_stacks_kmod"

@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The stack records of an archive, collected: see stack_tables.h. */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fxt_saturate.h"
+#include "stack_tables.h"
+
+/* ---- id index --------------------------------------------------------- */
+
+static uint32_t hash_id(uint32_t id)
+{
+	return (uint32_t)(((uint64_t)id * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+int64_t stack_id_lookup(const struct stack_id_index *x, uint32_t id)
+{
+	uint32_t i;
+
+	if (!x->slots)
+		return -1;
+	for (i = hash_id(id) & x->mask; x->slots[i]; i = (i + 1) & x->mask)
+		if ((uint32_t)(x->slots[i] >> 32) == id)
+			return (int64_t)(uint32_t)x->slots[i] - 1;
+	return -1;
+}
+
+static void index_put(uint64_t *slots, uint32_t mask, uint64_t slot)
+{
+	uint32_t i = hash_id((uint32_t)(slot >> 32)) & mask;
+
+	while (slots[i])
+		i = (i + 1) & mask;
+	slots[i] = slot;
+}
+
+static int index_add(struct stack_id_index *x, uint32_t id, uint32_t index)
+{
+	if ((x->n + 1) * 2 > x->mask) {
+		uint32_t cap = x->slots ? (x->mask + 1) * 2 : 64, i;
+		uint64_t *slots = calloc(cap, sizeof(*slots));
+
+		if (!slots)
+			return -ENOMEM;
+		for (i = 0; x->slots && i <= x->mask; i++)
+			if (x->slots[i])
+				index_put(slots, cap - 1, x->slots[i]);
+		free(x->slots);
+		x->slots = slots;
+		x->mask = cap - 1;
+	}
+	index_put(x->slots, x->mask, (uint64_t)id << 32 | (index + 1ull));
+	x->n++;
+	return 0;
+}
+
+/* ---- storage ---------------------------------------------------------- */
+
+static bool grant(struct stack_tables *t, uint64_t bytes)
+{
+	if (t->bytes + bytes > STACKS_BYTES_MAX)
+		return false;
+	t->bytes += bytes;
+	return true;
+}
+
+/* Room for one more element in *arr; false (counted) past the ceiling. */
+static bool grow(struct stack_tables *t, void **arr, uint32_t n, uint32_t *cap,
+		 size_t size)
+{
+	uint32_t ncap;
+	void *p;
+
+	if (n < *cap)
+		return true;
+	if (n >= STACKS_DEFS_MAX) {
+		t->stats.entries_dropped++;
+		return false;
+	}
+	ncap = *cap ? *cap * 2 : 64;
+	p = realloc(*arr, (size_t)ncap * size);
+	if (!p) {
+		t->err = -ENOMEM;
+		return false;
+	}
+	*arr = p;
+	*cap = ncap;
+	return true;
+}
+
+/* A NUL-terminated copy of len bytes (cut at STACKS_NAME_MAX). */
+static char *copy_name(struct stack_tables *t, const void *p, uint32_t *len)
+{
+	char *s;
+
+	if (*len > STACKS_NAME_MAX)
+		*len = STACKS_NAME_MAX;
+	if (!grant(t, *len + 1ull)) {
+		t->stats.entries_dropped++;
+		return NULL;
+	}
+	s = malloc(*len + 1ull);
+	if (!s) {
+		t->err = -ENOMEM;
+		return NULL;
+	}
+	memcpy(s, p, *len);
+	s[*len] = 0;
+	return s;
+}
+
+/* ---- samples ---------------------------------------------------------- */
+
+static uint64_t arg_u64(const struct fxt_record *rec, const char *name,
+			size_t len, bool *ok)
+{
+	const struct fxt_arg *a = fxt_record_arg(rec, name, len);
+
+	if (a && a->type == FXT_ARG_UINT64)
+		return a->value.u64;
+	if (a && a->type == FXT_ARG_UINT32)
+		return a->value.u32;
+	*ok = false;
+	return 0;
+}
+
+#define ARG_U64(rec, lit, ok) arg_u64((rec), (lit), sizeof(lit) - 1, (ok))
+
+static void take_sample(struct stack_tables *t, const struct fxt_record *rec,
+			bool offcpu)
+{
+	struct stack_sample *s;
+	bool ok = true;
+	uint64_t stack, cpu, weight;
+
+	cpu = ARG_U64(rec, "cpu", &ok);
+	stack = ARG_U64(rec, "stack", &ok);
+	weight = offcpu ? ARG_U64(rec, "blocked_ns", &ok) :
+			  ARG_U64(rec, "period_ns", &ok);
+	if (!ok || stack > UINT32_MAX || cpu > UINT32_MAX) {
+		t->stats.samples_malformed++;
+		return;
+	}
+	if (t->nsamples == t->samples_cap) {
+		size_t cap = t->samples_cap ? t->samples_cap * 2 : 1024;
+
+		if (t->samples_cap >= STACKS_SAMPLES_MAX) {
+			t->stats.samples_dropped++;
+			return;
+		}
+		s = realloc(t->samples, cap * sizeof(*s));
+		if (!s) {
+			t->err = -ENOMEM;
+			return;
+		}
+		t->samples = s;
+		t->samples_cap = cap;
+	}
+	s = &t->samples[t->nsamples++];
+	s->ts_ns = fxt_ticks_to_ns(rec->provider, rec->large_blob.ts);
+	s->pid = rec->large_blob.thread.pid;
+	s->tid = rec->large_blob.thread.tid;
+	s->weight_ns = weight;
+	s->stack_id = (uint32_t)stack;
+	s->cpu = (uint32_t)cpu;
+	s->offcpu = offcpu;
+	t->stats.samples++;
+}
+
+/* ---- definition tables ------------------------------------------------ */
+
+/* A table's payload, entry by entry; lengths checked against its end. */
+struct entries {
+	const uint8_t *p;
+	size_t left;		/* bytes */
+};
+
+static bool take_word(struct entries *e, uint64_t *w)
+{
+	if (e->left < 8)
+		return false;
+	memcpy(w, e->p, 8);
+	*w = le64toh(*w);
+	e->p += 8;
+	e->left -= 8;
+	return true;
+}
+
+/* len bytes padded to whole words: their start, or NULL past the end. */
+static const uint8_t *take_bytes(struct entries *e, uint64_t len)
+{
+	uint64_t padded = (len + 7) & ~7ull;
+	const uint8_t *p = e->p;
+
+	if (padded > e->left)
+		return NULL;
+	e->p += padded;
+	e->left -= padded;
+	return p;
+}
+
+#define FIELD(w, lo, bits) ((uint32_t)(((w) >> (lo)) & ((1ull << (bits)) - 1)))
+
+static bool take_mapping(struct stack_tables *t, struct entries *e)
+{
+	struct stack_mapping *m;
+	const uint8_t *path;
+	uint64_t w0;
+	uint32_t id, len;
+
+	if (!take_word(e, &w0))
+		return false;
+	id = FIELD(w0, 0, 32);
+	len = FIELD(w0, 32, 16);
+	path = take_bytes(e, len);
+	if (!path || !take_bytes(e, FIELD(w0, 48, 8)))
+		return false;
+	if (!id) {
+		t->stats.entries_malformed++;	/* reserved for the kernel */
+		return true;
+	}
+	if (stack_id_lookup(&t->mapping_index, id) >= 0) {
+		t->stats.entries_duplicate++;
+		return true;
+	}
+	if (!grow(t, (void **)&t->mappings, t->nmappings, &t->mappings_cap,
+		  sizeof(*m)))
+		return true;
+	m = &t->mappings[t->nmappings];
+	m->id = id;
+	m->path_len = len;
+	m->path = copy_name(t, path, &m->path_len);
+	if (!m->path || index_add(&t->mapping_index, id, t->nmappings)) {
+		free(m->path);
+		t->err = t->err ? t->err : (m->path ? -ENOMEM : 0);
+		return true;
+	}
+	t->nmappings++;
+	return true;
+}
+
+static bool take_frame(struct stack_tables *t, struct entries *e)
+{
+	struct stack_frame *f;
+	const uint8_t *name;
+	uint64_t w0, mapping, addr;
+	uint32_t id, kind, len;
+
+	if (!take_word(e, &w0) || !take_word(e, &mapping) ||
+	    !take_word(e, &addr))
+		return false;
+	id = FIELD(w0, 0, 32);
+	kind = FIELD(w0, 32, 8);
+	len = FIELD(w0, 40, 16);
+	name = take_bytes(e, len);
+	if (!name)
+		return false;
+	if ((kind != STACK_FRAME_USER && kind != STACK_FRAME_KERNEL) ||
+	    mapping > UINT32_MAX) {
+		t->stats.entries_malformed++;
+		return true;
+	}
+	if (stack_id_lookup(&t->frame_index, id) >= 0) {
+		t->stats.entries_duplicate++;
+		return true;
+	}
+	if (!grow(t, (void **)&t->frames, t->nframes, &t->frames_cap,
+		  sizeof(*f)))
+		return true;
+	f = &t->frames[t->nframes];
+	memset(f, 0, sizeof(*f));
+	f->id = id;
+	f->kind = (uint8_t)kind;
+	f->mapping_id = (uint32_t)mapping;
+	f->addr = addr;
+	f->name_len = len;
+	f->name = copy_name(t, name, &f->name_len);
+	if (!f->name || index_add(&t->frame_index, id, t->nframes)) {
+		t->err = t->err ? t->err : (f->name ? -ENOMEM : 0);
+		free(f->name);
+		return true;
+	}
+	t->nframes++;
+	return true;
+}
+
+static bool take_stack(struct stack_tables *t, struct entries *e)
+{
+	struct stack_def *s;
+	const uint8_t *ids;
+	uint64_t w0;
+	uint32_t id, n, i;
+
+	if (!take_word(e, &w0))
+		return false;
+	id = FIELD(w0, 0, 32);
+	n = FIELD(w0, 32, 16);
+	ids = take_bytes(e, (uint64_t)n * 4);
+	if (!ids)
+		return false;
+	if (stack_id_lookup(&t->stack_index, id) >= 0) {
+		t->stats.entries_duplicate++;
+		return true;
+	}
+	if (!grow(t, (void **)&t->stacks, t->nstacks, &t->stacks_cap,
+		  sizeof(*s)))
+		return true;
+	if (!grant(t, (uint64_t)n * 4)) {
+		t->stats.entries_dropped++;
+		return true;
+	}
+	s = &t->stacks[t->nstacks];
+	s->id = id;
+	s->nframes = n;
+	s->frames = malloc((size_t)n * 4 + 4);
+	if (!s->frames || index_add(&t->stack_index, id, t->nstacks)) {
+		free(s->frames);
+		t->err = -ENOMEM;
+		return true;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t v;
+
+		memcpy(&v, ids + (size_t)i * 4, 4);
+		s->frames[i] = le32toh(v);
+	}
+	t->nstacks++;
+	return true;
+}
+
+static bool take_symbol(struct stack_tables *t, struct entries *e)
+{
+	struct stack_frame *f;
+	const uint8_t *name;
+	uint64_t w0;
+
+	if (!take_word(e, &w0))
+		return false;
+	name = take_bytes(e, FIELD(w0, 32, 16));
+	if (!name)
+		return false;
+	if (!grow(t, (void **)&t->symbols, t->nsymbols, &t->symbols_cap,
+		  sizeof(*f)))
+		return true;
+	f = &t->symbols[t->nsymbols];
+	memset(f, 0, sizeof(*f));
+	f->id = FIELD(w0, 0, 32);
+	f->symbol_len = FIELD(w0, 32, 16);
+	f->symbol = copy_name(t, name, &f->symbol_len);
+	if (f->symbol)
+		t->nsymbols++;
+	return true;
+}
+
+typedef bool (*take_entry_fn)(struct stack_tables *t, struct entries *e);
+
+static void take_table(struct stack_tables *t, const struct fxt_record *rec,
+		       take_entry_fn take)
+{
+	struct entries e = { rec->blob.payload, rec->blob.payload_len };
+
+	while (e.left && !t->err) {
+		if (!take(t, &e)) {
+			/* an entry cut by its record's end: the rest is lost */
+			t->stats.entries_malformed++;
+			return;
+		}
+	}
+}
+
+static take_entry_fn table_of(const struct fxt_str *name)
+{
+	if (fxt_str_is(*name, "fxtrace:mappings"))
+		return take_mapping;
+	if (fxt_str_is(*name, "fxtrace:frames"))
+		return take_frame;
+	if (fxt_str_is(*name, "fxtrace:stacks"))
+		return take_stack;
+	if (fxt_str_is(*name, "fxtrace:symbols"))
+		return take_symbol;
+	return NULL;
+}
+
+bool stack_tables_take(struct stack_tables *t, const struct fxt_record *rec)
+{
+	take_entry_fn take;
+
+	if (rec->type == FXT_RECORD_BLOB && rec->blob.blob_type == 1) {
+		take = table_of(&rec->blob.name);
+		if (!take)
+			return false;
+		take_table(t, rec, take);
+		return true;
+	}
+	if (rec->type != FXT_RECORD_LARGE ||
+	    rec->large_blob.large_type != FXT_LARGE_BLOB ||
+	    !rec->large_blob.has_metadata)
+		return false;
+	if (fxt_str_is(rec->large_blob.category, "kernel:sample") &&
+	    fxt_str_is(rec->large_blob.name, "cpu_sample"))
+		take_sample(t, rec, false);
+	else if (fxt_str_is(rec->large_blob.category, "kernel:offcpu") &&
+		 fxt_str_is(rec->large_blob.name, "offcpu"))
+		take_sample(t, rec, true);
+	else
+		return false;
+	return true;
+}
+
+int stack_tables_finish(struct stack_tables *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nsymbols; i++) {
+		struct stack_frame *sym = &t->symbols[i];
+		int64_t f = stack_id_lookup(&t->frame_index, sym->id);
+
+		if (f < 0 || t->frames[f].symbol) {
+			/* of no frame, or a second one: ignored */
+			t->stats.entries_malformed += f < 0;
+			t->stats.entries_duplicate += f >= 0;
+			continue;
+		}
+		t->frames[f].symbol = sym->symbol;
+		t->frames[f].symbol_len = sym->symbol_len;
+		sym->symbol = NULL;
+	}
+	return t->err;
+}
+
+void stack_tables_init(struct stack_tables *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void stack_tables_free(struct stack_tables *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->nmappings; i++)
+		free(t->mappings[i].path);
+	for (i = 0; i < t->nframes; i++) {
+		free(t->frames[i].name);
+		free(t->frames[i].symbol);
+	}
+	for (i = 0; i < t->nstacks; i++)
+		free(t->stacks[i].frames);
+	for (i = 0; i < t->nsymbols; i++)
+		free(t->symbols[i].symbol);
+	free(t->mappings);
+	free(t->frames);
+	free(t->stacks);
+	free(t->symbols);
+	free(t->samples);
+	free(t->mapping_index.slots);
+	free(t->frame_index.slots);
+	free(t->stack_index.slots);
+	memset(t, 0, sizeof(*t));
+}

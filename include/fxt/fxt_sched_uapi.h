@@ -7,7 +7,9 @@
  * info.consumer_offset (the only page that may be mapped writable, and
  * only as a shared mapping of exactly that page) and info.buffer_bytes of
  * data at info.data_offset (read-only). A mapping must lie inside one
- * CPU's region. Records are at most FXT_SCHED_RECORD_MAX_WORDS words.
+ * CPU's region. Records are at most FXT_SCHED_RECORD_MAX_WORDS words,
+ * but for the stack records of include/fxt/ksample.h (at most
+ * FXT_KSAMPLE_MAX_WORDS).
  * Streaming: poll() reports EPOLLIN when some CPU holds at least the
  * watermark.
  */
@@ -24,8 +26,11 @@
 /*
  * 2: FXT_SCHED_IOC_LATENCY and fxt_ring_ctrl.latency_exceeded (the
  * wakeup-latency trigger).
+ * 3: FXT_SCHED_EV_SAMPLE and FXT_SCHED_EV_OFFCPU, their settings in
+ * fxt_sched_config (sample_hz, offcpu_min_ns), records of up to
+ * FXT_KSAMPLE_MAX_WORDS words (include/fxt/ksample.h).
  */
-#define FXT_SCHED_ABI_VERSION 2u
+#define FXT_SCHED_ABI_VERSION 3u
 
 /* Events to capture (fxt_sched_config.events). */
 #define FXT_SCHED_EV_SWITCH (1u << 0)	/* context switch records */
@@ -39,12 +44,16 @@
 #define FXT_SCHED_EV_BLOCK (1u << 9)	/* block requests (fxt/kblock.h) */
 #define FXT_SCHED_EV_FAULT (1u << 10)	/* user page faults (fxt/kfault.h) */
 #define FXT_SCHED_EV_MEM (1u << 11)	/* RSS, stalls, OOM (fxt/kmem.h) */
+/* Stacks (fxt/ksample.h): on-CPU samples, blocked threads' stacks. */
+#define FXT_SCHED_EV_SAMPLE (1u << 12)
+#define FXT_SCHED_EV_OFFCPU (1u << 13)
+#define FXT_SCHED_EV_STACKS (FXT_SCHED_EV_SAMPLE | FXT_SCHED_EV_OFFCPU)
 #define FXT_SCHED_EV_DEV                                               \
 	(FXT_SCHED_EV_POWER | FXT_SCHED_EV_BLOCK | FXT_SCHED_EV_FAULT)
 #define FXT_SCHED_EV_ALL                                               \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
 	 FXT_SCHED_EV_PROC | FXT_SCHED_EV_IRQ | FXT_SCHED_EV_SYSCALL |   \
-	 FXT_SCHED_EV_DEV | FXT_SCHED_EV_MEM)
+	 FXT_SCHED_EV_DEV | FXT_SCHED_EV_MEM | FXT_SCHED_EV_STACKS)
 /* The module's events until configured: kernel:sched and kernel:proc. */
 #define FXT_SCHED_EV_DEFAULT                                           \
 	(FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES | \
@@ -60,6 +69,13 @@
 #define FXT_SCHED_EV_BIT_BLOCK 9u
 #define FXT_SCHED_EV_BIT_FAULT 10u
 #define FXT_SCHED_EV_BIT_MEM 11u
+#define FXT_SCHED_EV_BIT_SAMPLE 12u
+#define FXT_SCHED_EV_BIT_OFFCPU 13u
+
+/* Bounds of fxt_sched_config.sample_hz (0: the default). */
+#define FXT_SCHED_SAMPLE_HZ_MIN 1u
+#define FXT_SCHED_SAMPLE_HZ_MAX 10000u
+#define FXT_SCHED_SAMPLE_HZ_DEFAULT 499u
 
 /* Bounds of fxt_sched_config.buffer_bytes (a power of two). */
 #define FXT_SCHED_BUFFER_MIN 4096ull
@@ -90,7 +106,19 @@ struct fxt_sched_config {
 	__u32 mode;		/* enum fxt_buffering_mode */
 	__u32 events;		/* non-empty subset of FXT_SCHED_EV_ALL */
 	__u64 watermark;	/* 0: half the buffer; else < buffer_bytes */
-	__u64 reserved[2];	/* must be zero */
+	union {
+		__u64 reserved[2];	/* zero before ABI 3 */
+		struct {
+			/* FXT_SCHED_EV_SAMPLE: samples per second per CPU */
+			__u32 sample_hz;
+			__u32 sample_reserved;	/* must be zero */
+			/*
+			 * FXT_SCHED_EV_OFFCPU: blocks shorter than this are
+			 * not written (0: every block)
+			 */
+			__u64 offcpu_min_ns;
+		};
+	};
 	/* FXT_SCHED_EV_SYSCALL: only these tgids (0 ends); none: all */
 	__u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
 };

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR MIT */
 /*
- * Strings of the kernel:power, kernel:block, kernel:fault and kernel:mem
- * records (include/fxt/kpower.h, kblock.h, kfault.h, kmem.h), one
- * definition for the
- * kernel module, the BPF program and the manager.
+ * Strings of the kernel:power, kernel:block, kernel:fault, kernel:mem,
+ * kernel:sample and kernel:offcpu records (include/fxt/kpower.h,
+ * kblock.h, kfault.h, kmem.h, ksample.h), one definition for the kernel
+ * module, the BPF program and the manager.
  *
  * They are indexed strings of the kernel provider's section, like those
  * of include/fxt/sched.h, in a range of their own: the manager writes
@@ -68,6 +68,23 @@ enum fxt_kdev_string {
 	FXT_KDEV_STR_MAJOR_FAULTS,
 	FXT_KDEV_STR_PGPGIN,
 	FXT_KDEV_STR_PGPGOUT,
+	/* kernel:sample and kernel:offcpu (include/fxt/ksample.h) */
+	FXT_KDEV_STR_CAT_SAMPLE,
+	FXT_KDEV_STR_CPU_SAMPLE,
+	FXT_KDEV_STR_CAT_OFFCPU,
+	FXT_KDEV_STR_OFFCPU,
+	FXT_KDEV_STR_CPU,
+	FXT_KDEV_STR_KERNEL_FRAMES,
+	FXT_KDEV_STR_PERIOD_NS,
+	FXT_KDEV_STR_BLOCKED_NS,
+	/* the manager's stack tables and Perfetto blobs */
+	FXT_KDEV_STR_STACK,
+	FXT_KDEV_STR_PERFETTO,
+	FXT_KDEV_STR_MAPPINGS,
+	FXT_KDEV_STR_FRAMES,
+	FXT_KDEV_STR_STACKS,
+	FXT_KDEV_STR_SYMBOLS,
+	FXT_KDEV_STR_PERFETTO_DROPPED,
 	FXT_KDEV_STR_END,
 };
 
@@ -84,7 +101,11 @@ enum fxt_kdev_string {
 	  "direct_reclaim", "memcg_reclaim", "compaction", "order",        \
 	  "reclaimed", "oom_kill", "pid", "name", "rss", "meminfo",        \
 	  "available", "free", "cached", "dirty", "swap_used", "vmstat",   \
-	  "major_faults", "pgpgin", "pgpgout" }
+	  "major_faults", "pgpgin", "pgpgout",                             \
+	  "kernel:sample", "cpu_sample", "kernel:offcpu", "offcpu", "cpu", \
+	  "kernel_frames", "period_ns", "blocked_ns",                      \
+	  "stack", "perfetto", "fxtrace:mappings", "fxtrace:frames",       \
+	  "fxtrace:stacks", "fxtrace:symbols", "fxtrace:perfetto_dropped" }
 
 /*
  * Records of these categories that belong to no thread (counters of a

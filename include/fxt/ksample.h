@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * kernel:sample and kernel:offcpu raw records as the kernel side writes
+ * them into its rings, one definition for the kernel module and the BPF
+ * program. The manager turns each into an archive record without any
+ * kernel address (include/fxt/stacks.h): these words never reach an
+ * archive as they are.
+ *
+ * An FXT large blob record with metadata (record type 15, large type 0,
+ * blob format 0), kept under 4096 words (Perfetto sizes every record
+ * with the header's bits 4..15):
+ *
+ *   0     large header: size in words, large type 0, format 0
+ *   1     format header: category and name (indexed kdev strings
+ *         "kernel:sample"/"cpu_sample" or "kernel:offcpu"/"offcpu"),
+ *         3 arguments, thread ref 0 (inline)
+ *   2     timestamp, CLOCK_BOOTTIME ns: the sample's time, or for
+ *         off-CPU the time the thread was switched out
+ *   3, 4  pid (tgid), tid
+ *   5     uint32 "cpu"
+ *   6     uint32 "kernel_frames" = nk
+ *   7, 8  uint64 "period_ns" (on-CPU) or "blocked_ns" (off-CPU: its
+ *         switch-in minus its switch-out)
+ *   9     blob size in bytes = (nk + nu) * 8
+ *   10..  nk kernel PCs leaf first, then nu user PCs leaf first
+ *
+ * Kernel threads have no user PCs; the idle task is never sampled.
+ * Off-CPU records are written at the thread's switch-in, with the stacks
+ * taken at its switch-out (it was still current then).
+ *
+ * Strings are the kernel provider's indexed strings of include/fxt/kdev.h.
+ */
+#ifndef FXT_KSAMPLE_H
+#define FXT_KSAMPLE_H
+
+#include "fxt.h"
+#include "kdev.h"
+
+/* The kernel PCs and user PCs a record holds at most. */
+#define FXT_KSAMPLE_KERNEL_MAX 64u
+#define FXT_KSAMPLE_USER_MAX 127u	/* the kernel's perf_event_max_stack */
+/* Words before the PCs. */
+#define FXT_KSAMPLE_HEAD_WORDS 10u
+#define FXT_KSAMPLE_MAX_WORDS \
+	(FXT_KSAMPLE_HEAD_WORDS + FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX)
+/* Where the timestamp is (word 1 in every other kernel record). */
+#define FXT_KSAMPLE_TS_WORD 2u
+#define FXT_KSAMPLE_PID_WORD 3u
+#define FXT_KSAMPLE_TID_WORD 4u
+
+enum fxt_ksample_kind {
+	FXT_KSAMPLE_ONCPU,	/* "kernel:sample" "cpu_sample", period_ns */
+	FXT_KSAMPLE_OFFCPU,	/* "kernel:offcpu" "offcpu", blocked_ns */
+};
+
+/* Frame counts as a record holds them. */
+static inline __u32 fxt_ksample_kernel_frames(__u32 nk)
+{
+	return nk < FXT_KSAMPLE_KERNEL_MAX ? nk : FXT_KSAMPLE_KERNEL_MAX;
+}
+
+static inline __u32 fxt_ksample_user_frames(__u32 nu)
+{
+	return nu < FXT_KSAMPLE_USER_MAX ? nu : FXT_KSAMPLE_USER_MAX;
+}
+
+static inline __u32 fxt_ksample_words(__u32 nk, __u32 nu)
+{
+	return FXT_KSAMPLE_HEAD_WORDS + fxt_ksample_kernel_frames(nk) +
+	       fxt_ksample_user_frames(nu);
+}
+
+static inline __u64 fxt_ksample_format_word(unsigned int kind)
+{
+	int off = kind == FXT_KSAMPLE_OFFCPU;
+
+	return fxt_large_blob_format_word(
+		off ? FXT_KDEV_STR_CAT_OFFCPU : FXT_KDEV_STR_CAT_SAMPLE,
+		off ? FXT_KDEV_STR_OFFCPU : FXT_KDEV_STR_CPU_SAMPLE, 3, 0);
+}
+
+static inline __u64 fxt_ksample_weight_arg(unsigned int kind)
+{
+	return fxt_arg_header(FXT_ARG_UINT64, 2,
+			      kind == FXT_KSAMPLE_OFFCPU ?
+				      FXT_KDEV_STR_BLOCKED_NS :
+				      FXT_KDEV_STR_PERIOD_NS,
+			      0);
+}
+
+/*
+ * The FXT_KSAMPLE_HEAD_WORDS words before the PCs of a record of
+ * fxt_ksample_words(nk, nu) words; the caller puts the
+ * fxt_ksample_kernel_frames(nk) kernel PCs at w + FXT_KSAMPLE_HEAD_WORDS,
+ * then the fxt_ksample_user_frames(nu) user PCs.
+ */
+static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
+					  __u64 ts, __u64 pid, __u64 tid,
+					  __u32 cpu, __u32 nk, __u32 nu,
+					  __u64 weight_ns)
+{
+	__u32 k = fxt_ksample_kernel_frames(nk);
+	__u32 u = fxt_ksample_user_frames(nu);
+
+	w[0] = fxt_large_blob_header(fxt_ksample_words(nk, nu),
+				     FXT_LARGE_BLOB_WITH_METADATA);
+	w[1] = fxt_ksample_format_word(kind);
+	w[2] = ts;
+	w[3] = pid;
+	w[4] = tid;
+	w[5] = fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, cpu);
+	w[6] = fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, k);
+	w[7] = fxt_ksample_weight_arg(kind);
+	w[8] = weight_ns;
+	w[9] = (__u64)(k + u) * FXT_WORD_BYTES;
+}
+
+/* Whether the first two words of a record are those of a raw sample. */
+static inline int fxt_ksample_is(__u64 w0, __u64 w1)
+{
+	return FXT_GET(w0, FXT_HDR_TYPE) == FXT_RECORD_LARGE &&
+	       FXT_GET(w0, FXT_LARGE_TYPE) == FXT_LARGE_BLOB &&
+	       FXT_GET(w0, FXT_LARGE_BLOB_FORMAT) ==
+		       FXT_LARGE_BLOB_WITH_METADATA &&
+	       (w1 == fxt_ksample_format_word(FXT_KSAMPLE_ONCPU) ||
+		w1 == fxt_ksample_format_word(FXT_KSAMPLE_OFFCPU));
+}
+
+/* A raw record read back; pcs points into the record. */
+struct fxt_ksample {
+	unsigned int kind;	/* enum fxt_ksample_kind */
+	__u64 ts;
+	__u64 pid;
+	__u64 tid;
+	__u32 cpu;
+	__u32 nk;	/* kernel PCs, at pcs[0 .. nk - 1] */
+	__u32 nu;	/* user PCs, at pcs[nk .. nk + nu - 1] */
+	__u64 weight_ns;	/* period_ns or blocked_ns */
+	const __u64 *pcs;
+};
+
+/*
+ * Reads the raw record of words words at w (words from the ring, not
+ * trusted): 1 when it is exactly what fxt_ksample_write_head() writes
+ * with its PCs, else 0 and *s is not to be used.
+ */
+static inline int fxt_ksample_parse(const __u64 *w, __u64 words,
+				    struct fxt_ksample *s)
+{
+	__u64 frames;
+
+	if (words < FXT_KSAMPLE_HEAD_WORDS || words > FXT_KSAMPLE_MAX_WORDS ||
+	    !fxt_ksample_is(w[0], w[1]) ||
+	    w[0] != fxt_large_blob_header(words, FXT_LARGE_BLOB_WITH_METADATA))
+		return 0;
+	s->kind = w[1] == fxt_ksample_format_word(FXT_KSAMPLE_OFFCPU) ?
+			  FXT_KSAMPLE_OFFCPU :
+			  FXT_KSAMPLE_ONCPU;
+	frames = words - FXT_KSAMPLE_HEAD_WORDS;
+	s->nk = (__u32)FXT_GET(w[6], FXT_ARG_VALUE32);
+	if ((w[5] & ~FXT_SET(~0u, FXT_ARG_VALUE32)) !=
+		    fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, 0) ||
+	    w[6] != fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, s->nk) ||
+	    w[7] != fxt_ksample_weight_arg(s->kind) ||
+	    w[9] != frames * FXT_WORD_BYTES || s->nk > FXT_KSAMPLE_KERNEL_MAX ||
+	    s->nk > frames || frames - s->nk > FXT_KSAMPLE_USER_MAX)
+		return 0;
+	s->nu = (__u32)(frames - s->nk);
+	s->ts = w[2];
+	s->pid = w[3];
+	s->tid = w[4];
+	s->cpu = (__u32)FXT_GET(w[5], FXT_ARG_VALUE32);
+	s->weight_ns = w[8];
+	s->pcs = w + FXT_KSAMPLE_HEAD_WORDS;
+	return 1;
+}
+
+#endif /* FXT_KSAMPLE_H */

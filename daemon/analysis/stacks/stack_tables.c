@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The stack records of an archive, collected: see stack_tables.h. */
-#include <endian.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <fxt/stacks.h>
 
 #include "fxt_saturate.h"
 #include "stack_tables.h"
@@ -171,57 +172,27 @@ static void take_sample(struct stack_tables *t, const struct fxt_record *rec,
 
 /* ---- definition tables ------------------------------------------------ */
 
-/* A table's payload, entry by entry; lengths checked against its end. */
+/* A table's payload, entry by entry (decoded by <fxt/stacks.h>). */
 struct entries {
-	const uint8_t *p;
-	size_t left;		/* bytes */
+	const uint64_t *p;
+	size_t left;		/* words */
 };
-
-static bool take_word(struct entries *e, uint64_t *w)
-{
-	if (e->left < 8)
-		return false;
-	memcpy(w, e->p, 8);
-	*w = le64toh(*w);
-	e->p += 8;
-	e->left -= 8;
-	return true;
-}
-
-/* len bytes padded to whole words: their start, or NULL past the end. */
-static const uint8_t *take_bytes(struct entries *e, uint64_t len)
-{
-	uint64_t padded = (len + 7) & ~7ull;
-	const uint8_t *p = e->p;
-
-	if (padded > e->left)
-		return NULL;
-	e->p += padded;
-	e->left -= padded;
-	return p;
-}
-
-#define FIELD(w, lo, bits) ((uint32_t)(((w) >> (lo)) & ((1ull << (bits)) - 1)))
 
 static bool take_mapping(struct stack_tables *t, struct entries *e)
 {
+	struct fxt_stacks_mapping in;
 	struct stack_mapping *m;
-	const uint8_t *path;
-	uint64_t w0;
-	uint32_t id, len;
+	size_t words = fxt_stacks_get_mapping(e->p, e->left, &in);
 
-	if (!take_word(e, &w0))
+	if (!words)
 		return false;
-	id = FIELD(w0, 0, 32);
-	len = FIELD(w0, 32, 16);
-	path = take_bytes(e, len);
-	if (!path || !take_bytes(e, FIELD(w0, 48, 8)))
-		return false;
-	if (!id) {
-		t->stats.entries_malformed++;	/* reserved for the kernel */
+	e->p += words;
+	e->left -= words;
+	if (in.id == FXT_STACKS_MAPPING_KERNEL) {
+		t->stats.entries_malformed++;	/* reserved */
 		return true;
 	}
-	if (stack_id_lookup(&t->mapping_index, id) >= 0) {
+	if (stack_id_lookup(&t->mapping_index, in.id) >= 0) {
 		t->stats.entries_duplicate++;
 		return true;
 	}
@@ -229,12 +200,12 @@ static bool take_mapping(struct stack_tables *t, struct entries *e)
 		  sizeof(*m)))
 		return true;
 	m = &t->mappings[t->nmappings];
-	m->id = id;
-	m->path_len = len;
-	m->path = copy_name(t, path, &m->path_len);
-	if (!m->path || index_add(&t->mapping_index, id, t->nmappings)) {
-		free(m->path);
+	m->id = in.id;
+	m->path_len = in.path_len;
+	m->path = copy_name(t, in.path, &m->path_len);
+	if (!m->path || index_add(&t->mapping_index, in.id, t->nmappings)) {
 		t->err = t->err ? t->err : (m->path ? -ENOMEM : 0);
+		free(m->path);
 		return true;
 	}
 	t->nmappings++;
@@ -243,26 +214,20 @@ static bool take_mapping(struct stack_tables *t, struct entries *e)
 
 static bool take_frame(struct stack_tables *t, struct entries *e)
 {
+	struct fxt_stacks_frame in;
 	struct stack_frame *f;
-	const uint8_t *name;
-	uint64_t w0, mapping, addr;
-	uint32_t id, kind, len;
+	size_t words = fxt_stacks_get_frame(e->p, e->left, &in);
 
-	if (!take_word(e, &w0) || !take_word(e, &mapping) ||
-	    !take_word(e, &addr))
+	if (!words)
 		return false;
-	id = FIELD(w0, 0, 32);
-	kind = FIELD(w0, 32, 8);
-	len = FIELD(w0, 40, 16);
-	name = take_bytes(e, len);
-	if (!name)
-		return false;
-	if ((kind != STACK_FRAME_USER && kind != STACK_FRAME_KERNEL) ||
-	    mapping > UINT32_MAX) {
+	e->p += words;
+	e->left -= words;
+	if (in.kind != FXT_STACKS_FRAME_USER &&
+	    in.kind != FXT_STACKS_FRAME_KERNEL) {
 		t->stats.entries_malformed++;
 		return true;
 	}
-	if (stack_id_lookup(&t->frame_index, id) >= 0) {
+	if (stack_id_lookup(&t->frame_index, in.id) >= 0) {
 		t->stats.entries_duplicate++;
 		return true;
 	}
@@ -271,13 +236,13 @@ static bool take_frame(struct stack_tables *t, struct entries *e)
 		return true;
 	f = &t->frames[t->nframes];
 	memset(f, 0, sizeof(*f));
-	f->id = id;
-	f->kind = (uint8_t)kind;
-	f->mapping_id = (uint32_t)mapping;
-	f->addr = addr;
-	f->name_len = len;
-	f->name = copy_name(t, name, &f->name_len);
-	if (!f->name || index_add(&t->frame_index, id, t->nframes)) {
+	f->id = in.id;
+	f->kind = in.kind;
+	f->mapping_id = in.mapping_id;
+	f->addr = in.addr;
+	f->name_len = in.name_len;
+	f->name = copy_name(t, in.name, &f->name_len);
+	if (!f->name || index_add(&t->frame_index, in.id, t->nframes)) {
 		t->err = t->err ? t->err : (f->name ? -ENOMEM : 0);
 		free(f->name);
 		return true;
@@ -288,67 +253,59 @@ static bool take_frame(struct stack_tables *t, struct entries *e)
 
 static bool take_stack(struct stack_tables *t, struct entries *e)
 {
+	struct fxt_stacks_stack in;
 	struct stack_def *s;
-	const uint8_t *ids;
-	uint64_t w0;
-	uint32_t id, n, i;
+	size_t words = fxt_stacks_get_stack(e->p, e->left, &in);
+	uint16_t i;
 
-	if (!take_word(e, &w0))
+	if (!words)
 		return false;
-	id = FIELD(w0, 0, 32);
-	n = FIELD(w0, 32, 16);
-	ids = take_bytes(e, (uint64_t)n * 4);
-	if (!ids)
-		return false;
-	if (stack_id_lookup(&t->stack_index, id) >= 0) {
+	e->p += words;
+	e->left -= words;
+	if (stack_id_lookup(&t->stack_index, in.id) >= 0) {
 		t->stats.entries_duplicate++;
 		return true;
 	}
 	if (!grow(t, (void **)&t->stacks, t->nstacks, &t->stacks_cap,
 		  sizeof(*s)))
 		return true;
-	if (!grant(t, (uint64_t)n * 4)) {
+	if (!grant(t, (uint64_t)in.nframes * 4)) {
 		t->stats.entries_dropped++;
 		return true;
 	}
 	s = &t->stacks[t->nstacks];
-	s->id = id;
-	s->nframes = n;
-	s->frames = malloc((size_t)n * 4 + 4);
-	if (!s->frames || index_add(&t->stack_index, id, t->nstacks)) {
+	s->id = in.id;
+	s->nframes = in.nframes;
+	s->frames = malloc((size_t)in.nframes * 4 + 4);
+	if (!s->frames || index_add(&t->stack_index, in.id, t->nstacks)) {
 		free(s->frames);
 		t->err = -ENOMEM;
 		return true;
 	}
-	for (i = 0; i < n; i++) {
-		uint32_t v;
-
-		memcpy(&v, ids + (size_t)i * 4, 4);
-		s->frames[i] = le32toh(v);
-	}
+	for (i = 0; i < in.nframes; i++)
+		s->frames[i] = fxt_stacks_stack_frame(&in, i);
 	t->nstacks++;
 	return true;
 }
 
 static bool take_symbol(struct stack_tables *t, struct entries *e)
 {
+	struct fxt_stacks_symbol in;
 	struct stack_frame *f;
-	const uint8_t *name;
-	uint64_t w0;
+	size_t words = fxt_stacks_get_symbol(e->p, e->left, &in);
 
-	if (!take_word(e, &w0))
+	if (!words)
 		return false;
-	name = take_bytes(e, FIELD(w0, 32, 16));
-	if (!name)
-		return false;
+	e->p += words;
+	e->left -= words;
 	if (!grow(t, (void **)&t->symbols, t->nsymbols, &t->symbols_cap,
 		  sizeof(*f)))
 		return true;
 	f = &t->symbols[t->nsymbols];
 	memset(f, 0, sizeof(*f));
-	f->id = FIELD(w0, 0, 32);
-	f->symbol_len = FIELD(w0, 32, 16);
-	f->symbol = copy_name(t, name, &f->symbol_len);
+	f->id = in.frame_id;
+	f->symbol_len = in.name_len;
+	f->symbol = copy_name(t, in.name, &f->symbol_len);
 	if (f->symbol)
 		t->nsymbols++;
 	return true;
@@ -359,8 +316,10 @@ typedef bool (*take_entry_fn)(struct stack_tables *t, struct entries *e);
 static void take_table(struct stack_tables *t, const struct fxt_record *rec,
 		       take_entry_fn take)
 {
-	struct entries e = { rec->blob.payload, rec->blob.payload_len };
+	struct entries e = { rec->blob.payload, rec->blob.payload_len / 8 };
 
+	if (rec->blob.payload_len % 8)
+		t->stats.entries_malformed++;	/* a cut word: left out */
 	while (e.left && !t->err) {
 		if (!take(t, &e)) {
 			/* an entry cut by its record's end: the rest is lost */
@@ -372,13 +331,13 @@ static void take_table(struct stack_tables *t, const struct fxt_record *rec,
 
 static take_entry_fn table_of(const struct fxt_str *name)
 {
-	if (fxt_str_is(*name, "fxtrace:mappings"))
+	if (fxt_str_is(*name, FXT_STACKS_NAME_MAPPINGS))
 		return take_mapping;
-	if (fxt_str_is(*name, "fxtrace:frames"))
+	if (fxt_str_is(*name, FXT_STACKS_NAME_FRAMES))
 		return take_frame;
-	if (fxt_str_is(*name, "fxtrace:stacks"))
+	if (fxt_str_is(*name, FXT_STACKS_NAME_STACKS))
 		return take_stack;
-	if (fxt_str_is(*name, "fxtrace:symbols"))
+	if (fxt_str_is(*name, FXT_STACKS_NAME_SYMBOLS))
 		return take_symbol;
 	return NULL;
 }

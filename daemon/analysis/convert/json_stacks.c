@@ -151,6 +151,8 @@ void conv_stacks_trailer(struct converter *c)
 
 void conv_stacks_free(struct converter *c)
 {
+	c->stats->stack_tables = c->stacks.stats;
+	c->stats->stack_profile = c->profile.stats;
 	stack_profile_free(&c->profile);
 	stack_tables_free(&c->stacks);
 }

@@ -7,7 +7,7 @@
  *   else its kernel name, else "basename(mapping)+0xVADDR"; its category
  *   is "kernel" or the basename of its mapping. Frames, stacks or
  *   mappings an entry names but the tables lack become "[missing frame]"
- *   and "[missing mapping]+0xVADDR", counted;
+ *   and "[missing]+0xVADDR" (category "[missing]"), counted;
  * - the call tree: one node per distinct root-first prefix of functions
  *   over all stacks (the Trace Event Format's stackFrames, the flame
  *   graphs); each stack maps to its leaf node.

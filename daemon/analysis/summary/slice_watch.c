@@ -43,16 +43,14 @@ void slice_watch_offer(struct slice_watch *w, const char *name, size_t len,
 	    end_ns < start_ns)
 		return;
 	w->seen++;
-	i = w->n < w->max ? w->n : w->max;
-	if (i == w->max && dur(&w->slices[i - 1]) >= dur(&s))
-		return;
-	/* insertion, slowest first: the list is short */
-	while (i > 0 && dur(&w->slices[i - 1]) < dur(&s)) {
-		if (i < w->max)
-			w->slices[i] = w->slices[i - 1];
-		i--;
+	if (w->n == w->max) {
+		if (dur(&w->slices[w->n - 1]) >= dur(&s))
+			return;
+		w->n--;		/* the fastest kept makes room */
 	}
+	/* insertion, slowest first: the list is short */
+	for (i = w->n; i > 0 && dur(&w->slices[i - 1]) < dur(&s); i--)
+		w->slices[i] = w->slices[i - 1];
 	w->slices[i] = s;
-	if (w->n < w->max)
-		w->n++;
+	w->n++;
 }

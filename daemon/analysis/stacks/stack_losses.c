@@ -30,7 +30,8 @@ bool stack_losses_text(char *buf, const struct stack_table_stats *t,
 	if (!t->samples_dropped && !t->samples_malformed &&
 	    !t->entries_malformed && !t->entries_duplicate &&
 	    !t->entries_dropped && !p->missing_frames &&
-	    !p->missing_mappings && !p->samples_without_stack)
+	    !p->missing_mappings && !p->samples_without_stack &&
+	    !p->functions_dropped && !p->frames_cut)
 		return false;
 	l.len = (size_t)snprintf(buf, STACK_LOSSES_TEXT_MAX, "stack records:");
 	part(&l, t->samples_dropped,
@@ -49,6 +50,10 @@ bool stack_losses_text(char *buf, const struct stack_table_stats *t,
 	     "frames no table defines (shown as [missing frame])");
 	part(&l, p->missing_mappings,
 	     "mappings no table defines (shown as [missing])");
+	part(&l, p->functions_dropped,
+	     "functions past the reader's limit (shown as [past the limit])");
+	part(&l, p->frames_cut,
+	     "frames of stacks cut past the reader's limit");
 	if (l.len < STACK_LOSSES_TEXT_MAX)
 		snprintf(buf + l.len, STACK_LOSSES_TEXT_MAX - l.len,
 			 "; the archive is damaged or incomplete");

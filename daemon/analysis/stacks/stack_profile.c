@@ -12,6 +12,18 @@
 static const char kernel_category[] = "kernel";
 static const char missing_frame[] = "[missing frame]";
 static const char missing_category[] = "[missing]";
+static const char past_limit[] = "[past the limit]";
+
+/* The first functions, always there. */
+enum { FUNCTION_MISSING, FUNCTION_PAST_LIMIT };
+
+static bool grant(struct stack_profile *p, uint64_t bytes)
+{
+	if (p->bytes + bytes > STACKS_PROFILE_BYTES_MAX)
+		return false;
+	p->bytes += bytes;
+	return true;
+}
 
 static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
 {
@@ -20,16 +32,21 @@ static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
 	return h;
 }
 
-/* Doubles an open-addressing table of index + 1 entries, rehashed. */
+/*
+ * Doubles an open-addressing table of index + 1 entries, rehashed, when
+ * it is half full: -ENOSPC past the budget, -ENOMEM.
+ */
 static int rehash(uint32_t **slots, uint32_t *mask, uint32_t n,
 		  uint64_t (*hash)(const struct stack_profile *, uint32_t),
-		  const struct stack_profile *p)
+		  struct stack_profile *p)
 {
 	uint32_t cap = *slots ? (*mask + 1) * 2 : 256, i, j;
 	uint32_t *s;
 
 	if ((uint64_t)(n + 1) * 2 <= *mask)
 		return 0;
+	if (!grant(p, (uint64_t)cap * sizeof(*s)))
+		return -ENOSPC;
 	s = calloc(cap, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -64,17 +81,42 @@ static uint64_t function_hash(const struct stack_profile *p, uint32_t i)
 				f->category_len);
 }
 
-/* The function of this name and category, added if new; -ENOMEM. */
+/* Room for one more element in *arr: -ENOSPC past the budget, -ENOMEM. */
+static int grow(struct stack_profile *p, void **arr, uint32_t n, uint32_t *cap,
+		size_t size)
+{
+	uint32_t ncap = *cap ? *cap * 2 : 256;
+	void *a;
+
+	if (n < *cap)
+		return 0;
+	if (!grant(p, (uint64_t)(ncap - *cap) * size))
+		return -ENOSPC;
+	a = realloc(*arr, (size_t)ncap * size);
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	*cap = ncap;
+	return 0;
+}
+
+/*
+ * The function of this name and category, added if new: its name is
+ * kept as given (into the tables) unless owned, then copied. Past the
+ * budget: FUNCTION_PAST_LIMIT, counted. -ENOMEM.
+ */
 static int64_t intern(struct stack_profile *p, const char *name, size_t len,
-		      const char *cat, size_t cat_len)
+		      bool copy, const char *cat, size_t cat_len)
 {
 	uint64_t h = function_hash_of(name, len, cat, cat_len);
 	struct stack_function *f;
 	uint32_t i;
+	int err;
 
-	if (rehash(&p->function_index, &p->function_index_mask, p->nfunctions,
-		   function_hash, p))
-		return -ENOMEM;
+	err = rehash(&p->function_index, &p->function_index_mask,
+		     p->nfunctions, function_hash, p);
+	if (err == -ENOMEM || !p->function_index)
+		return err == -ENOMEM ? err : FUNCTION_PAST_LIMIT;
 	for (i = h & p->function_index_mask; p->function_index[i];
 	     i = (i + 1) & p->function_index_mask) {
 		f = &p->functions[p->function_index[i] - 1];
@@ -83,24 +125,26 @@ static int64_t intern(struct stack_profile *p, const char *name, size_t len,
 		    !memcmp(f->category, cat, cat_len))
 			return p->function_index[i] - 1;
 	}
-	if (p->nfunctions == p->functions_cap) {
-		uint32_t cap = p->functions_cap ? p->functions_cap * 2 : 256;
-
-		f = realloc(p->functions, cap * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		p->functions = f;
-		p->functions_cap = cap;
-	}
+	if (!err)
+		err = grow(p, (void **)&p->functions, p->nfunctions,
+			   &p->functions_cap, sizeof(*f));
+	if (err == -ENOSPC || (!err && copy && !grant(p, len + 1)))
+		goto past_limit;
+	if (err)
+		return err;
 	f = &p->functions[p->nfunctions];
-	f->name = strndup(name, len);
+	f->name = copy ? strndup(name, len) : name;
 	if (!f->name)
 		return -ENOMEM;
+	f->owned = copy;
 	f->name_len = (uint32_t)len;
 	f->category = cat;
 	f->category_len = (uint32_t)cat_len;
 	p->function_index[i] = ++p->nfunctions;
 	return p->nfunctions - 1;
+past_limit:
+	p->stats.functions_dropped++;
+	return FUNCTION_PAST_LIMIT;
 }
 
 static const char *basename_of(const char *path, uint32_t len, uint32_t *out)
@@ -135,12 +179,12 @@ static int64_t frame_function(struct stack_profile *p,
 		}
 	}
 	if (f->symbol)
-		return intern(p, f->symbol, f->symbol_len, cat, cat_len);
+		return intern(p, f->symbol, f->symbol_len, false, cat, cat_len);
 	if (f->name_len)
-		return intern(p, f->name, f->name_len, cat, cat_len);
+		return intern(p, f->name, f->name_len, false, cat, cat_len);
 	len = snprintf(buf, sizeof(buf), "%.*s+0x%" PRIx64, (int)cat_len, cat,
 		       f->addr);
-	return intern(p, buf, (size_t)len, cat, cat_len);
+	return intern(p, buf, (size_t)len, true, cat, cat_len);
 }
 
 /* ---- call tree -------------------------------------------------------- */
@@ -155,39 +199,40 @@ static uint64_t node_hash(const struct stack_profile *p, uint32_t i)
 	return node_hash_of(p->nodes[i].parent, p->nodes[i].function);
 }
 
+/* The node of fn under parent, added if new: -ENOSPC, -ENOMEM. */
 static int64_t child(struct stack_profile *p, uint32_t parent, uint32_t fn)
 {
 	uint64_t h = node_hash_of(parent, fn);
 	struct stack_node *n;
 	uint32_t i;
+	int err;
 
-	if (rehash(&p->node_index, &p->node_index_mask, p->nnodes, node_hash,
-		   p))
-		return -ENOMEM;
+	err = rehash(&p->node_index, &p->node_index_mask, p->nnodes, node_hash,
+		     p);
+	if (err == -ENOMEM || !p->node_index)
+		return err ? err : -ENOSPC;
 	for (i = h & p->node_index_mask; p->node_index[i];
 	     i = (i + 1) & p->node_index_mask) {
 		n = &p->nodes[p->node_index[i] - 1];
 		if (n->parent == parent && n->function == fn)
 			return p->node_index[i] - 1;
 	}
-	if (p->nnodes == p->nodes_cap) {
-		uint32_t cap = p->nodes_cap ? p->nodes_cap * 2 : 256;
-
-		n = realloc(p->nodes, cap * sizeof(*n));
-		if (!n)
-			return -ENOMEM;
-		p->nodes = n;
-		p->nodes_cap = cap;
-	}
+	if (!err)
+		err = grow(p, (void **)&p->nodes, p->nnodes, &p->nodes_cap,
+			   sizeof(*n));
+	if (err)
+		return err;
 	p->nodes[p->nnodes].parent = parent;
 	p->nodes[p->nnodes].function = fn;
 	p->node_index[i] = ++p->nnodes;
 	return p->nnodes - 1;
 }
 
-/* The stack's frames root first down the tree: its leaf node. */
-static int64_t stack_leaf(struct stack_profile *p, const struct stack_def *s,
-			  int64_t missing)
+/*
+ * The stack's frames root first down the tree: its leaf node. Past the
+ * budget the stack is cut below the last node that fit (NO_NODE if none).
+ */
+static int64_t stack_leaf(struct stack_profile *p, const struct stack_def *s)
 {
 	uint32_t node = STACK_NO_NODE, i;
 	int64_t fn, next;
@@ -198,11 +243,15 @@ static int64_t stack_leaf(struct stack_profile *p, const struct stack_def *s,
 
 		if (f < 0) {
 			p->stats.missing_frames++;
-			fn = missing;
+			fn = FUNCTION_MISSING;
 		} else {
 			fn = p->frame_function[f];
 		}
 		next = child(p, node, (uint32_t)fn);
+		if (next == -ENOSPC) {
+			p->stats.frames_cut += i + 1;
+			break;
+		}
 		if (next < 0)
 			return next;
 		node = (uint32_t)next;
@@ -210,13 +259,29 @@ static int64_t stack_leaf(struct stack_profile *p, const struct stack_def *s,
 	return node;
 }
 
+/* The arrays by frame, stack and sample: counted, never refused. */
+static uint32_t *index_array(struct stack_profile *p, size_t n)
+{
+	p->bytes += (n + 1) * sizeof(uint32_t);
+	return calloc(n + 1, sizeof(uint32_t));
+}
+
 static int build_functions(struct stack_profile *p)
 {
 	const struct stack_tables *t = p->tables;
 	uint32_t i;
 
-	p->frame_function = calloc(t->nframes + 1ull, sizeof(uint32_t));
-	if (!p->frame_function)
+	if (intern(p, missing_frame, sizeof(missing_frame) - 1, false,
+		   missing_category, sizeof(missing_category) - 1) !=
+		    FUNCTION_MISSING ||
+	    intern(p, past_limit, sizeof(past_limit) - 1, false,
+		   missing_category, sizeof(missing_category) - 1) !=
+		    FUNCTION_PAST_LIMIT)
+		return -ENOMEM;
+	p->frame_function = index_array(p, t->nframes);
+	p->stack_leaf = index_array(p, t->nstacks);
+	p->sample_leaf = index_array(p, t->nsamples);
+	if (!p->frame_function || !p->stack_leaf || !p->sample_leaf)
 		return -ENOMEM;
 	for (i = 0; i < t->nframes; i++) {
 		int64_t fn = frame_function(p, &t->frames[i]);
@@ -231,18 +296,12 @@ static int build_functions(struct stack_profile *p)
 static int build_tree(struct stack_profile *p)
 {
 	const struct stack_tables *t = p->tables;
-	int64_t missing, leaf;
+	int64_t leaf;
 	size_t i;
 
-	missing = intern(p, missing_frame, sizeof(missing_frame) - 1,
-			 missing_category, sizeof(missing_category) - 1);
-	p->stack_leaf = calloc(t->nstacks + 1ull, sizeof(uint32_t));
-	p->sample_leaf = calloc(t->nsamples + 1, sizeof(uint32_t));
-	if (missing < 0 || !p->stack_leaf || !p->sample_leaf)
-		return -ENOMEM;
 	for (i = 0; i < t->nstacks; i++) {
-		leaf = stack_leaf(p, &t->stacks[i], missing);
-		if (leaf < 0 && leaf != STACK_NO_NODE)
+		leaf = stack_leaf(p, &t->stacks[i]);
+		if (leaf < 0)
 			return (int)leaf;
 		p->stack_leaf[i] = (uint32_t)leaf;
 	}
@@ -272,7 +331,8 @@ void stack_profile_free(struct stack_profile *p)
 	uint32_t i;
 
 	for (i = 0; i < p->nfunctions; i++)
-		free(p->functions[i].name);
+		if (p->functions[i].owned)
+			free((char *)p->functions[i].name);
 	free(p->functions);
 	free(p->function_index);
 	free(p->frame_function);

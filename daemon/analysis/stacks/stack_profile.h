@@ -12,8 +12,10 @@
  *   over all stacks (the Trace Event Format's stackFrames, the flame
  *   graphs); each stack maps to its leaf node.
  *
- * Memory is bounded by the tables' own ceilings plus one node per frame
- * of each stack at most.
+ * Its memory (functions, generated names, nodes, the per-frame, -stack
+ * and -sample arrays) counts against STACKS_PROFILE_BYTES_MAX: past it,
+ * new functions are "[past the limit]" and stacks are cut below the
+ * last node that fit, counted.
  */
 #ifndef FXT_STACK_PROFILE_H
 #define FXT_STACK_PROFILE_H
@@ -25,10 +27,12 @@
 #include "stack_tables.h"
 
 #define STACK_NO_NODE UINT32_MAX
+#define STACKS_PROFILE_BYTES_MAX (24u << 20)
 
 struct stack_function {
-	char *name;		/* NUL-terminated */
+	const char *name;	/* into the tables, or owned (a made-up one) */
 	uint32_t name_len;
+	bool owned;
 	const char *category;	/* into the profile's strings */
 	uint32_t category_len;
 };
@@ -42,6 +46,8 @@ struct stack_profile_stats {
 	uint64_t missing_frames;	/* frame ids of stacks not defined */
 	uint64_t missing_mappings;	/* mapping ids of frames not defined */
 	uint64_t samples_without_stack;	/* stack id not defined */
+	uint64_t functions_dropped;	/* past the budget: "[past the limit]" */
+	uint64_t frames_cut;		/* of stacks cut past the budget */
 };
 
 struct stack_profile {
@@ -60,6 +66,7 @@ struct stack_profile {
 
 	/* the samples' stacks: the leaf node of each sample, or NO_NODE */
 	uint32_t *sample_leaf;
+	uint64_t bytes;		/* of STACKS_PROFILE_BYTES_MAX */
 	struct stack_profile_stats stats;
 };
 

@@ -9,6 +9,14 @@
 #include "fxt_saturate.h"
 #include "stack_tables.h"
 
+static bool grant(struct stack_tables *t, uint64_t bytes)
+{
+	if (t->bytes + bytes > STACKS_TABLES_BYTES_MAX)
+		return false;
+	t->bytes += bytes;
+	return true;
+}
+
 /* ---- id index --------------------------------------------------------- */
 
 static uint32_t hash_id(uint32_t id)
@@ -37,12 +45,17 @@ static void index_put(uint64_t *slots, uint32_t mask, uint64_t slot)
 	slots[i] = slot;
 }
 
-static int index_add(struct stack_id_index *x, uint32_t id, uint32_t index)
+/* -ENOSPC past the budget, -ENOMEM. */
+static int index_add(struct stack_tables *t, struct stack_id_index *x,
+		     uint32_t id, uint32_t index)
 {
 	if ((x->n + 1) * 2 > x->mask) {
 		uint32_t cap = x->slots ? (x->mask + 1) * 2 : 64, i;
-		uint64_t *slots = calloc(cap, sizeof(*slots));
+		uint64_t *slots;
 
+		if (!grant(t, (uint64_t)cap * sizeof(*slots)))
+			return -ENOSPC;
+		slots = calloc(cap, sizeof(*slots));
 		if (!slots)
 			return -ENOMEM;
 		for (i = 0; x->slots && i <= x->mask; i++)
@@ -59,14 +72,6 @@ static int index_add(struct stack_id_index *x, uint32_t id, uint32_t index)
 
 /* ---- storage ---------------------------------------------------------- */
 
-static bool grant(struct stack_tables *t, uint64_t bytes)
-{
-	if (t->bytes + bytes > STACKS_BYTES_MAX)
-		return false;
-	t->bytes += bytes;
-	return true;
-}
-
 /* Room for one more element in *arr; false (counted) past the ceiling. */
 static bool grow(struct stack_tables *t, void **arr, uint32_t n, uint32_t *cap,
 		 size_t size)
@@ -81,6 +86,10 @@ static bool grow(struct stack_tables *t, void **arr, uint32_t n, uint32_t *cap,
 		return false;
 	}
 	ncap = *cap ? *cap * 2 : 64;
+	if (!grant(t, (uint64_t)(ncap - *cap) * size)) {
+		t->stats.entries_dropped++;
+		return false;
+	}
 	p = realloc(*arr, (size_t)ncap * size);
 	if (!p) {
 		t->err = -ENOMEM;
@@ -110,6 +119,25 @@ static char *copy_name(struct stack_tables *t, const void *p, uint32_t *len)
 	memcpy(s, p, *len);
 	s[*len] = 0;
 	return s;
+}
+
+/*
+ * The entry's copies made (name: its copy, or NULL when refused), its id
+ * indexed: true. Else the copies are freed and the loss counted.
+ */
+static bool indexed(struct stack_tables *t, struct stack_id_index *x,
+		    uint32_t id, uint32_t index, void *name)
+{
+	int err = name ? index_add(t, x, id, index) : 0;
+
+	if (name && !err)
+		return true;
+	free(name);
+	if (err == -ENOMEM)
+		t->err = -ENOMEM;
+	else if (err == -ENOSPC)
+		t->stats.entries_dropped++;
+	return false;
 }
 
 /* ---- samples ---------------------------------------------------------- */
@@ -147,7 +175,7 @@ static void take_sample(struct stack_tables *t, const struct fxt_record *rec,
 	if (t->nsamples == t->samples_cap) {
 		size_t cap = t->samples_cap ? t->samples_cap * 2 : 1024;
 
-		if (t->samples_cap >= STACKS_SAMPLES_MAX) {
+		if (!grant(t, (cap - t->samples_cap) * sizeof(*s))) {
 			t->stats.samples_dropped++;
 			return;
 		}
@@ -203,12 +231,8 @@ static bool take_mapping(struct stack_tables *t, struct entries *e)
 	m->id = in.id;
 	m->path_len = in.path_len;
 	m->path = copy_name(t, in.path, &m->path_len);
-	if (!m->path || index_add(&t->mapping_index, in.id, t->nmappings)) {
-		t->err = t->err ? t->err : (m->path ? -ENOMEM : 0);
-		free(m->path);
-		return true;
-	}
-	t->nmappings++;
+	if (indexed(t, &t->mapping_index, in.id, t->nmappings, m->path))
+		t->nmappings++;
 	return true;
 }
 
@@ -242,12 +266,8 @@ static bool take_frame(struct stack_tables *t, struct entries *e)
 	f->addr = in.addr;
 	f->name_len = in.name_len;
 	f->name = copy_name(t, in.name, &f->name_len);
-	if (!f->name || index_add(&t->frame_index, in.id, t->nframes)) {
-		t->err = t->err ? t->err : (f->name ? -ENOMEM : 0);
-		free(f->name);
-		return true;
-	}
-	t->nframes++;
+	if (indexed(t, &t->frame_index, in.id, t->nframes, f->name))
+		t->nframes++;
 	return true;
 }
 
@@ -277,11 +297,10 @@ static bool take_stack(struct stack_tables *t, struct entries *e)
 	s->id = in.id;
 	s->nframes = in.nframes;
 	s->frames = malloc((size_t)in.nframes * 4 + 4);
-	if (!s->frames || index_add(&t->stack_index, in.id, t->nstacks)) {
-		free(s->frames);
+	if (!s->frames)
 		t->err = -ENOMEM;
+	if (!indexed(t, &t->stack_index, in.id, t->nstacks, s->frames))
 		return true;
-	}
 	for (i = 0; i < in.nframes; i++)
 		s->frames[i] = fxt_stacks_stack_frame(&in, i);
 	t->nstacks++;

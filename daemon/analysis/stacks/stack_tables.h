@@ -20,8 +20,12 @@
 
 #include "fxt_reader.h"
 
-#define STACKS_SAMPLES_MAX (4u << 20)	/* 40 bytes each */
-#define STACKS_BYTES_MAX (64u << 20)	/* paths, names, frame lists */
+/*
+ * Everything the tables and samples hold (arrays, indexes, names, frame
+ * lists) counts against this: about a million samples, or fewer with
+ * big tables. stack_profile.h has a budget of its own.
+ */
+#define STACKS_TABLES_BYTES_MAX (40u << 20)
 #define STACKS_DEFS_MAX (1u << 20)	/* of each kind */
 #define STACKS_NAME_MAX 4096u		/* longer names are cut */
 
@@ -71,7 +75,7 @@ struct stack_id_index {
 
 struct stack_table_stats {
 	uint64_t samples;		/* kept */
-	uint64_t samples_dropped;	/* past STACKS_SAMPLES_MAX */
+	uint64_t samples_dropped;	/* past STACKS_TABLES_BYTES_MAX */
 	uint64_t samples_malformed;	/* without their args */
 	uint64_t entries_malformed;	/* bad lengths, reserved ids, kinds */
 	uint64_t entries_duplicate;	/* an id defined again: ignored */
@@ -95,7 +99,7 @@ struct stack_tables {
 	struct stack_sample *samples;
 	size_t nsamples, samples_cap;
 
-	uint64_t bytes;		/* of STACKS_BYTES_MAX */
+	uint64_t bytes;		/* of STACKS_TABLES_BYTES_MAX */
 	struct stack_table_stats stats;
 	int err;		/* -ENOMEM */
 };

@@ -72,6 +72,8 @@ static void put_losses(struct out *o)
 	put_count(w, ",\"entries_dropped\":", t->entries_dropped);
 	put_count(w, ",\"missing_frames\":", p->missing_frames);
 	put_count(w, ",\"missing_mappings\":", p->missing_mappings);
+	put_count(w, ",\"functions_dropped\":", p->functions_dropped);
+	put_count(w, ",\"frames_cut\":", p->frames_cut);
 	text_put_char(w, '}');
 }
 

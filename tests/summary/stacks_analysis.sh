@@ -7,8 +7,10 @@
 # the blocking stacks, and what ran in the slowest slices (--slice);
 # without stack records the summary is as before. Hostile tables (ids of
 # nothing, duplicates, cut entries, a 3000-frame recursion) are counted
-# and said, and nothing crashes.
+# and said, and nothing crashes; tables past the reader's budgets are
+# cut, counted, within the readers' memory bound.
 set -eu -o pipefail
+. "$(dirname "$0")/../common/reader_memory.sh"
 
 : "${TRACECTL:?}" "${STACKS_GEN:?}" "${SUMMARY_GEN:?}"
 
@@ -132,4 +134,21 @@ check "$T/cycles.json" '(.stackFrames | length == 3000) and .stack_records.missi
 	"one frame per prefix of the recursion"
 check "$T/cycles.sum" '.functions | map({(.name): [.self, .total]}) | add | (.rec_a == [100, 100] and .rec_b == [0, 100])' \
 	"recursion counted once per sample"
+
+# Past the budgets: 700000 frames, 200 stacks 4000 deep under roots of
+# their own; every reader within the memory bound, the cuts counted.
+"$STACKS_GEN" flood "$T/flood.fxt"
+limited() {
+	if asan_build "$TRACECTL"; then "$@"; else under_reader_memory_limit "$@"; fi
+}
+limited "$TRACECTL" summary --json "$T/flood.fxt" >"$T/flood.sum" 2>"$T/flood.err" ||
+	fail "summary of the flood"
+check "$T/flood.sum" '.stacks | (.entries_dropped > 0 and .frames_cut > 0 and .samples == 1000)' \
+	"flood: cuts counted"
+check "$T/flood.sum" '[.functions[] | select(.total > 1000)] | length == 0' "flood: functions"
+grep -q "past the reader's limit" "$T/flood.err" || fail "flood: the cuts not said"
+limited "$TRACECTL" convert "$T/flood.fxt" -o "$T/flood.json" 2>/dev/null || fail "convert of the flood"
+check "$T/flood.json" '[.stackFrames as $f | .samples[] | select(.sf != null and $f[.sf | tostring] == null)] | length == 0' \
+	"flood: a sample's sf names no frame"
+limited "$TRACECTL" report "$T/flood.fxt" -o "$T/flood.html" 2>/dev/null || fail "report of the flood"
 echo "ok"

@@ -18,6 +18,9 @@
  *   stacks_gen truncated FILE  entries cut by their record's end
  *   stacks_gen cycles FILE     a stack that recurses 3000 frames deep
  *                              through the same two frames
+ *   stacks_gen flood FILE      past the reader's budgets: 700000 frames
+ *                              (each a function of its own), 200 stacks
+ *                              of 4000 frames under roots of their own
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -318,6 +321,36 @@ static void gen_cycles(struct fxt_writer *w)
 		sample(w, false, BASE_NS + i * MS, BURNER, S_SEVENTY, MS);
 }
 
+#define FLOOD_FRAMES 700000u
+#define FLOOD_DEPTH 4000u
+
+static void gen_flood(struct fxt_writer *w)
+{
+	static uint32_t ids[FLOOD_DEPTH];
+	static uint64_t buf[4000];
+	uint64_t *p = buf;
+	uint32_t i, k;
+
+	p = mapping(p, M_WORKLOAD, "/usr/bin/flood");
+	table(w, FXT_KDEV_STR_MAPPINGS, buf, (size_t)(p - buf));
+	for (i = 1, p = buf; i <= FLOOD_FRAMES; i++) {
+		p = frame(p, i, FXT_STACKS_FRAME_USER, M_WORKLOAD, i * 16ull, "");
+		if (p - buf + 3 > 4000 || i == FLOOD_FRAMES) {
+			table(w, FXT_KDEV_STR_FRAMES, buf, (size_t)(p - buf));
+			p = buf;
+		}
+	}
+	for (i = 0; i < FLOOD_DEPTH; i++)
+		ids[i] = i + 1;
+	for (k = 0; k < 200; k++) {
+		ids[FLOOD_DEPTH - 1] = FLOOD_DEPTH + k;	/* a root of its own */
+		p = fxt_stacks_put_stack(buf, k + 1, ids, FLOOD_DEPTH);
+		table(w, FXT_KDEV_STR_STACKS, buf, (size_t)(p - buf));
+	}
+	for (i = 0; i < 1000; i++)
+		sample(w, false, BASE_NS + i * MS, BURNER, i % 200 + 1, MS);
+}
+
 static void gen_hostile(struct fxt_writer *w, unsigned int mode)
 {
 	kernel_provider(w);
@@ -326,23 +359,25 @@ static void gen_hostile(struct fxt_writer *w, unsigned int mode)
 		gen_bad_ids(w);
 	else if (mode == 2)
 		gen_truncated(w);
-	else
+	else if (mode == 3)
 		gen_cycles(w);
+	else
+		gen_flood(w);
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const modes[] = { "good", "bad-ids", "truncated",
-					     "cycles" };
+					     "cycles", "flood" };
 	struct fxt_writer w;
 	unsigned int mode;
 	int fd, err;
 
-	for (mode = 0; argc == 3 && mode < 4; mode++)
+	for (mode = 0; argc == 3 && mode < 5; mode++)
 		if (!strcmp(argv[1], modes[mode]))
 			break;
-	if (argc != 3 || mode == 4) {
-		fprintf(stderr, "usage: stacks_gen good|bad-ids|truncated|cycles FILE\n");
+	if (argc != 3 || mode == 5) {
+		fprintf(stderr, "usage: stacks_gen good|bad-ids|truncated|cycles|flood FILE\n");
 		return 2;
 	}
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

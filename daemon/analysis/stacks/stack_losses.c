@@ -39,7 +39,7 @@ bool stack_losses_text(char *buf, const struct stack_table_stats *t,
 	part(&l, t->samples_malformed,
 	     "samples without their arguments left out");
 	part(&l, p->samples_without_stack,
-	     "samples of no defined stack left out");
+	     "samples of no stack known (undefined or cut) left out");
 	part(&l, t->entries_malformed,
 	     "table entries malformed or cut (skipped)");
 	part(&l, t->entries_duplicate,

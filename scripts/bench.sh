@@ -24,6 +24,13 @@
 #              reads the clock and the thread's ids
 #   guest      the module, the BPF backend and ftrace in one qemu boot of
 #              Debian's cloud kernel (TCG: slow, noisy; ratios matter)
+#   stacks     kernel:sample's cost per stack sample against perf record
+#              -g -e cpu-clock at the same rate, on a CPU-bound loop:
+#              work per CPU second untraced, with ours, with perf, and
+#              with perf without stacks (the timer's floor), medians of
+#              7 runs; the same-run ratio of the overheads, also beyond
+#              the floor; the BPF program's own ns per sample
+#              (tests/bench/stacks/stacks_bench.sh)
 #   saturation perf bench sched pipe on every CPU for 30 s, streaming, with
 #              default buffer sizes: events lost per million, ours, ftrace
 #              (read by splice, as trace-cmd does) and perf record
@@ -33,7 +40,7 @@
 #              from start to stop (tests/bench/stop/stop_bench.sh)
 #   convert    tracectl convert of a 1 GiB archive to /dev/null: MB/s and
 #              peak RSS, against cat
-# Run as root on Debian 12, alone on the machine (about 12 minutes on
+# Run as root on Debian 12, alone on the machine (about 15 minutes on
 # 2 CPUs). Logs go to a temporary directory, printed when a step fails.
 # Exit status: 0, 1 when a step failed (it says which), 2 on usage errors.
 #
@@ -211,6 +218,26 @@ for w in ftrace bpf; do
 	need "guest bpf_overhead $w" "$v"
 	put guest "$w (bpf_overhead)" "$v" "ns/event" "same boot"
 done
+
+# ---- stacks: the on-CPU sampler against perf record -g, same runs.
+step stacks tests/bench/stacks/stacks_bench.sh "$build" 7 3 4999
+for w in fxtrace perf floor; do
+	line=$(grep "^STACKS_BENCH $w " "$logs/stacks.log" || true)
+	need "stacks $w" "$line"
+	set -- $line
+	case $w in
+	fxtrace) what="kernel:sample, BPF" ;;
+	perf) what="perf record -g -e cpu-clock" ;;
+	floor) what="perf record -e cpu-clock, no stacks" ;;
+	esac
+	put stacks "$what" "$4" "ns/sample" "4999 Hz; $3 work/s"
+done
+line=$(grep "^STACKS_BENCH ratio " "$logs/stacks.log" || true)
+need "stacks ratio" "$line"
+set -- $line
+put stacks "fxtrace/perf overhead" "$3" "x perf" "beyond the floor: x$4"
+prog=$(sed -n 's/^STACKS_BENCH prog //p' "$logs/stacks.log")
+put stacks "BPF program per sample" "${prog:-?}" "ns" "kernel.bpf_stats_enabled, every CPU's samples"
 
 # ---- saturation.
 step saturation tests/bench/saturation/saturation.sh "$build" 30

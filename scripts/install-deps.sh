@@ -13,7 +13,7 @@ set -eu -o pipefail
 
 BUILD_PACKAGES="
 build-essential meson ninja-build pkg-config
-libsystemd-dev systemd udev
+libsystemd-dev systemd udev libdw-dev
 clang libbpf-dev bpftool
 scdoc bash-completion
 dpkg-dev debhelper dh-dkms dh-python python3-dev lintian

@@ -82,6 +82,14 @@ struct fxt_ctl_start {
 	__u64 memory_budget;
 	/* A label for status and the journal ("" none), e.g. flight-recorder */
 	char name[FXT_CTL_TRACE_NAME_MAX];
+	/*
+	 * kernel:sample: samples per second per CPU, FXT_SCHED_SAMPLE_HZ_MIN
+	 * to FXT_SCHED_SAMPLE_HZ_MAX (<fxt/fxt_sched_uapi.h>); 0: the default
+	 */
+	__u32 sample_hz;
+	__u32 reserved0;	/* must be zero */
+	/* kernel:offcpu: shorter blocks are not written (0: every block) */
+	__u64 offcpu_min_ns;
 };
 
 /*

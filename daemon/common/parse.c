@@ -63,6 +63,21 @@ int parse_duration_ns(const char *s, uint64_t *out)
 			       out);
 }
 
+int parse_short_duration_ns(const char *s, uint64_t *out)
+{
+	static const struct unit units[] = {
+		{ "ns", 1 }, { "us", 1000ull }, { "ms", 1000000ull },
+		{ "s", 1000000000ull },
+	};
+
+	if (!strcmp(s, "0")) {
+		*out = 0;
+		return 0;
+	}
+	return parse_with_unit(s, units, sizeof(units) / sizeof(units[0]),
+			       out);
+}
+
 int parse_count(const char *s, uint64_t max, uint64_t *out)
 {
 	unsigned long long v;

@@ -10,5 +10,7 @@ int parse_size(const char *s, uint64_t *out);
 int parse_count(const char *s, uint64_t max, uint64_t *out);
 /* "500ms", "10s", "2m", "1h"; a bare number is seconds. 0 or -EINVAL. */
 int parse_duration_ns(const char *s, uint64_t *out);
+/* "0", "500ns", "100us", "2ms", "1s": a unit is needed. 0 or -EINVAL. */
+int parse_short_duration_ns(const char *s, uint64_t *out);
 
 #endif /* FXT_COMMON_PARSE_H */

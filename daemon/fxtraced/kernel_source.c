@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "record_walk.h"
 
 #include "kernel_session.h"
+#include "profile_ingest.h"
 
 struct kernel_source {
 	struct kernel_session *session;
@@ -218,6 +220,8 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		.mode = cfg->mode,
 		.buffer_bytes_per_cpu = cfg->bytes_per_cpu,
 		.mem_interval_ns = cfg->mem_interval_ns,
+		.sample_hz = cfg->sample_hz,
+		.offcpu_min_ns = cfg->offcpu_min_ns,
 		.adopt_fds = cfg->adopt,
 		.nadopt = cfg->nadopt,
 	};
@@ -295,6 +299,9 @@ static int write_drops(struct kernel_source *ks)
 	int r;
 
 	kernel_session_stats(ks->session, &st);
+	if (st.perfetto_dropped)
+		log_warning("%" PRIu64 " stack samples are in the archive but not in its Perfetto data (it keeps %u at most)",
+			    st.perfetto_dropped, PROFILE_PERFETTO_SAMPLES_MAX);
 	if (!st.dropped)
 		return 0;
 	r = archive_begin_section(ks->archive, ks->id, "kernel", &ks->visited,

@@ -26,6 +26,8 @@ struct kernel_source_config {
 	const char *categories;
 	const uint32_t *syscall_pids;
 	uint64_t mem_interval_ns;
+	uint32_t sample_hz;		/* kernel:sample; 0: the default */
+	uint64_t offcpu_min_ns;	/* kernel:offcpu */
 	/* Its section in archive, under this provider id. */
 	uint32_t provider_id;
 	struct archive *archive;

@@ -19,6 +19,7 @@
 #include "collect.h"
 #include "command_mark.h"
 #include <fxt/fxt_msg.h>
+#include <fxt/fxt_sched_uapi.h>
 #include "kernel_session.h"
 #include "kernel_source.h"
 #include "log.h"
@@ -81,6 +82,14 @@ int trace_validate(const struct fxt_ctl_start *req, char *note,
 		snprintf(note, note_len,
 			 "a trace name is 1 to %u of A-Z a-z 0-9 _ . - (not starting with '.')",
 			 FXT_CTL_TRACE_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	if (req->reserved0 ||
+	    (req->sample_hz && (req->sample_hz < FXT_SCHED_SAMPLE_HZ_MIN ||
+				req->sample_hz > FXT_SCHED_SAMPLE_HZ_MAX))) {
+		snprintf(note, note_len,
+			 "the sample rate must be between %u and %u Hz",
+			 FXT_SCHED_SAMPLE_HZ_MIN, FXT_SCHED_SAMPLE_HZ_MAX);
 		return -EINVAL;
 	}
 	if (req->buffer_size &&
@@ -263,6 +272,8 @@ int trace_open_kernel(struct manager *m, struct trace *t,
 		.categories = t->categories,
 		.syscall_pids = t->req.kernel_syscall_pids,
 		.mem_interval_ns = m->mem_interval_ns,
+		.sample_hz = t->req.sample_hz,
+		.offcpu_min_ns = t->req.offcpu_min_ns,
 		.provider_id = t->kernel_id,
 		.archive = t->archive,
 		.adopt = adopt,

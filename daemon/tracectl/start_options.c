@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <fxt/fxt_msg.h>
+#include <fxt/fxt_sched_uapi.h>
 
 #include "archive_output.h"
 #include "parse.h"
@@ -45,7 +46,8 @@ void start_options_usage(FILE *out, const char *cmd)
 		"                         kernel:sched,kernel:proc for the kernel);\n"
 		"                         kernel categories: kernel:sched, kernel:proc,\n"
 		"                         kernel:irq, kernel:syscall, kernel:power,\n"
-		"                         kernel:block, kernel:fault, kernel:mem\n"
+		"                         kernel:block, kernel:fault, kernel:mem,\n"
+		"                         kernel:sample, kernel:offcpu\n"
 		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
 		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
 		"%s"
@@ -60,6 +62,10 @@ void start_options_usage(FILE *out, const char *cmd)
 		"                         sizes not given come from it, a provider\n"
 		"                         beyond it gets no buffer\n"
 		"      --name NAME        a name for status and the journal\n"
+		"      --sample-rate HZ   kernel:sample: stack samples per second\n"
+		"                         per CPU, 1 to 10000 (default 499)\n"
+		"      --offcpu-min T     kernel:offcpu: only blocks of at least T,\n"
+		"                         e.g. 100us (default 0: every block)\n"
 		"      --trigger NAME     circular: a provider's TRACE_TRIGGER(\"NAME\")\n"
 		"                         writes a snapshot to DIR/NAME-<UTC time>.fxt\n"
 		"                         (repeat, or NAME,NAME; up to 8 names)\n"
@@ -127,6 +133,8 @@ enum {
 	OPT_KERNEL_BUFFER_SIZE = 0x200,
 	OPT_MEMORY_BUDGET,
 	OPT_NAME,
+	OPT_SAMPLE_RATE,
+	OPT_OFFCPU_MIN,
 };
 
 static int bad_value(const struct start_option *opt, const char *cmd,
@@ -238,6 +246,28 @@ static int add_pid(const struct start_option *opt, const char *cmd,
 	return 0;
 }
 
+static int set_sample_rate(const struct start_option *opt, const char *cmd,
+			   const char *arg, struct start_options *o)
+{
+	uint64_t value;
+
+	if (parse_count(arg, FXT_SCHED_SAMPLE_HZ_MAX, &value) < 0)
+		return bad_value(opt, cmd, arg);
+	o->req.sample_hz = (__u32)value;
+	return 0;
+}
+
+static int set_offcpu_min(const struct start_option *opt, const char *cmd,
+			  const char *arg, struct start_options *o)
+{
+	uint64_t value;
+
+	if (parse_short_duration_ns(arg, &value) < 0)
+		return bad_value(opt, cmd, arg);
+	o->req.offcpu_min_ns = value;
+	return 0;
+}
+
 static int set_name(const struct start_option *opt, const char *cmd,
 		    const char *arg, struct start_options *o)
 {
@@ -298,6 +328,10 @@ static const struct start_option options[] = {
 	{ "memory-budget", 0, OPT_MEMORY_BUDGET, true, set_memory_budget,
 	  "give bytes, at least 4K, e.g. 67108864 or 64M" },
 	{ "name", 0, OPT_NAME, true, set_name, NULL },
+	{ "sample-rate", 0, OPT_SAMPLE_RATE, true, set_sample_rate,
+	  "give 1 to 10000 samples per second, e.g. 499" },
+	{ "offcpu-min", 0, OPT_OFFCPU_MIN, true, set_offcpu_min,
+	  "give 0 or a duration with its unit, e.g. 100us or 2ms" },
 	{ "help", 'h', 0, false, set_help, NULL },
 	{ "version", 0, USAGE_OPT_VERSION, false, show_version, NULL },
 };

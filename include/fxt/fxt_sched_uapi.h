@@ -106,21 +106,14 @@ struct fxt_sched_config {
 	__u32 mode;		/* enum fxt_buffering_mode */
 	__u32 events;		/* non-empty subset of FXT_SCHED_EV_ALL */
 	__u64 watermark;	/* 0: half the buffer; else < buffer_bytes */
-	union {
-		__u64 reserved[2];	/* zero before ABI 3 */
-		struct {
-			/* FXT_SCHED_EV_SAMPLE: samples per second per CPU */
-			__u32 sample_hz;
-			__u32 sample_reserved;	/* must be zero */
-			/*
-			 * FXT_SCHED_EV_OFFCPU: blocks shorter than this are
-			 * not written (0: every block)
-			 */
-			__u64 offcpu_min_ns;
-		};
-	};
+	__u64 reserved[2];	/* must be zero */
 	/* FXT_SCHED_EV_SYSCALL: only these tgids (0 ends); none: all */
 	__u32 syscall_pids[FXT_KSYSCALL_PIDS_MAX];
+	/* FXT_SCHED_EV_SAMPLE: samples per second per CPU (0: the default) */
+	__u32 sample_hz;
+	__u32 sample_reserved;	/* must be zero */
+	/* FXT_SCHED_EV_OFFCPU: shorter blocks are not written (0: none) */
+	__u64 offcpu_min_ns;
 };
 
 /* Sums over every CPU. */

@@ -53,7 +53,7 @@
 #define FXT_STACKS_STR_SYMBOLS FXT_KDEV_STR_SYMBOLS
 #define FXT_STACKS_STR_PERFETTO FXT_KDEV_STR_PERFETTO
 #define FXT_STACKS_STR_PERFETTO_DROPPED FXT_KDEV_STR_PERFETTO_DROPPED
-#define FXT_STACKS_STR_STACK FXT_KDEV_STR_STACK	/* the "stack" argument */
+#define FXT_STACKS_STR_STACK FXT_KDEV_STR_STACK /* the "stack" argument */
 
 /*
  * A blob record is at most 4095 words; with an indexed name that leaves
@@ -66,12 +66,16 @@
 #define FXT_STACKS_KERNEL_PATH "[kernel]"
 /* Name of a kernel frame whose PC no kallsyms symbol holds. */
 #define FXT_STACKS_KERNEL_UNKNOWN "[kernel]"
-/* Name of a user frame no mapping covers (w2 is then the raw PC). */
+/*
+ * Name of a user frame no mapping covers: its mapping id is 0 (no
+ * mapping, not the kernel's: the frame kind says which) and w2 the raw
+ * PC. Readers show it by this name, and count no missing mapping.
+ */
 #define FXT_STACKS_USER_UNKNOWN "[unknown]"
 
 /* Ids are 32-bit; 0 is never a frame or stack id. */
 #define FXT_STACKS_ID_MAX 0xffffffffu
-#define FXT_STACKS_PATH_MAX 0xffffu	/* 16-bit length fields */
+#define FXT_STACKS_PATH_MAX 0xffffu /* 16-bit length fields */
 #define FXT_STACKS_BUILD_ID_MAX 0xffu
 #define FXT_STACKS_NAME_MAX 0xffffu
 #define FXT_STACKS_FRAMES_MAX 0xffffu
@@ -103,20 +107,20 @@ enum fxt_stacks_frame_kind {
 #define FXT_STACKS_SAMPLE_NARGS 3u
 
 struct fxt_stacks_sample {
-	uint16_t category_ref, name_ref;	/* as written (indexed) */
+	uint16_t category_ref, name_ref; /* as written (indexed) */
 	uint16_t cpu_ref, stack_ref, weight_ref;
 	uint64_t ts;
 	uint64_t pid, tid;
 	uint32_t cpu;
 	uint64_t stack_id;
-	uint64_t weight_ns;	/* period_ns or blocked_ns */
+	uint64_t weight_ns; /* period_ns or blocked_ns */
 };
 
 struct fxt_stacks_mapping {
 	uint32_t id;
 	uint16_t path_len;
 	uint8_t build_id_len;
-	const char *path;	/* into the decoded words, not NUL-ended */
+	const char *path; /* into the decoded words, not NUL-ended */
 	const uint8_t *build_id;
 };
 
@@ -125,14 +129,14 @@ struct fxt_stacks_frame {
 	uint8_t kind;
 	uint16_t name_len;
 	uint32_t mapping_id;
-	uint64_t addr;	/* user: ELF vaddr (or raw PC if unknown); kernel: offset */
+	uint64_t addr; /* user: ELF vaddr (or raw PC if unknown); kernel: offset */
 	const char *name;
 };
 
 struct fxt_stacks_stack {
 	uint32_t id;
 	uint16_t nframes;
-	const uint64_t *frame_words;	/* fxt_stacks_stack_frame() reads them */
+	const uint64_t *frame_words; /* fxt_stacks_stack_frame() reads them */
 };
 
 struct fxt_stacks_symbol {
@@ -177,8 +181,8 @@ static inline uint64_t *fxt_stacks_put_bytes(uint64_t *p, const void *b,
 
 /* Encoders: p has room for the _words() of the entry; return the end.
  * Lengths beyond the field widths are the caller's bug (clamp first). */
-static inline uint64_t *fxt_stacks_put_mapping(uint64_t *p,
-					       const struct fxt_stacks_mapping *m)
+static inline uint64_t *
+fxt_stacks_put_mapping(uint64_t *p, const struct fxt_stacks_mapping *m)
 {
 	*p++ = FXT_SET(m->id, FXT_STACKS_ID) |
 	       FXT_SET(m->path_len, FXT_STACKS_MAP_PATH_LEN) |
@@ -317,7 +321,7 @@ static inline void fxt_stacks_put_sample(uint64_t *p,
 	p[7] = s->stack_id;
 	p[8] = fxt_arg_header(FXT_ARG_UINT64, 2, s->weight_ref, 0);
 	p[9] = s->weight_ns;
-	p[10] = 0;	/* blob size: no payload */
+	p[10] = 0; /* blob size: no payload */
 }
 
 /*

@@ -3,7 +3,8 @@
  * The per-CPU merge of kernel_merge.c on synthetic CPU streams: timed
  * records in timestamp order, untimed ones ahead of the next timed record
  * of their CPU, the horizon keeping later records for the next run, chunk
- * refills, the per-run budget, and a record whose size cannot be right.
+ * refills, the per-run budget, a record whose size cannot be right, and
+ * the raw stack samples, timed at their word 2.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fxt/ksample.h>
 #include <fxt/sched.h>
 
 #include "kernel_merge.h"
@@ -208,6 +210,57 @@ static void test_budget_and_errors(void)
 	kernel_merge_free(m);
 }
 
+/* A raw stack sample (include/fxt/ksample.h) of two kernel PCs at ts. */
+static void add_sample(struct fake *f, unsigned int cpu, __u64 ts)
+{
+	__u64 *w = f->words[cpu] + f->len[cpu];
+
+	fxt_ksample_write_head(w, FXT_KSAMPLE_ONCPU, ts, 7, 8, cpu, 2, 0,
+			       1000);
+	w[FXT_KSAMPLE_HEAD_WORDS] = 0xffffffff81000000ull;
+	w[FXT_KSAMPLE_HEAD_WORDS + 1] = 0xffffffff81000100ull;
+	f->len[cpu] += fxt_ksample_words(2, 0);
+}
+
+/*
+ * Samples are ordered by their timestamp at word 2 (word 1 is the
+ * format word, far larger than any timestamp here), and the horizon
+ * holds them back like any timed record.
+ */
+static void test_samples(void)
+{
+	static struct fake f;
+	static struct sink s = { .fail_after = -1 };
+	struct kernel_merge *m = kernel_merge_new(2, 64 * 8);
+	__u64 order[4], at = 0;
+	size_t k;
+	unsigned int n = 0;
+
+	add_sample(&f, 0, 10);
+	add_switch(&f, 0, 30);
+	add_switch(&f, 1, 20);
+	add_sample(&f, 1, 40);
+	CHECK(!kernel_merge_run(m, fake_read, &f, sink_emit, &s, UINT64_MAX,
+				35), "run 1");
+	CHECK(s.records == 3, "%u records up to the horizon", s.records);
+	CHECK(!kernel_merge_run(m, fake_read, &f, sink_emit, &s, UINT64_MAX,
+				UINT64_MAX), "run 2");
+	for (k = 0; k < s.len && n < 4; k += fxt_record_words(s.words[k])) {
+		at = fxt_ksample_is(s.words[k], s.words[k + 1]) ?
+			     s.words[k + FXT_KSAMPLE_TS_WORD] :
+			     s.words[k + 1];
+		order[n++] = at;
+	}
+	CHECK(n == 4 && order[0] == 10 && order[1] == 20 && order[2] == 30 &&
+		      order[3] == 40,
+	      "samples out of order: %u records, %" PRIu64 " %" PRIu64
+	      " %" PRIu64 " %" PRIu64,
+	      n, (uint64_t)order[0], (uint64_t)order[1], (uint64_t)order[2],
+	      (uint64_t)order[3]);
+	CHECK(kernel_merge_malformed(m) == 0, "malformed");
+	kernel_merge_free(m);
+}
+
 /* A header claiming more words than the chunk holds: skipped, counted. */
 static void test_malformed(void)
 {
@@ -231,5 +284,6 @@ int main(void)
 	test_horizon();
 	test_budget_and_errors();
 	test_malformed();
+	test_samples();
 	return check_failures ? 1 : 0;
 }

@@ -172,7 +172,7 @@ static int configure_errno(struct kring *k, struct fxt_sched_config cfg)
 static int test_bad_args(void)
 {
 	struct fxt_sched_config ok = { 8192, FXT_BUFFERING_ONESHOT,
-				       FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 } };
+				       FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 }, 0, 0, 0 };
 	struct fxt_sched_config c;
 	struct kring k;
 	uint64_t stride;
@@ -776,7 +776,7 @@ static int fault_during_mmap(struct kring *k, unsigned long cmd,
 static int test_ioctl_fault_vs_mmap(void)
 {
 	struct fxt_sched_config cfg = { 8192, FXT_BUFFERING_ONESHOT,
-					FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 } };
+					FXT_SCHED_EV_DEFAULT, 0, { 0, 0 }, { 0 }, 0, 0, 0 };
 	struct fxt_sched_stats st = { 0 };
 	struct kring k;
 

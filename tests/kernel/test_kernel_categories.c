@@ -56,6 +56,11 @@ static void opt_in(void **state)
 			 FXT_SCHED_EV_MEM | FXT_SCHED_EV_NAMES);
 	assert_int_equal(parse("kernel:power,kernel:block,kernel:fault"),
 			 FXT_SCHED_EV_DEV | FXT_SCHED_EV_NAMES);
+	/* Stacks are on threads: names. */
+	assert_int_equal(parse("kernel:sample"),
+			 FXT_SCHED_EV_SAMPLE | FXT_SCHED_EV_NAMES);
+	assert_int_equal(parse("kernel:offcpu"),
+			 FXT_SCHED_EV_OFFCPU | FXT_SCHED_EV_NAMES);
 }
 
 static void unknown(void **state)
@@ -67,7 +72,7 @@ static void unknown(void **state)
 						 why, sizeof(why)),
 			 -EINVAL);
 	assert_non_null(strstr(why, "'kernel:irqs'"));
-	assert_non_null(strstr(why, "kernel:sched, kernel:proc, kernel:irq, kernel:syscall, kernel:power, kernel:block, kernel:fault, kernel:mem"));
+	assert_non_null(strstr(why, "kernel:sched, kernel:proc, kernel:irq, kernel:syscall, kernel:power, kernel:block, kernel:fault, kernel:mem, kernel:sample, kernel:offcpu"));
 }
 
 int main(void)

@@ -20,11 +20,13 @@ static void string_table(void **state)
 	static const char *const table[] = FXT_KDEV_STRING_TABLE;
 
 	(void)state;
-#define AT(i) table[(i) - FXT_KDEV_STR_BASE]
-	assert_string_equal(AT(FXT_STACKS_STR_MAPPINGS), FXT_STACKS_NAME_MAPPINGS);
+#define AT(i) table[(i)-FXT_KDEV_STR_BASE]
+	assert_string_equal(AT(FXT_STACKS_STR_MAPPINGS),
+			    FXT_STACKS_NAME_MAPPINGS);
 	assert_string_equal(AT(FXT_STACKS_STR_FRAMES), FXT_STACKS_NAME_FRAMES);
 	assert_string_equal(AT(FXT_STACKS_STR_STACKS), FXT_STACKS_NAME_STACKS);
-	assert_string_equal(AT(FXT_STACKS_STR_SYMBOLS), FXT_STACKS_NAME_SYMBOLS);
+	assert_string_equal(AT(FXT_STACKS_STR_SYMBOLS),
+			    FXT_STACKS_NAME_SYMBOLS);
 	assert_string_equal(AT(FXT_STACKS_STR_PERFETTO), "perfetto");
 	assert_string_equal(AT(FXT_STACKS_STR_PERFETTO_DROPPED),
 			    "fxtrace:perfetto_dropped");
@@ -38,8 +40,11 @@ static void mapping_entry(void **state)
 {
 	static const uint8_t bid[20] = { 0xde, 0xad, 0xbe, 0xef, [19] = 0x42 };
 	const struct fxt_stacks_mapping m = {
-		.id = 7, .path_len = 11, .path = "/usr/bin/xy",
-		.build_id_len = 20, .build_id = bid,
+		.id = 7,
+		.path_len = 11,
+		.path = "/usr/bin/xy",
+		.build_id_len = 20,
+		.build_id = bid,
 	};
 	uint64_t w[8];
 	struct fxt_stacks_mapping d;
@@ -51,11 +56,11 @@ static void mapping_entry(void **state)
 	/* id [0..31], path_len [32..47], build_id_len [48..55] */
 	assert_int_equal(w[0], 7ull | 11ull << 32 | 20ull << 48);
 	assert_int_equal(w[1], 0x6e69622f7273752f); /* "/usr/bin" */
-	assert_int_equal(w[2], 0x79782f);	/* "/xy" + zero padding */
+	assert_int_equal(w[2], 0x79782f); /* "/xy" + zero padding */
 	assert_int_equal(w[3], 0xefbeadde);
 	assert_int_equal(w[4], 0);
 	assert_int_equal(w[5], 0x42000000); /* byte 19 */
-	assert_int_equal(w[6], ~0ull);	/* nothing past the entry */
+	assert_int_equal(w[6], ~0ull); /* nothing past the entry */
 
 	assert_int_equal(fxt_stacks_get_mapping(w, 6, &d), 6);
 	assert_int_equal(d.id, 7);
@@ -69,12 +74,19 @@ static void mapping_entry(void **state)
 static void frame_entries(void **state)
 {
 	const struct fxt_stacks_frame k = {
-		.id = 3, .kind = FXT_STACKS_FRAME_KERNEL, .name_len = 9,
-		.name = "pipe_read", .mapping_id = 0, .addr = 0x2a,
+		.id = 3,
+		.kind = FXT_STACKS_FRAME_KERNEL,
+		.name_len = 9,
+		.name = "pipe_read",
+		.mapping_id = 0,
+		.addr = 0x2a,
 	};
 	const struct fxt_stacks_frame u = {
-		.id = 0xfffffffe, .kind = FXT_STACKS_FRAME_USER, .name_len = 0,
-		.mapping_id = 7, .addr = 0x1139,
+		.id = 0xfffffffe,
+		.kind = FXT_STACKS_FRAME_USER,
+		.name_len = 0,
+		.mapping_id = 7,
+		.addr = 0x1139,
 	};
 	uint64_t w[8];
 	struct fxt_stacks_frame d;
@@ -86,7 +98,7 @@ static void frame_entries(void **state)
 	assert_int_equal(w[1], 0);
 	assert_int_equal(w[2], 0x2a);
 	assert_int_equal(w[3], 0x6165725f65706970); /* "pipe_rea" */
-	assert_int_equal(w[4], 0x64);		      /* "d" */
+	assert_int_equal(w[4], 0x64); /* "d" */
 	assert_int_equal(fxt_stacks_get_frame(w, 5, &d), 5);
 	assert_int_equal(d.kind, FXT_STACKS_FRAME_KERNEL);
 	assert_int_equal(d.addr, 0x2a);
@@ -100,7 +112,7 @@ static void frame_entries(void **state)
 	assert_int_equal(fxt_stacks_get_frame(w, 3, &d), 3);
 	assert_int_equal(d.id, 0xfffffffe);
 	assert_int_equal(d.mapping_id, 7);
-	w[1] = 1ull << 32;	/* a mapping id past 32 bits */
+	w[1] = 1ull << 32; /* a mapping id past 32 bits */
 	assert_int_equal(fxt_stacks_get_frame(w, 3, &d), 0);
 }
 
@@ -114,8 +126,8 @@ static void stack_entry(void **state)
 	memset(w, 0xff, sizeof(w));
 	assert_ptr_equal(fxt_stacks_put_stack(w, 9, ids, 3), w + 3);
 	assert_int_equal(w[0], 9ull | 3ull << 32);
-	assert_int_equal(w[1], 5ull | 6ull << 32);	/* low half first */
-	assert_int_equal(w[2], 0x80000001ull);		/* zero-padded */
+	assert_int_equal(w[1], 5ull | 6ull << 32); /* low half first */
+	assert_int_equal(w[2], 0x80000001ull); /* zero-padded */
 	assert_int_equal(fxt_stacks_get_stack(w, 3, &d), 3);
 	assert_int_equal(d.id, 9);
 	assert_int_equal(d.nframes, 3);
@@ -130,7 +142,9 @@ static void stack_entry(void **state)
 static void symbol_entry(void **state)
 {
 	const struct fxt_stacks_symbol s = {
-		.frame_id = 12, .name_len = 4, .name = "main",
+		.frame_id = 12,
+		.name_len = 4,
+		.name = "main",
 	};
 	uint64_t w[2];
 	struct fxt_stacks_symbol d;
@@ -148,10 +162,17 @@ static void symbol_entry(void **state)
 static void sample_record(void **state)
 {
 	const struct fxt_stacks_sample s = {
-		.category_ref = 0x7f30, .name_ref = 0x7f31, .cpu_ref = 0x7f32,
-		.stack_ref = FXT_STACKS_STR_STACK, .weight_ref = 0x7f34,
-		.ts = 123456789, .pid = 100, .tid = 101, .cpu = 1,
-		.stack_id = 77, .weight_ns = 2003,
+		.category_ref = 0x7f30,
+		.name_ref = 0x7f31,
+		.cpu_ref = 0x7f32,
+		.stack_ref = FXT_STACKS_STR_STACK,
+		.weight_ref = 0x7f34,
+		.ts = 123456789,
+		.pid = 100,
+		.tid = 101,
+		.cpu = 1,
+		.stack_id = 77,
+		.weight_ns = 2003,
 	};
 	uint64_t w[FXT_STACKS_SAMPLE_WORDS];
 	struct fxt_stacks_sample d;
@@ -168,11 +189,12 @@ static void sample_record(void **state)
 	/* uint32 arg: type 2, size 1, name [16..31], value [32..63] */
 	assert_int_equal(w[5], 2 | 1 << 4 | 0x7f32ull << 16 | 1ull << 32);
 	/* uint64 args: type 4, size 2 */
-	assert_int_equal(w[6], 4 | 2 << 4 | (uint64_t)FXT_STACKS_STR_STACK << 16);
+	assert_int_equal(w[6],
+			 4 | 2 << 4 | (uint64_t)FXT_STACKS_STR_STACK << 16);
 	assert_int_equal(w[7], 77);
 	assert_int_equal(w[8], 4 | 2 << 4 | 0x7f34ull << 16);
 	assert_int_equal(w[9], 2003);
-	assert_int_equal(w[10], 0);	/* blob size: no payload */
+	assert_int_equal(w[10], 0); /* blob size: no payload */
 
 	assert_int_equal(fxt_stacks_get_sample(w, 11, &d), 0);
 	assert_int_equal(d.category_ref, 0x7f30);
@@ -187,10 +209,10 @@ static void sample_record(void **state)
 	assert_int_equal(d.stack_id, 77);
 	assert_int_equal(d.weight_ns, 2003);
 	assert_int_equal(fxt_stacks_get_sample(w, 10, &d), -1);
-	w[10] = 8;	/* a payload: not our form */
+	w[10] = 8; /* a payload: not our form */
 	assert_int_equal(fxt_stacks_get_sample(w, 11, &d), -1);
 	w[10] = 0;
-	w[8] = 2 | 1 << 4;	/* weight as uint32: refused */
+	w[8] = 2 | 1 << 4; /* weight as uint32: refused */
 	assert_int_equal(fxt_stacks_get_sample(w, 11, &d), -1);
 }
 

@@ -19,7 +19,8 @@ MAY_INCLUDE = {
     'daemon/common': set(),
     'daemon/archive': set(),
     'daemon/analysis': {'daemon/archive'},
-    'daemon/fxtraced': {'daemon/common', 'daemon/archive'},
+    'daemon/symbols': {'daemon/common'},
+    'daemon/fxtraced': {'daemon/common', 'daemon/archive', 'daemon/symbols'},
     'daemon/tracectl': {'daemon/common', 'daemon/archive', 'daemon/analysis'},
 }
 breaches = []

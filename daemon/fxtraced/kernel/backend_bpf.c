@@ -32,6 +32,7 @@
 #include <fxt/sched.h>
 
 #include "fxt_sched_bpf.skel.h"
+#include "bpf_sampler.h"
 #include "drain_period.h"
 #include "kernel_backend.h"
 
@@ -53,6 +54,8 @@
  */
 struct bpf_backend {
 	struct fxt_sched_bpf *skel;
+	struct bpf_sampler *sampler;	/* kernel:sample's events, when loaded */
+	uint32_t sample_hz;
 	int ring_fd;
 	int prog_fds[BPF_PROGS_MAX];
 	int link_fds[BPF_PROGS_MAX];
@@ -276,7 +279,9 @@ static void select_programs(struct fxt_sched_bpf *skel, uint32_t events,
 	struct mem_parts has = select_mem(skel, mem);
 	uint32_t names_or_proc = FXT_SCHED_EV_NAMES | FXT_SCHED_EV_PROC;
 	const struct program_choice choices[] = {
-		{ p->fxt_sched_switch, events & FXT_SCHED_EV_SWITCH },
+		{ p->fxt_sched_switch,
+		  events & (FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_OFFCPU) },
+		{ p->fxt_sample, events & FXT_SCHED_EV_SAMPLE },
 		{ p->fxt_sched_wakeup, events & FXT_SCHED_EV_WAKEUP },
 		{ p->fxt_sched_wakeup_new, events & FXT_SCHED_EV_WAKEUP },
 		{ p->fxt_sched_fork, events & names_or_proc },
@@ -328,6 +333,11 @@ static int load_skeleton(struct bpf_backend *b,
 	skel->rodata->ring_mode = b->mode;
 	b->missing = missing_events(cfg->events);
 	select_programs(skel, cfg->events & ~b->missing, cfg->syscall_pids);
+	b->sample_hz = cfg->sample_hz;
+	skel->rodata->offcpu_min_ns = cfg->offcpu_min_ns;
+	/* Array maps are allocated whole: one slot when unused. */
+	if (!(cfg->events & FXT_SCHED_EV_OFFCPU))
+		(void)bpf_map__set_max_entries(skel->maps.fxt_offcpu_slots, 1);
 	err = bpf_map__set_value_size(skel->maps.fxt_ring,
 				      (__u32)b->elem_bytes);
 	if (!err)
@@ -356,6 +366,8 @@ static void note_skeleton_fds(struct bpf_backend *b)
 				b->link_fds[b->nlinks++] = fd;
 		}
 	}
+	b->nlinks += bpf_sampler_link_fds(b->sampler, b->link_fds + b->nlinks,
+					  BPF_PROGS_MAX - b->nlinks);
 }
 
 static void close_fds(int *fds, unsigned int n)
@@ -385,6 +397,7 @@ static void bpf_close(void *state)
 	if (b->bss_len)
 		munmap(b->bss, b->bss_len);
 	if (b->skel) {
+		bpf_sampler_detach(b->sampler);
 		fxt_sched_bpf__destroy(b->skel);
 	} else {
 		close_fds(b->link_fds, b->nlinks);
@@ -488,8 +501,12 @@ static void adapt_timer(struct bpf_backend *b)
 static int bpf_start(void *state)
 {
 	struct bpf_backend *b = state;
+	struct bpf_program *sample = b->skel->progs.fxt_sample;
 	int err = fxt_sched_bpf__attach(b->skel);
 
+	if (!err && bpf_program__autoload(sample))
+		err = bpf_sampler_attach(sample, b->ncpus, b->sample_hz,
+					 &b->sampler);
 	if (err)
 		return err;
 	note_skeleton_fds(b);
@@ -510,10 +527,13 @@ static int bpf_stop(void *state)
 	struct bpf_backend *b = state;
 
 	set_closed(b, true);
-	if (b->skel)
+	if (b->skel) {
+		bpf_sampler_detach(b->sampler);
+		b->sampler = NULL;
 		fxt_sched_bpf__detach(b->skel);
-	else
+	} else {
 		close_fds(b->link_fds, b->nlinks);
+	}
 	b->nlinks = 0;
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
 		usleep(100000);	/* no membarrier: a grace period is shorter */
@@ -677,7 +697,7 @@ static int check_ring_map(struct bpf_backend *b, int fd)
 	return 0;
 }
 
-/* A program and link of ours are of these types (tp_btf). */
+/* A program and link of ours are of these types (tp_btf, perf_event). */
 static int check_kept(const struct kernel_kept_fd *k)
 {
 	struct bpf_prog_info prog = {};
@@ -688,13 +708,17 @@ static int check_kept(const struct kernel_kept_fd *k)
 		len = sizeof(prog);
 		if (bpf_obj_get_info_by_fd(k->fd, &prog, &len))
 			return -errno;
-		return prog.type == BPF_PROG_TYPE_TRACING ? 0 : -EBADMSG;
+		return prog.type == BPF_PROG_TYPE_TRACING ||
+				       prog.type == BPF_PROG_TYPE_PERF_EVENT ?
+			       0 :
+			       -EBADMSG;
 	}
 	len = sizeof(link);
 	if (bpf_obj_get_info_by_fd(k->fd, &link, &len))
 		return -errno;
 	return link.type == BPF_LINK_TYPE_RAW_TRACEPOINT ||
-			       link.type == BPF_LINK_TYPE_TRACING ?
+			       link.type == BPF_LINK_TYPE_TRACING ||
+			       link.type == BPF_LINK_TYPE_PERF_EVENT ?
 		       0 :
 		       -EBADMSG;
 }

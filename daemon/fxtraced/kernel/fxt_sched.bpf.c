@@ -24,6 +24,7 @@
 #include <fxt/kirq.h>
 #include <fxt/kpower.h>
 #include <fxt/kproc.h>
+#include <fxt/ksample.h>
 #include <fxt/ksyscall.h>
 #include <fxt/ring.h>
 #include <fxt/sched.h>
@@ -175,27 +176,48 @@ static __always_inline unsigned int task_cpu(const struct task_struct *t)
 }
 
 /*
+ * Circular: releases the oldest whole record if bytes more do not fit
+ * yet; 1: released, 0: they fit, -1: no room can be made.
+ */
+static __always_inline int release_oldest(struct fxt_ring_ctrl *ctrl,
+					  char *data, __u64 head, __u32 bytes,
+					  __u64 *oldest)
+{
+	__u64 size;
+
+	if (head + bytes - *oldest <= ring_bytes)
+		return 0;
+	size = fxt_ring_record_bytes(data, ring_bytes - 1, *oldest, head);
+	if (!size)
+		return -1;
+	*oldest += size;
+	ctrl->overwritten++;
+	return 1;
+}
+
+/*
  * Circular: make room by releasing the oldest whole records (>= 2 words).
- * Only the program moves oldest; the reader reads after detaching.
+ * Only the program moves oldest; the reader reads after detaching. A long
+ * record (include/fxt/ksample.h) may release many: a loop the verifier
+ * bounds, not unrolled.
  */
 static __always_inline bool overwrite_oldest(struct fxt_ring_ctrl *ctrl,
 					     char *data, __u64 head,
-					     __u32 bytes)
+					     __u32 bytes, bool long_record)
 {
 	__u64 oldest = ctrl->oldest;
-	__u64 size;
 	int i;
 
+	if (long_record) {
+#pragma clang loop unroll(disable)
+		for (i = 0; i < (FXT_KSAMPLE_MAX_WORDS + 1) / 2; i++)
+			if (release_oldest(ctrl, data, head, bytes, &oldest) <= 0)
+				break;
+	} else {
 #pragma unroll
-	for (i = 0; i < (FXT_SCHED_RECORD_MAX_WORDS + 1) / 2; i++) {
-		if (head + bytes - oldest <= ring_bytes)
-			break;
-		size = fxt_ring_record_bytes(data, ring_bytes - 1, oldest,
-					     head);
-		if (!size)
-			return false;
-		oldest += size;
-		ctrl->overwritten++;
+		for (i = 0; i < (FXT_SCHED_RECORD_MAX_WORDS + 1) / 2; i++)
+			if (release_oldest(ctrl, data, head, bytes, &oldest) <= 0)
+				break;
 	}
 	if (head + bytes - oldest > ring_bytes)
 		return false;
@@ -206,10 +228,11 @@ static __always_inline bool overwrite_oldest(struct fxt_ring_ctrl *ctrl,
 /* A: the program of this CPU reuses bytes the reader released. */
 static __always_inline bool make_room(struct fxt_ring_ctrl *ctrl,
 				      const struct fxt_ring_consumer *consumer,
-				      char *data, __u64 head, __u32 bytes)
+				      char *data, __u64 head, __u32 bytes,
+				      bool long_record)
 {
 	if (ring_mode == FXT_BUFFERING_CIRCULAR)
-		return overwrite_oldest(ctrl, data, head, bytes);
+		return overwrite_oldest(ctrl, data, head, bytes, long_record);
 	if (ctrl->stopped)
 		return false;
 	if (head + bytes - READ_ONCE(consumer->tail) <= ring_bytes)
@@ -219,14 +242,24 @@ static __always_inline bool make_room(struct fxt_ring_ctrl *ctrl,
 	return false;
 }
 
+static __always_inline void count_drop(struct fxt_ring_ctrl *ctrl,
+				       unsigned int kind)
+{
+	__sync_fetch_and_add(&ctrl->dropped, 1);
+	__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);
+}
+
 /*
  * Appends one record of this CPU, counted under kind (FXT_SCHED_EV_BIT_*);
  * false when it was dropped. Programs run with preemption off, so only an
- * interrupt can nest here (a self-wakeup runs with interrupts on); the
- * nested writer drops its record rather than interleave.
+ * interrupt can nest here (a self-wakeup runs with interrupts on, and the
+ * sampler runs in interrupts); the nested writer drops its record rather
+ * than interleave. Records of up to FXT_SCHED_RECORD_MAX_WORDS words are
+ * copied by an unrolled loop; long ones (up to FXT_KSAMPLE_MAX_WORDS) by
+ * a bounded one.
  */
-static __always_inline bool ring_write(const __u64 *rec, __u32 words,
-				       unsigned int kind)
+static __always_inline bool ring_append(const __u64 *rec, __u32 words,
+					unsigned int kind, bool long_record)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u32 bytes = words * 8;
@@ -248,26 +281,31 @@ static __always_inline bool ring_write(const __u64 *rec, __u32 words,
 		return false;
 	kind &= FXT_RING_EVENT_KINDS - 1;
 	if (ctrl->busy) {
-		__sync_fetch_and_add(&ctrl->dropped, 1);
-		__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);
+		count_drop(ctrl, kind);
 		return false;
 	}
 	ctrl->busy = 1;
 	barrier();
 	head = ctrl->head;
-	if (!make_room(ctrl, consumer, data, head, bytes)) {
-		__sync_fetch_and_add(&ctrl->dropped, 1);
-		__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);
+	if (!make_room(ctrl, consumer, data, head, bytes, long_record)) {
+		count_drop(ctrl, kind);
 		goto out;
 	}
 	/* ctrl->oldest moves before the words it frees (fxt_ring_peek()). */
 	barrier();
 	/* One read of the constant: each read of a volatile is a load. */
 	word_mask = ring_bytes - 8;
-#pragma unroll
-	for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS; i++) {
-		if (i < words)
+	if (long_record) {
+#pragma clang loop unroll(disable)
+		for (i = 0; i < FXT_KSAMPLE_MAX_WORDS && i < words; i++)
 			*(__u64 *)(data + ((head + i * 8) & word_mask)) = rec[i];
+	} else {
+#pragma unroll
+		for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS; i++) {
+			if (i < words)
+				*(__u64 *)(data + ((head + i * 8) & word_mask)) =
+					rec[i];
+		}
 	}
 	barrier();
 	FXT_BPF_PUBLISH(&ctrl->head, head + bytes);
@@ -278,6 +316,12 @@ out:
 	barrier();
 	ctrl->busy = 0;
 	return written;
+}
+
+static __always_inline bool ring_write(const __u64 *rec, __u32 words,
+				       unsigned int kind)
+{
+	return ring_append(rec, words, kind, false);
 }
 
 /*
@@ -311,6 +355,9 @@ static __always_inline void check_latency(const struct task_struct *next,
 		__sync_fetch_and_add(&ctrl->latency_exceeded, 1);
 }
 
+#include "fxt_sample.bpf.h"
+
+/* Loaded for kernel:sched's switches, kernel:offcpu, or both. */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
@@ -318,15 +365,24 @@ int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 	__u64 rec[FXT_SCHED_SWITCH_WORDS];
 	__u32 cpu = bpf_get_smp_processor_id();
 	__u64 now = bpf_ktime_get_boot_ns();
+	unsigned int state = fxt_sched_thread_state(prev_state, preempt);
 
-	fxt_sched_write_switch(rec, now, cpu,
-			       fxt_sched_thread_state(prev_state, preempt),
-			       fxt_kirq_thread_koid(prev->pid, cpu),
-			       fxt_kirq_thread_koid(next->pid, cpu),
-			       task_weight(prev), task_weight(next));
-	ring_write(rec, FXT_SCHED_SWITCH_WORDS, FXT_SCHED_EV_BIT_SWITCH);
-	if (READ_ONCE(latency_ns))
-		check_latency(next, cpu, now);
+	if (events & FXT_SCHED_EV_SWITCH) {
+		fxt_sched_write_switch(rec, now, cpu, state,
+				       fxt_kirq_thread_koid(prev->pid, cpu),
+				       fxt_kirq_thread_koid(next->pid, cpu),
+				       task_weight(prev), task_weight(next));
+		ring_write(rec, FXT_SCHED_SWITCH_WORDS,
+			   FXT_SCHED_EV_BIT_SWITCH);
+		if (READ_ONCE(latency_ns))
+			check_latency(next, cpu, now);
+	}
+	if (events & FXT_SCHED_EV_OFFCPU) {
+		if (state == FXT_THREAD_BLOCKED ||
+		    state == FXT_THREAD_SUSPENDED)
+			offcpu_block(ctx, prev, cpu, now);
+		offcpu_resume(next, now);
+	}
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <fxt/fxt.h>
+#include <fxt/ksample.h>
 
 #include "kernel_merge.h"
 
@@ -74,16 +75,37 @@ uint64_t kernel_merge_malformed(const struct kernel_merge *m)
 	return m->malformed;
 }
 
-static bool record_has_ts(uint64_t header)
+/*
+ * The word of a record's timestamp, 0 when it has none: word 1 of
+ * events, scheduling and log records, word 2 of the kernel's raw stack
+ * samples (include/fxt/ksample.h). rec holds words words at least 1.
+ */
+static size_t record_ts_word(const uint64_t *rec, size_t words)
 {
-	switch (FXT_GET(header, FXT_HDR_TYPE)) {
+	switch (FXT_GET(rec[0], FXT_HDR_TYPE)) {
 	case FXT_RECORD_EVENT:
 	case FXT_RECORD_SCHEDULING:
 	case FXT_RECORD_LOG:
-		return true;
+		return 1;
+	case FXT_RECORD_LARGE:
+		return words > FXT_KSAMPLE_TS_WORD &&
+				       fxt_ksample_is(rec[0], rec[1]) ?
+			       FXT_KSAMPLE_TS_WORD :
+			       0;
 	default:
-		return false;
+		return 0;
 	}
+}
+
+/* The timestamp of the record of words words at rec; false: none. */
+static bool record_ts(const uint64_t *rec, size_t words, uint64_t *ts)
+{
+	size_t at = record_ts_word(rec, words);
+
+	if (!at)
+		return false;
+	*ts = rec[at];
+	return true;
 }
 
 /* Words of the head record, 0 if the stream is drained. Refills. */
@@ -108,7 +130,7 @@ static ssize_t head_words(struct merge_run *r, unsigned int cpu)
 	}
 	size = fxt_record_words(s->chunk[s->pos]);
 	if (!size || size > s->words - s->pos ||
-	    (record_has_ts(s->chunk[s->pos]) && size < 2)) {
+	    (size < 2 && record_ts_word(s->chunk + s->pos, size))) {
 		/* Not a record boundary: nothing after it can be trusted. */
 		r->m->malformed++;
 		s->pos = s->words;
@@ -125,6 +147,7 @@ static ssize_t settle_head(struct merge_run *r, unsigned int cpu)
 {
 	struct cpu_stream *s = &r->m->cpu[cpu];
 	ssize_t words;
+	uint64_t ts;
 	int err;
 
 	for (;;) {
@@ -132,8 +155,8 @@ static ssize_t settle_head(struct merge_run *r, unsigned int cpu)
 		if (words <= 0)
 			return words;
 		/* Later than the horizon: kept at the head for the next run. */
-		if (record_has_ts(s->chunk[s->pos]))
-			return s->chunk[s->pos + 1] <= r->horizon ? words : 0;
+		if (record_ts(s->chunk + s->pos, (size_t)words, &ts))
+			return ts <= r->horizon ? words : 0;
 		err = r->emit(r->emit_ctx, s->chunk + s->pos, (size_t)words);
 		if (err)
 			return err;
@@ -148,9 +171,10 @@ static unsigned int oldest_head(const struct kernel_merge *m)
 	uint64_t ts, best_ts = 0;
 
 	for (i = 0; i < m->ncpus; i++) {
-		if (!m->cpu[i].head)
+		if (!m->cpu[i].head ||
+		    !record_ts(m->cpu[i].chunk + m->cpu[i].pos,
+			       m->cpu[i].head, &ts))
 			continue;
-		ts = m->cpu[i].chunk[m->cpu[i].pos + 1];
 		if (best == m->ncpus || ts < best_ts) {
 			best = i;
 			best_ts = ts;

@@ -23,6 +23,7 @@
 #include "kernel_config.h"
 #include "kernel_merge.h"
 #include "kernel_names.h"
+#include "kernel_profile.h"
 #include "kernel_rss.h"
 #include "kernel_sysmem.h"
 #include "kernel_session.h"
@@ -48,6 +49,9 @@ struct kernel_session {
 	/* kernel:mem's system counters: the merge's last stream */
 	struct kernel_sysmem sysmem;
 	bool mem_selected;	/* and this kernel has it */
+	/* kernel:sample, kernel:offcpu: raw records become the archive's */
+	struct kernel_profile *profile;
+	uint64_t profile_lost;	/* raw records with no ingest to take them */
 	bool started;
 	bool preamble_written;
 };
@@ -56,6 +60,8 @@ struct kernel_session {
 struct kernel_out {
 	kernel_write_fn write;
 	void *ctx;
+	struct profile_ingest *profile;	/* where raw stack records go */
+	uint64_t *profile_lost;
 	size_t len;
 	uint64_t buf[KERNEL_OUT_BYTES / FXT_WORD_BYTES];
 };
@@ -170,6 +176,11 @@ static const struct kernel_category {
 	{ "kernel:mem", FXT_SCHED_EV_MEM | FXT_SCHED_EV_NAMES,
 	  FXT_SCHED_EV_MEM, false,
 	  "kmem:rss_stat, vmscan:mm_vmscan_direct_reclaim_begin/end" },
+	/* Stacks (include/fxt/ksample.h), on threads: names. */
+	{ "kernel:sample", FXT_SCHED_EV_SAMPLE | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_SAMPLE, false, "perf cpu-clock" },
+	{ "kernel:offcpu", FXT_SCHED_EV_OFFCPU | FXT_SCHED_EV_NAMES,
+	  FXT_SCHED_EV_OFFCPU, false, "sched:sched_switch" },
 };
 
 #define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))
@@ -354,6 +365,8 @@ int kernel_session_open(struct kernel_session **out,
 		ks->mem_selected = mem_selected(ks);
 	ks->started = cfg->nadopt && !err;
 	if (ks->started)
+		err = kernel_profile_new(ks->cfg.events, true, &ks->profile);
+	if (ks->started && !err)
 		err = dump_names(ks);
 	if (err) {
 		snprintf(why, why_len, "kernel capture (%s): cannot set up: %s%s",
@@ -432,7 +445,12 @@ int kernel_session_start(struct kernel_session *ks)
 
 	if (ks->started)
 		return -EALREADY;
-	err = ks->ops->start(ks->state);
+	/* Mappings tracked before the first sample can be taken. */
+	err = ks->profile ? 0 :
+			    kernel_profile_new(ks->cfg.events, false,
+					       &ks->profile);
+	if (!err)
+		err = ks->ops->start(ks->state);
 	if (err)
 		return err;
 	ks->started = true;
@@ -503,7 +521,7 @@ static int out_flush(struct kernel_out *o)
 	return err;
 }
 
-static int out_emit(void *ctx, const uint64_t *rec, size_t words)
+static int out_put(void *ctx, const uint64_t *rec, size_t words)
 {
 	struct kernel_out *o = ctx;
 	size_t bytes = words * FXT_WORD_BYTES;
@@ -519,6 +537,29 @@ static int out_emit(void *ctx, const uint64_t *rec, size_t words)
 	memcpy((char *)o->buf + o->len, rec, bytes);
 	o->len += bytes;
 	return 0;
+}
+
+/* Every record on its way out: raw stack records are taken apart here. */
+static int out_emit(void *ctx, const uint64_t *rec, size_t words)
+{
+	struct kernel_out *o = ctx;
+	int err;
+
+	if (kernel_profile_filter(o->profile, rec, words, out_put, o,
+				  o->profile_lost, &err))
+		return err;
+	return out_put(ctx, rec, words);
+}
+
+static void out_init(struct kernel_out *o, struct kernel_session *ks,
+		     kernel_write_fn write, void *ctx,
+		     struct profile_ingest *profile)
+{
+	o->write = write;
+	o->ctx = ctx;
+	o->len = 0;
+	o->profile = profile;
+	o->profile_lost = &ks->profile_lost;
 }
 
 /* Thread "swapper/<cpu>" of process 0: the idle task of each CPU. */
@@ -655,9 +696,8 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 
 	if (!o)
 		return -ENOMEM;
-	o->write = write;
-	o->ctx = ctx;
-	o->len = 0;
+	out_init(o, ks, write, ctx, kernel_profile_ingest(ks->profile));
+	kernel_profile_refresh(ks->profile);
 	if (!ks->preamble_written) {
 		err = write_preamble(ks, o);
 		ks->preamble_written = !err;
@@ -667,6 +707,9 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 	if (!err)
 		err = kernel_merge_run(ks->merge, session_read_cpu, ks, out_emit,
 				       o, KERNEL_DRAIN_BUDGET, drain_horizon(ks));
+	/* Stopped: the last drain names the user frames, writes Perfetto's. */
+	if (!err && o->profile && !ks->started)
+		err = profile_ingest_finish(o->profile, out_put, o);
 	if (!err)
 		err = out_flush(o);
 	free(o);
@@ -743,6 +786,7 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	struct kernel_names names = { 0 };
 	struct peeked_cpu *cpus = NULL;
 	struct kernel_merge *merge = NULL;
+	struct profile_ingest *profile = NULL;
 	struct kernel_out *o = NULL;
 	int err;
 
@@ -756,14 +800,17 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	err = kernel_names_dump(&names, "/proc");
 	if (err == -ENOMEM)
 		goto out;
+	/* Its own tables: the snapshot is read without the archive. */
+	err = kernel_profile_snapshot_ingest(ks->profile, &profile);
+	if (err)
+		goto out;
 	err = -ENOMEM;
 	o = malloc(sizeof(*o));
 	merge = kernel_merge_new(n, KERNEL_CHUNK_BYTES);
 	if (!o || !merge)
 		goto out;
-	o->write = write;
-	o->ctx = ctx;
-	o->len = 0;
+	out_init(o, ks, write, ctx, profile);
+	kernel_profile_refresh(ks->profile);
 	err = write_preamble(ks, o);
 	if (!err)
 		err = out_flush(o);
@@ -772,9 +819,12 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	if (!err)
 		err = kernel_merge_run(merge, peeked_read_cpu, cpus, out_emit, o,
 				       UINT64_MAX, UINT64_MAX);
+	if (!err && profile)
+		err = profile_ingest_finish(profile, out_put, o);
 	if (!err)
 		err = out_flush(o);
 out:
+	profile_ingest_free(profile);
 	free(o);
 	kernel_merge_free(merge);
 	kernel_names_free(&names);
@@ -805,6 +855,8 @@ void kernel_session_stats(const struct kernel_session *ks,
 	st->dropped += ks->sysmem.dropped;
 	st->bytes += ks->name_bytes;
 	st->dropped += kernel_merge_malformed(ks->merge);
+	st->dropped += ks->profile_lost;
+	kernel_profile_add_stats(ks->profile, st);
 }
 
 size_t kernel_session_category_stats(const struct kernel_session *ks,
@@ -820,6 +872,7 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 	st.event_records[FXT_SCHED_EV_BIT_MEM] +=
 		ks->rss_records + ks->sysmem.records;
 	st.event_dropped[FXT_SCHED_EV_BIT_MEM] += ks->sysmem.dropped;
+	kernel_profile_add_stats(ks->profile, &st);
 	for (i = 0; i < KERNEL_NCATEGORIES && n < max; i++) {
 		const struct kernel_category *c = &kernel_categories[i];
 		struct kernel_category_stats *cs = &out[n];
@@ -850,6 +903,7 @@ void kernel_session_close(struct kernel_session *ks)
 	if (ks->state)
 		ks->ops->close(ks->state);
 	kernel_merge_free(ks->merge);
+	kernel_profile_free(ks->profile);
 	kernel_names_free(&ks->names);
 	kernel_names_free(&ks->rss);
 	kernel_sysmem_free(&ks->sysmem);

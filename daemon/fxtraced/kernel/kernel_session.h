@@ -57,6 +57,10 @@ struct kernel_session_config {
 	 * (0: never), by the caller (kernel_session_sample_memory()).
 	 */
 	uint64_t mem_interval_ns;
+	/* kernel:sample: samples per second per CPU (0: the default) */
+	uint32_t sample_hz;
+	/* kernel:offcpu: shorter blocks are not written (0: every block) */
+	uint64_t offcpu_min_ns;
 	/*
 	 * Take back the capture of a manager that died, configured and
 	 * capturing (kept in systemd's descriptor store): its rings hold
@@ -76,6 +80,8 @@ struct kernel_session_stats {
 	/* Per FXT_SCHED_EV_BIT_*: records written and dropped. */
 	uint64_t event_records[FXT_RING_EVENT_KINDS];
 	uint64_t event_dropped[FXT_RING_EVENT_KINDS];
+	/* Stack samples written but left out of the Perfetto blobs. */
+	uint64_t perfetto_dropped;
 };
 
 /* Adds one CPU's per-event counters (a backend's stats). */

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include <fxt/fxt_sched_uapi.h>
+#include <fxt/ksample.h>
+
+#include "kernel_profile.h"
+#include "profile_sources.h"
+
+struct kernel_profile {
+	struct profile_sources *src;
+	struct profile_resolver r;
+	struct profile_ingest *ingest;
+};
+
+/* 1..255, at random: the generations of one trace differ (1 in 255). */
+static uint8_t new_generation(void)
+{
+	uint8_t g = 0;
+
+	while (!g)
+		if (getrandom(&g, sizeof(g), 0) != sizeof(g))
+			g = (uint8_t)(1 + (uint64_t)time(NULL) % 255);
+	return g;
+}
+
+int kernel_profile_new(uint32_t events, bool adopted,
+		       struct kernel_profile **ret)
+{
+	struct kernel_profile *kp;
+	int err;
+
+	*ret = NULL;
+	if (!(events & FXT_SCHED_EV_STACKS))
+		return 0;
+	kp = calloc(1, sizeof(*kp));
+	if (!kp)
+		return -ENOMEM;
+	err = profile_sources_new("/proc/kallsyms", true, &kp->src);
+	if (!err) {
+		profile_sources_resolver(kp->src, &kp->r);
+		err = profile_ingest_new(&kp->r, 0, 0, &kp->ingest);
+	}
+	if (!err && adopted)
+		profile_ingest_set_generation(kp->ingest, new_generation());
+	if (err) {
+		kernel_profile_free(kp);
+		return err;
+	}
+	*ret = kp;
+	return 0;
+}
+
+void kernel_profile_free(struct kernel_profile *kp)
+{
+	if (!kp)
+		return;
+	profile_ingest_free(kp->ingest);
+	profile_sources_free(kp->src);
+	free(kp);
+}
+
+void kernel_profile_refresh(struct kernel_profile *kp)
+{
+	if (kp)
+		profile_sources_refresh(kp->src);
+}
+
+struct profile_ingest *kernel_profile_ingest(struct kernel_profile *kp)
+{
+	return kp ? kp->ingest : NULL;
+}
+
+int kernel_profile_snapshot_ingest(struct kernel_profile *kp,
+				   struct profile_ingest **ret)
+{
+	*ret = NULL;
+	return kp ? profile_ingest_new(&kp->r, 0, 0, ret) : 0;
+}
+
+bool kernel_profile_filter(struct profile_ingest *pi, const uint64_t *rec,
+			   size_t words, profile_emit_fn emit, void *ctx,
+			   uint64_t *lost, int *err)
+{
+	*err = 0;
+	if (words < 2 || !fxt_ksample_is(rec[0], rec[1]))
+		return false;
+	if (pi)
+		*err = profile_ingest_record(pi, rec, words, emit, ctx);
+	else
+		(*lost)++;
+	return true;
+}
+
+void kernel_profile_add_stats(const struct kernel_profile *kp,
+			      struct kernel_session_stats *st)
+{
+	struct profile_ingest_stats ps;
+
+	if (!kp)
+		return;
+	profile_ingest_stats(kp->ingest, &ps);
+	st->dropped += ps.dropped;
+	st->event_dropped[FXT_SCHED_EV_BIT_SAMPLE] +=
+		ps.dropped - ps.dropped_offcpu;
+	st->event_dropped[FXT_SCHED_EV_BIT_OFFCPU] += ps.dropped_offcpu;
+	st->perfetto_dropped += ps.perfetto_dropped;
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <limits.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "mmap_proc_maps.h"
+#include "usyms.h"
+
+/* Addresses, flags, offset, device, inode: under 128 bytes; then a path. */
+#define MAPS_LINE_MAX (MMAP_STORE_PATH_MAX + 128)
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(FILE *, fclose);
+DEFINE_TRIVIAL_CLEANUP_FUNC(DIR *, closedir);
+
+struct maps_line {
+	uint64_t start, end, pgoff;
+	bool exec;
+	const char *path;
+};
+
+/* "start-end perms offset major:minor inode   path"; 0 or -EINVAL. */
+static int parse_maps_line(char *line, struct maps_line *m)
+{
+	unsigned long long start, end, pgoff, inode;
+	unsigned int major, minor;
+	char perms[5];
+	int n = 0;
+
+	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perms,
+		   &pgoff, &major, &minor, &inode, &n) < 7 || !n)
+		return -EINVAL;
+	if (end <= start || strlen(perms) != 4)
+		return -EINVAL;
+	*m = (struct maps_line){ .start = start, .end = end, .pgoff = pgoff,
+				 .exec = perms[2] == 'x', .path = line + n };
+	return 0;
+}
+
+/* The build id of the file pid maps at [start, end), or 0 bytes. */
+static size_t mapped_build_id(const char *proc, uint32_t pid, const struct maps_line *m,
+			      uint8_t *id)
+{
+	char path[PATH_MAX];
+	_cleanup_close_ int fd = -1;
+	int len;
+
+	snprintf(path, sizeof(path), "%s/%" PRIu32 "/map_files/%" PRIx64 "-%" PRIx64,
+		 proc, pid, m->start, m->end);
+	/* A link the kernel resolves to the mapped file itself. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	len = usyms_fd_build_id(fd, id, MMAP_STORE_BUILD_ID_MAX);
+	return len > 0 ? (size_t)len : 0;
+}
+
+/* Reads one line into line, skipping lines too long whole: 1 for a line,
+ * 0 at the end. */
+static int next_line(FILE *f, char *line, size_t size)
+{
+	bool skipping = false;
+
+	while (fgets(line, (int)size, f)) {
+		size_t len = strlen(line);
+		bool whole = len && line[len - 1] == '\n';
+
+		if (!whole && !feof(f)) {
+			skipping = true;
+			continue;
+		}
+		if (skipping) {
+			skipping = false;
+			continue;
+		}
+		if (whole)
+			line[len - 1] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
+			FILE *maps)
+{
+	_cleanup_free_ char *line = malloc(MAPS_LINE_MAX);
+	uint8_t id[MMAP_STORE_BUILD_ID_MAX];
+	unsigned lines = 0;
+
+	if (!line)
+		return -ENOMEM;
+	while (lines++ < MMAP_PROC_LINES_MAX && next_line(maps, line, MAPS_LINE_MAX)) {
+		struct maps_line m;
+		size_t id_len;
+
+		if (parse_maps_line(line, &m) < 0) {
+			mmap_store_count_drop(s);
+			continue;
+		}
+		/* Anonymous, [vdso], [heap]: no file to name them. */
+		if (!m.exec || m.path[0] != '/')
+			continue;
+		id_len = mapped_build_id(proc, pid, &m, id);
+		/* Over a cap: counted there; the next lines may still fit. */
+		(void)mmap_store_add(s, pid, 0, m.start, m.end - m.start, m.pgoff,
+				     m.path, strlen(m.path), id, id_len);
+	}
+	return 0;
+}
+
+static bool parse_pid(const char *name, uint32_t *pid)
+{
+	char *end;
+	unsigned long v;
+
+	if (name[0] < '1' || name[0] > '9')
+		return false;
+	errno = 0;
+	v = strtoul(name, &end, 10);
+	if (errno || *end || v > UINT32_MAX)
+		return false;
+	*pid = (uint32_t)v;
+	return true;
+}
+
+int mmap_proc_maps_scan(struct mmap_store *s, const char *proc)
+{
+	_cleanup_(closedirp) DIR *dir = opendir(proc);
+	struct dirent *de;
+	int n = 0;
+
+	if (!dir)
+		return -errno;
+	while ((de = readdir(dir))) {
+		_cleanup_(fclosep) FILE *maps = NULL;
+		char path[PATH_MAX];
+		uint32_t pid;
+
+		if (!parse_pid(de->d_name, &pid))
+			continue;
+		snprintf(path, sizeof(path), "%s/%" PRIu32 "/maps", proc, pid);
+		/* Gone since, or a kernel thread's empty maps. */
+		maps = fopen(path, "re");
+		if (!maps)
+			continue;
+		if (mmap_proc_maps_read(s, proc, pid, maps) == 0)
+			n++;
+	}
+	return n;
+}

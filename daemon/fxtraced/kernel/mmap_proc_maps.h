@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The executable file mappings of the processes that exist, from
+ * PROC/[pid]/maps, into a mapping store (valid since before the trace),
+ * with each file's build id read through PROC/[pid]/map_files/ (the file
+ * mapped, even if replaced or deleted since). The text is the kernel's,
+ * but paths are other users' names: lines are bounded, a longer one is
+ * skipped whole, and at most MMAP_PROC_LINES_MAX lines of a process are
+ * read.
+ */
+#ifndef FXT_KERNEL_MMAP_PROC_MAPS_H
+#define FXT_KERNEL_MMAP_PROC_MAPS_H
+
+#include <stdio.h>
+
+#include "mmap_store.h"
+
+#define MMAP_PROC_LINES_MAX 65536
+
+/* proc is "/proc", or a directory of the same layout (tests). Returns
+ * the number of processes read, or -errno when proc cannot be listed. */
+int mmap_proc_maps_scan(struct mmap_store *s, const char *proc);
+
+/* One process's maps file (opened by the caller), pid's. */
+int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
+			FILE *maps);
+
+#endif /* FXT_KERNEL_MMAP_PROC_MAPS_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The manager's side of kernel:sample and kernel:offcpu: each raw record
+ * of the rings (include/fxt/ksample.h, kernel addresses in it) becomes
+ * the archive's form (include/fxt/stacks.h): its frames and stack are
+ * interned, the definitions not yet written go out first, then a sample
+ * record naming the stack. The raw record itself is never written.
+ *
+ * At the end (a stop, or a snapshot's own object), the user frames are
+ * named ("fxtrace:symbols") and the samples written once more as one
+ * Perfetto Trace stream in blob records (profile_perfetto.h).
+ *
+ * Where addresses come from is the caller's: struct profile_resolver
+ * (the session binds it to ksyms, mmap_tracker and usyms; tests to fakes).
+ */
+#ifndef FXT_PROFILE_INGEST_H
+#define FXT_PROFILE_INGEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct profile_user_hit {
+	const char *path; /* the file mapped at pc */
+	const uint8_t *build_id;
+	size_t build_id_len;
+	uint64_t vaddr; /* pc as an ELF virtual address of path */
+};
+
+struct profile_resolver {
+	/* The function holding a kernel pc, and pc's offset in it; -ENOENT. */
+	int (*kernel_lookup)(void *ctx, uint64_t pc, const char **name,
+			     uint64_t *offset);
+	/* Whether pc is in the scheduler's own text. */
+	bool (*in_sched_text)(void *ctx, uint64_t pc);
+	/* The mapping of pid holding user pc at time ts; -ENOENT. */
+	int (*user_find)(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
+			 struct profile_user_hit *hit);
+	/* The function holding vaddr of path (name valid until the end). */
+	int (*user_symbol)(void *ctx, const char *path, const uint8_t *build_id,
+			   size_t build_id_len, uint64_t vaddr,
+			   const char **name);
+	void *ctx;
+};
+
+/* Writes whole records (words of them) to the archive. */
+typedef int (*profile_emit_fn)(void *ctx, const uint64_t *rec, size_t words);
+
+struct profile_ingest_stats {
+	uint64_t samples; /* sample records written */
+	uint64_t dropped; /* raw records lost: malformed, or memory bound */
+	uint64_t dropped_offcpu; /* of which kernel:offcpu records */
+	uint64_t perfetto_dropped; /* samples past the Perfetto bound */
+};
+
+struct profile_ingest;
+
+/* Samples kept for the Perfetto blobs by default (about 64 MiB). */
+#define PROFILE_PERFETTO_SAMPLES_MAX (2u << 20)
+
+/* Bounds: interned bytes, samples kept for Perfetto (0: defaults). */
+int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
+		       size_t perfetto_max, struct profile_ingest **ret);
+
+/*
+ * Ids written from generation << 24 on (1..255; 0, the default: from 1),
+ * each table then holding 2^24 - 1 at most: a manager that takes over a
+ * trace from one that died writes ids that cannot be those before it.
+ */
+#define PROFILE_ID_GENERATION_SHIFT 24
+void profile_ingest_set_generation(struct profile_ingest *p,
+				   uint8_t generation);
+void profile_ingest_free(struct profile_ingest *p);
+
+/*
+ * One raw record of words words (fxt_ksample_is() of its first two):
+ * definitions, then the sample record, through emit. A malformed one or
+ * one past the bounds is counted as dropped (0 returned); an emit error
+ * is returned.
+ */
+int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
+			  size_t words, profile_emit_fn emit, void *ctx);
+
+/* The symbols of the user frames, then the Perfetto blobs. Once. */
+int profile_ingest_finish(struct profile_ingest *p, profile_emit_fn emit,
+			  void *ctx);
+
+void profile_ingest_stats(const struct profile_ingest *p,
+			  struct profile_ingest_stats *st);
+
+#endif /* FXT_PROFILE_INGEST_H */

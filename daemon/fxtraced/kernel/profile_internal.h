@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What profile_ingest.c keeps, for the passes at the end
+ * (profile_symbols.c, profile_perfetto.c). Not for other users.
+ */
+#ifndef FXT_PROFILE_INTERNAL_H
+#define FXT_PROFILE_INTERNAL_H
+
+#include <fxt/stacks.h>
+
+#include "profile_ingest.h"
+#include "profile_intern.h"
+
+/* A table's entries not written yet: one blob record's payload. */
+struct profile_table {
+	uint16_t name_ref;
+	size_t len; /* words of buf used, after the header word */
+	uint64_t buf[1 + FXT_STACKS_BLOB_PAYLOAD_MAX / 8];
+};
+
+struct profile_frame {
+	uint8_t kind; /* enum fxt_stacks_frame_kind */
+	bool nonleaf; /* seen as a caller: its pc is a return address */
+	uint32_t mapping; /* 0: kernel, or a user pc in no mapping */
+	uint64_t addr; /* user: ELF vaddr or raw pc; kernel: offset */
+	char *name; /* kernel frames and "[unknown]"; else NULL */
+};
+
+struct profile_sample_kept {
+	uint64_t ts, weight_ns;
+	uint32_t pid, tid, stack;
+	uint16_t cpu; /* clamped */
+	uint8_t offcpu, kernel_mode; /* 32 bytes in all */
+};
+
+struct profile_ingest {
+	struct profile_resolver r;
+	struct profile_intern mappings; /* path \0 build id */
+	struct profile_intern frames; /* struct frame_key */
+	struct profile_intern stacks; /* frame ids, leaf first */
+	struct profile_frame *frame; /* frame[id - 1] */
+	size_t frame_cap;
+	struct profile_table *pending[3]; /* mappings, frames, stacks */
+	struct profile_sample_kept *kept;
+	size_t nkept, kept_cap, kept_max;
+	struct profile_ingest_stats st;
+	uint32_t id_base; /* added to every id written */
+	bool finished;
+};
+
+/* A mapping's path and build id, from its key. */
+static inline void profile_mapping(const struct profile_ingest *p, uint32_t id,
+				   const char **path, size_t *path_len,
+				   const uint8_t **build_id,
+				   size_t *build_id_len)
+{
+	uint32_t len;
+	const char *k = profile_intern_key(&p->mappings, id, &len);
+
+	*path = k;
+	*path_len = strnlen(k, len);
+	*build_id = (const uint8_t *)k + *path_len + 1;
+	*build_id_len = len - *path_len - 1;
+}
+
+int profile_table_flush(struct profile_table *t, profile_emit_fn emit,
+			void *ctx);
+/* Room for words more words, flushing first if needed. */
+int profile_table_room(struct profile_table *t, size_t words,
+		       profile_emit_fn emit, void *ctx, uint64_t **at);
+
+/* The user frames' symbol entries; names[frame id - 1] for Perfetto. */
+int profile_symbols_write(struct profile_ingest *p, profile_emit_fn emit,
+			  void *ctx, const char ***names);
+
+#endif /* FXT_PROFILE_INTERNAL_H */

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksyms.h"
+#include "mmap_tracker.h"
+#include "profile_sources.h"
+#include "usyms.h"
+
+/*
+ * A kernel PC no symbol holds may be of a module loaded, or a BPF program
+ * loaded, since start: kallsyms is read again, once per drain at most and
+ * this many times in all (a read costs tens of milliseconds).
+ */
+#define PROFILE_KSYMS_RELOADS_MAX 16u
+
+struct profile_sources {
+	char *kallsyms;
+	unsigned int reloads;
+	bool may_reload; /* not yet in this drain */
+	struct ksyms *ksyms;
+	struct mmap_tracker *tracker;
+	struct usyms *usyms;
+	struct profile_sources_status st;
+};
+
+int profile_sources_new(const char *kallsyms, bool with_user,
+			struct profile_sources **ret)
+{
+	struct profile_sources *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	s->kallsyms = strdup(kallsyms);
+	if (!s->kallsyms)
+		goto nomem;
+	s->st.ksyms_error = ksyms_load(kallsyms, &s->ksyms);
+	if (s->st.ksyms_error == -ENOMEM)
+		goto nomem;
+	s->st.usyms_error = usyms_new(&s->usyms);
+	if (s->st.usyms_error == -ENOMEM)
+		goto nomem;
+	s->st.tracker_error = with_user ? mmap_tracker_start(&s->tracker) :
+					  -ENOENT;
+	if (s->st.tracker_error == -ENOMEM)
+		goto nomem;
+	*ret = s;
+	return 0;
+nomem:
+	profile_sources_free(s);
+	return -ENOMEM;
+}
+
+void profile_sources_refresh(struct profile_sources *s)
+{
+	s->may_reload = s->ksyms && s->reloads < PROFILE_KSYMS_RELOADS_MAX;
+	if (s->tracker)
+		(void)mmap_tracker_drain(s->tracker);
+}
+
+/* Names already taken are copies (profile_ingest.c): the old table can go. */
+static void ksyms_reload(struct profile_sources *s)
+{
+	struct ksyms *k;
+
+	s->may_reload = false;
+	s->reloads++;
+	if (!ksyms_load(s->kallsyms, &k)) {
+		ksyms_free(s->ksyms);
+		s->ksyms = k;
+	}
+}
+
+static int kernel_lookup(void *ctx, uint64_t pc, const char **name,
+			 uint64_t *offset)
+{
+	struct profile_sources *s = ctx;
+	int err;
+
+	if (!s->ksyms)
+		return -ENOENT;
+	err = ksyms_lookup(s->ksyms, pc, name, offset);
+	if (err == -ENOENT && s->may_reload) {
+		ksyms_reload(s);
+		err = ksyms_lookup(s->ksyms, pc, name, offset);
+	}
+	return err;
+}
+
+static bool in_sched_text(void *ctx, uint64_t pc)
+{
+	struct profile_sources *s = ctx;
+
+	return s->ksyms && ksyms_in_sched_text(s->ksyms, pc);
+}
+
+static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
+		     struct profile_user_hit *hit)
+{
+	struct profile_sources *s = ctx;
+	struct mmap_hit m;
+	int err;
+
+	if (!s->tracker || !s->usyms)
+		return -ENOENT;
+	err = mmap_tracker_find(s->tracker, pid, pc, ts, &m);
+	if (!err)
+		err = usyms_file_offset_to_vaddr(s->usyms, m.path,
+						 m.file_offset, &hit->vaddr);
+	if (err)
+		return err;
+	hit->path = m.path;
+	hit->build_id = m.build_id;
+	hit->build_id_len = m.build_id ? m.build_id_len : 0;
+	return 0;
+}
+
+static int user_symbol(void *ctx, const char *path, const uint8_t *build_id,
+		       size_t build_id_len, uint64_t vaddr, const char **name)
+{
+	struct profile_sources *s = ctx;
+
+	if (!s->usyms)
+		return -ENOENT;
+	return usyms_lookup(s->usyms, path, build_id_len ? build_id : NULL,
+			    build_id_len, vaddr, name);
+}
+
+void profile_sources_resolver(struct profile_sources *s,
+			      struct profile_resolver *r)
+{
+	*r = (struct profile_resolver){
+		.kernel_lookup = kernel_lookup,
+		.in_sched_text = in_sched_text,
+		.user_find = user_find,
+		.user_symbol = user_symbol,
+		.ctx = s,
+	};
+}
+
+void profile_sources_status(const struct profile_sources *s,
+			    struct profile_sources_status *st)
+{
+	*st = s->st;
+}
+
+size_t profile_sources_kernel_ranges(const struct profile_sources *s,
+				     const uint64_t (**ranges)[2])
+{
+	return s->ksyms ? ksyms_ranges(s->ksyms, ranges) : 0;
+}
+
+void profile_sources_free(struct profile_sources *s)
+{
+	if (!s)
+		return;
+	ksyms_free(s->ksyms);
+	mmap_tracker_free(s->tracker);
+	usyms_free(s->usyms);
+	free(s->kallsyms);
+	free(s);
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Where a session's stack samples are resolved: the kernel's symbols
+ * (/proc/kallsyms at start), each process's mappings while the trace
+ * runs (mmap_tracker.h) and the files' symbols at the end (usyms.h),
+ * bound as a struct profile_resolver. What cannot be had (kallsyms
+ * hidden, no perf events) leaves frames unnamed, never a kernel address.
+ */
+#ifndef FXT_PROFILE_SOURCES_H
+#define FXT_PROFILE_SOURCES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile_ingest.h"
+
+struct profile_sources;
+
+struct profile_sources_status {
+	int ksyms_error; /* 0, or why kernel frames are "[kernel]" */
+	int tracker_error; /* 0, or why user frames are "[unknown]" */
+	int usyms_error;
+};
+
+/* kallsyms: a path ("/proc/kallsyms"); with_user: track mappings. */
+int profile_sources_new(const char *kallsyms, bool with_user,
+			struct profile_sources **ret);
+/* Reads what the mapping tracker has: before each drain of the rings. */
+void profile_sources_refresh(struct profile_sources *s);
+void profile_sources_resolver(struct profile_sources *s,
+			      struct profile_resolver *r);
+void profile_sources_status(const struct profile_sources *s,
+			    struct profile_sources_status *st);
+/* The kernel's text ranges (none without kallsyms): for checks. */
+size_t profile_sources_kernel_ranges(const struct profile_sources *s,
+				     const uint64_t (**ranges)[2]);
+void profile_sources_free(struct profile_sources *s);
+
+#endif /* FXT_PROFILE_SOURCES_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Inside daemon/symbols: how files named by other users are opened. */
+#ifndef FXT_SYMBOLS_USYMS_INTERNAL_H
+#define FXT_SYMBOLS_USYMS_INTERNAL_H
+
+#include <elfutils/libdwfl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An fd of the regular file at path, opened without blocking (a FIFO),
+ * without following a last symlink, close-on-exec; -errno, -EINVAL when
+ * not a regular file. */
+int usyms_open_regular(const char *path);
+
+/*
+ * A module's functions sorted by address: libdwfl's own lookup
+ * (dwfl_module_addrinfo) scans the whole symbol table each time, far too
+ * slow for the frames of a trace. Names point into libdwfl's tables:
+ * valid while the module's Dwfl is.
+ */
+struct usyms_sym {
+	uint64_t addr, size;
+	const char *name;
+	const char *copy; /* the name handed out, once copied */
+	uint32_t rank; /* global, weak, local; then table order */
+	uint32_t index;
+};
+
+struct usyms_symtab {
+	struct usyms_sym *syms;
+	size_t n;
+};
+
+int usyms_symtab_build(Dwfl_Module *mod, struct usyms_symtab *t);
+/* The function holding addr, or NULL. */
+struct usyms_sym *usyms_symtab_find(const struct usyms_symtab *t, uint64_t addr);
+void usyms_symtab_clear(struct usyms_symtab *t);
+
+#endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User symbols (daemon/symbols/usyms.c): this test's own functions,
+ * placed by /proc/self/maps as a sample's PCs are, resolve back to their
+ * names; a stripped copy has none of them; libc's .dynsym names what it
+ * exports; a build id that is not the file's is -ESTALE; what is not a
+ * regular ELF file is refused without blocking.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "usyms.h"
+
+__attribute__((noinline)) static int fixture_static_function(int x)
+{
+	return x * 3 + 1;
+}
+
+__attribute__((noinline)) int fixture_global_function(int x);
+__attribute__((noinline)) int fixture_global_function(int x)
+{
+	return fixture_static_function(x) + 2;
+}
+
+struct placed {
+	char path[4096];
+	uint64_t file_offset;
+};
+
+/* Where pc is in this process, as the mapping tracker would say. */
+static void place(const void *pc, struct placed *p)
+{
+	char line[4200];
+	unsigned long long start, end, pgoff;
+	FILE *f = fopen("/proc/self/maps", "r");
+	bool found = false;
+
+	assert_non_null(f);
+	while (!found && fgets(line, sizeof(line), f)) {
+		int n = 0;
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &start, &end,
+			   &pgoff, &n) < 3 || !n)
+			continue;
+		if ((uintptr_t)pc < start || (uintptr_t)pc >= end)
+			continue;
+		line[strcspn(line, "\n")] = '\0';
+		snprintf(p->path, sizeof(p->path), "%s", line + n);
+		p->file_offset = (uintptr_t)pc - start + pgoff;
+		found = true;
+	}
+	fclose(f);
+	assert_true(found);
+}
+
+static int lookup_pc(struct usyms *u, const struct placed *p, const char **name)
+{
+	uint64_t vaddr;
+	int r = usyms_file_offset_to_vaddr(u, p->path, p->file_offset, &vaddr);
+
+	if (r < 0)
+		return r;
+	return usyms_lookup(u, p->path, NULL, 0, vaddr, name);
+}
+
+static void names_own_functions(void **state)
+{
+	struct usyms *u = NULL;
+	struct placed p;
+	const char *name = NULL;
+
+	(void)state;
+	assert_int_equal(usyms_new(&u), 0);
+	place((const char *)fixture_static_function + 4, &p);
+	assert_int_equal(lookup_pc(u, &p, &name), 0);
+	assert_string_equal(name, "fixture_static_function");
+	place((const char *)fixture_global_function, &p);
+	assert_int_equal(lookup_pc(u, &p, &name), 0);
+	assert_string_equal(name, "fixture_global_function");
+	/* Again, from the cache. */
+	assert_int_equal(lookup_pc(u, &p, &name), 0);
+	assert_string_equal(name, "fixture_global_function");
+	usyms_free(u);
+}
+
+/* The address nm gives name in path. */
+static uint64_t nm_address(const char *path, const char *name)
+{
+	char cmd[4200], line[512], sym[256], type;
+	unsigned long long addr;
+	uint64_t found = 0;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "nm '%s'", path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 &&
+		    !strcmp(sym, name))
+			found = addr;
+	pclose(f);
+	assert_int_not_equal(found, 0);
+	return found;
+}
+
+/* A non-PIE program's text is at 0x400000 + its file offset. */
+static void names_functions_found_by_nm(void **state)
+{
+	const char *path = getenv("USYMS_FIXTURE"), *name = NULL;
+	struct usyms *u = NULL;
+	uint64_t alpha, beta, vaddr = 0;
+
+	(void)state;
+	assert_non_null(path);
+	alpha = nm_address(path, "fixture_alpha");
+	beta = nm_address(path, "fixture_beta");
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, path, alpha - 0x400000 + 2,
+						    &vaddr), 0);
+	assert_int_equal(vaddr, alpha + 2);
+	assert_int_equal(usyms_lookup(u, path, NULL, 0, vaddr, &name), 0);
+	assert_string_equal(name, "fixture_alpha");
+	assert_int_equal(usyms_lookup(u, path, NULL, 0, beta, &name), 0);
+	assert_string_equal(name, "fixture_beta");
+	/* Past the end of the file's loaded segments. */
+	assert_int_equal(usyms_file_offset_to_vaddr(u, path, 1ull << 40, &vaddr),
+			 -ENOENT);
+	usyms_free(u);
+}
+
+static void checks_build_id(void **state)
+{
+	struct usyms *u = NULL;
+	struct placed p;
+	const char *name;
+	uint8_t id[USYMS_BUILD_ID_MAX];
+	uint64_t vaddr;
+	int len;
+
+	(void)state;
+	assert_int_equal(usyms_new(&u), 0);
+	place((const char *)fixture_static_function, &p);
+	len = usyms_read_build_id(p.path, id, sizeof(id));
+	assert_true(len >= 16);
+	assert_int_equal(usyms_read_build_id(p.path, id, 4), -ENOBUFS);
+	assert_int_equal(usyms_read_build_id(p.path, id, sizeof(id)), len);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, p.path, p.file_offset, &vaddr), 0);
+	assert_int_equal(usyms_lookup(u, p.path, id, (size_t)len, vaddr, &name), 0);
+	assert_string_equal(name, "fixture_static_function");
+	id[len - 1] ^= 1;
+	assert_int_equal(usyms_lookup(u, p.path, id, (size_t)len, vaddr, &name), -ESTALE);
+	id[len - 1] ^= 1;
+	assert_int_equal(usyms_lookup(u, p.path, id, (size_t)len - 1, vaddr, &name), -ESTALE);
+	usyms_free(u);
+}
+
+static void stripped_copy_has_no_names(void **state)
+{
+	char dir[] = "/tmp/test-usyms-XXXXXX", copy[64], cmd[8400];
+	struct usyms *u = NULL;
+	struct placed p;
+	const char *name;
+	uint64_t vaddr;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(copy, sizeof(copy), "%s/stripped", dir);
+	place((const char *)fixture_static_function, &p);
+	snprintf(cmd, sizeof(cmd), "objcopy --strip-all '%s' '%s'", p.path, copy);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, copy, p.file_offset, &vaddr), 0);
+	assert_int_equal(usyms_lookup(u, copy, NULL, 0, vaddr, &name), -ENOENT);
+	usyms_free(u);
+	unlink(copy);
+	rmdir(dir);
+}
+
+static void dynsym_names_exports(void **state)
+{
+	struct usyms *u = NULL;
+	struct placed p;
+	const char *name = NULL;
+
+	(void)state;
+	assert_int_equal(usyms_new(&u), 0);
+	place((const char *)getpid, &p);
+	assert_int_equal(lookup_pc(u, &p, &name), 0);
+	assert_non_null(strstr(name, "getpid"));
+	usyms_free(u);
+}
+
+static void refuses_what_is_not_regular_elf(void **state)
+{
+	char dir[] = "/tmp/test-usyms-XXXXXX", fifo[64], text[64];
+	struct usyms *u = NULL;
+	uint8_t id[USYMS_BUILD_ID_MAX];
+	const char *name;
+	uint64_t vaddr;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(text, sizeof(text), "%s/text", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	fd = open(text, O_WRONLY | O_CREAT, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "\177ELF not really", 15), 15);
+	close(fd);
+	assert_int_equal(usyms_new(&u), 0);
+	/* A FIFO with no writer: refused, not waited on. */
+	assert_int_equal(usyms_lookup(u, fifo, NULL, 0, 0x1000, &name), -EINVAL);
+	assert_int_equal(usyms_read_build_id(fifo, id, sizeof(id)), -EINVAL);
+	assert_int_equal(usyms_lookup(u, "/dev/null", NULL, 0, 0x1000, &name), -EINVAL);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, text, 0, &vaddr), -ENOEXEC);
+	assert_int_equal(usyms_lookup(u, text, NULL, 0, 0x1000, &name), -ENOEXEC);
+	assert_int_equal(usyms_lookup(u, "/nonexistent/lib.so", NULL, 0, 0, &name), -ENOENT);
+	usyms_free(u);
+	unlink(fifo);
+	unlink(text);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(names_own_functions),
+		cmocka_unit_test(names_functions_found_by_nm),
+		cmocka_unit_test(checks_build_id),
+		cmocka_unit_test(stripped_copy_has_no_names),
+		cmocka_unit_test(dynsym_names_exports),
+		cmocka_unit_test(refuses_what_is_not_regular_elf),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -122,9 +122,9 @@ for mode in bad-ids truncated cycles; do
 	check "$T/$mode.sum" '[.functions[] | select(.total > 100 or .self > .total)] | length == 0' \
 		"$mode: a function counted more than once per sample"
 done
-check "$T/bad-ids.json" '.stack_records | (.samples == 16 and .samples_malformed == 1 and .samples_without_stack == 6 and .entries_malformed == 3 and .entries_duplicate == 3 and .missing_frames == 1 and .missing_mappings == 1)' \
+check "$T/bad-ids.json" '.stack_records | (.samples == 19 and .samples_malformed == 1 and .samples_without_stack == 6 and .entries_malformed == 3 and .entries_duplicate == 3 and .missing_frames == 1 and .missing_mappings == 1)' \
 	"bad ids counted"
-check "$T/bad-ids.sum" '.functions | map({(.name): .total}) | add | (.pipe_read == 10 and ."[missing frame]" == 10 and ."[missing]+0x1100" == 10)' \
+check "$T/bad-ids.sum" '.functions | (map({(.name): .total}) | add | (.pipe_read == 10 and ."[missing frame]" == 10 and ."[missing]+0x1100" == 10 and ."[unknown]" == 3)) and (.[] | select(.name == "[unknown]") | .category == "[unknown]")' \
 	"bad ids: what is known is shown, the rest named missing"
 grep -q 'stack' "$T/bad-ids.serr" || fail "bad ids: nothing said on stderr"
 check "$T/truncated.json" '.stack_records.entries_malformed == 5 and .stack_records.samples_without_stack == 5 and (.samples | length == 10)' \

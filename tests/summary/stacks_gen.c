@@ -15,6 +15,7 @@
  *                              samples: readers collect tables first.
  *   stacks_gen bad-ids FILE    ids that name nothing, duplicates, mapping
  *                              id 0, a frame kind 7, besides good samples
+ *                              and 3 in a user frame of no mapping
  *   stacks_gen truncated FILE  entries cut by their record's end
  *   stacks_gen cycles FILE     a stack that recurses 3000 frames deep
  *                              through the same two frames
@@ -42,7 +43,7 @@
 #define PERIOD_NS 2004008ull
 
 enum { F_MAIN = 1, F_SEVENTY, F_THIRTY, F_BLOCK, F_LIBC_READ, F_PIPE_READ,
-       F_VFS_READ, F_SCHEDULE, F_APIC };
+       F_VFS_READ, F_SCHEDULE, F_APIC, F_UNKNOWN };
 enum { S_SEVENTY = 11, S_THIRTY, S_BLOCKED, S_IRQ };
 enum { M_WORKLOAD = 1, M_LIBC };
 
@@ -247,6 +248,7 @@ static void gen_good(struct fxt_writer *w)
 static void gen_bad_ids(struct fxt_writer *w)
 {
 	static const uint32_t bad[] = { F_PIPE_READ, 55, F_MAIN };
+	static const uint32_t unknown[] = { F_UNKNOWN };
 	uint64_t buf[64], *p = buf;
 	unsigned int i;
 
@@ -259,12 +261,18 @@ static void gen_bad_ids(struct fxt_writer *w)
 	p = frame(p, F_SEVENTY, 7, 0, 0, "kind seven");
 	p = frame(p, F_PIPE_READ, FXT_STACKS_FRAME_KERNEL, 0, 4, "pipe_read");
 	p = frame(p, F_PIPE_READ, FXT_STACKS_FRAME_KERNEL, 0, 4, "dup");
+	/* in no mapping: mapping 0, a user frame, not a missing mapping */
+	p = frame(p, F_UNKNOWN, FXT_STACKS_FRAME_USER, 0, 0x7f0000001234,
+		  FXT_STACKS_USER_UNKNOWN);
 	table(w, FXT_KDEV_STR_FRAMES, buf, (size_t)(p - buf));
 	p = symbol(buf, 77, "of_no_frame");
 	table(w, FXT_KDEV_STR_SYMBOLS, buf, (size_t)(p - buf));
 	p = fxt_stacks_put_stack(buf, S_SEVENTY, bad, 3);
 	p = fxt_stacks_put_stack(p, S_SEVENTY, bad, 1);
+	p = fxt_stacks_put_stack(p, S_THIRTY, unknown, 1);
 	table(w, FXT_KDEV_STR_STACKS, buf, (size_t)(p - buf));
+	for (i = 0; i < 3; i++)
+		sample(w, false, BASE_NS + i * MS + 2, BURNER, S_THIRTY, MS);
 	for (i = 0; i < 10; i++)
 		sample(w, false, BASE_NS + i * MS, BURNER, S_SEVENTY, MS);
 	for (i = 0; i < 5; i++)

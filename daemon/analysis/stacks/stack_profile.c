@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fxt/stacks.h>
+
 #include "stack_profile.h"
 
 static const char kernel_category[] = "kernel";
@@ -168,7 +170,11 @@ static int64_t frame_function(struct stack_profile *p,
 	char buf[STACKS_NAME_MAX + 32];
 	int len;
 
-	if (f->kind == STACK_FRAME_USER) {
+	if (f->kind == STACK_FRAME_USER && !f->mapping_id) {
+		/* in no mapping the manager knew: shown by its name */
+		cat = FXT_STACKS_USER_UNKNOWN;
+		cat_len = sizeof(FXT_STACKS_USER_UNKNOWN) - 1;
+	} else if (f->kind == STACK_FRAME_USER) {
 		m = stack_tables_mapping(p->tables, f->mapping_id);
 		if (m) {
 			cat = basename_of(m->path, m->path_len, &cat_len);

@@ -5,7 +5,8 @@
  * - functions: each frame's display name with its category, the same
  *   name and category being one function. A frame's name is its symbol,
  *   else its kernel name, else "basename(mapping)+0xVADDR"; its category
- *   is "kernel" or the basename of its mapping. Frames, stacks or
+ *   is "kernel" or the basename of its mapping ("[unknown]" for a user
+ *   frame of mapping 0, in no mapping the manager knew). Frames, stacks or
  *   mappings an entry names but the tables lack become "[missing frame]"
  *   and "[missing]+0xVADDR" (category "[missing]"), counted;
  * - the call tree: one node per distinct root-first prefix of functions

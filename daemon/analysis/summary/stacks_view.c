@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* The summary's stack samples by view: stacks_view.h. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,12 +17,12 @@ static bool kept(const struct stacks_view *v, const struct stack_sample *x)
 	return process_tree_has(&v->s->tree, x->pid);
 }
 
-static const struct stack_sample *sort_samples;
-
-static int by_thread_time(const void *a, const void *b)
+static int by_thread_time(const void *a, const void *b, void *samples)
 {
-	const struct stack_sample *x = &sort_samples[*(const uint32_t *)a];
-	const struct stack_sample *y = &sort_samples[*(const uint32_t *)b];
+	const struct stack_sample *x = samples, *y = samples;
+
+	x += *(const uint32_t *)a;
+	y += *(const uint32_t *)b;
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
@@ -53,8 +54,8 @@ int stacks_view_init(struct stacks_view *v, const struct trace_summary *s)
 		else
 			v->order[v->norder++] = (uint32_t)i;
 	}
-	sort_samples = t->samples;
-	qsort(v->order, v->norder, sizeof(*v->order), by_thread_time);
+	qsort_r(v->order, v->norder, sizeof(*v->order), by_thread_time,
+		t->samples);
 	return 0;
 }
 

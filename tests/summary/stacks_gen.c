@@ -75,15 +75,19 @@ static void kernel_provider(struct fxt_writer *w)
 
 static void names(struct fxt_writer *w)
 {
-	struct fxt_arg_in process[] = { fxt_warg_koid(fxt_wstr("process"), PID) };
+	struct fxt_arg_in process[] = {
+		fxt_warg_koid(fxt_wstr("process"), PID),
+	};
 
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_PROCESS, PID,
 				      fxt_wstr("stack_workload"), NULL, 0),
 	      "process");
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_THREAD, BURNER,
-				      fxt_wstr("burner"), process, 1), "thread");
+				      fxt_wstr("burner"), process, 1),
+	      "thread");
 	check(fxt_write_kernel_object(w, FXT_ZX_OBJ_THREAD, BLOCKER,
-				      fxt_wstr("blocker"), process, 1), "thread");
+				      fxt_wstr("blocker"), process, 1),
+	      "thread");
 }
 
 /* One table record of nwords words; the name as the kdev string. */
@@ -121,7 +125,8 @@ static uint64_t *mapping(uint64_t *p, uint32_t id, const char *path)
 					.path_len = (uint16_t)strlen(path),
 					.build_id_len = 4,
 					.path = path,
-					.build_id = (const uint8_t *)"\1\2\3\4" };
+					.build_id =
+						(const uint8_t *)"\1\2\3\4" };
 
 	return fxt_stacks_put_mapping(p, &m);
 }
@@ -342,7 +347,8 @@ static void gen_flood(struct fxt_writer *w)
 	p = mapping(p, M_WORKLOAD, "/usr/bin/flood");
 	table(w, FXT_KDEV_STR_MAPPINGS, buf, (size_t)(p - buf));
 	for (i = 1, p = buf; i <= FLOOD_FRAMES; i++) {
-		p = frame(p, i, FXT_STACKS_FRAME_USER, M_WORKLOAD, i * 16ull, "");
+		p = frame(p, i, FXT_STACKS_FRAME_USER, M_WORKLOAD, i * 16ull,
+			  "");
 		if (p - buf + 3 > 4000 || i == FLOOD_FRAMES) {
 			table(w, FXT_KDEV_STR_FRAMES, buf, (size_t)(p - buf));
 			p = buf;
@@ -385,12 +391,14 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], modes[mode]))
 			break;
 	if (argc != 3 || mode == 5) {
-		fprintf(stderr, "usage: stacks_gen good|bad-ids|truncated|cycles|flood FILE\n");
+		fprintf(stderr, "usage: stacks_gen "
+				"good|bad-ids|truncated|cycles|flood FILE\n");
 		return 2;
 	}
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		fprintf(stderr, "stacks_gen: %s: %s\n", argv[2], strerror(errno));
+		fprintf(stderr, "stacks_gen: %s: %s\n", argv[2],
+			strerror(errno));
 		return 1;
 	}
 	fxt_writer_init_fd(&w, fd);

@@ -197,7 +197,9 @@ static int64_t frame_function(struct stack_profile *p,
 
 static uint64_t node_hash_of(uint32_t parent, uint32_t function)
 {
-	return ((uint64_t)parent << 32 | function) * 0x9e3779b97f4a7c15ull >> 20;
+	uint64_t key = (uint64_t)parent << 32 | function;
+
+	return key * 0x9e3779b97f4a7c15ull >> 20;
 }
 
 static uint64_t node_hash(const struct stack_profile *p, uint32_t i)

@@ -47,7 +47,7 @@ struct stack_profile_stats {
 	uint64_t missing_frames;	/* frame ids of stacks not defined */
 	uint64_t missing_mappings;	/* mapping ids of frames not defined */
 	uint64_t samples_without_stack;	/* stack id not defined */
-	uint64_t functions_dropped;	/* past the budget: "[past the limit]" */
+	uint64_t functions_dropped;	/* past the budget: [past the limit] */
 	uint64_t frames_cut;		/* of stacks cut past the budget */
 };
 

@@ -55,7 +55,8 @@ static inline void stack_tally_add(struct stack_tally *t, uint32_t leaf,
 	t->node_weight[leaf] += weight;
 	if (t->node_weight[leaf] < weight)
 		t->node_weight[leaf] = UINT64_MAX;
-	t->weight = t->weight + weight < weight ? UINT64_MAX : t->weight + weight;
+	t->weight = t->weight + weight < weight ? UINT64_MAX :
+						  t->weight + weight;
 	t->count++;
 }
 

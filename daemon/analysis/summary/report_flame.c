@@ -89,10 +89,11 @@ static void choose(struct flame *f)
 		off_all = fxt_sat_add(off_all, f->off_sub[n]);
 	}
 	for (n = 0; n < f->p->nnodes; n++) {
-		bool wide = (f->cpu_sub[n] && f->cpu_sub[n] >=
-					      cpu_all / REPORT_FLAME_NARROWEST) ||
-			    (f->off_sub[n] && f->off_sub[n] >=
-					      off_all / REPORT_FLAME_NARROWEST);
+		bool wide =
+			(f->cpu_sub[n] &&
+			 f->cpu_sub[n] >= cpu_all / REPORT_FLAME_NARROWEST) ||
+			(f->off_sub[n] &&
+			 f->off_sub[n] >= off_all / REPORT_FLAME_NARROWEST);
 
 		parent = nodes[n].parent;
 		if (!f->cpu_sub[n] && !f->off_sub[n])

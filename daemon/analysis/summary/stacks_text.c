@@ -29,7 +29,8 @@ static int print_functions(FILE *out, const struct stacks_view *v, size_t top,
 	n = stack_tally_top_functions(&v->tally, f, top);
 	fprintf(out, "%s  SELF  TOTAL  FUNCTION\n", indent);
 	for (i = 0; i < n; i++) {
-		const struct stack_function *fn = &v->p->functions[f[i].function];
+		const struct stack_function *fn =
+			&v->p->functions[f[i].function];
 
 		fprintf(out, "%s%5.1f%% %5.1f%%  ", indent,
 			percent(f[i].self, v->tally.count),
@@ -69,7 +70,8 @@ static void print_stack(FILE *out, const struct stacks_view *v, uint32_t leaf)
 
 	for (node = leaf; node != STACK_NO_NODE;
 	     node = v->p->nodes[node].parent, shown++) {
-		const struct stack_function *f = stack_node_function(v->p, node);
+		const struct stack_function *f =
+			stack_node_function(v->p, node);
 
 		if (shown == STACK_NAMES_SHOWN) {
 			fprintf(out, " <- ...");

@@ -105,6 +105,13 @@ check "$T/nested.json" 'has("functions") or has("stacks") or has("offcpu") | not
 if grep -q 'Functions\|Off-CPU' "$T/nested.txt"; then
 	fail "stack tables in a text summary without samples"
 fi
+# --slice without stack records: the slices, no samples in them
+"$TRACECTL" summary --json --slice outer "$T/nested.fxt" >"$T/nested-slice.json" ||
+	fail "--slice without stack records"
+check "$T/nested-slice.json" '.slice_samples.count == 2 and (.slice_samples.slices | length == 2 and all(.samples == 0)) and .stacks.samples == 0' \
+	"--slice without stack records"
+"$TRACECTL" summary --slice outer "$T/nested.fxt" >/dev/null ||
+	fail "--slice without stack records, as text"
 
 # ---- hostile tables ----
 for mode in bad-ids truncated cycles; do

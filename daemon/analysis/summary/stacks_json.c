@@ -58,7 +58,7 @@ static void put_count(struct text_out *w, const char *key, uint64_t v)
 
 static void put_losses(struct out *o)
 {
-	const struct stack_table_stats *t = &o->v.p->tables->stats;
+	const struct stack_table_stats *t = &o->v.s->stacks.stats;
 	const struct stack_profile_stats *p = &o->v.p->stats;
 	struct text_out *w = o->w;
 

@@ -78,7 +78,7 @@ void stacks_view_oncpu(struct stacks_view *v)
 
 void stacks_view_offcpu(struct stacks_view *v)
 {
-	const struct stack_tables *t = v->p->tables;
+	const struct stack_tables *t = &v->s->stacks;
 	size_t i;
 
 	stack_tally_reset(&v->tally);

@@ -55,7 +55,7 @@ size_t stacks_view_threads(const struct stacks_view *v,
 static inline const struct stack_sample *
 stacks_view_sample(const struct stacks_view *v, size_t i)
 {
-	return &v->p->tables->samples[v->order[i]];
+	return &v->s->stacks.samples[v->order[i]];
 }
 
 #endif /* FXT_STACKS_VIEW_H */

@@ -129,11 +129,19 @@ for mode in bad-ids truncated cycles; do
 	check "$T/$mode.sum" '[.functions[] | select(.total > 100 or .self > .total)] | length == 0' \
 		"$mode: a function counted more than once per sample"
 done
-check "$T/bad-ids.json" '.stack_records | (.samples == 19 and .samples_malformed == 1 and .samples_without_stack == 6 and .entries_malformed == 3 and .entries_duplicate == 3 and .missing_frames == 1 and .missing_mappings == 1)' \
+check "$T/bad-ids.json" '.stack_records | (.samples == 21 and .samples_malformed == 1 and .samples_without_stack == 6 and .entries_malformed == 3 and .entries_duplicate == 3 and .missing_frames == 1 and .missing_mappings == 1)' \
 	"bad ids counted"
 check "$T/bad-ids.sum" '.functions | (map({(.name): .total}) | add | (.pipe_read == 10 and ."[missing frame]" == 10 and ."[missing]+0x1100" == 10 and ."[unknown]" == 3)) and (.[] | select(.name == "[unknown]") | .category == "[unknown]")' \
 	"bad ids: what is known is shown, the rest named missing"
 grep -q 'stack' "$T/bad-ids.serr" || fail "bad ids: nothing said on stderr"
+# a name's escapes reach no terminal, JSON keeps them
+check "$T/bad-ids.sum" 'any(.functions[]; .name == "esc\u001b[31mred\u001b]0;title\u0007" and .total == 2)' \
+	"bad ids: the escaped name"
+"$TRACECTL" summary "$T/bad-ids.fxt" >"$T/bad-ids.txt" 2>&1
+grep -q 'esc' "$T/bad-ids.txt" || fail "bad ids: the escaped name not in the table"
+if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/bad-ids.txt"; then
+	fail "bad ids: a terminal escape in the table"
+fi
 check "$T/truncated.json" '.stack_records.entries_malformed == 5 and .stack_records.samples_without_stack == 5 and (.samples | length == 10)' \
 	"cut entries counted"
 grep -q 'stack' "$T/truncated.serr" || fail "truncated: nothing said on stderr"

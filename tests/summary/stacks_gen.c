@@ -15,7 +15,8 @@
  *                              samples: readers collect tables first.
  *   stacks_gen bad-ids FILE    ids that name nothing, duplicates, mapping
  *                              id 0, a frame kind 7, besides good samples
- *                              and 3 in a user frame of no mapping
+ *                              and 3 in a user frame of no mapping, 2
+ *                              in a function named with escapes
  *   stacks_gen truncated FILE  entries cut by their record's end
  *   stacks_gen cycles FILE     a stack that recurses 3000 frames deep
  *                              through the same two frames
@@ -254,6 +255,7 @@ static void gen_bad_ids(struct fxt_writer *w)
 {
 	static const uint32_t bad[] = { F_PIPE_READ, 55, F_MAIN };
 	static const uint32_t unknown[] = { F_UNKNOWN };
+	static const uint32_t escape[] = { F_VFS_READ };
 	uint64_t buf[64], *p = buf;
 	unsigned int i;
 
@@ -269,15 +271,21 @@ static void gen_bad_ids(struct fxt_writer *w)
 	/* in no mapping: mapping 0, a user frame, not a missing mapping */
 	p = frame(p, F_UNKNOWN, FXT_STACKS_FRAME_USER, 0, 0x7f0000001234,
 		  FXT_STACKS_USER_UNKNOWN);
+	/* a terminal escape in a name */
+	p = frame(p, F_VFS_READ, FXT_STACKS_FRAME_KERNEL, 0, 0,
+		  "esc\x1b[31mred\x1b]0;title\x07");
 	table(w, FXT_KDEV_STR_FRAMES, buf, (size_t)(p - buf));
 	p = symbol(buf, 77, "of_no_frame");
 	table(w, FXT_KDEV_STR_SYMBOLS, buf, (size_t)(p - buf));
 	p = fxt_stacks_put_stack(buf, S_SEVENTY, bad, 3);
 	p = fxt_stacks_put_stack(p, S_SEVENTY, bad, 1);
 	p = fxt_stacks_put_stack(p, S_THIRTY, unknown, 1);
+	p = fxt_stacks_put_stack(p, S_IRQ, escape, 1);
 	table(w, FXT_KDEV_STR_STACKS, buf, (size_t)(p - buf));
 	for (i = 0; i < 3; i++)
 		sample(w, false, BASE_NS + i * MS + 2, BURNER, S_THIRTY, MS);
+	for (i = 0; i < 2; i++)
+		sample(w, false, BASE_NS + i * MS + 3, BURNER, S_IRQ, MS);
 	for (i = 0; i < 10; i++)
 		sample(w, false, BASE_NS + i * MS, BURNER, S_SEVENTY, MS);
 	for (i = 0; i < 5; i++)

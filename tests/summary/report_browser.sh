@@ -8,7 +8,8 @@
 # memory, the largest processes' RSS, stalls, OOM kills) whose tooltips
 # name the OOM victim and the stalled thread; without, a note says so.
 # With stack samples it draws the CPU and off-CPU flame graphs, whose
-# widest callee zooms to full width on a click and back; without, a note.
+# widest callee zooms to full width on a click and back, beside a table
+# of the top functions; without, a note.
 # Also: the page references nothing outside itself, a hostile thread
 # name cannot break out of the data, and the page's size does not grow
 # with the archive's, nor with times and values at 2^64-1.
@@ -115,6 +116,11 @@ read_status stacks
 expect ' flame-cpu=5 flame-off=7 flame-names=all,asm_sysvec_apic_timer_interrupt,block_on_pipe,burn_seventy,burn_thirty,libc.so.6\+0x10f7e2,main,pipe_read,schedule,vfs_read ' \
 	"flame graphs"
 expect ' flame-zoom=true flame-focus=burn_seventy$' "flame graph zoom"
+# the top functions' table: a header and burn_seventy, burn_thirty, the
+# interrupt and main
+expect ' functions=5 ' "top functions table"
+grep -q '<td class="name" title="burn_seventy">burn_seventy</td><td class="name" title="stack_workload">stack_workload</td><td class="num">65.0%</td><td class="num">70.0%</td>' \
+	"$T/stacks.out" || fail "no burn_seventy row of 65.0% self, 70.0% total"
 for mode in bad-ids truncated cycles; do
 	"$STACKS_GEN" "$mode" "$T/$mode.fxt"
 	"$TRACECTL" report "$T/$mode.fxt" -o "$T/$mode.html" 2>/dev/null

@@ -11,6 +11,7 @@
 
 #include "fxt_json.h"
 #include "fxt_reader.h"
+#include "stack_losses.h"
 #include "text_out.h"
 #include "tracectl.h"
 #include "tracectl_input.h"
@@ -110,6 +111,7 @@ static int convert(const struct convert_args *a, struct tracectl_input *in,
 		.progress_ctx = in,
 	};
 	struct fxt_json_stats *stats;
+	char losses[STACK_LOSSES_TEXT_MAX];
 	int ret;
 
 	stats = calloc(1, sizeof(*stats));
@@ -133,6 +135,9 @@ static int convert(const struct convert_args *a, struct tracectl_input *in,
 	} else {
 		tracectl_input_report(in);
 		report_drops(in->reader, stats);
+		if (stack_losses_text(losses, &stats->stack_tables,
+				      &stats->stack_profile))
+			tracectl_input_note(in, "%s", losses);
 	}
 	free(stats);
 	return ret;

@@ -22,12 +22,13 @@
 #include "tracectl_scope.h"
 #include "tracectl_summary_input.h"
 
-enum { OPT_JSON = 256 };
+enum { OPT_JSON = 256, OPT_SLICE };
 
 struct summary_args {
 	struct tracectl_input_args in;
 	bool json;
 	size_t top;		/* 0: the default */
+	const char *slice;	/* --slice NAME */
 };
 
 static void usage(FILE *out)
@@ -45,6 +46,9 @@ static void usage(FILE *out)
 		"      --json     write JSON (every thread and slice unless --top)\n"
 		"  -n, --top N    only the first N threads and slices (table\n"
 		"                 default: %u)\n"
+		"      --slice NAME  what ran (top functions of the stack samples)\n"
+		"                 inside the slowest slices called NAME (--top\n"
+		"                 of them, default %u)\n"
 		"      --force    read input that does not look like FXT (no magic\n"
 		"                 number, first records broken) anyway\n"
 		TRACECTL_SCOPE_HELP
@@ -56,11 +60,12 @@ static void usage(FILE *out)
 		"  tracectl summary trace.fxt\n"
 		"  tracectl summary --top 5 trace.fxt\n"
 		"  tracectl summary --json trace.fxt | jq '.threads[0]'\n"
+		"  tracectl summary --slice frame --top 3 trace.fxt\n"
 		"  tracectl report trace.fxt -o report.html   # the same, drawn\n",
-		SUMMARY_TEXT_TOP_DEFAULT);
+		SUMMARY_TEXT_TOP_DEFAULT, SLICE_WATCH_DEFAULT);
 }
 
-/* --json and --top N. */
+/* --json, --slice NAME and --top N. */
 static int summary_option(void *ctx, int opt, const char *arg)
 {
 	struct summary_args *a = ctx;
@@ -68,6 +73,15 @@ static int summary_option(void *ctx, int opt, const char *arg)
 
 	if (opt == OPT_JSON) {
 		a->json = true;
+		return 0;
+	}
+	if (opt == OPT_SLICE) {
+		if (!*arg) {
+			fprintf(stderr, "tracectl summary: --slice takes the "
+					"name of a slice\n");
+			return -1;
+		}
+		a->slice = arg;
 		return 0;
 	}
 	errno = 0;
@@ -83,6 +97,7 @@ static int summary_option(void *ctx, int opt, const char *arg)
 static const struct option longopts[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "top", required_argument, NULL, 'n' },
+	{ "slice", required_argument, NULL, OPT_SLICE },
 	TRACECTL_INPUT_LONGOPTS,
 	TRACECTL_SCOPE_LONGOPTS,
 	{ 0 },
@@ -136,6 +151,8 @@ int cmd_summary(int argc, char **argv)
 	if (tracectl_input_open(&in, "summary", a.in.input, &iopt))
 		return TRACECTL_EXIT_FAIL;
 	sopt.process = a.in.process;
+	sopt.slice_name = a.slice;
+	sopt.slice_top = a.top;
 	ret = tracectl_summary_read(&in, &s, &sopt);
 	if (!ret) {
 		ret = a.json ? print_json(&a, &s, in.reader) :

@@ -3,12 +3,15 @@
 #include <errno.h>
 #include <inttypes.h>
 
+#include "stack_losses.h"
 #include "tracectl_summary_input.h"
 
 /* What the summary's bounds left out. */
 static void report_summary(struct tracectl_input *in,
 			   const struct trace_summary *s)
 {
+	char losses[STACK_LOSSES_TEXT_MAX];
+
 	if (s->threads_untracked)
 		tracectl_input_note(in, "more than %u threads; the others are "
 					"left out", SUMMARY_THREADS_MAX);
@@ -21,6 +24,8 @@ static void report_summary(struct tracectl_input *in,
 					"histogram memory are left out of the "
 					"percentiles",
 				    s->all_latency.unbucketed);
+	if (stack_losses_text(losses, &s->stacks.stats, &s->profile.stats))
+		tracectl_input_note(in, "%s", losses);
 }
 
 int tracectl_summary_read(struct tracectl_input *in, struct trace_summary *s,

@@ -265,7 +265,7 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 	check "completion: --snapshot-dir takes directories" \
 		test "$(cd "$work/files" && complete_words tracectl start --snapshot-dir '')" = "snaps"
 	check "completion: summary options" \
-		test "$(complete_words tracectl summary --)" = "--json --top --all --pid --process --force --help"
+		test "$(complete_words tracectl summary --)" = "--json --top --slice --all --pid --process --force --help"
 fi
 
 finish

@@ -7,12 +7,15 @@
 # is not blank. With kernel:mem records it draws the memory chart (system
 # memory, the largest processes' RSS, stalls, OOM kills) whose tooltips
 # name the OOM victim and the stalled thread; without, a note says so.
+# With stack samples it draws the CPU and off-CPU flame graphs, whose
+# widest callee zooms to full width on a click and back, beside a table
+# of the top functions; without, a note.
 # Also: the page references nothing outside itself, a hostile thread
 # name cannot break out of the data, and the page's size does not grow
 # with the archive's, nor with times and values at 2^64-1.
 set -eu -o pipefail
 
-: "${TRACECTL:?}" "${SUMMARY_GEN:?}" "${FXT_GEN:?}" "${PNG_CHECK:?}"
+: "${TRACECTL:?}" "${SUMMARY_GEN:?}" "${FXT_GEN:?}" "${PNG_CHECK:?}" "${STACKS_GEN:?}"
 CHROMIUM=$(command -v chromium || true)
 if [ -z "$CHROMIUM" ]; then
 	echo "skip: chromium is not installed (scripts/install-deps.sh installs it)"
@@ -76,6 +79,7 @@ read_status dom
 expect 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25 slices=5 ' \
 	"lanes, histogram or tables missing"
 expect ' memory=none note=shown ' "no kernel:mem records, yet no note saying so"
+expect ' flame=none ' "no stack samples, yet flame graphs"
 # the legend: a colour of its own per entry, no two labels alike; the
 # time axis in one unit (not "0 ns" beside "20.0 ms")
 expect ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1$' \
@@ -101,6 +105,30 @@ read_status memory
 expect ' memory=drawn height=[1-9][0-9]* series=10 processes=6 stall-cells=[1-9][0-9]* oom-kills=1 ' \
 	"memory chart"
 expect 'tooltip=true memory-tooltips=true$' "memory chart tooltips"
+
+# Stack samples: 1000 on-CPU in main > burn_seventy (700, 50 of them in
+# a kernel interrupt) and main > burn_thirty; 20 blocks in main >
+# block_on_pipe > libc read > vfs_read > pipe_read > schedule.
+"$STACKS_GEN" good "$T/stacks.fxt"
+"$TRACECTL" report "$T/stacks.fxt" -o "$T/stacks.html"
+browse "$T/stacks.html#selftest" stacks --dump-dom --window-size=1200,900
+read_status stacks
+expect ' flame-cpu=5 flame-off=7 flame-names=all,asm_sysvec_apic_timer_interrupt,block_on_pipe,burn_seventy,burn_thirty,libc.so.6\+0x10f7e2,main,pipe_read,schedule,vfs_read ' \
+	"flame graphs"
+expect ' flame-zoom=true flame-focus=burn_seventy$' "flame graph zoom"
+# the top functions' table: a header and burn_seventy, burn_thirty, the
+# interrupt and main
+expect ' functions=5 ' "top functions table"
+grep -q '<td class="name" title="burn_seventy">burn_seventy</td><td class="name" title="stack_workload">stack_workload</td><td class="num">65.0%</td><td class="num">70.0%</td>' \
+	"$T/stacks.out" || fail "no burn_seventy row of 65.0% self, 70.0% total"
+for mode in bad-ids truncated cycles; do
+	"$STACKS_GEN" "$mode" "$T/$mode.fxt"
+	"$TRACECTL" report "$T/$mode.fxt" -o "$T/$mode.html" 2>/dev/null
+	browse "$T/$mode.html" "$mode" --dump-dom
+	grep -q 'data-rendered="1"' "$T/$mode.out" || fail "the $mode page did not draw"
+	read_status "$mode"
+	expect ' flame-cpu=[1-9][0-9]* ' "flame graph of $mode stack tables"
+done
 
 # A thread named "</script><b>x": still one data element, still drawn.
 [ "$(grep -c '</script>' "$T/nested.html")" -eq 2 ] ||

@@ -10,6 +10,7 @@
 #include "json_events.h"
 #include "json_kdev.h"
 #include "json_sched.h"
+#include "json_stacks.h"
 
 #define DEFAULT_BUFFER_SIZE (4u << 20)
 #define PROGRESS_EVERY 0xffffu	/* records between progress calls, minus 1 */
@@ -60,6 +61,7 @@ static void dispatch(struct converter *c, const struct fxt_record *rec)
 		conv_thread_record(c, rec);
 		break;
 	case FXT_RECORD_BLOB:
+		conv_stacks_take(c, rec);	/* and noted as any blob */
 		conv_blob(c, rec);
 		break;
 	case FXT_RECORD_USERSPACE_OBJECT:
@@ -72,6 +74,8 @@ static void dispatch(struct converter *c, const struct fxt_record *rec)
 		conv_log(c, rec);
 		break;
 	case FXT_RECORD_LARGE:
+		if (conv_stacks_take(c, rec))
+			break;
 		if (rec->large_blob.large_type == FXT_LARGE_BLOB)
 			conv_large_blob(c, rec);
 		else
@@ -145,7 +149,9 @@ static void put_trailer(struct converter *c, struct fxt_reader *r)
 		put_provider(c, first, id, NULL, 0);
 		first = false;
 	}
-	text_put_lit(w, "],\n\"buffer_overflows\":");
+	text_put_lit(w, "]");
+	conv_stacks_trailer(c);
+	text_put_lit(w, ",\n\"buffer_overflows\":");
 	text_put_u64(w, c->stats->buffer_overflows);
 	text_put_lit(w, ",\n\"malformed_records\":");
 	text_put_u64(w, rs->malformed);
@@ -186,6 +192,9 @@ static int run(struct converter *c, struct fxt_reader *r,
 	if (ret < 0)
 		return ret;
 	conv_sched_finish(c);
+	ret = conv_stacks_events(c, !opt->json_array);
+	if (ret)
+		return ret;
 	if (opt->json_array)
 		text_put_lit(&c->w, "\n]\n");
 	else
@@ -219,5 +228,6 @@ int fxt_json_convert(struct fxt_reader *r, int out_fd,
 	stats->output_failed = wret != 0;
 	name_cache_free(c.names);
 	cpu_tracks_free(&c.cpus);
+	conv_stacks_free(&c);
 	return ret ? ret : wret;
 }

@@ -15,6 +15,8 @@
 #include <stdint.h>
 
 #include "fxt_reader.h"
+#include "stack_profile.h"
+#include "stack_tables.h"
 
 /* The synthetic process holding one thread ("CPU n", tid n) per CPU. */
 #define FXT_JSON_CPUS_PID 0x7fffffffu
@@ -48,6 +50,9 @@ struct fxt_json_stats {
 	struct fxt_json_drops drops[FXT_JSON_MAX_DROP_PROVIDERS];
 	uint64_t bytes_written;
 	bool output_failed;	/* the error returned came from the output */
+	/* what the stack records lost (stack_losses.h says it) */
+	struct stack_table_stats stack_tables;
+	struct stack_profile_stats stack_profile;
 };
 
 /*

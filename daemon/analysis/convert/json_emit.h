@@ -17,6 +17,8 @@
 #include "fxt_json.h"
 #include "text_out.h"
 #include "name_cache.h"
+#include "stack_profile.h"
+#include "stack_tables.h"
 
 /* ,"pid":N,"tid":N as last formatted for a thread: most events repeat it. */
 struct thread_text {
@@ -37,6 +39,10 @@ struct converter {
 	uint64_t last_sched_ns;	/* end of the still-running CPU slices */
 	int err;		/* -ENOMEM from a growing table */
 	struct thread_text thread_text[THREAD_TEXT_SLOTS];
+	/* stack samples, written at the end (json_stacks.c) */
+	struct stack_tables stacks;
+	struct stack_profile profile;
+	bool stacks_seen, have_profile;
 };
 
 static inline uint64_t conv_ns(const struct fxt_provider *p, uint64_t ticks)

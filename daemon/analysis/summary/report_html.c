@@ -6,6 +6,7 @@
 
 #include "text_out.h"
 #include "report_html.h"
+#include "report_flame.h"
 #include "report_memory.h"
 #include "report_template.h"
 #include "summary_json.h"
@@ -320,6 +321,8 @@ int report_html_write(int fd, const struct trace_summary *s,
 	put_latency(&w, s);
 	if (!ret)
 		ret = report_memory_write(&w, s);
+	if (!ret)
+		ret = report_flame_write(&w, s);
 	text_put_char(&w, '}');
 	put_raw(&w, report_page_tail, sizeof(report_page_tail) - 1);
 	free(set.tid);

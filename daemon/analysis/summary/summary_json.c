@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "summary_host.h"
+#include "stacks_json.h"
 #include "summary_json.h"
 
 void summary_json_provider_key(struct text_out *w,
@@ -222,7 +223,8 @@ int summary_json_write(struct text_out *w, const struct trace_summary *s,
 	text_put_lit(w, "],\n\"memory\":");
 	free(threads);
 	free(slices);
-	if (summary_json_memory(w, s, opt))
+	if (summary_json_memory(w, s, opt) ||
+	    stacks_json_write(w, s, opt->top, opt->html_safe))
 		return -ENOMEM;
 	text_put_char(w, '}');
 	return 0;

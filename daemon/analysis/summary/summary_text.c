@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "summary_host.h"
+#include "stacks_text.h"
 #include "summary_text.h"
 #include "text_out.h"
 #include "utf8.h"
@@ -340,5 +341,18 @@ int summary_text_write(FILE *out, const struct trace_summary *s,
 		ret = print_slices(out, s, top);
 	if (!ret)
 		print_memory(out, s, top);
+	if (!ret)
+		ret = stacks_text_write(out, s, opt->top);
 	return ret;
+}
+
+void summary_text_name(FILE *out, const char *s, size_t len, int width,
+		       bool pad)
+{
+	put_name(out, s, len, width, pad);
+}
+
+const char *summary_text_ns(char *buf, size_t size, uint64_t ns)
+{
+	return fmt_ns(buf, size, ns);
 }

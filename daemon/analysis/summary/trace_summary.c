@@ -276,6 +276,8 @@ static void end_slice(struct trace_summary *s, struct summary_thread *t,
 		children = fxt_sat_add(children, t->ended[t->nended].end_ns -
 						 t->ended[t->nended].start_ns);
 	}
+	slice_watch_offer(&s->watch, e->name, e->name_len, t->tid, t->pid,
+			  start_ns, end_ns);
 	e->count++;
 	e->total_ns = fxt_sat_add(e->total_ns, dur);
 	e->self_ns = fxt_sat_add(e->self_ns, dur > children ? dur - children : 0);
@@ -591,7 +593,9 @@ int trace_summary_init(struct trace_summary *s,
 	s->names = name_cache_new();
 	if (!s->names || grow_slice_index(s))
 		return -ENOMEM;
-	return 0;
+	stack_tables_init(&s->stacks);
+	return slice_watch_init(&s->watch, s->opt.slice_name,
+				s->opt.slice_top);
 }
 
 void trace_summary_done(struct trace_summary *s)
@@ -621,6 +625,9 @@ void trace_summary_done(struct trace_summary *s)
 	memory_timeline_free(&s->memory_timeline);
 	name_cache_free(s->names);
 	process_tree_free(&s->tree);
+	stack_profile_free(&s->profile);
+	stack_tables_free(&s->stacks);
+	slice_watch_free(&s->watch);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -636,6 +643,10 @@ int trace_summary_read(struct trace_summary *s, struct fxt_reader *r)
 		(void)fxt_host_clock_take(&s->host, &rec);
 		if (!err)
 			err = memory_summary_record(&s->memory, &rec);
+		if (!err && stack_tables_take(&s->stacks, &rec)) {
+			s->stacks_seen = true;
+			err = s->stacks.err;
+		}
 		if (err)
 			return err;
 		if (s->opt.progress && !(++n & PROGRESS_EVERY))
@@ -650,7 +661,10 @@ int trace_summary_read(struct trace_summary *s, struct fxt_reader *r)
 		if (err)
 			return err;
 	}
-	return 0;
+	if (!s->stacks_seen)
+		return 0;
+	err = stack_tables_finish(&s->stacks);
+	return err ? err : stack_profile_build(&s->profile, &s->stacks);
 }
 
 /* ---- results -------------------------------------------------------- */

@@ -32,6 +32,9 @@
 #include "memory_summary.h"
 #include "name_cache.h"
 #include "process_tree.h"
+#include "slice_watch.h"
+#include "stack_profile.h"
+#include "stack_tables.h"
 
 /*
  * The ceilings that bound memory whatever the input (under 60 MiB at
@@ -99,6 +102,9 @@ struct trace_summary_options {
 	void *progress_ctx;
 	/* The processes to keep to (threads and slices of others are left out) */
 	struct process_tree_options process;
+	/* Keep the slowest slices of this name (slice_watch.h); NULL: none */
+	const char *slice_name;
+	size_t slice_top;	/* how many; 0: SLICE_WATCH_DEFAULT */
 };
 
 struct trace_summary {
@@ -135,6 +141,11 @@ struct trace_summary {
 	struct memory_summary memory;	/* kernel:mem */
 	struct memory_timeline memory_timeline;	/* with the timeline option */
 	struct fxt_host_clock host;	/* where and when it was taken */
+	/* stack samples (stack_tables.h); the profile is built at the end */
+	struct stack_tables stacks;
+	struct stack_profile profile;
+	bool stacks_seen;
+	struct slice_watch watch;
 };
 
 int trace_summary_init(struct trace_summary *s,

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* What the stack records lost, in one line: stack_losses.h. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "stack_losses.h"
+
+struct line {
+	char *buf;
+	size_t len;
+};
+
+static void part(struct line *l, uint64_t n, const char *what)
+{
+	int ret;
+
+	if (!n || l->len >= STACK_LOSSES_TEXT_MAX)
+		return;
+	ret = snprintf(l->buf + l->len, STACK_LOSSES_TEXT_MAX - l->len,
+		       "%s%" PRIu64 " %s", l->len > 14 ? ", " : " ", n, what);
+	if (ret > 0)
+		l->len += (size_t)ret;
+}
+
+bool stack_losses_text(char *buf, const struct stack_table_stats *t,
+		       const struct stack_profile_stats *p)
+{
+	struct line l = { buf, 0 };
+
+	if (!t->samples_dropped && !t->samples_malformed &&
+	    !t->entries_malformed && !t->entries_duplicate &&
+	    !t->entries_dropped && !p->missing_frames &&
+	    !p->missing_mappings && !p->samples_without_stack &&
+	    !p->functions_dropped && !p->frames_cut)
+		return false;
+	l.len = (size_t)snprintf(buf, STACK_LOSSES_TEXT_MAX, "stack records:");
+	part(&l, t->samples_dropped,
+	     "samples past the reader's limit left out");
+	part(&l, t->samples_malformed,
+	     "samples without their arguments left out");
+	part(&l, p->samples_without_stack,
+	     "samples of no stack known (undefined or cut) left out");
+	part(&l, t->entries_malformed,
+	     "table entries malformed or cut (skipped)");
+	part(&l, t->entries_duplicate,
+	     "ids defined again (the first kept)");
+	part(&l, t->entries_dropped,
+	     "table entries past the reader's limits left out");
+	part(&l, p->missing_frames,
+	     "frames no table defines (shown as [missing frame])");
+	part(&l, p->missing_mappings,
+	     "mappings no table defines (shown as [missing])");
+	part(&l, p->functions_dropped,
+	     "functions past the reader's limit (shown as [past the limit])");
+	part(&l, p->frames_cut,
+	     "frames of stacks cut past the reader's limit");
+	if (l.len < STACK_LOSSES_TEXT_MAX)
+		snprintf(buf + l.len, STACK_LOSSES_TEXT_MAX - l.len,
+			 "; the archive is damaged or incomplete");
+	return true;
+}

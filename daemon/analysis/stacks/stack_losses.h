@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the stack records of an archive lost or lacked, said in one line
+ * for the user (tracectl's commands write it to stderr): the counts of
+ * stack_tables.h and stack_profile.h, the figures shown meanwhile with
+ * "[missing ...]" names or without the samples concerned.
+ */
+#ifndef FXT_STACK_LOSSES_H
+#define FXT_STACK_LOSSES_H
+
+#include <stdbool.h>
+
+#include "stack_profile.h"
+#include "stack_tables.h"
+
+#define STACK_LOSSES_TEXT_MAX 512u
+
+/*
+ * "stack records: N ..., M ...; the archive is damaged or incomplete"
+ * into buf (STACK_LOSSES_TEXT_MAX bytes), and true, if anything was lost.
+ */
+bool stack_losses_text(char *buf, const struct stack_table_stats *t,
+		       const struct stack_profile_stats *p);
+
+#endif /* FXT_STACK_LOSSES_H */

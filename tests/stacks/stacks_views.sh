@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What users see of real stack samples: the workload (burn_seventy() and
+# burn_thirty() 7 to 3 on its worker thread, block_on_pipe() blocking in
+# read() on its blocker thread) recorded with kernel:sample and
+# kernel:offcpu through fxtraced and BPF, then:
+# - tracectl summary --json: the worker's top functions by self samples
+#   are burn_seventy and burn_thirty, burn_seventy with 55..85% of the two
+#   (no exact ratio: the machine is shared); main, running none itself,
+#   is in the totals of more than 100; a blocking stack runs
+#   from the kernel's pipe read (leaf first) to the blocker thread's
+#   start (the frame-pointer walk may skip block_on_pipe(), the caller
+#   of libc's read(), which keeps no frame);
+# - tracectl convert: every sample's sf and every parent resolve, the
+#   blocked slices of the blocker carry sf;
+# - tracectl report: its flame graph data holds both functions and the
+#   blocker's thread start.
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "skip: needs root and kernel BTF"
+	exit 77
+fi
+. "$(dirname "$0")/../integration/lib.sh"
+: "${STACK_WORKLOAD:?}"
+
+start_manager
+"$TRACECTL" record -o "$T/w.fxt" --kernel=bpf --kernel-buffer-size 8M \
+	--categories kernel:sample,kernel:offcpu --sample-rate 997 \
+	-- "$STACK_WORKLOAD" --seconds 2 >"$T/w.out" 2>&1 ||
+	fail "tracectl record"
+worker=$(sed -n 's/^worker=//p' "$T/w.out")
+blocker=$(sed -n 's/^blocker=//p' "$T/w.out")
+[ -n "$worker" ] && [ -n "$blocker" ] || fail "the workload did not start"
+
+# check FILE JQ-EXPR WHAT (with $worker and $blocker as numbers)
+check() {
+	jq -e --argjson w "$worker" --argjson b "$blocker" "$2" "$1" >/dev/null ||
+		fail "$3"
+}
+
+"$TRACECTL" summary --json "$T/w.fxt" >"$T/sum.json" || fail "summary --json"
+check "$T/sum.json" '.stacks.samples > 100 and .stacks.offcpu_samples > 0' \
+	"too few samples"
+check "$T/sum.json" '[.thread_functions[] | select(.tid == $w)][0].functions |
+	any(.name == "main" and .self == 0 and .total > 100)' "main in too few totals"
+check "$T/sum.json" '[.thread_functions[] | select(.tid == $w)][0].functions |
+	map({(.name): .self}) | add | (.burn_seventy // 0) as $s | (.burn_thirty // 0) as $t |
+	$s + $t > 100 and $s * 100 >= ($s + $t) * 55 and $s * 100 <= ($s + $t) * 85' \
+	"burn_seventy is not 55..85% of the worker's samples in the two"
+check "$T/sum.json" '[.offcpu.stacks[] | select(.stack[0] | test("pipe_read"))][0] |
+	.blocked_ns > 0 and .count > 0 and (.stack | index("start_thread")) > 0' \
+	"no blocking stack from a pipe read to a thread start"
+"$TRACECTL" summary "$T/w.fxt" >"$T/sum.txt" || fail "summary"
+grep -q 'burn_seventy (stack-workload)' "$T/sum.txt" ||
+	{ cat "$T/sum.txt"; fail "no burn_seventy row in the table"; }
+
+"$TRACECTL" convert "$T/w.fxt" -o "$T/w.json" || fail "convert"
+check "$T/w.json" '[.stackFrames as $f | $f[] | select(.parent != null and ($f[.parent] == null))] | length == 0' \
+	"a stackFrames parent names no frame"
+check "$T/w.json" '(.samples | length > 100) and ([.stackFrames as $f | .samples[] | select($f[.sf | tostring] == null)] | length == 0)' \
+	"samples without a frame"
+check "$T/w.json" '[.traceEvents[] | select(.name == "blocked" and .tid == $b and .sf != null)] | length > 0' \
+	"no blocked slice of the blocker with its stack"
+
+"$TRACECTL" report "$T/w.fxt" -o "$T/w.html" || fail "report"
+python3 -c 'import sys; t = open(sys.argv[1]).read()
+print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$T/w.html" >"$T/data.json"
+jq -e '[.flame.functions[][0]] | index("burn_seventy") and index("burn_thirty") and index("start_thread")' \
+	"$T/data.json" >/dev/null || fail "the flame graphs lack the workload's functions"
+echo "stacks_views: ok"

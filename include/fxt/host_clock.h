@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 OR MIT */
+/*
+ * How an archive says which host it came from and how its clock relates
+ * to wall time. fxtraced writes, in a provider section of its own named
+ * FXT_HOST_CLOCK_PROVIDER (a fresh provider id, as the command mark of
+ * record_command.h), two kinds of instant events of category
+ * FXT_HOST_CLOCK_CATEGORY on process 0, thread 0 (inline thread):
+ *
+ * - FXT_HOST_NAME ("host"): string arguments "machine_id"
+ *   (/etc/machine-id, 32 lowercase hex), "boot_id"
+ *   (/proc/sys/kernel/random/boot_id, 36 characters), "hostname" (uname
+ *   nodename), "kernel" (uname release) and "trace_id" (32 lowercase hex,
+ *   random per archive: a snapshot is an archive of its own and gets its
+ *   own id). Its timestamp is that of the start reading.
+ *
+ * - FXT_CLOCK_NAME ("clock"): one reading of the host's clocks, its
+ *   timestamp the reading's CLOCK_BOOTTIME (the archive's clock); uint64
+ *   arguments "boottime", "monotonic" and "realtime" (ns of those
+ *   clocks, read together), "error_ns" (half the width of the tightest of
+ *   FXT_CLOCK_TRIES reads of the three bracketed by two BOOTTIME reads:
+ *   each clock was read within error_ns of "boottime"), and string "at",
+ *   "start" or "stop".
+ *
+ * Both are written once at trace start, right after the magic number
+ * record (so a circular trace keeps them), and a "clock" at "stop" when
+ * the trace stops. A snapshot carries the host record (with its own
+ * trace_id), the trace's start reading, and a reading taken at snapshot
+ * time as its "stop". Two readings give the drift between BOOTTIME and
+ * REALTIME over the trace; a reader maps trace time to wall time on the
+ * line through them.
+ *
+ * Plain FXT instants: any FXT reader (Perfetto's too) shows them on
+ * thread 0 of process 0 and their arguments as they are.
+ */
+#ifndef FXT_HOST_CLOCK_H
+#define FXT_HOST_CLOCK_H
+
+#define FXT_HOST_CLOCK_PROVIDER "fxtraced"
+#define FXT_HOST_CLOCK_CATEGORY "fxtrace"
+
+#define FXT_HOST_NAME "host"
+#define FXT_HOST_ARG_MACHINE_ID "machine_id"
+#define FXT_HOST_ARG_BOOT_ID "boot_id"
+#define FXT_HOST_ARG_HOSTNAME "hostname"
+#define FXT_HOST_ARG_KERNEL "kernel"
+#define FXT_HOST_ARG_TRACE_ID "trace_id"
+
+/* Lengths of the identifiers as written (no NUL). */
+#define FXT_HOST_MACHINE_ID_LEN 32
+#define FXT_HOST_BOOT_ID_LEN 36
+#define FXT_HOST_TRACE_ID_LEN 32
+/* uname's nodename and release: at most 64 bytes each on Linux. */
+#define FXT_HOST_NAME_MAX 64
+
+#define FXT_CLOCK_NAME "clock"
+#define FXT_CLOCK_ARG_BOOTTIME "boottime"
+#define FXT_CLOCK_ARG_MONOTONIC "monotonic"
+#define FXT_CLOCK_ARG_REALTIME "realtime"
+#define FXT_CLOCK_ARG_ERROR_NS "error_ns"
+#define FXT_CLOCK_ARG_AT "at"
+#define FXT_CLOCK_AT_START "start"
+#define FXT_CLOCK_AT_STOP "stop"
+
+/* Reads of the three clocks a reading takes the tightest of. */
+#define FXT_CLOCK_TRIES 5
+
+#endif /* FXT_HOST_CLOCK_H */

@@ -24,6 +24,7 @@ static const struct subcommand subcommands[] = {
 	{ "convert", cmd_convert, "convert an FXT file to Chrome JSON" },
 	{ "summary", cmd_summary, "CPU time, wakeup latency and slices of an FXT file" },
 	{ "report", cmd_report, "the summary as a self-contained HTML page" },
+	{ "export", cmd_export, "store archives in ClickHouse (fleet analysis)" },
 };
 
 static void usage(FILE *out)
@@ -43,6 +44,7 @@ static void usage(FILE *out)
 		"  tracectl convert trace.fxt -o trace.json\n"
 		"  tracectl summary trace.fxt\n"
 		"  tracectl report trace.fxt -o report.html\n"
+		"  tracectl export -c http://127.0.0.1:8123/ trace.fxt\n"
 		"\n'tracectl COMMAND --help' describes each command.\n");
 }
 

@@ -17,6 +17,7 @@
  *   - async "job" begin and end, id i;
  *   - a wakeup of tid 101, its switch-in INDEX us later on CPU 0, and
  *     the switch to idle 2 us after that.
+ * HOSTNAME "-": no host or clock record (an archive of an older fxtraced).
  * An instant named with every awkward byte (quotes, backslash, newline,
  * tab, 0x01, 0xff, a ';' and SQL) ends the trace: its name must arrive
  * byte for byte.
@@ -153,8 +154,10 @@ int main(int argc, char **argv)
 	fxt_write_provider_info(&w, MANAGER, FXT_HOST_CLOCK_PROVIDER,
 				strlen(FXT_HOST_CLOCK_PROVIDER));
 	fxt_write_init(&w, 1000000000);
-	host_record(&w, argv[2], argv[3]);
-	clock_record(&w, FXT_CLOCK_AT_START, WALL0);
+	if (strcmp(argv[2], "-")) {
+		host_record(&w, argv[2], argv[3]);
+		clock_record(&w, FXT_CLOCK_AT_START, WALL0);
+	}
 	fxt_write_provider_info(&w, APP, "app", 3);
 	fxt_write_init(&w, 1000000000);
 	for (i = 0; i < events; i++)
@@ -162,7 +165,9 @@ int main(int argc, char **argv)
 	fxt_write_provider_section(&w, APP);
 	e = ev(boot0 + events * STEP_NS, 101, "app", awkward);
 	fxt_write_instant(&w, &e, FXT_SCOPE_THREAD);
-	clock_record(&w, FXT_CLOCK_AT_STOP, WALL0 + (events + 1) * STEP_NS);
+	if (strcmp(argv[2], "-"))
+		clock_record(&w, FXT_CLOCK_AT_STOP,
+			     WALL0 + (events + 1) * STEP_NS);
 	f = fopen(argv[1], "wb");
 	if (fxt_writer_error(&w) || !f ||
 	    fwrite(fxt_writer_data(&w), 1, fxt_writer_size(&w), f) !=

@@ -10,7 +10,8 @@
 #
 # Users: "default" (no password, every right) and "reader" (read-only,
 # for the refused-insert tests). DIR/url holds the URL, DIR/pid the
-# server's pid, DIR/server.log what it said.
+# server's pid, DIR/server.log what it said. CH_HTTP_PORT, when set, is
+# the HTTP port to take (a client started before the server knows it).
 set -eu -o pipefail
 
 usage() { echo "usage: $0 start|stop DIR" >&2; exit 2; }
@@ -73,7 +74,7 @@ answers() {
 # taken meanwhile), after 180 s of neither: 2.
 try_start() {
 	local url pid i
-	write_config "$(free_port)" "$(free_port)"
+	write_config "${CH_HTTP_PORT:-$(free_port)}" "$(free_port)"
 	url="http://127.0.0.1:$(sed -n 's:.*<http_port>\(.*\)</http_port>.*:\1:p' "$dir/config.xml")/"
 	clickhouse-server --config-file="$dir/config.xml" >"$dir/server.log" 2>&1 &
 	pid=$!

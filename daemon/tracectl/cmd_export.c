@@ -180,6 +180,7 @@ static void say_stored(const char *path, const struct fxt_host_clock *hc,
 	if (res->already) {
 		printf("%s: trace %s of %s already stored\n", path,
 		       hc->trace_id, hc->hostname);
+		fflush(stdout);
 		return;
 	}
 	for (t = 0; t < EXPORT_EVENT_TABLES; t++)

@@ -40,6 +40,7 @@ write_config() {
     <default_database>default</default_database>
     <mark_cache_size>5368709</mark_cache_size>
     <max_concurrent_queries>50</max_concurrent_queries>
+    <timezone>UTC</timezone>
 </yandex>
 EOF
 	cat >"$dir/users.xml" <<EOF

@@ -34,7 +34,8 @@ q() { curl -sS --fail-with-body --max-time 120 "$URL" --data-binary "$1"; }
 
 # The fleet: alpha, beta, gamma (fleet_gen indices 1, 2, 3), each its
 # own trace id; latency-*.fxt names for the snapshots the latency
-# trigger would have written (beta once, gamma twice).
+# trigger would have written (beta once, gamma twice: the second time
+# a short one of 10 rounds).
 TRACE_ALPHA=a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1
 TRACE_BETA=b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2b2
 TRACE_GAMMA=c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3
@@ -44,7 +45,7 @@ make_fleet() {
 	"$FLEET_GEN" "$work/fleet/alpha.fxt" alpha $TRACE_ALPHA 1
 	"$FLEET_GEN" "$work/fleet/latency-1.fxt" beta $TRACE_BETA 2
 	"$FLEET_GEN" "$work/fleet/latency-2.fxt" gamma $TRACE_GAMMA 3
-	"$FLEET_GEN" "$work/fleet/latency-3.fxt" gamma $TRACE_GAMMA2 3
+	"$FLEET_GEN" "$work/fleet/latency-3.fxt" gamma $TRACE_GAMMA2 3 10
 	FLEET=("$work/fleet/alpha.fxt" "$work/fleet/latency-1.fxt"
 	       "$work/fleet/latency-2.fxt" "$work/fleet/latency-3.fxt")
 }

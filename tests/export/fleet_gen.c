@@ -22,9 +22,11 @@
  * tab, 0x01, 0xff, a ';' and SQL) ends the trace: its name must arrive
  * byte for byte.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <fxt/fxt.h>
 #include <fxt/host_clock.h>
@@ -138,7 +140,7 @@ int main(int argc, char **argv)
 	unsigned int i, events = 100;
 	struct fxt_writer w;
 	struct fxt_writer_event e;
-	FILE *f;
+	int fd;
 
 	if (argc < 5 || argc > 6) {
 		fprintf(stderr, "usage: fleet_gen OUT HOSTNAME TRACE_ID INDEX "
@@ -149,7 +151,12 @@ int main(int argc, char **argv)
 	if (argc == 6)
 		events = (unsigned int)strtoul(argv[5], NULL, 10);
 	boot0 = (4 - host_index % 4) * 100000000000ull + 7000000000ull;
-	fxt_writer_init(&w);
+	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		perror(argv[1]);
+		return 1;
+	}
+	fxt_writer_init_fd(&w, fd);
 	fxt_write_magic(&w);
 	fxt_write_provider_info(&w, MANAGER, FXT_HOST_CLOCK_PROVIDER,
 				strlen(FXT_HOST_CLOCK_PROVIDER));
@@ -168,10 +175,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[2], "-"))
 		clock_record(&w, FXT_CLOCK_AT_STOP,
 			     WALL0 + (events + 1) * STEP_NS);
-	f = fopen(argv[1], "wb");
-	if (fxt_writer_error(&w) || !f ||
-	    fwrite(fxt_writer_data(&w), 1, fxt_writer_size(&w), f) !=
-		    fxt_writer_size(&w) || fclose(f)) {
+	if (fxt_writer_flush(&w) || fxt_writer_error(&w) || close(fd)) {
 		fprintf(stderr, "fleet_gen: cannot write %s\n", argv[1]);
 		return 1;
 	}

@@ -9,6 +9,7 @@
 #include "cleanup.h"
 #include "export_archive.h"
 #include "export_rows.h"
+#include "export_sender.h"
 
 #define PROGRESS_EVERY 0x3fffu
 
@@ -161,9 +162,9 @@ static int trace_row(struct ch_client *ch, const struct fxt_host_clock *hc,
 	return ret;
 }
 
-/* Every record of r into rows, sent a chunk at a time. */
-static int stream(struct ch_client *ch, struct fxt_reader *r,
-		  struct export_rows *x, const struct export_options *opt)
+/* Every record of r into rows, each table's sent a chunk at a time. */
+static int read_rows(struct export_sender *snd, struct fxt_reader *r,
+		     struct export_rows *x, const struct export_options *opt)
 {
 	size_t chunk = opt->chunk_bytes ? opt->chunk_bytes :
 					  EXPORT_CHUNK_BYTES_DEFAULT;
@@ -176,7 +177,7 @@ static int stream(struct ch_client *ch, struct fxt_reader *r,
 		ret = export_rows_record(x, &rec);
 		for (t = 0; !ret && t < EXPORT_EVENT_TABLES; t++)
 			if (x->rows[t].len >= chunk)
-				ret = send_rows(ch, t, &x->rows[t]);
+				ret = export_sender_send(snd, t, &x->rows[t]);
 		if (ret)
 			return ret;
 		if (opt->progress && !(++n & PROGRESS_EVERY))
@@ -184,8 +185,26 @@ static int stream(struct ch_client *ch, struct fxt_reader *r,
 				      fxt_reader_stats(r)->bytes);
 	}
 	for (t = 0; !ret && t < EXPORT_EVENT_TABLES; t++)
-		ret = send_rows(ch, t, &x->rows[t]);
+		if (x->rows[t].len)
+			ret = export_sender_send(snd, t, &x->rows[t]);
 	return ret;
+}
+
+static int stream(struct ch_client *ch, struct fxt_reader *r,
+		  struct export_rows *x, const struct export_options *opt)
+{
+	struct export_sender snd;
+	int ret, sent;
+
+	ret = export_sender_start(&snd, ch);
+	if (!ret)
+		ret = read_rows(&snd, r, x, opt);
+	sent = export_sender_flush(&snd);
+	if (sent || (ret && ret != -ENOMEM && snd.error))
+		snprintf(ch->error, sizeof(ch->error), "%s",
+			 export_sender_message(&snd));
+	export_sender_stop(&snd);
+	return sent ? sent : ret;
 }
 
 int export_archive(struct ch_client *ch, struct fxt_reader *r,

@@ -21,7 +21,7 @@
 #include "host_clock.h"
 
 /* Rows of a table are sent when they reach this many bytes. */
-#define EXPORT_CHUNK_BYTES_DEFAULT (8u << 20)
+#define EXPORT_CHUNK_BYTES_DEFAULT (4u << 20)
 /* A partial export's deletion is waited for at most this long. */
 #define EXPORT_MUTATION_WAIT_SECONDS 600
 

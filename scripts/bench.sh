@@ -33,6 +33,9 @@
 #              from start to stop (tests/bench/stop/stop_bench.sh)
 #   convert    tracectl convert of a 1 GiB archive to /dev/null: MB/s and
 #              peak RSS, against cat
+#   export     tracectl export of 5 M events into a local clickhouse-server
+#              (started and stopped by tests/bench/export/export_bench.sh):
+#              events/s, peak RSS and CPU time of tracectl
 # Run as root on Debian 12, alone on the machine (about 12 minutes on
 # 2 CPUs). Logs go to a temporary directory, printed when a step fails.
 # Exit status: 0, 1 when a step failed (it says which), 2 on usage errors.
@@ -258,6 +261,14 @@ for w in convert cat; do
 		put convert "cat (peer)" "$mbs" "MB/s" "the same file from the page cache"
 	fi
 done
+
+# ---- export: 5 M events into a local ClickHouse, 3 runs.
+step export tests/bench/export/export_bench.sh "$build" 500000 3
+line=$(grep "^EXPORT_BENCH " "$logs/export.log")
+need "export figures" "$line"
+events=; events_per_s=; rss_kb=; cpu_ms=; wall_ms=; bytes=
+eval "$(echo "$line" | cut -d' ' -f2-)"
+put export "tracectl export into ClickHouse" "$events_per_s" "events/s" "$events events ($bytes bytes); peak RSS $rss_kb KB, tracectl CPU $cpu_ms ms of $wall_ms ms; the server on the same CPUs"
 
 took=$(($(date +%s) - began))
 python3 - "$res" "$json" "$took" <<'EOF'

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * tracectl export: archives into ClickHouse (cmd_export.c), one by one
- * or, with --watch, each snapshot as it appears (cmd_export_watch.c).
+ * (export_file.c) or, with --watch, each snapshot as it appears
+ * (cmd_export_watch.c).
  */
 #ifndef FXT_TRACECTL_CMD_EXPORT_H
 #define FXT_TRACECTL_CMD_EXPORT_H

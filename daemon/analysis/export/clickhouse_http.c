@@ -10,13 +10,7 @@
 
 #include <curl/curl.h>
 
-#include "cleanup.h"
 #include "clickhouse_http.h"
-
-static void curl_freep(char **p)
-{
-	curl_free(*p);
-}
 
 /* A stalled server: the transfer is given up after this long below 1 B/s. */
 #define CH_STALL_SECONDS 300L
@@ -138,27 +132,20 @@ static char *statement_url(struct ch_client *ch, const char *sql,
 			   int with_database)
 {
 	const char *sep = strchr(ch->url, '?') ? "&" : "?";
-	_cleanup_(curl_freep) char *q = NULL;
-	char *url;
+	char *q = NULL, *url;
 
 	if (sql) {
 		q = curl_easy_escape(ch->curl, sql, 0);
 		if (!q)
 			return NULL;
 	}
-	if (asprintf(&url, "%s%s%s%s%s%s", ch->url, sep,
+	if (asprintf(&url, "%s%s%s%s%s%s%s", ch->url, sep,
 		     with_database ? "database=" : "",
 		     with_database ? ch->database : "",
-		     with_database && q ? "&" : "", q ? "query=" : "") < 0)
-		return NULL;
-	if (q) {
-		char *full;
-
-		if (asprintf(&full, "%s%s", url, q) < 0)
-			full = NULL;
-		free(url);
-		url = full;
-	}
+		     with_database && q ? "&" : "", q ? "query=" : "",
+		     q ? q : "") < 0)
+		url = NULL;
+	curl_free(q);
 	return url;
 }
 
@@ -184,9 +171,9 @@ static void setup_request(struct ch_client *ch, const char *url,
 int ch_exec(struct ch_client *ch, const char *sql, const void *body,
 	    size_t len, int with_database)
 {
-	_cleanup_free_ char *url = NULL;
 	long status = 0;
 	CURLcode rc;
+	char *url;
 
 	ch->answer_len = 0;
 	ch->answer[0] = '\0';
@@ -199,6 +186,7 @@ int ch_exec(struct ch_client *ch, const char *sql, const void *body,
 	}
 	setup_request(ch, url, body, len);
 	rc = curl_easy_perform(ch->curl);
+	free(url);
 	if (rc != CURLE_OK) {
 		const char *why = curl_easy_strerror(rc);
 

@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cleanup.h"
 #include "export_archive.h"
 #include "export_rows.h"
 #include "export_sender.h"
@@ -23,11 +22,12 @@ int export_tables_create(struct ch_client *ch)
 		 ch->database);
 	ret = ch_exec(ch, sql, NULL, 0, 0);
 	for (t = 0; !ret && t < EXPORT_TABLES; t++) {
-		_cleanup_free_ char *create = export_schema_create(t, ch->database);
+		char *create = export_schema_create(t, ch->database);
 
 		if (!create)
 			return -ENOMEM;
 		ret = ch_exec(ch, create, NULL, 0, 1);
+		free(create);
 	}
 	return ret;
 }
@@ -113,7 +113,7 @@ static int delete_partial(struct ch_client *ch, const char *trace_id)
 static int send_rows(struct ch_client *ch, enum export_table t,
 		     struct rowbinary *b)
 {
-	_cleanup_free_ char *insert = NULL;
+	char *insert;
 	int ret;
 
 	if (!b->len)
@@ -122,6 +122,7 @@ static int send_rows(struct ch_client *ch, enum export_table t,
 	if (!insert)
 		return -ENOMEM;
 	ret = ch_exec(ch, insert, b->data, b->len, 1);
+	free(insert);
 	rowbinary_reset(b);
 	return ret;
 }

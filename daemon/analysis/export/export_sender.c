@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
 #include "export_sender.h"
 
 struct sender_arg {
@@ -16,11 +15,11 @@ struct sender_arg {
 static void send_job(struct export_sender *s, struct ch_client *ch,
 		     struct export_job *job)
 {
-	_cleanup_free_ char *insert = export_schema_insert(job->table,
-							   ch->database);
+	char *insert = export_schema_insert(job->table, ch->database);
 	int ret = insert ? ch_exec(ch, insert, job->rows.data, job->rows.len, 1) :
 			   -ENOMEM;
 
+	free(insert);
 	pthread_mutex_lock(&s->lock);
 	if (ret && !s->error) {
 		s->error = ret;

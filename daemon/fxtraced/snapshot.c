@@ -14,6 +14,10 @@
  * overwritten while it was copied is never written torn. The
  * durable area only grows while the trace runs; it is copied after the
  * halves, so it holds every record their events refer to.
+ *
+ * Before the sections: the host record (with an id of the snapshot's
+ * own) and the trace's start reading of the clocks; after them, a
+ * reading taken then as the snapshot's stop (host_mark.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +27,7 @@
 
 #include "archive.h"
 #include "cleanup.h"
+#include "host_mark.h"
 #include <fxt/fxt_msg.h>
 #include "kernel_source.h"
 #include "log.h"
@@ -188,13 +193,28 @@ out:
 	return r;
 }
 
-/* Providers in id order, as the stop writes them; then the kernel. */
+/* The host and clock records: a snapshot goes on without them. */
+static void mark_host(struct manager *m, struct archive *a, bool start)
+{
+	int r = start ? host_mark_start(a, manager_next_id(m), NULL,
+					trace_clock_start(m)) :
+			host_mark_stop(a, manager_next_id(m));
+
+	if (r < 0)
+		log_warning_errno(r, "Failed to write the host and clock records of a snapshot");
+}
+
+/*
+ * The host and the trace's start, providers in id order as the stop
+ * writes them, the kernel, then the clocks now.
+ */
 static int snapshot_sources(struct manager *m, struct archive *a)
 {
 	struct kernel_source *kernel = trace_kernel(m);
 	struct provider *best;
 	int r;
 
+	mark_host(m, a, true);
 	for (best = trace_next_provider(m, 0); best;
 	     best = trace_next_provider(m, best->id)) {
 		r = snapshot_provider(best, a);
@@ -202,11 +222,10 @@ static int snapshot_sources(struct manager *m, struct archive *a)
 			return log_error_errno(r, "Failed to copy provider %s[%d] for a snapshot",
 					       best->name, (int)best->pid);
 	}
-	if (!kernel)
-		return 0;
-	r = kernel_source_snapshot(kernel, a);
+	r = kernel ? kernel_source_snapshot(kernel, a) : 0;
 	if (r < 0)
 		return log_error_errno(r, "Failed to copy the kernel rings for a snapshot");
+	mark_host(m, a, false);
 	return 0;
 }
 

@@ -18,6 +18,7 @@
 #include "cleanup.h"
 #include "collect.h"
 #include "command_mark.h"
+#include "host_mark.h"
 #include <fxt/fxt_msg.h>
 #include "kernel_session.h"
 #include "kernel_source.h"
@@ -377,6 +378,7 @@ void trace_save_state(struct manager *m)
 	st.kernel_id = t->kernel_id;
 	st.next_provider_id = m->next_provider_id;
 	st.started_ns = t->started_ns;
+	st.clock_start = t->clock_start;
 	st.archive_dev = t->archive_dev;
 	st.archive_ino = t->archive_ino;
 	st.finish_mark = t->finish_mark;
@@ -389,6 +391,27 @@ void trace_keep_triggers(struct manager *m, int dir_fd)
 		return;
 	trace_store_triggers_dir(m->trace, dir_fd);
 	trace_save_state(m);
+}
+
+/*
+ * The host and a reading of its clocks, at start right after the magic
+ * number record, and a reading at stop. A trace goes on without them.
+ */
+static void mark_host(struct manager *m, struct trace *t, bool start)
+{
+	int r;
+
+	if (start) {
+		host_clock_read(&t->clock_start);
+		r = host_mark_start(t->archive, manager_next_id(m), t->id,
+				    &t->clock_start);
+	} else {
+		r = host_mark_stop(t->archive, manager_next_id(m));
+	}
+	if (r < 0)
+		log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+			 "Trace %s: cannot write the host and clock records to %s: %s",
+			 t->id, t->output, strerror(-r));
 }
 
 int trace_start(struct manager *m, const struct fxt_ctl_start *req,
@@ -425,6 +448,7 @@ int trace_start(struct manager *m, const struct fxt_ctl_start *req,
 			 strerror(-r));
 		return r;
 	}
+	mark_host(m, t, true);
 	t->started_ns = now_ns();
 	log_full(LOG_INFO, 0, TRACE_LOG_FIELDS(t),
 		 "Trace started: %s, trace %s%s%s, mode %u, kernel %s%s%s",
@@ -590,6 +614,7 @@ static void finish(struct manager *m)
 	trace_save_state(m);
 	archive_unbound(t->archive);
 	t->collect_error = collect_all(m);
+	mark_host(m, t, false);
 	r = archive_finish(t->archive, m->event, on_archive_written, m);
 	if (r < 0) {
 		log_error_errno(r, "Failed to wait for the archive's writer");
@@ -837,6 +862,11 @@ enum fxt_buffering_mode trace_mode(const struct manager *m)
 struct kernel_source *trace_kernel(const struct manager *m)
 {
 	return m->trace->kernel;
+}
+
+const struct fxt_clock_reading *trace_clock_start(const struct manager *m)
+{
+	return &m->trace->clock_start;
 }
 
 int trace_mark_command(struct manager *m, pid_t pid)

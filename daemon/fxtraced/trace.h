@@ -14,6 +14,7 @@
 #include "control_proto.h"
 #include "reply.h"
 
+struct fxt_clock_reading;
 struct kernel_source;
 struct log_fields;
 struct manager;
@@ -91,6 +92,8 @@ struct provider *trace_next_provider(const struct manager *m, uint32_t after);
 /* The running trace's mode and kernel capture (NULL: none), for snapshots. */
 enum fxt_buffering_mode trace_mode(const struct manager *m);
 struct kernel_source *trace_kernel(const struct manager *m);
+/* The running trace's clocks read at its start (host_mark.h). */
+const struct fxt_clock_reading *trace_clock_start(const struct manager *m);
 /*
  * tracectl record's command is process pid: marks it in the archive
  * (command_mark.h). -ESRCH when no trace runs or it is stopping.

@@ -17,6 +17,7 @@
 
 #include "archive.h"
 #include "cleanup.h"
+#include "host_mark.h"
 #include <fxt/fxt_msg.h>
 #include "kernel_session.h"
 #include "kernel_source.h"
@@ -116,13 +117,27 @@ static int cut_to_finish_mark(int fd, uint64_t mark)
 	return ftruncate(fd, (off_t)(mark - 1)) < 0 ? -errno : 0;
 }
 
-static int resume_archive(struct trace *t, uint64_t *kept)
+/*
+ * Kept whole records are taken on after; a "recovered" mark says where.
+ * When not even the host records had reached the disk, they are written
+ * again, with the start reading the state kept (host_mark.h); the trace
+ * goes on without them if they cannot be.
+ */
+static int resume_archive(struct manager *m, struct trace *t, uint64_t *kept)
 {
 	int r;
 
 	r = archive_resume(t->archive, kept);
 	if (r < 0)
 		return r;
+	if (*kept <= FXT_WORD_BYTES) {
+		r = host_mark_start(t->archive, manager_next_id(m), t->id,
+				    &t->clock_start);
+		if (r < 0)
+			log_full(LOG_WARNING, -r, TRACE_LOG_FIELDS(t),
+				 "Trace %s: cannot write the host and clock records again: %s",
+				 t->id, strerror(-r));
+	}
 	r = archive_write_provider_event(t->archive, 0,
 					 FXT_PROVIDER_EVENT_RECOVERED);
 	return r < 0 ? r : archive_commit(t->archive, 0, 1);
@@ -215,6 +230,7 @@ static int resumed_trace(struct manager *m, const struct trace_state *st,
 	sd_id128_to_string(t->uuid, t->id);
 	t->kernel_id = st->kernel_id;
 	t->started_ns = st->started_ns;
+	t->clock_start = st->clock_start;
 	t->recovered = true;
 	t->listed = listed;
 	t->nlisted = nlisted;
@@ -306,7 +322,7 @@ static int recover(struct manager *m, const struct trace_state *st,
 	}
 	r = set_up_again(m, t, fd, st, duration, note, sizeof(note));
 	if (r >= 0)
-		r = resume_archive(t, &kept);
+		r = resume_archive(m, t, &kept);
 	if (r < 0) {
 		t->listed = NULL;
 		log_full(LOG_ERR, -r, TRACE_LOG_FIELDS(t),

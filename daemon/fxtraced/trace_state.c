@@ -16,7 +16,7 @@
  * 3: fxt_ctl_triggers grew latency_ns. 4: it grew the snapshot budget,
  * the state the snapshots kept.
  */
-#define TRACE_STATE_VERSION 4u
+#define TRACE_STATE_VERSION 5u
 /* More would be a corrupt file: one uid may not even have this many. */
 #define TRACE_STATE_PROVIDERS_MAX (1u << 20)
 

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "control_proto.h"
+#include "host_clock.h"
 #include "snapshot_budget.h"
 
 #define TRACE_STATE_FILE "trace-state"
@@ -39,6 +40,8 @@ struct trace_state {
 	uint32_t next_provider_id;
 	uint32_t reserved;
 	uint64_t started_ns;	/* CLOCK_BOOTTIME */
+	/* The clocks read at start, as the archive has them */
+	struct fxt_clock_reading clock_start;
 	uint64_t archive_dev, archive_ino;
 	/* +1: the archive's length when the stop began writing; 0: none */
 	uint64_t finish_mark;

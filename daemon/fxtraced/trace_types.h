@@ -19,6 +19,7 @@
 #include <fxt/provider_abi.h>
 
 #include "control_proto.h"
+#include "host_clock.h"
 #include "log.h"
 #include "reply.h"
 #include "trace_state.h"
@@ -58,6 +59,8 @@ struct trace {
 	struct archive *archive;
 	struct kernel_source *kernel;
 	uint64_t started_ns;
+	/* Written at start (host_mark.h); snapshots carry it too. */
+	struct fxt_clock_reading clock_start;
 	bool stopping;
 	bool finishing;		/* the writer writes what is left */
 	int collect_error;	/* of the last collection, at stop */

@@ -10,8 +10,9 @@
  *   (/etc/machine-id, 32 lowercase hex), "boot_id"
  *   (/proc/sys/kernel/random/boot_id, 36 characters), "hostname" (uname
  *   nodename), "kernel" (uname release) and "trace_id" (32 lowercase hex,
- *   random per archive: a snapshot is an archive of its own and gets its
- *   own id). Its timestamp is that of the start reading.
+ *   random per archive: a trace's is its id in the manager's journal,
+ *   FXT_TRACE_ID; a snapshot is an archive of its own and gets its own
+ *   id). Its timestamp is that of the start reading.
  *
  * - FXT_CLOCK_NAME ("clock"): one reading of the host's clocks, its
  *   timestamp the reading's CLOCK_BOOTTIME (the archive's clock); uint64

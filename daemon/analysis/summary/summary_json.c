@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "summary_host.h"
 #include "summary_json.h"
 
 void summary_json_provider_key(struct text_out *w,
@@ -201,6 +202,7 @@ int summary_json_write(struct text_out *w, const struct trace_summary *s,
 	text_put_lit(w, "{\"span_ns\":");
 	text_put_u64(w, trace_summary_span_ns(s));
 	put_scope(w, s, opt->html_safe);
+	summary_host_json(w, &s->host, opt->html_safe);
 	text_put_lit(w, ",\n\"drops\":");
 	put_drops(w, s, r, opt->html_safe);
 	text_put_lit(w, ",\n\"cpus\":");

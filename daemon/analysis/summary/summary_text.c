@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "summary_host.h"
 #include "summary_text.h"
 #include "text_out.h"
 #include "utf8.h"
@@ -331,6 +332,7 @@ int summary_text_write(FILE *out, const struct trace_summary *s,
 		fmt_ns(span, sizeof(span), trace_summary_span_ns(s)),
 		rs->records);
 	print_drops(out, s, r);
+	summary_host_text(out, &s->host);
 	print_scope(out, s);
 	print_cpus(out, s);
 	ret = print_threads(out, s, top);

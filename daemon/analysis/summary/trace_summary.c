@@ -633,6 +633,7 @@ int trace_summary_read(struct trace_summary *s, struct fxt_reader *r)
 
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		err = dispatch(s, &rec);
+		(void)fxt_host_clock_take(&s->host, &rec);
 		if (!err)
 			err = memory_summary_record(&s->memory, &rec);
 		if (err)

@@ -27,6 +27,7 @@
 #include "cpu_timeline.h"
 #include "cpu_tracks.h"
 #include "fxt_reader.h"
+#include "host_clock.h"
 #include "latency_hist.h"
 #include "memory_summary.h"
 #include "name_cache.h"
@@ -133,6 +134,7 @@ struct trace_summary {
 	struct process_tree tree;
 	struct memory_summary memory;	/* kernel:mem */
 	struct memory_timeline memory_timeline;	/* with the timeline option */
+	struct fxt_host_clock host;	/* where and when it was taken */
 };
 
 int trace_summary_init(struct trace_summary *s,

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The host and clock records: see host_mark.h. */
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <systemd/sd-id128.h>
+
+#include "archive.h"
+#include "fxt_writer.h"
+#include "host_mark.h"
+
+struct host_identity {
+	char machine_id[FXT_HOST_MACHINE_ID_LEN + 1];
+	char boot_id[FXT_HOST_BOOT_ID_LEN + 1];
+	struct utsname uts;
+};
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clock, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void host_clock_read(struct fxt_clock_reading *out)
+{
+	uint64_t before, after, width, best = UINT64_MAX;
+	struct fxt_clock_reading r;
+	unsigned int i;
+
+	*out = (struct fxt_clock_reading){ 0 };
+	for (i = 0; i < FXT_CLOCK_TRIES; i++) {
+		before = clock_ns(CLOCK_BOOTTIME);
+		r.monotonic = clock_ns(CLOCK_MONOTONIC);
+		r.realtime = clock_ns(CLOCK_REALTIME);
+		after = clock_ns(CLOCK_BOOTTIME);
+		width = after >= before ? after - before : UINT64_MAX;
+		if (width >= best)
+			continue;
+		best = width;
+		r.boottime = before + width / 2;
+		r.error_ns = width - width / 2;
+		*out = r;
+	}
+}
+
+/*
+ * dst gets the first line of path when it is exactly len characters of
+ * a kind the file holds (hex digits and dashes), else "".
+ */
+static void read_id(const char *path, char *dst, size_t len)
+{
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	dst[0] = '\0';
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < (ssize_t)len || (n > (ssize_t)len && buf[len] != '\n'))
+		return;
+	buf[len] = '\0';
+	if (strspn(buf, "0123456789abcdef-") != len)
+		return;
+	memcpy(dst, buf, len + 1);
+}
+
+static void host_identity_read(struct host_identity *h)
+{
+	read_id("/etc/machine-id", h->machine_id, FXT_HOST_MACHINE_ID_LEN);
+	read_id("/proc/sys/kernel/random/boot_id", h->boot_id,
+		FXT_HOST_BOOT_ID_LEN);
+	if (uname(&h->uts))
+		memset(&h->uts, 0, sizeof(h->uts));
+}
+
+static struct fxt_writer_event instant(const char *name, uint64_t ts,
+				       const struct fxt_arg_in *args,
+				       unsigned int nargs)
+{
+	return (struct fxt_writer_event){
+		.ts = ts,
+		.thread = fxt_wthread(0, 0),
+		.category = fxt_wstr(FXT_HOST_CLOCK_CATEGORY),
+		.name = fxt_wstr(name),
+		.args = args,
+		.nargs = nargs,
+	};
+}
+
+static struct fxt_writer_str uts_field(const char *field)
+{
+	return fxt_wstr_len(field, strnlen(field, FXT_HOST_NAME_MAX));
+}
+
+static int write_host(struct fxt_writer *w, const struct host_identity *h,
+		      const char *trace_id, uint64_t ts)
+{
+	const struct fxt_arg_in args[] = {
+		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_MACHINE_ID),
+				fxt_wstr(h->machine_id)),
+		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_BOOT_ID),
+				fxt_wstr(h->boot_id)),
+		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_HOSTNAME),
+				uts_field(h->uts.nodename)),
+		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_KERNEL),
+				uts_field(h->uts.release)),
+		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_TRACE_ID),
+				fxt_wstr(trace_id)),
+	};
+	const struct fxt_writer_event ev = instant(FXT_HOST_NAME, ts, args, 5);
+
+	return fxt_write_instant(w, &ev, FXT_SCOPE_THREAD);
+}
+
+static int write_clock(struct fxt_writer *w, const char *at,
+		       const struct fxt_clock_reading *c)
+{
+	const struct fxt_arg_in args[] = {
+		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_BOOTTIME), c->boottime),
+		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_MONOTONIC),
+				c->monotonic),
+		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_REALTIME), c->realtime),
+		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_ERROR_NS), c->error_ns),
+		fxt_warg_string(fxt_wstr(FXT_CLOCK_ARG_AT), fxt_wstr(at)),
+	};
+	const struct fxt_writer_event ev =
+		instant(FXT_CLOCK_NAME, c->boottime, args, 5);
+
+	return fxt_write_instant(w, &ev, FXT_SCOPE_THREAD);
+}
+
+/* w's records into a section of provider id, committed. */
+static int write_section(struct archive *a, uint32_t id,
+			 const struct fxt_writer *w)
+{
+	bool visited = false;
+	int r;
+
+	r = fxt_writer_error(w);
+	if (r < 0)
+		return r;
+	r = archive_begin_section(a, id, FXT_HOST_CLOCK_PROVIDER, &visited,
+				  true);
+	if (r < 0)
+		return r;
+	r = archive_write(a, fxt_writer_data(w), fxt_writer_size(w));
+	if (r < 0) {
+		/* The section begun stays: an empty one, harmless. */
+		(void)archive_commit(a, id, 0);
+		return r;
+	}
+	return archive_commit(a, id, w->records);
+}
+
+int host_mark_start(struct archive *a, uint32_t id, const char *trace_id,
+		    const struct fxt_clock_reading *start)
+{
+	char random_id[SD_ID128_STRING_MAX];
+	struct host_identity h;
+	struct fxt_writer w;
+	sd_id128_t uuid;
+	int r;
+
+	if (!trace_id) {
+		r = sd_id128_randomize(&uuid);
+		if (r < 0)
+			return r;
+		trace_id = sd_id128_to_string(uuid, random_id);
+	}
+	host_identity_read(&h);
+	fxt_writer_init(&w);
+	(void)write_host(&w, &h, trace_id, start->boottime);
+	(void)write_clock(&w, FXT_CLOCK_AT_START, start);
+	r = write_section(a, id, &w);
+	fxt_writer_release(&w);
+	return r;
+}
+
+int host_mark_stop(struct archive *a, uint32_t id)
+{
+	struct fxt_clock_reading stop;
+	struct fxt_writer w;
+	int r;
+
+	host_clock_read(&stop);
+	fxt_writer_init(&w);
+	(void)write_clock(&w, FXT_CLOCK_AT_STOP, &stop);
+	r = write_section(a, id, &w);
+	fxt_writer_release(&w);
+	return r;
+}

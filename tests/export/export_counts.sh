@@ -10,22 +10,6 @@
 ch_start
 make_fleet
 
-# What the archive holds, by tracectl's own reading of it.
-expected_counts() {
-	local json dump
-	json=$("$TRACECTL" summary --json --all "$1")
-	dump=$("$TRACECTL" dump "$1" 2>/dev/null | awk '{ print $2 }')
-	printf 'slices=%s instants=%s counters=%s flows=%s async=%s ' \
-		"$(jq '[.slices[].count] | add // 0' <<<"$json")" \
-		"$(grep -cx instant <<<"$dump" || true)" \
-		"$(grep -cx counter <<<"$dump" || true)" \
-		"$(grep -c '^flow_' <<<"$dump" || true)" \
-		"$(grep -c '^async_' <<<"$dump" || true)"
-	printf 'context_switches=%s wakeups=%s\n' \
-		"$(grep -cx context_switch <<<"$dump" || true)" \
-		"$(grep -cx thread_wakeup <<<"$dump" || true)"
-}
-
 out=$("$TRACECTL" export --clickhouse "$URL" "${FLEET[@]}" 2>&1) ||
 	fail "export of the fleet: exit $?: $out"
 echo "$out"
@@ -36,9 +20,8 @@ for i in 0 1 2 3; do
 	got=$(stored_counts "${ids[$i]}")
 	[ "$got" = "$want" ] && ok "${FLEET[$i]##*/}: $got" ||
 		fail "${FLEET[$i]##*/}: stored $got, the archive holds $want"
-	# summary's switch-ins are the switches to a thread (not to idle)
-	sw=$("$TRACECTL" summary --json --all "${FLEET[$i]}" | jq '[.threads[].switches] | add')
-	got=$(q "SELECT count() FROM fxtrace.context_switches WHERE trace_id = '${ids[$i]}' AND in_tid != 0")
+	sw=$(expected_switch_ins "${FLEET[$i]}")
+	got=$(stored_switch_ins "${ids[$i]}")
 	[ "$got" = "$sw" ] && ok "switch-ins $got" || fail "switch-ins: stored $got, summary $sw"
 	got=$(q "SELECT slices + instants + counters + flows + async + context_switches + wakeups FROM fxtrace.traces WHERE trace_id = '${ids[$i]}' AND complete = 1")
 	sum=$(tr ' ' '\n' <<<"$want" | cut -d= -f2 | paste -sd+ | bc)

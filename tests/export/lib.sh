@@ -29,8 +29,7 @@ ch_start() {
 }
 ch_stop() { "$CLICKHOUSE_SERVER" stop "$ch_dir"; }
 
-# q SQL: the answer (TabSeparated); a failure fails the test.
-q() { curl -sS --fail-with-body --max-time 120 "$URL" --data-binary "$1"; }
+. "$(dirname "${BASH_SOURCE[0]}")/counts.sh"
 
 # The fleet: alpha, beta, gamma (fleet_gen indices 1, 2, 3), each its
 # own trace id; latency-*.fxt names for the snapshots the latency
@@ -48,14 +47,4 @@ make_fleet() {
 	"$FLEET_GEN" "$work/fleet/latency-3.fxt" gamma $TRACE_GAMMA2 3 10
 	FLEET=("$work/fleet/alpha.fxt" "$work/fleet/latency-1.fxt"
 	       "$work/fleet/latency-2.fxt" "$work/fleet/latency-3.fxt")
-}
-
-# The rows of each table for a trace id, "slices=N instants=N ...".
-EVENT_TABLES="slices instants counters flows async context_switches wakeups"
-stored_counts() {
-	local t out=""
-	for t in $EVENT_TABLES; do
-		out+="$t=$(q "SELECT count() FROM fxtrace.$t WHERE trace_id = '$1'") "
-	done
-	echo "${out% }"
 }

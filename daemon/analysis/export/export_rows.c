@@ -227,6 +227,21 @@ static int event(struct export_rows *x, const struct fxt_record *rec)
 	}
 }
 
+/*
+ * A CPU's idle thread, which fxtraced writes as a pseudo thread with the
+ * weight INT32_MIN (as Fuchsia does): stored as tid 0, as cpu_tracks.c
+ * reads it, so that "in_tid != 0" means a thread got the CPU.
+ */
+static uint64_t tid_or_idle(const struct fxt_record *rec, const char *weight,
+			    const struct fxt_thread_id *th)
+{
+	const struct fxt_arg *w = fxt_record_arg(rec, weight, strlen(weight));
+
+	if (w && w->type == FXT_ARG_INT32 && w->value.i32 == INT32_MIN)
+		return 0;
+	return th->tid;
+}
+
 static void sched(struct export_rows *x, const struct fxt_record *rec)
 {
 	uint64_t ts = realtime(x, rec, rec->sched.ts);
@@ -245,10 +260,12 @@ static void sched(struct export_rows *x, const struct fxt_record *rec)
 	b = row(x, EXPORT_CONTEXT_SWITCHES, ts);
 	rowbinary_u32(b, rec->sched.cpu);
 	rowbinary_u64(b, rec->sched.out_thread.pid);
-	rowbinary_u64(b, rec->sched.out_thread.tid);
+	rowbinary_u64(b, tid_or_idle(rec, "outgoing_weight",
+				     &rec->sched.out_thread));
 	rowbinary_u8(b, (uint8_t)rec->sched.out_state);
 	rowbinary_u64(b, rec->sched.in_thread.pid);
-	rowbinary_u64(b, rec->sched.in_thread.tid);
+	rowbinary_u64(b, tid_or_idle(rec, "incoming_weight",
+				     &rec->sched.in_thread));
 }
 
 int export_rows_record(struct export_rows *x, const struct fxt_record *rec)

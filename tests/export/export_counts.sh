@@ -39,6 +39,15 @@ got=$(stored_counts $TRACE_ALPHA)
 got=$(q "SELECT host, min(ts), min(dur) FROM fxtrace.slices WHERE name = 'request' GROUP BY host ORDER BY host" | tr '\t\n' ' ')
 want="alpha 1700000000000100000 1000 beta 1700000000000200000 2000 gamma 1700000000000300000 3000 "
 [ "$got" = "$want" ] && ok "REALTIME timestamps" || fail "timestamps: '$got', want '$want'"
+# Every kind of row: alpha's first app event at + 100 us (its first
+# switch-in 1 us later), the host record at the start reading itself.
+got=""
+for t in instants counters flows async context_switches wakeups; do
+	got+="$t $(q "SELECT min(ts) FROM fxtrace.$t WHERE trace_id = '$TRACE_ALPHA' AND $([ $t = instants ] && echo "category = 'app'" || echo 1)") "
+done
+got+="host $(q "SELECT ts FROM fxtrace.instants WHERE trace_id = '$TRACE_ALPHA' AND name = 'host'")"
+want="instants 1700000000000100000 counters 1700000000000100000 flows 1700000000000100000 async 1700000000000100000 context_switches 1700000000000101000 wakeups 1700000000000100000 host 1700000000000000000"
+[ "$got" = "$want" ] && ok "REALTIME in every table" || fail "REALTIME: '$got', want '$want'"
 
 # The awkward name, byte for byte (fleet_gen.c's "awkward").
 want=$(printf '%s' "it's \"quoted\"\\ "$'\n\t\x01\xff'"'; DROP TABLE slices; --" | od -An -tx1 | tr -d ' \n' | tr a-f A-F)

@@ -16,13 +16,15 @@
  *   - flow 1000 + i: begin on INDEX 1, step on 2, end on 3 (and more);
  *   - async "job" begin and end, id i;
  *   - a wakeup of tid 101, its switch-in INDEX us later on CPU 0, and
- *     the switch to idle 2 us after that.
+ *     the switch to idle 2 us after that (to the idle pseudo thread
+ *     0x40000001 of weight INT32_MIN, as fxtraced writes it).
  * HOSTNAME "-": no host or clock record (an archive of an older fxtraced).
  * An instant named with every awkward byte (quotes, backslash, newline,
  * tab, 0x01, 0xff, a ';' and SQL) ends the trace: its name must arrive
  * byte for byte.
  */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,8 @@ static void app_events(struct fxt_writer *w, unsigned int i)
 	const struct fxt_arg_in tick[] = { fxt_warg_uint64(fxt_wstr("n"), i) };
 	const struct fxt_arg_in depth[] = {
 		fxt_warg_int64(fxt_wstr("depth"), (int64_t)(i % 7)) };
+	const struct fxt_arg_in idle[] = {
+		fxt_warg_int32(fxt_wstr("incoming_weight"), INT32_MIN) };
 	struct fxt_writer_event e;
 
 	fxt_write_provider_section(w, APP);
@@ -132,7 +136,8 @@ static void app_events(struct fxt_writer *w, unsigned int i)
 	fxt_write_event(w, FXT_EVENT_ASYNC_END, &e, i);
 	fxt_write_thread_wakeup(w, t, 0, 101, NULL, 0);
 	fxt_write_context_switch(w, t + wait, 0, 0, 0, 101, NULL, 0);
-	fxt_write_context_switch(w, t + wait + 2000, 0, 1, 101, 0, NULL, 0);
+	fxt_write_context_switch(w, t + wait + 2000, 0, 1, 101, 0x40000001,
+				 idle, 1);
 }
 
 int main(int argc, char **argv)

@@ -79,7 +79,7 @@ static void test_bytes_bounded(void **state)
 	static char name[30000];
 	struct slice_stacks s;
 	struct closed_begin c;
-	uint64_t i, pushed = 2000, kept = 0;
+	uint64_t i, pushed = 2000, kept;
 
 	(void)state;
 	memset(name, 'n', sizeof(name) - 1);
@@ -90,11 +90,16 @@ static void test_bytes_bounded(void **state)
 	assert_true(s.lost > 0);
 	assert_true(s.bytes <= SLICE_STACKS_BYTES);
 	assert_int_equal(s.lost + slice_stacks_open(&s), pushed);
-	for (i = 0; i < pushed; i++)
-		kept += slice_stacks_pop(&s, 1, 1, &c);
-	/* the lost ones were the deepest: the kept ones end last */
-	assert_int_equal(kept, pushed - s.lost);
-	assert_int_equal(c.ns, 0);
+	/* the lost ones were the deepest: their ends come first, close nothing */
+	for (i = 0; i < s.lost; i++)
+		assert_false(slice_stacks_pop(&s, 1, 1, &c));
+	kept = pushed - s.lost;
+	for (i = 0; i < kept; i++) {
+		assert_true(slice_stacks_pop(&s, 1, 1, &c));
+		assert_int_equal(c.ns, kept - 1 - i);
+		assert_int_equal(c.name.len, sizeof(name) - 1);
+	}
+	assert_false(slice_stacks_pop(&s, 1, 1, &c));
 	slice_stacks_free(&s);
 }
 

@@ -128,6 +128,9 @@ static int try_archive(struct watch *w, int dfd, const char *name)
 		return 0;
 	if (ret == -ECONNREFUSED || ret == -EREMOTEIO || ret == -ETIMEDOUT ||
 	    ret == -ENOMEM) {
+		/* a table dropped meanwhile is created again at the next try */
+		if (ret == -EREMOTEIO)
+			w->e->tables_ready = false;
 		w->retry = true;
 		return ret == -ECONNREFUSED ? ret : 0;
 	}

@@ -61,8 +61,18 @@ got=$(q "SELECT count() FROM fxtrace.traces WHERE trace_id = '$TRACE_GAMMA2'")
 watcher=$!
 three_known() { [ "$(grep -c 'already stored' "$work/watch2.out")" = 3 ]; }
 wait_for "a second watcher finds all three stored" three_known
-kill -TERM "$watcher"
-wait "$watcher" || fail "second watcher: exit $?"
 got=$(q "SELECT count() FROM fxtrace.slices")
 [ "$got" = 600 ] && ok "no row twice" || fail "$got slices, want 600"
+
+# The database dropped under it: the next snapshot is refused once, then
+# stored in tables created again.
+q "DROP DATABASE fxtrace"
+ln "${FLEET[3]}" "$snap/latency-3.fxt"
+complete_again() { complete $TRACE_GAMMA2 2>/dev/null; }
+wait_for "a snapshot after the database was dropped is stored" complete_again
+kill -TERM "$watcher"
+wait "$watcher" || fail "second watcher: exit $?"
+got=$(stored_counts $TRACE_GAMMA2)
+want="slices=20 instants=14 counters=10 flows=10 async=20 context_switches=20 wakeups=10"
+[ "$got" = "$want" ] && ok "gamma's short one: $got" || fail "gamma's short one: $got, want $want"
 finish

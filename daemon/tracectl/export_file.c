@@ -115,6 +115,12 @@ int export_file(struct exporter *e, const char *path)
 	struct fxt_host_clock hc;
 	int ret;
 
+	if (!strcmp(path, "-")) {
+		/* the clock records come first, from a pass of their own */
+		fprintf(stderr, "tracectl export: archives are read twice: "
+				"give a file, not standard input\n");
+		return -EINVAL;
+	}
 	ret = archive_host(path, &hc);
 	if (ret)
 		return ret;

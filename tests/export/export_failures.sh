@@ -36,6 +36,7 @@ expect_fail 2 "not an http:// or https:// URL" -- -c 'http://[::1' "${FLEET[0]}"
 expect_fail 2 "database name" -- -c http://127.0.0.1:1/ -d 'x;DROP' "${FLEET[0]}"
 expect_fail 2 "required" -- "${FLEET[0]}"
 expect_fail 2 "no archive FILE" -- -c http://127.0.0.1:1/
+expect_fail 1 "give a file, not standard input" "NOT stored: -\$" -- -c http://127.0.0.1:1/ -
 
 # No server there: every archive named as not stored.
 expect_fail 1 "cannot reach ClickHouse at 127.0.0.1:1" "stored: none" \

@@ -43,7 +43,10 @@
 #   merge      tracectl merge of three hosts' archives (1 GiB in all):
 #              MB/s of input to /dev/null and to a file, peak RSS, against
 #              cat of them into one file (tests/bench/merge/merge_bench.sh)
-# Run as root on Debian 12, alone on the machine (about 17 minutes on
+#   export     tracectl export of 5 M events into a local clickhouse-server
+#              (started and stopped by tests/bench/export/export_bench.sh):
+#              events/s, peak RSS and CPU time of tracectl
+# Run as root on Debian 12, alone on the machine (about 20 minutes on
 # 2 CPUs). Logs go to a temporary directory, printed when a step fails.
 # Exit status: 0, 1 when a step failed (it says which), 2 on usage errors.
 #
@@ -299,6 +302,14 @@ mbs() { awk -v b="$bytes" -v ms="$1" 'BEGIN { printf "%.0f", b / 1048576 / (ms /
 put merge "tracectl merge -o /dev/null" "$(mbs "$null_ms")" "MB/s" "of input, 3 hosts' archives, $bytes bytes; peak RSS $rss_kb KB"
 put merge "tracectl merge -o FILE" "$(mbs "$file_ms")" "MB/s" "of input; the output written to the page cache"
 put merge "cat into one FILE (peer)" "$(mbs "$cp_ms")" "MB/s" "the same bytes written, no merge"
+
+# ---- export: 5 M events into a local ClickHouse, 3 runs.
+step export tests/bench/export/export_bench.sh "$build" 500000 3
+line=$(grep "^EXPORT_BENCH " "$logs/export.log")
+need "export figures" "$line"
+events=; events_per_s=; rss_kb=; cpu_ms=; wall_ms=; bytes=
+eval "$(echo "$line" | cut -d' ' -f2-)"
+put export "tracectl export into ClickHouse" "$events_per_s" "events/s" "$events events ($bytes bytes); peak RSS $rss_kb KB, tracectl CPU $cpu_ms ms of $wall_ms ms; the server on the same CPUs"
 
 took=$(($(date +%s) - began))
 python3 - "$res" "$json" "$took" <<'EOF'

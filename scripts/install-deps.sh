@@ -16,11 +16,13 @@ build-essential meson ninja-build pkg-config
 libsystemd-dev systemd udev libdw-dev
 clang libbpf-dev bpftool
 scdoc bash-completion
+libcurl4-openssl-dev
 dpkg-dev debhelper dh-dkms dh-python python3-dev lintian
 "
 
 # lttng: the provider benchmark's peer; chromium: the HTML report's test;
-# librust-tracing*: the Rust crate's tracing layer, built offline.
+# librust-tracing*: the Rust crate's tracing layer, built offline;
+# clickhouse-*: the server tracectl export's tests store into.
 TEST_PACKAGES="
 libcmocka-dev llvm libclang-rt-14-dev
 jq python3 linux-perf util-linux strace iproute2
@@ -31,6 +33,7 @@ linux-source-6.1 xz-utils
 liblttng-ust-dev lttng-tools
 chromium
 librust-tracing-dev librust-tracing-subscriber-dev
+clickhouse-server clickhouse-client
 "
 
 test=1

@@ -25,6 +25,7 @@ static const struct subcommand subcommands[] = {
 	{ "summary", cmd_summary, "CPU time, wakeup latency and slices of an FXT file" },
 	{ "report", cmd_report, "the summary as a self-contained HTML page" },
 	{ "merge", cmd_merge, "merge FXT files of several hosts into one timeline" },
+	{ "export", cmd_export, "store archives in ClickHouse (fleet analysis)" },
 };
 
 static void usage(FILE *out)
@@ -45,6 +46,7 @@ static void usage(FILE *out)
 		"  tracectl summary trace.fxt\n"
 		"  tracectl report trace.fxt -o report.html\n"
 		"  tracectl merge web1.fxt web2.fxt -o fleet.fxt\n"
+		"  tracectl export -c http://127.0.0.1:8123/ trace.fxt\n"
 		"\n'tracectl COMMAND --help' describes each command.\n");
 }
 

@@ -69,8 +69,9 @@ check "fxtrace: tools, manager, units, udev, sysusers, modules-load, man, comple
 	usr/lib/modules-load.d/fxt_sched.conf \
 	usr/share/man/man1/tracectl.1.gz usr/share/man/man8/fxtraced.8.gz \
 	usr/share/bash-completion/completions/tracectl
-check "fxtrace: the flight recorder's unit and its settings" \
+check "fxtrace: the flight recorder's units and its settings" \
 	has_files "$fxtrace" lib/systemd/system/fxtrace-flight-recorder.service \
+	lib/systemd/system/fxtrace-export.service \
 	etc/fxtrace/flight-recorder.conf
 check "libfxt-provider1: the shared library" \
 	has_files "$lib" "usr/lib/$multiarch/libfxt-provider.so.1"
@@ -202,6 +203,16 @@ if command -v systemd-analyze >/dev/null; then
 		env MANPATH="$root/usr/share/man" \
 		systemd-analyze verify "$work/units/fxtrace-flight-recorder.service" \
 		"$work/units/fxtraced.service" "$work/units/fxtraced.socket"
+	sed "s|/usr/bin/tracectl|$root/usr/bin/tracectl|" \
+		"$root/lib/systemd/system/fxtrace-export.service" \
+		>"$work/units/fxtrace-export.service"
+	check "systemd-analyze verify of the packaged export unit" \
+		env MANPATH="$root/usr/share/man" \
+		systemd-analyze verify "$work/units/fxtrace-export.service" \
+		"$work/units/fxtrace-flight-recorder.service"
+	check "the export unit reads /etc/fxtrace/flight-recorder.conf" \
+		grep -qx 'EnvironmentFile=-/etc/fxtrace/flight-recorder.conf' \
+		"$root/lib/systemd/system/fxtrace-export.service"
 	check "the flight recorder reads /etc/fxtrace/flight-recorder.conf" \
 		grep -qx 'EnvironmentFile=-/etc/fxtrace/flight-recorder.conf' \
 		"$root/lib/systemd/system/fxtrace-flight-recorder.service"

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * An archive's records as rows of the exported tables (export_schema.h),
+ * in RowBinary: each event table's rows wait in a buffer of their own
+ * until the caller sends them (export_rows_full() says when one holds a
+ * chunk's worth). Duration begins and ends are paired per thread
+ * (slice_stacks.h) into slices, as tracectl summary pairs them; every
+ * timestamp is mapped onto REALTIME through the archive's clock records.
+ */
+#ifndef FXT_EXPORT_ROWS_H
+#define FXT_EXPORT_ROWS_H
+
+#include <stdint.h>
+
+#include "export_schema.h"
+#include "fxt_reader.h"
+#include "host_clock.h"
+#include "rowbinary.h"
+#include "slice_stacks.h"
+
+struct export_rows {
+	const struct fxt_host_clock *hc;
+	size_t host_len;
+	struct rowbinary rows[EXPORT_EVENT_TABLES];
+	uint64_t count[EXPORT_EVENT_TABLES];
+	/* duration records that made no slice: an end closing nothing */
+	uint64_t unmatched_ends;
+	struct slice_stacks stacks;
+};
+
+/* hc (with a host and a checked trace id) must outlive x. */
+void export_rows_init(struct export_rows *x, const struct fxt_host_clock *hc);
+void export_rows_done(struct export_rows *x);
+
+/* The record's row, if it makes one: 0, or -ENOMEM. */
+int export_rows_record(struct export_rows *x, const struct fxt_record *rec);
+
+/* Duration records that made no slice, once the archive is read. */
+uint64_t export_rows_left_out(const struct export_rows *x);
+
+#endif /* FXT_EXPORT_ROWS_H */

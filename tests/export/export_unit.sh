@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# fxtrace-export.service as built: systemd-analyze verify takes it; its
+# ExecCondition skips it while flight-recorder.conf leaves
+# FXT_EXPORT_CLICKHOUSE empty (as shipped) and lets it run once set; its
+# ExecStart, with the settings put in, stores a snapshot.
+. "$(dirname "$0")/lib.sh"
+
+unit=$work/fxtrace-export.service
+sed "s|^ExecStart=[^ ]*/tracectl|ExecStart=$TRACECTL|" "$EXPORT_UNIT" >"$unit"
+if command -v systemd-analyze >/dev/null; then
+	out=$(systemd-analyze verify "$unit" 2>&1 | grep -v 'fxtrace-flight-recorder.service' || true)
+	[ -z "$out" ] && ok "systemd-analyze verify" || fail "verify: $out"
+fi
+grep -qx 'Wants=fxtrace-export.service' "$FLIGHT_RECORDER_UNIT" &&
+	ok "the flight recorder wants it" || fail "the flight recorder does not start it"
+
+# The settings as shipped, then set.
+set -a
+. "$FLIGHT_RECORDER_CONF"
+set +a
+[ -z "$FXT_EXPORT_CLICKHOUSE" ] && ok "shipped off" || fail "shipped with an export URL"
+cond=$(sed -n "s/^ExecCondition=\/bin\/sh -c '\(.*\)'$/\1/p" "$unit" | sed 's/\$\$/$/g')
+[ -n "$cond" ] || fail "no ExecCondition"
+if sh -c "$cond"; then fail "runs with FXT_EXPORT_CLICKHOUSE empty"; else ok "skipped while off"; fi
+
+ch_start
+make_fleet
+mkdir -p "$work/state/fxtrace/snapshots"
+cp "${FLEET[0]}" "$work/state/fxtrace/snapshots/"
+FXT_EXPORT_CLICKHOUSE=$URL
+sh -c "$cond" && ok "runs once set" || fail "skipped with FXT_EXPORT_CLICKHOUSE=$URL"
+
+# ExecStart= and its continuation lines, as systemd would run it.
+cmd=$(awk '/^ExecStart=/ { on = 1; sub(/^ExecStart=/, "") } on { line = line " " $0; if (!/\\$/) { print line; exit } }' "$unit" |
+	sed -e 's/\\//g' -e "s|%S|$work/state|g" -e "s|\${FXT_EXPORT_CLICKHOUSE}|$FXT_EXPORT_CLICKHOUSE|" \
+	    -e "s|\${FXT_EXPORT_DATABASE}|$FXT_EXPORT_DATABASE|")
+$cmd >"$work/unit.out" 2>&1 &
+pid=$!
+for ((i = 0; i < 360; i++)); do
+	[ "$(q "SELECT count() FROM fxtrace.traces WHERE trace_id = '$TRACE_ALPHA' AND complete = 1" 2>/dev/null)" = 1 ] && break
+	sleep 0.5
+done
+kill -TERM "$pid"
+wait "$pid" || fail "ExecStart: exit $?: $(cat "$work/unit.out")"
+got=$(stored_counts $TRACE_ALPHA)
+[ "$got" = "slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100" ] &&
+	ok "the unit's command stores a snapshot" || fail "the unit's command: $got; $(cat "$work/unit.out")"
+finish

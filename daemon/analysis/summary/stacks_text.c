@@ -6,7 +6,7 @@
 
 #include "stacks_text.h"
 #include "stacks_view.h"
-#include "summary_text.h"
+#include "text_cells.h"
 
 /* Threads shown with their own functions, and functions per thread. */
 #define THREADS_SHOWN 3u

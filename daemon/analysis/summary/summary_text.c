@@ -9,32 +9,11 @@
 #include "summary_host.h"
 #include "stacks_text.h"
 #include "summary_text.h"
+#include "text_cells.h"
 #include "text_out.h"
 #include "utf8.h"
 
 #define NAME_WIDTH 24
-#define NAME_COLUMNS_MAX 48
-
-/* "812 ns", "12.3 us", "4.56 ms", "7.89 s": three figures. */
-static const char *fmt_ns(char *buf, size_t size, uint64_t ns)
-{
-	static const char *const unit[] = { "ns", "us", "ms", "s" };
-	double v = (double)ns;
-	unsigned int u = 0;
-
-	if (ns < 1000) {
-		snprintf(buf, size, "%" PRIu64 " ns", ns);
-		return buf;
-	}
-	while (v >= 1000 && u < 3) {
-		v /= 1000;
-		u++;
-	}
-	snprintf(buf, size, v < 10 ? "%.2f %s" : v < 100 ? "%.1f %s" :
-							   "%.0f %s",
-		 v, unit[u]);
-	return buf;
-}
 
 /* "512 B", "1.50 KiB", "300 MiB": three figures. */
 static const char *fmt_bytes(char *buf, size_t size, uint64_t bytes)
@@ -52,43 +31,13 @@ static const char *fmt_bytes(char *buf, size_t size, uint64_t bytes)
 	return buf;
 }
 
-/*
- * Names as printable text, escaped as every name from an archive is
- * (text_c_escape(): no escape sequence reaches the terminal), cut to
- * width columns (at most NAME_COLUMNS_MAX) and padded to them unless pad
- * is false. "-" stands for an empty name.
- */
-static void put_name(FILE *out, const char *s, size_t len, int width,
-		     bool pad)
-{
-	char buf[TEXT_C_ESCAPE_MAX * NAME_COLUMNS_MAX];
-	size_t i = 0, n, used;
-	int cols = 0;
-
-	if (width > NAME_COLUMNS_MAX)
-		width = NAME_COLUMNS_MAX;
-	n = text_c_escape(buf, sizeof(buf), s, len, fxt_utf8_valid(s, len),
-			  &used);
-	/* a column per code point of the escaped text, valid UTF-8 */
-	while (i < n && cols < width) {
-		unsigned char c = (unsigned char)buf[i];
-
-		i += c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-		cols++;
-	}
-	if (!i)
-		fprintf(out, "-%*s", pad && width > 1 ? width - 1 : 0, "");
-	else
-		fprintf(out, "%.*s%*s", (int)i, buf,
-			pad && width > cols ? width - cols : 0, "");
-}
-
 /* The last columns of a thread's row, THREAD and PROCESS, and its end. */
 static void put_thread_names(FILE *out, const struct thread_names *names)
 {
-	put_name(out, names->name, names->name_len, NAME_WIDTH, true);
+	summary_text_name(out, names->name, names->name_len, NAME_WIDTH, true);
 	fprintf(out, " ");
-	put_name(out, names->process, names->process_len, NAME_WIDTH, false);
+	summary_text_name(out, names->process, names->process_len, NAME_WIDTH,
+			  false);
 	fprintf(out, "\n");
 }
 
@@ -115,7 +64,8 @@ static void print_drops(FILE *out, const struct trace_summary *s,
 		fprintf(out, "%s provider %" PRIu32 " ",
 			shown++ ? "," : " drops:", s->drops[i].provider_id);
 		if (p)
-			put_name(out, p->name.data, p->name.len, 32, false);
+			summary_text_name(out, p->name.data, p->name.len, 32,
+					  false);
 		fprintf(out, " buffer full %" PRIu64 "x",
 			s->drops[i].buffer_overflows);
 	}
@@ -152,7 +102,7 @@ static void print_cpus(FILE *out, const struct trace_summary *s)
 		if (!s->cpus[i].seen)
 			continue;
 		fprintf(out, "%3u  %9s  %5.1f%%\n", i,
-			fmt_ns(a, sizeof(a), s->cpus[i].busy_ns),
+			summary_text_ns(a, sizeof(a), s->cpus[i].busy_ns),
 			span ? 100.0 * (double)s->cpus[i].busy_ns /
 					(double)span :
 			       0.0);
@@ -169,13 +119,14 @@ static void print_thread(FILE *out, const struct trace_summary *s,
 	trace_summary_names(s, t->tid, t->pid, &names);
 	latency_hist_percentiles(&t->latency, &s->pool, &pct);
 	fprintf(out, "%9s %8" PRIu64 " %8" PRIu64,
-		fmt_ns(a, sizeof(a), t->cpu_ns), t->switches, t->latency.count);
+		summary_text_ns(a, sizeof(a), t->cpu_ns), t->switches,
+		t->latency.count);
 	if (t->latency.count)
 		fprintf(out, " %9s %9s %9s %9s",
-			fmt_ns(b, sizeof(b), pct.p50),
-			fmt_ns(c, sizeof(c), pct.p90),
-			fmt_ns(d, sizeof(d), pct.p99),
-			fmt_ns(e, sizeof(e), t->latency.max));
+			summary_text_ns(b, sizeof(b), pct.p50),
+			summary_text_ns(c, sizeof(c), pct.p90),
+			summary_text_ns(d, sizeof(d), pct.p99),
+			summary_text_ns(e, sizeof(e), t->latency.max));
 	else
 		fprintf(out, " %9s %9s %9s %9s", "-", "-", "-", "-");
 	fprintf(out, " %8" PRIu64 " %8" PRIu64 "  ", t->tid, names.pid);
@@ -219,13 +170,15 @@ static int print_slices(FILE *out, const struct trace_summary *s,
 			"TOTAL", "SELF", "COUNT", "MAX", "CATEGORY / NAME");
 	for (i = 0; i < n && i < top; i++) {
 		fprintf(out, "%9s %9s %9" PRIu64 " %9s  ",
-			fmt_ns(a, sizeof(a), v[i]->total_ns),
-			fmt_ns(b, sizeof(b), v[i]->self_ns), v[i]->count,
-			fmt_ns(c, sizeof(c), v[i]->max_ns));
-		put_name(out, v[i]->category, v[i]->category_len, 16, false);
+			summary_text_ns(a, sizeof(a), v[i]->total_ns),
+			summary_text_ns(b, sizeof(b), v[i]->self_ns),
+			v[i]->count,
+			summary_text_ns(c, sizeof(c), v[i]->max_ns));
+		summary_text_name(out, v[i]->category, v[i]->category_len, 16,
+				  false);
 		fprintf(out, " / ");
-		put_name(out, v[i]->name, v[i]->name_len, NAME_COLUMNS_MAX,
-			 false);
+		summary_text_name(out, v[i]->name, v[i]->name_len,
+				  SUMMARY_TEXT_NAME_MAX, false);
 		fprintf(out, "\n");
 	}
 	put_more(out, n, top, "slices");
@@ -250,8 +203,8 @@ static void print_memory_processes(FILE *out, const struct trace_summary *s,
 		fprintf(out, "%10s %10s %8" PRIu64 "  ",
 			fmt_bytes(a, sizeof(a), v[i]->peak_rss),
 			fmt_bytes(b, sizeof(b), v[i]->peak_swap), v[i]->pid);
-		put_name(out, names.process, names.process_len, NAME_WIDTH,
-			 false);
+		summary_text_name(out, names.process, names.process_len,
+				  NAME_WIDTH, false);
 		fprintf(out, "\n");
 	}
 	put_more(out, n, top, "processes");
@@ -266,11 +219,13 @@ static void print_memory_stall(FILE *out, const struct trace_summary *s,
 
 	trace_summary_names(s, t->tid, t->pid, &names);
 	fprintf(out, "%9s %9s %9s %9s %8" PRIu64 " %8" PRIu64 "  ",
-		fmt_ns(a, sizeof(a), memory_thread_stall_ns(t)),
-		fmt_ns(b, sizeof(b),
-		       t->stall_ns[MEMORY_STALL_DIRECT_RECLAIM]),
-		fmt_ns(c, sizeof(c), t->stall_ns[MEMORY_STALL_MEMCG_RECLAIM]),
-		fmt_ns(d, sizeof(d), t->stall_ns[MEMORY_STALL_COMPACTION]),
+		summary_text_ns(a, sizeof(a), memory_thread_stall_ns(t)),
+		summary_text_ns(b, sizeof(b),
+				t->stall_ns[MEMORY_STALL_DIRECT_RECLAIM]),
+		summary_text_ns(c, sizeof(c),
+				t->stall_ns[MEMORY_STALL_MEMCG_RECLAIM]),
+		summary_text_ns(d, sizeof(d),
+				t->stall_ns[MEMORY_STALL_COMPACTION]),
 		t->tid, names.pid);
 	put_thread_names(out, &names);
 }
@@ -312,8 +267,8 @@ static void print_memory(FILE *out, const struct trace_summary *s,
 		fprintf(out, "%10s %8" PRIu64 "  ",
 			fmt_bytes(a, sizeof(a), m->ooms[i].rss),
 			m->ooms[i].pid);
-		put_name(out, m->ooms[i].name, m->ooms[i].name_len,
-			 NAME_WIDTH, false);
+		summary_text_name(out, m->ooms[i].name, m->ooms[i].name_len,
+				  NAME_WIDTH, false);
 		fprintf(out, "\n");
 	}
 	if (m->ooms_lost)
@@ -330,7 +285,7 @@ int summary_text_write(FILE *out, const struct trace_summary *s,
 	int ret;
 
 	fprintf(out, "%s: %s traced, %" PRIu64 " records;", opt->input,
-		fmt_ns(span, sizeof(span), trace_summary_span_ns(s)),
+		summary_text_ns(span, sizeof(span), trace_summary_span_ns(s)),
 		rs->records);
 	print_drops(out, s, r);
 	summary_host_text(out, &s->host);
@@ -344,15 +299,4 @@ int summary_text_write(FILE *out, const struct trace_summary *s,
 	if (!ret)
 		ret = stacks_text_write(out, s, opt->top);
 	return ret;
-}
-
-void summary_text_name(FILE *out, const char *s, size_t len, int width,
-		       bool pad)
-{
-	put_name(out, s, len, width, pad);
-}
-
-const char *summary_text_ns(char *buf, size_t size, uint64_t ns)
-{
-	return fmt_ns(buf, size, ns);
 }

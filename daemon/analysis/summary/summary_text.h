@@ -33,13 +33,4 @@ int summary_text_write(FILE *out, const struct trace_summary *s,
 		       const struct fxt_reader *r,
 		       const struct summary_text_options *opt);
 
-/*
- * A name from the archive, escaped and cut to width columns (at most
- * 48), padded to them if pad; "-" when empty.
- */
-void summary_text_name(FILE *out, const char *s, size_t len, int width,
-		       bool pad);
-/* "812 ns", "12.3 us", "4.56 ms", "7.89 s": three figures. */
-const char *summary_text_ns(char *buf, size_t size, uint64_t ns);
-
 #endif /* FXT_SUMMARY_TEXT_H */

@@ -35,10 +35,27 @@ def events(path):
                 dict(ARG.findall(rest))
 
 
+EXEC = re.compile(r'^0x[0-9a-f]+\s+instant\s+ts=(\d+) thread=(\d+)/\d+ '
+                  r'category="kernel:proc" name="exec"')
+
+
+def exec_ts(path, pid):
+    """When process pid exec'd (0: not seen): its earlier values are those
+    of the program that forked it (tracectl record's child), not of the
+    workload."""
+    with open(path) as f:
+        for line in f:
+            m = EXEC.match(line)
+            if m and int(m.group(2)) == pid:
+                return int(m.group(1))
+    return 0
+
+
 def check_rss(dump, pid, total_mb, step_mb):
-    values = [int(a['anon']) for kind, _, p, _, name, a in events(dump)
+    since = exec_ts(dump, pid)
+    values = [int(a['anon']) for kind, ts, p, _, name, a in events(dump)
               if kind == 'counter' and p == pid and name == 'mem.rss'
-              and 'anon' in a]
+              and 'anon' in a and ts >= since]
     if not values:
         return f'no anon mem.rss counter of process {pid}'
     peak = max(values)

@@ -120,7 +120,8 @@ int main(int argc, char **argv)
 		 argv[2], dir);
 	run(cmd);
 	snprintf(want, sizeof(want), "STATUS=Tracing to %s/t.fxt (trace ", dir);
-	wait_for2(sock, want, "kernel off): 1 provider(s) connected, 8 bytes written");
+	/* The byte count depends on the host record (its names): not checked. */
+	wait_for2(sock, want, "kernel off): 1 provider(s) connected, ");
 	snprintf(cmd, sizeof(cmd), "%s stop >/dev/null", argv[2]);
 	run(cmd);
 	snprintf(want, sizeof(want),

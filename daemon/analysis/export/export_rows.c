@@ -39,8 +39,8 @@ static uint64_t realtime(const struct export_rows *x,
 		x->hc, fxt_ticks_to_ns(rec->provider, ticks));
 }
 
-struct rowbinary *export_rows_head(struct export_rows *x,
-				   enum export_table t, uint64_t ts)
+struct rowbinary *export_rows_head(struct export_rows *x, enum export_table t,
+				   uint64_t ts)
 {
 	struct rowbinary *b = &x->rows[t];
 
@@ -103,7 +103,7 @@ static void arg_text(struct rowbinary *b, const struct fxt_arg *a)
 static void instant(struct export_rows *x, const struct fxt_record *rec)
 {
 	struct rowbinary *b = export_rows_head(x, EXPORT_INSTANTS,
-				  realtime(x, rec, rec->event.ts));
+					       realtime(x, rec, rec->event.ts));
 	unsigned int i;
 
 	who(b, rec);
@@ -133,7 +133,7 @@ static bool arg_number(const struct fxt_arg *a, double *v)
 static void counter(struct export_rows *x, const struct fxt_record *rec)
 {
 	struct rowbinary *b = export_rows_head(x, EXPORT_COUNTERS,
-				  realtime(x, rec, rec->event.ts));
+					       realtime(x, rec, rec->event.ts));
 	unsigned int i, n = 0;
 	double v;
 
@@ -156,8 +156,8 @@ static void slice(struct export_rows *x, const struct fxt_record *rec,
 		  uint64_t start_ns, uint64_t end_ns, struct fxt_str category,
 		  struct fxt_str name)
 {
-	struct rowbinary *b = export_rows_head(x, EXPORT_SLICES,
-				  fxt_host_clock_to_realtime(x->hc, start_ns));
+	struct rowbinary *b = export_rows_head(
+		x, EXPORT_SLICES, fxt_host_clock_to_realtime(x->hc, start_ns));
 
 	rowbinary_u64(b, end_ns > start_ns ? end_ns - start_ns : 0);
 	rowbinary_u64(b, rec->event.thread.pid);
@@ -193,7 +193,8 @@ static int duration(struct export_rows *x, const struct fxt_record *rec)
 static void correlated(struct export_rows *x, const struct fxt_record *rec,
 		       enum export_table t, enum fxt_event_type first)
 {
-	struct rowbinary *b = export_rows_head(x, t, realtime(x, rec, rec->event.ts));
+	struct rowbinary *b =
+		export_rows_head(x, t, realtime(x, rec, rec->event.ts));
 
 	who(b, rec);
 	rowbinary_u64(b, rec->event.extra);
@@ -275,7 +276,7 @@ int export_rows_record(struct export_rows *x, const struct fxt_record *rec)
 	int err = 0;
 
 	if (stack_tables_take(&x->samples, rec))
-		return x->samples.err;	/* rows at the end: export_samples.h */
+		return x->samples.err; /* rows at the end: export_samples.h */
 	if (rec->type == FXT_RECORD_EVENT)
 		err = event(x, rec);
 	else if (rec->type == FXT_RECORD_SCHEDULING)

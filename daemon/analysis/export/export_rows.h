@@ -40,8 +40,8 @@ void export_rows_done(struct export_rows *x);
 int export_rows_record(struct export_rows *x, const struct fxt_record *rec);
 
 /* Appends host, trace_id and ts, the head of every event row of t. */
-struct rowbinary *export_rows_head(struct export_rows *x,
-				   enum export_table t, uint64_t ts);
+struct rowbinary *export_rows_head(struct export_rows *x, enum export_table t,
+				   uint64_t ts);
 
 /* Duration records that made no slice, once the archive is read. */
 uint64_t export_rows_left_out(const struct export_rows *x);

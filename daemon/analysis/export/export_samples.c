@@ -15,8 +15,7 @@ static void stack_names(struct rowbinary *b, const struct stack_profile *p,
 	for (node = leaf; node != STACK_NO_NODE; node = p->nodes[node].parent)
 		depth++;
 	rowbinary_varuint(b, depth);
-	for (node = leaf; node != STACK_NO_NODE;
-	     node = p->nodes[node].parent) {
+	for (node = leaf; node != STACK_NO_NODE; node = p->nodes[node].parent) {
 		const struct stack_function *f = stack_node_function(p, node);
 
 		rowbinary_string(b, f->name, f->name_len);

@@ -7,7 +7,7 @@
 q() { curl -sS --fail-with-body --max-time 120 "$URL" --data-binary "$1"; }
 
 # The rows of each table for a trace id, "slices=N instants=N ...".
-EVENT_TABLES="slices instants counters flows async context_switches wakeups"
+EVENT_TABLES="slices instants counters flows async context_switches wakeups samples"
 stored_counts() {
 	local t out=""
 	for t in $EVENT_TABLES; do
@@ -18,7 +18,8 @@ stored_counts() {
 
 # What the archive holds, in the same form: slices as tracectl summary
 # --json counts them (the sum of slices[].count), the other kinds the
-# records tracectl dump shows.
+# records tracectl dump shows, the samples as summary --json counts them
+# (on the CPU and off it).
 expected_counts() {
 	local json dump
 	json=$("$TRACECTL" summary --json --all "$1")
@@ -29,9 +30,11 @@ expected_counts() {
 		"$(grep -cx counter <<<"$dump" || true)" \
 		"$(grep -c '^flow_' <<<"$dump" || true)" \
 		"$(grep -c '^async_' <<<"$dump" || true)"
-	printf 'context_switches=%s wakeups=%s\n' \
+	printf 'context_switches=%s wakeups=%s samples=%s\n' \
 		"$(grep -cx context_switch <<<"$dump" || true)" \
-		"$(grep -cx thread_wakeup <<<"$dump" || true)"
+		"$(grep -cx thread_wakeup <<<"$dump" || true)" \
+		"$(jq '(.stacks.samples // 0) + (.stacks.offcpu_samples // 0)' \
+			<<<"$json")"
 }
 
 # summary's switch-ins: the switches to a thread (not to idle).

@@ -23,14 +23,14 @@ for i in 0 1 2 3; do
 	sw=$(expected_switch_ins "${FLEET[$i]}")
 	got=$(stored_switch_ins "${ids[$i]}")
 	[ "$got" = "$sw" ] && ok "switch-ins $got" || fail "switch-ins: stored $got, summary $sw"
-	got=$(q "SELECT slices + instants + counters + flows + async + context_switches + wakeups FROM fxtrace.traces WHERE trace_id = '${ids[$i]}' AND complete = 1")
+	got=$(q "SELECT slices + instants + counters + flows + async + context_switches + wakeups + samples FROM fxtrace.traces WHERE trace_id = '${ids[$i]}' AND complete = 1")
 	sum=$(tr ' ' '\n' <<<"$want" | cut -d= -f2 | paste -sd+ | bc)
 	[ "$got" = "$sum" ] && ok "traces row counts $got" || fail "traces row says '$got', want $sum"
 done
 
-# By construction (fleet_gen.c): 100 rounds, the awkward instant, the
+# By construction (fleet_gen.c): 100 rounds (110 samples), the awkward instant, the
 # host record and two clock readings.
-want="slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100"
+want="slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100 samples=110"
 got=$(stored_counts $TRACE_ALPHA)
 [ "$got" = "$want" ] && ok "alpha by construction" || fail "alpha: $got, want $want"
 

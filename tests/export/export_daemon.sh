@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Archives of the real manager into a real clickhouse-server: a trace
-# (with the kernel's scheduling when this machine can capture it), a
-# snapshot of a circular trace, and a trace of a manager and provider in
-# a time namespace whose BOOTTIME runs 300 s ahead (another "host" as far
-# as clocks go). Every event of each lands in ClickHouse (counts equal
-# tracectl summary --json and tracectl dump per archive), and every row's
-# REALTIME falls between the test's own readings of the wall clock
-# before and after, the namespace's 300 s of BOOTTIME taken out.
+# (with the kernel's scheduling and stack samples when this machine can
+# capture them), a snapshot of a circular trace, and a trace of a
+# manager and provider in a time namespace whose BOOTTIME runs 300 s
+# ahead (another "host" as far as clocks go). Every event of each lands
+# in ClickHouse (counts equal tracectl summary --json and tracectl dump
+# per archive), and every row's REALTIME falls between the test's own
+# readings of the wall clock before and after, the namespace's 300 s of
+# BOOTTIME taken out.
 . "$(dirname "$0")/../integration/lib.sh"
 . "$(dirname "$0")/counts.sh"
 
@@ -22,10 +23,13 @@ wall() { date +%s%N; }
 real0=$(wall)
 start_manager
 kernel=off
+sampling=()
 "$TRACECTL" start -o "$T/probe.fxt" --kernel=bpf >/dev/null 2>&1 &&
-	"$TRACECTL" stop >/dev/null && kernel=bpf
+	"$TRACECTL" stop >/dev/null && kernel=bpf &&
+	sampling=(--categories kernel:sched,kernel:proc,kernel:sample,kernel:offcpu
+		  --sample-rate 997)
 start_provider p --events 2000
-"$TRACECTL" start -o "$T/a.fxt" --kernel=$kernel >/dev/null
+"$TRACECTL" start -o "$T/a.fxt" --kernel=$kernel "${sampling[@]}" >/dev/null
 wait_wrote p
 "$TRACECTL" stop >/dev/null
 start_provider q --events 2000
@@ -72,4 +76,11 @@ for f in "${archives[@]}"; do
 	n=$(q "SELECT count() FROM fxtrace.instants WHERE trace_id = '$id' AND category != 'fxtrace'")
 	[ "$n" -gt 0 ] || fail "${f##*/}: no provider instant stored"
 done
+# With the kernel's stack samples, some are stored, with their names.
+if [ "$kernel" = bpf ]; then
+	id=$("$TRACECTL" summary --json "$T/a.fxt" | jq -r .host.trace_id)
+	n=$(q "SELECT count() FROM fxtrace.samples WHERE trace_id = '$id' AND notEmpty(stack) AND stack[1] != ''")
+	[ "$n" -gt 0 ] || fail "a.fxt: no stack sample with a named stack stored"
+	echo "a.fxt: $n samples with their stacks"
+fi
 echo "export_daemon: ok"

@@ -70,7 +70,7 @@ q "DROP TABLE fxtrace.counters"
 q "RENAME TABLE fxtrace.counters_kept TO fxtrace.counters"
 out=$("$TRACECTL" export -c "$URL" "${FLEET[1]}" 2>&1) || fail "export after the mend: $out"
 grep -q "replacing a partial export" <<<"$out" && ok "partial export replaced" || fail "said: $out"
-want="slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100"
+want="slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100 samples=110"
 got=$(stored_counts $TRACE_BETA)
 [ "$got" = "$want" ] && ok "beta whole, once: $got" || fail "beta: $got, want $want"
 got=$(q "SELECT groupArray(complete) FROM (SELECT complete FROM fxtrace.traces WHERE trace_id = '$TRACE_BETA' ORDER BY complete)")

@@ -44,6 +44,6 @@ done
 kill -TERM "$pid"
 wait "$pid" || fail "ExecStart: exit $?: $(cat "$work/unit.out")"
 got=$(stored_counts $TRACE_ALPHA)
-[ "$got" = "slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100" ] &&
+[ "$got" = "slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100 samples=110" ] &&
 	ok "the unit's command stores a snapshot" || fail "the unit's command: $got; $(cat "$work/unit.out")"
 finish

@@ -48,7 +48,7 @@ rc=0
 wait "$watcher" || rc=$?
 [ "$rc" -eq 0 ] && ok "SIGTERM: exit 0" || fail "SIGTERM: exit $rc"
 
-want="slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100"
+want="slices=200 instants=104 counters=100 flows=100 async=200 context_switches=200 wakeups=100 samples=110"
 for id in $TRACE_ALPHA $TRACE_BETA $TRACE_GAMMA; do
 	got=$(stored_counts $id)
 	[ "$got" = "$want" ] && ok "$id once: $got" || fail "$id: $got, want $want"
@@ -73,6 +73,6 @@ wait_for "a snapshot after the database was dropped is stored" complete_again
 kill -TERM "$watcher"
 wait "$watcher" || fail "second watcher: exit $?"
 got=$(stored_counts $TRACE_GAMMA2)
-want="slices=20 instants=14 counters=10 flows=10 async=20 context_switches=20 wakeups=10"
+want="slices=20 instants=14 counters=10 flows=10 async=20 context_switches=20 wakeups=10 samples=11"
 [ "$got" = "$want" ] && ok "gamma's short one: $got" || fail "gamma's short one: $got, want $want"
 finish

@@ -17,7 +17,8 @@
  *   - async "job" begin and end, id i;
  *   - a wakeup of tid 101, its switch-in INDEX us later on CPU 0, and
  *     the switch to idle 2 us after that (to the idle pseudo thread
- *     0x40000001 of weight INT32_MIN, as fxtraced writes it).
+ *     0x40000001 of weight INT32_MIN, as fxtraced writes it);
+ *   - stack samples (fleet_samples.h).
  * HOSTNAME "-": no host or clock record (an archive of an older fxtraced).
  * An instant named with every awkward byte (quotes, backslash, newline,
  * tab, 0x01, 0xff, a ';' and SQL) ends the trace: its name must arrive
@@ -33,12 +34,14 @@
 #include <fxt/fxt.h>
 #include <fxt/host_clock.h>
 
+#include "fleet_samples.h"
 #include "fxt_writer.h"
 
 #define WALL0 1700000000000000000ull
 #define STEP_NS 10000000ull
 #define MANAGER 1
 #define APP 2
+#define KERNEL 3
 
 /* An awkward name, byte for byte (the test knows it too). */
 static const char awkward[] = "it's \"quoted\"\\ \n\t\x01\xff'; DROP TABLE slices; --";
@@ -172,8 +175,13 @@ int main(int argc, char **argv)
 	}
 	fxt_write_provider_info(&w, APP, "app", 3);
 	fxt_write_init(&w, 1000000000);
-	for (i = 0; i < events; i++)
+	fleet_samples_begin(&w, KERNEL);
+	for (i = 0; i < events; i++) {
 		app_events(&w, i);
+		fleet_samples_event(&w, KERNEL, host_index, i,
+				    boot0 + i * STEP_NS + host_index * 100000ull);
+	}
+	fleet_samples_end(&w, KERNEL);
 	fxt_write_provider_section(&w, APP);
 	e = ev(boot0 + events * STEP_NS, 101, "app", awkward);
 	fxt_write_instant(&w, &e, FXT_SCOPE_THREAD);

@@ -28,6 +28,10 @@ alpha	100	100000	1000"
 want["one request across hosts"]="alpha	1700000000420100000	begin	request	43000
 beta	1700000000420200000	step	request	86000
 gamma	1700000000420300000	end	request	129000"
+# On-CPU samples (fleet_samples.h): one per round, in parse_request
+# every fifth round on beta and gamma, else in hot_loop: 100 + 80 + 88.
+want["functions burning CPU everywhere"]="hot_loop	3	268	2680000000
+parse_request	2	42	420000000"
 want["archives per host"]="alpha	1	200	200	0
 beta	1	200	200	0
 gamma	2	220	220	0"

@@ -1,83 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Three "hosts": a manager and a provider each, in time namespaces whose
-# CLOCK_BOOTTIME is 0, 300 and 720 s ahead (unshare --time --boottime),
-# each trace taken by its own manager; tracectl merge of the three
-# archives puts every tick on the first one's clock within 1 ms: each
-# tick's merged time, against the wall-clock moments read just before
-# and after it was stamped, gives the same REALTIME - BOOTTIME as the
-# first host's ticks. The merge conforms (dump --strict), each host's
-# pids are its own, its process names and providers carry its name.
+# Three "hosts" (hosts.sh: managers in time namespaces minutes apart);
+# tracectl merge of the three archives puts every tick on the first
+# one's clock within 1 ms: each tick's merged time, against the
+# wall-clock moments read just before and after it was stamped, gives
+# the same REALTIME - BOOTTIME as the first host's ticks. The merge
+# conforms (dump --strict), each host's pids are its own, its process
+# names and providers carry its name.
 . "$(dirname "$0")/../integration/lib.sh"
-: "${WALL_TICKS:?}"
-TOL_NS=1000000
-if [ "$(id -u)" -ne 0 ] || ! unshare --time --boottime 300 --fork true 2>/dev/null; then
-	echo "skip: time namespaces need root (unshare --time)"
-	exit 77
-fi
+. "$(dirname "$0")/hosts.sh"
 
-offsets=(0 300 720)
-for k in 0 1 2; do
-	# unshare ignores SIGTERM while it waits: the cleanup's SIGKILL of
-	# it takes its child along (--kill-child).
-	ns=(unshare --time --boottime "${offsets[k]}" --kill-child)
-	export FXTRACE_SOCKET="$T/h$k.sock"
-	"${ns[@]}" "$FXTRACED" --socket "$FXTRACE_SOCKET" --allow-uid "$(id -u)" \
-		--state-dir "$T/state$k" \
-		>"$T/fxtraced$k.log" 2>&1 &
-	BG_PIDS="$BG_PIDS $!"
-	poll "$TRACECTL" status
-	: >"$T/app$k.out"
-	"${ns[@]}" "$WALL_TICKS" "app$k" 40 10 >"$T/app$k.out" 2>&1 &
-	BG_PIDS="$BG_PIDS $!"
-	poll provider_connected "app$k"
-	"$TRACECTL" start -o "$T/h$k.fxt" --kernel=off --categories merge \
-		>/dev/null || fail "start on host $k"
-done
-for k in 0 1 2; do
-	export FXTRACE_SOCKET="$T/h$k.sock"
-	wait_wrote "app$k"
-	"$TRACECTL" stop >/dev/null || fail "stop on host $k"
-	check "$T/h$k.fxt" >/dev/null
-done
-
-"$TRACECTL" merge "$T/h0.fxt" "$T/h1.fxt" "$T/h2.fxt" -o "$T/fleet.fxt" \
-	2>"$T/merge.err" || fail "merge: $(cat "$T/merge.err")"
-cat "$T/merge.err"
+record_hosts
+merge_hosts
+merged_ticks_aligned 1000000 || fail "ticks not aligned"
 host=$(uname -n)
-for k in 1 2; do
-	grep -q "^tracectl merge: host $host#$((k + 1)) (.*h$k\.fxt): no CPU records; times -${offsets[k]}\.[0-9]* s (wall clock drift [-+][0-9.]* ppm)$" \
-		"$T/merge.err" || fail "host $k's clock shift not said"
-done
-"$TRACECTL" dump --strict "$T/fleet.fxt" >"$T/fleet.dump" ||
-	fail "the merge does not conform"
-
-# Each tick's REALTIME - BOOTTIME on the first host's clock lies within
-# [wall0 - ts, wall1 - ts]: every host's ranges meet, within TOL_NS.
-python3 - "$T/fleet.dump" "$host" "$TOL_NS" <<'PY' || fail "ticks not aligned"
-import re, sys
-dump, host, tol = sys.argv[1], sys.argv[2], int(sys.argv[3])
-lo, hi, hosts, ticks = {}, {}, set(), 0
-for line in open(dump):
-    m = re.search(r' instant +ts=(\d+) thread=(\d+)/(\d+) category="merge" '
-                  r'name="tick" n=(\d+) wall0=(\d+) wall1=(\d+)', line)
-    if not m:
-        continue
-    ts, pid, tid, n, w0, w1 = map(int, m.groups())
-    k = pid >> 22
-    if tid >> 22 != k:
-        sys.exit("tick %d: pid %d and tid %d of two hosts" % (n, pid, tid))
-    hosts.add(k)
-    ticks += 1
-    lo[k] = max(lo.get(k, -2**64), w0 - ts)
-    hi[k] = min(hi.get(k, 2**64), w1 - ts)
-if hosts != {0, 1, 2} or ticks != 120:
-    sys.exit("%d ticks of hosts %s, want 40 of 0, 1 and 2" % (ticks, sorted(hosts)))
-gap = max(lo.values()) - min(hi.values())
-print("largest disagreement between hosts: %d ns (bracket widths %s)" %
-      (gap, [hi[k] - lo[k] for k in sorted(hosts)]))
-sys.exit(gap > tol)
-PY
 for k in 0 1 2; do
 	suffix=$([ "$k" = 0 ] || echo "#$((k + 1))")
 	grep -q "provider_info .*name=\"$host$suffix/app$k\"" "$T/fleet.dump" ||

@@ -7,7 +7,16 @@
  * wall-clock moment of the stamp lies between them. Prints "wrote COUNT"
  * and waits to be killed (a stop still collects its buffer).
  *
- *   wall_ticks NAME COUNT PERIOD_MS
+ * With START_FILE, the ticks are numbered wall-clock moments, the same on
+ * every host: once the file holds T0 (REALTIME ns, written whole by a
+ * rename), tick n is the moment T0 + n x PERIOD_MS, stamped with the
+ * BOOTTIME this host's clocks give that moment (from the tightest of a
+ * few readings of REALTIME, BOOTTIME, REALTIME; waiting for the moment
+ * when it is ahead, right away when it is past). Its wall0 is the moment,
+ * wall1 the moment plus the reading's width: the stamp's true wall-clock
+ * time lies between them, as without START_FILE.
+ *
+ *   wall_ticks NAME COUNT PERIOD_MS [START_FILE]
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -33,24 +42,91 @@ static void sleep_ms(unsigned long ms)
 		;
 }
 
+/* Polls cond for up to a minute (then the test gave up): 0 or -1. */
+static int wait_for(int (*cond)(const char *), const char *arg)
+{
+	unsigned long waited = 0;
+
+	while (!cond(arg)) {
+		if (++waited > 60000)
+			return -1;
+		sleep_ms(1);
+	}
+	return 0;
+}
+
+static int category_on(const char *category)
+{
+	return fxt_category_enabled(category);
+}
+
+static uint64_t start_ns;
+
+static int start_read(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	unsigned long long v = 0;
+	int got;
+
+	if (!f)
+		return 0;
+	got = fscanf(f, "%llu", &v) == 1 && v;
+	fclose(f);
+	start_ns = v;
+	return got;
+}
+
+/* The BOOTTIME of wall-clock moment t; *width: the reading's width. */
+static uint64_t boottime_at(uint64_t t, uint64_t *width)
+{
+	uint64_t w0, w1, b, best = UINT64_MAX, stamp = 0;
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		w0 = realtime_ns();
+		b = fxt_now();
+		w1 = realtime_ns();
+		if (w1 - w0 < best) {
+			best = w1 - w0;
+			stamp = b + t - w0;
+		}
+	}
+	*width = best;
+	return stamp;
+}
+
+static void numbered_tick(unsigned long n, unsigned long period)
+{
+	uint64_t t = start_ns + (uint64_t)n * period * 1000000ull, width, b;
+	uint64_t now = realtime_ns();
+
+	if (t > now)
+		sleep_ms((unsigned long)((t - now) / 1000000));
+	b = boottime_at(t, &width);
+	TRACE_INSTANT_AT("merge", "tick", b, TRACE_SCOPE_THREAD,
+			 TRACE_ARG_U64("n", n), TRACE_ARG_U64("wall0", t),
+			 TRACE_ARG_U64("wall1", t + width));
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long count, period, waited = 0, n;
+	unsigned long count, period, n;
 	uint64_t w0, w1, b;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: wall_ticks NAME COUNT PERIOD_MS\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: wall_ticks NAME COUNT PERIOD_MS "
+				"[START_FILE]\n");
 		return 2;
 	}
 	count = strtoul(argv[2], NULL, 10);
 	period = strtoul(argv[3], NULL, 10);
 	fxt_provider_init(argv[1]);
-	while (!fxt_category_enabled("merge")) {
-		if (++waited > 60000)	/* a minute: the test gave up */
-			return 1;
-		sleep_ms(1);
-	}
-	for (n = 0; n < count; n++) {
+	if (wait_for(category_on, "merge") ||
+	    (argc == 5 && wait_for(start_read, argv[4])))
+		return 1;
+	for (n = 0; argc == 5 && n < count; n++)
+		numbered_tick(n, period);
+	for (n = 0; argc == 4 && n < count; n++) {
 		w0 = realtime_ns();
 		b = fxt_now();
 		w1 = realtime_ns();

@@ -8,6 +8,7 @@
 
 #include "export_archive.h"
 #include "export_rows.h"
+#include "export_samples.h"
 #include "export_sender.h"
 
 #define PROGRESS_EVERY 0x3fffu
@@ -185,6 +186,8 @@ static int read_rows(struct export_sender *snd, struct fxt_reader *r,
 			opt->progress(opt->progress_ctx,
 				      fxt_reader_stats(r)->bytes);
 	}
+	if (!ret)
+		ret = export_samples_rows(x, snd, chunk);
 	for (t = 0; !ret && t < EXPORT_EVENT_TABLES; t++)
 		if (x->rows[t].len)
 			ret = export_sender_send(snd, t, &x->rows[t]);

@@ -13,6 +13,7 @@ void export_rows_init(struct export_rows *x, const struct fxt_host_clock *hc)
 	x->hc = hc;
 	x->host_len = strlen(hc->hostname);
 	slice_stacks_init(&x->stacks);
+	stack_tables_init(&x->samples);
 }
 
 void export_rows_done(struct export_rows *x)
@@ -22,6 +23,7 @@ void export_rows_done(struct export_rows *x)
 	for (i = 0; i < EXPORT_EVENT_TABLES; i++)
 		rowbinary_free(&x->rows[i]);
 	slice_stacks_free(&x->stacks);
+	stack_tables_free(&x->samples);
 }
 
 uint64_t export_rows_left_out(const struct export_rows *x)
@@ -37,9 +39,8 @@ static uint64_t realtime(const struct export_rows *x,
 		x->hc, fxt_ticks_to_ns(rec->provider, ticks));
 }
 
-/* host, trace_id, ts: the head of every event row. */
-static struct rowbinary *row(struct export_rows *x, enum export_table t,
-			     uint64_t ts)
+struct rowbinary *export_rows_head(struct export_rows *x, enum export_table t,
+				   uint64_t ts)
 {
 	struct rowbinary *b = &x->rows[t];
 
@@ -101,8 +102,8 @@ static void arg_text(struct rowbinary *b, const struct fxt_arg *a)
 
 static void instant(struct export_rows *x, const struct fxt_record *rec)
 {
-	struct rowbinary *b = row(x, EXPORT_INSTANTS,
-				  realtime(x, rec, rec->event.ts));
+	struct rowbinary *b = export_rows_head(x, EXPORT_INSTANTS,
+					       realtime(x, rec, rec->event.ts));
 	unsigned int i;
 
 	who(b, rec);
@@ -131,8 +132,8 @@ static bool arg_number(const struct fxt_arg *a, double *v)
 /* A counter's numeric arguments (the values it counts). */
 static void counter(struct export_rows *x, const struct fxt_record *rec)
 {
-	struct rowbinary *b = row(x, EXPORT_COUNTERS,
-				  realtime(x, rec, rec->event.ts));
+	struct rowbinary *b = export_rows_head(x, EXPORT_COUNTERS,
+					       realtime(x, rec, rec->event.ts));
 	unsigned int i, n = 0;
 	double v;
 
@@ -155,8 +156,8 @@ static void slice(struct export_rows *x, const struct fxt_record *rec,
 		  uint64_t start_ns, uint64_t end_ns, struct fxt_str category,
 		  struct fxt_str name)
 {
-	struct rowbinary *b = row(x, EXPORT_SLICES,
-				  fxt_host_clock_to_realtime(x->hc, start_ns));
+	struct rowbinary *b = export_rows_head(
+		x, EXPORT_SLICES, fxt_host_clock_to_realtime(x->hc, start_ns));
 
 	rowbinary_u64(b, end_ns > start_ns ? end_ns - start_ns : 0);
 	rowbinary_u64(b, rec->event.thread.pid);
@@ -192,7 +193,8 @@ static int duration(struct export_rows *x, const struct fxt_record *rec)
 static void correlated(struct export_rows *x, const struct fxt_record *rec,
 		       enum export_table t, enum fxt_event_type first)
 {
-	struct rowbinary *b = row(x, t, realtime(x, rec, rec->event.ts));
+	struct rowbinary *b =
+		export_rows_head(x, t, realtime(x, rec, rec->event.ts));
 
 	who(b, rec);
 	rowbinary_u64(b, rec->event.extra);
@@ -248,7 +250,7 @@ static void sched(struct export_rows *x, const struct fxt_record *rec)
 	struct rowbinary *b;
 
 	if (rec->sched.type == FXT_SCHED_THREAD_WAKEUP) {
-		b = row(x, EXPORT_WAKEUPS, ts);
+		b = export_rows_head(x, EXPORT_WAKEUPS, ts);
 		rowbinary_u32(b, rec->sched.cpu);
 		rowbinary_u64(b, rec->sched.woken.pid);
 		rowbinary_u64(b, rec->sched.woken.tid);
@@ -257,7 +259,7 @@ static void sched(struct export_rows *x, const struct fxt_record *rec)
 	if (rec->sched.type != FXT_SCHED_CONTEXT_SWITCH &&
 	    rec->sched.type != FXT_SCHED_LEGACY_CONTEXT_SWITCH)
 		return;
-	b = row(x, EXPORT_CONTEXT_SWITCHES, ts);
+	b = export_rows_head(x, EXPORT_CONTEXT_SWITCHES, ts);
 	rowbinary_u32(b, rec->sched.cpu);
 	rowbinary_u64(b, rec->sched.out_thread.pid);
 	rowbinary_u64(b, tid_or_idle(rec, "outgoing_weight",
@@ -273,6 +275,8 @@ int export_rows_record(struct export_rows *x, const struct fxt_record *rec)
 	unsigned int i;
 	int err = 0;
 
+	if (stack_tables_take(&x->samples, rec))
+		return x->samples.err; /* rows at the end: export_samples.h */
 	if (rec->type == FXT_RECORD_EVENT)
 		err = event(x, rec);
 	else if (rec->type == FXT_RECORD_SCHEDULING)

@@ -17,6 +17,7 @@
 #include "host_clock.h"
 #include "rowbinary.h"
 #include "slice_stacks.h"
+#include "stack_tables.h"
 
 struct export_rows {
 	const struct fxt_host_clock *hc;
@@ -26,6 +27,9 @@ struct export_rows {
 	/* duration records that made no slice: an end closing nothing */
 	uint64_t unmatched_ends;
 	struct slice_stacks stacks;
+	/* the stack records, collected until the archive's end (the
+	 * symbols may come last): export_samples.h makes their rows */
+	struct stack_tables samples;
 };
 
 /* hc (with a host and a checked trace id) must outlive x. */
@@ -34,6 +38,10 @@ void export_rows_done(struct export_rows *x);
 
 /* The record's row, if it makes one: 0, or -ENOMEM. */
 int export_rows_record(struct export_rows *x, const struct fxt_record *rec);
+
+/* Appends host, trace_id and ts, the head of every event row of t. */
+struct rowbinary *export_rows_head(struct export_rows *x, enum export_table t,
+				   uint64_t ts);
 
 /* Duration records that made no slice, once the archive is read. */
 uint64_t export_rows_left_out(const struct export_rows *x);

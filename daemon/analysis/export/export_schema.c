@@ -54,6 +54,15 @@ static const struct export_column wakeups[] = {
 	{ "tid", "UInt64" }, { NULL, NULL },
 };
 
+/* Stack samples, on the CPU or blocked: the stack's function names,
+ * leaf first, as tracectl summary names them. */
+static const struct export_column samples[] = {
+	EVENT_HEAD, { "pid", "UInt64" }, { "tid", "UInt64" },
+	{ "cpu", "UInt32" }, { "kind", "Enum8('cpu' = 0, 'offcpu' = 1)" },
+	{ "weight", "UInt64" }, { "stack", "Array(String)" },
+	{ NULL, NULL },
+};
+
 static const struct export_column traces[] = {
 	{ "trace_id", "FixedString(32)" }, { "host", "String" },
 	{ "machine_id", "String" }, { "boot_id", "String" },
@@ -64,7 +73,8 @@ static const struct export_column traces[] = {
 	{ "slices", "UInt64" }, { "instants", "UInt64" },
 	{ "counters", "UInt64" }, { "flows", "UInt64" },
 	{ "async", "UInt64" }, { "context_switches", "UInt64" },
-	{ "wakeups", "UInt64" }, { "left_out", "UInt64" },
+	{ "wakeups", "UInt64" }, { "samples", "UInt64" },
+	{ "left_out", "UInt64" },
 	{ NULL, NULL },
 };
 
@@ -78,6 +88,7 @@ static const struct export_table_schema tables[EXPORT_TABLES] = {
 	[EXPORT_CONTEXT_SWITCHES] = { "context_switches", context_switches,
 				      "(host, cpu, ts)" },
 	[EXPORT_WAKEUPS] = { "wakeups", wakeups, "(host, ts)" },
+	[EXPORT_SAMPLES] = { "samples", samples, "(host, ts)" },
 	[EXPORT_TRACES] = { "traces", traces, "(trace_id, complete)" },
 };
 

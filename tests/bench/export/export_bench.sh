@@ -7,8 +7,9 @@
 # nothing is "already stored"). The server shares the machine's CPUs.
 #
 # usage: export_bench.sh BUILDDIR [ROUNDS] [RUNS]
-# ROUNDS of fleet_gen (10 events each; default 500000: 5 M events, about
-# 280 MiB of archive). Prints one line per run and, last,
+# ROUNDS of fleet_gen (10 events and 1.1 stack samples each; default
+# 500000: 5.55 M rows, about 310 MiB of archive; the samples are held
+# until the archive's end, as tracectl summary holds them). Prints one line per run and, last,
 #   EXPORT_BENCH events=N events_per_s=N rss_kb=N cpu_ms=N wall_ms=N bytes=N
 set -eu -o pipefail
 

@@ -127,11 +127,11 @@ static size_t raw(uint64_t *w, unsigned int kind, uint64_t ts, uint32_t nk,
 		  const uint64_t *kpc, uint32_t nu, const uint64_t *upc,
 		  uint64_t weight)
 {
-	fxt_ksample_write_head((__u64 *)w, kind, ts, PID, TID, 1, nk, nu,
+	fxt_ksample_write_head((__u64 *)w, kind, ts, PID, TID, 1, nk, nu, 0,
 			       weight);
 	memcpy(w + FXT_KSAMPLE_HEAD_WORDS, kpc, nk * sizeof(*kpc));
 	memcpy(w + FXT_KSAMPLE_HEAD_WORDS + nk, upc, nu * sizeof(*upc));
-	return fxt_ksample_words(nk, nu);
+	return fxt_ksample_words(nk, nu, 0);
 }
 
 /* The promise: no word of the output inside the kernel's text. */

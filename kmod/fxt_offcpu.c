@@ -49,7 +49,9 @@ struct fxt_offcpu_entry {
 	u64 ts;		/* when */
 	u32 nk;
 	u32 nu;
-	u64 pcs[FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX];
+	u32 ns;
+	/* kernel PCs, user PCs, user sp and stack words (ksample.h) */
+	u64 pcs[FXT_KSAMPLE_MAX_WORDS - FXT_KSAMPLE_HEAD_WORDS];
 };
 
 struct fxt_offcpu_bucket {
@@ -122,10 +124,11 @@ static void fxt_offcpu_save(struct fxt_session *s, struct task_struct *prev,
 	u64 *pcs = &b->w[FXT_KSAMPLE_HEAD_WORDS];
 	struct fxt_offcpu_entry *e;
 	bool evicted = false;
-	u32 nk, nu;
+	u32 nk, nu, ns;
 
 	nk = fxt_stack_kernel(b, 0, pcs);
 	nu = fxt_stack_user(NULL, pcs + nk);
+	ns = nu ? fxt_stack_user_words(NULL, pcs + nk + nu) : 0;
 	raw_spin_lock(&bk->lock);
 	e = fxt_offcpu_place(bk, prev->pid, &evicted);
 	WRITE_ONCE(e->tid, prev->pid);
@@ -133,7 +136,9 @@ static void fxt_offcpu_save(struct fxt_session *s, struct task_struct *prev,
 	e->ts = now;
 	e->nk = nk;
 	e->nu = nu;
-	memcpy(e->pcs, pcs, (nk + nu) * sizeof(*pcs));
+	e->ns = ns;
+	memcpy(e->pcs, pcs,
+	       (nk + nu + fxt_ksample_stack_tail(ns)) * sizeof(*pcs));
 	raw_spin_unlock(&bk->lock);
 	if (evicted)
 		fxt_ring_count_drop(fxt_session_this_ring(s),
@@ -148,7 +153,7 @@ static void fxt_offcpu_resume(struct fxt_session *s, struct task_struct *next,
 	struct fxt_offcpu_bucket *bk = fxt_offcpu_bucket_of(next->pid);
 	struct fxt_offcpu_entry *e = NULL;
 	u64 blocked = 0, ts = 0;
-	u32 nk = 0, nu = 0, cpu = 0;
+	u32 nk = 0, nu = 0, ns = 0, cpu = 0;
 	bool write = false;
 	unsigned int i;
 
@@ -169,19 +174,21 @@ static void fxt_offcpu_resume(struct fxt_session *s, struct task_struct *next,
 		write = blocked >= READ_ONCE(s->offcpu_min_ns);
 		nk = e->nk;
 		nu = e->nu;
+		ns = e->ns;
 		cpu = e->cpu;
 		if (write)
 			memcpy(&b->w[FXT_KSAMPLE_HEAD_WORDS], e->pcs,
-			       (nk + nu) * sizeof(*e->pcs));
+			       (nk + nu + fxt_ksample_stack_tail(ns)) *
+				       sizeof(*e->pcs));
 		WRITE_ONCE(e->tid, 0);
 	}
 	raw_spin_unlock(&bk->lock);
 	if (!write)
 		return;
 	fxt_ksample_write_head(b->w, FXT_KSAMPLE_OFFCPU, ts, next->tgid,
-			       next->pid, cpu, nk, nu, blocked);
+			       next->pid, cpu, nk, nu, ns, blocked);
 	fxt_ring_write(fxt_session_this_ring(s), FXT_SCHED_EV_BIT_OFFCPU, b->w,
-		       fxt_ksample_words(nk, nu));
+		       fxt_ksample_words(nk, nu, ns));
 }
 
 void fxt_probe_offcpu(void *data, bool preempt, struct task_struct *prev,

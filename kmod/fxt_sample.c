@@ -62,6 +62,12 @@ struct fxt_user_frame {
 	unsigned long ret;
 };
 
+/* regs when user mode, else those current entered the kernel with. */
+static struct pt_regs *fxt_user_regs(struct pt_regs *regs)
+{
+	return regs && user_mode(regs) ? regs : task_pt_regs(current);
+}
+
 u32 fxt_stack_user(struct pt_regs *regs, u64 *pcs)
 {
 	struct fxt_user_frame frame;
@@ -70,8 +76,7 @@ u32 fxt_stack_user(struct pt_regs *regs, u64 *pcs)
 
 	if (!current->mm || (current->flags & PF_KTHREAD))
 		return 0;
-	if (!regs || !user_mode(regs))
-		regs = task_pt_regs(current);
+	regs = fxt_user_regs(regs);
 	pcs[n++] = instruction_pointer(regs);
 #ifdef CONFIG_X86_64
 	/* 32-bit frames are another layout: their leaf only. */
@@ -96,6 +101,25 @@ u32 fxt_stack_user(struct pt_regs *regs, u64 *pcs)
 	return n;
 }
 
+u32 fxt_stack_user_words(struct pt_regs *regs, u64 *at)
+{
+	unsigned long sp;
+
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return 0;
+	regs = fxt_user_regs(regs);
+#ifdef CONFIG_X86_64
+	if (!user_64bit_mode(regs))
+		return 0;
+#endif
+	sp = user_stack_pointer(regs);
+	if (copy_from_user_nofault(&at[1], (const void __user *)sp,
+				   FXT_KSAMPLE_STACK_MAX * sizeof(*at)))
+		return 0;
+	at[0] = sp;
+	return FXT_KSAMPLE_STACK_MAX;
+}
+
 static struct perf_event **fxt_sample_events;
 static struct fxt_stack_buf __percpu *fxt_sample_bufs;
 
@@ -107,7 +131,7 @@ static void fxt_sample_overflow(struct perf_event *event,
 	struct fxt_session *s = event->overflow_handler_context;
 	u64 now = ktime_get_boot_fast_ns();
 	struct fxt_stack_buf *b;
-	u32 nk = 0, nu;
+	u32 nk = 0, nu, ns;
 	u64 *pcs;
 
 	if (is_idle_task(current))
@@ -117,11 +141,12 @@ static void fxt_sample_overflow(struct perf_event *event,
 	if (!user_mode(regs))
 		nk = fxt_stack_kernel(b, instruction_pointer(regs), pcs);
 	nu = fxt_stack_user(regs, pcs + nk);
+	ns = nu ? fxt_stack_user_words(regs, pcs + nk + nu) : 0;
 	fxt_ksample_write_head(b->w, FXT_KSAMPLE_ONCPU, now, current->tgid,
-			       current->pid, smp_processor_id(), nk, nu,
+			       current->pid, smp_processor_id(), nk, nu, ns,
 			       s->sample_period_ns);
 	fxt_ring_write(fxt_session_this_ring(s), FXT_SCHED_EV_BIT_SAMPLE, b->w,
-		       fxt_ksample_words(nk, nu));
+		       fxt_ksample_words(nk, nu, ns));
 }
 
 static struct perf_event *fxt_sample_counter(struct fxt_session *s,

@@ -45,6 +45,12 @@ u32 fxt_stack_kernel(struct fxt_stack_buf *b, unsigned long leaf, u64 *pcs);
  * kernel threads.
  */
 u32 fxt_stack_user(struct pt_regs *regs, u64 *pcs);
+/*
+ * The current thread's user stack pointer into at[0], and the
+ * FXT_KSAMPLE_STACK_MAX words at it after (the same registers as
+ * fxt_stack_user()): how many words, 0 when none could be read.
+ */
+u32 fxt_stack_user_words(struct pt_regs *regs, u64 *at);
 
 /* With FXT_SCHED_EV_SAMPLE: a counter per online CPU; under s->lock. */
 int fxt_sample_start(struct fxt_session *s);

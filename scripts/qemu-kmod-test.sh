@@ -74,7 +74,7 @@ build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/fxtraced/fxtraced
 tests/integration/proto-provider tests/kernel/check-kcat
 tests/kernel/check-kmem tests/kernel/check-kstack tests/stacks/stack-workload
-tests/stacks/check-raw-samples tests/bench/bpf/bpf_overhead"
+tests/stacks/check-stack-samples tests/bench/bpf/bpf_overhead"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -96,10 +96,11 @@ cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
 cp scripts/qemu/e2e_latency.sh "$work/root/bin/e2e_latency.sh"
 cp scripts/qemu/e2e_mem.sh "$work/root/bin/e2e_mem.sh"
 cp scripts/qemu/e2e_stacks.sh "$work/root/bin/e2e_stacks.sh"
-# The guest has no nm: stack-workload's function sizes from here.
+# The guest has no nm: stack-workload's function sizes and ELF addresses
+# from here.
 [ ! -x "$build/tests/stacks/stack-workload" ] ||
 	nm -S "$build/tests/stacks/stack-workload" |
-	awk '$4 == "burn_seventy" || $4 == "burn_thirty" { print $4, $2 }' \
+	awk '$4 == "burn_seventy" || $4 == "burn_thirty" { print $4, $2, $1 }' \
 		>"$work/root/stack-workload.sizes"
 
 cp /bin/busybox "$work/root/bin/busybox"

@@ -302,6 +302,9 @@ static int write_drops(struct kernel_source *ks)
 	if (st.perfetto_dropped)
 		log_warning("%" PRIu64 " stack samples are in the archive but not in its Perfetto data (it keeps %u at most)",
 			    st.perfetto_dropped, PROFILE_PERFETTO_SAMPLES_MAX);
+	if (st.leaf_caller_unknown)
+		log_info("%" PRIu64 " stack samples lack the caller of a user function without a frame pointer (its return address was not read)",
+			 st.leaf_caller_unknown);
 	if (!st.dropped)
 		return 0;
 	r = archive_begin_section(ks->archive, ks->id, "kernel", &ks->visited,

@@ -482,11 +482,12 @@ static const char *arena_copy(struct usyms *u, const char *name)
 	return p;
 }
 
-int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
-		 size_t build_id_len, uint64_t vaddr, const char **name)
+/* f ready, and its build id build_id if one is given. */
+static int file_checked(struct usyms *u, const char *path,
+			const uint8_t *build_id, size_t build_id_len,
+			struct usyms_file **ret)
 {
 	struct usyms_file *f;
-	struct usyms_sym *s;
 	int r = file_ready(u, path, &f);
 
 	if (r < 0)
@@ -495,6 +496,31 @@ int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
 	    (build_id_len != f->build_id_len ||
 	     memcmp(build_id, f->build_id, build_id_len)))
 		return -ESTALE;
+	*ret = f;
+	return 0;
+}
+
+int usyms_module(struct usyms *u, const char *path, const uint8_t *build_id,
+		 size_t build_id_len, Dwfl_Module **mod)
+{
+	struct usyms_file *f;
+	int r = file_checked(u, path, build_id, build_id_len, &f);
+
+	if (r < 0)
+		return r;
+	*mod = f->mod;
+	return 0;
+}
+
+int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
+		 size_t build_id_len, uint64_t vaddr, const char **name)
+{
+	struct usyms_file *f;
+	struct usyms_sym *s;
+	int r = file_checked(u, path, build_id, build_id_len, &f);
+
+	if (r < 0)
+		return r;
 	if (!f->symtab_built) {
 		r = usyms_symtab_build(f->mod, &f->symtab);
 		if (r < 0)

@@ -4,7 +4,8 @@
  * each file is opened once (cached by path) and looked up by its own ELF
  * virtual addresses. Symbol tables come from the file's .symtab, else
  * its separate debug file (/usr/lib/debug/.build-id/xx/yyyy.debug or a
- * debuglink), else .gnu_debugdata, else .dynsym. DWARF is never read.
+ * debuglink), else .gnu_debugdata, else .dynsym. Of DWARF only call
+ * frame information is read (usyms_leaf_return_slot()).
  * The files named are opened as they are now: a build id given by the
  * caller (the one the process mapped) must match, else -ESTALE.
  */
@@ -39,6 +40,20 @@ int usyms_file_offset_to_vaddr(struct usyms *u, const char *path, uint64_t off,
  */
 int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
 		 size_t build_id_len, uint64_t vaddr, const char **name);
+
+/*
+ * Where the return address of the function executing at vaddr in path
+ * is, for a leaf frame the frame-pointer walk cannot see: when its call
+ * frame information (.eh_frame, else .debug_frame) computes the CFA from
+ * the stack pointer, *sp_offset is the return address's offset from the
+ * stack pointer at vaddr. -ENOENT when the CFA is computed otherwise
+ * (from the frame pointer: the frame is in the chain already), the
+ * return address is not in memory, or vaddr has no CFI; -ESTALE and
+ * -errno as usyms_lookup().
+ */
+int usyms_leaf_return_slot(struct usyms *u, const char *path,
+			   const uint8_t *build_id, size_t build_id_len,
+			   uint64_t vaddr, uint64_t *sp_offset);
 
 void usyms_free(struct usyms *u);
 

@@ -31,4 +31,12 @@ int usyms_symtab_build(Dwfl_Module *mod, struct usyms_symtab *t);
 struct usyms_sym *usyms_symtab_find(const struct usyms_symtab *t, uint64_t addr);
 void usyms_symtab_clear(struct usyms_symtab *t);
 
+struct usyms;
+/*
+ * The libdwfl module of path (at its own addresses, bias 0), as
+ * usyms_lookup() checks it; valid until the next call on u.
+ */
+int usyms_module(struct usyms *u, const char *path, const uint8_t *build_id,
+		 size_t build_id_len, Dwfl_Module **mod);
+
 #endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

@@ -85,6 +85,7 @@ enum fxt_kdev_string {
 	FXT_KDEV_STR_STACKS,
 	FXT_KDEV_STR_SYMBOLS,
 	FXT_KDEV_STR_PERFETTO_DROPPED,
+	FXT_KDEV_STR_USER_STACK_WORDS,	/* include/fxt/ksample.h */
 	FXT_KDEV_STR_END,
 };
 
@@ -105,7 +106,8 @@ enum fxt_kdev_string {
 	  "kernel:sample", "cpu_sample", "kernel:offcpu", "offcpu", "cpu", \
 	  "kernel_frames", "period_ns", "blocked_ns",                      \
 	  "stack", "perfetto", "fxtrace:mappings", "fxtrace:frames",       \
-	  "fxtrace:stacks", "fxtrace:symbols", "fxtrace:perfetto_dropped" }
+	  "fxtrace:stacks", "fxtrace:symbols", "fxtrace:perfetto_dropped", \
+	  "user_stack_words" }
 
 /*
  * Records of these categories that belong to no thread (counters of a

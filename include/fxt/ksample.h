@@ -13,16 +13,27 @@
  *   0     large header: size in words, large type 0, format 0
  *   1     format header: category and name (indexed kdev strings
  *         "kernel:sample"/"cpu_sample" or "kernel:offcpu"/"offcpu"),
- *         3 arguments, thread ref 0 (inline)
+ *         4 arguments, thread ref 0 (inline)
  *   2     timestamp, CLOCK_BOOTTIME ns: the sample's time, or for
  *         off-CPU the time the thread was switched out
  *   3, 4  pid (tgid), tid
  *   5     uint32 "cpu"
  *   6     uint32 "kernel_frames" = nk
- *   7, 8  uint64 "period_ns" (on-CPU) or "blocked_ns" (off-CPU: its
+ *   7     uint32 "user_stack_words" = ns
+ *   8, 9  uint64 "period_ns" (on-CPU) or "blocked_ns" (off-CPU: its
  *         switch-in minus its switch-out)
- *   9     blob size in bytes = (nk + nu) * 8
- *   10..  nk kernel PCs leaf first, then nu user PCs leaf first
+ *   10    blob size in bytes = (nk + nu + (ns ? 1 + ns : 0)) * 8
+ *   11..  nk kernel PCs leaf first, then nu user PCs leaf first, then
+ *         when ns > 0: the user stack pointer and the ns words at it
+ *
+ * The user stack words let the manager find the caller of a leaf
+ * function that keeps no frame pointer (a libc syscall wrapper such as
+ * read(): "sub $0x28,%rsp; syscall"), which the frame-pointer walk
+ * skips: its return address is in these words, where the function's
+ * call frame information says. FXT_KSAMPLE_STACK_MAX covers the frames
+ * of glibc's syscall wrappers (read, write, poll, epoll_wait, accept,
+ * clock_nanosleep: 0x28 bytes, return address at word 5; select: six
+ * pushes and 0x38 bytes, return address at word 13).
  *
  * Kernel threads have no user PCs; the idle task is never sampled.
  * Off-CPU records are written at the thread's switch-in, with the stacks
@@ -39,10 +50,13 @@
 /* The kernel PCs and user PCs a record holds at most. */
 #define FXT_KSAMPLE_KERNEL_MAX 64u
 #define FXT_KSAMPLE_USER_MAX 127u	/* the kernel's perf_event_max_stack */
+/* The words at the user stack pointer a record holds at most. */
+#define FXT_KSAMPLE_STACK_MAX 16u
 /* Words before the PCs. */
-#define FXT_KSAMPLE_HEAD_WORDS 10u
-#define FXT_KSAMPLE_MAX_WORDS \
-	(FXT_KSAMPLE_HEAD_WORDS + FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX)
+#define FXT_KSAMPLE_HEAD_WORDS 11u
+#define FXT_KSAMPLE_MAX_WORDS                                             \
+	(FXT_KSAMPLE_HEAD_WORDS + FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX + \
+	 1 + FXT_KSAMPLE_STACK_MAX)
 /* Where the timestamp is (word 1 in every other kernel record). */
 #define FXT_KSAMPLE_TS_WORD 2u
 #define FXT_KSAMPLE_PID_WORD 3u
@@ -64,10 +78,17 @@ static inline __u32 fxt_ksample_user_frames(__u32 nu)
 	return nu < FXT_KSAMPLE_USER_MAX ? nu : FXT_KSAMPLE_USER_MAX;
 }
 
-static inline __u32 fxt_ksample_words(__u32 nk, __u32 nu)
+/* The words after the PCs: none, or the user sp and ns words. */
+static inline __u32 fxt_ksample_stack_tail(__u32 ns)
+{
+	return ns ? 1 + (ns < FXT_KSAMPLE_STACK_MAX ? ns :
+			 FXT_KSAMPLE_STACK_MAX) : 0;
+}
+
+static inline __u32 fxt_ksample_words(__u32 nk, __u32 nu, __u32 ns)
 {
 	return FXT_KSAMPLE_HEAD_WORDS + fxt_ksample_kernel_frames(nk) +
-	       fxt_ksample_user_frames(nu);
+	       fxt_ksample_user_frames(nu) + fxt_ksample_stack_tail(ns);
 }
 
 static inline __u64 fxt_ksample_format_word(unsigned int kind)
@@ -76,7 +97,7 @@ static inline __u64 fxt_ksample_format_word(unsigned int kind)
 
 	return fxt_large_blob_format_word(
 		off ? FXT_KDEV_STR_CAT_OFFCPU : FXT_KDEV_STR_CAT_SAMPLE,
-		off ? FXT_KDEV_STR_OFFCPU : FXT_KDEV_STR_CPU_SAMPLE, 3, 0);
+		off ? FXT_KDEV_STR_OFFCPU : FXT_KDEV_STR_CPU_SAMPLE, 4, 0);
 }
 
 static inline __u64 fxt_ksample_weight_arg(unsigned int kind)
@@ -90,19 +111,21 @@ static inline __u64 fxt_ksample_weight_arg(unsigned int kind)
 
 /*
  * The FXT_KSAMPLE_HEAD_WORDS words before the PCs of a record of
- * fxt_ksample_words(nk, nu) words; the caller puts the
+ * fxt_ksample_words(nk, nu, ns) words; the caller puts the
  * fxt_ksample_kernel_frames(nk) kernel PCs at w + FXT_KSAMPLE_HEAD_WORDS,
- * then the fxt_ksample_user_frames(nu) user PCs.
+ * then the fxt_ksample_user_frames(nu) user PCs, then (ns > 0) the user
+ * sp and min(ns, FXT_KSAMPLE_STACK_MAX) words read at it.
  */
 static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
 					  __u64 ts, __u64 pid, __u64 tid,
 					  __u32 cpu, __u32 nk, __u32 nu,
-					  __u64 weight_ns)
+					  __u32 ns, __u64 weight_ns)
 {
 	__u32 k = fxt_ksample_kernel_frames(nk);
 	__u32 u = fxt_ksample_user_frames(nu);
+	__u32 t = fxt_ksample_stack_tail(ns);
 
-	w[0] = fxt_large_blob_header(fxt_ksample_words(nk, nu),
+	w[0] = fxt_large_blob_header(fxt_ksample_words(nk, nu, ns),
 				     FXT_LARGE_BLOB_WITH_METADATA);
 	w[1] = fxt_ksample_format_word(kind);
 	w[2] = ts;
@@ -110,9 +133,11 @@ static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
 	w[4] = tid;
 	w[5] = fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, cpu);
 	w[6] = fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, k);
-	w[7] = fxt_ksample_weight_arg(kind);
-	w[8] = weight_ns;
-	w[9] = (__u64)(k + u) * FXT_WORD_BYTES;
+	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS,
+				   t ? t - 1 : 0);
+	w[8] = fxt_ksample_weight_arg(kind);
+	w[9] = weight_ns;
+	w[10] = (__u64)(k + u + t) * FXT_WORD_BYTES;
 }
 
 /* Whether the first two words of a record are those of a raw sample. */
@@ -135,8 +160,11 @@ struct fxt_ksample {
 	__u32 cpu;
 	__u32 nk;	/* kernel PCs, at pcs[0 .. nk - 1] */
 	__u32 nu;	/* user PCs, at pcs[nk .. nk + nu - 1] */
+	__u32 ns;	/* user stack words, at stack[0 .. ns - 1] */
 	__u64 weight_ns;	/* period_ns or blocked_ns */
+	__u64 user_sp;	/* where stack was read (ns > 0) */
 	const __u64 *pcs;
+	const __u64 *stack;
 };
 
 /*
@@ -147,7 +175,7 @@ struct fxt_ksample {
 static inline int fxt_ksample_parse(const __u64 *w, __u64 words,
 				    struct fxt_ksample *s)
 {
-	__u64 frames;
+	__u64 frames, tail;
 
 	if (words < FXT_KSAMPLE_HEAD_WORDS || words > FXT_KSAMPLE_MAX_WORDS ||
 	    !fxt_ksample_is(w[0], w[1]) ||
@@ -158,20 +186,26 @@ static inline int fxt_ksample_parse(const __u64 *w, __u64 words,
 			  FXT_KSAMPLE_ONCPU;
 	frames = words - FXT_KSAMPLE_HEAD_WORDS;
 	s->nk = (__u32)FXT_GET(w[6], FXT_ARG_VALUE32);
+	s->ns = (__u32)FXT_GET(w[7], FXT_ARG_VALUE32);
+	tail = s->ns ? 1 + (__u64)s->ns : 0;
 	if ((w[5] & ~FXT_SET(~0u, FXT_ARG_VALUE32)) !=
 		    fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, 0) ||
 	    w[6] != fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, s->nk) ||
-	    w[7] != fxt_ksample_weight_arg(s->kind) ||
-	    w[9] != frames * FXT_WORD_BYTES || s->nk > FXT_KSAMPLE_KERNEL_MAX ||
-	    s->nk > frames || frames - s->nk > FXT_KSAMPLE_USER_MAX)
+	    w[7] != fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS, s->ns) ||
+	    w[8] != fxt_ksample_weight_arg(s->kind) ||
+	    w[10] != frames * FXT_WORD_BYTES || s->nk > FXT_KSAMPLE_KERNEL_MAX ||
+	    s->ns > FXT_KSAMPLE_STACK_MAX || s->nk + tail > frames ||
+	    frames - s->nk - tail > FXT_KSAMPLE_USER_MAX)
 		return 0;
-	s->nu = (__u32)(frames - s->nk);
+	s->nu = (__u32)(frames - s->nk - tail);
 	s->ts = w[2];
 	s->pid = w[3];
 	s->tid = w[4];
 	s->cpu = (__u32)FXT_GET(w[5], FXT_ARG_VALUE32);
-	s->weight_ns = w[8];
+	s->weight_ns = w[9];
 	s->pcs = w + FXT_KSAMPLE_HEAD_WORDS;
+	s->user_sp = s->ns ? s->pcs[s->nk + s->nu] : 0;
+	s->stack = s->pcs + s->nk + s->nu + (s->ns ? 1 : 0);
 	return 1;
 }
 

@@ -2,15 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # In the guest: kernel:sample and kernel:offcpu with --kernel=kmod, and
 # with --kernel=bpf from a second fxtraced at the same time, around
-# stack-workload (tests/stacks/), checked at the level of the kernel
-# side's raw records (include/fxt/ksample.h), which reach the archive as
-# they are until the manager turns them into stack records:
-# - each archive: the worker's samples have their user leaf in
-#   burn_seventy or burn_thirty, ~70/30; the blocker has off-CPU records
-#   with blocked_ns, kernel and user frames (check-raw-samples);
-# - the module's and BPF's records of those threads have the same layout
-#   (header, format word, pid, tid, argument headers, period) and the
-#   blocker's blocks the same first user frames (check-kstack layout);
+# stack-workload (tests/stacks/), checked in the archives' stack records
+# (include/fxt/stacks.h):
+# - each archive: no raw record; the worker's samples have their user
+#   leaf in burn_seventy or burn_thirty, ~70/30; the blocker has off-CPU
+#   samples with blocked_ns, kernel and user frames (check-stack-samples);
+# - each archive's summary has the blocker's pipe read under read() and
+#   block_on_pipe(): read() keeps no frame, its caller is found from the
+#   user stack words both kernel sides read at the stack pointer;
 # - --offcpu-min 1s reaches the module: no off-CPU record of 20 ms blocks.
 # Prints PASS/FAIL e2e_stacks_kmod.
 T=/tmp/e2e-stacks
@@ -33,19 +32,21 @@ bpf() {
 	FXTRACE_SOCKET="$BPF_DIR/manager.sock" "$@"
 }
 
-# range FUNCTION OUT: "address,size" of FUNCTION in the workload, the
-# address it printed in OUT, the size from the host's nm
+# range FUNCTION OUT: "address,size,ELF address" of FUNCTION in the
+# workload, the address it printed in OUT, the others from the host's nm
 # (/stack-workload.sizes).
 range() {
 	addr=$(sed -n "s/^$1=//p" "$2")
-	size=$(awk -v f="$1" '$1 == f { print $2 }' /stack-workload.sizes)
-	[ -n "$addr" ] && [ -n "$size" ] || fail "$1: no address or size"
-	echo "$addr,0x$size"
+	sym=$(awk -v f="$1" '$1 == f { print "0x" $2 ",0x" $3 }' \
+		/stack-workload.sizes)
+	[ -n "$addr" ] && [ -n "$sym" ] || fail "$1: no address or size"
+	echo "$addr,$sym"
 }
 
-# raw NAME FILE OUT: check-raw-samples of the workload's output OUT.
+# raw NAME FILE OUT: check-stack-samples of the workload's output OUT.
 raw() {
-	/bin/check-raw-samples "$2" "$(sed -n 's/^pid=//p' "$3")" \
+	/bin/check-stack-samples "$2" /proc/kallsyms \
+		"$(sed -n 's/^pid=//p' "$3")" \
 		"$(sed -n 's/^worker=//p' "$3")" \
 		"$(sed -n 's/^blocker=//p' "$3")" \
 		"$(range burn_seventy "$3")" "$(range burn_thirty "$3")" \
@@ -69,20 +70,15 @@ bpf /bin/tracectl stop >"$T/stop-bpf.out" 2>&1 || fail "tracectl stop (bpf)"
 sed 's/^/  /' "$T/stop-kmod.out"
 for side in kmod bpf; do
 	raw "$side" "$T/$side.fxt" "$T/wl.out" ||
-		{ cat "$T/$side.check"; fail "check-raw-samples ($side)"; }
+		{ cat "$T/$side.check"; fail "check-stack-samples ($side)"; }
 	sed "s/^/  $side: /" "$T/$side.check"
-	/bin/check-kstack layout "$T/$side.fxt" \
-		"$(sed -n 's/^worker=//p' "$T/wl.out")" \
-		"$(sed -n 's/^blocker=//p' "$T/wl.out")" >"$T/$side.layout" ||
-		fail "check-kstack layout ($side)"
+	/bin/tracectl summary "$T/$side.fxt" >"$T/$side.summary" 2>&1 ||
+		fail "tracectl summary ($side)"
+	grep -q 'pipe_read .*<- read <- block_on_pipe <- ' "$T/$side.summary" ||
+		{ sed -n '/^Off-CPU/,/^$/p' "$T/$side.summary"
+		  fail "no pipe read under read() and block_on_pipe() ($side)"; }
 done
-echo "  layout: $(wc -l <"$T/kmod.layout") lines (kmod)," \
-	"$(wc -l <"$T/bpf.layout") (bpf)"
-sed 's/^/  kmod layout: /' "$T/kmod.layout"
-if ! cmp -s "$T/kmod.layout" "$T/bpf.layout"; then
-	diff "$T/kmod.layout" "$T/bpf.layout" | head -20 | sed 's/^/  /'
-	fail "the module's and BPF's stack records differ"
-fi
+sed -n '/^Off-CPU/,/^$/p' "$T/kmod.summary" | sed 's/^/  kmod: /'
 
 # 20 ms blocks are all shorter than 1 s: no off-CPU record of them.
 /bin/tracectl record -o "$T/long.fxt" --kernel=kmod --kernel-buffer-size 8M \
@@ -91,7 +87,7 @@ fi
 	{ cat "$T/long.out"; fail "tracectl record --offcpu-min 1s"; }
 raw long "$T/long.fxt" "$T/long.out" &&
 	fail "off-CPU records of blocks shorter than --offcpu-min"
-grep -q "of the blocker, 0 blocked" "$T/long.check" ||
+grep -q "off-cpu: 0 of the blocker" "$T/long.check" ||
 	{ cat "$T/long.check"; fail "--offcpu-min 1s"; }
 kill -TERM "$bpf_mgr"
 wait "$bpf_mgr" || fail "the BPF fxtraced exited with status $?"

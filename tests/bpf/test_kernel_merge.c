@@ -215,11 +215,11 @@ static void add_sample(struct fake *f, unsigned int cpu, __u64 ts)
 {
 	__u64 *w = f->words[cpu] + f->len[cpu];
 
-	fxt_ksample_write_head(w, FXT_KSAMPLE_ONCPU, ts, 7, 8, cpu, 2, 0,
+	fxt_ksample_write_head(w, FXT_KSAMPLE_ONCPU, ts, 7, 8, cpu, 2, 0, 0,
 			       1000);
 	w[FXT_KSAMPLE_HEAD_WORDS] = 0xffffffff81000000ull;
 	w[FXT_KSAMPLE_HEAD_WORDS + 1] = 0xffffffff81000100ull;
-	f->len[cpu] += fxt_ksample_words(2, 0);
+	f->len[cpu] += fxt_ksample_words(2, 0, 0);
 }
 
 /*

@@ -10,9 +10,10 @@
  *     WORKER and the off-CPU records of thread BLOCKER: the header with
  *     its size left out, the format word, pid and tid, the argument
  *     headers with their values left out (cpu, kernel_frames), the
- *     weight's header, for samples the period; for BLOCKER's off-CPU
- *     records also its first user PCs (both backends take them at the
- *     same switch-out). Lines are sorted, each once: two backends that
+ *     user stack words' argument (how many were read at the user stack
+ *     pointer), the weight's header, for samples the period; for
+ *     BLOCKER's off-CPU records also its first user PCs (both backends
+ *     take them at the same switch-out). Lines are sorted, each once: two backends that
  *     write the same records print the same lines.
  *
  * Every record must be well-formed (fxt_ksample_parse()). Exits 1 on a
@@ -76,11 +77,12 @@ static void see(struct check *c, const struct fxt_record *r)
 		return;
 	len = snprintf(line, sizeof(line),
 		       "%s %016" PRIx64 " %016" PRIx64 " %" PRIu64 " %" PRIu64
-		       " %016" PRIx64 " %016" PRIx64 " %016" PRIx64,
+		       " %016" PRIx64 " %016" PRIx64 " %016" PRIx64
+		       " %016" PRIx64,
 		       s.kind == FXT_KSAMPLE_ONCPU ? "worker" : "blocker",
 		       w[0] & ~(uint64_t)FXT_SET(~0ull, FXT_LARGE_SIZE), w[1],
 		       w[3], w[4], without_value(w[5]), without_value(w[6]),
-		       w[7]);
+		       w[7], w[8]);
 	if (s.kind == FXT_KSAMPLE_ONCPU)
 		len += snprintf(line + len, sizeof(line) - len,
 				" period %" PRIu64, (uint64_t)s.weight_ns);

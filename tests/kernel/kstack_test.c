@@ -226,6 +226,7 @@ struct seen {
 	uint64_t offcpu, offcpu_leaf, offcpu_kernel, offcpu_long;
 	uint64_t zero_kernel, zero_deep, zero_named, zero_user;
 	uint64_t bad_pc, bad_period;
+	uint64_t user_records, user_words; /* words read at the user sp */
 	char glue_leaf[64];
 };
 
@@ -252,6 +253,9 @@ static void see(struct seen *s, const struct fxt_ksample *r)
 	s->records++;
 	for (i = 0; i < r->nk + r->nu; i++)
 		s->bad_pc += (r->pcs[i] >= KERNEL_SPACE) != (i < r->nk);
+	s->user_records += r->nu > 0;
+	s->user_words += r->nu > 0 && r->ns == FXT_KSAMPLE_STACK_MAX &&
+			 r->user_sp && r->user_sp < KERNEL_SPACE;
 	if (r->kind == FXT_KSAMPLE_ONCPU) {
 		s->samples++;
 		s->bad_period += r->weight_ns != 1000000000u / SAMPLE_HZ;
@@ -436,6 +440,9 @@ static int test(void)
 	       " with its user leaf\n",
 	       s.zero_kernel, s.zero_deep, s.zero_named, s.zero_user);
 	CHECK(!s.bad_pc, "%" PRIu64 " PCs on the wrong side", s.bad_pc);
+	CHECK(s.user_words == s.user_records,
+	      "%" PRIu64 " of %" PRIu64 " user stacks without the words at sp",
+	      s.user_records - s.user_words, s.user_records);
 	CHECK(s.zero_kernel >= 20, "too few kernel samples");
 	CHECK(s.zero_deep * 10 >= s.zero_kernel * 9 &&
 	      s.zero_named == s.zero_kernel,

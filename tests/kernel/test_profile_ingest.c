@@ -96,10 +96,25 @@ static int fake_user_symbol(void *ctx, const char *path, const uint8_t *bid,
 	return -ENOENT;
 }
 
+/* A leaf without a frame at 0x1400..0x1500 (read(): sub $0x28,%rsp). */
+static unsigned int slot_asked;
+
+static int fake_user_return_slot(void *ctx, const char *path,
+				 const uint8_t *bid, size_t bid_len,
+				 uint64_t vaddr, uint64_t *sp_offset)
+{
+	slot_asked++;
+	if (strcmp(path, "/usr/bin/work") || vaddr < 0x1400 || vaddr >= 0x1500)
+		return -ENOENT;
+	*sp_offset = 0x28;
+	return 0;
+}
+
 static const struct profile_resolver fake = {
 	.kernel_lookup = fake_kernel_lookup,
 	.in_sched_text = fake_in_sched_text,
 	.user_find = fake_user_find,
+	.user_return_slot = fake_user_return_slot,
 	.user_symbol = fake_user_symbol,
 };
 
@@ -123,15 +138,30 @@ static int collect(void *ctx, const uint64_t *rec, size_t words)
 	return 0;
 }
 
+/* A raw record with ns words read at user stack pointer sp. */
+static size_t raw_stack(uint64_t *w, unsigned int kind, uint64_t ts,
+			uint32_t nk, const uint64_t *kpc, uint32_t nu,
+			const uint64_t *upc, uint32_t ns, const uint64_t *stack,
+			uint64_t weight)
+{
+	uint64_t *at = w + FXT_KSAMPLE_HEAD_WORDS + nk + nu;
+
+	fxt_ksample_write_head((__u64 *)w, kind, ts, PID, TID, 1, nk, nu, ns,
+			       weight);
+	memcpy(w + FXT_KSAMPLE_HEAD_WORDS, kpc, nk * sizeof(*kpc));
+	memcpy(w + FXT_KSAMPLE_HEAD_WORDS + nk, upc, nu * sizeof(*upc));
+	if (ns) {
+		at[0] = 0x7ffd1000; /* sp */
+		memcpy(at + 1, stack, ns * sizeof(*stack));
+	}
+	return fxt_ksample_words(nk, nu, ns);
+}
+
 static size_t raw(uint64_t *w, unsigned int kind, uint64_t ts, uint32_t nk,
 		  const uint64_t *kpc, uint32_t nu, const uint64_t *upc,
 		  uint64_t weight)
 {
-	fxt_ksample_write_head((__u64 *)w, kind, ts, PID, TID, 1, nk, nu,
-			       weight);
-	memcpy(w + FXT_KSAMPLE_HEAD_WORDS, kpc, nk * sizeof(*kpc));
-	memcpy(w + FXT_KSAMPLE_HEAD_WORDS + nk, upc, nu * sizeof(*upc));
-	return fxt_ksample_words(nk, nu);
+	return raw_stack(w, kind, ts, nk, kpc, nu, upc, 0, NULL, weight);
 }
 
 /* The promise: no word of the output inside the kernel's text. */
@@ -777,6 +807,81 @@ static void real_kallsyms_resolver(void **state)
 	free(o);
 }
 
+/* The addresses of the frames of the last stack o holds, leaf first. */
+static size_t last_stack(const struct out *o, uint64_t *addr, size_t max)
+{
+	static uint64_t frame_addr[64];
+	struct fxt_stacks_frame f = { 0 };
+	struct fxt_stacks_stack st = { 0 };
+	size_t at, i, n, words;
+
+	for (at = 0; at < o->len; at += fxt_record_words(o->w[at])) {
+		uint16_t name = (uint16_t)FXT_GET(o->w[at], FXT_BLOB_NAME);
+
+		words = fxt_record_words(o->w[at]);
+		for (i = 1; name == FXT_KDEV_STR_FRAMES && i < words; i += n) {
+			n = fxt_stacks_get_frame(o->w + at + i, words - i, &f);
+			assert_true(n > 0 && f.id < 64);
+			frame_addr[f.id] = f.addr;
+		}
+		for (i = 1; name == FXT_KDEV_STR_STACKS && i < words; i += n) {
+			n = fxt_stacks_get_stack(o->w + at + i, words - i, &st);
+			assert_true(n > 0);
+		}
+	}
+	assert_true(st.nframes <= max);
+	for (i = 0; i < st.nframes; i++)
+		addr[i] = frame_addr[fxt_stacks_stack_frame(&st, i)];
+	return st.nframes;
+}
+
+/*
+ * A user leaf without a frame: its caller, skipped by the frame-pointer
+ * walk, is read from the stack words where its CFI says.
+ */
+static void leaf_caller_from_stack_words(void **state)
+{
+	static const uint64_t u[2] = { 0x400450, 0x400250 };
+	uint64_t stack[16] = { 0 }, rec[64], addr[8];
+	struct profile_ingest *p = new_ingest(0);
+	struct out *o = calloc(1, sizeof(*o));
+	struct profile_ingest_stats st;
+	size_t n;
+
+	(void)state;
+	stack[5] = 0x400150; /* sp + 0x28 */
+	n = raw_stack(rec, FXT_KSAMPLE_OFFCPU, 1, 0, NULL, 2, u, 16, stack, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	assert_int_equal(last_stack(o, addr, 8), 3);
+	assert_int_equal(addr[0], 0x1450);
+	assert_int_equal(addr[1], 0x1150); /* the caller found */
+	assert_int_equal(addr[2], 0x1250);
+	/* Asked once per leaf address: the answer is kept. */
+	n = raw_stack(rec, FXT_KSAMPLE_OFFCPU, 2, 0, NULL, 2, u, 16, stack, 9);
+	slot_asked = 0;
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	assert_int_equal(slot_asked, 0);
+	/* Not in any mapping, or not read: counted, not invented. */
+	stack[5] = 0x7fff0000;
+	n = raw_stack(rec, FXT_KSAMPLE_OFFCPU, 3, 0, NULL, 2, u, 16, stack, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	assert_int_equal(last_stack(o, addr, 8), 2);
+	n = raw_stack(rec, FXT_KSAMPLE_OFFCPU, 4, 0, NULL, 2, u, 5, stack, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	profile_ingest_stats(p, &st);
+	assert_int_equal(st.leaf_caller_unknown, 2);
+	assert_int_equal(st.samples, 4);
+	/* A leaf with its frame (CFA from the frame pointer): as walked. */
+	stack[5] = 0x400150;
+	n = raw_stack(rec, FXT_KSAMPLE_OFFCPU, 5, 0, NULL, 2, oncpu_u, 16,
+		      stack, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	assert_int_equal(last_stack(o, addr, 8), 2);
+	assert_no_raw_record(o);
+	profile_ingest_free(p);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -787,6 +892,7 @@ int main(void)
 		cmocka_unit_test(perfetto_chunks_and_bound),
 		cmocka_unit_test(generation_offsets_ids),
 		cmocka_unit_test(real_kallsyms_resolver),
+		cmocka_unit_test(leaf_caller_from_stack_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,9 +8,10 @@
 #   are burn_seventy and burn_thirty, burn_seventy with 55..85% of the two
 #   (no exact ratio: the machine is shared); main, running none itself,
 #   is in the totals of more than 100; a blocking stack runs
-#   from the kernel's pipe read (leaf first) to the blocker thread's
-#   start (the frame-pointer walk may skip block_on_pipe(), the caller
-#   of libc's read(), which keeps no frame);
+#   from the kernel's pipe read (leaf first) through libc's read() and
+#   block_on_pipe() to the blocker thread's start (read() keeps no
+#   frame: the frame-pointer walk skips its caller, which the manager
+#   finds from read()'s call frame information and the stack words);
 # - tracectl convert: every sample's sf and every parent resolve, the
 #   blocked slices of the blocker carry sf;
 # - tracectl report: its flame graph data holds both functions and the
@@ -49,6 +50,10 @@ check "$T/sum.json" '[.thread_functions[] | select(.tid == $w)][0].functions |
 check "$T/sum.json" '[.offcpu.stacks[] | select(.stack[0] | test("pipe_read"))][0] |
 	.blocked_ns > 0 and .count > 0 and (.stack | index("start_thread")) > 0' \
 	"no blocking stack from a pipe read to a thread start"
+check "$T/sum.json" '[.offcpu.stacks[] | select(.stack[0] | test("pipe_read"))][0].stack |
+	index("block_on_pipe") as $i | $i != null and (.[$i - 1] | test("read")) and
+	.[$i + 1] == "blocker"' \
+	"the pipe read's blocking stack lacks block_on_pipe() under read()"
 "$TRACECTL" summary "$T/w.fxt" >"$T/sum.txt" || fail "summary"
 grep -q 'burn_seventy (stack-workload)' "$T/sum.txt" ||
 	{ cat "$T/sum.txt"; fail "no burn_seventy row in the table"; }

@@ -4,8 +4,11 @@
  * placed by /proc/self/maps as a sample's PCs are, resolve back to their
  * names; a stripped copy has none of them; libc's .dynsym names what it
  * exports; a build id that is not the file's is -ESTALE; what is not a
- * regular ELF file is refused without blocking.
+ * regular ELF file is refused without blocking. The return address of a
+ * leaf without a frame is found from its call frame information (libc's
+ * read()); a function with a frame pointer (ours) has none to find.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -294,6 +297,77 @@ static void refuses_what_is_not_regular_elf(void **state)
 	rmdir(dir);
 }
 
+static int leaf_slot_at(struct usyms *u, const void *pc, uint64_t *offset)
+{
+	struct placed p;
+	uint64_t vaddr;
+
+	place(pc, &p);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, p.path, p.file_offset,
+						    &vaddr), 0);
+	return usyms_leaf_return_slot(u, p.path, NULL, 0, vaddr, offset);
+}
+
+/*
+ * glibc's read() keeps no frame: "sub $0x28,%rsp" then the syscall where
+ * a reader blocks. After that syscall its return address is at sp+0x28;
+ * at its first instruction, at sp.
+ */
+static void leaf_slot_of_libc_read(void **state)
+{
+	static const uint8_t sub28[] = { 0x48, 0x83, 0xec, 0x28 };
+	/* libc's own, not a sanitizer's interceptor */
+	void *libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	const uint8_t *fn = libc ? dlsym(libc, "read") : NULL, *at;
+	struct usyms *u = NULL;
+	uint64_t offset = 1;
+
+	(void)state;
+	assert_non_null(fn);
+	at = memmem(fn, 128, sub28, sizeof(sub28));
+	if (!at)
+		skip(); /* another libc's read() */
+	at = memmem(at, 64, "\x0f\x05", 2); /* syscall */
+	assert_non_null(at);
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(leaf_slot_at(u, at + 2, &offset), 0);
+	assert_int_equal(offset, 0x28);
+	assert_int_equal(leaf_slot_at(u, fn, &offset), 0);
+	assert_int_equal(offset, 0);
+	usyms_free(u);
+	dlclose(libc);
+}
+
+/* Built with frame pointers: called from it, the frame exists. */
+__attribute__((noinline)) static const void *return_address(void)
+{
+	return __builtin_return_address(0);
+}
+
+__attribute__((noinline)) static const void *with_frame_pointer(void)
+{
+	const void *pc = return_address();
+
+	__asm__ volatile("" ::: "memory");
+	return pc;
+}
+
+static void leaf_slot_of_frame_pointer_function(void **state)
+{
+	struct usyms *u = NULL;
+	uint64_t offset = 1;
+
+	(void)state;
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(leaf_slot_at(u, with_frame_pointer(), &offset),
+			 -ENOENT);
+	assert_int_equal(offset, 1);
+	assert_int_equal(usyms_leaf_return_slot(u, "/nonexistent/lib.so", NULL,
+						0, 0x1000, &offset),
+			 -ENOENT);
+	usyms_free(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +378,8 @@ int main(void)
 		cmocka_unit_test(dynsym_names_exports),
 		cmocka_unit_test(debug_file_by_build_id),
 		cmocka_unit_test(refuses_what_is_not_regular_elf),
+		cmocka_unit_test(leaf_slot_of_libc_read),
+		cmocka_unit_test(leaf_slot_of_frame_pointer_function),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -67,12 +67,37 @@ static __always_inline void sample_lost(unsigned int kind)
 		count_drop(ctrl, kind);
 }
 
+/* The user stack pointer, in the registers saved at kernel entry. */
+struct pt_regs___sp {
+	unsigned long sp;
+} __attribute__((preserve_access_index));
+
 /*
- * The current thread's kernel PCs then user PCs after rec's head; the
- * kernel's counts in *nk and *nu. ctx is the program's own.
+ * FXT_KSAMPLE_STACK_MAX words at the current thread's user stack
+ * pointer into at (sp first): how many, 0 when they cannot be read.
+ * The user registers are those saved at kernel entry (task_pt_regs), in
+ * an interrupt as at a switch-out.
+ */
+static __always_inline __u32 take_user_words(__u64 *at)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs___sp *regs = (void *)bpf_task_pt_regs(task);
+	__u64 sp = BPF_CORE_READ(regs, sp);
+
+	if (!sp || bpf_probe_read_user(at + 1, FXT_KSAMPLE_STACK_MAX * 8,
+				       (const void *)sp))
+		return 0;
+	at[0] = sp;
+	return FXT_KSAMPLE_STACK_MAX;
+}
+
+/*
+ * The current thread's kernel PCs then user PCs after rec's head, then
+ * the words at its user stack pointer; the kernel's counts in *nk, *nu
+ * and *ns. ctx is the program's own.
  */
 static __always_inline void take_stacks(void *ctx, __u64 *rec, __u32 *nk,
-					__u32 *nu)
+					__u32 *nu, __u32 *ns)
 {
 	long kb, ub;
 	__u32 k, u;
@@ -89,6 +114,7 @@ static __always_inline void take_stacks(void *ctx, __u64 *rec, __u32 *nk,
 		u = FXT_KSAMPLE_USER_MAX;
 	*nk = k;
 	*nu = u;
+	*ns = u ? take_user_words(rec + FXT_KSAMPLE_HEAD_WORDS + k + u) : 0;
 }
 
 static __always_inline bool ring_write_long(const __u64 *rec, __u32 words,
@@ -102,7 +128,7 @@ int fxt_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 now = bpf_ktime_get_boot_ns();
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 key = FXT_SCRATCH_SAMPLE, nk, nu;
+	__u32 key = FXT_SCRATCH_SAMPLE, nk, nu, ns;
 	__u64 *rec;
 
 	if (!(__u32)id)
@@ -112,11 +138,11 @@ int fxt_sample(struct bpf_perf_event_data *ctx)
 		sample_lost(FXT_SCHED_EV_BIT_SAMPLE);
 		return 0;
 	}
-	take_stacks(ctx, rec, &nk, &nu);
+	take_stacks(ctx, rec, &nk, &nu, &ns);
 	fxt_ksample_write_head(rec, FXT_KSAMPLE_ONCPU, now, id >> 32,
 			       (__u32)id, bpf_get_smp_processor_id(), nk, nu,
-			       ctx->sample_period);
-	ring_write_long(rec, fxt_ksample_words(nk, nu),
+			       ns, ctx->sample_period);
+	ring_write_long(rec, fxt_ksample_words(nk, nu, ns),
 			FXT_SCHED_EV_BIT_SAMPLE);
 	return 0;
 }
@@ -138,7 +164,7 @@ static __always_inline void offcpu_block(void *ctx,
 					 const struct task_struct *prev,
 					 __u32 cpu, __u64 now)
 {
-	__u32 tid = prev->pid, nk, nu;
+	__u32 tid = prev->pid, nk, nu, ns;
 	struct offcpu_slot *slot;
 
 	if (!tid)
@@ -151,9 +177,9 @@ static __always_inline void offcpu_block(void *ctx,
 	__sync_lock_test_and_set(&slot->tag, 0);
 	WRITE_ONCE(slot->rec[FXT_KSAMPLE_TS_WORD], now);
 	barrier();
-	take_stacks(ctx, slot->rec, &nk, &nu);
+	take_stacks(ctx, slot->rec, &nk, &nu, &ns);
 	fxt_ksample_write_head(slot->rec, FXT_KSAMPLE_OFFCPU, now, prev->tgid,
-			       tid, cpu, nk, nu, 0);
+			       tid, cpu, nk, nu, ns, 0);
 	__sync_lock_test_and_set(&slot->tag, (__u64)tid + 1);
 }
 
@@ -194,7 +220,7 @@ static __always_inline void offcpu_resume(const struct task_struct *next,
 		sample_lost(FXT_SCHED_EV_BIT_OFFCPU);
 		return;
 	}
-	rec[8] = now - out;	/* blocked_ns */
+	rec[9] = now - out;	/* blocked_ns */
 	ring_write_long(rec, words, FXT_SCHED_EV_BIT_OFFCPU);
 }
 

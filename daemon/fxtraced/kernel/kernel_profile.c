@@ -108,4 +108,5 @@ void kernel_profile_add_stats(const struct kernel_profile *kp,
 		ps.dropped - ps.dropped_offcpu;
 	st->event_dropped[FXT_SCHED_EV_BIT_OFFCPU] += ps.dropped_offcpu;
 	st->perfetto_dropped += ps.perfetto_dropped;
+	st->leaf_caller_unknown += ps.leaf_caller_unknown;
 }

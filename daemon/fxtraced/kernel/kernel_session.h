@@ -82,6 +82,8 @@ struct kernel_session_stats {
 	uint64_t event_dropped[FXT_RING_EVENT_KINDS];
 	/* Stack samples written but left out of the Perfetto blobs. */
 	uint64_t perfetto_dropped;
+	/* User leaves without a frame whose caller could not be found. */
+	uint64_t leaf_caller_unknown;
 };
 
 /* Adds one CPU's per-event counters (a backend's stats). */

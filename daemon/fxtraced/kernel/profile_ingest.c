@@ -46,6 +46,9 @@ int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 	profile_intern_init(&p->stacks, budget / 2, UINT32_MAX);
 	p->kept_max = perfetto_max ? perfetto_max :
 				     PROFILE_PERFETTO_SAMPLES_MAX;
+	/* Without it (no memory), leaves' callers are not looked for. */
+	p->leaf_cache = calloc(1u << PROFILE_LEAF_CACHE_BITS,
+			       sizeof(*p->leaf_cache));
 	for (i = 0; i < 3; i++) {
 		p->pending[i] = calloc(1, sizeof(*p->pending[i]));
 		if (!p->pending[i]) {
@@ -85,6 +88,7 @@ void profile_ingest_free(struct profile_ingest *p)
 	for (i = 0; i < 3; i++)
 		free(p->pending[i]);
 	free(p->kept);
+	free(p->leaf_cache);
 	free(p);
 }
 
@@ -271,9 +275,13 @@ static int kernel_frame(struct profile_ingest *p, uint64_t pc,
 			 ctx);
 }
 
+/*
+ * The frame of user pc; for the leaf (caller not NULL), *caller is set
+ * to the return address of a leaf without a frame, else left 0.
+ */
 static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		      uint64_t pc, profile_emit_fn emit, void *ctx,
-		      uint32_t *id)
+		      uint32_t *id, uint64_t *caller)
 {
 	struct frame_key k = { .kind = FXT_STACKS_FRAME_USER,
 			       .pc_or_addr = pc };
@@ -286,6 +294,8 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		if (err)
 			return err;
 		k.pc_or_addr = hit.vaddr;
+		if (caller)
+			profile_leaf_caller(p, s, k.mapping, &hit, caller);
 	}
 	err = frame_reserve(p);
 	if (!err)
@@ -315,12 +325,16 @@ static uint32_t offcpu_first(const struct profile_ingest *p,
 	return i;
 }
 
-/* ids: leaf first, kernel frames then user frames. */
+/*
+ * ids: leaf first, kernel frames then user frames (with the caller of a
+ * user leaf without a frame, profile_leaf.c).
+ */
 static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 			 profile_emit_fn emit, void *ctx, uint32_t *ids,
 			 uint16_t *n)
 {
 	uint32_t i = s->kind == FXT_KSAMPLE_OFFCPU ? offcpu_first(p, s) : 0;
+	uint64_t caller = 0;
 	int err;
 
 	*n = 0;
@@ -331,11 +345,20 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 		(*n)++;
 	}
 	for (i = 0; i < s->nu; i++) {
-		err = user_frame(p, s, s->pcs[s->nk + i], emit, ctx, &ids[*n]);
+		err = user_frame(p, s, s->pcs[s->nk + i], emit, ctx, &ids[*n],
+				 i ? NULL : &caller);
 		if (err)
 			return err;
 		if (i)
 			p->frame[ids[*n] - 1].nonleaf = true;
+		(*n)++;
+		if (i || !caller)
+			continue;
+		/* The caller the walk skipped, right after the leaf. */
+		err = user_frame(p, s, caller, emit, ctx, &ids[*n], NULL);
+		if (err)
+			return err;
+		p->frame[ids[*n] - 1].nonleaf = true;
 		(*n)++;
 	}
 	return 0;
@@ -344,7 +367,7 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 static int stack_id(struct profile_ingest *p, const uint32_t *ids, uint16_t n,
 		    profile_emit_fn emit, void *ctx, uint32_t *id)
 {
-	uint32_t written[FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX];
+	uint32_t written[PROFILE_STACK_FRAMES_MAX];
 	uint64_t *at;
 	uint16_t i;
 	int added, err;
@@ -404,7 +427,7 @@ static int write_sample(struct profile_ingest *p, const uint64_t *rec,
 		.name_ref = (uint16_t)FXT_GET(rec[1], FXT_LBLOB_NAME),
 		.cpu_ref = (uint16_t)FXT_GET(rec[5], FXT_ARG_NAME),
 		.stack_ref = FXT_STACKS_STR_STACK,
-		.weight_ref = (uint16_t)FXT_GET(rec[7], FXT_ARG_NAME),
+		.weight_ref = (uint16_t)FXT_GET(rec[8], FXT_ARG_NAME),
 		.ts = s->ts,
 		.pid = s->pid,
 		.tid = s->tid,
@@ -434,7 +457,7 @@ static void count_drop(struct profile_ingest *p, const uint64_t *rec)
 int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
 			  size_t words, profile_emit_fn emit, void *ctx)
 {
-	uint32_t ids[FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX];
+	uint32_t ids[PROFILE_STACK_FRAMES_MAX];
 	struct fxt_ksample s;
 	uint32_t stack;
 	uint16_t n;

@@ -36,6 +36,14 @@ struct profile_resolver {
 	/* The mapping of pid holding user pc at time ts; -ENOENT. */
 	int (*user_find)(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 			 struct profile_user_hit *hit);
+	/*
+	 * Where the return address of a leaf at vaddr of path is, as an
+	 * offset from the stack pointer, when the leaf keeps no frame
+	 * pointer; -ENOENT else. NULL: leaves' callers are not looked for.
+	 */
+	int (*user_return_slot)(void *ctx, const char *path,
+				const uint8_t *build_id, size_t build_id_len,
+				uint64_t vaddr, uint64_t *sp_offset);
 	/* The function holding vaddr of path (name valid until the end). */
 	int (*user_symbol)(void *ctx, const char *path, const uint8_t *build_id,
 			   size_t build_id_len, uint64_t vaddr,
@@ -51,6 +59,8 @@ struct profile_ingest_stats {
 	uint64_t dropped; /* raw records lost: malformed, or memory bound */
 	uint64_t dropped_offcpu; /* of which kernel:offcpu records */
 	uint64_t perfetto_dropped; /* samples past the Perfetto bound */
+	/* leaves without a frame whose caller's return address was lost */
+	uint64_t leaf_caller_unknown;
 };
 
 struct profile_ingest;

@@ -6,6 +6,7 @@
 #ifndef FXT_PROFILE_INTERNAL_H
 #define FXT_PROFILE_INTERNAL_H
 
+#include <fxt/ksample.h>
 #include <fxt/stacks.h>
 
 #include "profile_ingest.h"
@@ -26,6 +27,20 @@ struct profile_frame {
 	char *name; /* kernel frames and "[unknown]"; else NULL */
 };
 
+/* A stack's frames at most: the PCs of a record and a leaf's caller. */
+#define PROFILE_STACK_FRAMES_MAX \
+	(FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX + 1)
+
+/* A leaf's return address slot (profile_leaf.c), by mapping and vaddr. */
+#define PROFILE_LEAF_CACHE_BITS 12
+#define PROFILE_LEAF_NO_SLOT UINT64_MAX
+
+struct profile_leaf_slot {
+	uint32_t mapping; /* 0: free */
+	uint64_t vaddr;
+	uint64_t offset; /* from the stack pointer, or PROFILE_LEAF_NO_SLOT */
+};
+
 struct profile_sample_kept {
 	uint64_t ts, weight_ns;
 	uint32_t pid, tid, stack;
@@ -44,6 +59,7 @@ struct profile_ingest {
 	struct profile_sample_kept *kept;
 	size_t nkept, kept_cap, kept_max;
 	struct profile_ingest_stats st;
+	struct profile_leaf_slot *leaf_cache; /* 1 << PROFILE_LEAF_CACHE_BITS */
 	uint32_t id_base; /* added to every id written */
 	bool finished;
 };
@@ -62,6 +78,17 @@ static inline void profile_mapping(const struct profile_ingest *p, uint32_t id,
 	*build_id = (const uint8_t *)k + *path_len + 1;
 	*build_id_len = len - *path_len - 1;
 }
+
+struct fxt_ksample;
+/*
+ * The caller of s's user leaf (of mapping, at hit) when the leaf keeps
+ * no frame and the walk skipped that caller: 1 and its return address
+ * in *pc, else 0 (counted as leaf_caller_unknown when it should be there
+ * but is not in s's stack words or in no mapping of s's process).
+ */
+int profile_leaf_caller(struct profile_ingest *p, const struct fxt_ksample *s,
+			uint32_t mapping, const struct profile_user_hit *hit,
+			uint64_t *pc);
 
 int profile_table_flush(struct profile_table *t, profile_emit_fn emit,
 			void *ctx);

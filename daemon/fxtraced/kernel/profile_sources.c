@@ -127,6 +127,19 @@ static int user_symbol(void *ctx, const char *path, const uint8_t *build_id,
 			    build_id_len, vaddr, name);
 }
 
+static int user_return_slot(void *ctx, const char *path,
+			    const uint8_t *build_id, size_t build_id_len,
+			    uint64_t vaddr, uint64_t *sp_offset)
+{
+	struct profile_sources *s = ctx;
+
+	if (!s->usyms)
+		return -ENOENT;
+	return usyms_leaf_return_slot(s->usyms, path,
+				      build_id_len ? build_id : NULL,
+				      build_id_len, vaddr, sp_offset);
+}
+
 void profile_sources_resolver(struct profile_sources *s,
 			      struct profile_resolver *r)
 {
@@ -134,6 +147,7 @@ void profile_sources_resolver(struct profile_sources *s,
 		.kernel_lookup = kernel_lookup,
 		.in_sched_text = in_sched_text,
 		.user_find = user_find,
+		.user_return_slot = user_return_slot,
 		.user_symbol = user_symbol,
 		.ctx = s,
 	};

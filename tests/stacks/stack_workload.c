@@ -9,8 +9,10 @@
  *     spin on the main thread, 7 and 3 iterations to 10 (so ~70% and
  *     ~30% of the on-CPU samples of that thread); a thread "blocker"
  *     meanwhile calls block_on_pipe(), which blocks in read() on a pipe
- *     a thread "feeder" writes a byte to every 20 ms, N times (default
- *     25). Prints "ready", then pid=, worker=, blocker=, and the runtime
+ *     the main thread writes a byte to every 20 ms while it burns, N
+ *     times (default 25; those left at the end are written then), so
+ *     that block_on_pipe()'s is the process's longest off-CPU stack.
+ *     Prints "ready", then pid=, worker=, blocker=, and the runtime
  *     addresses of burn_seventy, burn_thirty and block_on_pipe, then the
  *     iterations done. --child: all of it in a child process, which
  *     exits before the parent (which waits for it, then 200 ms more).
@@ -21,6 +23,7 @@
  */
 #define _GNU_SOURCE
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +62,7 @@ __attribute__((noinline)) void burn_thirty(uint64_t n)
 	sink = x;
 }
 
-/* Blocks in read() until the feeder writes; returns the bytes read. */
+/* Blocks in read() until the burner writes; returns the bytes read. */
 __attribute__((noinline)) int block_on_pipe(void)
 {
 	char c;
@@ -77,11 +80,13 @@ static double now_s(clockid_t clock)
 
 /*
  * Rounds of 7 + 3 tenths until seconds pass on clock: the iterations
- * done; the seconds it took in *took.
+ * done; the seconds it took in *took. With feed, a byte to the blocker's
+ * pipe every FEED_INTERVAL_NS, at most blocks of them: how many in *fed.
  */
-static uint64_t burn(clockid_t clock, double seconds, double *took)
+static uint64_t burn(clockid_t clock, double seconds, double *took,
+		     bool feed, unsigned int *fed)
 {
-	double start = now_s(clock), now;
+	double start = now_s(clock), now, next_feed = start;
 	uint64_t done = 0;
 
 	do {
@@ -89,23 +94,14 @@ static uint64_t burn(clockid_t clock, double seconds, double *took)
 		burn_thirty(3 * ROUND_ITERATIONS);
 		done += 10 * ROUND_ITERATIONS;
 		now = now_s(clock);
+		if (feed && *fed < blocks && now >= next_feed) {
+			if (write(pipe_fds[1], "x", 1) == 1)
+				(*fed)++;
+			next_feed = now + FEED_INTERVAL_NS / 1e9;
+		}
 	} while (now < start + seconds);
 	*took = now - start;
 	return done;
-}
-
-static void *feeder(void *arg)
-{
-	const struct timespec interval = { 0, FEED_INTERVAL_NS };
-	unsigned int i;
-
-	(void)arg;
-	for (i = 0; i < blocks; i++) {
-		nanosleep(&interval, NULL);
-		if (write(pipe_fds[1], "x", 1) != 1)
-			break;
-	}
-	return NULL;
 }
 
 static void *blocker(void *arg)
@@ -123,7 +119,8 @@ static void *blocker(void *arg)
 
 static int work(double seconds)
 {
-	pthread_t feed, block;
+	unsigned int fed = 0;
+	pthread_t block;
 	uint64_t done;
 	double took;
 
@@ -134,13 +131,13 @@ static int work(double seconds)
 	       getpid(), gettid(), (void *)burn_seventy, (void *)burn_thirty,
 	       (void *)block_on_pipe);
 	fflush(stdout);
-	if (pthread_create(&block, NULL, blocker, NULL) ||
-	    pthread_create(&feed, NULL, feeder, NULL))
+	if (pthread_create(&block, NULL, blocker, NULL))
 		return 1;
 	pthread_setname_np(block, "blocker");
-	pthread_setname_np(feed, "feeder");
-	done = burn(CLOCK_MONOTONIC, seconds, &took);
-	pthread_join(feed, NULL);
+	done = burn(CLOCK_MONOTONIC, seconds, &took, true, &fed);
+	for (; fed < blocks; fed++)
+		if (write(pipe_fds[1], "x", 1) != 1)
+			break;
 	pthread_join(block, NULL);
 	printf("iterations=%llu\n", (unsigned long long)done);
 	fflush(stdout);
@@ -177,9 +174,11 @@ int main(int argc, char **argv)
 			blocks = (unsigned int)atoi(argv[++i]);
 		} else if (!strcmp(argv[i], "--bench") && i + 1 < argc) {
 			seconds = atof(argv[++i]);
+			unsigned int fed = 0;
+
 			printf("iterations_per_sec=%.0f\n",
 			       (double)burn(CLOCK_THREAD_CPUTIME_ID, seconds,
-					    &took) / took);
+					    &took, false, &fed) / took);
 			return 0;
 		} else {
 			fprintf(stderr,

@@ -10,7 +10,10 @@
 # - each archive's summary has the blocker's pipe read under read() and
 #   block_on_pipe(): read() keeps no frame, its caller is found from the
 #   user stack words both kernel sides read at the stack pointer;
-# - --offcpu-min 1s reaches the module: no off-CPU record of 20 ms blocks.
+# - --offcpu-min 1s reaches the module: no off-CPU record of 20 ms blocks;
+# - the workload in a child that exits before the stop, through the
+#   module: the same checks, and in the summary of its process alone the
+#   longest off-CPU stack is the pipe read under block_on_pipe().
 # Prints PASS/FAIL e2e_stacks_kmod.
 T=/tmp/e2e-stacks
 E2E_TEST=e2e_stacks_kmod
@@ -89,6 +92,21 @@ raw long "$T/long.fxt" "$T/long.out" &&
 	fail "off-CPU records of blocks shorter than --offcpu-min"
 grep -q "off-cpu: 0 of the blocker" "$T/long.check" ||
 	{ cat "$T/long.check"; fail "--offcpu-min 1s"; }
+
+# A child gone before the stop: its mappings were kept, its frames named.
+/bin/tracectl record -o "$T/child.fxt" --kernel=kmod --kernel-buffer-size 8M \
+	--categories kernel:sample,kernel:offcpu --sample-rate 997 -- \
+	/bin/stack-workload --child --seconds 2 >"$T/child.out" 2>&1 ||
+	{ cat "$T/child.out"; fail "tracectl record (child)"; }
+raw child "$T/child.fxt" "$T/child.out" ||
+	{ cat "$T/child.check"; fail "check-stack-samples (child)"; }
+sed "s/^/  child: /" "$T/child.check"
+/bin/tracectl summary --pid "$(sed -n 's/^pid=//p' "$T/child.out")" \
+	"$T/child.fxt" >"$T/child.summary" 2>&1 || fail "tracectl summary (child)"
+sed -n '/^Off-CPU/,/^$/p' "$T/child.summary" | sed -n 3p |
+	grep 'pipe_read .*<- read <- block_on_pipe <- ' >/dev/null ||
+	{ sed -n '/^Off-CPU/,/^$/p' "$T/child.summary"
+	  fail "the child's longest off-CPU stack is not block_on_pipe()'s"; }
 kill -TERM "$bpf_mgr"
 wait "$bpf_mgr" || fail "the BPF fxtraced exited with status $?"
 kill -TERM "$mgr"

@@ -7,7 +7,7 @@
  *   word of the file inside the kernel's text (KALLSYMS's ranges);
  * - every sample's stack, and every frame of those, defined;
  * - on-CPU samples of thread WORKER of PID: their leaf user frame in
- *   burn_seventy or burn_thirty, the first 55%..85% of both (a frame in
+ *   burn_seventy or burn_thirty, the first 65%..75% of both (a frame in
  *   a known file by its ELF address, one in none by its raw PC);
  * - off-CPU samples of thread BLOCKER: at least 5 with blocked_ns > 0,
  *   kernel frames (one of them named) and user frames;
@@ -294,8 +294,8 @@ static bool verdict(const struct check *c)
 	if (burnt < 20 || burnt * 10 < n.worker * 8) {
 		printf("too few samples in the burn functions\n");
 		ok = false;
-	} else if (n.seventy * 100 < burnt * 55 ||
-		   n.seventy * 100 > burnt * 85) {
+	} else if (n.seventy * 100 < burnt * 65 ||
+		   n.seventy * 100 > burnt * 75) {
 		printf("burn_seventy has %.0f%% of the burn samples\n",
 		       100.0 * n.seventy / burnt);
 		ok = false;

@@ -8,7 +8,7 @@
 #   reads it;
 # - the workload's worker thread, burning in burn_seventy() and
 #   burn_thirty() 7 to 3, has on-CPU samples whose leaf user frame is in
-#   one of them, ~70% in burn_seventy (55..85%);
+#   one of them, ~70% in burn_seventy (65..75%);
 # - its blocker thread, blocked in read() on a pipe fed every 20 ms, has
 #   off-CPU samples with blocked_ns > 0, kernel and user frames;
 # - the same with the workload in a child that exits before the trace

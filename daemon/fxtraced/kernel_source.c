@@ -211,6 +211,32 @@ static int watch(sd_event *event, struct kernel_source *ks)
 	return 0;
 }
 
+/*
+ * Stack samples whose kernel frames will be "[kernel]": said once in the
+ * journal and to the starter (appended to why), with what to do.
+ */
+static void note_unnamed_kernel_frames(const struct kernel_source *ks,
+				       char *why, size_t why_len)
+{
+	int err = kernel_session_ksyms_error(ks->session);
+	size_t used = strlen(why);
+	char text[256];
+
+	if (!err)
+		return;
+	if (err == -EPERM)
+		snprintf(text, sizeof(text),
+			 "kernel frames will be \"[kernel]\": /proc/kallsyms shows fxtraced no addresses; give it CAP_SYSLOG (see fxtraced(8))");
+	else
+		snprintf(text, sizeof(text),
+			 "kernel frames will be \"[kernel]\": cannot read /proc/kallsyms: %s",
+			 strerror(-err));
+	log_warning("Stack samples: %s", text);
+	if (used < why_len)
+		snprintf(why + used, why_len - used, "%s%s", used ? "; " : "",
+			 text);
+}
+
 int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		       struct kernel_source **ret, char *why, size_t why_len)
 {
@@ -257,6 +283,8 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		r = watch(event, ks);
 	if (r >= 0)
 		r = sample_memory(event, ks);
+	if (r >= 0)
+		note_unnamed_kernel_frames(ks, why, why_len);
 	if (r < 0) {
 		if (!why[0])
 			snprintf(why, why_len, "kernel capture failed: %s",
@@ -356,8 +384,10 @@ size_t kernel_source_describe(const struct kernel_source *ks,
 		row->flags = out->flags | FXT_CTL_PROVIDER_CATEGORY;
 		row->records = cat[i].records;
 		row->records_dropped = cat[i].dropped;
-		snprintf(row->name, sizeof(row->name), "%s%s", cat[i].name,
-			 cat[i].missing ? " (no tracepoint)" : "");
+		snprintf(row->name, sizeof(row->name), "%s%s%s", cat[i].name,
+			 cat[i].missing ? " (no tracepoint)" : "",
+			 cat[i].unnamed_kernel_frames ?
+				 " (kernel frames unnamed)" : "");
 	}
 	return 1 + n;
 }

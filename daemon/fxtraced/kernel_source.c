@@ -262,7 +262,7 @@ static void note_unnamed_kernel_frames(const struct kernel_source *ks,
 			 "kernel frames will be \"[kernel]\": /proc/kallsyms shows fxtraced no addresses; give it CAP_SYSLOG (see fxtraced(8))");
 	else
 		snprintf(text, sizeof(text),
-			 "kernel frames will be \"[kernel]\": cannot read /proc/kallsyms: %s",
+			 "kernel frames will be \"[kernel]\": cannot read /proc/kallsyms: %s (see fxtraced(8))",
 			 strerror(-err));
 	log_warning("Stack samples: %s", text);
 	if (used < why_len)

@@ -371,7 +371,8 @@ check "kernel.perf_event_paranoid above 2 refuses kernel:sample, saying what to 
 # summary --json names its user functions (burn_seventy) and, with
 # EXPECT=named, kernel functions of its blocking stacks (the unit's
 # CAP_SYSLOG: /proc/kallsyms shows addresses to it); with EXPECT=unnamed
-# (the old ProtectKernelLogs=yes, which drops CAP_SYSLOG), they are all
+# (the old unit: ProtectKernelLogs=yes drops CAP_SYSLOG,
+# ProtectKernelTunables=yes hides /proc/kallsyms), they are all
 # "[kernel]" and the journal and tracectl say so.
 stack_samples_named() {
 	expect=$1
@@ -418,8 +419,9 @@ stack_samples_named() {
 }
 check "stack samples through the service (bpf): kernel and user functions are named" stack_samples_named named
 
-# The same under the old unit (without CAP_SYSLOG, ProtectKernelLogs=yes):
-# the check above would fail there; a drop-in puts it back for this step.
+# The same under the old unit (without CAP_SYSLOG, ProtectKernelLogs=yes,
+# ProtectKernelTunables=yes, which hides /proc/kallsyms): the check above
+# would fail there; a drop-in puts it back for this step.
 stack_samples_old_unit() {
 	dropin=/etc/systemd/system/fxtraced.service.d
 	mkdir -p "$dropin" || return 1
@@ -430,6 +432,7 @@ stack_samples_old_unit() {
 	AmbientCapabilities=
 	AmbientCapabilities=CAP_BPF CAP_PERFMON
 	ProtectKernelLogs=yes
+	ProtectKernelTunables=yes
 	EOF
 	systemctl daemon-reload && systemctl stop fxtraced.service
 	stack_samples_named unnamed
@@ -438,7 +441,7 @@ stack_samples_old_unit() {
 	systemctl daemon-reload && systemctl stop fxtraced.service
 	return "$rc"
 }
-check "under the old unit (ProtectKernelLogs=yes) kernel frames are \"[kernel]\", and the journal and tracectl say why" stack_samples_old_unit
+check "under the old unit (ProtectKernelLogs=yes, ProtectKernelTunables=yes) kernel frames are \"[kernel]\", and the journal and tracectl say why" stack_samples_old_unit
 
 units_verify() {
 	units=$(files_of_packages | grep -E '/systemd/system/[^/]*\.(service|socket)$')

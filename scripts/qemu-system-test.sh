@@ -7,8 +7,8 @@
 # kernel) and runs scripts/qemu/system-test.sh in the guest: socket
 # activation, traces with the module and with BPF, group tracing, the
 # journal, stopping the service mid-trace, status and watchdog, the
-# flight recorder unit (bpf and kmod), unit verification, remove and
-# purge. Prints the guest's "ok N - ..." lines
+# flight recorder unit (bpf and kmod), stack samples with named kernel
+# and user functions, unit verification, remove and purge. Prints the guest's "ok N - ..." lines
 # and one line: "qemu-system: N passed, M failed". Exit status 0 if all
 # passed.
 #
@@ -204,6 +204,13 @@ if [ -n "$build_dir" ] && rust_example=$(FXT_BUILD_ROOT=$build_dir \
 	cp "$rust_example" "$work/payload/fxtrace-every-call"
 else
 	echo "qemu-system: no Rust example for the guest: $(tail -n 3 "$work/cargo.log")"
+fi
+# The stack samples' workload (frame pointers, named functions), built
+# with the tree's tests: the guest records it through the service.
+if [ -n "$build_dir" ] && [ -x "$build_dir/tests/stacks/stack-workload" ]; then
+	cp "$build_dir/tests/stacks/stack-workload" "$work/payload/stack-workload"
+else
+	echo "qemu-system: no stack-workload for the guest (build the tree first)"
 fi
 echo "$ours" >"$work/payload/packages"
 mkfs.ext4 -q -L fxtpayload -d "$work/payload" "$work/payload.img" \

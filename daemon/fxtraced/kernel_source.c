@@ -8,6 +8,7 @@
 
 #include "archive.h"
 #include <fxt/fxt_msg.h>
+#include <fxt/fxt_sched_uapi.h>
 #include "kernel_source.h"
 #include "log.h"
 #include "record_walk.h"
@@ -211,6 +212,64 @@ static int watch(sd_event *event, struct kernel_source *ks)
 	return 0;
 }
 
+/*
+ * Debian's and Ubuntu's kernels add a level 3 to kernel.perf_event_paranoid
+ * (their default), at which perf_event_open() takes CAP_SYS_ADMIN:
+ * CAP_PERFMON is not enough, and kernel:sample's timers are refused.
+ */
+static int perf_paranoid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	int level = 0;
+
+	if (f && fscanf(f, "%d", &level) != 1)
+		level = 0;
+	if (f)
+		fclose(f);
+	return level;
+}
+
+static void explain_failure(int r, uint32_t events, char *why,
+			    size_t why_len)
+{
+	int paranoid = r == -EACCES && (events & FXT_SCHED_EV_SAMPLE) ?
+			       perf_paranoid() : 0;
+
+	if (paranoid > 2)
+		snprintf(why, why_len,
+			 "kernel:sample: perf_event_open() refused: kernel.perf_event_paranoid is %d, which allows it to CAP_SYS_ADMIN only; set it to 2 (sysctl kernel.perf_event_paranoid=2, see fxtraced(8))",
+			 paranoid);
+	else
+		snprintf(why, why_len, "kernel capture failed: %s",
+			 strerror(-r));
+}
+
+/*
+ * Stack samples whose kernel frames will be "[kernel]": said once in the
+ * journal and to the starter (appended to why), with what to do.
+ */
+static void note_unnamed_kernel_frames(const struct kernel_source *ks,
+				       char *why, size_t why_len)
+{
+	int err = kernel_session_ksyms_error(ks->session);
+	size_t used = strlen(why);
+	char text[256];
+
+	if (!err)
+		return;
+	if (err == -EPERM)
+		snprintf(text, sizeof(text),
+			 "kernel frames will be \"[kernel]\": /proc/kallsyms shows fxtraced no addresses; give it CAP_SYSLOG (see fxtraced(8))");
+	else
+		snprintf(text, sizeof(text),
+			 "kernel frames will be \"[kernel]\": cannot read /proc/kallsyms: %s (see fxtraced(8))",
+			 strerror(-err));
+	log_warning("Stack samples: %s", text);
+	if (used < why_len)
+		snprintf(why + used, why_len - used, "%s%s", used ? "; " : "",
+			 text);
+}
+
 int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		       struct kernel_source **ret, char *why, size_t why_len)
 {
@@ -257,10 +316,11 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		r = watch(event, ks);
 	if (r >= 0)
 		r = sample_memory(event, ks);
+	if (r >= 0)
+		note_unnamed_kernel_frames(ks, why, why_len);
 	if (r < 0) {
 		if (!why[0])
-			snprintf(why, why_len, "kernel capture failed: %s",
-				 strerror(-r));
+			explain_failure(r, session.events, why, why_len);
 		kernel_source_free(ks);
 		return choice == FXT_CTL_KERNEL_AUTO ? 0 : r;
 	}
@@ -359,8 +419,10 @@ size_t kernel_source_describe(const struct kernel_source *ks,
 		row->flags = out->flags | FXT_CTL_PROVIDER_CATEGORY;
 		row->records = cat[i].records;
 		row->records_dropped = cat[i].dropped;
-		snprintf(row->name, sizeof(row->name), "%s%s", cat[i].name,
-			 cat[i].missing ? " (no tracepoint)" : "");
+		snprintf(row->name, sizeof(row->name), "%s%s%s", cat[i].name,
+			 cat[i].missing ? " (no tracepoint)" : "",
+			 cat[i].unnamed_kernel_frames ?
+				 " (kernel frames unnamed)" : "");
 	}
 	return 1 + n;
 }

@@ -15,12 +15,7 @@ fi
 : "${PINGPONG:?}" "${CHECK_KERNEL:?}" "${FXTRACED_SERVICE:?}"
 export FXTRACE_SOCKET="$T/run/manager.sock"
 
-unit_value() {
-	sed -n "s/^$1=//p" "$FXTRACED_SERVICE"
-}
-# "CAP_BPF CAP_PERFMON" -> "+bpf,+perfmon", as setpriv takes them.
-caps=$(unit_value AmbientCapabilities | tr 'A-Z ' 'a-z\n' | sed -n 's/^cap_/+/p' |
-	paste -sd,)
+caps=$(unit_caps)
 [ -n "$caps" ] || fail "no AmbientCapabilities= in the unit"
 [ "$(unit_value CapabilityBoundingSet)" = "$(unit_value AmbientCapabilities)" ] ||
 	fail "the bounding set is not the ambient set"
@@ -56,7 +51,8 @@ wait "$MGR" || fail "fxtraced exited with status $?"
 MGR=""
 BG_PIDS=""
 
-# The allowed set: the filter's groups expanded, nested groups too.
+# The allowed set: the filter's groups expanded, nested groups too, less
+# what its "~" lines refuse.
 expand() {
 	local s
 	for s in "$@"; do
@@ -67,8 +63,10 @@ expand() {
 		esac
 	done
 }
+unit_value SystemCallFilter | sed -n 's/^~//p' | tr ' ' '\n' >"$T/refused.txt"
 # shellcheck disable=SC2046
-expand $(unit_value SystemCallFilter) | sort -u >"$T/allowed.txt"
+expand $(unit_value SystemCallFilter | grep -v '^~') | sort -u |
+	grep -vx -F -f "$T/refused.txt" >"$T/allowed.txt"
 [ "$(wc -l <"$T/allowed.txt")" -gt 100 ] || fail "could not expand the filter"
 sed -E 's/^[0-9]+ +//; s/\(.*//' "$T/run/strace.txt" |
 	grep -E '^[a-z_0-9]+$' | sort -u >"$T/used.txt"

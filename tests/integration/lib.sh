@@ -185,3 +185,33 @@ start_stored() {
 	MGR=$!	# cleanup ends it, and it the manager
 	poll "$TRACECTL" status
 }
+
+# unit_value NAME: NAME='s values in fxtraced.service ($FXTRACED_SERVICE),
+# one line per assignment.
+unit_value() {
+	sed -n "s/^$1=//p" "$FXTRACED_SERVICE"
+}
+
+# unit_caps [-CAP...]: the unit's AmbientCapabilities= as setpriv takes
+# them ("CAP_BPF CAP_PERFMON" -> "+bpf,+perfmon"), without those named
+# ("-syslog": all but CAP_SYSLOG).
+unit_caps() {
+	local drop=${1:-}
+
+	unit_value AmbientCapabilities | tr 'A-Z ' 'a-z\n' | sed -n 's/^cap_/+/p' |
+		grep -vx -F -e "+${drop#-}" | paste -sd,
+}
+
+# start_manager_with_caps CAPS: fxtraced as nobody with only CAPS (as
+# setpriv takes them), in $T, its socket in $T/run.
+start_manager_with_caps() {
+	install -d -o nobody "$T/run"
+	install -m 755 "$FXTRACED" "$T/fxtraced"
+	export FXTRACE_SOCKET="$T/run/manager.sock"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		--inh-caps="-all,$1" --ambient-caps="-all,$1" \
+		--bounding-set="-all,$1" "$T/fxtraced" \
+		--socket "$FXTRACE_SOCKET" --allow-uid 0 >"$T/fxtraced.log" 2>&1 &
+	MGR=$!
+	poll "$TRACECTL" status
+}

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Runs a test as fxtraced.service runs the manager: an ordinary uid with
+# Runs a test as fxtraced.service runs the manager, less CAP_SYSLOG (which
+# only shows it /proc/kallsyms's addresses): an ordinary uid with
 # CAP_PERFMON and CAP_BPF only (no CAP_SYS_ADMIN: /proc/PID/map_files is
-# closed to it, /proc/kallsyms reads as zeros).
+# closed to it).
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
 	echo "skip: needs root and setpriv"
 	exit 77

@@ -95,6 +95,16 @@ bool kernel_profile_filter(struct profile_ingest *pi, const uint64_t *rec,
 	return true;
 }
 
+int kernel_profile_ksyms_error(const struct kernel_profile *kp)
+{
+	struct profile_sources_status st;
+
+	if (!kp)
+		return 0;
+	profile_sources_status(kp->src, &st);
+	return st.ksyms_error;
+}
+
 void kernel_profile_add_stats(const struct kernel_profile *kp,
 			      struct kernel_session_stats *st)
 {

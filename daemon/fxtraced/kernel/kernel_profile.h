@@ -41,6 +41,9 @@ bool kernel_profile_filter(struct profile_ingest *pi, const uint64_t *rec,
 			   size_t words, profile_emit_fn emit, void *ctx,
 			   uint64_t *lost, int *err);
 
+/* 0, or why kernel frames are "[kernel]": ksyms_load()'s error. */
+int kernel_profile_ksyms_error(const struct kernel_profile *kp);
+
 /* Adds the samples written and lost to the session's counters. */
 void kernel_profile_add_stats(const struct kernel_profile *kp,
 			      struct kernel_session_stats *st);

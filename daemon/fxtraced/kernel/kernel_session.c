@@ -859,6 +859,11 @@ void kernel_session_stats(const struct kernel_session *ks,
 	kernel_profile_add_stats(ks->profile, st);
 }
 
+int kernel_session_ksyms_error(const struct kernel_session *ks)
+{
+	return kernel_profile_ksyms_error(ks->profile);
+}
+
 size_t kernel_session_category_stats(const struct kernel_session *ks,
 				     struct kernel_category_stats *out,
 				     size_t max)
@@ -883,6 +888,8 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 		memset(cs, 0, sizeof(*cs));
 		cs->name = c->name;
 		cs->missing = !!(c->counted & st.missing);
+		cs->unnamed_kernel_frames = (c->counted & FXT_SCHED_EV_STACKS) &&
+					    kernel_session_ksyms_error(ks);
 		for (bit = 0; bit < FXT_RING_EVENT_KINDS; bit++) {
 			if (!(c->counted & (1u << bit)))
 				continue;

@@ -183,7 +183,15 @@ struct kernel_category_stats {
 	uint64_t records;	/* written by the kernel side (and names) */
 	uint64_t dropped;	/* lost to full buffers */
 	bool missing;		/* this kernel lacks its tracepoints */
+	bool unnamed_kernel_frames; /* stacks: kernel_session_ksyms_error() */
 };
+
+/*
+ * 0, or why the kernel frames of stack samples are all "[kernel]": -EPERM
+ * when /proc/kallsyms shows us no addresses (no CAP_SYSLOG while
+ * kernel.perf_event_paranoid > 1), else why it could not be read.
+ */
+int kernel_session_ksyms_error(const struct kernel_session *ks);
 
 /* The selected categories' counts, at most max; returns how many. */
 size_t kernel_session_category_stats(const struct kernel_session *ks,

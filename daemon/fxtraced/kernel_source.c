@@ -244,30 +244,51 @@ static void explain_failure(int r, uint32_t events, char *why,
 			 strerror(-r));
 }
 
-/*
- * Stack samples whose kernel frames will be "[kernel]": said once in the
- * journal and to the starter (appended to why), with what to do.
- */
-static void note_unnamed_kernel_frames(const struct kernel_source *ks,
-				       char *why, size_t why_len)
+/* text, said in the journal and appended to why (for the starter). */
+static void note_stacks(const char *text, char *why, size_t why_len)
 {
-	int err = kernel_session_ksyms_error(ks->session);
 	size_t used = strlen(why);
-	char text[256];
 
-	if (!err)
-		return;
-	if (err == -EPERM)
-		snprintf(text, sizeof(text),
-			 "kernel frames will be \"[kernel]\": /proc/kallsyms shows fxtraced no addresses; give it CAP_SYSLOG (see fxtraced(8))");
-	else
-		snprintf(text, sizeof(text),
-			 "kernel frames will be \"[kernel]\": cannot read /proc/kallsyms: %s (see fxtraced(8))",
-			 strerror(-err));
 	log_warning("Stack samples: %s", text);
 	if (used < why_len)
 		snprintf(why + used, why_len - used, "%s%s", used ? "; " : "",
 			 text);
+}
+
+/*
+ * Stack samples whose kernel frames will be "[kernel]", or whose user
+ * frames "[unknown]" (the mappings of programs could not be followed):
+ * said once in the journal and to the starter, with what to do.
+ */
+static void note_unnamed_frames(const struct kernel_source *ks, char *why,
+				size_t why_len)
+{
+	int err = kernel_session_ksyms_error(ks->session);
+	int paranoid;
+	char text[256];
+
+	if (err == -EPERM)
+		note_stacks("kernel frames will be \"[kernel]\": /proc/kallsyms shows fxtraced no addresses; give it CAP_SYSLOG (see fxtraced(8))",
+			    why, why_len);
+	else if (err) {
+		snprintf(text, sizeof(text),
+			 "kernel frames will be \"[kernel]\": cannot read /proc/kallsyms: %s (see fxtraced(8))",
+			 strerror(-err));
+		note_stacks(text, why, why_len);
+	}
+	err = kernel_session_tracker_error(ks->session);
+	if (!err)
+		return;
+	paranoid = err == -EACCES || err == -EPERM ? perf_paranoid() : 0;
+	if (paranoid > 2)
+		snprintf(text, sizeof(text),
+			 "user frames will be \"[unknown]\": perf_event_open() refused, kernel.perf_event_paranoid is %d; set it to 2 (see fxtraced(8))",
+			 paranoid);
+	else
+		snprintf(text, sizeof(text),
+			 "user frames will be \"[unknown]\": cannot follow the programs' mappings: %s (see fxtraced(8))",
+			 strerror(-err));
+	note_stacks(text, why, why_len);
 }
 
 int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
@@ -317,7 +338,7 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 	if (r >= 0)
 		r = sample_memory(event, ks);
 	if (r >= 0)
-		note_unnamed_kernel_frames(ks, why, why_len);
+		note_unnamed_frames(ks, why, why_len);
 	if (r < 0) {
 		if (!why[0])
 			explain_failure(r, session.events, why, why_len);

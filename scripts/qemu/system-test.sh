@@ -346,8 +346,9 @@ check "flight recorder (kmod): a trigger's snapshot with the module's kernel rec
 
 # Debian's kernels add a level 3 to kernel.perf_event_paranoid (their
 # default) at which perf_event_open() takes CAP_SYS_ADMIN, which the
-# service lacks: kernel:sample is refused, saying what to do; then set to
-# 2 (upstream's default), as fxtraced(8) says.
+# service lacks: kernel:sample is refused, saying what to do, and
+# kernel:offcpu alone says its user frames will be "[unknown]"; then set
+# to 2 (upstream's default), as fxtraced(8) says.
 perf_paranoid_for_stacks() {
 	level=$(cat /proc/sys/kernel/perf_event_paranoid)
 	say "kernel.perf_event_paranoid = $level"
@@ -359,10 +360,17 @@ perf_paranoid_for_stacks() {
 		fi
 		cat "$T/refused.out"
 		grep -q 'sysctl kernel.perf_event_paranoid=2' "$T/refused.out" || return 1
+		# kernel:offcpu alone starts (no perf event of its own), but the
+		# programs' mappings cannot be followed: said, not silent.
+		tracectl record -o "$T/offcpu3.fxt" --kernel=bpf \
+			--categories kernel:offcpu -- true >"$T/offcpu3.out" 2>&1 ||
+			{ cat "$T/offcpu3.out"; return 1; }
+		grep -q 'user frames will be "\[unknown\]"' "$T/offcpu3.out" ||
+			{ cat "$T/offcpu3.out"; say "nothing said of the mappings not followed"; return 1; }
 	fi
 	sysctl -w kernel.perf_event_paranoid=2
 }
-check "kernel.perf_event_paranoid above 2 refuses kernel:sample, saying what to do; set to 2" perf_paranoid_for_stacks
+check "kernel.perf_event_paranoid above 2 refuses kernel:sample and says kernel:offcpu's user frames are unnamed, saying what to do; set to 2" perf_paranoid_for_stacks
 
 # Stack samples through the installed service (stack_samples_named
 # EXPECT): the test's frame-pointer workload (tests/stacks, built on the

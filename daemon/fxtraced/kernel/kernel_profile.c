@@ -105,6 +105,16 @@ int kernel_profile_ksyms_error(const struct kernel_profile *kp)
 	return st.ksyms_error;
 }
 
+int kernel_profile_tracker_error(const struct kernel_profile *kp)
+{
+	struct profile_sources_status st;
+
+	if (!kp)
+		return 0;
+	profile_sources_status(kp->src, &st);
+	return st.tracker_error;
+}
+
 void kernel_profile_add_stats(const struct kernel_profile *kp,
 			      struct kernel_session_stats *st)
 {

@@ -43,6 +43,8 @@ bool kernel_profile_filter(struct profile_ingest *pi, const uint64_t *rec,
 
 /* 0, or why kernel frames are "[kernel]": ksyms_load()'s error. */
 int kernel_profile_ksyms_error(const struct kernel_profile *kp);
+/* 0, or why user frames of programs mapped while tracing are "[unknown]". */
+int kernel_profile_tracker_error(const struct kernel_profile *kp);
 
 /* Adds the samples written and lost to the session's counters. */
 void kernel_profile_add_stats(const struct kernel_profile *kp,

@@ -864,6 +864,11 @@ int kernel_session_ksyms_error(const struct kernel_session *ks)
 	return kernel_profile_ksyms_error(ks->profile);
 }
 
+int kernel_session_tracker_error(const struct kernel_session *ks)
+{
+	return kernel_profile_tracker_error(ks->profile);
+}
+
 size_t kernel_session_category_stats(const struct kernel_session *ks,
 				     struct kernel_category_stats *out,
 				     size_t max)

@@ -192,6 +192,8 @@ struct kernel_category_stats {
  * kernel.perf_event_paranoid > 1), else why it could not be read.
  */
 int kernel_session_ksyms_error(const struct kernel_session *ks);
+/* 0, or why user frames of programs mapped while tracing are "[unknown]". */
+int kernel_session_tracker_error(const struct kernel_session *ks);
 
 /* The selected categories' counts, at most max; returns how many. */
 size_t kernel_session_category_stats(const struct kernel_session *ks,

@@ -14,6 +14,7 @@
 
 #include "cleanup.h"
 #include "ksyms.h"
+#include "line_read.h"
 
 /* The kernel's KSYM_NAME_LEN is 512; a module name is under 64. */
 #define KSYMS_LINE_MAX 640
@@ -159,25 +160,9 @@ static int parse_line(struct ksyms *k, char *line)
 static int read_lines(struct ksyms *k, FILE *f)
 {
 	char line[KSYMS_LINE_MAX];
-	bool skipping = false;
+	int r;
 
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-		bool whole = len && line[len - 1] == '\n';
-		int r;
-
-		if (!whole && !feof(f)) {
-			/* The head of a line too long: skip it whole. */
-			skipping = true;
-			continue;
-		}
-		if (skipping) {
-			/* Its tail. */
-			skipping = false;
-			continue;
-		}
-		if (whole)
-			line[len - 1] = '\0';
+	while (line_read(f, line, sizeof(line))) {
 		r = parse_line(k, line);
 		if (r < 0)
 			return r;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Stack samples in the Trace Event Format: json_stacks.h. */
 #include "json_stacks.h"
+#include "stack_losses.h"
 
 bool conv_stacks_take(struct converter *c, const struct fxt_record *rec)
 {
@@ -129,16 +130,7 @@ static void put_losses(struct converter *c)
 	struct text_out *w = &c->w;
 
 	put_count(w, ",\n\"stack_records\":{\"samples\":", t->samples);
-	put_count(w, ",\"samples_dropped\":", t->samples_dropped);
-	put_count(w, ",\"samples_malformed\":", t->samples_malformed);
-	put_count(w, ",\"samples_without_stack\":", p->samples_without_stack);
-	put_count(w, ",\"entries_malformed\":", t->entries_malformed);
-	put_count(w, ",\"entries_duplicate\":", t->entries_duplicate);
-	put_count(w, ",\"entries_dropped\":", t->entries_dropped);
-	put_count(w, ",\"missing_frames\":", p->missing_frames);
-	put_count(w, ",\"missing_mappings\":", p->missing_mappings);
-	put_count(w, ",\"functions_dropped\":", p->functions_dropped);
-	put_count(w, ",\"frames_cut\":", p->frames_cut);
+	stack_losses_json(w, t, p);
 	text_put_char(w, '}');
 }
 

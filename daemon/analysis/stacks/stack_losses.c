@@ -59,3 +59,26 @@ bool stack_losses_text(char *buf, const struct stack_table_stats *t,
 			 "; the archive is damaged or incomplete");
 	return true;
 }
+
+static void put_member(struct text_out *w, const char *name, uint64_t v)
+{
+	text_put_str(w, ",\"");
+	text_put_str(w, name);
+	text_put_str(w, "\":");
+	text_put_u64(w, v);
+}
+
+void stack_losses_json(struct text_out *w, const struct stack_table_stats *t,
+		       const struct stack_profile_stats *p)
+{
+	put_member(w, "samples_dropped", t->samples_dropped);
+	put_member(w, "samples_malformed", t->samples_malformed);
+	put_member(w, "samples_without_stack", p->samples_without_stack);
+	put_member(w, "entries_malformed", t->entries_malformed);
+	put_member(w, "entries_duplicate", t->entries_duplicate);
+	put_member(w, "entries_dropped", t->entries_dropped);
+	put_member(w, "missing_frames", p->missing_frames);
+	put_member(w, "missing_mappings", p->missing_mappings);
+	put_member(w, "functions_dropped", p->functions_dropped);
+	put_member(w, "frames_cut", p->frames_cut);
+}

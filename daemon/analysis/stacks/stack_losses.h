@@ -12,6 +12,7 @@
 
 #include "stack_profile.h"
 #include "stack_tables.h"
+#include "text_out.h"
 
 #define STACK_LOSSES_TEXT_MAX 512u
 
@@ -20,6 +21,15 @@
  * into buf (STACK_LOSSES_TEXT_MAX bytes), and true, if anything was lost.
  */
 bool stack_losses_text(char *buf, const struct stack_table_stats *t,
+		       const struct stack_profile_stats *p);
+
+/*
+ * The same counts as JSON members, each after a comma: samples_dropped,
+ * samples_malformed, samples_without_stack, entries_malformed,
+ * entries_duplicate, entries_dropped, missing_frames, missing_mappings,
+ * functions_dropped, frames_cut (convert's and summary's objects).
+ */
+void stack_losses_json(struct text_out *w, const struct stack_table_stats *t,
 		       const struct stack_profile_stats *p);
 
 #endif /* FXT_STACK_LOSSES_H */

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "stack_losses.h"
 #include "stacks_json.h"
 #include "stacks_view.h"
 #include "summary_json_fields.h"
@@ -64,16 +65,7 @@ static void put_losses(struct out *o)
 
 	put_count(w, ",\n\"stacks\":{\"samples\":", o->v.norder);
 	put_count(w, ",\"offcpu_samples\":", o->v.offcpu);
-	put_count(w, ",\"samples_dropped\":", t->samples_dropped);
-	put_count(w, ",\"samples_malformed\":", t->samples_malformed);
-	put_count(w, ",\"samples_without_stack\":", p->samples_without_stack);
-	put_count(w, ",\"entries_malformed\":", t->entries_malformed);
-	put_count(w, ",\"entries_duplicate\":", t->entries_duplicate);
-	put_count(w, ",\"entries_dropped\":", t->entries_dropped);
-	put_count(w, ",\"missing_frames\":", p->missing_frames);
-	put_count(w, ",\"missing_mappings\":", p->missing_mappings);
-	put_count(w, ",\"functions_dropped\":", p->functions_dropped);
-	put_count(w, ",\"frames_cut\":", p->frames_cut);
+	stack_losses_json(w, t, p);
 	text_put_char(w, '}');
 }
 

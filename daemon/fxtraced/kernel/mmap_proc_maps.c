@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "line_read.h"
 #include "mmap_proc_maps.h"
 #include "mount_table.h"
 #include "usyms.h"
@@ -89,32 +90,6 @@ static size_t mapped_build_id(const char *proc, uint32_t pid, const struct mount
 	return len > 0 ? (size_t)len : 0;
 }
 
-/* Reads one line into line, skipping lines too long whole: 1 for a line,
- * 0 at the end.
- */
-static int next_line(FILE *f, char *line, size_t size)
-{
-	bool skipping = false;
-
-	while (fgets(line, (int)size, f)) {
-		size_t len = strlen(line);
-		bool whole = len && line[len - 1] == '\n';
-
-		if (!whole && !feof(f)) {
-			skipping = true;
-			continue;
-		}
-		if (skipping) {
-			skipping = false;
-			continue;
-		}
-		if (whole)
-			line[len - 1] = '\0';
-		return 1;
-	}
-	return 0;
-}
-
 int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 			FILE *maps, const struct mount_table *own)
 {
@@ -131,7 +106,8 @@ int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 	snprintf(path, sizeof(path), "%s/%" PRIu32 "/mountinfo", proc, pid);
 	if (mount_table_load(path, &mounts) < 0)
 		mounts = NULL;
-	while (lines++ < MMAP_PROC_LINES_MAX && next_line(maps, line, MAPS_LINE_MAX)) {
+	while (lines++ < MMAP_PROC_LINES_MAX &&
+	       line_read(maps, line, MAPS_LINE_MAX)) {
 		struct maps_line m;
 		size_t id_len;
 

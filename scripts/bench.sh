@@ -26,10 +26,13 @@
 #              Debian's cloud kernel (TCG: slow, noisy; ratios matter)
 #   stacks     kernel:sample's cost per stack sample against perf record
 #              -g -e cpu-clock at the same rate, on a CPU-bound loop:
-#              work per CPU second untraced, with ours, with perf, and
-#              with perf without stacks (the timer's floor), medians of
-#              7 runs; the same-run ratio of the overheads, also beyond
-#              the floor; the BPF program's own ns per sample
+#              work per CPU second untraced, with ours, with perf -g,
+#              with perf without stacks, and with an empty bpftrace
+#              profile: program (the floor every BPF sampler pays),
+#              medians of 7 runs; ours and perf's above that floor; the
+#              tracers' own CPU time per sample; the same-run ratio of
+#              the overheads, whole and above the floor, without and
+#              with the tracers' CPU; the BPF program's own ns per sample
 #              (tests/bench/stacks/stacks_bench.sh)
 #   saturation perf bench sched pipe on every CPU for 30 s, streaming, with
 #              default buffer sizes: events lost per million, ours, ftrace
@@ -227,21 +230,36 @@ done
 
 # ---- stacks: the on-CPU sampler against perf record -g, same runs.
 step stacks tests/bench/stacks/stacks_bench.sh "$build" 7 3 4999
-for w in fxtrace perf floor; do
+for w in fxtrace perf perf_nostack bpf_floor; do
 	line=$(grep "^STACKS_BENCH $w " "$logs/stacks.log" || true)
 	need "stacks $w" "$line"
 	set -- $line
 	case $w in
 	fxtrace) what="kernel:sample, BPF" ;;
 	perf) what="perf record -g -e cpu-clock" ;;
-	floor) what="perf record -e cpu-clock, no stacks" ;;
+	perf_nostack) what="perf record -e cpu-clock, no stacks" ;;
+	bpf_floor) what="bpftrace profile:hz, empty (BPF floor)" ;;
 	esac
 	put stacks "$what" "$4" "ns/sample" "4999 Hz; $3 work/s"
 done
+line=$(grep "^STACKS_BENCH above_bpf_floor " "$logs/stacks.log" || true)
+need "stacks above_bpf_floor" "$line"
+set -- $line
+put stacks "kernel:sample above the BPF floor" "$3" "ns/sample" "perf -g: $4 ns"
+line=$(grep "^STACKS_BENCH tracer " "$logs/stacks.log" || true)
+need "stacks tracer" "$line"
+set -- $line
+ms=$(sed -n 's/^STACKS_BENCH tracer_run_ms //p' "$logs/stacks.log")
+need "stacks tracer_run_ms" "$ms"
+put stacks "fxtraced + tracectl CPU" "$3" "ns/sample" "perf record -g's: $4 ns, without -g: $5 ns; per 3 s run, start and stop included: $ms ms"
 line=$(grep "^STACKS_BENCH ratio " "$logs/stacks.log" || true)
 need "stacks ratio" "$line"
 set -- $line
-put stacks "fxtrace/perf overhead" "$3" "x perf" "beyond the floor: x$4"
+put stacks "fxtrace/perf -g overhead" "$3" "x perf" "above the BPF floor: x$4"
+line=$(grep "^STACKS_BENCH ratio_with_tracers " "$logs/stacks.log" || true)
+need "stacks ratio with tracers" "$line"
+set -- $line
+put stacks "fxtrace/perf -g, tracers' CPU too" "$3" "x perf" "above the BPF floor: x$4"
 prog=$(sed -n 's/^STACKS_BENCH prog //p' "$logs/stacks.log")
 put stacks "BPF program per sample" "${prog:-?}" "ns" "kernel.bpf_stats_enabled, every CPU's samples"
 

@@ -22,7 +22,8 @@ dpkg-dev debhelper dh-dkms dh-python python3-dev lintian
 
 # lttng: the provider benchmark's peer; chromium: the HTML report's test;
 # librust-tracing*: the Rust crate's tracing layer, built offline;
-# clickhouse-*: the server tracectl export's tests store into.
+# clickhouse-*: the server tracectl export's tests store into;
+# bpftrace: the stack bench's floor (an empty profile: program).
 TEST_PACKAGES="
 libcmocka-dev llvm libclang-rt-14-dev
 jq python3 linux-perf util-linux strace iproute2
@@ -34,6 +35,7 @@ liblttng-ust-dev lttng-tools
 chromium
 librust-tracing-dev librust-tracing-subscriber-dev
 clickhouse-server clickhouse-client
+bpftrace
 "
 
 test=1

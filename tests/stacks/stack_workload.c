@@ -19,7 +19,9 @@
  * stack-workload --bench S
  *     burns for S seconds of its CPU time (time spent in interrupts
  *     while it runs included, time waiting for a CPU not), prints the
- *     iterations per second of it: iterations_per_sec=.
+ *     iterations per second of it: iterations_per_sec=, then the
+ *     process's CPU time from its start, in ns: cpu_ns= (what a tracer
+ *     running it counts as its child's, to take out of its own).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -179,6 +181,8 @@ int main(int argc, char **argv)
 			printf("iterations_per_sec=%.0f\n",
 			       (double)burn(CLOCK_THREAD_CPUTIME_ID, seconds,
 					    &took, false, &fed) / took);
+			printf("cpu_ns=%.0f\n",
+			       now_s(CLOCK_PROCESS_CPUTIME_ID) * 1e9);
 			return 0;
 		} else {
 			fprintf(stderr,

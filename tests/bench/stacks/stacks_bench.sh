@@ -3,22 +3,36 @@
 # The on-CPU sampler's cost per sample against perf's: stack-workload
 # --bench (a CPU-bound loop in frame-pointer code, pinned to the last
 # CPU) measures the work it does per second of its own CPU time
-# (interrupts while it runs included), RUNS times, each run
-# interleaving:
-#   none     untraced
-#   fxtrace  tracectl record --mode streaming --kernel=bpf
-#            --categories kernel:sample --sample-rate HZ (every CPU)
-#   perf     perf record -g -e cpu-clock -F HZ of the workload
-#   floor    perf record -e cpu-clock -F HZ, no stacks: the timer's
-#            interrupt and a bare sample (in a VM, most of the cost)
+# (interrupts while it runs included), RUNS times, each run taking in
+# turn (the order rotating from run to run):
+#   none       untraced
+#   fxtrace    tracectl record --mode streaming --kernel=bpf
+#              --categories kernel:sample --sample-rate HZ (every CPU)
+#   perf       perf record -g -e cpu-clock -F HZ of the workload (-B:
+#              no build-ids, whose collection at the end aborts now and
+#              then in Debian 12's perf 6.1, "assertion failed at
+#              util/build-id.c:1010"; it only lowers perf's own CPU time)
+#   perf_nostack  perf record -e cpu-clock -F HZ: perf's own floor
+#   bpf_floor  bpftrace -e 'profile:hz:HZ { }': an empty BPF program on
+#              the same per-CPU cpu-clock perf events as ours, the floor
+#              every BPF sampler pays (the timer's interrupt, perf_event
+#              and the BPF dispatch; in a VM, most of the cost)
 # The overhead of a capture is 1 - its work/s over the same run's
 # untraced work/s; per sample, that fraction of a second over HZ
-# samples. Prints per capture the median work/s and overhead per sample,
-# the median of each run's ratio fxtrace/perf of the overheads, and of
-# their ratio beyond the floor, as "STACKS_BENCH name median_work_per_s
-# overhead_ns_per_sample" and "STACKS_BENCH ratio R BEYOND_FLOOR" lines;
-# then the sampling program's own run time per run (kernel.bpf_stats_
-# enabled for one more capture, then set back): "STACKS_BENCH prog NS".
+# samples. The tracers' own CPU time, per sample of the workload (HZ per
+# second of its CPU time): perf record's process, and fxtraced's (utime
+# + stime around the capture, stop included) with tracectl's.
+# Prints, medians of the runs:
+#   STACKS_BENCH name work_per_s overhead_ns_per_sample   (each capture)
+#   STACKS_BENCH above_bpf_floor FXTRACE_NS PERF_NS   (minus bpf_floor)
+#   STACKS_BENCH tracer FXTRACE_NS PERF_NS PERF_NOSTACK_NS
+#   STACKS_BENCH tracer_run_ms FXTRACE_MS PERF_MS PERF_NOSTACK_MS
+#   STACKS_BENCH ratio WHOLE ABOVE_BPF_FLOOR     (fxtrace over perf)
+#   STACKS_BENCH ratio_with_tracers WHOLE ABOVE_BPF_FLOOR
+# (a ratio above the floor is "-" when perf's excess was not positive in
+# any run); then the sampling program's own run time per run
+# (kernel.bpf_stats_enabled for one more capture, then set back):
+#   STACKS_BENCH prog NS
 #
 # usage: stacks_bench.sh BUILDDIR [RUNS [SECONDS [HZ]]]  (root; defaults
 # 7 runs of 3 s at 4999 Hz: at perf's default rate the overhead is in
@@ -35,7 +49,9 @@ workload=$build/tests/stacks/stack-workload
 cpu=$(($(nproc) - 1))
 work=$(mktemp -d /var/tmp/stacks_bench.XXXXXX)
 mgr=""
+bt=""
 cleanup() {
+	[ -z "$bt" ] || kill "$bt" 2>/dev/null || true
 	[ -z "$mgr" ] || kill "$mgr" 2>/dev/null || true
 	wait 2>/dev/null || true
 	rm -rf "$work"
@@ -48,6 +64,7 @@ fail() {
 }
 
 command -v perf >/dev/null || fail "perf not found (apt-get install linux-perf)"
+command -v bpftrace >/dev/null || fail "bpftrace not found (apt-get install bpftrace)"
 export FXTRACE_SOCKET=$work/manager.sock
 "$fxtraced" --socket "$FXTRACE_SOCKET" >"$work/fxtraced.log" 2>&1 &
 mgr=$!
@@ -57,56 +74,178 @@ for _ in $(seq 100); do
 done
 "$tracectl" status >/dev/null 2>&1 || fail "fxtraced did not start"
 
-# ips OUT: the work per second the workload printed in OUT.
-ips() {
-	v=$(sed -n 's/^iterations_per_sec=//p' "$1")
-	[ -n "$v" ] || { cat "$1" >&2; fail "no figure in $1"; }
+# value KEY OUT: the KEY= figure the workload printed in OUT.
+value() {
+	v=$(sed -n "s/^$1=//p" "$2")
+	[ -n "$v" ] || { cat "$2" >&2; fail "no $1 in $2"; }
 	echo "$v"
 }
 
+# children_ns: sets children to the CPU time of this shell's finished
+# children, in ns (from times, which must run in this shell, not in a
+# command substitution's subshell: that one counts its own children).
+children_ns() {
+	times >"$work/times"
+	children=$(awk 'NR == 2 { t = 0
+		for (i = 1; i <= 2; i++) { split($i, p, /[ms]/); t += p[1] * 60 + p[2] }
+		printf "%.0f\n", t * 1e9 }' "$work/times")
+}
+
+# manager_ns: fxtraced's CPU time so far (every thread's, gone ones
+# included), in ns.
+clk_tck=$(getconf CLK_TCK)
+manager_ns() {
+	sed 's/.*) //' "/proc/$mgr/stat" |
+		awk -v tck="$clk_tck" '{ printf "%.0f\n", ($12 + $13) * 1e9 / tck }'
+}
+
+# tracer_ns BEFORE AFTER OUT: what a tracer's processes spent of the
+# children's CPU time BEFORE..AFTER, once the workload's own (in OUT)
+# is taken out.
+tracer_ns() {
+	echo $(($2 - $1 - $(value cpu_ns "$3")))
+}
+
 bench=(taskset -c "$cpu" "$workload" --bench "$secs")
+
+# capture NAME: runs the workload under NAME into $work/NAME.out and
+# its tracer's CPU time into $work/NAME.tracer.
+capture() {
+	local c0 c1 m0 m1 g=""
+	echo 0 >"$work/$1.tracer"
+	case $1 in
+	none)
+		"${bench[@]}" >"$work/none.out"
+		;;
+	fxtrace)
+		m0=$(manager_ns)
+		children_ns
+		c0=$children
+		"$tracectl" record -o "$work/t.fxt" --mode streaming \
+			--kernel=bpf --categories kernel:sample \
+			--sample-rate "$hz" -- "${bench[@]}" \
+			>"$work/fxtrace.out" 2>&1 ||
+			{ cat "$work/fxtrace.out" >&2; fail "tracectl record"; }
+		children_ns
+		c1=$children
+		m1=$(manager_ns)
+		echo $(($(tracer_ns "$c0" "$c1" "$work/fxtrace.out") + m1 - m0)) \
+			>"$work/fxtrace.tracer"
+		rm -f "$work/t.fxt"
+		;;
+	perf | perf_nostack)
+		[ "$1" = perf_nostack ] || g=-g
+		children_ns
+		c0=$children
+		perf record -q -B $g -e cpu-clock -F "$hz" -o "$work/perf.data" -- \
+			"${bench[@]}" >"$work/$1.out" 2>&1 ||
+			{ cat "$work/$1.out" >&2; fail "perf record $g"; }
+		children_ns
+		c1=$children
+		tracer_ns "$c0" "$c1" "$work/$1.out" >"$work/$1.tracer"
+		rm -f "$work/perf.data"
+		;;
+	bpf_floor)
+		# BEGIN runs once every other probe is attached.
+		bpftrace -e "BEGIN { printf(\"attached\\n\") } profile:hz:$hz { }" \
+			>"$work/bpftrace.log" 2>&1 &
+		bt=$!
+		for _ in $(seq 300); do
+			grep -q '^attached' "$work/bpftrace.log" && break
+			kill -0 "$bt" 2>/dev/null || break
+			sleep 0.1
+		done
+		grep -q '^attached' "$work/bpftrace.log" ||
+			{ cat "$work/bpftrace.log" >&2; fail "bpftrace did not attach"; }
+		"${bench[@]}" >"$work/bpf_floor.out"
+		kill -INT "$bt"
+		wait "$bt" || true
+		bt=""
+		;;
+	esac
+}
+
+captures=(none fxtrace perf perf_nostack bpf_floor)
+n=${#captures[@]}
 : >"$work/rows"
 for run in $(seq "$runs"); do
-	"${bench[@]}" >"$work/none.out"
-	"$tracectl" record -o "$work/t.fxt" --mode streaming --kernel=bpf \
-		--categories kernel:sample --sample-rate "$hz" -- \
-		"${bench[@]}" >"$work/fxtrace.out" 2>&1 ||
-		{ cat "$work/fxtrace.out" >&2; fail "tracectl record"; }
-	for p in perf floor; do
-		g=-g
-		[ $p = perf ] || g=""
-		perf record -q $g -e cpu-clock -F "$hz" -o "$work/perf.data" -- \
-			"${bench[@]}" >"$work/$p.out" 2>&1 ||
-			{ cat "$work/$p.out" >&2; fail "perf record $g"; }
+	for i in $(seq 0 $((n - 1))); do
+		capture "${captures[$(((i + run) % n))]}"
 	done
-	row="$(ips "$work/none.out") $(ips "$work/fxtrace.out") $(ips "$work/perf.out") $(ips "$work/floor.out")"
-	echo "run $run: work/s none fxtrace perf floor: $row"
+	row=""
+	for c in "${captures[@]}"; do
+		row="$row $(value iterations_per_sec "$work/$c.out")"
+	done
+	for c in fxtrace perf perf_nostack; do
+		row="$row $(cat "$work/$c.tracer") $(value cpu_ns "$work/$c.out")"
+	done
+	echo "run $run: work/s ${captures[*]}; tracer ns, workload cpu ns of" \
+		"fxtrace perf perf_nostack:$row"
 	echo "$row" >>"$work/rows"
-	rm -f "$work/t.fxt" "$work/perf.data"
 done
 
 awk -v hz="$hz" '
 function median(a, n,   i, j, t) {
+	if (!n)
+		return "-"
 	for (i = 2; i <= n; i++)
 		for (j = i; j > 1 && a[j - 1] > a[j]; j--) {
 			t = a[j]; a[j] = a[j - 1]; a[j - 1] = t
 		}
 	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
 }
+function fmt(f, v) {
+	return v == "-" ? v : sprintf(f, v)
+}
+# per_sample(WORK): the overhead per sample of a capture that did WORK.
+function per_sample(w) {
+	return (1 - w / $1) * 1e9 / hz
+}
+# tracer(NS, CPU_NS): a tracer CPU time per sample of the workload.
+function tracer(t, c) {
+	return c > 0 ? t / (c / 1e9 * hz) : 0
+}
 {
 	n++
-	none[n] = $1; ours[n] = $2; perf[n] = $3; bare[n] = $4
-	o = 1 - $2 / $1; p = 1 - $3 / $1; f = 1 - $4 / $1
-	po[n] = o * 1e9 / hz; pp[n] = p * 1e9 / hz; pf[n] = f * 1e9 / hz
-	ratio[n] = p > 0 ? o / p : 0
-	beyond[n] = p - f > 0 ? (o - f) / (p - f) : 0
+	for (i = 1; i <= 5; i++)
+		work[i, n] = $i
+	o = per_sample($2); p = per_sample($3); q = per_sample($4)
+	b = per_sample($5)
+	ov[2, n] = o; ov[3, n] = p; ov[4, n] = q; ov[5, n] = b
+	ot = tracer($6, $7); pt = tracer($8, $9)
+	tr[1, n] = ot; tr[2, n] = pt; tr[3, n] = tracer($10, $11)
+	ms[1, n] = $6 / 1e6; ms[2, n] = $8 / 1e6; ms[3, n] = $10 / 1e6
+	above_o[n] = o - b; above_p[n] = p - b
+	whole[n] = p > 0 ? o / p : 0
+	whole_t[n] = p + pt > 0 ? (o + ot) / (p + pt) : 0
+	if (p - b > 0)
+		beyond[++nb] = (o - b) / (p - b)
+	if (p + pt - b > 0)
+		beyond_t[++nbt] = (o + ot - b) / (p + pt - b)
 }
 END {
-	printf "STACKS_BENCH none %.0f 0\n", median(none, n)
-	printf "STACKS_BENCH fxtrace %.0f %.0f\n", median(ours, n), median(po, n)
-	printf "STACKS_BENCH perf %.0f %.0f\n", median(perf, n), median(pp, n)
-	printf "STACKS_BENCH floor %.0f %.0f\n", median(bare, n), median(pf, n)
-	printf "STACKS_BENCH ratio %.2f %.2f\n", median(ratio, n), median(beyond, n)
+	split("none fxtrace perf perf_nostack bpf_floor", name)
+	for (i = 1; i <= 5; i++) {
+		for (r = 1; r <= n; r++) {
+			w[r] = work[i, r]; v[r] = i > 1 ? ov[i, r] : 0
+		}
+		printf "STACKS_BENCH %s %.0f %.0f\n", name[i], median(w, n), median(v, n)
+	}
+	printf "STACKS_BENCH above_bpf_floor %.0f %.0f\n", median(above_o, n), median(above_p, n)
+	for (i = 1; i <= 3; i++) {
+		for (r = 1; r <= n; r++)
+			v[r] = tr[i, r]
+		t[i] = median(v, n)
+	}
+	printf "STACKS_BENCH tracer %.0f %.0f %.0f\n", t[1], t[2], t[3]
+	for (i = 1; i <= 3; i++) {
+		for (r = 1; r <= n; r++)
+			v[r] = ms[i, r]
+		t[i] = median(v, n)
+	}
+	printf "STACKS_BENCH tracer_run_ms %.0f %.0f %.0f\n", t[1], t[2], t[3]
+	printf "STACKS_BENCH ratio %.2f %s\n", median(whole, n), fmt("%.2f", median(beyond, nb))
+	printf "STACKS_BENCH ratio_with_tracers %.2f %s\n", median(whole_t, n), fmt("%.2f", median(beyond_t, nbt))
 }' "$work/rows"
 
 # The program's own time per run, from the kernel's BPF statistics.

@@ -148,8 +148,10 @@ static size_t raw_stack(uint64_t *w, unsigned int kind, uint64_t ts,
 
 	fxt_ksample_write_head((__u64 *)w, kind, ts, PID, TID, 1, nk, nu, ns,
 			       weight);
-	memcpy(w + FXT_KSAMPLE_HEAD_WORDS, kpc, nk * sizeof(*kpc));
-	memcpy(w + FXT_KSAMPLE_HEAD_WORDS + nk, upc, nu * sizeof(*upc));
+	if (nk) /* kpc may be NULL then: memcpy() wants a pointer anyway */
+		memcpy(w + FXT_KSAMPLE_HEAD_WORDS, kpc, nk * sizeof(*kpc));
+	if (nu)
+		memcpy(w + FXT_KSAMPLE_HEAD_WORDS + nk, upc, nu * sizeof(*upc));
 	if (ns) {
 		at[0] = 0x7ffd1000; /* sp */
 		memcpy(at + 1, stack, ns * sizeof(*stack));
@@ -200,6 +202,27 @@ static struct profile_ingest *new_ingest(size_t budget)
 
 	assert_int_equal(profile_ingest_new(&fake, budget, 0, &p), 0);
 	return p;
+}
+
+/*
+ * A "user" PC in the kernel's text (a walk that met an entry
+ * trampoline's return): named as a kernel frame, its address nowhere.
+ */
+static void kernel_address_in_user_stack(void **state)
+{
+	static const uint64_t u[2] = { KTEXT + 0x1010, 0x400150 };
+	struct profile_ingest *p = new_ingest(0);
+	struct out *o = calloc(1, sizeof(*o));
+	uint64_t rec[64];
+	size_t n = raw(rec, FXT_KSAMPLE_ONCPU, 5000, 1, oncpu_k, 2, u,
+		       2004008);
+
+	(void)state;
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	assert_no_kernel_word(o);
+	assert_no_raw_record(o);
+	profile_ingest_free(p);
+	free(o);
 }
 
 static void oncpu_sample_word_exact(void **state)
@@ -893,6 +916,7 @@ int main(void)
 		cmocka_unit_test(generation_offsets_ids),
 		cmocka_unit_test(real_kallsyms_resolver),
 		cmocka_unit_test(leaf_caller_from_stack_words),
+		cmocka_unit_test(kernel_address_in_user_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

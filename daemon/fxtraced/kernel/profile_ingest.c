@@ -288,6 +288,13 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 	struct profile_user_hit hit;
 	int added, err;
 
+	/*
+	 * A user stack's word in the kernel's half of the address space (the
+	 * return into an entry trampoline a walk can meet): a kernel frame,
+	 * named from kallsyms, never a raw "[unknown]" address.
+	 */
+	if (pc >= PROFILE_KERNEL_HALF)
+		return kernel_frame(p, pc, emit, ctx, id);
 	if (!p->r.user_find(p->r.ctx, (uint32_t)s->pid, pc, s->ts, &hit) &&
 	    hit.path) {
 		err = mapping_id(p, &hit, emit, ctx, &k.mapping);

@@ -78,6 +78,8 @@ int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
  * trace from one that died writes ids that cannot be those before it.
  */
 #define PROFILE_ID_GENERATION_SHIFT 24
+/* Where the kernel's half of a 64-bit address space begins (x86-64, arm64). */
+#define PROFILE_KERNEL_HALF (1ull << 63)
 void profile_ingest_set_generation(struct profile_ingest *p,
 				   uint8_t generation);
 void profile_ingest_free(struct profile_ingest *p);

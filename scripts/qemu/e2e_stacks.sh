@@ -73,7 +73,8 @@ bpf /bin/tracectl stop >"$T/stop-bpf.out" 2>&1 || fail "tracectl stop (bpf)"
 sed 's/^/  /' "$T/stop-kmod.out"
 for side in kmod bpf; do
 	raw "$side" "$T/$side.fxt" "$T/wl.out" ||
-		{ cat "$T/$side.check"; fail "check-stack-samples ($side)"; }
+		{ st=$?; sed "s/^/  /" "$T/$side.check"
+		  fail "check-stack-samples ($side) exited $st"; }
 	sed "s/^/  $side: /" "$T/$side.check"
 	/bin/tracectl summary "$T/$side.fxt" >"$T/$side.summary" 2>&1 ||
 		fail "tracectl summary ($side)"
@@ -99,7 +100,8 @@ grep -q "off-cpu: 0 of the blocker" "$T/long.check" ||
 	/bin/stack-workload --child --seconds 2 >"$T/child.out" 2>&1 ||
 	{ cat "$T/child.out"; fail "tracectl record (child)"; }
 raw child "$T/child.fxt" "$T/child.out" ||
-	{ cat "$T/child.check"; fail "check-stack-samples (child)"; }
+	{ st=$?; sed "s/^/  /" "$T/child.check"
+	  fail "check-stack-samples (child) exited $st"; }
 sed "s/^/  child: /" "$T/child.check"
 /bin/tracectl summary --pid "$(sed -n 's/^pid=//p' "$T/child.out")" \
 	"$T/child.fxt" >"$T/child.summary" 2>&1 || fail "tracectl summary (child)"

@@ -31,7 +31,12 @@
 #include "fxt_reader.h"
 #include "ksyms.h"
 
-#define IDS_MAX (1u << 22)
+/*
+ * Ids of one trace's frames and stacks count from 1 (a trace taken over
+ * after a restart starts at its generation << 24: not checked here).
+ * Small: the guest runs this beside two managers in 1 GiB.
+ */
+#define IDS_MAX (1u << 20)
 
 struct range {
 	uint64_t runtime, size, vaddr;
@@ -57,6 +62,7 @@ struct sample {
 
 struct check {
 	uint64_t pid, worker, blocker;
+	uint32_t frame_id_max;	/* the largest frame id defined */
 	struct range seventy, thirty;
 	struct frame *frames;
 	struct stack *stacks;
@@ -77,6 +83,8 @@ static void table_frames(struct check *c, const uint64_t *w, size_t n)
 			c->bad++;
 			return;
 		}
+		if (f.id > c->frame_id_max)
+			c->frame_id_max = f.id;
 		c->frames[f.id] = (struct frame){
 			.defined = true,
 			.kind = f.kind,
@@ -259,7 +267,7 @@ static void count(const struct check *c, struct counts *n)
 			n->blocked_full += s->weight > 0 && st->nkernel && leaf;
 		}
 	}
-	for (i = 0; i < IDS_MAX; i++)
+	for (i = 0; i <= c->frame_id_max; i++)
 		n->named += c->frames[i].named_kernel;
 }
 
@@ -344,7 +352,11 @@ int main(int argc, char **argv)
 	c.blocker = strtoull(argv[5], NULL, 10);
 	c.frames = calloc(IDS_MAX, sizeof(*c.frames));
 	c.stacks = calloc(IDS_MAX, sizeof(*c.stacks));
-	if (!c.frames || !c.stacks || read_archive(&c, argv[1]))
+	if (!c.frames || !c.stacks) {
+		perror("check-stack-samples: tables");
+		return 1;
+	}
+	if (read_archive(&c, argv[1]))
 		return 1;
 	kwords = kernel_words(argv[1], argv[2]);
 	printf("%" PRIu64 " words of the archive in the kernel's text\n",

@@ -73,7 +73,7 @@ fi
 build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/fxtraced/fxtraced
 tests/integration/proto-provider tests/kernel/check-kcat
-tests/kernel/check-kmem tests/kernel/check-kstack tests/stacks/stack-workload
+tests/kernel/check-kmem tests/stacks/stack-workload
 tests/stacks/check-stack-samples tests/bench/bpf/bpf_overhead"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build

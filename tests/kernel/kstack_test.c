@@ -440,7 +440,12 @@ static int test(void)
 	       " with its user leaf\n",
 	       s.zero_kernel, s.zero_deep, s.zero_named, s.zero_user);
 	CHECK(!s.bad_pc, "%" PRIu64 " PCs on the wrong side", s.bad_pc);
-	CHECK(s.user_words == s.user_records,
+	/*
+	 * A nofault read cannot bring in a page that is not present (a
+	 * stack page not touched yet, or reclaimed): rarely, a stack
+	 * comes without its words.
+	 */
+	CHECK(s.user_records && s.user_words * 100 >= s.user_records * 99,
 	      "%" PRIu64 " of %" PRIu64 " user stacks without the words at sp",
 	      s.user_records - s.user_words, s.user_records);
 	CHECK(s.zero_kernel >= 20, "too few kernel samples");

@@ -21,6 +21,7 @@
 
 struct mount {
 	char *point;
+	unsigned long id;
 	bool fuse;
 };
 
@@ -48,16 +49,21 @@ static void unescape(char *s)
 	*out = '\0';
 }
 
-/* The mount point and whether FUSE, of one line; false to skip it. */
-static bool parse_line(char *line, char **point, bool *fuse)
+/* The mount's id, point and whether FUSE, of one line; false to skip it. */
+static bool parse_line(char *line, unsigned long *id, char **point, bool *fuse)
 {
-	char *save = NULL, *field, *sep = strstr(line, " - ");
+	char *save = NULL, *field, *sep = strstr(line, " - "), *end;
 	int i;
 
 	if (!sep)
 		return false;
 	*sep = '\0';
 	field = strtok_r(line, " ", &save);
+	if (!field)
+		return false;
+	*id = strtoul(field, &end, 10);
+	if (*end)
+		return false;
 	for (i = 1; field && i < 5; i++)
 		field = strtok_r(NULL, " ", &save);
 	if (!field || field[0] != '/')
@@ -70,7 +76,8 @@ static bool parse_line(char *line, char **point, bool *fuse)
 	return true;
 }
 
-static int add_mount(struct mount_table *m, const char *point, bool fuse)
+static int add_mount(struct mount_table *m, unsigned long id,
+		     const char *point, bool fuse)
 {
 	struct mount *mounts;
 
@@ -83,6 +90,7 @@ static int add_mount(struct mount_table *m, const char *point, bool fuse)
 	mounts[m->n].point = strdup(point);
 	if (!mounts[m->n].point)
 		return -ENOMEM;
+	mounts[m->n].id = id;
 	mounts[m->n++].fuse = fuse;
 	return 0;
 }
@@ -100,6 +108,7 @@ int mount_table_load(const char *path, struct mount_table **ret)
 		return -errno;
 	while (fgets(line, MOUNTINFO_LINE_MAX, f)) {
 		size_t len = strlen(line);
+		unsigned long id;
 		char *point;
 		bool fuse;
 		int r;
@@ -110,9 +119,9 @@ int mount_table_load(const char *path, struct mount_table **ret)
 			return -E2BIG;
 		}
 		line[strcspn(line, "\n")] = '\0';
-		if (!parse_line(line, &point, &fuse))
+		if (!parse_line(line, &id, &point, &fuse))
 			continue;
-		r = add_mount(m, point, fuse);
+		r = add_mount(m, id, point, fuse);
 		if (r < 0)
 			return r;
 	}
@@ -146,6 +155,16 @@ bool mount_table_on_fuse(const struct mount_table *m, const char *path)
 		}
 	}
 	return fuse;
+}
+
+int mount_table_id_on_fuse(const struct mount_table *m, unsigned long id)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->mounts[i].id == id)
+			return m->mounts[i].fuse;
+	return -ENOENT;
 }
 
 void mount_table_free(struct mount_table *m)

@@ -20,6 +20,13 @@ int mount_table_load(const char *path, struct mount_table **ret);
  * fuse.*) by the longest mount point holding it. */
 bool mount_table_on_fuse(const struct mount_table *m, const char *path);
 
+/*
+ * Whether the mount of that id (mountinfo's first field, an fd's
+ * "mnt_id" in /proc/self/fdinfo) is FUSE: 1 or 0; -ENOENT when the table
+ * has no such mount (made later, or of another mount namespace).
+ */
+int mount_table_id_on_fuse(const struct mount_table *m, unsigned long id);
+
 void mount_table_free(struct mount_table *m);
 
 static inline void mount_table_freep(struct mount_table **m)

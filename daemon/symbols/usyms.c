@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * User symbols with libdwfl. The paths come from other users' processes
- * (their mappings): a path may have been replaced by a FIFO, a device or
- * a hostile ELF since. Files are opened here, never by libdwfl, and only
- * regular files are read: without blocking, without following a last
- * symlink. Separate debug files are looked for by build id only, under
- * the root-owned /usr/lib/debug/.build-id/ (a debuglink names a file the
- * binary's owner chose), and must carry the binary's build id. Names are
- * copied out, bounded and with control bytes replaced, so that no escape
- * reaches a terminal. A file is read with pread, never mapped (libdwfl
- * would map it): its owner truncating it must not SIGBUS the manager.
- * At most USYMS_OPEN_MAX files stay open; the others keep what was learnt
- * of them (program headers, build id, failure).
+ * User symbols with libdwfl. The files come open from the caller, opened
+ * as the user whose process mapped them could (proc_open.h), and are
+ * known by device and inode. Separate debug files are looked for by
+ * build id only, under the root-owned /usr/lib/debug/.build-id/ (a
+ * debuglink names a file the binary's owner chose), and must carry the
+ * binary's build id. Names are copied out, bounded by their string
+ * table's end and in length, with control bytes replaced, so that no
+ * escape reaches a terminal. A file is read with pread, never mapped
+ * (libdwfl would map it): its owner truncating it must not SIGBUS the
+ * manager. Before libdwfl reads a file, the sizes of the sections it
+ * would read are checked: each against USYMS_SECTION_MAX, and their sum
+ * with the other open files' against the budget (older files are closed
+ * to make room). At most USYMS_OPEN_MAX files are open in libdwfl; the
+ * others keep what was learnt of them (program headers, build id,
+ * failure) and their fd.
  */
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
@@ -25,13 +28,16 @@
 #include <linux/magic.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "mount_table.h"
 #include "usyms.h"
 #include "usyms_internal.h"
 
-#define USYMS_FILES_MAX 65536
+/* Each file keeps its fd: RLIMIT_NOFILE is raised to its maximum. */
+#define USYMS_FILES_MAX 4096
 #define USYMS_OPEN_MAX 64
 #define USYMS_NAME_MAX 1024
 #define USYMS_LOADS_MAX 16
@@ -42,7 +48,9 @@ struct usyms_load {
 };
 
 struct usyms_file {
-	char *path;
+	char *path; /* its name, for libdwfl */
+	int fd; /* as the caller opened it */
+	uint64_t dev, ino;
 	int err; /* < 0: the file could not be used; kept */
 	uint8_t build_id[USYMS_BUILD_ID_MAX];
 	size_t build_id_len;
@@ -56,6 +64,8 @@ struct usyms_file {
 	Dwfl_Module *mod;
 	struct usyms_symtab symtab; /* built at the first lookup */
 	bool symtab_built;
+	uint64_t section_bytes; /* what libdwfl may read of it */
+	bool dwarf_ok; /* its DWARF within the bounds: .debug_frame read */
 	uint64_t last_use;
 };
 
@@ -68,12 +78,15 @@ struct arena_chunk {
 struct usyms {
 	struct usyms_file *files;
 	size_t nfiles, cap;
-	uint32_t *table; /* index + 1 of files, by hash of path; 0 free */
+	uint32_t *table; /* index + 1 of files, by device and inode; 0 free */
 	size_t table_size;
 	size_t nopen;
 	uint64_t clock;
 	struct arena_chunk *arena;
 	struct mount_table *mounts;
+	struct usyms_budget budget;
+	uint64_t bytes_open; /* the open files' section_bytes and tables */
+	struct usyms_stats st;
 };
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct usyms *, usyms_free);
@@ -89,6 +102,7 @@ int usyms_new(struct usyms **ret)
 	u->table = calloc(u->table_size, sizeof(*u->table));
 	if (!u->table)
 		return -ENOMEM;
+	u->budget.bytes = USYMS_BYTES_DEFAULT;
 	r = mount_table_load("/proc/self/mountinfo", &u->mounts);
 	if (r < 0)
 		return r;
@@ -101,6 +115,7 @@ static void file_close(struct usyms *u, struct usyms_file *f)
 {
 	if (!f->dwfl)
 		return;
+	u->bytes_open -= f->section_bytes + f->symtab.n * sizeof(*f->symtab.syms);
 	usyms_symtab_clear(&f->symtab);
 	f->symtab_built = false;
 	dwfl_end(f->dwfl);
@@ -118,6 +133,8 @@ void usyms_free(struct usyms *u)
 	for (i = 0; i < u->nfiles; i++) {
 		file_close(u, &u->files[i]);
 		free(u->files[i].path);
+		if (u->files[i].fd >= 0)
+			close(u->files[i].fd);
 	}
 	while (u->arena) {
 		struct arena_chunk *next = u->arena->next;
@@ -131,13 +148,11 @@ void usyms_free(struct usyms *u)
 	free(u);
 }
 
-static uint64_t hash_path(const char *s)
+static uint64_t hash_inode(uint64_t dev, uint64_t ino)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ ino;
 
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-	return h;
+	return (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
 }
 
 static int table_grow(struct usyms *u)
@@ -148,7 +163,8 @@ static int table_grow(struct usyms *u)
 	if (!t)
 		return -ENOMEM;
 	for (i = 0; i < u->nfiles; i++) {
-		size_t h = hash_path(u->files[i].path) & (size - 1);
+		size_t h = hash_inode(u->files[i].dev, u->files[i].ino) &
+			   (size - 1);
 
 		while (t[h])
 			h = (h + 1) & (size - 1);
@@ -160,44 +176,76 @@ static int table_grow(struct usyms *u)
 	return 0;
 }
 
-/* The entry of path, added (not yet read) when new. */
-static int file_get(struct usyms *u, const char *path, struct usyms_file **ret)
+/* The slot of (dev, ino): holding its index + 1, or free. */
+static size_t table_slot(const struct usyms *u, uint64_t dev, uint64_t ino)
 {
-	size_t h = hash_path(path) & (u->table_size - 1);
-	struct usyms_file *f;
-	int r;
+	size_t h = hash_inode(dev, ino) & (u->table_size - 1);
 
 	for (; u->table[h]; h = (h + 1) & (u->table_size - 1)) {
-		f = &u->files[u->table[h] - 1];
-		if (!strcmp(f->path, path)) {
-			*ret = f;
-			return 0;
-		}
-	}
-	if (u->nfiles == USYMS_FILES_MAX)
-		return -ENOSPC;
-	if (u->nfiles == u->cap) {
-		size_t cap = u->cap ? u->cap * 2 : 64;
-		struct usyms_file *files = reallocarray(u->files, cap, sizeof(*files));
+		const struct usyms_file *f = &u->files[u->table[h] - 1];
 
-		if (!files)
-			return -ENOMEM;
-		u->files = files;
-		u->cap = cap;
+		if (f->dev == dev && f->ino == ino)
+			break;
 	}
+	return h;
+}
+
+static int files_reserve(struct usyms *u)
+{
+	size_t cap = u->cap ? u->cap * 2 : 64;
+	struct usyms_file *files;
+
+	if (u->nfiles < u->cap)
+		return 0;
+	files = reallocarray(u->files, cap, sizeof(*files));
+	if (!files)
+		return -ENOMEM;
+	u->files = files;
+	u->cap = cap;
+	return 0;
+}
+
+int usyms_add_fd(struct usyms *u, int fd, const char *name, uint32_t *id)
+{
+	_cleanup_close_ int owned = fd;
+	struct usyms_file *f;
+	struct stat st;
+	size_t h;
+	int r;
+
+	if (fstat(owned, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	h = table_slot(u, st.st_dev, st.st_ino);
+	if (u->table[h]) {
+		*id = u->table[h];
+		return 0;
+	}
+	if (u->nfiles == USYMS_FILES_MAX) {
+		u->st.files_refused++;
+		return -ENOSPC;
+	}
+	r = files_reserve(u);
+	if (r < 0)
+		return r;
 	f = &u->files[u->nfiles];
-	*f = (struct usyms_file){ .path = strdup(path), .pending_fd = -1 };
+	*f = (struct usyms_file){ .path = strdup(name), .fd = -1,
+				  .dev = st.st_dev, .ino = st.st_ino,
+				  .pending_fd = -1 };
 	if (!f->path)
 		return -ENOMEM;
+	f->fd = TAKE_FD(owned);
 	u->nfiles++;
+	u->st.files++;
 	u->table[h] = (uint32_t)u->nfiles;
-	if (u->nfiles * 2 > u->table_size) {
-		r = table_grow(u);
-		if (r < 0)
-			return r;
-	}
-	*ret = f;
-	return 0;
+	*id = (uint32_t)u->nfiles;
+	return u->nfiles * 2 > u->table_size ? table_grow(u) : 0;
+}
+
+static struct usyms_file *file_of(struct usyms *u, uint32_t id)
+{
+	return id && id <= u->nfiles ? &u->files[id - 1] : NULL;
 }
 
 /* The build id and PT_LOAD segments of an open ELF. */
@@ -371,27 +419,137 @@ static int report_module(struct usyms_file *f, Dwfl *d)
 	return 0;
 }
 
-/* Opens f with libdwfl, reading its headers. */
-static int file_open(struct usyms *u, struct usyms_file *f)
+/* Whether libdwfl reads section sh (named name) for symbols or CFI. */
+static bool section_read(const GElf_Shdr *sh, const char *name)
 {
-	_cleanup_close_ int fd = -1;
+	if (sh->sh_type == SHT_SYMTAB || sh->sh_type == SHT_DYNSYM ||
+	    sh->sh_type == SHT_STRTAB || sh->sh_type == SHT_SYMTAB_SHNDX)
+		return true;
+	return name && (!strcmp(name, ".eh_frame") ||
+			!strcmp(name, ".eh_frame_hdr") ||
+			!strcmp(name, ".gnu_debugdata"));
+}
+
+/* DWARF, which libdw reads whole once .debug_frame is asked for. */
+static bool section_dwarf(const char *name)
+{
+	return name && (!strncmp(name, ".debug_", 7) ||
+			!strncmp(name, ".zdebug_", 8));
+}
+
+/*
+ * The bytes libdwfl would read of f's elf (of size bytes on disk): -EFBIG
+ * when a section read for symbols is over USYMS_SECTION_MAX, -ENOEXEC
+ * when one reaches past the file's end. DWARF over the bound only loses
+ * the .debug_frame lookups (f->dwarf_ok).
+ */
+static int section_bytes(struct usyms_file *f, Elf *elf, uint64_t size)
+{
+	uint64_t dwarf = 0;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	f->section_bytes = 0;
+	f->dwarf_ok = true;
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		shstrndx = 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+		const char *name;
+		bool symbols;
+
+		if (!sh || sh->sh_type == SHT_NOBITS)
+			continue;
+		name = shstrndx ? elf_strptr(elf, shstrndx, sh->sh_name) : NULL;
+		symbols = section_read(sh, name);
+		if (!symbols && !section_dwarf(name))
+			continue;
+		if (sh->sh_offset > size || sh->sh_size > size - sh->sh_offset ||
+		    sh->sh_size > USYMS_SECTION_MAX) {
+			if (symbols)
+				return sh->sh_size > USYMS_SECTION_MAX ?
+					       -EFBIG : -ENOEXEC;
+			f->dwarf_ok = false;
+			continue;
+		}
+		if (symbols)
+			f->section_bytes += sh->sh_size;
+		else
+			dwarf += sh->sh_size;
+	}
+	if (dwarf > USYMS_SECTION_MAX)
+		f->dwarf_ok = false;
+	if (f->dwarf_ok)
+		f->section_bytes += dwarf;
+	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static bool past_deadline(const struct usyms *u)
+{
+	return u->budget.deadline_ns && now_ns() >= u->budget.deadline_ns;
+}
+
+/* Room for bytes more in the budget, closing the oldest files for it. */
+static int budget_room(struct usyms *u, uint64_t bytes)
+{
+	if (bytes > u->budget.bytes)
+		return -EDQUOT;
+	while (u->bytes_open + bytes > u->budget.bytes && u->nopen)
+		evict_one(u);
+	return u->bytes_open + bytes > u->budget.bytes ? -EDQUOT : 0;
+}
+
+/* The ELF of f's fd, its headers read and its sections' sizes checked. */
+static int file_elf(struct usyms *u, struct usyms_file *f, int fd, Elf **ret)
+{
+	struct stat st;
 	Elf *elf;
-	Dwfl *d;
 	int r;
 
-	if (mount_table_on_fuse(u->mounts, f->path))
-		return -EREMOTE;
-	fd = usyms_open_regular(f->path);
-	if (fd < 0)
-		return fd;
+	if (fstat(fd, &st) < 0)
+		return -errno;
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf)
 		return -ENOEXEC;
 	r = read_headers(f, elf);
-	d = r < 0 ? NULL : dwfl_begin(&offline_callbacks);
+	if (!r)
+		r = section_bytes(f, elf, (uint64_t)st.st_size);
+	if (!r)
+		r = budget_room(u, f->section_bytes);
+	if (r < 0) {
+		elf_end(elf);
+		return r;
+	}
+	*ret = elf;
+	return 0;
+}
+
+/* Opens f with libdwfl, reading its headers. */
+static int file_open(struct usyms *u, struct usyms_file *f)
+{
+	_cleanup_close_ int fd = -1;
+	Elf *elf = NULL;
+	Dwfl *d;
+	int r;
+
+	fd = fcntl(f->fd, F_DUPFD_CLOEXEC, 3);
+	if (fd < 0)
+		return -errno;
+	r = file_elf(u, f, fd, &elf);
+	if (r < 0)
+		return r;
+	d = dwfl_begin(&offline_callbacks);
 	if (!d) {
 		elf_end(elf);
-		return r < 0 ? r : -ENOMEM;
+		return -ENOMEM;
 	}
 	if (u->nopen >= USYMS_OPEN_MAX)
 		evict_one(u);
@@ -411,26 +569,37 @@ static int file_open(struct usyms *u, struct usyms_file *f)
 	}
 	f->dwfl = d;
 	u->nopen++;
+	u->bytes_open += f->section_bytes;
 	return 0;
 }
 
-/* f open (or its failure cached), its last use now. */
-static int file_ready(struct usyms *u, const char *path, struct usyms_file **ret)
+/* The open files' budget or deadline refused f: counted, not kept. */
+static int count_refusal(struct usyms *u, int r)
 {
-	struct usyms_file *f;
-	int r = file_get(u, path, &f);
+	if (r == -EDQUOT || r == -ETIME)
+		u->st.over_budget++;
+	else if (r == -EFBIG)
+		u->st.too_large++;
+	return r;
+}
 
-	if (r < 0)
-		return r;
+/* f open (or its failure cached), its last use now. */
+static int file_ready(struct usyms *u, uint32_t id, struct usyms_file **ret)
+{
+	struct usyms_file *f = file_of(u, id);
+	int r;
+
+	if (!f)
+		return -ENOENT;
 	if (f->err < 0)
 		return f->err;
 	if (!f->dwfl) {
-		r = file_open(u, f);
+		r = past_deadline(u) ? -ETIME : file_open(u, f);
 		if (r < 0) {
-			/* A file that vanished may come back: not cached. */
-			if (r != -ENOENT)
+			/* Over the budget now, not for ever: not cached. */
+			if (r != -EDQUOT && r != -ETIME)
 				f->err = r;
-			return r;
+			return count_refusal(u, r);
 		}
 	}
 	f->last_use = ++u->clock;
@@ -438,12 +607,12 @@ static int file_ready(struct usyms *u, const char *path, struct usyms_file **ret
 	return 0;
 }
 
-int usyms_file_offset_to_vaddr(struct usyms *u, const char *path, uint64_t off,
+int usyms_file_offset_to_vaddr(struct usyms *u, uint32_t id, uint64_t off,
 			       uint64_t *vaddr)
 {
 	struct usyms_file *f;
 	size_t i;
-	int r = file_ready(u, path, &f);
+	int r = file_ready(u, id, &f);
 
 	if (r < 0)
 		return r;
@@ -458,11 +627,14 @@ int usyms_file_offset_to_vaddr(struct usyms *u, const char *path, uint64_t off,
 	return -ENOENT;
 }
 
-/* A copy of name for the caller: bounded, control bytes replaced. */
-static const char *arena_copy(struct usyms *u, const char *name)
+/* A copy of name (len bytes at most) for the caller: control bytes
+ * replaced.
+ */
+static const char *arena_copy(struct usyms *u, const char *name, size_t max)
 {
-	size_t len = strnlen(name, USYMS_NAME_MAX), i;
+	size_t len = strnlen(name, max < USYMS_NAME_MAX ? max : USYMS_NAME_MAX);
 	struct arena_chunk *c = u->arena;
+	size_t i;
 	char *p;
 
 	if (!c || c->size - c->used < len + 1) {
@@ -483,12 +655,11 @@ static const char *arena_copy(struct usyms *u, const char *name)
 }
 
 /* f ready, and its build id build_id if one is given. */
-static int file_checked(struct usyms *u, const char *path,
-			const uint8_t *build_id, size_t build_id_len,
-			struct usyms_file **ret)
+static int file_checked(struct usyms *u, uint32_t id, const uint8_t *build_id,
+			size_t build_id_len, struct usyms_file **ret)
 {
 	struct usyms_file *f;
-	int r = file_ready(u, path, &f);
+	int r = file_ready(u, id, &f);
 
 	if (r < 0)
 		return r;
@@ -500,40 +671,76 @@ static int file_checked(struct usyms *u, const char *path,
 	return 0;
 }
 
-int usyms_module(struct usyms *u, const char *path, const uint8_t *build_id,
-		 size_t build_id_len, Dwfl_Module **mod)
+int usyms_module(struct usyms *u, uint32_t id, const uint8_t *build_id,
+		 size_t build_id_len, Dwfl_Module **mod, bool *dwarf_ok)
 {
 	struct usyms_file *f;
-	int r = file_checked(u, path, build_id, build_id_len, &f);
+	int r = file_checked(u, id, build_id, build_id_len, &f);
 
 	if (r < 0)
 		return r;
 	*mod = f->mod;
+	*dwarf_ok = f->dwarf_ok;
 	return 0;
 }
 
-int usyms_lookup(struct usyms *u, const char *path, const uint8_t *build_id,
+/* f's symbol table, built at its first lookup within the budget. */
+static int file_symtab(struct usyms *u, struct usyms_file *f)
+{
+	int r;
+
+	if (f->symtab_built)
+		return 0;
+	if (past_deadline(u))
+		return count_refusal(u, -ETIME);
+	r = usyms_symtab_build(f->mod, &f->symtab);
+	if (r < 0)
+		return r;
+	f->symtab_built = true;
+	u->bytes_open += f->symtab.n * sizeof(*f->symtab.syms);
+	return 0;
+}
+
+int usyms_lookup(struct usyms *u, uint32_t id, const uint8_t *build_id,
 		 size_t build_id_len, uint64_t vaddr, const char **name)
 {
 	struct usyms_file *f;
 	struct usyms_sym *s;
-	int r = file_checked(u, path, build_id, build_id_len, &f);
+	int r = file_checked(u, id, build_id, build_id_len, &f);
 
+	if (!r)
+		r = file_symtab(u, f);
 	if (r < 0)
 		return r;
-	if (!f->symtab_built) {
-		r = usyms_symtab_build(f->mod, &f->symtab);
-		if (r < 0)
-			return r;
-		f->symtab_built = true;
-	}
 	s = usyms_symtab_find(&f->symtab, vaddr);
 	if (!s)
 		return -ENOENT;
 	if (!s->copy)
-		s->copy = arena_copy(u, s->name);
+		s->copy = arena_copy(u, s->name, s->name_max);
 	*name = s->copy;
 	return *name ? 0 : -ENOMEM;
+}
+
+void usyms_set_budget(struct usyms *u, const struct usyms_budget *b)
+{
+	u->budget = *b;
+	if (!u->budget.bytes)
+		u->budget.bytes = USYMS_BYTES_DEFAULT;
+}
+
+void usyms_stats(const struct usyms *u, struct usyms_stats *st)
+{
+	*st = u->st;
+}
+
+int usyms_add_path(struct usyms *u, const char *path, uint32_t *id)
+{
+	int fd;
+
+	if (mount_table_on_fuse(u->mounts, path))
+		return -EREMOTE;
+	fd = usyms_open_regular(path);
+	return fd < 0 ? fd : usyms_add_fd(u, fd, path, id);
 }
 
 int usyms_fd_build_id(int fd, uint8_t *buf, size_t cap)

@@ -83,23 +83,24 @@ static int slot_in(Dwarf_CFI *cfi, Dwarf_Addr bias, uint64_t vaddr,
 	return r;
 }
 
-int usyms_leaf_return_slot(struct usyms *u, const char *path,
+int usyms_leaf_return_slot(struct usyms *u, uint32_t id,
 			   const uint8_t *build_id, size_t build_id_len,
 			   uint64_t vaddr, uint64_t *sp_offset)
 {
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 	Dwarf_CFI *cfi;
+	bool dwarf_ok;
 	int r;
 
 	if (USYMS_DWARF_SP < 0)
 		return -ENOENT;
-	r = usyms_module(u, path, build_id, build_id_len, &mod);
+	r = usyms_module(u, id, build_id, build_id_len, &mod, &dwarf_ok);
 	if (r < 0)
 		return r;
 	cfi = dwfl_module_eh_cfi(mod, &bias);
 	r = slot_in(cfi, bias, vaddr, sp_offset);
-	if (r == -ENODATA) {
+	if (r == -ENODATA && dwarf_ok) {
 		cfi = dwfl_module_dwarf_cfi(mod, &bias);
 		r = slot_in(cfi, bias, vaddr, sp_offset);
 	}

@@ -4,6 +4,7 @@
 #define FXT_SYMBOLS_USYMS_INTERNAL_H
 
 #include <elfutils/libdwfl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@
 struct usyms_sym {
 	uint64_t addr, size;
 	const char *name;
+	size_t name_max; /* bytes of name's string table from name on */
 	const char *copy; /* the name handed out, once copied */
 	uint32_t rank; /* global, weak, local; then table order */
 	uint32_t index;
@@ -33,10 +35,11 @@ void usyms_symtab_clear(struct usyms_symtab *t);
 
 struct usyms;
 /*
- * The libdwfl module of path (at its own addresses, bias 0), as
- * usyms_lookup() checks it; valid until the next call on u.
+ * The libdwfl module of file id (at its own addresses, bias 0), as
+ * usyms_lookup() checks it; valid until the next call on u. *dwarf_ok:
+ * its DWARF sections are within the bounds, and may be read.
  */
-int usyms_module(struct usyms *u, const char *path, const uint8_t *build_id,
-		 size_t build_id_len, Dwfl_Module **mod);
+int usyms_module(struct usyms *u, uint32_t id, const uint8_t *build_id,
+		 size_t build_id_len, Dwfl_Module **mod, bool *dwarf_ok);
 
 #endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

@@ -4,7 +4,10 @@
  * libdwfl chose (.symtab, the debug file's, .gnu_debugdata, .dynsym).
  * Of symbols at one address the global one is kept, then the weak, then
  * the first; a lookup takes the last function at or below the address,
- * within its size.
+ * within its size. libdwfl hands out a name as a pointer into its
+ * string table without checking that a NUL ends it there: each name is
+ * bounded by the end of the string table holding it, and a name in none
+ * is not taken.
  */
 #include <errno.h>
 #include <gelf.h>
@@ -58,6 +61,61 @@ static uint64_t sizeless_span(Elf *elf, GElf_Word shndx, uint64_t addr,
 	return addr >= start && addr < end ? end - addr : 1;
 }
 
+/* The string tables of the ELF files a module's symbols come from. */
+#define STRTABS_MAX 16
+
+struct strtabs {
+	Elf *elf[4]; /* the files whose tables are in range[] */
+	size_t nelf;
+	struct {
+		const char *start;
+		size_t size;
+	} range[STRTABS_MAX];
+	size_t n;
+};
+
+/* elf's string tables, as libelf holds them (read once, cached). */
+static void strtabs_add(struct strtabs *t, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t i;
+
+	for (i = 0; i < t->nelf; i++)
+		if (t->elf[i] == elf)
+			return;
+	if (t->nelf == sizeof(t->elf) / sizeof(t->elf[0]))
+		return;
+	t->elf[t->nelf++] = elf;
+	while ((scn = elf_nextscn(elf, scn)) && t->n < STRTABS_MAX) {
+		GElf_Shdr mem, *sh = gelf_getshdr(scn, &mem);
+		Elf_Data *d;
+
+		if (!sh || sh->sh_type != SHT_STRTAB)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (d && d->d_buf && d->d_size) {
+			t->range[t->n].start = d->d_buf;
+			t->range[t->n++].size = d->d_size;
+		}
+	}
+}
+
+/* The bytes from name to the end of its string table, or 0. */
+static size_t strtabs_room(struct strtabs *t, Elf *elf, const char *name)
+{
+	size_t i;
+
+	if (elf)
+		strtabs_add(t, elf);
+	for (i = 0; i < t->n; i++) {
+		const char *start = t->range[i].start;
+
+		if (name >= start && name < start + t->range[i].size)
+			return (size_t)(start + t->range[i].size - name);
+	}
+	return 0;
+}
+
 /* Sorts by address, then rank, and keeps the first of each address. */
 static void sort_unique(struct usyms_symtab *t)
 {
@@ -73,7 +131,8 @@ static void sort_unique(struct usyms_symtab *t)
 int usyms_symtab_build(Dwfl_Module *mod, struct usyms_symtab *t)
 {
 	int count = dwfl_module_getsymtab(mod), i;
-	size_t n = 0;
+	struct strtabs tabs = { .n = 0 };
+	size_t n = 0, room;
 
 	t->syms = NULL;
 	t->n = 0;
@@ -93,12 +152,16 @@ int usyms_symtab_build(Dwfl_Module *mod, struct usyms_symtab *t)
 		const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr,
 							   &shndx, &elf, &bias);
 
-		if (!name || !*name || !is_function(&sym, shndx))
+		if (!name || !is_function(&sym, shndx))
+			continue;
+		room = strtabs_room(&tabs, elf, name);
+		if (!room || !*name)
 			continue;
 		if (!sym.st_size)
 			sym.st_size = sizeless_span(elf, shndx, addr, bias);
 		t->syms[n++] = (struct usyms_sym){
 			.addr = addr, .size = sym.st_size, .name = name,
+			.name_max = room,
 			.rank = bind_rank(GELF_ST_BIND(sym.st_info)),
 			.index = (uint32_t)i,
 		};

@@ -65,6 +65,8 @@ static bool fake_in_sched_text(void *ctx, uint64_t pc)
 }
 
 static const uint8_t build_id[4] = { 0xb1, 0xd0, 0x00, 0x42 };
+/* The resolver's handle of /usr/bin/work. */
+#define WORK_FILE 7u
 
 /* pid 100 maps /usr/bin/work at 0x400000, file offset 0 = vaddr 0x1000. */
 static int fake_user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
@@ -73,16 +75,17 @@ static int fake_user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 	if (pid != PID || pc < 0x400000 || pc >= 0x500000)
 		return -ENOENT;
 	hit->path = "/usr/bin/work";
+	hit->file = WORK_FILE;
 	hit->build_id = build_id;
 	hit->build_id_len = sizeof(build_id);
 	hit->vaddr = pc - 0x400000 + 0x1000;
 	return 0;
 }
 
-static int fake_user_symbol(void *ctx, const char *path, const uint8_t *bid,
+static int fake_user_symbol(void *ctx, uint32_t file, const uint8_t *bid,
 			    size_t bid_len, uint64_t vaddr, const char **name)
 {
-	if (strcmp(path, "/usr/bin/work") || bid_len != sizeof(build_id) ||
+	if (file != WORK_FILE || bid_len != sizeof(build_id) ||
 	    memcmp(bid, build_id, bid_len))
 		return -ENOENT;
 	if (vaddr >= 0x1100 && vaddr < 0x1200) {
@@ -99,12 +102,12 @@ static int fake_user_symbol(void *ctx, const char *path, const uint8_t *bid,
 /* A leaf without a frame at 0x1400..0x1500 (read(): sub $0x28,%rsp). */
 static unsigned int slot_asked;
 
-static int fake_user_return_slot(void *ctx, const char *path,
+static int fake_user_return_slot(void *ctx, uint32_t file,
 				 const uint8_t *bid, size_t bid_len,
 				 uint64_t vaddr, uint64_t *sp_offset)
 {
 	slot_asked++;
-	if (strcmp(path, "/usr/bin/work") || vaddr < 0x1400 || vaddr >= 0x1500)
+	if (file != WORK_FILE || vaddr < 0x1400 || vaddr >= 0x1500)
 		return -ENOENT;
 	*sp_offset = 0x28;
 	return 0;
@@ -204,23 +207,58 @@ static struct profile_ingest *new_ingest(size_t budget)
 	return p;
 }
 
+/* The kernel frames o's frame tables define: how many, and of them
+ * how many are "[kernel]" at address 0.
+ */
+static void count_kernel_frames(const struct out *o, size_t *kernel,
+				size_t *hidden)
+{
+	struct fxt_stacks_frame f = { 0 };
+	size_t i = 0, j, words, n;
+
+	*kernel = *hidden = 0;
+	for (; i < o->len; i += words) {
+		words = fxt_record_words(o->w[i]);
+		if (FXT_GET(o->w[i], FXT_HDR_TYPE) != FXT_RECORD_BLOB ||
+		    FXT_GET(o->w[i], FXT_BLOB_NAME) != FXT_STACKS_STR_FRAMES)
+			continue;
+		for (j = 1; j < words; j += n) {
+			n = fxt_stacks_get_frame(o->w + i + j, words - j, &f);
+			assert_true(n > 0);
+			if (f.kind != FXT_STACKS_FRAME_KERNEL)
+				continue;
+			(*kernel)++;
+			if (f.addr == 0 && f.name_len == 8 &&
+			    !memcmp(f.name, "[kernel]", 8))
+				(*hidden)++;
+		}
+	}
+}
+
 /*
- * A "user" PC in the kernel's text (a walk that met an entry
- * trampoline's return): named as a kernel frame, its address nowhere.
+ * "User" PCs in the kernel's half (a walk that met an entry trampoline's
+ * return, or addresses a user planted on their stack): one "[kernel]"
+ * frame without name or offset, their addresses nowhere: a name and an
+ * offset would tell that user where the kernel's text is.
  */
 static void kernel_address_in_user_stack(void **state)
 {
-	static const uint64_t u[2] = { KTEXT + 0x1010, 0x400150 };
+	static const uint64_t u[4] = { KTEXT + 0x1010, KTEXT + 0x5123,
+				       0xffffffffff600000ull, 0x400150 };
 	struct profile_ingest *p = new_ingest(0);
 	struct out *o = calloc(1, sizeof(*o));
+	size_t kernel, hidden;
 	uint64_t rec[64];
-	size_t n = raw(rec, FXT_KSAMPLE_ONCPU, 5000, 1, oncpu_k, 2, u,
-		       2004008);
+	size_t n = raw(rec, FXT_KSAMPLE_ONCPU, 5000, 0, NULL, 4, u, 2004008);
 
 	(void)state;
 	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
 	assert_no_kernel_word(o);
 	assert_no_raw_record(o);
+	count_kernel_frames(o, &kernel, &hidden);
+	/* Not do_work+0x10 nor nvme_irq+0x123: the one hidden frame. */
+	assert_int_equal(kernel, 1);
+	assert_int_equal(hidden, 1);
 	profile_ingest_free(p);
 	free(o);
 }

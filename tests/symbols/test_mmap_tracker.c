@@ -88,6 +88,7 @@ static void resolves_a_child_that_exited(void **state)
 	const char *name = NULL;
 	uintptr_t pc = 0;
 	uint64_t vaddr;
+	uint32_t file;
 	int fds[2], status;
 	pid_t child;
 
@@ -114,8 +115,9 @@ static void resolves_a_child_that_exited(void **state)
 	assert_int_equal(mmap_tracker_find(t, (uint32_t)child, pc, boottime_ns(), &hit), 0);
 	/* Named back, its build id (from the kernel, 5.12+) checked. */
 	assert_int_equal(usyms_new(&u), 0);
-	assert_int_equal(usyms_file_offset_to_vaddr(u, hit.path, hit.file_offset, &vaddr), 0);
-	assert_int_equal(usyms_lookup(u, hit.path, hit.build_id, hit.build_id_len, vaddr,
+	assert_int_equal(usyms_add_path(u, hit.path, &file), 0);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, file, hit.file_offset, &vaddr), 0);
+	assert_int_equal(usyms_lookup(u, file, hit.build_id, hit.build_id_len, vaddr,
 				      &name), 0);
 	assert_non_null(strstr(name, "cos"));
 	usyms_free(u);

@@ -68,14 +68,24 @@ static void place(const void *pc, struct placed *p)
 	assert_true(found);
 }
 
+/* The id of the file at path, added. */
+static uint32_t fid(struct usyms *u, const char *path)
+{
+	uint32_t id = 0;
+
+	assert_int_equal(usyms_add_path(u, path, &id), 0);
+	return id;
+}
+
 static int lookup_pc(struct usyms *u, const struct placed *p, const char **name)
 {
+	uint32_t id = fid(u, p->path);
 	uint64_t vaddr;
-	int r = usyms_file_offset_to_vaddr(u, p->path, p->file_offset, &vaddr);
+	int r = usyms_file_offset_to_vaddr(u, id, p->file_offset, &vaddr);
 
 	if (r < 0)
 		return r;
-	return usyms_lookup(u, p->path, NULL, 0, vaddr, name);
+	return usyms_lookup(u, id, NULL, 0, vaddr, name);
 }
 
 static void names_own_functions(void **state)
@@ -130,15 +140,15 @@ static void names_functions_found_by_nm(void **state)
 	alpha = nm_address(path, "fixture_alpha");
 	beta = nm_address(path, "fixture_beta");
 	assert_int_equal(usyms_new(&u), 0);
-	assert_int_equal(usyms_file_offset_to_vaddr(u, path, alpha - 0x400000 + 2,
+	assert_int_equal(usyms_file_offset_to_vaddr(u, fid(u, path), alpha - 0x400000 + 2,
 						    &vaddr), 0);
 	assert_int_equal(vaddr, alpha + 2);
-	assert_int_equal(usyms_lookup(u, path, NULL, 0, vaddr, &name), 0);
+	assert_int_equal(usyms_lookup(u, fid(u, path), NULL, 0, vaddr, &name), 0);
 	assert_string_equal(name, "fixture_alpha");
-	assert_int_equal(usyms_lookup(u, path, NULL, 0, beta, &name), 0);
+	assert_int_equal(usyms_lookup(u, fid(u, path), NULL, 0, beta, &name), 0);
 	assert_string_equal(name, "fixture_beta");
 	/* Past the end of the file's loaded segments. */
-	assert_int_equal(usyms_file_offset_to_vaddr(u, path, 1ull << 40, &vaddr),
+	assert_int_equal(usyms_file_offset_to_vaddr(u, fid(u, path), 1ull << 40, &vaddr),
 			 -ENOENT);
 	usyms_free(u);
 }
@@ -159,13 +169,13 @@ static void checks_build_id(void **state)
 	assert_true(len >= 16);
 	assert_int_equal(usyms_read_build_id(p.path, id, 4), -ENOBUFS);
 	assert_int_equal(usyms_read_build_id(p.path, id, sizeof(id)), len);
-	assert_int_equal(usyms_file_offset_to_vaddr(u, p.path, p.file_offset, &vaddr), 0);
-	assert_int_equal(usyms_lookup(u, p.path, id, (size_t)len, vaddr, &name), 0);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, fid(u, p.path), p.file_offset, &vaddr), 0);
+	assert_int_equal(usyms_lookup(u, fid(u, p.path), id, (size_t)len, vaddr, &name), 0);
 	assert_string_equal(name, "fixture_static_function");
 	id[len - 1] ^= 1;
-	assert_int_equal(usyms_lookup(u, p.path, id, (size_t)len, vaddr, &name), -ESTALE);
+	assert_int_equal(usyms_lookup(u, fid(u, p.path), id, (size_t)len, vaddr, &name), -ESTALE);
 	id[len - 1] ^= 1;
-	assert_int_equal(usyms_lookup(u, p.path, id, (size_t)len - 1, vaddr, &name), -ESTALE);
+	assert_int_equal(usyms_lookup(u, fid(u, p.path), id, (size_t)len - 1, vaddr, &name), -ESTALE);
 	usyms_free(u);
 }
 
@@ -184,8 +194,8 @@ static void stripped_copy_has_no_names(void **state)
 	snprintf(cmd, sizeof(cmd), "objcopy --strip-all '%s' '%s'", p.path, copy);
 	assert_int_equal(system(cmd), 0);
 	assert_int_equal(usyms_new(&u), 0);
-	assert_int_equal(usyms_file_offset_to_vaddr(u, copy, p.file_offset, &vaddr), 0);
-	assert_int_equal(usyms_lookup(u, copy, NULL, 0, vaddr, &name), -ENOENT);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, fid(u, copy), p.file_offset, &vaddr), 0);
+	assert_int_equal(usyms_lookup(u, fid(u, copy), NULL, 0, vaddr, &name), -ENOENT);
 	usyms_free(u);
 	unlink(copy);
 	rmdir(dir);
@@ -260,7 +270,7 @@ static void debug_file_by_build_id(void **state)
 	vaddr = lone_local_function(debug, want, sizeof(want));
 	assert_int_not_equal(vaddr, 0);
 	assert_int_equal(usyms_new(&u), 0);
-	assert_int_equal(usyms_lookup(u, pl.path, id, (size_t)len, vaddr + 1, &name), 0);
+	assert_int_equal(usyms_lookup(u, fid(u, pl.path), id, (size_t)len, vaddr + 1, &name), 0);
 	assert_string_equal(name, want);
 	usyms_free(u);
 }
@@ -272,6 +282,7 @@ static void refuses_what_is_not_regular_elf(void **state)
 	uint8_t id[USYMS_BUILD_ID_MAX];
 	const char *name;
 	uint64_t vaddr;
+	uint32_t file;
 	int fd;
 
 	(void)state;
@@ -285,12 +296,14 @@ static void refuses_what_is_not_regular_elf(void **state)
 	close(fd);
 	assert_int_equal(usyms_new(&u), 0);
 	/* A FIFO with no writer: refused, not waited on. */
-	assert_int_equal(usyms_lookup(u, fifo, NULL, 0, 0x1000, &name), -EINVAL);
+	assert_int_equal(usyms_add_path(u, fifo, &file), -EINVAL);
 	assert_int_equal(usyms_read_build_id(fifo, id, sizeof(id)), -EINVAL);
-	assert_int_equal(usyms_lookup(u, "/dev/null", NULL, 0, 0x1000, &name), -EINVAL);
-	assert_int_equal(usyms_file_offset_to_vaddr(u, text, 0, &vaddr), -ENOEXEC);
-	assert_int_equal(usyms_lookup(u, text, NULL, 0, 0x1000, &name), -ENOEXEC);
-	assert_int_equal(usyms_lookup(u, "/nonexistent/lib.so", NULL, 0, 0, &name), -ENOENT);
+	assert_int_equal(usyms_add_path(u, "/dev/null", &file), -EINVAL);
+	assert_int_equal(usyms_add_fd(u, open("/dev/null", O_RDONLY), "null", &file),
+			 -EINVAL);
+	assert_int_equal(usyms_file_offset_to_vaddr(u, fid(u, text), 0, &vaddr), -ENOEXEC);
+	assert_int_equal(usyms_lookup(u, fid(u, text), NULL, 0, 0x1000, &name), -ENOEXEC);
+	assert_int_equal(usyms_add_path(u, "/nonexistent/lib.so", &file), -ENOENT);
 	usyms_free(u);
 	unlink(fifo);
 	unlink(text);
@@ -303,9 +316,9 @@ static int leaf_slot_at(struct usyms *u, const void *pc, uint64_t *offset)
 	uint64_t vaddr;
 
 	place(pc, &p);
-	assert_int_equal(usyms_file_offset_to_vaddr(u, p.path, p.file_offset,
+	assert_int_equal(usyms_file_offset_to_vaddr(u, fid(u, p.path), p.file_offset,
 						    &vaddr), 0);
-	return usyms_leaf_return_slot(u, p.path, NULL, 0, vaddr, offset);
+	return usyms_leaf_return_slot(u, fid(u, p.path), NULL, 0, vaddr, offset);
 }
 
 /*
@@ -362,8 +375,8 @@ static void leaf_slot_of_frame_pointer_function(void **state)
 	assert_int_equal(leaf_slot_at(u, with_frame_pointer(), &offset),
 			 -ENOENT);
 	assert_int_equal(offset, 1);
-	assert_int_equal(usyms_leaf_return_slot(u, "/nonexistent/lib.so", NULL,
-						0, 0x1000, &offset),
+	assert_int_equal(usyms_leaf_return_slot(u, 999, NULL, 0, 0x1000,
+						&offset),
 			 -ENOENT);
 	usyms_free(u);
 }

@@ -15,7 +15,7 @@
 #include "cleanup.h"
 #include "line_read.h"
 #include "mmap_proc_maps.h"
-#include "mount_table.h"
+#include "proc_open.h"
 #include "usyms.h"
 
 /* Addresses, flags, offset, device, inode: under 128 bytes; then a path. */
@@ -51,61 +51,40 @@ static int parse_maps_line(char *line, struct maps_line *m)
 	return 0;
 }
 
-/* The build id of the file at m's path if it is still the file mapped
- * (same device and inode), or 0 bytes. own: this process's mounts.
+/*
+ * The build id of the file pid maps at [start, end), or 0 bytes: opened
+ * as the process's owner could (proc_open.h), the mapped file itself.
  */
-static size_t path_build_id(const struct mount_table *own, const struct maps_line *m,
-			    uint8_t *id)
-{
-	_cleanup_close_ int fd = -1;
-	struct stat st;
-	int len;
-
-	if (!own || mount_table_on_fuse(own, m->path))
-		return 0;
-	fd = usyms_open_regular(m->path);
-	if (fd < 0 || fstat(fd, &st) < 0 || st.st_dev != m->dev || st.st_ino != m->inode)
-		return 0;
-	len = usyms_fd_build_id(fd, id, MMAP_STORE_BUILD_ID_MAX);
-	return len > 0 ? (size_t)len : 0;
-}
-
-/* The build id of the file pid maps at [start, end), or 0 bytes: through
- * map_files (CAP_SYS_ADMIN), else by its path.
- */
-static size_t mapped_build_id(const char *proc, uint32_t pid, const struct mount_table *own,
+static size_t mapped_build_id(const char *proc, uint32_t pid,
 			      const struct maps_line *m, uint8_t *id)
 {
-	char path[PATH_MAX];
+	struct proc_owner owner;
+	struct proc_open_request rq = {
+		.proc = proc, .pid = pid, .start = m->start, .end = m->end,
+		.path = m->path, .owner = &owner, .check_inode = true,
+		.dev = m->dev, .ino = m->inode,
+	};
 	_cleanup_close_ int fd = -1;
 	int len;
 
-	snprintf(path, sizeof(path), "%s/%" PRIu32 "/map_files/%" PRIx64 "-%" PRIx64,
-		 proc, pid, m->start, m->end);
-	/* A link the kernel resolves to the mapped file itself. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (proc_owner_read(proc, pid, &owner) < 0)
+		return 0;
+	fd = proc_open_mapped(&rq);
 	if (fd < 0)
-		return path_build_id(own, m, id);
+		return 0;
 	len = usyms_fd_build_id(fd, id, MMAP_STORE_BUILD_ID_MAX);
 	return len > 0 ? (size_t)len : 0;
 }
 
 int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
-			FILE *maps, const struct mount_table *own)
+			FILE *maps)
 {
-	_cleanup_(mount_table_freep) struct mount_table *mounts = NULL;
 	_cleanup_free_ char *line = malloc(MAPS_LINE_MAX);
 	uint8_t id[MMAP_STORE_BUILD_ID_MAX];
 	unsigned int lines = 0;
-	char path[PATH_MAX];
 
 	if (!line)
 		return -ENOMEM;
-	/* The process's own mounts, where its paths are: without them no
-	 * file of its is opened. */
-	snprintf(path, sizeof(path), "%s/%" PRIu32 "/mountinfo", proc, pid);
-	if (mount_table_load(path, &mounts) < 0)
-		mounts = NULL;
 	while (lines++ < MMAP_PROC_LINES_MAX &&
 	       line_read(maps, line, MAPS_LINE_MAX)) {
 		struct maps_line m;
@@ -118,9 +97,7 @@ int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 		/* Anonymous, [vdso], [heap]: no file to name them. */
 		if (!m.exec || m.path[0] != '/')
 			continue;
-		id_len = 0;
-		if (mounts && !mount_table_on_fuse(mounts, m.path))
-			id_len = mapped_build_id(proc, pid, own, &m, id);
+		id_len = mapped_build_id(proc, pid, &m, id);
 		/* Over a cap: counted there; the next lines may still fit. */
 		(void)mmap_store_add(s, pid, 0, m.start, m.end - m.start, m.pgoff,
 				     m.path, strlen(m.path), id, id_len);
@@ -145,16 +122,12 @@ static bool parse_pid(const char *name, uint32_t *pid)
 
 int mmap_proc_maps_scan(struct mmap_store *s, const char *proc)
 {
-	_cleanup_(mount_table_freep) struct mount_table *own = NULL;
 	_cleanup_(closedirp) DIR *dir = opendir(proc);
 	struct dirent *de;
 	int n = 0;
 
 	if (!dir)
 		return -errno;
-	/* Without it, no file is opened by its path. */
-	if (mount_table_load("/proc/self/mountinfo", &own) < 0)
-		own = NULL;
 	while ((de = readdir(dir))) {
 		_cleanup_(fclosep) FILE *maps = NULL;
 		char path[PATH_MAX];
@@ -167,7 +140,7 @@ int mmap_proc_maps_scan(struct mmap_store *s, const char *proc)
 		maps = fopen(path, "re");
 		if (!maps)
 			continue;
-		if (mmap_proc_maps_read(s, proc, pid, maps, own) == 0)
+		if (mmap_proc_maps_read(s, proc, pid, maps) == 0)
 			n++;
 	}
 	return n;

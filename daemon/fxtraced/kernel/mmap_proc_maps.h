@@ -2,9 +2,10 @@
 /*
  * The executable file mappings of the processes that exist, from
  * PROC/[pid]/maps, into a mapping store (valid since before the trace),
- * with each file's build id read through PROC/[pid]/map_files/ (the file
- * mapped, even if replaced or deleted since) or else by its path, unless it is on a FUSE file
- * system by PROC/[pid]/mountinfo (its owner answers the open, or never). The text is the kernel's,
+ * with each file's build id read from the file opened as the process's
+ * owner could (proc_open.h: the mapped file itself through
+ * PROC/[pid]/map_files/, else its path in the process's root; no FUSE
+ * file, no device, nothing the owner may not read). The text is the kernel's,
  * but paths are other users' names: lines are bounded, a longer one is
  * skipped whole, and at most MMAP_PROC_LINES_MAX lines of a process are
  * read.
@@ -23,15 +24,8 @@
  */
 int mmap_proc_maps_scan(struct mmap_store *s, const char *proc);
 
-struct mount_table;
-
-/*
- * One process's maps file (opened by the caller), pid's. own, this
- * process's mounts (or NULL), lets a build id be read by the file's path
- * (same device and inode) when map_files is not open to us (it needs
- * CAP_SYS_ADMIN).
- */
+/* One process's maps file (opened by the caller), pid's. */
 int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
-			FILE *maps, const struct mount_table *own);
+			FILE *maps);
 
 #endif /* FXT_KERNEL_MMAP_PROC_MAPS_H */

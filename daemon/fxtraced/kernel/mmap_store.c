@@ -19,6 +19,7 @@ struct mentry {
 	uint64_t start, end, pgoff;
 	uint64_t from, until;
 	uint32_t file; /* index in files */
+	int32_t opened; /* mmap_hit's: the file as its owner opened it */
 };
 
 /* A process's mappings, sorted by start address, history included. */
@@ -383,7 +384,7 @@ int mmap_store_find(struct mmap_store *s, uint32_t pid, uint64_t pc,
 		    uint64_t ts, struct mmap_hit *hit)
 {
 	struct mproc *p = proc_find(s, pid);
-	const struct mentry *e = NULL;
+	struct mentry *e = NULL;
 	const struct mfile *f;
 	uint32_t i;
 
@@ -413,6 +414,7 @@ int mmap_store_find(struct mmap_store *s, uint32_t pid, uint64_t pc,
 		.file_offset = pc - e->start + e->pgoff,
 		.start = e->start, .end = e->end, .pgoff = e->pgoff,
 		.file_id = e->file + 1,
+		.opened = &e->opened,
 	};
 	return 0;
 }

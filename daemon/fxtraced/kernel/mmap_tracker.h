@@ -34,6 +34,12 @@ struct mmap_hit {
 	uint64_t file_offset;       /* pc - start + pgoff */
 	uint64_t start, end, pgoff; /* the mapping */
 	uint64_t file_id;           /* >= 1, the same for each (path, build id) */
+	/*
+	 * The caller's handle of the file as this mapping's owner opened it
+	 * (0: not tried yet; < 0: -errno of the try), kept with the mapping
+	 * (a fork's copy too): valid until the next call on the tracker.
+	 */
+	int32_t *opened;
 };
 
 /*

@@ -169,16 +169,21 @@ static int mapping_id(struct profile_ingest *p,
 	size_t blen = hit->build_id_len < FXT_STACKS_BUILD_ID_MAX ?
 			      hit->build_id_len :
 			      FXT_STACKS_BUILD_ID_MAX;
-	char key[PROFILE_PATH_MAX + 1 + FXT_STACKS_BUILD_ID_MAX];
+	char key[PROFILE_MAPPING_FILE_BYTES + PROFILE_PATH_MAX + 1 +
+		 FXT_STACKS_BUILD_ID_MAX];
+	char *k = key + PROFILE_MAPPING_FILE_BYTES;
 	struct fxt_stacks_mapping m;
 	uint64_t *at;
 	int added, err;
 
-	memcpy(key, hit->path, plen);
-	key[plen] = 0;
+	memcpy(key, &hit->file, PROFILE_MAPPING_FILE_BYTES);
+	memcpy(k, hit->path, plen);
+	k[plen] = 0;
 	if (blen)
-		memcpy(key + plen + 1, hit->build_id, blen);
-	err = profile_intern_get(&p->mappings, key, (uint32_t)(plen + 1 + blen),
+		memcpy(k + plen + 1, hit->build_id, blen);
+	err = profile_intern_get(&p->mappings, key,
+				 (uint32_t)(PROFILE_MAPPING_FILE_BYTES + plen +
+					    1 + blen),
 				 id, &added);
 	if (err || !added)
 		return err;
@@ -275,6 +280,24 @@ static int kernel_frame(struct profile_ingest *p, uint64_t pc,
 			 ctx);
 }
 
+/* The one "[kernel]" frame of kernel addresses met in user stacks. */
+static int kernel_frame_hidden(struct profile_ingest *p, profile_emit_fn emit,
+			       void *ctx, uint32_t *id)
+{
+	/* A key no kernel pc has: user-half, with the kernel kind. */
+	struct frame_key k = { .kind = FXT_STACKS_FRAME_KERNEL,
+			       .pc_or_addr = PROFILE_KERNEL_HALF - 1 };
+	int added, err;
+
+	err = frame_reserve(p);
+	if (!err)
+		err = profile_intern_get(&p->frames, &k, sizeof(k), id, &added);
+	if (err || !added)
+		return err;
+	return frame_new(p, *id, FXT_STACKS_FRAME_KERNEL, 0, 0,
+			 FXT_STACKS_KERNEL_UNKNOWN, emit, ctx);
+}
+
 /*
  * The frame of user pc; for the leaf (caller not NULL), *caller is set
  * to the return address of a leaf without a frame, else left 0.
@@ -290,11 +313,13 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 
 	/*
 	 * A user stack's word in the kernel's half of the address space (the
-	 * return into an entry trampoline a walk can meet): a kernel frame,
-	 * named from kallsyms, never a raw "[unknown]" address.
+	 * return into an entry trampoline a walk can meet, or an address a
+	 * user planted there): "[kernel]", one frame for all, with neither
+	 * name nor offset: naming it would tell that user where the
+	 * kernel's text is.
 	 */
 	if (pc >= PROFILE_KERNEL_HALF)
-		return kernel_frame(p, pc, emit, ctx, id);
+		return kernel_frame_hidden(p, emit, ctx, id);
 	if (!p->r.user_find(p->r.ctx, (uint32_t)s->pid, pc, s->ts, &hit) &&
 	    hit.path) {
 		err = mapping_id(p, &hit, emit, ctx, &k.mapping);

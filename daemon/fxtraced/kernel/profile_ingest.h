@@ -25,6 +25,11 @@ struct profile_user_hit {
 	const uint8_t *build_id;
 	size_t build_id_len;
 	uint64_t vaddr; /* pc as an ELF virtual address of path */
+	/* The resolver's handle of the file as the process's owner could
+	 * open it (>= 1): mappings of one path with different handles are
+	 * kept apart.
+	 */
+	uint32_t file;
 };
 
 struct profile_resolver {
@@ -37,15 +42,15 @@ struct profile_resolver {
 	int (*user_find)(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 			 struct profile_user_hit *hit);
 	/*
-	 * Where the return address of a leaf at vaddr of path is, as an
-	 * offset from the stack pointer, when the leaf keeps no frame
+	 * Where the return address of a leaf at vaddr of file (a hit's) is,
+	 * as an offset from the stack pointer, when the leaf keeps no frame
 	 * pointer; -ENOENT else. NULL: leaves' callers are not looked for.
 	 */
-	int (*user_return_slot)(void *ctx, const char *path,
+	int (*user_return_slot)(void *ctx, uint32_t file,
 				const uint8_t *build_id, size_t build_id_len,
 				uint64_t vaddr, uint64_t *sp_offset);
-	/* The function holding vaddr of path (name valid until the end). */
-	int (*user_symbol)(void *ctx, const char *path, const uint8_t *build_id,
+	/* The function holding vaddr of file (name valid until the end). */
+	int (*user_symbol)(void *ctx, uint32_t file, const uint8_t *build_id,
 			   size_t build_id_len, uint64_t vaddr,
 			   const char **name);
 	void *ctx;

@@ -50,7 +50,7 @@ struct profile_sample_kept {
 
 struct profile_ingest {
 	struct profile_resolver r;
-	struct profile_intern mappings; /* path \0 build id */
+	struct profile_intern mappings; /* u32 file, path \0 build id */
 	struct profile_intern frames; /* struct frame_key */
 	struct profile_intern stacks; /* frame ids, leaf first */
 	struct profile_frame *frame; /* frame[id - 1] */
@@ -64,6 +64,9 @@ struct profile_ingest {
 	bool finished;
 };
 
+/* The resolver's file handle at the start of a mapping's key. */
+#define PROFILE_MAPPING_FILE_BYTES 4
+
 /* A mapping's path and build id, from its key. */
 static inline void profile_mapping(const struct profile_ingest *p, uint32_t id,
 				   const char **path, size_t *path_len,
@@ -73,10 +76,23 @@ static inline void profile_mapping(const struct profile_ingest *p, uint32_t id,
 	uint32_t len;
 	const char *k = profile_intern_key(&p->mappings, id, &len);
 
+	k += PROFILE_MAPPING_FILE_BYTES;
+	len -= PROFILE_MAPPING_FILE_BYTES;
 	*path = k;
 	*path_len = strnlen(k, len);
 	*build_id = (const uint8_t *)k + *path_len + 1;
 	*build_id_len = len - *path_len - 1;
+}
+
+/* A mapping's file handle (struct profile_user_hit's file). */
+static inline uint32_t profile_mapping_file(const struct profile_ingest *p,
+					    uint32_t id)
+{
+	uint32_t len, file;
+	const char *k = profile_intern_key(&p->mappings, id, &len);
+
+	memcpy(&file, k, sizeof(file));
+	return file;
 }
 
 struct fxt_ksample;

@@ -26,7 +26,7 @@ static int leaf_slot(struct profile_ingest *p, uint32_t mapping,
 	int r;
 
 	if (e->mapping != mapping || e->vaddr != hit->vaddr) {
-		r = p->r.user_return_slot(p->r.ctx, hit->path, hit->build_id,
+		r = p->r.user_return_slot(p->r.ctx, hit->file, hit->build_id,
 					  hit->build_id_len, hit->vaddr,
 					  offset);
 		*e = (struct profile_leaf_slot){

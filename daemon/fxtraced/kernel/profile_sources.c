@@ -5,6 +5,7 @@
 
 #include "ksyms.h"
 #include "mmap_tracker.h"
+#include "proc_open.h"
 #include "profile_sources.h"
 #include "usyms.h"
 
@@ -95,6 +96,48 @@ static bool in_sched_text(void *ctx, uint64_t pc)
 	return s->ksyms && ksyms_in_sched_text(s->ksyms, pc);
 }
 
+/* A file that could not be opened as its process's owner, by cause. */
+static void count_unopened(struct profile_sources *s, int err)
+{
+	if (err == -EACCES || err == -EPERM)
+		s->st.files_unreadable++;
+	else
+		s->st.files_unopened++;
+}
+
+/*
+ * The file of mapping m of pid, opened as the process's owner could
+ * (proc_open.h) once for the mapping: a process gone meanwhile leaves
+ * its path to be opened with the rights every user has. 0: none.
+ */
+static uint32_t mapping_file(struct profile_sources *s, uint32_t pid,
+			     const struct mmap_hit *m)
+{
+	struct proc_owner owner;
+	struct proc_open_request rq = {
+		.proc = "/proc", .pid = pid, .start = m->start,
+		.end = m->end, .path = m->path, .owner = &owner,
+	};
+	uint32_t id;
+	int fd, err;
+
+	if (*m->opened)
+		return *m->opened > 0 ? (uint32_t)*m->opened : 0;
+	if (proc_owner_read("/proc", pid, &owner) < 0) {
+		proc_owner_anyone(&owner);
+		rq.pid = 0;
+	}
+	fd = proc_open_mapped(&rq);
+	err = fd < 0 ? fd : usyms_add_fd(s->usyms, fd, m->path, &id);
+	if (err < 0) {
+		count_unopened(s, err);
+		*m->opened = err;
+		return 0;
+	}
+	*m->opened = (int32_t)id;
+	return id;
+}
+
 static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 		     struct profile_user_hit *hit)
 {
@@ -105,9 +148,13 @@ static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 	if (!s->tracker || !s->usyms)
 		return -ENOENT;
 	err = mmap_tracker_find(s->tracker, pid, pc, ts, &m);
-	if (!err)
-		err = usyms_file_offset_to_vaddr(s->usyms, m.path,
-						 m.file_offset, &hit->vaddr);
+	if (err)
+		return err;
+	hit->file = mapping_file(s, pid, &m);
+	if (!hit->file)
+		return -EACCES;
+	err = usyms_file_offset_to_vaddr(s->usyms, hit->file, m.file_offset,
+					 &hit->vaddr);
 	if (err)
 		return err;
 	hit->path = m.path;
@@ -116,18 +163,18 @@ static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 	return 0;
 }
 
-static int user_symbol(void *ctx, const char *path, const uint8_t *build_id,
+static int user_symbol(void *ctx, uint32_t file, const uint8_t *build_id,
 		       size_t build_id_len, uint64_t vaddr, const char **name)
 {
 	struct profile_sources *s = ctx;
 
 	if (!s->usyms)
 		return -ENOENT;
-	return usyms_lookup(s->usyms, path, build_id_len ? build_id : NULL,
+	return usyms_lookup(s->usyms, file, build_id_len ? build_id : NULL,
 			    build_id_len, vaddr, name);
 }
 
-static int user_return_slot(void *ctx, const char *path,
+static int user_return_slot(void *ctx, uint32_t file,
 			    const uint8_t *build_id, size_t build_id_len,
 			    uint64_t vaddr, uint64_t *sp_offset)
 {
@@ -135,7 +182,7 @@ static int user_return_slot(void *ctx, const char *path,
 
 	if (!s->usyms)
 		return -ENOENT;
-	return usyms_leaf_return_slot(s->usyms, path,
+	return usyms_leaf_return_slot(s->usyms, file,
 				      build_id_len ? build_id : NULL,
 				      build_id_len, vaddr, sp_offset);
 }
@@ -157,6 +204,15 @@ void profile_sources_status(const struct profile_sources *s,
 			    struct profile_sources_status *st)
 {
 	*st = s->st;
+	if (s->usyms)
+		usyms_stats(s->usyms, &st->usyms);
+}
+
+void profile_sources_set_budget(struct profile_sources *s,
+				const struct usyms_budget *b)
+{
+	if (s->usyms)
+		usyms_set_budget(s->usyms, b);
 }
 
 size_t profile_sources_kernel_ranges(const struct profile_sources *s,

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "profile_ingest.h"
+#include "usyms.h"
 
 struct profile_sources;
 
@@ -21,6 +22,11 @@ struct profile_sources_status {
 	int ksyms_error; /* 0, or why kernel frames are "[kernel]" */
 	int tracker_error; /* 0, or why user frames are "[unknown]" */
 	int usyms_error;
+	/* Mapped files not opened: their owner may not read them, and
+	 * every other cause (gone, FUSE, not a regular file).
+	 */
+	uint64_t files_unreadable, files_unopened;
+	struct usyms_stats usyms;
 };
 
 /* kallsyms: a path ("/proc/kallsyms"); with_user: track mappings. */
@@ -32,6 +38,9 @@ void profile_sources_resolver(struct profile_sources *s,
 			      struct profile_resolver *r);
 void profile_sources_status(const struct profile_sources *s,
 			    struct profile_sources_status *st);
+/* The symbols' budget, e.g. a deadline for the names written at a stop. */
+void profile_sources_set_budget(struct profile_sources *s,
+				const struct usyms_budget *b);
 /* The kernel's text ranges (none without kallsyms): for checks. */
 size_t profile_sources_kernel_ranges(const struct profile_sources *s,
 				     const uint64_t (**ranges)[2]);

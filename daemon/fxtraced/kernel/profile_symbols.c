@@ -41,7 +41,8 @@ static int frame_symbol(const struct profile_ingest *p,
 	size_t plen, blen;
 
 	profile_mapping(p, f->mapping, &path, &plen, &bid, &blen);
-	return p->r.user_symbol(p->r.ctx, path, bid, blen,
+	return p->r.user_symbol(p->r.ctx, profile_mapping_file(p, f->mapping),
+				bid, blen,
 				f->addr - (f->nonleaf && f->addr), name);
 }
 

@@ -20,7 +20,7 @@
 #include "usyms.h"
 
 struct probe {
-	const char *path;
+	size_t file; /* index in paths[] */
 	uint64_t offset;
 };
 
@@ -73,11 +73,12 @@ int main(int argc, char **argv)
 	char **paths = calloc(want, sizeof(*paths));
 	uint64_t *sizes = calloc(want, sizeof(*sizes)), seed = 88172645463325252ull;
 	struct probe *probes = calloc(lookups, sizeof(*probes));
+	uint32_t *ids = calloc(want, sizeof(*ids));
 	size_t nfiles, i, named = 0, placed = 0;
 	struct usyms *u;
 	uint64_t t0, t1;
 
-	if (!paths || !sizes || !probes || !lookups || !want)
+	if (!paths || !sizes || !probes || !ids || !lookups || !want)
 		return 2;
 	nfiles = pick_files(pattern, want, paths, sizes);
 	if (!nfiles) {
@@ -87,20 +88,24 @@ int main(int argc, char **argv)
 	for (i = 0; i < lookups; i++) {
 		size_t f = next_random(&seed) % nfiles;
 
-		probes[i] = (struct probe){ paths[f], next_random(&seed) % sizes[f] };
+		probes[i] = (struct probe){ f, next_random(&seed) % sizes[f] };
 	}
 	if (usyms_new(&u) < 0)
 		return 1;
 	t0 = now_ns();
 	for (i = 0; i < lookups; i++) {
+		size_t f = probes[i].file;
 		const char *name;
 		uint64_t vaddr;
 
-		if (usyms_file_offset_to_vaddr(u, probes[i].path, probes[i].offset,
+		/* Each file opened once, at its first lookup (timed). */
+		if (!ids[f] && usyms_add_path(u, paths[f], &ids[f]) < 0)
+			continue;
+		if (usyms_file_offset_to_vaddr(u, ids[f], probes[i].offset,
 					       &vaddr) < 0)
 			continue;
 		placed++;
-		named += usyms_lookup(u, probes[i].path, NULL, 0, vaddr, &name) == 0;
+		named += usyms_lookup(u, ids[f], NULL, 0, vaddr, &name) == 0;
 	}
 	t1 = now_ns();
 	usyms_free(u);
@@ -109,6 +114,7 @@ int main(int argc, char **argv)
 	       (double)(t1 - t0) / 1e6, (double)(t1 - t0) / (double)lookups);
 	for (i = 0; i < nfiles; i++)
 		free(paths[i]);
+	free(ids);
 	free(paths);
 	free(sizes);
 	free(probes);

@@ -21,6 +21,7 @@ struct kernel_source {
 	sd_event *event;
 	sd_event_source *io;
 	sd_event_source *mem_timer;	/* kernel:mem's system counters */
+	sd_event_source *map_timer;	/* stacks: processes' new mappings */
 	bool paused;		/* streaming: a write failed, the ring fills */
 	struct archive *archive;
 	uint32_t id;
@@ -164,6 +165,39 @@ static int on_mem_timer(sd_event_source *s, uint64_t usec, void *userdata)
 	    sd_event_source_set_enabled(s, SD_EVENT_ON) < 0)
 		log_warning("kernel:mem: system counters no longer sampled");
 	return 0;
+}
+
+static int on_map_timer(sd_event_source *s, uint64_t usec, void *userdata)
+{
+	struct kernel_source *ks = userdata;
+
+	if (!kernel_session_follow_mappings(ks->session))
+		return sd_event_source_set_enabled(s, SD_EVENT_OFF);
+	if (sd_event_source_set_time_relative(s, KERNEL_FOLLOW_MAPPINGS_NS / 1000) < 0 ||
+	    sd_event_source_set_enabled(s, SD_EVENT_ON) < 0)
+		log_warning("kernel:sample: new mappings are read at drains only");
+	return 0;
+}
+
+/*
+ * Stack samples: the files processes map are opened while they live,
+ * whether or not the rings are drained (oneshot and circular traces are
+ * drained at their end).
+ */
+static int follow_mappings(sd_event *event, struct kernel_source *ks)
+{
+	int r;
+
+	if (!kernel_session_follow_mappings(ks->session))
+		return 0;
+	r = sd_event_add_time_relative(event, &ks->map_timer, CLOCK_MONOTONIC,
+				       KERNEL_FOLLOW_MAPPINGS_NS / 1000,
+				       KERNEL_FOLLOW_MAPPINGS_NS / 4000, on_map_timer,
+				       ks);
+	if (r >= 0)
+		(void)sd_event_source_set_description(ks->map_timer,
+						      "fxt-kernel-mappings");
+	return r;
 }
 
 /* kernel:mem: a first sample now (vmstat's rates count from it), then on. */
@@ -338,6 +372,8 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 	if (r >= 0)
 		r = sample_memory(event, ks);
 	if (r >= 0)
+		r = follow_mappings(event, ks);
+	if (r >= 0)
 		note_unnamed_frames(ks, why, why_len);
 	if (r < 0) {
 		if (!why[0])
@@ -402,6 +438,7 @@ int kernel_source_finish(struct kernel_source *ks)
 
 	ks->io = sd_event_source_disable_unref(ks->io);
 	ks->mem_timer = sd_event_source_disable_unref(ks->mem_timer);
+	ks->map_timer = sd_event_source_disable_unref(ks->map_timer);
 	r = kernel_session_stop(ks->session);
 	ks->stopped = true;
 	r2 = drain(ks);
@@ -454,6 +491,7 @@ struct kernel_source *kernel_source_free(struct kernel_source *ks)
 		return NULL;
 	sd_event_source_disable_unref(ks->io);
 	sd_event_source_disable_unref(ks->mem_timer);
+	sd_event_source_disable_unref(ks->map_timer);
 	if (ks->session) {
 		if (!ks->stopped)
 			(void)kernel_session_stop(ks->session);

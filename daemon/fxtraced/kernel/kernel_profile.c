@@ -69,6 +69,14 @@ void kernel_profile_refresh(struct kernel_profile *kp)
 		profile_sources_refresh(kp->src);
 }
 
+bool kernel_profile_follow(struct kernel_profile *kp)
+{
+	if (!kp)
+		return false;
+	profile_sources_follow(kp->src);
+	return true;
+}
+
 struct profile_ingest *kernel_profile_ingest(struct kernel_profile *kp)
 {
 	return kp ? kp->ingest : NULL;

@@ -27,6 +27,8 @@ int kernel_profile_new(uint32_t events, bool adopted,
 void kernel_profile_free(struct kernel_profile *kp);
 /* Before each drain of the rings. */
 void kernel_profile_refresh(struct kernel_profile *kp);
+/* The mapping tracker read between drains: false without stacks. */
+bool kernel_profile_follow(struct kernel_profile *kp);
 /* The main archive's ingest; a snapshot's own (free it). */
 struct profile_ingest *kernel_profile_ingest(struct kernel_profile *kp);
 int kernel_profile_snapshot_ingest(struct kernel_profile *kp,

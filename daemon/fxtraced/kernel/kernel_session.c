@@ -506,6 +506,11 @@ uint64_t kernel_session_latency_exceeded(const struct kernel_session *ks)
 	return sum;
 }
 
+bool kernel_session_follow_mappings(struct kernel_session *ks)
+{
+	return ks->started && kernel_profile_follow(ks->profile);
+}
+
 int kernel_session_event_fd(const struct kernel_session *ks)
 {
 	return ks->ops->event_fd ? ks->ops->event_fd(ks->state) : -1;

@@ -154,6 +154,14 @@ uint64_t kernel_session_mem_interval(const struct kernel_session *ks);
 void kernel_session_sample_memory(struct kernel_session *ks);
 /* Readable when a CPU buffer passed its watermark; -1 if there is none. */
 int kernel_session_event_fd(const struct kernel_session *ks);
+
+/*
+ * With stack samples: the processes' new mappings read, their files
+ * opened while the processes live (every KERNEL_FOLLOW_MAPPINGS_NS,
+ * between drains). false: nothing to follow, no need to call again.
+ */
+#define KERNEL_FOLLOW_MAPPINGS_NS 100000000ull
+bool kernel_session_follow_mappings(struct kernel_session *ks);
 /*
  * Writes what the kernel side holds, every CPU merged in timestamp order,
  * names before the records that use them. The first call starts with the

@@ -13,6 +13,7 @@ struct mfile {
 	char *path;
 	uint8_t build_id[MMAP_STORE_BUILD_ID_MAX];
 	uint8_t build_id_len;
+	struct mmap_open_memo memo;
 };
 
 struct mentry {
@@ -385,7 +386,7 @@ int mmap_store_find(struct mmap_store *s, uint32_t pid, uint64_t pc,
 {
 	struct mproc *p = proc_find(s, pid);
 	struct mentry *e = NULL;
-	const struct mfile *f;
+	struct mfile *f;
 	uint32_t i;
 
 	if (!p)
@@ -415,6 +416,7 @@ int mmap_store_find(struct mmap_store *s, uint32_t pid, uint64_t pc,
 		.start = e->start, .end = e->end, .pgoff = e->pgoff,
 		.file_id = e->file + 1,
 		.opened = &e->opened,
+		.memo = &f->memo,
 	};
 	return 0;
 }

@@ -61,6 +61,8 @@ struct mmap_tracker {
 	size_t buf_len, buf_cap;
 	struct pending *pending;
 	size_t npending, pending_cap;
+	mmap_tracker_observer observe;
+	void *observe_ctx;
 };
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct mmap_tracker *, mmap_tracker_free);
@@ -311,9 +313,18 @@ static void apply_mmap2(struct mmap_tracker *t, const uint8_t *rec, size_t size,
 			id_len = 0;
 	}
 	/* Over a cap or refused: counted by the store. */
-	(void)mmap_store_add(t->store, u32_at(rec, 8), ts, u64_at(rec, 16),
-			     u64_at(rec, 24), u64_at(rec, 32), name, name_len,
-			     rec + 44, id_len);
+	if (!mmap_store_add(t->store, u32_at(rec, 8), ts, u64_at(rec, 16),
+			    u64_at(rec, 24), u64_at(rec, 32), name, name_len,
+			    rec + 44, id_len) &&
+	    t->observe)
+		t->observe(t->observe_ctx, u32_at(rec, 8), u64_at(rec, 16), ts);
+}
+
+void mmap_tracker_set_observer(struct mmap_tracker *t,
+			       mmap_tracker_observer fn, void *ctx)
+{
+	t->observe = fn;
+	t->observe_ctx = ctx;
 }
 
 static void apply(struct mmap_tracker *t, const uint8_t *rec, uint64_t ts)

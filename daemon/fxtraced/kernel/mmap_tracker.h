@@ -22,10 +22,29 @@ struct mmap_tracker;
  */
 int mmap_tracker_start(struct mmap_tracker **ret);
 
+/*
+ * Called for each mapping a drain adds (of pid, starting at start, from
+ * ts on), when it is new: for whoever must look at the file while the
+ * process lives (mmap_tracker_find() gives it).
+ */
+typedef void (*mmap_tracker_observer)(void *ctx, uint32_t pid, uint64_t start,
+				      uint64_t ts);
+void mmap_tracker_set_observer(struct mmap_tracker *t,
+			       mmap_tracker_observer fn, void *ctx);
+
 /* Takes what the kernel queued in every CPU's ring. Call before each
  * drain of the trace's own rings, and once at stop. Returns 0 or -errno.
  */
 int mmap_tracker_drain(struct mmap_tracker *t);
+
+/* The caller's last open of a file (by path and build id), kept with it:
+ * who opened it, from which mount namespace, and what came of it.
+ */
+struct mmap_open_memo {
+	uint64_t mnt_ns; /* 0: none yet */
+	uint32_t uid;
+	int32_t opened;
+};
 
 struct mmap_hit {
 	const char *path;           /* the file; valid until free */
@@ -40,6 +59,7 @@ struct mmap_hit {
 	 * (a fork's copy too): valid until the next call on the tracker.
 	 */
 	int32_t *opened;
+	struct mmap_open_memo *memo; /* the file's, as long as the tracker */
 };
 
 /*

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ksyms.h"
 #include "mmap_tracker.h"
@@ -26,6 +28,9 @@ struct profile_sources {
 	struct profile_sources_status st;
 };
 
+static void observe_mapping(void *ctx, uint32_t pid, uint64_t start,
+			    uint64_t ts);
+
 int profile_sources_new(const char *kallsyms, bool with_user,
 			struct profile_sources **ret)
 {
@@ -46,11 +51,19 @@ int profile_sources_new(const char *kallsyms, bool with_user,
 					  -ENOENT;
 	if (s->st.tracker_error == -ENOMEM)
 		goto nomem;
+	if (s->tracker)
+		mmap_tracker_set_observer(s->tracker, observe_mapping, s);
 	*ret = s;
 	return 0;
 nomem:
 	profile_sources_free(s);
 	return -ENOMEM;
+}
+
+void profile_sources_follow(struct profile_sources *s)
+{
+	if (s->tracker)
+		(void)mmap_tracker_drain(s->tracker);
 }
 
 void profile_sources_refresh(struct profile_sources *s)
@@ -105,37 +118,85 @@ static void count_unopened(struct profile_sources *s, int err)
 		s->st.files_unopened++;
 }
 
+/* The mount namespace of pid (its inode), or 0. */
+static uint64_t mount_ns(uint32_t pid)
+{
+	char path[64], link[64];
+	unsigned long long ino;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%u/ns/mnt", pid);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n <= 0)
+		return 0;
+	link[n] = '\0';
+	return sscanf(link, "mnt:[%llu]", &ino) == 1 ? ino : 0;
+}
+
+/* The file of m opened for pid's owner: -errno. */
+static int open_for(struct profile_sources *s, uint32_t pid,
+		    const struct mmap_hit *m, const struct proc_owner *owner)
+{
+	const struct proc_open_request rq = {
+		.proc = "/proc", .pid = pid, .start = m->start,
+		.end = m->end, .path = m->path, .owner = owner,
+	};
+	uint32_t id;
+	int fd = proc_open_mapped(&rq);
+	int err = fd < 0 ? fd : usyms_add_fd(s->usyms, fd, m->path, &id);
+
+	if (err < 0) {
+		count_unopened(s, err);
+		return err;
+	}
+	return (int)id;
+}
+
 /*
  * The file of mapping m of pid, opened as the process's owner could
- * (proc_open.h) once for the mapping: a process gone meanwhile leaves
- * its path to be opened with the rights every user has. 0: none.
+ * (proc_open.h), once for the mapping. The same file (path and build
+ * id) for the same owner in the same mount namespace is the same: the
+ * last such open is taken again. A process gone leaves its path to be
+ * opened with the rights every user has. 0: none.
  */
 static uint32_t mapping_file(struct profile_sources *s, uint32_t pid,
 			     const struct mmap_hit *m)
 {
+	struct mmap_open_memo *memo = m->memo;
 	struct proc_owner owner;
-	struct proc_open_request rq = {
-		.proc = "/proc", .pid = pid, .start = m->start,
-		.end = m->end, .path = m->path, .owner = &owner,
-	};
-	uint32_t id;
-	int fd, err;
+	uint64_t ns = 0;
 
 	if (*m->opened)
 		return *m->opened > 0 ? (uint32_t)*m->opened : 0;
 	if (proc_owner_read("/proc", pid, &owner) < 0) {
 		proc_owner_anyone(&owner);
-		rq.pid = 0;
+		*m->opened = open_for(s, 0, m, &owner);
+		return *m->opened > 0 ? (uint32_t)*m->opened : 0;
 	}
-	fd = proc_open_mapped(&rq);
-	err = fd < 0 ? fd : usyms_add_fd(s->usyms, fd, m->path, &id);
-	if (err < 0) {
-		count_unopened(s, err);
-		*m->opened = err;
-		return 0;
+	ns = m->build_id ? mount_ns(pid) : 0;
+	if (ns && memo->mnt_ns == ns && memo->uid == owner.uid) {
+		*m->opened = memo->opened;
+	} else {
+		*m->opened = open_for(s, pid, m, &owner);
+		if (ns)
+			*memo = (struct mmap_open_memo){ .mnt_ns = ns,
+							 .uid = owner.uid,
+							 .opened = *m->opened };
 	}
-	*m->opened = (int32_t)id;
-	return id;
+	return *m->opened > 0 ? (uint32_t)*m->opened : 0;
+}
+
+/* A mapping made while the trace runs: its file opened while its process
+ * lives (a sample drained later may find it gone).
+ */
+static void observe_mapping(void *ctx, uint32_t pid, uint64_t start,
+			    uint64_t ts)
+{
+	struct profile_sources *s = ctx;
+	struct mmap_hit m;
+
+	if (s->usyms && !mmap_tracker_find(s->tracker, pid, start, ts, &m))
+		(void)mapping_file(s, pid, &m);
 }
 
 static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,

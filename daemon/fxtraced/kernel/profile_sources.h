@@ -32,7 +32,13 @@ struct profile_sources_status {
 /* kallsyms: a path ("/proc/kallsyms"); with_user: track mappings. */
 int profile_sources_new(const char *kallsyms, bool with_user,
 			struct profile_sources **ret);
-/* Reads what the mapping tracker has: before each drain of the rings. */
+/*
+ * Reads what the mapping tracker has, opening the files new mappings
+ * map while their processes live: often, whether the rings are drained
+ * or not.
+ */
+void profile_sources_follow(struct profile_sources *s);
+/* The same, before each drain of the rings. */
 void profile_sources_refresh(struct profile_sources *s);
 void profile_sources_resolver(struct profile_sources *s,
 			      struct profile_resolver *r);

@@ -12,6 +12,7 @@
 #include "kernel_source.h"
 #include "log.h"
 #include "record_walk.h"
+#include "thread_job.h"
 
 #include "kernel_session.h"
 #include "profile_ingest.h"
@@ -32,6 +33,11 @@ struct kernel_source {
 	bool in_drain;		/* section header written for this drain */
 	uint64_t drain_records;	/* in this drain's chunk */
 	bool stopped;
+	/* Stopping: the stack samples' names, looked up off the loop. */
+	struct thread_job *names;
+	int stop_error;
+	kernel_source_done_fn done;
+	void *done_userdata;
 };
 
 static int write_to_archive(void *ctx, const void *data, size_t len)
@@ -419,6 +425,11 @@ static int write_drops(struct kernel_source *ks)
 	if (st.perfetto_dropped)
 		log_warning("%" PRIu64 " stack samples are in the archive but not in its Perfetto data (it keeps %u at most)",
 			    st.perfetto_dropped, PROFILE_PERFETTO_SAMPLES_MAX);
+	if (st.files_unreadable || st.files_unopened || st.files_too_large ||
+	    st.files_over_budget)
+		log_info("Stack samples: mapped files left unnamed: %" PRIu64 " their process's owner may not read, %" PRIu64 " not opened (gone, FUSE, not a regular file), %" PRIu64 " with a symbol section too large, %" PRIu64 " past the symbols' budget",
+			 st.files_unreadable, st.files_unopened,
+			 st.files_too_large, st.files_over_budget);
 	if (st.leaf_caller_unknown)
 		log_info("%" PRIu64 " stack samples lack the caller of a user function without a frame pointer (its return address was not read)",
 			 st.leaf_caller_unknown);
@@ -432,22 +443,69 @@ static int write_drops(struct kernel_source *ks)
 					    FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
 }
 
-int kernel_source_finish(struct kernel_source *ks)
+/* The end of a stop: drops, the section committed, the result. */
+static int finish_rest(struct kernel_source *ks, int r)
 {
-	int r, r2;
+	if (r >= 0)
+		r = write_drops(ks);
+	(void)archive_commit(ks->archive, ks->id, 0);
+	if (r >= 0)
+		r = ks->lost_error;
+	return ks->stop_error < 0 ? ks->stop_error : r;
+}
+
+/* On its thread: only the session's stack tables and symbols are used. */
+static int write_names(void *arg, thread_job_write_fn write, void *ctx)
+{
+	struct kernel_source *ks = arg;
+
+	return kernel_session_write_names(ks->session, write, ctx);
+}
+
+/* Back on the event loop: what the thread wrote goes to the archive. */
+static void on_names_written(struct thread_job *job, int result,
+			     void *userdata)
+{
+	struct kernel_source *ks = userdata;
+
+	ks->in_drain = false;
+	ks->drain_records = 0;
+	if (result >= 0)
+		result = thread_job_replay(job, write_to_archive, ks);
+	ks->in_drain = false;
+	(void)archive_commit(ks->archive, ks->id, ks->drain_records);
+	thread_job_free(ks->names);
+	ks->names = NULL;
+	ks->done(finish_rest(ks, result), ks->done_userdata);
+}
+
+int kernel_source_finish(struct kernel_source *ks, kernel_source_done_fn done,
+			 void *userdata)
+{
+	int r;
 
 	ks->io = sd_event_source_disable_unref(ks->io);
 	ks->mem_timer = sd_event_source_disable_unref(ks->mem_timer);
 	ks->map_timer = sd_event_source_disable_unref(ks->map_timer);
-	r = kernel_session_stop(ks->session);
+	ks->stop_error = kernel_session_stop(ks->session);
 	ks->stopped = true;
-	r2 = drain(ks);
-	if (r2 >= 0)
-		r2 = write_drops(ks);
-	(void)archive_commit(ks->archive, ks->id, 0);
-	if (r2 >= 0)
-		r2 = ks->lost_error;
-	return r < 0 ? r : r2;
+	r = drain(ks);
+	if (r < 0 || !kernel_session_names_pending(ks->session))
+		return finish_rest(ks, r);
+	ks->done = done;
+	ks->done_userdata = userdata;
+	r = thread_job_start(ks->event, "fxt-kernel-names", write_names, ks,
+			     on_names_written, ks, &ks->names);
+	if (r >= 0)
+		return 1;
+	/* No thread: on the event loop, as the names cannot wait. */
+	log_warning_errno(r, "Failed to start a thread for the stack samples' names; naming them on the event loop");
+	ks->in_drain = false;
+	ks->drain_records = 0;
+	r = kernel_session_write_names(ks->session, write_to_archive, ks);
+	ks->in_drain = false;
+	(void)archive_commit(ks->archive, ks->id, ks->drain_records);
+	return finish_rest(ks, r);
 }
 
 /* The kernel row, then one row per selected category; returns how many. */
@@ -492,6 +550,8 @@ struct kernel_source *kernel_source_free(struct kernel_source *ks)
 	sd_event_source_disable_unref(ks->io);
 	sd_event_source_disable_unref(ks->mem_timer);
 	sd_event_source_disable_unref(ks->map_timer);
+	/* Its thread uses the session: it ends first. */
+	thread_job_free(ks->names);
 	if (ks->session) {
 		if (!ks->stopped)
 			(void)kernel_session_stop(ks->session);

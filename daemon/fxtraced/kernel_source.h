@@ -51,9 +51,16 @@ const char *kernel_source_backend(const struct kernel_source *ks);
 /* What keeps the capture alive across a restart (kernel_session.h). */
 size_t kernel_source_keep_fds(const struct kernel_source *ks,
 			      struct kernel_kept_fd *out, size_t max);
-/* Stops capture and writes what is left; 0 or -errno. */
-/* Stops and writes the rest: its error, or that of records lost before. */
-int kernel_source_finish(struct kernel_source *ks);
+/*
+ * Stops capture and writes what is left. With stack samples, their names
+ * are looked up on a thread (thread_job.h) while the event loop serves
+ * everyone else: 1, and done() is called on the event loop once they are
+ * written. Else done at once: 0 or -errno. The result (given or passed
+ * to done): the first error, or that of records lost before.
+ */
+typedef void (*kernel_source_done_fn)(int result, void *userdata);
+int kernel_source_finish(struct kernel_source *ks, kernel_source_done_fn done,
+			 void *userdata);
 /*
  * Streaming: after a write failed, kernel records wait in the rings;
  * drains them and watches again. 0, or the write error again.

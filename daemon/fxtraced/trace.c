@@ -552,7 +552,7 @@ struct provider *trace_next_provider(const struct manager *m, uint32_t after)
 }
 
 /* Providers in id order, so archives list them as they connected. */
-static int collect_all(struct manager *m)
+static int collect_providers(struct manager *m)
 {
 	struct trace *t = m->trace;
 	struct provider *best;
@@ -564,12 +564,6 @@ static int collect_all(struct manager *m)
 		if (r < 0 && !first_error)
 			first_error = log_error_errno(r, "Failed to write provider %s[%d] to %s",
 						      best->name, (int)best->pid, t->output);
-	}
-	if (t->kernel) {
-		r = kernel_source_finish(t->kernel);
-		if (r < 0 && !first_error)
-			first_error = log_error_errno(r, "Failed to write the kernel section to %s",
-						      t->output);
 	}
 	return first_error;
 }
@@ -604,10 +598,36 @@ static void on_archive_written(struct archive *a, int fsync_error,
 			       const struct archive_lost *lost, size_t nlost,
 			       void *userdata);
 
+/* The last of a trace's records, then the archive's writer finishes. */
+static void finish_archive(struct manager *m)
+{
+	struct trace *t = m->trace;
+	int r;
+
+	mark_host(m, t, false);
+	r = archive_finish(t->archive, m->event, on_archive_written, m);
+	if (r < 0) {
+		log_error_errno(r, "Failed to wait for the archive's writer");
+		on_archive_written(t->archive, r, NULL, 0, m);
+	}
+}
+
+static void on_kernel_finished(int result, void *userdata)
+{
+	struct manager *m = userdata;
+	struct trace *t = m->trace;
+
+	if (result < 0 && !t->collect_error)
+		t->collect_error = log_error_errno(result, "Failed to write the kernel section to %s",
+						   t->output);
+	finish_archive(m);
+}
+
 /*
  * Everything still in the buffers goes to the writer, with no bound on
  * the queue; the result goes out once it is on disk (on_archive_written),
- * the event loop serving everyone else meanwhile.
+ * the event loop serving everyone else meanwhile: also while the kernel
+ * section's stack frames are named (kernel_source_finish()).
  */
 static void finish(struct manager *m)
 {
@@ -624,13 +644,11 @@ static void finish(struct manager *m)
 	t->finish_mark = archive_bytes(t->archive) + 1;
 	trace_save_state(m);
 	archive_unbound(t->archive);
-	t->collect_error = collect_all(m);
-	mark_host(m, t, false);
-	r = archive_finish(t->archive, m->event, on_archive_written, m);
-	if (r < 0) {
-		log_error_errno(r, "Failed to wait for the archive's writer");
-		on_archive_written(t->archive, r, NULL, 0, m);
-	}
+	t->collect_error = collect_providers(m);
+	r = t->kernel ? kernel_source_finish(t->kernel, on_kernel_finished, m) : 0;
+	if (r > 0)
+		return;
+	on_kernel_finished(r, m);
 }
 
 static void on_archive_written(struct archive *a, int fsync_error,

@@ -112,6 +112,8 @@ python3 "$GEN_BIG_ELF" "$U/big" 1000000
 python3 "$GEN_BIG_ELF" "$U/sparse" 1000 671088640
 chmod 0755 "$U/big" "$U/sparse"
 for i in $(seq 1 100); do ln "$U/big" "$U/big.$i"; done
+# Copies are files of their own: naming them takes seconds.
+for i in $(seq 1 6); do cp "$U/big" "$U/copy.$i"; done
 chown -R $USER_ID:$USER_ID "$U"
 "$TRACECTL" start -o "$T/big.fxt" --kernel=bpf --kernel-buffer-size 8M \
 	--categories kernel:sample >"$T/big.start" 2>&1 ||
@@ -119,6 +121,10 @@ chown -R $USER_ID:$USER_ID "$U"
 SPIN=""
 for i in $(seq 1 100); do
 	"${AS_USER[@]}" "$U/big.$i" &
+	SPIN="$SPIN $!"
+done
+for i in $(seq 1 6); do
+	"${AS_USER[@]}" "$U/copy.$i" &
 	SPIN="$SPIN $!"
 done
 "${AS_USER[@]}" "$U/sparse" &
@@ -136,9 +142,24 @@ kill -9 $SPIN
 wait $SPIN 2>/dev/null || true
 c0=$(cpu)
 t0=$(date +%s%N)
-"$TRACECTL" stop >"$T/big.stop" 2>&1 || fail "big: $(cat "$T/big.stop")"
+"$TRACECTL" stop >"$T/big.stop" 2>&1 &
+STOP=$!
+# The manager answers while the stop names frames: each status timed.
+slowest=0
+answers=0
+while kill -0 $STOP 2>/dev/null; do
+	s0=$(date +%s%N)
+	"$TRACECTL" status >/dev/null 2>&1 || fail "big: tracectl status failed during the stop"
+	s1=$(date +%s%N)
+	[ $(((s1 - s0) / 1000000)) -le "$slowest" ] || slowest=$(((s1 - s0) / 1000000))
+	answers=$((answers + 1))
+done
+wait $STOP || fail "big: $(cat "$T/big.stop")"
 t1=$(date +%s%N)
 c1=$(cpu)
+echo "big: $answers status answers during the stop, the slowest in $slowest ms"
+# A hang catcher, not a timing: naming takes seconds, status milliseconds.
+[ "$slowest" -lt 2000 ] || fail "big: status waited $slowest ms for the stop"
 after=$(hwm)
 grow=$(((after - before) / 1024))
 echo "big: stop took $(((t1 - t0) / 1000000)) ms ($(((c1 - c0) * 1000 / $(getconf CLK_TCK))) ms of the manager's CPU), manager peak +$grow MB ($before -> $after kB)"

@@ -310,6 +310,101 @@ static void refuses_what_is_not_regular_elf(void **state)
 	rmdir(dir);
 }
 
+/* gen_big_elf.py OUT N MODE into a new directory's file: its path. */
+static void gen_elf(char *dir, char *out, size_t size, unsigned int n,
+		    const char *mode)
+{
+	char cmd[512];
+	const char *gen = getenv("GEN_BIG_ELF");
+
+	assert_non_null(gen);
+	assert_non_null(mkdtemp(dir));
+	snprintf(out, size, "%s/elf", dir);
+	snprintf(cmd, sizeof(cmd), "python3 '%s' '%s' %u %s", gen, out, n, mode);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void remove_elf(char *dir, const char *out)
+{
+	unlink(out);
+	rmdir(dir);
+}
+
+/*
+ * A .strtab without its final NUL, last in the file: libdwfl hands out
+ * the last name as a pointer that runs to the end of its buffer. The
+ * name comes out bounded by the table (ASan: no read past it).
+ */
+static void name_bounded_by_its_string_table(void **state)
+{
+	char dir[] = "/tmp/test-usyms-XXXXXX", elf[64];
+	struct usyms *u = NULL;
+	const char *name = NULL;
+	uint32_t id;
+
+	(void)state;
+	gen_elf(dir, elf, sizeof(elf), 3, "unterminated");
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(usyms_add_path(u, elf, &id), 0);
+	assert_int_equal(usyms_lookup(u, id, NULL, 0, 0x401001, &name), 0);
+	assert_string_equal(name, "big_fn_0000001");
+	assert_int_equal(usyms_lookup(u, id, NULL, 0, 0x401002, &name), 0);
+	assert_string_equal(name, "big_fn_0000002");
+	usyms_free(u);
+	remove_elf(dir, elf);
+}
+
+/* A .symtab claiming 640 MB (sparse): refused before libelf reads it. */
+static void huge_section_refused(void **state)
+{
+	char dir[] = "/tmp/test-usyms-XXXXXX", elf[64];
+	struct usyms *u = NULL;
+	struct usyms_stats st;
+	const char *name = NULL;
+	uint32_t id, again;
+
+	(void)state;
+	gen_elf(dir, elf, sizeof(elf), 16, "671088640");
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(usyms_add_path(u, elf, &id), 0);
+	assert_int_equal(usyms_lookup(u, id, NULL, 0, 0x401001, &name), -EFBIG);
+	/* A link to it, or the same path again: one file. */
+	assert_int_equal(usyms_add_path(u, elf, &again), 0);
+	assert_int_equal(again, id);
+	usyms_stats(u, &st);
+	assert_int_equal(st.files, 1);
+	assert_int_equal(st.too_large, 1);
+	usyms_free(u);
+	remove_elf(dir, elf);
+}
+
+/* The budget's bytes and deadline refuse a file, for now only. */
+static void budget_refuses_for_now(void **state)
+{
+	char dir[] = "/tmp/test-usyms-XXXXXX", elf[64];
+	struct usyms_budget tight = { .bytes = 4096 }, past = { .deadline_ns = 1 };
+	struct usyms *u = NULL;
+	struct usyms_stats st;
+	const char *name = NULL;
+	uint32_t id;
+
+	(void)state;
+	gen_elf(dir, elf, sizeof(elf), 100000, "0");
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(usyms_add_path(u, elf, &id), 0);
+	usyms_set_budget(u, &tight);
+	assert_int_equal(usyms_lookup(u, id, NULL, 0, 0x401001, &name), -EDQUOT);
+	usyms_set_budget(u, &past);
+	assert_int_equal(usyms_lookup(u, id, NULL, 0, 0x401001, &name), -ETIME);
+	usyms_stats(u, &st);
+	assert_int_equal(st.over_budget, 2);
+	usyms_set_budget(u, &(struct usyms_budget){ .bytes = 0 });
+	assert_int_equal(usyms_lookup(u, id, NULL, 0, 0x401001, &name), 0);
+	assert_string_equal(name, "big_fn_0000001");
+	usyms_free(u);
+	remove_elf(dir, elf);
+}
+
 static int leaf_slot_at(struct usyms *u, const void *pc, uint64_t *offset)
 {
 	struct placed p;
@@ -392,6 +487,9 @@ int main(void)
 		cmocka_unit_test(debug_file_by_build_id),
 		cmocka_unit_test(refuses_what_is_not_regular_elf),
 		cmocka_unit_test(leaf_slot_of_libc_read),
+		cmocka_unit_test(name_bounded_by_its_string_table),
+		cmocka_unit_test(huge_section_refused),
+		cmocka_unit_test(budget_refuses_for_now),
 		cmocka_unit_test(leaf_slot_of_frame_pointer_function),
 	};
 

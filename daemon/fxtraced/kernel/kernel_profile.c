@@ -127,6 +127,7 @@ void kernel_profile_add_stats(const struct kernel_profile *kp,
 			      struct kernel_session_stats *st)
 {
 	struct profile_ingest_stats ps;
+	struct profile_sources_status ss;
 
 	if (!kp)
 		return;
@@ -137,4 +138,22 @@ void kernel_profile_add_stats(const struct kernel_profile *kp,
 	st->event_dropped[FXT_SCHED_EV_BIT_OFFCPU] += ps.dropped_offcpu;
 	st->perfetto_dropped += ps.perfetto_dropped;
 	st->leaf_caller_unknown += ps.leaf_caller_unknown;
+	profile_sources_status(kp->src, &ss);
+	st->files_unreadable += ss.files_unreadable;
+	st->files_unopened += ss.files_unopened;
+	st->files_too_large += ss.usyms.too_large;
+	st->files_over_budget += ss.usyms.over_budget + ss.usyms.files_refused;
+}
+
+void kernel_profile_finishing(struct kernel_profile *kp)
+{
+	struct timespec ts;
+	struct usyms_budget b = { .bytes = 0 };
+
+	if (!kp)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	b.deadline_ns = (uint64_t)ts.tv_sec * 1000000000ull +
+			(uint64_t)ts.tv_nsec + KERNEL_PROFILE_SYMBOLS_NS;
+	profile_sources_set_budget(kp->src, &b);
 }

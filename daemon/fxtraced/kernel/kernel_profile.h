@@ -27,6 +27,12 @@ int kernel_profile_new(uint32_t events, bool adopted,
 void kernel_profile_free(struct kernel_profile *kp);
 /* Before each drain of the rings. */
 void kernel_profile_refresh(struct kernel_profile *kp);
+/*
+ * The end's names (a stop, a snapshot) are looked up for this long at
+ * most; frames left are unnamed, counted (files_over_budget).
+ */
+#define KERNEL_PROFILE_SYMBOLS_NS 5000000000ull
+void kernel_profile_finishing(struct kernel_profile *kp);
 /* The mapping tracker read between drains: false without stacks. */
 bool kernel_profile_follow(struct kernel_profile *kp);
 /* The main archive's ingest; a snapshot's own (free it). */

@@ -712,9 +712,32 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 	if (!err)
 		err = kernel_merge_run(ks->merge, session_read_cpu, ks, out_emit,
 				       o, KERNEL_DRAIN_BUDGET, drain_horizon(ks));
-	/* Stopped: the last drain names the user frames, writes Perfetto's. */
-	if (!err && o->profile && !ks->started)
-		err = profile_ingest_finish(o->profile, out_put, o);
+	if (!err)
+		err = out_flush(o);
+	free(o);
+	return err;
+}
+
+bool kernel_session_names_pending(const struct kernel_session *ks)
+{
+	return !ks->started && kernel_profile_ingest(ks->profile);
+}
+
+int kernel_session_write_names(struct kernel_session *ks,
+			       kernel_write_fn write, void *ctx)
+{
+	struct profile_ingest *p = kernel_profile_ingest(ks->profile);
+	struct kernel_out *o;
+	int err;
+
+	if (ks->started || !p)
+		return 0;
+	o = malloc(sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	out_init(o, ks, write, ctx, NULL);
+	kernel_profile_finishing(ks->profile);
+	err = profile_ingest_finish(p, out_put, o);
 	if (!err)
 		err = out_flush(o);
 	free(o);
@@ -824,8 +847,10 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	if (!err)
 		err = kernel_merge_run(merge, peeked_read_cpu, cpus, out_emit, o,
 				       UINT64_MAX, UINT64_MAX);
-	if (!err && profile)
+	if (!err && profile) {
+		kernel_profile_finishing(ks->profile);
 		err = profile_ingest_finish(profile, out_put, o);
+	}
 	if (!err)
 		err = out_flush(o);
 out:

@@ -84,6 +84,14 @@ struct kernel_session_stats {
 	uint64_t perfetto_dropped;
 	/* User leaves without a frame whose caller could not be found. */
 	uint64_t leaf_caller_unknown;
+	/*
+	 * Mapped files left unnamed: their process's owner may not read
+	 * them; not opened for another cause (gone, FUSE, not a regular
+	 * file); a section over the bound; the symbols' budget (bytes or
+	 * time) spent.
+	 */
+	uint64_t files_unreadable, files_unopened;
+	uint64_t files_too_large, files_over_budget;
 };
 
 /* Adds one CPU's per-event counters (a backend's stats). */
@@ -154,6 +162,21 @@ uint64_t kernel_session_mem_interval(const struct kernel_session *ks);
 void kernel_session_sample_memory(struct kernel_session *ks);
 /* Readable when a CPU buffer passed its watermark; -1 if there is none. */
 int kernel_session_event_fd(const struct kernel_session *ks);
+
+/*
+ * Stopped, with stack samples: their user frames' names and Perfetto's
+ * blobs are still to be written (kernel_session_write_names()), after
+ * the last drain.
+ */
+bool kernel_session_names_pending(const struct kernel_session *ks);
+
+/*
+ * Writes them: it reads ELF files (bounded in time, KERNEL_PROFILE_
+ * SYMBOLS_NS), so it may run on a thread of its own while nothing else
+ * touches ks. Once.
+ */
+int kernel_session_write_names(struct kernel_session *ks,
+			       kernel_write_fn write, void *ctx);
 
 /*
  * With stack samples: the processes' new mappings read, their files

@@ -169,6 +169,29 @@ PY
 	merge_ok "--assume-aligned" --assume-aligned "$dir/a.fxt" "$dir/n.fxt"
 	expect_line "--assume-aligned" "host nick .*times taken as they are \(--assume-aligned\)"
 
+	# Clock readings no running host writes: refused, naming the file and
+	# the reading. A drift under 1000 ppm is a clock's: merged.
+	"$gen" "$dir/z.fxt" zulu 300 0 2 1000000000 zeroclock
+	expect_refusal "zero clock" \
+		"^tracectl merge: .*z\.fxt: impossible clock reading at start: boottime = 0 ns; nothing merged$" \
+		"$dir/a.fxt" "$dir/z.fxt"
+	expect_refusal "zero clock, first" "z\.fxt: impossible clock reading at start" \
+		"$dir/z.fxt" "$dir/a.fxt"
+	"$gen" "$dir/m.fxt" mike 300 0 2 1000000000 maxclock
+	expect_refusal "clock at 2^64 - 1" \
+		"m\.fxt: impossible clock reading at stop: realtime = 18446744073709551615 ns; nothing merged$" \
+		"$dir/a.fxt" "$dir/m.fxt"
+	"$gen" "$dir/r.fxt" romeo 300 0 2 1000000000 reversed
+	expect_refusal "reversed clock" \
+		"r\.fxt: clock readings reversed: boottime at stop \(299000000000 ns\) is before boottime at start \(300000000000 ns\); nothing merged$" \
+		"$dir/a.fxt" "$dir/r.fxt"
+	"$gen" "$dir/d.fxt" delta 300 2000 2 1000000000
+	expect_refusal "2000 ppm drift" \
+		"d\.fxt: clock readings 2000 ppm apart: .*beyond 1000 ppm" \
+		"$dir/a.fxt" "$dir/d.fxt"
+	"$gen" "$dir/d.fxt" delta 300 999 2 1000000000
+	merge_ok "999 ppm drift" "$dir/a.fxt" "$dir/d.fxt"
+
 	# Clocks near 2^64 ns: times saturate, nothing wraps.
 	"$gen" "$dir/far.fxt" far 18446744000 0 2 1000000000
 	merge_ok "far clock" "$dir/a.fxt" "$dir/far.fxt"

@@ -51,6 +51,7 @@ struct fxt_merge_problem {
  * or -errno with *problem saying why:
  *   -EBADMSG  an input is not FXT, or has a record it cannot hop over
  *   -ENODATA  an input has no clock record (without assume_aligned)
+ *   -ERANGE   an input's clock readings are impossible (merge_clock.h)
  *   -E2BIG    more than MERGE_HOSTS_MAX inputs
  *   -ENOMEM, or a read error
  */

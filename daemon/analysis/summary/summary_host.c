@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Where and when, in the summary: see summary_host.h. */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -109,4 +111,61 @@ void summary_host_json(struct text_out *w, const struct fxt_host_clock *hc,
 		text_put_json_double(w, ppm);
 	}
 	text_put_char(w, '}');
+}
+
+int summary_merged_take(struct summary_merged *m, const struct fxt_record *rec)
+{
+	struct fxt_merge_input in;
+	struct fxt_merge_input *v;
+
+	if (!fxt_host_merge_take(&in, rec) || m->n >= FXT_MERGE_INPUTS_MAX)
+		return 0;
+	v = realloc(m->inputs, (m->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	v[m->n++] = in;
+	m->inputs = v;
+	return 0;
+}
+
+void summary_merged_free(struct summary_merged *m)
+{
+	free(m->inputs);
+	m->inputs = NULL;
+	m->n = 0;
+}
+
+void summary_merged_text(FILE *out, const struct summary_merged *m)
+{
+	size_t i;
+
+	if (!m->n)
+		return;
+	fprintf(out, "merged: %zu archives:", m->n);
+	for (i = 0; i < m->n; i++)
+		fprintf(out, "%s %s (trace %s)", i ? "," : "",
+			or_dash(m->inputs[i].host),
+			or_dash(m->inputs[i].trace_id));
+	fprintf(out, "\n");
+}
+
+void summary_merged_json(struct text_out *w, const struct summary_merged *m,
+			 bool html_safe)
+{
+	size_t i;
+
+	if (!m->n)
+		return;
+	text_put_lit(w, ",\n\"merged\":[");
+	for (i = 0; i < m->n; i++) {
+		if (i)
+			text_put_char(w, ',');
+		text_put_char(w, '{');
+		put_field(w, FXT_MERGE_ARG_HOST, m->inputs[i].host, html_safe);
+		text_put_char(w, ',');
+		put_field(w, FXT_MERGE_ARG_TRACE_ID, m->inputs[i].trace_id,
+			  html_safe);
+		text_put_char(w, '}');
+	}
+	text_put_char(w, ']');
 }

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Where and when, in the summary: see summary_host.h. */
-#include <errno.h>
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -111,28 +109,6 @@ void summary_host_json(struct text_out *w, const struct fxt_host_clock *hc,
 		text_put_json_double(w, ppm);
 	}
 	text_put_char(w, '}');
-}
-
-int summary_merged_take(struct summary_merged *m, const struct fxt_record *rec)
-{
-	struct fxt_merge_input in;
-	struct fxt_merge_input *v;
-
-	if (!fxt_host_merge_take(&in, rec) || m->n >= FXT_MERGE_INPUTS_MAX)
-		return 0;
-	v = realloc(m->inputs, (m->n + 1) * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	v[m->n++] = in;
-	m->inputs = v;
-	return 0;
-}
-
-void summary_merged_free(struct summary_merged *m)
-{
-	free(m->inputs);
-	m->inputs = NULL;
-	m->n = 0;
 }
 
 void summary_merged_text(FILE *out, const struct summary_merged *m)

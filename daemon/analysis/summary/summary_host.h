@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "host_clock.h"
+#include "summary_merged.h"
 #include "text_out.h"
 
 /*
@@ -28,18 +29,6 @@ void summary_host_text(FILE *out, const struct fxt_host_clock *hc);
 void summary_host_json(struct text_out *w, const struct fxt_host_clock *hc,
 		       bool html_safe);
 
-/* The inputs of a merged archive, from its "merge" records, in order. */
-struct summary_merged {
-	struct fxt_merge_input *inputs;
-	size_t n;
-};
-
-/*
- * 0 (rec taken if it is a "merge" record; past FXT_MERGE_INPUTS_MAX,
- * not kept), or -ENOMEM.
- */
-int summary_merged_take(struct summary_merged *m, const struct fxt_record *rec);
-void summary_merged_free(struct summary_merged *m);
 /* "merged: N archives: HOST (trace ID), ..." when there are any. */
 void summary_merged_text(FILE *out, const struct summary_merged *m);
 /* ,"merged":[{"host":S,"trace_id":S},...] when there are any. */

@@ -35,7 +35,7 @@
 #include "slice_watch.h"
 #include "stack_profile.h"
 #include "stack_tables.h"
-#include "summary_host.h"
+#include "summary_merged.h"
 
 /*
  * The ceilings that bound memory whatever the input (under 60 MiB at

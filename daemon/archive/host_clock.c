@@ -86,18 +86,36 @@ static int take_clock(struct fxt_host_clock *hc, const struct fxt_record *rec)
 	return 0;
 }
 
+/* An instant of the manager's provider and category. */
+static bool is_manager_instant(const struct fxt_record *rec)
+{
+	return rec->type == FXT_RECORD_EVENT &&
+	       rec->event.type == FXT_EVENT_INSTANT && rec->provider &&
+	       fxt_str_is(rec->provider->name, FXT_HOST_CLOCK_PROVIDER) &&
+	       fxt_str_is(rec->event.category, FXT_HOST_CLOCK_CATEGORY);
+}
+
 int fxt_host_clock_take(struct fxt_host_clock *hc, const struct fxt_record *rec)
 {
-	if (rec->type != FXT_RECORD_EVENT ||
-	    rec->event.type != FXT_EVENT_INSTANT || !rec->provider ||
-	    !fxt_str_is(rec->provider->name, FXT_HOST_CLOCK_PROVIDER) ||
-	    !fxt_str_is(rec->event.category, FXT_HOST_CLOCK_CATEGORY))
+	if (!is_manager_instant(rec))
 		return 0;
 	if (fxt_str_is(rec->event.name, FXT_HOST_NAME))
 		return take_host(hc, rec);
 	if (fxt_str_is(rec->event.name, FXT_CLOCK_NAME))
 		return take_clock(hc, rec);
 	return 0;
+}
+
+int fxt_host_merge_take(struct fxt_merge_input *in,
+			const struct fxt_record *rec)
+{
+	if (!is_manager_instant(rec) ||
+	    !fxt_str_is(rec->event.name, FXT_MERGE_NAME))
+		return 0;
+	copy_field(in->host, sizeof(in->host), rec, FXT_MERGE_ARG_HOST);
+	copy_field(in->trace_id, sizeof(in->trace_id), rec,
+		   FXT_MERGE_ARG_TRACE_ID);
+	return 1;
 }
 
 int fxt_host_clock_scan(const char *path, struct fxt_host_clock *hc)

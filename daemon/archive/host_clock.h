@@ -33,12 +33,24 @@ struct fxt_host_clock {
 	struct fxt_clock_reading start, stop;
 };
 
+/* An input of a merge, as its "merge" record says. */
+struct fxt_merge_input {
+	char host[FXT_MERGE_HOST_LEN_MAX + 1];
+	char trace_id[FXT_HOST_TRACE_ID_LEN + 1];
+};
+
 /*
  * 1 if rec (a record of the reader) was a host or clock record of the
  * manager's provider (taken into hc), 0 if not. The first host record
  * and the first start reading are kept, and the last stop reading.
  */
 int fxt_host_clock_take(struct fxt_host_clock *hc,
+			const struct fxt_record *rec);
+/*
+ * 1 if rec was a "merge" record of the manager's provider (taken into
+ * in, its fields checked as the host record's), 0 if not.
+ */
+int fxt_host_merge_take(struct fxt_merge_input *in,
 			const struct fxt_record *rec);
 /*
  * Reads the whole archive at path into hc (zeroed first): 0, -ENODATA if

@@ -7,11 +7,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <systemd/sd-id128.h>
-
 #include "archive.h"
 #include "fxt_writer.h"
 #include "host_mark.h"
+#include "trace_id.h"
 
 struct host_identity {
 	char machine_id[FXT_HOST_MACHINE_ID_LEN + 1];
@@ -165,17 +164,16 @@ static int write_section(struct archive *a, uint32_t id,
 int host_mark_start(struct archive *a, uint32_t id, const char *trace_id,
 		    const struct fxt_clock_reading *start)
 {
-	char random_id[SD_ID128_STRING_MAX];
+	char random_id[FXT_HOST_TRACE_ID_LEN + 1];
 	struct host_identity h;
 	struct fxt_writer w;
-	sd_id128_t uuid;
 	int r;
 
 	if (!trace_id) {
-		r = sd_id128_randomize(&uuid);
+		r = trace_id_new(random_id);
 		if (r < 0)
 			return r;
-		trace_id = sd_id128_to_string(uuid, random_id);
+		trace_id = random_id;
 	}
 	host_identity_read(&h);
 	fxt_writer_init(&w);

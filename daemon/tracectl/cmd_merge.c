@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fxt_merge.h"
+#include "trace_id.h"
 #include "tracectl.h"
 #include "tracectl_input.h"
 #include "usage_error.h"
@@ -23,6 +24,7 @@ enum { OPT_ASSUME_ALIGNED = 256 };
 
 struct merge_args {
 	const char *output;
+	char trace_id[FXT_HOST_TRACE_ID_LEN + 1];	/* the output's */
 	struct fxt_merge_options opt;
 	char **inputs;
 	size_t ninputs;
@@ -41,8 +43,10 @@ static void merge_usage(FILE *out)
 		"tids get the host number in bits 22 and up), process names get the\n"
 		"host name in front (\"web1/nginx\"), CPUs are numbered after the\n"
 		"previous host's (the mapping is printed on stderr), and drops stay\n"
-		"with their host's providers. The files are read twice, one after\n"
-		"the other, in bounded memory.\n"
+		"with their host's providers. The output is a trace of its own: a\n"
+		"fresh trace id, and the inputs' hosts and trace ids listed (tracectl\n"
+		"summary shows them). The files are read twice, one after the other,\n"
+		"in bounded memory.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE   write here ('-' for stdout, not a terminal);\n"
@@ -52,9 +56,10 @@ static void merge_usage(FILE *out)
 		"                      already on the first one's clock\n"
 		"  -h, --help          show this help\n"
 		"\n"
-		"An archive with a malformed record, or without clock readings (and\n"
-		"no --assume-aligned), is refused with its name, the offset and what\n"
-		"is wrong; no output is left then. At most %u archives and %u CPUs\n"
+		"An archive with a malformed record, without clock readings (and no\n"
+		"--assume-aligned), or with readings no host makes (0, reversed, a\n"
+		"drift past 1000 ppm), is refused with its name, the offset or the\n"
+		"reading, and what is wrong; no output is left then. At most %u archives and %u CPUs\n"
 		"in all.\n"
 		"\n"
 		"Examples:\n"
@@ -262,6 +267,8 @@ static int merge(const struct merge_args *a, struct merge_host *hosts)
 	}
 	if (write_output(a, hosts))
 		return -1;
+	fprintf(stderr, "tracectl merge: trace %s, of %zu archives\n",
+		a->trace_id, a->ninputs);
 	for (i = 0; i < a->ninputs; i++)
 		say_host(&hosts[i]);
 	for (i = 0; i < a->ninputs; i++)
@@ -285,6 +292,13 @@ int cmd_merge(int argc, char **argv)
 		usage_error(argv[0], "'-': merge reads each archive twice; give files");
 		return TRACECTL_EXIT_USAGE;
 	}
+	ret = trace_id_new(a.trace_id);
+	if (ret < 0) {
+		fprintf(stderr, "tracectl merge: no trace id: %s\n",
+			strerror(-ret));
+		return TRACECTL_EXIT_FAIL;
+	}
+	a.opt.trace_id = a.trace_id;
 	hosts = calloc(a.ninputs, sizeof(*hosts));
 	if (!hosts) {
 		fprintf(stderr, "tracectl merge: out of memory\n");

@@ -30,6 +30,15 @@
  * REALTIME over the trace; a reader maps trace time to wall time on the
  * line through them.
  *
+ * An archive of tracectl merge has such a provider section of its own,
+ * first: a host record with a fresh trace_id (the other fields those of
+ * the first input, whose clock the merge is on), the first input's clock
+ * readings, and one FXT_MERGE_NAME ("merge") instant per input, in
+ * order: string arguments "host" (its name in the merge: the prefix of
+ * its process and provider names) and "trace_id" (its host record's,
+ * "" when it had none). The inputs' own sections of this provider are
+ * renamed like their other providers ("web1/fxtraced").
+ *
  * Plain FXT instants: any FXT reader (Perfetto's too) shows them on
  * thread 0 of process 0 and their arguments as they are.
  */
@@ -61,6 +70,14 @@
 #define FXT_CLOCK_ARG_AT "at"
 #define FXT_CLOCK_AT_START "start"
 #define FXT_CLOCK_AT_STOP "stop"
+
+#define FXT_MERGE_NAME "merge"
+#define FXT_MERGE_ARG_HOST "host"
+#define FXT_MERGE_ARG_TRACE_ID "trace_id"
+/* A host's name in a merge: a hostname and "#NNN" (no NUL). */
+#define FXT_MERGE_HOST_LEN_MAX (FXT_HOST_NAME_MAX + 7)
+/* Inputs of one merge: hosts numbered in 8 bits of the pid field. */
+#define FXT_MERGE_INPUTS_MAX 256
 
 /* Reads of the three clocks a reading takes the tightest of. */
 #define FXT_CLOCK_TRIES 5

@@ -3,7 +3,8 @@
  * instant, counter, flows, async spans; enabled(), trigger() and the
  * names of the provider, the process and the thread. A call whose
  * category is not enabled returns after one look-up and one load, its
- * arguments not looked at (as a C macro's).
+ * argument values not looked at (as a C macro's); its category, name and
+ * keyword names are checked by the look-up, enabled or not.
  */
 #include <errno.h>
 

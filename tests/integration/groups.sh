@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Group 'tracing' lets a user control traces however many other groups it
 # has (the kernel's list of the peer's groups, not a guess of its size),
-# and being in many groups but not 'tracing' does not.
+# and being in many groups but not 'tracing' does not. As README.md says:
+# other users get no control, not even tracectl status (an error naming
+# the group), but their programs may be providers.
 . "$(dirname "$0")/lib.sh"
 
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
@@ -15,6 +17,7 @@ if [ -z "$gid" ]; then
 	exit 77
 fi
 install -m 755 "$TRACECTL" "$T/tracectl"
+install -m 755 "$PROTO_PROVIDER" "$T/proto_provider"
 "$FXTRACED" --socket "$FXTRACE_SOCKET" >"$T/fxtraced.log" 2>&1 &
 MGR=$!
 poll "$TRACECTL" status
@@ -24,9 +27,16 @@ setpriv --reuid=nobody --regid=nogroup --groups="$many,$gid" \
 	fail "a member of 'tracing' with 401 groups was refused"
 set +e
 setpriv --reuid=nobody --regid=nogroup --groups="$many" \
-	"$T/tracectl" status >/dev/null 2>&1
+	"$T/tracectl" status >/dev/null 2>"$T/status.err"
 status=$?
 set -e -o pipefail
 [ "$status" -eq 1 ] || fail "400 groups without 'tracing' got control (exit $status)"
+grep -q "group 'tracing'" "$T/status.err" ||
+	fail "a refused status does not name the group: $(cat "$T/status.err")"
+: >"$T/nobody.out"
+setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	"$T/proto_provider" --name nobody-app --stay >"$T/nobody.out" 2>&1 &
+BG_PIDS="$BG_PIDS $!"
+poll provider_connected nobody-app
 stop_manager
 echo "groups: ok"

@@ -74,6 +74,26 @@ def errors():
         fxtrace.flow_begin("py", "no-id")
     except TypeError:
         check(True, "a flow without an id is refused")
+    names_checked("off")
+
+
+def names_checked(category):
+    """fxtrace-python(3): a NUL in a category, name or keyword name is a
+    ValueError, the category enabled or not, with a manager or without;
+    a NUL in an argument's value is looked at only when enabled."""
+    for what, call in [
+            ("name", lambda: fxtrace.instant(category, "a\0b")),
+            ("category", lambda: fxtrace.instant("o\0ff", "x")),
+            ("keyword name", lambda: fxtrace.instant(category, "x",
+                                                     **{"a\0b": 1})),
+            ("duration name", lambda: fxtrace.duration(category, "a\0b"))]:
+        try:
+            call()
+            check(False, "a NUL in a %s raises ValueError" % what)
+        except ValueError:
+            check(True, "a NUL in a %s raises ValueError" % what)
+    fxtrace.instant(category, "x", s="a\0b")
+    check(True, "a NUL in a value, category %s: not looked at" % category)
 
 
 def no_manager():
@@ -85,6 +105,7 @@ def no_manager():
         pass
     check(type(fxtrace.duration("py", "block")).__name__ == "NoDuration",
           "duration() a no-op")
+    names_checked("py")
 
 
 def main_thread():

@@ -3,8 +3,9 @@
  * kernel_categories_parse(): the kernel: entries of --categories to
  * FXT_SCHED_EV_* events. The default is kernel:sched and kernel:proc;
  * kernel:irq and kernel:syscall are opt-in; provider categories are left
- * to the providers; an unknown kernel category is refused with the list
- * of the known ones.
+ * to the providers; a pattern (kernel:*, kernel:s*) is every category it
+ * begins, as "net*" is for providers; an unknown kernel category, or a
+ * pattern of none, is refused with the list of the known ones.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -63,6 +64,18 @@ static void opt_in(void **state)
 			 FXT_SCHED_EV_OFFCPU | FXT_SCHED_EV_NAMES);
 }
 
+static void patterns(void **state)
+{
+	assert_int_equal(parse("kernel:*"), FXT_SCHED_EV_ALL);
+	assert_int_equal(parse("net*,kernel:s*"),
+			 FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP |
+				 FXT_SCHED_EV_NAMES | FXT_SCHED_EV_SYSCALL |
+				 FXT_SCHED_EV_SAMPLE);
+	assert_int_equal(parse("kernel:sched*"), parse("kernel:sched"));
+	/* "*" alone is the providers': the kernel's default. */
+	assert_int_equal(parse("*"), FXT_SCHED_EV_DEFAULT);
+}
+
 static void unknown(void **state)
 {
 	char why[256] = "";
@@ -73,6 +86,10 @@ static void unknown(void **state)
 			 -EINVAL);
 	assert_non_null(strstr(why, "'kernel:irqs'"));
 	assert_non_null(strstr(why, "kernel:sched, kernel:proc, kernel:irq, kernel:syscall, kernel:power, kernel:block, kernel:fault, kernel:mem, kernel:sample, kernel:offcpu"));
+	assert_int_equal(kernel_categories_parse("kernel:x*", &ev, why,
+						 sizeof(why)),
+			 -EINVAL);
+	assert_non_null(strstr(why, "'kernel:x*'"));
 }
 
 int main(void)
@@ -80,6 +97,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(opt_in),
+		cmocka_unit_test(patterns),
 		cmocka_unit_test(unknown),
 	};
 

@@ -71,6 +71,28 @@ check_aligned() {
 	expect_line "drops per host" "^tracectl merge: host charlie: 1 buffer overflow"
 	"$checker" "$dir/out.fxt" alpha:2 bravo:2 charlie:4 ||
 		fail "three hosts: merge_check"
+	# A trace of its own: a fresh id, said, in the host line; its inputs
+	# (merge_gen's ids: the hostname in hex) listed by summary.
+	id=$(sed -n 's/^tracectl merge: trace \([0-9a-f]\{32\}\), of 3 archives$/\1/p' "$dir/stderr")
+	[ -n "$id" ] || fail "merge's trace id not said: $(cat "$dir/stderr")"
+	"$tracectl" summary "$dir/out.fxt" >"$dir/summary" ||
+		fail "summary of the merge: exit $?"
+	grep -q "^host: alpha, .* trace $id, " "$dir/summary" ||
+		fail "summary's host line lacks trace $id: $(grep ^host "$dir/summary")"
+	grep -qx "merged: 3 archives: alpha (trace 616c7068610000000000000000000000), bravo (trace 627261766f0000000000000000000000), charlie (trace 636861726c6965000000000000000000)" "$dir/summary" ||
+		fail "summary's merged line: $(grep ^merged "$dir/summary")"
+	"$tracectl" summary --json "$dir/out.fxt" | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+want = [["alpha", "616c7068610000000000000000000000"],
+        ["bravo", "627261766f0000000000000000000000"],
+        ["charlie", "636861726c6965000000000000000000"]]
+got = [[m["host"], m["trace_id"]] for m in s["merged"]]
+sys.exit(0 if got == want and s["host"]["trace_id"] == sys.argv[1] else
+         "merged %s, host %s" % (got, s["host"]))' "$id" ||
+		fail "summary --json of the merge"
+	merge_ok "again" "$dir/a.fxt" "$dir/b.fxt" "$dir/c.fxt"
+	grep -q "trace $id," "$dir/stderr" && fail "two merges, one trace id"
 
 	# Another order: the output is on c's clock, b's CPUs come first.
 	merge_ok "other order" "$dir/c.fxt" "$dir/b.fxt" "$dir/a.fxt"
@@ -168,6 +190,29 @@ PY
 		"$dir/n.fxt" "$dir/a.fxt"
 	merge_ok "--assume-aligned" --assume-aligned "$dir/a.fxt" "$dir/n.fxt"
 	expect_line "--assume-aligned" "host nick .*times taken as they are \(--assume-aligned\)"
+
+	# Clock readings no running host writes: refused, naming the file and
+	# the reading. A drift under 1000 ppm is a clock's: merged.
+	"$gen" "$dir/z.fxt" zulu 300 0 2 1000000000 zeroclock
+	expect_refusal "zero clock" \
+		"^tracectl merge: .*z\.fxt: impossible clock reading at start: boottime = 0 ns; nothing merged$" \
+		"$dir/a.fxt" "$dir/z.fxt"
+	expect_refusal "zero clock, first" "z\.fxt: impossible clock reading at start" \
+		"$dir/z.fxt" "$dir/a.fxt"
+	"$gen" "$dir/m.fxt" mike 300 0 2 1000000000 maxclock
+	expect_refusal "clock at 2^64 - 1" \
+		"m\.fxt: impossible clock reading at stop: realtime = 18446744073709551615 ns; nothing merged$" \
+		"$dir/a.fxt" "$dir/m.fxt"
+	"$gen" "$dir/r.fxt" romeo 300 0 2 1000000000 reversed
+	expect_refusal "reversed clock" \
+		"r\.fxt: clock readings reversed: boottime at stop \(299000000000 ns\) is before boottime at start \(300000000000 ns\); nothing merged$" \
+		"$dir/a.fxt" "$dir/r.fxt"
+	"$gen" "$dir/d.fxt" delta 300 2000 2 1000000000
+	expect_refusal "2000 ppm drift" \
+		"d\.fxt: clock readings 2000 ppm apart: .*beyond 1000 ppm" \
+		"$dir/a.fxt" "$dir/d.fxt"
+	"$gen" "$dir/d.fxt" delta 300 999 2 1000000000
+	merge_ok "999 ppm drift" "$dir/a.fxt" "$dir/d.fxt"
 
 	# Clocks near 2^64 ns: times saturate, nothing wraps.
 	"$gen" "$dir/far.fxt" far 18446744000 0 2 1000000000

@@ -4,7 +4,11 @@
  * promises: the ticks of every host at the same moments (within 1 ms),
  * each host's pids, tids and idle threads in its own namespace, its CPUs
  * after the previous host's, its process and provider names prefixed,
- * its buffer overflow and host and clock records kept, 1 tick = 1 ns.
+ * its buffer overflow and host and clock records kept, 1 tick = 1 ns;
+ * and the merge's own manager section: one host record whose trace id
+ * is none of the inputs' (merge_gen's: the hostname in hex), the first
+ * input's two clock readings, a "merge" record per input in order with
+ * its name and trace id.
  *
  *   merge_check FILE HOST:CPUS...     (in the order of the merge)
  *
@@ -35,6 +39,11 @@ struct host {
 };
 
 static struct host hosts[HOSTS_MAX];
+/* The merge's own records (provider "fxtraced"). */
+static struct {
+	unsigned int host_records, clocks, inputs;
+	char trace_id[33];
+} own;
 static unsigned int nhosts;
 static struct { uint32_t id; char name[256]; } providers[PROVIDERS_MAX];
 static unsigned int nproviders;
@@ -59,13 +68,11 @@ static uint64_t koid(unsigned int h, uint64_t k)
 	return (uint64_t)h << 22 | k;
 }
 
-/* The host of a provider called "host/name", "host" or (host 0) "fxtraced". */
+/* The host of a provider called "host/name" or "host". */
 static int host_of(struct fxt_str p)
 {
 	unsigned int i;
 
-	if (fxt_str_is(p, "fxtraced"))
-		return 0;
 	for (i = 0; i < nhosts; i++) {
 		size_t len = strlen(hosts[i].name);
 
@@ -210,9 +217,79 @@ static void check_metadata(const struct fxt_record *rec)
 		hosts[h].overflows++;
 }
 
+/* merge_gen's trace id of a host: its name's first 16 bytes in hex. */
+static const char *input_id(const struct host *h, char *id)
+{
+	size_t len = strlen(h->name);
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		snprintf(id + 2 * i, 3, "%02x",
+			 i < len ? (unsigned char)h->name[i] : 0);
+	return id;
+}
+
+static void string_arg(const struct fxt_record *rec, const char *name,
+		       char *out, size_t size)
+{
+	const struct fxt_arg *a = fxt_record_arg(rec, name, strlen(name));
+
+	if (a && a->type == FXT_ARG_STRING)
+		snprintf(out, size, "%.*s", (int)a->value.str.len,
+			 a->value.str.data);
+	else
+		snprintf(out, size, "(none)");
+}
+
+static void check_own(const struct fxt_record *rec)
+{
+	char host[128], id[64], want[33];
+
+	if (rec->type != FXT_RECORD_EVENT)
+		return;
+	if (fxt_str_is(rec->event.name, "host")) {
+		own.host_records++;
+		string_arg(rec, "trace_id", own.trace_id, sizeof(own.trace_id));
+	} else if (fxt_str_is(rec->event.name, "clock")) {
+		own.clocks++;
+	} else if (fxt_str_is(rec->event.name, "merge")) {
+		string_arg(rec, "host", host, sizeof(host));
+		string_arg(rec, "trace_id", id, sizeof(id));
+		if (own.inputs >= nhosts ||
+		    strcmp(host, hosts[own.inputs].name) ||
+		    strcmp(id, input_id(&hosts[own.inputs], want)))
+			fail(rec->offset, "merge record %u: host %s, trace %s",
+			     own.inputs, host, id);
+		own.inputs++;
+	}
+}
+
+/* The merged archive: a trace of its own, listing its inputs. */
+static void check_own_totals(void)
+{
+	char want[33];
+	unsigned int h;
+
+	if (own.host_records != 1 || own.clocks != 2 || own.inputs != nhosts)
+		fail(0, "merge's own section: %u host, %u clock, %u merge records",
+		     own.host_records, own.clocks, own.inputs);
+	if (strlen(own.trace_id) != 32 ||
+	    strspn(own.trace_id, "0123456789abcdef") != 32)
+		fail(0, "merge's trace id '%s'", own.trace_id);
+	for (h = 0; h < nhosts; h++)
+		if (!strcmp(own.trace_id, input_id(&hosts[h], want)))
+			fail(0, "merge's trace id is host %u's", h);
+}
+
 static void check_record(const struct fxt_record *rec)
 {
 	int h;
+
+	if (rec->type != FXT_RECORD_METADATA && rec->provider &&
+	    fxt_str_is(rec->provider->name, "fxtraced")) {
+		check_own(rec);
+		return;
+	}
 
 	if (rec->type == FXT_RECORD_METADATA) {
 		check_metadata(rec);
@@ -313,6 +390,7 @@ int main(int argc, char **argv)
 	fxt_reader_close(r);
 	fclose(f);
 	check_provider_ids();
+	check_own_totals();
 	worst = check_alignment();
 	printf("%u hosts, largest misalignment %" PRIu64 " ns\n", nhosts, worst);
 	if (failures)

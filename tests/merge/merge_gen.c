@@ -12,7 +12,10 @@
  * BOOT_S: the host's CLOCK_BOOTTIME at the start (s); DRIFT_PPM: how much
  * faster its REALTIME runs than its BOOTTIME; the tick events span 20 s
  * of wall time. FLAGS: "noclock" (no clock records), "nohost" (no host
- * record), "legacy" (legacy context switches).
+ * record), "legacy" (legacy context switches), and readings no host
+ * writes: "zeroclock" (the start reading all 0), "maxclock" (the stop's
+ * REALTIME 2^64 - 1), "reversed" (the stop reading the start's, 1 s
+ * earlier). The host record's trace id is the hostname's bytes in hex.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +49,7 @@ struct host {
 	unsigned int cpus;
 	uint64_t tps;
 	bool clock, host_record, legacy;
+	bool zero_clock, max_clock, reversed;
 };
 
 static void check(int ret, const char *what)
@@ -89,20 +93,44 @@ static void instant(struct fxt_writer *w, uint64_t ts, const char *name,
 static void clock_record(struct fxt_writer *w, const struct host *h,
 			 uint64_t boot, const char *at)
 {
-	const struct fxt_arg_in args[] = {
-		fxt_warg_uint64(fxt_wstr("boottime"), h->boot0 + boot),
-		fxt_warg_uint64(fxt_wstr("monotonic"), h->boot0 + boot - NS),
-		fxt_warg_uint64(fxt_wstr("realtime"), wall_at(h, boot)),
-		fxt_warg_uint64(fxt_wstr("error_ns"), 40),
-		fxt_warg_string(fxt_wstr("at"), fxt_wstr(at)),
-	};
+	bool stop = !strcmp(at, FXT_CLOCK_AT_STOP);
+	struct fxt_arg_in args[5];
+	uint64_t b, m, r;
+
+	if (stop && h->reversed)
+		boot = 0;
+	b = h->boot0 + boot - (stop && h->reversed ? NS : 0);
+	m = b - NS;
+	r = wall_at(h, boot) - (stop && h->reversed ? NS : 0);
+	if (!stop && h->zero_clock)
+		b = m = r = 0;
+	if (stop && h->max_clock)
+		r = UINT64_MAX;
+	args[0] = fxt_warg_uint64(fxt_wstr("boottime"), b);
+	args[1] = fxt_warg_uint64(fxt_wstr("monotonic"), m);
+	args[2] = fxt_warg_uint64(fxt_wstr("realtime"), r);
+	args[3] = fxt_warg_uint64(fxt_wstr("error_ns"), 40);
+	args[4] = fxt_warg_string(fxt_wstr("at"), fxt_wstr(at));
 
 	if (h->clock)
 		instant(w, h->boot0 + boot, FXT_CLOCK_NAME, args, 5);
 }
 
+/* The hostname's first 16 bytes in hex, 0-padded: an id per host. */
+static const char *trace_id_of(const struct host *h, char *id)
+{
+	size_t len = strlen(h->name);
+	unsigned int i;
+
+	for (i = 0; i < FXT_HOST_TRACE_ID_LEN / 2; i++)
+		snprintf(id + 2 * i, 3, "%02x",
+			 i < len ? (unsigned char)h->name[i] : 0);
+	return id;
+}
+
 static void manager_start(struct fxt_writer *w, const struct host *h)
 {
+	char id[FXT_HOST_TRACE_ID_LEN + 1];
 	const struct fxt_arg_in args[] = {
 		fxt_warg_string(fxt_wstr("machine_id"),
 				fxt_wstr("0123456789abcdef0123456789abcdef")),
@@ -111,7 +139,7 @@ static void manager_start(struct fxt_writer *w, const struct host *h)
 		fxt_warg_string(fxt_wstr("hostname"), fxt_wstr(h->name)),
 		fxt_warg_string(fxt_wstr("kernel"), fxt_wstr("6.1.0-test")),
 		fxt_warg_string(fxt_wstr("trace_id"),
-				fxt_wstr("fedcba9876543210fedcba9876543210")),
+				fxt_wstr(trace_id_of(h, id))),
 	};
 
 	check(fxt_write_magic(w), "magic");
@@ -232,7 +260,7 @@ int main(int argc, char **argv)
 	int fd, i;
 
 	if (argc < 7) {
-		fprintf(stderr, "usage: merge_gen FILE HOSTNAME BOOT_S DRIFT_PPM CPUS TICKS_PER_S [noclock|nohost|legacy]...\n");
+		fprintf(stderr, "usage: merge_gen FILE HOSTNAME BOOT_S DRIFT_PPM CPUS TICKS_PER_S [noclock|nohost|legacy|zeroclock|maxclock|reversed]...\n");
 		return 2;
 	}
 	h.name = argv[2];
@@ -244,6 +272,9 @@ int main(int argc, char **argv)
 		h.clock &= strcmp(argv[i], "noclock") != 0;
 		h.host_record &= strcmp(argv[i], "nohost") != 0;
 		h.legacy |= !strcmp(argv[i], "legacy");
+		h.zero_clock |= !strcmp(argv[i], "zeroclock");
+		h.max_clock |= !strcmp(argv[i], "maxclock");
+		h.reversed |= !strcmp(argv[i], "reversed");
 	}
 	fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0 || !h.cpus || !h.tps) {

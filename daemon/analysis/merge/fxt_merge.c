@@ -5,6 +5,7 @@
 
 #include "fxt_merge.h"
 #include "merge_input.h"
+#include "merge_mark.h"
 #include "merge_records.h"
 
 static int record_failed(struct merge_out *o, struct merge_input *in,
@@ -75,7 +76,8 @@ int fxt_merge_write(struct merge_host *hosts, size_t n, int out_fd,
 
 	memset(problem, 0, sizeof(*problem));
 	fxt_writer_init_fd(&o.w, out_fd);
-	ret = fxt_write_magic(&o.w);
+	ret = fxt_write_magic(&o.w) ?:
+	      merge_out_mark(&o, hosts, n, opt->trace_id);
 	for (i = 0; !ret && i < n; i++) {
 		/* its CPUs after the CPUs of the inputs before it */
 		hosts[i].cpu_base = (unsigned int)cpus;

@@ -31,6 +31,11 @@ struct fxt_merge_options {
 	 * are taken as already on the first input's clock.
 	 */
 	bool assume_aligned;
+	/*
+	 * The merged archive's own trace id (32 hex, fresh: trace_id.h),
+	 * in its host record (merge_mark.h); NULL: "".
+	 */
+	const char *trace_id;
 	/* Large records over this are refused; 0: 16 MiB. */
 	uint64_t max_large_record_bytes;
 };
@@ -51,6 +56,7 @@ struct fxt_merge_problem {
  * or -errno with *problem saying why:
  *   -EBADMSG  an input is not FXT, or has a record it cannot hop over
  *   -ENODATA  an input has no clock record (without assume_aligned)
+ *   -ERANGE   an input's clock readings are impossible (merge_clock.h)
  *   -E2BIG    more than MERGE_HOSTS_MAX inputs
  *   -ENOMEM, or a read error
  */

@@ -32,7 +32,7 @@
 #include "fxt_saturate.h"
 #include "host_clock.h"
 
-#define MERGE_HOSTS_MAX 256u
+#define MERGE_HOSTS_MAX ((unsigned int)FXT_MERGE_INPUTS_MAX)
 #define MERGE_PID_BITS 22u
 #define MERGE_WIDE_KOID_SHIFT 48u
 /* The CPU field of a scheduling record: 16 bits. */
@@ -40,7 +40,7 @@
 /* Distinct provider ids of one input, provider events' included. */
 #define MERGE_PROVIDERS_MAX 4096u
 /* "hostname" of the host record (64 bytes) and "#NNN" to tell apart twins. */
-#define MERGE_HOST_NAME_MAX 72u
+#define MERGE_HOST_NAME_MAX (FXT_MERGE_HOST_LEN_MAX + 1u)
 
 struct merge_host_stats {
 	uint64_t records;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fxt_merge.h"
+#include "merge_clock.h"
 #include "merge_input.h"
 #include "merge_skim.h"
 
@@ -81,7 +82,8 @@ int fxt_merge_prepare(struct merge_host *hosts, size_t n,
 				     MERGE_HOSTS_MAX, MERGE_HOSTS_MAX);
 	for (i = 0; i < n; i++) {
 		hosts[i].index = (unsigned int)i;
-		ret = scan(&hosts[i], opt, problem);
+		ret = scan(&hosts[i], opt, problem) ?:
+		      merge_clock_check(&hosts[i], problem);
 		if (ret)
 			return ret;
 	}

@@ -267,8 +267,8 @@ static size_t prefixed(char *buf, size_t max, const char *host,
 }
 
 /*
- * The first input's own provider keeps its name: its host and clock
- * records are the merged archive's, whose clock is that input's.
+ * Every input's providers are renamed, the manager's too: the merged
+ * archive's host and clock records are its own (merge_mark.h).
  */
 static int write_provider_info(struct merge_out *o, const struct merge_host *h,
 			       const struct fxt_record *rec, uint32_t id)
@@ -277,8 +277,6 @@ static int write_provider_info(struct merge_out *o, const struct merge_host *h,
 	char name[0xff];
 	size_t len;
 
-	if (!h->index && fxt_str_is(n, FXT_HOST_CLOCK_PROVIDER))
-		return fxt_write_provider_info(&o->w, id, n.data, n.len);
 	len = prefixed(name, sizeof(name), h->name, n);
 	return fxt_write_provider_info(&o->w, id, name, len);
 }

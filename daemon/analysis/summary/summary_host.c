@@ -110,3 +110,38 @@ void summary_host_json(struct text_out *w, const struct fxt_host_clock *hc,
 	}
 	text_put_char(w, '}');
 }
+
+void summary_merged_text(FILE *out, const struct summary_merged *m)
+{
+	size_t i;
+
+	if (!m->n)
+		return;
+	fprintf(out, "merged: %zu archives:", m->n);
+	for (i = 0; i < m->n; i++)
+		fprintf(out, "%s %s (trace %s)", i ? "," : "",
+			or_dash(m->inputs[i].host),
+			or_dash(m->inputs[i].trace_id));
+	fprintf(out, "\n");
+}
+
+void summary_merged_json(struct text_out *w, const struct summary_merged *m,
+			 bool html_safe)
+{
+	size_t i;
+
+	if (!m->n)
+		return;
+	text_put_lit(w, ",\n\"merged\":[");
+	for (i = 0; i < m->n; i++) {
+		if (i)
+			text_put_char(w, ',');
+		text_put_char(w, '{');
+		put_field(w, FXT_MERGE_ARG_HOST, m->inputs[i].host, html_safe);
+		text_put_char(w, ',');
+		put_field(w, FXT_MERGE_ARG_TRACE_ID, m->inputs[i].trace_id,
+			  html_safe);
+		text_put_char(w, '}');
+	}
+	text_put_char(w, ']');
+}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The summary's lines about where and when a trace was taken: the host
- * and clock records (host_clock.h), as text and as JSON. Nothing is
- * written for an archive without them.
+ * and clock records (host_clock.h), as text and as JSON, and the inputs
+ * of a merged archive. Nothing is written for an archive without them.
  */
 #ifndef FXT_SUMMARY_HOST_H
 #define FXT_SUMMARY_HOST_H
@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "host_clock.h"
+#include "summary_merged.h"
 #include "text_out.h"
 
 /*
@@ -27,5 +28,11 @@ void summary_host_text(FILE *out, const struct fxt_host_clock *hc);
  */
 void summary_host_json(struct text_out *w, const struct fxt_host_clock *hc,
 		       bool html_safe);
+
+/* "merged: N archives: HOST (trace ID), ..." when there are any. */
+void summary_merged_text(FILE *out, const struct summary_merged *m);
+/* ,"merged":[{"host":S,"trace_id":S},...] when there are any. */
+void summary_merged_json(struct text_out *w, const struct summary_merged *m,
+			 bool html_safe);
 
 #endif /* FXT_SUMMARY_HOST_H */

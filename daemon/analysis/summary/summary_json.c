@@ -204,6 +204,7 @@ int summary_json_write(struct text_out *w, const struct trace_summary *s,
 	text_put_u64(w, trace_summary_span_ns(s));
 	put_scope(w, s, opt->html_safe);
 	summary_host_json(w, &s->host, opt->html_safe);
+	summary_merged_json(w, &s->merged, opt->html_safe);
 	text_put_lit(w, ",\n\"drops\":");
 	put_drops(w, s, r, opt->html_safe);
 	text_put_lit(w, ",\n\"cpus\":");

@@ -289,6 +289,7 @@ int summary_text_write(FILE *out, const struct trace_summary *s,
 		rs->records);
 	print_drops(out, s, r);
 	summary_host_text(out, &s->host);
+	summary_merged_text(out, &s->merged);
 	print_scope(out, s);
 	print_cpus(out, s);
 	ret = print_threads(out, s, top);

@@ -623,6 +623,7 @@ void trace_summary_done(struct trace_summary *s)
 	cpu_timeline_free(&s->timeline);
 	memory_summary_free(&s->memory);
 	memory_timeline_free(&s->memory_timeline);
+	summary_merged_free(&s->merged);
 	name_cache_free(s->names);
 	process_tree_free(&s->tree);
 	stack_profile_free(&s->profile);
@@ -641,6 +642,8 @@ int trace_summary_read(struct trace_summary *s, struct fxt_reader *r)
 	while ((ret = fxt_reader_next(r, &rec)) > 0) {
 		err = dispatch(s, &rec);
 		(void)fxt_host_clock_take(&s->host, &rec);
+		if (!err)
+			err = summary_merged_take(&s->merged, &rec);
 		if (!err)
 			err = memory_summary_record(&s->memory, &rec);
 		if (!err && stack_tables_take(&s->stacks, &rec)) {

@@ -35,6 +35,7 @@
 #include "slice_watch.h"
 #include "stack_profile.h"
 #include "stack_tables.h"
+#include "summary_merged.h"
 
 /*
  * The ceilings that bound memory whatever the input (under 60 MiB at
@@ -141,6 +142,7 @@ struct trace_summary {
 	struct memory_summary memory;	/* kernel:mem */
 	struct memory_timeline memory_timeline;	/* with the timeline option */
 	struct fxt_host_clock host;	/* where and when it was taken */
+	struct summary_merged merged;	/* a merge's inputs */
 	/* stack samples (stack_tables.h); the profile is built at the end */
 	struct stack_tables stacks;
 	struct stack_profile profile;

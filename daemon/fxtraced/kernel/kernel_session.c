@@ -186,15 +186,26 @@ static const struct kernel_category {
 #define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))
 #define KERNEL_PREFIX "kernel:"
 
+/*
+ * The events of the entry name (len bytes): one category, or with a
+ * trailing '*' every category it begins (as a provider matches its
+ * categories: "kernel:*" all of them); 0 when none is.
+ */
 static uint32_t kernel_category_events(const char *name, size_t len)
 {
-	size_t i;
+	bool prefix = len && name[len - 1] == '*';
+	uint32_t ev = 0;
+	size_t i, n;
 
-	for (i = 0; i < KERNEL_NCATEGORIES; i++)
-		if (strlen(kernel_categories[i].name) == len &&
+	if (prefix)
+		len--;
+	for (i = 0; i < KERNEL_NCATEGORIES; i++) {
+		n = strlen(kernel_categories[i].name);
+		if ((prefix ? n >= len : n == len) &&
 		    !memcmp(kernel_categories[i].name, name, len))
-			return kernel_categories[i].events;
-	return 0;
+			ev |= kernel_categories[i].events;
+	}
+	return ev;
 }
 
 static uint32_t kernel_categories_default(void)

@@ -115,9 +115,10 @@ struct kernel_session;
 
 /*
  * The FXT_SCHED_EV_* of the "kernel:" entries of a comma-separated
- * category list (others are the providers'): kernel:sched, kernel:proc;
- * with none, the default kernel:sched,kernel:proc. An unknown kernel
- * category is -EINVAL with a one-line reason in why.
+ * category list (others are the providers'): kernel:sched, kernel:proc,
+ * or a pattern ("kernel:s*", "kernel:*": every category it begins); with
+ * none, the default kernel:sched,kernel:proc. An unknown kernel category
+ * (or a pattern of none) is -EINVAL with a one-line reason in why.
  */
 int kernel_categories_parse(const char *list, uint32_t *events, char *why,
 			    size_t why_len);

@@ -12,8 +12,10 @@
 
 Arguments are int (int64, or uint64 from 2**63 up), float, str, bool or
 None (null); at most 15. When no trace runs, or the category is not
-enabled, a call returns at once without looking at its arguments (it
-checks them only then). Without a trace manager everything is a no-op.
+enabled, a call returns at once without looking at its argument values
+(it checks them only then). Without a trace manager nothing is written;
+categories, names and keyword names are checked all the same (TypeError
+if not a str, ValueError with a NUL character).
 
 Also: counter(cat, name, id=0, **values); flow_begin/step/end and
 async_begin/instant/end(cat, name, id, **args); enabled(cat);

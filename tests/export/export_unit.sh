@@ -49,7 +49,8 @@ for ((i = 0; i < 360; i++)); do
 	sleep 0.5
 done
 # Running, its snapshot stored: what every user may read of it.
-cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline")
+kill -0 "$pid" 2>/dev/null || fail "ExecStart ended early: $(cat "$work/unit.out")"
+cmdline=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null || true)
 grep -q "$secret" <<<"$cmdline" && fail "the password in /proc/$pid/cmdline: $cmdline" ||
 	ok "no password in /proc/PID/cmdline: $cmdline"
 seen=$(ps -o args= -p "$pid")

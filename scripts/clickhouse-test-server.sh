@@ -8,8 +8,9 @@
 #                                         must not exist yet
 #   clickhouse-test-server.sh stop DIR    stops it and removes DIR
 #
-# Users: "default" (no password, every right) and "reader" (read-only,
-# for the refused-insert tests). DIR/url holds the URL, DIR/pid the
+# Users: "default" (no password, every right), "reader" (read-only,
+# for the refused-insert tests) and "writer" (every right, password
+# "fxt-test-secret", for the tests that keep a password out of sight). DIR/url holds the URL, DIR/pid the
 # server's pid, DIR/server.log what it said. CH_HTTP_PORT, when set, is
 # the HTTP port to take (a client started before the server knows it).
 set -eu -o pipefail
@@ -56,6 +57,11 @@ EOF
             <networks><ip>127.0.0.1</ip></networks>
             <profile>default</profile><quota>default</quota>
         </default>
+        <writer>
+            <password>fxt-test-secret</password>
+            <networks><ip>127.0.0.1</ip></networks>
+            <profile>default</profile><quota>default</quota>
+        </writer>
         <reader>
             <password></password>
             <networks><ip>127.0.0.1</ip></networks>

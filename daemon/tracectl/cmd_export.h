@@ -16,12 +16,14 @@ struct exporter {
 	struct ch_client ch;
 	bool tables_ready;	/* created (or found) this run */
 	size_t chunk_bytes;
+	long archive_timeout_s; /* each archive's deadline */
 };
 
 /*
  * One archive into the server, saying on stdout that it is stored and on
  * stderr why not: 0 (stored now or before), -ECONNREFUSED (the server is
- * away: try again later), or another -errno (the server refused, the
+ * away: try again later), -ETIMEDOUT (too slow, or another export held
+ * the archive: the same), or another -errno (the server refused, the
  * archive cannot be exported).
  */
 int export_file(struct exporter *e, const char *path);

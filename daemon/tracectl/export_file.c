@@ -45,9 +45,14 @@ static void server_failed(struct exporter *e, const char *path, int err)
 	if (err == -ECONNREFUSED)
 		fprintf(stderr, "tracectl export: %s: cannot reach ClickHouse at "
 				"%s: %s\n", path, e->ch.where, e->ch.error);
-	else if (err == -EREMOTEIO || err == -ETIMEDOUT)
+	else if (err == -EREMOTEIO)
 		fprintf(stderr, "tracectl export: %s: ClickHouse at %s refused: "
 				"%s\n", path, e->ch.where, e->ch.error);
+	else if (err == -ETIMEDOUT)
+		fprintf(stderr,
+			"tracectl export: %s: ClickHouse at %s timed "
+			"out: %s\n",
+			path, e->ch.where, e->ch.error);
 	else if (err == -ENOMEM)
 		fprintf(stderr, "tracectl export: %s: out of memory\n", path);
 }
@@ -59,8 +64,9 @@ static void say_stored(const char *path, const struct fxt_host_clock *hc,
 	unsigned int t;
 
 	if (res->already) {
-		printf("%s: trace %s of %s already stored\n", path,
-		       hc->trace_id, hc->hostname);
+		printf("%s: trace %s of %s already stored%s\n", path,
+		       hc->trace_id, hc->hostname,
+		       res->waited ? " (by another export, waited for)" : "");
 		fflush(stdout);
 		return;
 	}
@@ -124,6 +130,7 @@ int export_file(struct exporter *e, const char *path)
 	ret = archive_host(path, &hc);
 	if (ret)
 		return ret;
+	ch_client_set_deadline(&e->ch, e->archive_timeout_s);
 	if (!e->tables_ready) {
 		ret = export_tables_create(&e->ch);
 		if (ret) {

@@ -33,6 +33,9 @@ expect_fail() {
 # Bad usage and bad URLs: 2, nothing tried.
 expect_fail 2 "not an http:// or https:// URL" -- -c ftp://127.0.0.1/ "${FLEET[0]}"
 expect_fail 2 "not an http:// or https:// URL" -- -c 'http://[::1' "${FLEET[0]}"
+"$TRACECTL" export -c 'ftp://u:pw-hidden@127.0.0.1/?user=u&password=pw-hidden' "${FLEET[0]}" 2>"$work/err" && fail "an ftp:// URL taken"
+grep -q "ftp://\*\*\*@127.0.0.1/?user=\*\*\*&password=\*\*\*: not an http" "$work/err" && ! grep -q pw-hidden "$work/err" &&
+	ok "a bad URL said without its credentials" || fail "a bad URL said: $(cat "$work/err")"
 expect_fail 2 "database name" -- -c http://127.0.0.1:1/ -d 'x;DROP' "${FLEET[0]}"
 expect_fail 2 "required" -- "${FLEET[0]}"
 expect_fail 2 "no archive FILE" -- -c http://127.0.0.1:1/

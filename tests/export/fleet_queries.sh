@@ -78,7 +78,7 @@ doc_columns() {
 			split($0, f, "|"); gsub(/^ +| +$/, "", f[2]); gsub(/^ +| +$/, "", f[3])
 			print f[2] "\t" f[3] }' "$FLEET_DOC"
 }
-for t in $EVENT_TABLES traces; do
+for t in $EVENT_TABLES traces claims; do
 	got=$(q "SELECT name, type FROM system.columns WHERE database = 'fxtrace' AND table = '$t' FORMAT TSVRaw")
 	doc=$(doc_columns "$t")
 	[ "$got" = "$doc" ] && ok "schema of $t as documented" ||

@@ -213,6 +213,12 @@ if command -v systemd-analyze >/dev/null; then
 	check "the export unit reads /etc/fxtrace/flight-recorder.conf" \
 		grep -qx 'EnvironmentFile=-/etc/fxtrace/flight-recorder.conf' \
 		"$root/lib/systemd/system/fxtrace-export.service"
+	check "the export unit reads /etc/fxtrace/export-clickhouse.conf (a URL with a password)" \
+		grep -qx 'EnvironmentFile=-/etc/fxtrace/export-clickhouse.conf' \
+		"$root/lib/systemd/system/fxtrace-export.service"
+	check "the export unit's command line carries no URL (ps shows it)" \
+		sh -c '! grep -q -e "--clickhouse" "$1"' sh \
+		"$root/lib/systemd/system/fxtrace-export.service"
 	check "the flight recorder reads /etc/fxtrace/flight-recorder.conf" \
 		grep -qx 'EnvironmentFile=-/etc/fxtrace/flight-recorder.conf' \
 		"$root/lib/systemd/system/fxtrace-flight-recorder.service"

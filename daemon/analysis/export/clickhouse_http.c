@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* ClickHouse over HTTP with libcurl: see clickhouse_http.h. */
-#define _GNU_SOURCE /* asprintf */
+#define _GNU_SOURCE /* asprintf, memrchr */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <curl/curl.h>
 
@@ -15,6 +18,76 @@
 /* A stalled server: the transfer is given up after this long below 1 B/s. */
 #define CH_STALL_SECONDS 300L
 #define CH_CONNECT_SECONDS 10L
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+void ch_client_set_deadline(struct ch_client *ch, long seconds)
+{
+	ch->deadline_s = seconds;
+	ch->deadline_ms = seconds > 0 ? now_ms() + (uint64_t)seconds * 1000u :
+					0;
+}
+
+long ch_client_time_left(const struct ch_client *ch)
+{
+	uint64_t now = now_ms();
+
+	if (!ch->deadline_ms)
+		return LONG_MAX;
+	return now >= ch->deadline_ms ? 0 :
+					(long)((ch->deadline_ms - now) / 1000u);
+}
+
+/* Where a URL's query string puts a credential: its value hidden. */
+static bool secret_key(const char *p, size_t len)
+{
+	return (len == 8 && !strncmp(p, "password", 8)) ||
+	       (len == 4 && !strncmp(p, "user", 4));
+}
+
+char *ch_url_redacted(const char *url)
+{
+	const char *sep = strstr(url, "://");
+	const char *host = sep ? sep + 3 : url, *p, *at;
+	size_t hostlen = strcspn(host, "/?#");
+	char *out = malloc(3 * strlen(url) + 8), *o;
+
+	if (!out)
+		return NULL;
+	o = out;
+	at = memrchr(host, '@', hostlen);
+	o = mempcpy(o, url, (size_t)(host - url));
+	if (at) {
+		o = mempcpy(o, "***", 3);
+		host = at;
+	}
+	p = strchr(host, '?');
+	o = mempcpy(o, host, p ? (size_t)(p - host) : strlen(host));
+	while (p && *p) {
+		size_t part = strcspn(p + 1, "&#") + 1;
+		const char *eq = memchr(p + 1, '=', part - 1);
+
+		if (eq && secret_key(p + 1, (size_t)(eq - p - 1))) {
+			o = mempcpy(o, p, (size_t)(eq + 1 - p));
+			o = mempcpy(o, "***", 3);
+		} else {
+			o = mempcpy(o, p, part);
+		}
+		p += part;
+		if (*p == '#') {
+			o = mempcpy(o, p, strlen(p));
+			break;
+		}
+	}
+	*o = '\0';
+	return out;
+}
 
 int ch_identifier_ok(const char *name)
 {
@@ -106,6 +179,16 @@ int ch_client_init(struct ch_client *ch, const char *url,
 	return ret;
 }
 
+int ch_client_init_like(struct ch_client *ch, const struct ch_client *like)
+{
+	int ret = ch_client_init(ch, like->url, like->database);
+
+	ch->timeout_s = like->timeout_s;
+	ch->deadline_ms = like->deadline_ms;
+	ch->deadline_s = like->deadline_s;
+	return ret;
+}
+
 void ch_client_done(struct ch_client *ch)
 {
 	if (ch->curl)
@@ -149,8 +232,46 @@ static char *statement_url(struct ch_client *ch, const char *sql,
 	return url;
 }
 
+/* The request's whole time: its own limit, or less before the deadline. */
+static long request_ms(const struct ch_client *ch, bool *by_deadline)
+{
+	long s = ch->timeout_s > 0 ? ch->timeout_s : CH_TIMEOUT_DEFAULT;
+	long ms = s * 1000;
+	uint64_t now = now_ms();
+
+	*by_deadline = false;
+	if (ch->deadline_ms && ch->deadline_ms - now < (uint64_t)ms) {
+		*by_deadline = true;
+		ms = now >= ch->deadline_ms ? 0 : (long)(ch->deadline_ms - now);
+	}
+	return ms;
+}
+
+static int timed_out(struct ch_client *ch, bool by_deadline)
+{
+	if (by_deadline)
+		snprintf(ch->error, sizeof(ch->error),
+			 "the archive's time limit of %ld s is up",
+			 ch->deadline_s);
+	else
+		snprintf(ch->error, sizeof(ch->error),
+			 "no whole answer within %ld s (a request's limit)",
+			 ch->timeout_s > 0 ? ch->timeout_s :
+					     CH_TIMEOUT_DEFAULT);
+	return -ETIMEDOUT;
+}
+
+/* A timeout of the whole request (not of the connection, nor a stall). */
+static bool whole_time_spent(struct ch_client *ch, long ms)
+{
+	curl_off_t us = 0;
+
+	curl_easy_getinfo(ch->curl, CURLINFO_TOTAL_TIME_T, &us);
+	return us / 1000 + 1000 >= ms;
+}
+
 static void setup_request(struct ch_client *ch, const char *url,
-			  const void *body, size_t len)
+			  const void *body, size_t len, long timeout_ms)
 {
 	CURL *c = ch->curl;
 
@@ -164,6 +285,7 @@ static void setup_request(struct ch_client *ch, const char *url,
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, CH_CONNECT_SECONDS);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
 	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, CH_STALL_SECONDS);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 }
@@ -171,12 +293,15 @@ static void setup_request(struct ch_client *ch, const char *url,
 int ch_exec(struct ch_client *ch, const char *sql, const void *body,
 	    size_t len, int with_database)
 {
-	long status = 0;
+	bool by_deadline;
+	long status = 0, ms = request_ms(ch, &by_deadline);
 	CURLcode rc;
 	char *url;
 
 	ch->answer_len = 0;
 	ch->answer[0] = '\0';
+	if (!ms)
+		return timed_out(ch, true);
 	url = statement_url(ch, body ? sql : NULL, with_database);
 	if (!url)
 		return -ENOMEM;
@@ -184,9 +309,11 @@ int ch_exec(struct ch_client *ch, const char *sql, const void *body,
 		body = sql;
 		len = strlen(sql);
 	}
-	setup_request(ch, url, body, len);
+	setup_request(ch, url, body, len, ms);
 	rc = curl_easy_perform(ch->curl);
 	free(url);
+	if (rc == CURLE_OPERATION_TIMEDOUT && whole_time_spent(ch, ms))
+		return timed_out(ch, by_deadline);
 	if (rc != CURLE_OK) {
 		const char *why = curl_easy_strerror(rc);
 

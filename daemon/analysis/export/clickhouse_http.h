@@ -9,7 +9,9 @@
  *   -ECONNREFUSED  the server could not be reached or the transfer broke
  *                  (down, wrong port, network): worth retrying later;
  *   -EREMOTEIO     the server answered with an error (a refused insert, a
- *                  read-only user, a broken table): it will say it again.
+ *                  read-only user, a broken table): it will say it again;
+ *   -ETIMEDOUT     no whole answer in time: a request's time limit
+ *                  (timeout_s) or the deadline (of an archive) passed.
  * Either way ch->error holds one printable line saying what happened.
  */
 #ifndef FXT_EXPORT_CLICKHOUSE_HTTP_H
@@ -21,6 +23,8 @@
 /* An answer of the server kept for the caller, at most this long. */
 #define CH_ANSWER_MAX 4096u
 #define CH_ERROR_MAX 320u
+/* A request's whole time, seconds (tracectl export --timeout). */
+#define CH_TIMEOUT_DEFAULT 300L
 
 struct ch_client {
 	void *curl;		/* CURL * */
@@ -31,6 +35,9 @@ struct ch_client {
 	size_t answer_len;	/* truncated at CH_ANSWER_MAX - 1 */
 	char error[CH_ERROR_MAX];
 	uint64_t bytes_sent;
+	long timeout_s; /* per request, whole; 0: CH_TIMEOUT_DEFAULT */
+	uint64_t deadline_ms; /* CLOCK_MONOTONIC; 0: none */
+	long deadline_s; /* what the deadline was set to, for messages */
 };
 
 /*
@@ -41,6 +48,19 @@ struct ch_client {
 int ch_client_init(struct ch_client *ch, const char *url,
 		   const char *database);
 void ch_client_done(struct ch_client *ch);
+/* A connection of its own to ch's server, with ch's limits: as init. */
+int ch_client_init_like(struct ch_client *ch, const struct ch_client *like);
+
+/* No request may end later than seconds from now (0: no deadline). */
+void ch_client_set_deadline(struct ch_client *ch, long seconds);
+/* Seconds left before the deadline (LONG_MAX without one; 0 when past). */
+long ch_client_time_left(const struct ch_client *ch);
+
+/*
+ * url with its credentials hidden, for messages: user:password@ and the
+ * values of ?password= and ?user= become "***"; malloc'd, NULL on ENOMEM.
+ */
+char *ch_url_redacted(const char *url);
 
 /*
  * Runs sql; with a body (len > 0 or body != NULL), sql is an INSERT ...

@@ -7,11 +7,14 @@
 #include <time.h>
 
 #include "export_archive.h"
+#include "export_claim.h"
 #include "export_rows.h"
 #include "export_samples.h"
 #include "export_sender.h"
 
 #define PROGRESS_EVERY 0x3fffu
+/* A claim's release is tried this long; else it expires. */
+#define EXPORT_RELEASE_SECONDS 10
 
 int export_tables_create(struct ch_client *ch)
 {
@@ -30,7 +33,7 @@ int export_tables_create(struct ch_client *ch)
 		ret = ch_exec(ch, create, NULL, 0, 1);
 		free(create);
 	}
-	return ret;
+	return ret ? ret : export_claims_create(ch);
 }
 
 bool export_trace_id_ok(const char *id)
@@ -211,22 +214,49 @@ static int stream(struct ch_client *ch, struct fxt_reader *r,
 	return sent ? sent : ret;
 }
 
-int export_archive(struct ch_client *ch, struct fxt_reader *r,
-		   const struct fxt_host_clock *hc,
-		   const struct export_options *opt, struct export_result *res)
+/* Waits until this run holds the archive's claim, or finds it stored. */
+static int claim(struct ch_client *ch, const char *trace_id,
+		 struct export_claim *c, struct export_result *res,
+		 uint64_t *state)
 {
-	struct export_rows x;
-	uint64_t state;
+	struct timespec pause = { 1, 0 };
+	long lease = (ch->deadline_s > 0 ? ch->deadline_s :
+					   EXPORT_ARCHIVE_TIMEOUT_DEFAULT) +
+		     EXPORT_CLAIM_SLACK_SECONDS;
 	int ret;
 
-	memset(res, 0, sizeof(*res));
-	ret = trace_state(ch, hc->trace_id, &state);
-	if (ret)
-		return ret;
-	if (state >= 2) {
-		res->already = true;
-		return 0;
+	memset(c, 0, sizeof(*c));
+	for (;;) {
+		ret = trace_state(ch, trace_id, state);
+		if (ret || *state >= 2)
+			return ret;
+		ret = export_claim_take(ch, trace_id, lease, c);
+		if (ret)
+			break;
+		res->waited = true;
+		if (ch_client_time_left(ch) <= pause.tv_sec) {
+			snprintf(ch->error, sizeof(ch->error),
+				 "trace %s is being stored by another export, "
+				 "not done within the archive's time limit of "
+				 "%ld s",
+				 trace_id, ch->deadline_s);
+			return -ETIMEDOUT;
+		}
+		nanosleep(&pause, NULL);
 	}
+	/* claimed: what the previous holder did is known now */
+	return ret < 0 ? ret : trace_state(ch, trace_id, state);
+}
+
+/* The claimed archive, whole: its partial export first deleted. */
+static int store(struct ch_client *ch, struct fxt_reader *r,
+		 const struct fxt_host_clock *hc,
+		 const struct export_options *opt, struct export_result *res,
+		 uint64_t state)
+{
+	struct export_rows x;
+	int ret;
+
 	if (state == 1) {
 		res->replaced_partial = true;
 		ret = delete_partial(ch, hc->trace_id);
@@ -242,4 +272,31 @@ int export_archive(struct ch_client *ch, struct fxt_reader *r,
 	res->left_out = export_rows_left_out(&x);
 	export_rows_done(&x);
 	return ret ? ret : trace_row(ch, hc, opt->file, res);
+}
+
+int export_archive(struct ch_client *ch, struct fxt_reader *r,
+		   const struct fxt_host_clock *hc,
+		   const struct export_options *opt, struct export_result *res)
+{
+	struct export_claim c;
+	uint64_t state;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = claim(ch, hc->trace_id, &c, res, &state);
+	if (!ret && state >= 2)
+		res->already = true;
+	else if (!ret)
+		ret = store(ch, r, hc, opt, res, state);
+	if (c.generation) {
+		/* ch->error says why the export failed: the release is quiet */
+		struct ch_client quiet;
+
+		if (!ch_client_init_like(&quiet, ch)) {
+			ch_client_set_deadline(&quiet, EXPORT_RELEASE_SECONDS);
+			export_claim_release(&quiet, hc->trace_id, &c);
+		}
+		ch_client_done(&quiet);
+	}
+	return ret;
 }

@@ -78,7 +78,7 @@ int export_sender_start(struct export_sender *s, const struct ch_client *ch)
 	for (i = 0; i < EXPORT_SENDERS; i++) {
 		struct sender_arg *arg = malloc(sizeof(*arg));
 
-		ret = ch_client_init(&s->clients[i], ch->url, ch->database);
+		ret = ch_client_init_like(&s->clients[i], ch);
 		if (ret || !arg) {
 			free(arg);
 			return ret ? ret : -ENOMEM;

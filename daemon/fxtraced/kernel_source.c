@@ -15,6 +15,7 @@
 #include "thread_job.h"
 
 #include "kernel_session.h"
+#include "stacks.h"
 #include "profile_ingest.h"
 
 struct kernel_source {
@@ -23,6 +24,7 @@ struct kernel_source {
 	sd_event_source *io;
 	sd_event_source *mem_timer;	/* kernel:mem's system counters */
 	sd_event_source *map_timer;	/* stacks: processes' new mappings */
+	struct stacks *stacks;	/* kernel:sample, kernel:offcpu */
 	bool paused;		/* streaming: a write failed, the ring fills */
 	struct archive *archive;
 	uint32_t id;
@@ -177,9 +179,8 @@ static int on_map_timer(sd_event_source *s, uint64_t usec, void *userdata)
 {
 	struct kernel_source *ks = userdata;
 
-	if (!kernel_session_follow_mappings(ks->session))
-		return sd_event_source_set_enabled(s, SD_EVENT_OFF);
-	if (sd_event_source_set_time_relative(s, KERNEL_FOLLOW_MAPPINGS_NS / 1000) < 0 ||
+	stacks_follow(ks->stacks);
+	if (sd_event_source_set_time_relative(s, STACKS_FOLLOW_NS / 1000) < 0 ||
 	    sd_event_source_set_enabled(s, SD_EVENT_ON) < 0)
 		log_warning("kernel:sample: new mappings are read at drains only");
 	return 0;
@@ -194,12 +195,11 @@ static int follow_mappings(sd_event *event, struct kernel_source *ks)
 {
 	int r;
 
-	if (!kernel_session_follow_mappings(ks->session))
+	if (!ks->stacks)
 		return 0;
 	r = sd_event_add_time_relative(event, &ks->map_timer, CLOCK_MONOTONIC,
-				       KERNEL_FOLLOW_MAPPINGS_NS / 1000,
-				       KERNEL_FOLLOW_MAPPINGS_NS / 4000, on_map_timer,
-				       ks);
+				       STACKS_FOLLOW_NS / 1000,
+				       STACKS_FOLLOW_NS / 4000, on_map_timer, ks);
 	if (r >= 0)
 		(void)sd_event_source_set_description(ks->map_timer,
 						      "fxt-kernel-mappings");
@@ -316,7 +316,7 @@ static void note_unnamed_frames(const struct kernel_source *ks, char *why,
 			 strerror(-err));
 		note_stacks(text, why, why_len);
 	}
-	err = kernel_session_tracker_error(ks->session);
+	err = stacks_tracker_error(ks->stacks);
 	if (!err)
 		return;
 	paranoid = err == -EACCES || err == -EPERM ? perf_paranoid() : 0;
@@ -370,7 +370,11 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 	ks->archive = cfg->archive;
 	ks->event = event;
 	ks->id = cfg->provider_id;
-	r = kernel_session_open(&ks->session, &session, why, why_len);
+	/* Before capture: mappings are tracked before the first sample. */
+	r = stacks_new(session.events, session.nadopt > 0, &ks->stacks);
+	session.stacks = stacks_hook(ks->stacks);
+	if (r >= 0)
+		r = kernel_session_open(&ks->session, &session, why, why_len);
 	if (r >= 0 && !session.nadopt)
 		r = kernel_session_start(ks->session);
 	if (r >= 0 && cfg->mode == FXT_BUFFERING_STREAMING)
@@ -557,6 +561,8 @@ struct kernel_source *kernel_source_free(struct kernel_source *ks)
 			(void)kernel_session_stop(ks->session);
 		kernel_session_close(ks->session);
 	}
+	/* The session's hook: after it. */
+	stacks_free(ks->stacks);
 	free(ks);
 	return NULL;
 }

@@ -181,10 +181,13 @@ static int openat2_path(int dirfd, const char *path, uint64_t resolve)
 /*
  * An O_PATH handle of the mapped file, and the mountinfo its mount is
  * listed in. Nothing is opened for reading: a device or FIFO put in its
- * place has no side effect yet.
+ * place has no side effect yet. as_owner: this thread has the owner's
+ * rights, and what they may not reach is refused; else (an unprivileged
+ * manager, which may not look into other users' processes) the path is
+ * taken in this process's root with its own rights.
  */
-static int open_handle(const struct proc_open_request *rq, char *mountinfo,
-		       size_t size)
+static int open_handle(const struct proc_open_request *rq, bool as_owner,
+		       char *mountinfo, size_t size)
 {
 	char path[PATH_MAX];
 	_cleanup_close_ int root = -1;
@@ -206,7 +209,7 @@ static int open_handle(const struct proc_open_request *rq, char *mountinfo,
 		}
 		snprintf(mountinfo, size, "%s/%" PRIu32 "/mountinfo", rq->proc,
 			 rq->pid);
-		if (fd >= 0 || fd == -EACCES)
+		if (fd >= 0 || (fd == -EACCES && as_owner))
 			return fd;
 	}
 	snprintf(mountinfo, size, "/proc/self/mountinfo");
@@ -285,7 +288,7 @@ int proc_open_mapped(const struct proc_open_request *rq)
 	r = creds_enter(rq->owner, &saved);
 	if (r < 0)
 		return r;
-	handle = open_handle(rq, mountinfo, sizeof(mountinfo));
+	handle = open_handle(rq, saved.switched, mountinfo, sizeof(mountinfo));
 	creds_leave(&saved);
 	if (handle < 0)
 		return handle;

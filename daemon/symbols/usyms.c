@@ -64,7 +64,7 @@ struct usyms_file {
 	Dwfl_Module *mod;
 	struct usyms_symtab symtab; /* built at the first lookup */
 	bool symtab_built;
-	uint64_t section_bytes; /* what libdwfl may read of it */
+	uint64_t section_bytes; /* what libdwfl may read of it, and our table */
 	bool dwarf_ok; /* its DWARF within the bounds: .debug_frame read */
 	uint64_t last_use;
 };
@@ -85,7 +85,7 @@ struct usyms {
 	struct arena_chunk *arena;
 	struct mount_table *mounts;
 	struct usyms_budget budget;
-	uint64_t bytes_open; /* the open files' section_bytes and tables */
+	uint64_t bytes_open; /* the open files' section_bytes */
 	struct usyms_stats st;
 };
 
@@ -115,7 +115,7 @@ static void file_close(struct usyms *u, struct usyms_file *f)
 {
 	if (!f->dwfl)
 		return;
-	u->bytes_open -= f->section_bytes + f->symtab.n * sizeof(*f->symtab.syms);
+	u->bytes_open -= f->section_bytes;
 	usyms_symtab_clear(&f->symtab);
 	f->symtab_built = false;
 	dwfl_end(f->dwfl);
@@ -430,6 +430,16 @@ static bool section_read(const GElf_Shdr *sh, const char *name)
 			!strcmp(name, ".gnu_debugdata"));
 }
 
+/* What usyms_symtab_build() may hold of a symbol table sh: a usyms_sym
+ * per entry (a debug file's table comes on top, if one is found).
+ */
+static uint64_t table_bytes(const GElf_Shdr *sh)
+{
+	if (sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM)
+		return 0;
+	return sh->sh_size / sizeof(Elf64_Sym) * sizeof(struct usyms_sym);
+}
+
 /* DWARF, which libdw reads whole once .debug_frame is asked for. */
 static bool section_dwarf(const char *name)
 {
@@ -473,7 +483,7 @@ static int section_bytes(struct usyms_file *f, Elf *elf, uint64_t size)
 			continue;
 		}
 		if (symbols)
-			f->section_bytes += sh->sh_size;
+			f->section_bytes += sh->sh_size + table_bytes(sh);
 		else
 			dwarf += sh->sh_size;
 	}
@@ -697,7 +707,6 @@ static int file_symtab(struct usyms *u, struct usyms_file *f)
 	if (r < 0)
 		return r;
 	f->symtab_built = true;
-	u->bytes_open += f->symtab.n * sizeof(*f->symtab.syms);
 	return 0;
 }
 

@@ -157,12 +157,16 @@ done
 wait $STOP || fail "big: $(cat "$T/big.stop")"
 t1=$(date +%s%N)
 c1=$(cpu)
+took=$(((t1 - t0) / 1000000))
 echo "big: $answers status answers during the stop, the slowest in $slowest ms"
-# A hang catcher, not a timing: naming takes seconds, status milliseconds.
-[ "$slowest" -lt 2000 ] || fail "big: status waited $slowest ms for the stop"
+# Not a timing: a status that waited for the names would wait about as
+# long as the stop; one served meanwhile, a fraction of it, and several
+# are answered.
+[ "$answers" -ge 3 ] && [ $((slowest * 2)) -lt "$took" ] ||
+	fail "big: $answers status answers, the slowest in $slowest ms, during a stop of $took ms"
 after=$(hwm)
 grow=$(((after - before) / 1024))
-echo "big: stop took $(((t1 - t0) / 1000000)) ms ($(((c1 - c0) * 1000 / $(getconf CLK_TCK))) ms of the manager's CPU), manager peak +$grow MB ($before -> $after kB)"
+echo "big: stop took $took ms ($(((c1 - c0) * 1000 / $(getconf CLK_TCK))) ms of the manager's CPU), manager peak +$grow MB ($before -> $after kB)"
 [ "$grow" -lt 256 ] || fail "big: the manager grew by $grow MB"
 "$TRACECTL" dump --strict "$T/big.fxt" >"$T/big.dump" 2>&1 ||
 	fail "big: tracectl dump --strict"

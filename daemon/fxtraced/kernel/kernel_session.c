@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include <fxt/fxt_sched_uapi.h>
+#include <fxt/ksample.h>
 #include <fxt/kdev.h>
 #include <fxt/kirq.h>
 #include <fxt/ksyscall.h>
@@ -23,7 +24,6 @@
 #include "kernel_config.h"
 #include "kernel_merge.h"
 #include "kernel_names.h"
-#include "kernel_profile.h"
 #include "kernel_rss.h"
 #include "kernel_sysmem.h"
 #include "kernel_session.h"
@@ -50,8 +50,9 @@ struct kernel_session {
 	struct kernel_sysmem sysmem;
 	bool mem_selected;	/* and this kernel has it */
 	/* kernel:sample, kernel:offcpu: raw records become the archive's */
-	struct kernel_profile *profile;
-	uint64_t profile_lost;	/* raw records with no ingest to take them */
+	struct kernel_stacks_hook stacks;
+	void *stacks_sink;	/* the trace's, once started */
+	uint64_t profile_lost;	/* raw records with no sink to take them */
 	bool started;
 	bool preamble_written;
 };
@@ -60,7 +61,8 @@ struct kernel_session {
 struct kernel_out {
 	kernel_write_fn write;
 	void *ctx;
-	struct profile_ingest *profile;	/* where raw stack records go */
+	const struct kernel_stacks_hook *stacks;
+	void *sink;	/* where raw stack records go: NULL, lost */
 	uint64_t *profile_lost;
 	size_t len;
 	uint64_t buf[KERNEL_OUT_BYTES / FXT_WORD_BYTES];
@@ -321,6 +323,15 @@ static void close_adopted(const struct kernel_session_config *cfg)
 }
 
 static int dump_names(struct kernel_session *ks);
+
+/* The trace's stack sink, once, before the first sample can be taken. */
+static int stacks_sink_open(struct kernel_session *ks)
+{
+	if (!ks->stacks.ops || ks->stacks_sink ||
+	    !(ks->cfg.events & FXT_SCHED_EV_STACKS))
+		return 0;
+	return ks->stacks.ops->sink(ks->stacks.ctx, false, &ks->stacks_sink);
+}
 static bool mem_selected(const struct kernel_session *ks);
 
 /* The clock of the kernel side's records; 0 if unreadable. */
@@ -346,6 +357,7 @@ int kernel_session_open(struct kernel_session **out,
 		return -ENOMEM;
 	}
 	ks->cfg = *cfg;
+	ks->stacks = cfg->stacks;
 	if (!ks->cfg.events)
 		ks->cfg.events = kernel_categories_default();
 	/*
@@ -376,7 +388,7 @@ int kernel_session_open(struct kernel_session **out,
 		ks->mem_selected = mem_selected(ks);
 	ks->started = cfg->nadopt && !err;
 	if (ks->started)
-		err = kernel_profile_new(ks->cfg.events, true, &ks->profile);
+		err = stacks_sink_open(ks);
 	if (ks->started && !err)
 		err = dump_names(ks);
 	if (err) {
@@ -456,10 +468,7 @@ int kernel_session_start(struct kernel_session *ks)
 
 	if (ks->started)
 		return -EALREADY;
-	/* Mappings tracked before the first sample can be taken. */
-	err = ks->profile ? 0 :
-			    kernel_profile_new(ks->cfg.events, false,
-					       &ks->profile);
+	err = stacks_sink_open(ks);
 	if (!err)
 		err = ks->ops->start(ks->state);
 	if (err)
@@ -517,11 +526,6 @@ uint64_t kernel_session_latency_exceeded(const struct kernel_session *ks)
 	return sum;
 }
 
-bool kernel_session_follow_mappings(struct kernel_session *ks)
-{
-	return ks->started && kernel_profile_follow(ks->profile);
-}
-
 int kernel_session_event_fd(const struct kernel_session *ks)
 {
 	return ks->ops->event_fd ? ks->ops->event_fd(ks->state) : -1;
@@ -555,27 +559,35 @@ static int out_put(void *ctx, const uint64_t *rec, size_t words)
 	return 0;
 }
 
-/* Every record on its way out: raw stack records are taken apart here. */
+/* Every record on its way out: raw stack records leave by the hook. */
 static int out_emit(void *ctx, const uint64_t *rec, size_t words)
 {
 	struct kernel_out *o = ctx;
-	int err;
 
-	if (kernel_profile_filter(o->profile, rec, words, out_put, o,
-				  o->profile_lost, &err))
-		return err;
-	return out_put(ctx, rec, words);
+	if (words < 2 || !fxt_ksample_is(rec[0], rec[1]))
+		return out_put(ctx, rec, words);
+	if (!o->sink) {
+		(*o->profile_lost)++;
+		return 0;
+	}
+	return o->stacks->ops->record(o->sink, rec, words, out_put, o);
 }
 
 static void out_init(struct kernel_out *o, struct kernel_session *ks,
-		     kernel_write_fn write, void *ctx,
-		     struct profile_ingest *profile)
+		     kernel_write_fn write, void *ctx, void *sink)
 {
 	o->write = write;
 	o->ctx = ctx;
 	o->len = 0;
-	o->profile = profile;
+	o->stacks = &ks->stacks;
+	o->sink = sink;
 	o->profile_lost = &ks->profile_lost;
+}
+
+static void stacks_refresh(struct kernel_session *ks)
+{
+	if (ks->stacks.ops)
+		ks->stacks.ops->refresh(ks->stacks.ctx);
 }
 
 /* Thread "swapper/<cpu>" of process 0: the idle task of each CPU. */
@@ -712,8 +724,8 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 
 	if (!o)
 		return -ENOMEM;
-	out_init(o, ks, write, ctx, kernel_profile_ingest(ks->profile));
-	kernel_profile_refresh(ks->profile);
+	out_init(o, ks, write, ctx, ks->stacks_sink);
+	stacks_refresh(ks);
 	if (!ks->preamble_written) {
 		err = write_preamble(ks, o);
 		ks->preamble_written = !err;
@@ -731,24 +743,23 @@ int kernel_session_drain(struct kernel_session *ks, kernel_write_fn write,
 
 bool kernel_session_names_pending(const struct kernel_session *ks)
 {
-	return !ks->started && kernel_profile_ingest(ks->profile);
+	return !ks->started && ks->stacks_sink;
 }
 
 int kernel_session_write_names(struct kernel_session *ks,
 			       kernel_write_fn write, void *ctx)
 {
-	struct profile_ingest *p = kernel_profile_ingest(ks->profile);
 	struct kernel_out *o;
 	int err;
 
-	if (ks->started || !p)
+	if (ks->started || !ks->stacks_sink)
 		return 0;
 	o = malloc(sizeof(*o));
 	if (!o)
 		return -ENOMEM;
 	out_init(o, ks, write, ctx, NULL);
-	kernel_profile_finishing(ks->profile);
-	err = profile_ingest_finish(p, out_put, o);
+	err = ks->stacks.ops->finish(ks->stacks.ctx, ks->stacks_sink, out_put,
+				     o);
 	if (!err)
 		err = out_flush(o);
 	free(o);
@@ -825,7 +836,7 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	struct kernel_names names = { 0 };
 	struct peeked_cpu *cpus = NULL;
 	struct kernel_merge *merge = NULL;
-	struct profile_ingest *profile = NULL;
+	void *profile = NULL;
 	struct kernel_out *o = NULL;
 	int err;
 
@@ -840,7 +851,9 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	if (err == -ENOMEM)
 		goto out;
 	/* Its own tables: the snapshot is read without the archive. */
-	err = kernel_profile_snapshot_ingest(ks->profile, &profile);
+	err = ks->stacks.ops ? ks->stacks.ops->sink(ks->stacks.ctx, true,
+						    &profile) :
+			       0;
 	if (err)
 		goto out;
 	err = -ENOMEM;
@@ -849,7 +862,7 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	if (!o || !merge)
 		goto out;
 	out_init(o, ks, write, ctx, profile);
-	kernel_profile_refresh(ks->profile);
+	stacks_refresh(ks);
 	err = write_preamble(ks, o);
 	if (!err)
 		err = out_flush(o);
@@ -858,14 +871,13 @@ int kernel_session_snapshot(struct kernel_session *ks, kernel_write_fn write,
 	if (!err)
 		err = kernel_merge_run(merge, peeked_read_cpu, cpus, out_emit, o,
 				       UINT64_MAX, UINT64_MAX);
-	if (!err && profile) {
-		kernel_profile_finishing(ks->profile);
-		err = profile_ingest_finish(profile, out_put, o);
-	}
+	if (!err && profile)
+		err = ks->stacks.ops->finish(ks->stacks.ctx, profile, out_put, o);
 	if (!err)
 		err = out_flush(o);
 out:
-	profile_ingest_free(profile);
+	if (profile)
+		ks->stacks.ops->sink_free(ks->stacks.ctx, profile);
 	free(o);
 	kernel_merge_free(merge);
 	kernel_names_free(&names);
@@ -897,17 +909,14 @@ void kernel_session_stats(const struct kernel_session *ks,
 	st->bytes += ks->name_bytes;
 	st->dropped += kernel_merge_malformed(ks->merge);
 	st->dropped += ks->profile_lost;
-	kernel_profile_add_stats(ks->profile, st);
+	if (ks->stacks.ops)
+		ks->stacks.ops->add_stats(ks->stacks.ctx, st);
 }
 
 int kernel_session_ksyms_error(const struct kernel_session *ks)
 {
-	return kernel_profile_ksyms_error(ks->profile);
-}
-
-int kernel_session_tracker_error(const struct kernel_session *ks)
-{
-	return kernel_profile_tracker_error(ks->profile);
+	return ks->stacks.ops ? ks->stacks.ops->ksyms_error(ks->stacks.ctx) :
+				0;
 }
 
 size_t kernel_session_category_stats(const struct kernel_session *ks,
@@ -923,7 +932,8 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 	st.event_records[FXT_SCHED_EV_BIT_MEM] +=
 		ks->rss_records + ks->sysmem.records;
 	st.event_dropped[FXT_SCHED_EV_BIT_MEM] += ks->sysmem.dropped;
-	kernel_profile_add_stats(ks->profile, &st);
+	if (ks->stacks.ops)
+		ks->stacks.ops->add_stats(ks->stacks.ctx, &st);
 	for (i = 0; i < KERNEL_NCATEGORIES && n < max; i++) {
 		const struct kernel_category *c = &kernel_categories[i];
 		struct kernel_category_stats *cs = &out[n];
@@ -956,7 +966,6 @@ void kernel_session_close(struct kernel_session *ks)
 	if (ks->state)
 		ks->ops->close(ks->state);
 	kernel_merge_free(ks->merge);
-	kernel_profile_free(ks->profile);
 	kernel_names_free(&ks->names);
 	kernel_names_free(&ks->rss);
 	kernel_sysmem_free(&ks->sysmem);

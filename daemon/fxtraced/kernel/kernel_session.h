@@ -45,6 +45,41 @@ struct kernel_kept_fd {
 /* Descriptors one capture keeps at most (a ring, globals, 2 per program). */
 #define KERNEL_KEPT_FDS_MAX 64u
 
+struct kernel_session_stats;
+
+/*
+ * Where the raw stack records of kernel:sample and kernel:offcpu go
+ * (include/fxt/ksample.h, every word named there): the stack side
+ * (daemon/fxtraced/stacks/) implements it and capture only calls it, so
+ * no raw record, and no kernel address in one, passes capture by another
+ * road. A sink takes one stream of records: the trace's own, or a
+ * snapshot's, which has its own tables.
+ */
+typedef int (*kernel_emit_fn)(void *ctx, const uint64_t *rec, size_t words);
+
+struct kernel_stacks_ops {
+	/* The trace's sink (snapshot false), or a new one (free it). */
+	int (*sink)(void *ctx, bool snapshot, void **ret);
+	void (*sink_free)(void *ctx, void *sink);
+	/* A raw stack record, written through emit in the archive's form. */
+	int (*record)(void *sink, const uint64_t *rec, size_t words,
+		      kernel_emit_fn emit, void *emit_ctx);
+	/* The end of a sink's stream: names, Perfetto's blobs. Once. */
+	int (*finish)(void *ctx, void *sink, kernel_emit_fn emit,
+		      void *emit_ctx);
+	/* Before each drain of the rings. */
+	void (*refresh)(void *ctx);
+	/* Samples written and lost, added to the session's counters. */
+	void (*add_stats)(void *ctx, struct kernel_session_stats *st);
+	/* 0, or why kernel frames are "[kernel]". */
+	int (*ksyms_error)(void *ctx);
+};
+
+struct kernel_stacks_hook {
+	const struct kernel_stacks_ops *ops; /* NULL: raw records are lost */
+	void *ctx;
+};
+
 struct kernel_session_config {
 	enum kernel_backend_choice backend;
 	enum fxt_buffering_mode mode;
@@ -69,6 +104,8 @@ struct kernel_session_config {
 	 */
 	const struct kernel_kept_fd *adopt_fds;
 	size_t nadopt;
+	/* With kernel:sample or kernel:offcpu; outlives the session. */
+	struct kernel_stacks_hook stacks;
 };
 
 struct kernel_session_stats {
@@ -172,20 +209,13 @@ int kernel_session_event_fd(const struct kernel_session *ks);
 bool kernel_session_names_pending(const struct kernel_session *ks);
 
 /*
- * Writes them: it reads ELF files (bounded in time, KERNEL_PROFILE_
- * SYMBOLS_NS), so it may run on a thread of its own while nothing else
- * touches ks. Once.
+ * Writes them (the hook's finish): it reads ELF files, so it may run on a
+ * thread of its own while nothing else touches ks. Once.
  */
 int kernel_session_write_names(struct kernel_session *ks,
 			       kernel_write_fn write, void *ctx);
 
-/*
- * With stack samples: the processes' new mappings read, their files
- * opened while the processes live (every KERNEL_FOLLOW_MAPPINGS_NS,
- * between drains). false: nothing to follow, no need to call again.
- */
-#define KERNEL_FOLLOW_MAPPINGS_NS 100000000ull
-bool kernel_session_follow_mappings(struct kernel_session *ks);
+
 /*
  * Writes what the kernel side holds, every CPU merged in timestamp order,
  * names before the records that use them. The first call starts with the
@@ -224,8 +254,6 @@ struct kernel_category_stats {
  * kernel.perf_event_paranoid > 1), else why it could not be read.
  */
 int kernel_session_ksyms_error(const struct kernel_session *ks);
-/* 0, or why user frames of programs mapped while tracing are "[unknown]". */
-int kernel_session_tracker_error(const struct kernel_session *ks);
 
 /* The selected categories' counts, at most max; returns how many. */
 size_t kernel_session_category_stats(const struct kernel_session *ks,

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A trace's stack samples (kernel:sample, kernel:offcpu), beside kernel
+ * capture: the sources that resolve them (kallsyms, each process's
+ * mappings, the files' symbols: profile_sources.h) and the ingest that
+ * turns the rings' raw records into the archive's form
+ * (profile_ingest.h). Capture hands raw records over through the hook
+ * (struct kernel_stacks_hook, kernel_session.h) and never sees what
+ * becomes of them; the manager's kernel_source.c owns both and wires
+ * them, and follows new mappings (stacks_follow()) between drains.
+ */
+#ifndef FXT_STACKS_H
+#define FXT_STACKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernel_session.h"
+
+struct stacks;
+
+/*
+ * For events (FXT_SCHED_EV_*): *ret NULL without stack categories.
+ * adopted: a trace taken over from a manager that died, whose ids are in
+ * the archive already: ours are of another generation. The mapping
+ * tracker starts here: before the first sample can be taken.
+ */
+int stacks_new(uint32_t events, bool adopted, struct stacks **ret);
+void stacks_free(struct stacks *s);
+
+/* What capture calls (s must outlive the session). */
+struct kernel_stacks_hook stacks_hook(struct stacks *s);
+
+/*
+ * The processes' new mappings read, their files opened while the
+ * processes live: every STACKS_FOLLOW_NS, between drains.
+ */
+#define STACKS_FOLLOW_NS 100000000ull
+void stacks_follow(struct stacks *s);
+
+/*
+ * The end's names (a stop, a snapshot) are looked up for this long at
+ * most; frames left are unnamed, counted (files_over_budget).
+ */
+#define STACKS_SYMBOLS_NS 5000000000ull
+
+/* 0, or why user frames of programs mapped while tracing are "[unknown]". */
+int stacks_tracker_error(const struct stacks *s);
+
+#endif /* FXT_STACKS_H */

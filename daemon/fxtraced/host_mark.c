@@ -9,6 +9,7 @@
 
 #include "archive.h"
 #include "fxt_writer.h"
+#include "host_clock_write.h"
 #include "host_mark.h"
 #include "trace_id.h"
 
@@ -82,20 +83,6 @@ static void host_identity_read(struct host_identity *h)
 		memset(&h->uts, 0, sizeof(h->uts));
 }
 
-static struct fxt_writer_event instant(const char *name, uint64_t ts,
-				       const struct fxt_arg_in *args,
-				       unsigned int nargs)
-{
-	return (struct fxt_writer_event){
-		.ts = ts,
-		.thread = fxt_wthread(0, 0),
-		.category = fxt_wstr(FXT_HOST_CLOCK_CATEGORY),
-		.name = fxt_wstr(name),
-		.args = args,
-		.nargs = nargs,
-	};
-}
-
 static struct fxt_writer_str uts_field(const char *field)
 {
 	return fxt_wstr_len(field, strnlen(field, FXT_HOST_NAME_MAX));
@@ -104,38 +91,15 @@ static struct fxt_writer_str uts_field(const char *field)
 static int write_host(struct fxt_writer *w, const struct host_identity *h,
 		      const char *trace_id, uint64_t ts)
 {
-	const struct fxt_arg_in args[] = {
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_MACHINE_ID),
-				fxt_wstr(h->machine_id)),
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_BOOT_ID),
-				fxt_wstr(h->boot_id)),
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_HOSTNAME),
-				uts_field(h->uts.nodename)),
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_KERNEL),
-				uts_field(h->uts.release)),
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_TRACE_ID),
-				fxt_wstr(trace_id)),
+	const struct fxt_host_fields f = {
+		.machine_id = fxt_wstr(h->machine_id),
+		.boot_id = fxt_wstr(h->boot_id),
+		.hostname = uts_field(h->uts.nodename),
+		.kernel = uts_field(h->uts.release),
+		.trace_id = fxt_wstr(trace_id),
 	};
-	const struct fxt_writer_event ev = instant(FXT_HOST_NAME, ts, args, 5);
 
-	return fxt_write_instant(w, &ev, FXT_SCOPE_THREAD);
-}
-
-static int write_clock(struct fxt_writer *w, const char *at,
-		       const struct fxt_clock_reading *c)
-{
-	const struct fxt_arg_in args[] = {
-		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_BOOTTIME), c->boottime),
-		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_MONOTONIC),
-				c->monotonic),
-		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_REALTIME), c->realtime),
-		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_ERROR_NS), c->error_ns),
-		fxt_warg_string(fxt_wstr(FXT_CLOCK_ARG_AT), fxt_wstr(at)),
-	};
-	const struct fxt_writer_event ev =
-		instant(FXT_CLOCK_NAME, c->boottime, args, 5);
-
-	return fxt_write_instant(w, &ev, FXT_SCOPE_THREAD);
+	return fxt_host_write(w, &f, ts);
 }
 
 /* w's records into a section of provider id, committed. */
@@ -178,7 +142,7 @@ int host_mark_start(struct archive *a, uint32_t id, const char *trace_id,
 	host_identity_read(&h);
 	fxt_writer_init(&w);
 	(void)write_host(&w, &h, trace_id, start->boottime);
-	(void)write_clock(&w, FXT_CLOCK_AT_START, start);
+	(void)fxt_clock_write(&w, FXT_CLOCK_AT_START, start);
 	r = write_section(a, id, &w);
 	fxt_writer_release(&w);
 	return r;
@@ -192,7 +156,7 @@ int host_mark_stop(struct archive *a, uint32_t id)
 
 	host_clock_read(&stop);
 	fxt_writer_init(&w);
-	(void)write_clock(&w, FXT_CLOCK_AT_STOP, &stop);
+	(void)fxt_clock_write(&w, FXT_CLOCK_AT_STOP, &stop);
 	r = write_section(a, id, &w);
 	fxt_writer_release(&w);
 	return r;

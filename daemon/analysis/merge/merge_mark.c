@@ -2,58 +2,24 @@
 /* The merged archive's own records: see merge_mark.h. */
 #include <string.h>
 
+#include "host_clock_write.h"
 #include "merge_mark.h"
 
 #define NS_PER_SECOND 1000000000ull
-
-static int instant(struct fxt_writer *w, const char *name, uint64_t ts,
-		   const struct fxt_arg_in *args, unsigned int nargs)
-{
-	const struct fxt_writer_event ev = {
-		.ts = ts,
-		.thread = fxt_wthread(0, 0),
-		.category = fxt_wstr(FXT_HOST_CLOCK_CATEGORY),
-		.name = fxt_wstr(name),
-		.args = args,
-		.nargs = nargs,
-	};
-
-	return fxt_write_instant(w, &ev, FXT_SCOPE_THREAD);
-}
 
 /* The first input's identity, the merge's trace id. */
 static int write_host(struct fxt_writer *w, const struct fxt_host_clock *hc,
 		      const char *trace_id, uint64_t ts)
 {
-	const struct fxt_arg_in args[] = {
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_MACHINE_ID),
-				fxt_wstr(hc->machine_id)),
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_BOOT_ID),
-				fxt_wstr(hc->boot_id)),
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_HOSTNAME),
-				fxt_wstr(hc->hostname)),
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_KERNEL),
-				fxt_wstr(hc->kernel)),
-		fxt_warg_string(fxt_wstr(FXT_HOST_ARG_TRACE_ID),
-				fxt_wstr(trace_id)),
+	const struct fxt_host_fields f = {
+		.machine_id = fxt_wstr(hc->machine_id),
+		.boot_id = fxt_wstr(hc->boot_id),
+		.hostname = fxt_wstr(hc->hostname),
+		.kernel = fxt_wstr(hc->kernel),
+		.trace_id = fxt_wstr(trace_id),
 	};
 
-	return instant(w, FXT_HOST_NAME, ts, args, 5);
-}
-
-static int write_clock(struct fxt_writer *w, const char *at,
-		       const struct fxt_clock_reading *c)
-{
-	const struct fxt_arg_in args[] = {
-		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_BOOTTIME), c->boottime),
-		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_MONOTONIC),
-				c->monotonic),
-		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_REALTIME), c->realtime),
-		fxt_warg_uint64(fxt_wstr(FXT_CLOCK_ARG_ERROR_NS), c->error_ns),
-		fxt_warg_string(fxt_wstr(FXT_CLOCK_ARG_AT), fxt_wstr(at)),
-	};
-
-	return instant(w, FXT_CLOCK_NAME, c->boottime, args, 5);
+	return fxt_host_write(w, &f, ts);
 }
 
 static int write_input(struct fxt_writer *w, const struct merge_host *h,
@@ -66,7 +32,7 @@ static int write_input(struct fxt_writer *w, const struct merge_host *h,
 				fxt_wstr(h->hc.trace_id)),
 	};
 
-	return instant(w, FXT_MERGE_NAME, ts, args, 2);
+	return fxt_host_write_instant(w, FXT_MERGE_NAME, ts, args, 2);
 }
 
 int merge_out_mark(struct merge_out *o, const struct merge_host *hosts,
@@ -86,9 +52,9 @@ int merge_out_mark(struct merge_out *o, const struct merge_host *hosts,
 	      fxt_write_init(&o->w, NS_PER_SECOND) ?:
 	      write_host(&o->w, hc, trace_id ? trace_id : "", ts);
 	if (!ret && hc->has_start)
-		ret = write_clock(&o->w, FXT_CLOCK_AT_START, &hc->start);
+		ret = fxt_clock_write(&o->w, FXT_CLOCK_AT_START, &hc->start);
 	if (!ret && hc->has_stop)
-		ret = write_clock(&o->w, FXT_CLOCK_AT_STOP, &hc->stop);
+		ret = fxt_clock_write(&o->w, FXT_CLOCK_AT_STOP, &hc->stop);
 	for (i = 0; !ret && i < n; i++)
 		ret = write_input(&o->w, &hosts[i], ts);
 	return ret;

@@ -258,11 +258,16 @@ static int frame_new(struct profile_ingest *p, uint32_t id, uint8_t kind,
 	return frame_write(p, id, emit, ctx);
 }
 
-static int kernel_frame(struct profile_ingest *p, uint64_t pc,
-			profile_emit_fn emit, void *ctx, uint32_t *id)
+/*
+ * The kernel frame of key (a pc, or KERNEL_HIDDEN_KEY): interned, and
+ * when new named from kallsyms (named false: "[kernel]", no offset).
+ */
+static int kernel_frame_keyed(struct profile_ingest *p, uint64_t key,
+			      bool named, profile_emit_fn emit, void *ctx,
+			      uint32_t *id)
 {
 	struct frame_key k = { .kind = FXT_STACKS_FRAME_KERNEL,
-			       .pc_or_addr = pc };
+			       .pc_or_addr = key };
 	const char *name = FXT_STACKS_KERNEL_UNKNOWN;
 	uint64_t off = 0;
 	int added, err;
@@ -272,7 +277,7 @@ static int kernel_frame(struct profile_ingest *p, uint64_t pc,
 		err = profile_intern_get(&p->frames, &k, sizeof(k), id, &added);
 	if (err || !added)
 		return err;
-	if (p->r.kernel_lookup(p->r.ctx, pc, &name, &off)) {
+	if (named && p->r.kernel_lookup(p->r.ctx, key, &name, &off)) {
 		name = FXT_STACKS_KERNEL_UNKNOWN;
 		off = 0;
 	}
@@ -280,23 +285,14 @@ static int kernel_frame(struct profile_ingest *p, uint64_t pc,
 			 ctx);
 }
 
-/* The one "[kernel]" frame of kernel addresses met in user stacks. */
-static int kernel_frame_hidden(struct profile_ingest *p, profile_emit_fn emit,
-			       void *ctx, uint32_t *id)
+static int kernel_frame(struct profile_ingest *p, uint64_t pc,
+			profile_emit_fn emit, void *ctx, uint32_t *id)
 {
-	/* A key no kernel pc has: user-half, with the kernel kind. */
-	struct frame_key k = { .kind = FXT_STACKS_FRAME_KERNEL,
-			       .pc_or_addr = PROFILE_KERNEL_HALF - 1 };
-	int added, err;
-
-	err = frame_reserve(p);
-	if (!err)
-		err = profile_intern_get(&p->frames, &k, sizeof(k), id, &added);
-	if (err || !added)
-		return err;
-	return frame_new(p, *id, FXT_STACKS_FRAME_KERNEL, 0, 0,
-			 FXT_STACKS_KERNEL_UNKNOWN, emit, ctx);
+	return kernel_frame_keyed(p, pc, true, emit, ctx, id);
 }
+
+/* The one key of kernel addresses met in user stacks: no kernel pc. */
+#define KERNEL_HIDDEN_KEY (PROFILE_KERNEL_HALF - 1)
 
 /*
  * The frame of user pc; for the leaf (caller not NULL), *caller is set
@@ -319,7 +315,8 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 	 * kernel's text is.
 	 */
 	if (pc >= PROFILE_KERNEL_HALF)
-		return kernel_frame_hidden(p, emit, ctx, id);
+		return kernel_frame_keyed(p, KERNEL_HIDDEN_KEY, false, emit,
+					  ctx, id);
 	if (!p->r.user_find(p->r.ctx, (uint32_t)s->pid, pc, s->ts, &hit) &&
 	    hit.path) {
 		err = mapping_id(p, &hit, emit, ctx, &k.mapping);

@@ -155,7 +155,7 @@ static void test_hostile_times(void **state)
 	write_event(&w, FXT_EVENT_INSTANT, UINT64_MAX >> 4, 0);
 	r = fxt_reader_open_mem(fxt_writer_data(&w), fxt_writer_size(&w), NULL);
 	assert_non_null(r);
-	export_rows_init(&x, &hc);
+	export_rows_init(&x, &hc, NULL);
 	while (fxt_reader_next(r, &rec) > 0)
 		assert_int_equal(export_rows_record(&x, &rec), 0);
 	assert_int_equal(x.count[EXPORT_SLICES], 1);

@@ -118,7 +118,31 @@ int fxt_host_merge_take(struct fxt_merge_input *in,
 	return 1;
 }
 
+int fxt_host_merge_cpus_take(struct fxt_merge_cpus *c,
+			     const struct fxt_record *rec)
+{
+	const struct fxt_arg *base, *cpus;
+
+	if (!is_manager_instant(rec) ||
+	    !fxt_str_is(rec->event.name, FXT_MERGE_CPUS_NAME))
+		return 0;
+	copy_field(c->host, sizeof(c->host), rec, FXT_MERGE_ARG_HOST);
+	base = arg_of(rec, FXT_MERGE_ARG_CPU_BASE, FXT_ARG_UINT64);
+	cpus = arg_of(rec, FXT_MERGE_ARG_CPUS, FXT_ARG_UINT64);
+	c->cpu_base = base && cpus ? base->value.u64 : 0;
+	c->cpus = base && cpus ? cpus->value.u64 : 0;
+	return 1;
+}
+
 int fxt_host_clock_scan(const char *path, struct fxt_host_clock *hc)
+{
+	return fxt_host_clock_scan_with(path, hc, NULL, NULL);
+}
+
+int fxt_host_clock_scan_with(const char *path, struct fxt_host_clock *hc,
+			     int (*also)(void *ctx,
+					 const struct fxt_record *rec),
+			     void *ctx)
 {
 	const struct fxt_reader_options opt = {
 		.expect_magic = true,
@@ -138,9 +162,12 @@ int fxt_host_clock_scan(const char *path, struct fxt_host_clock *hc)
 		close(fd);
 		return -ENOMEM;
 	}
-	while ((r = fxt_reader_next(reader, &rec)) > 0)
+	while ((r = fxt_reader_next(reader, &rec)) > 0) {
 		if (fxt_host_clock_take(hc, &rec))
 			found = true;
+		else if (also && (r = also(ctx, &rec)) < 0)
+			break;
+	}
 	if (!r && fxt_reader_not_fxt(reader))
 		r = -EBADMSG;
 	fxt_reader_close(reader);

@@ -39,6 +39,12 @@ struct fxt_merge_input {
 	char trace_id[FXT_HOST_TRACE_ID_LEN + 1];
 };
 
+/* An input's CPUs in a merge, as its "merge_cpus" record says. */
+struct fxt_merge_cpus {
+	char host[FXT_MERGE_HOST_LEN_MAX + 1];
+	uint64_t cpu_base, cpus;
+};
+
 /*
  * 1 if rec (a record of the reader) was a host or clock record of the
  * manager's provider (taken into hc), 0 if not. The first host record
@@ -53,10 +59,24 @@ int fxt_host_clock_take(struct fxt_host_clock *hc,
 int fxt_host_merge_take(struct fxt_merge_input *in,
 			const struct fxt_record *rec);
 /*
+ * 1 if rec was a "merge_cpus" record of the manager's provider (taken
+ * into c; 0 CPUs when a number is missing), 0 if not.
+ */
+int fxt_host_merge_cpus_take(struct fxt_merge_cpus *c,
+			     const struct fxt_record *rec);
+/*
  * Reads the whole archive at path into hc (zeroed first): 0, -ENODATA if
  * it has no host or clock record, -EBADMSG if it is not FXT, or -errno.
  */
 int fxt_host_clock_scan(const char *path, struct fxt_host_clock *hc);
+/*
+ * fxt_host_clock_scan() that also hands every record to also(ctx, rec)
+ * (when not NULL), which returns 0 or a -errno that ends the scan.
+ */
+int fxt_host_clock_scan_with(const char *path, struct fxt_host_clock *hc,
+			     int (*also)(void *ctx,
+					 const struct fxt_record *rec),
+			     void *ctx);
 
 /*
  * ns of the archive's trace clock (BOOTTIME) to ns of REALTIME and back:

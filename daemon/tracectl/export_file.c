@@ -10,15 +10,21 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "cmd_export.h"
 #include "export_archive.h"
+#include "export_hosts.h"
 #include "host_clock.h"
 #include "tracectl_input.h"
 
-/* The archive's host and clock, which place it in the fleet: 0 or -errno. */
-static int archive_host(const char *path, struct fxt_host_clock *hc)
+/*
+ * The archive's host and clock, which place it in the fleet, and a merged
+ * archive's inputs: 0 or -errno.
+ */
+static int archive_host(const char *path, struct fxt_host_clock *hc,
+			struct export_hosts *hosts)
 {
-	int ret = fxt_host_clock_scan(path, hc);
+	int ret = fxt_host_clock_scan_with(path, hc, export_hosts_take, hosts);
 
 	if (ret == -ENODATA || (!ret && (!hc->has_host || !hc->has_start))) {
 		fprintf(stderr, "tracectl export: %s: no host and clock records "
@@ -83,13 +89,15 @@ static void say_stored(const char *path, const struct fxt_host_clock *hc,
 }
 
 static int export_input(struct exporter *e, const char *path,
-			const struct fxt_host_clock *hc)
+			const struct fxt_host_clock *hc,
+			const struct export_hosts *hosts)
 {
 	struct tracectl_input_options iopt = {
 		.max_large_record_bytes = TRACECTL_SUMMARY_LARGE_RECORD_MAX,
 	};
 	struct export_options opt = {
 		.chunk_bytes = e->chunk_bytes,
+		.hosts = hosts,
 		.progress = tracectl_input_progress,
 	};
 	struct export_result res;
@@ -118,6 +126,7 @@ static int export_input(struct exporter *e, const char *path,
 
 int export_file(struct exporter *e, const char *path)
 {
+	_cleanup_(export_hosts_free) struct export_hosts hosts = { 0 };
 	struct fxt_host_clock hc;
 	int ret;
 
@@ -127,7 +136,7 @@ int export_file(struct exporter *e, const char *path)
 				"give a file, not standard input\n");
 		return -EINVAL;
 	}
-	ret = archive_host(path, &hc);
+	ret = archive_host(path, &hc, &hosts);
 	if (ret)
 		return ret;
 	ch_client_set_deadline(&e->ch, e->archive_timeout_s);
@@ -139,5 +148,5 @@ int export_file(struct exporter *e, const char *path)
 		}
 		e->tables_ready = true;
 	}
-	return export_input(e, path, &hc);
+	return export_input(e, path, &hc, &hosts);
 }

@@ -39,6 +39,18 @@
  * "" when it had none). The inputs' own sections of this provider are
  * renamed like their other providers ("web1/fxtraced").
  *
+ * After the inputs' records the merge's section comes again, with one
+ * FXT_MERGE_CPUS_NAME ("merge_cpus") instant per input, in order (their
+ * CPUs are known once their records are written): string "host" (as in
+ * its "merge" record), uint64 "cpu_base" (the output's number of its CPU
+ * 0) and "cpus" (how many numbers from cpu_base are its CPUs: its highest
+ * CPU + 1, 0 when its records name none).
+ *
+ * Which input a record of a merged archive came from: a pid or tid below
+ * 2^FXT_MERGE_PID_BITS on its host (every Linux pid) is host << 22 | pid
+ * in the output, host the input's position among the "merge" records; a
+ * scheduling record's CPU lies in one input's "merge_cpus" range.
+ *
  * Plain FXT instants: any FXT reader (Perfetto's too) shows them on
  * thread 0 of process 0 and their arguments as they are.
  */
@@ -74,6 +86,11 @@
 #define FXT_MERGE_NAME "merge"
 #define FXT_MERGE_ARG_HOST "host"
 #define FXT_MERGE_ARG_TRACE_ID "trace_id"
+#define FXT_MERGE_CPUS_NAME "merge_cpus"
+#define FXT_MERGE_ARG_CPU_BASE "cpu_base"
+#define FXT_MERGE_ARG_CPUS "cpus"
+/* Bits of a merged pid or tid below its input's number (see above). */
+#define FXT_MERGE_PID_BITS 22u
 /* A host's name in a merge: a hostname and "#NNN" (no NUL). */
 #define FXT_MERGE_HOST_LEN_MAX (FXT_HOST_NAME_MAX + 7)
 /* Inputs of one merge: hosts numbered in 8 bits of the pid field. */

@@ -7,7 +7,9 @@
 # their archives exported to a real clickhouse-server: every event of
 # each is stored (the counts of tracectl summary --json and dump), and
 # in the store each tick number's REALTIME timestamps of the three hosts
-# lie within 1 ms of each other.
+# lie within 1 ms of each other. The merge exported too stores each
+# host's rows under its name in the merge (the hosts share a hostname:
+# "name", "name#2", "name#3"), as many as that host's own export.
 . "$(dirname "$0")/../integration/lib.sh"
 . "$(dirname "$0")/../merge/hosts.sh"
 . "$(dirname "$0")/counts.sh"
@@ -25,7 +27,8 @@ merge_hosts
 merged_ticks_aligned $TOL_NS || fail "ticks not aligned in the merge"
 
 "$TRACECTL" export -c "$URL" "$T/h0.fxt" "$T/h1.fxt" "$T/h2.fxt" \
-	>"$T/export.out" 2>&1 || fail "export: $(cat "$T/export.out")"
+	"$T/fleet.fxt" >"$T/export.out" 2>&1 ||
+	fail "export: $(cat "$T/export.out")"
 ids=()
 for k in 0 1 2; do
 	id=$("$TRACECTL" summary --json "$T/h$k.fxt" | jq -r .host.trace_id)
@@ -35,6 +38,25 @@ for k in 0 1 2; do
 	[ "$got" = "$want" ] || fail "h$k.fxt: stored $got, the archive holds $want"
 	echo "h$k.fxt: $got"
 done
+
+# The merge: per host and table its own export's rows; the first host
+# also has the merge's own host record, 2 clock readings and 3 "merge"
+# and 3 "merge_cpus" records.
+json=$("$TRACECTL" summary --json "$T/fleet.fxt")
+fid=$(jq -r .host.trace_id <<<"$json")
+for k in 0 1 2; do
+	name=$(jq -r ".merged[$k].host" <<<"$json")
+	for t in $EVENT_TABLES; do
+		want=$(q "SELECT count() FROM fxtrace.$t WHERE trace_id = ${ids[$k]}")
+		[ "$t$k" != instants0 ] || want=$((want + 9))
+		got=$(q "SELECT count() FROM fxtrace.$t WHERE trace_id = '$fid' AND host = '$name'")
+		[ "$got" = "$want" ] ||
+			fail "merge: $got $t rows of $name, its own export $want"
+	done
+	echo "merge: host $name: $(q "SELECT count() FROM fxtrace.instants WHERE trace_id = '$fid' AND host = '$name'") instants"
+done
+got=$(q "SELECT count() FROM fxtrace.traces WHERE trace_id = '$fid' AND complete = 1")
+[ "$got" = 1 ] || fail "the merge is not stored"
 
 # Per tick number on all three hosts: the spread of its stored times.
 ticks=$(q "SELECT count(), max(spread) FROM (

@@ -266,7 +266,7 @@ static int store(struct ch_client *ch, struct fxt_reader *r,
 	ret = trace_row(ch, hc, opt->file, NULL);
 	if (ret)
 		return ret;
-	export_rows_init(&x, hc);
+	export_rows_init(&x, hc, opt->hosts);
 	ret = stream(ch, r, &x, opt);
 	memcpy(res->count, x.count, sizeof(res->count));
 	res->left_out = export_rows_left_out(&x);

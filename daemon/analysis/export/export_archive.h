@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "clickhouse_http.h"
+#include "export_hosts.h"
 #include "export_schema.h"
 #include "fxt_reader.h"
 #include "host_clock.h"
@@ -35,6 +36,8 @@
 
 struct export_options {
 	const char *file;	/* the archive's name, in "traces" */
+	/* a merged archive's inputs (export_hosts.h); NULL: none */
+	const struct export_hosts *hosts;
 	size_t chunk_bytes;	/* 0: EXPORT_CHUNK_BYTES_DEFAULT */
 	/* every few thousand records, with the input bytes read */
 	void (*progress)(void *ctx, uint64_t bytes_read);

@@ -7,10 +7,12 @@
 #include "export_rows.h"
 #include "fxt_saturate.h"
 
-void export_rows_init(struct export_rows *x, const struct fxt_host_clock *hc)
+void export_rows_init(struct export_rows *x, const struct fxt_host_clock *hc,
+		      const struct export_hosts *hosts)
 {
 	memset(x, 0, sizeof(*x));
 	x->hc = hc;
+	x->hosts = hosts;
 	x->host_len = strlen(hc->hostname);
 	slice_stacks_init(&x->stacks);
 	stack_tables_init(&x->samples);
@@ -40,12 +42,18 @@ static uint64_t realtime(const struct export_rows *x,
 }
 
 struct rowbinary *export_rows_head(struct export_rows *x, enum export_table t,
-				   uint64_t ts)
+				   uint64_t ts, uint64_t pid,
+				   const struct export_host *h)
 {
 	struct rowbinary *b = &x->rows[t];
 
+	if (!h)
+		h = export_hosts_by_pid(x->hosts, pid);
 	x->count[t]++;
-	rowbinary_string(b, x->hc->hostname, x->host_len);
+	if (h)
+		rowbinary_string(b, h->name, h->len);
+	else
+		rowbinary_string(b, x->hc->hostname, x->host_len);
 	rowbinary_bytes(b, x->hc->trace_id, 32);
 	rowbinary_u64(b, ts);
 	return b;
@@ -103,7 +111,8 @@ static void arg_text(struct rowbinary *b, const struct fxt_arg *a)
 static void instant(struct export_rows *x, const struct fxt_record *rec)
 {
 	struct rowbinary *b = export_rows_head(x, EXPORT_INSTANTS,
-					       realtime(x, rec, rec->event.ts));
+					       realtime(x, rec, rec->event.ts),
+					       rec->event.thread.pid, NULL);
 	unsigned int i;
 
 	who(b, rec);
@@ -133,7 +142,8 @@ static bool arg_number(const struct fxt_arg *a, double *v)
 static void counter(struct export_rows *x, const struct fxt_record *rec)
 {
 	struct rowbinary *b = export_rows_head(x, EXPORT_COUNTERS,
-					       realtime(x, rec, rec->event.ts));
+					       realtime(x, rec, rec->event.ts),
+					       rec->event.thread.pid, NULL);
 	unsigned int i, n = 0;
 	double v;
 
@@ -157,7 +167,8 @@ static void slice(struct export_rows *x, const struct fxt_record *rec,
 		  struct fxt_str name)
 {
 	struct rowbinary *b = export_rows_head(
-		x, EXPORT_SLICES, fxt_host_clock_to_realtime(x->hc, start_ns));
+		x, EXPORT_SLICES, fxt_host_clock_to_realtime(x->hc, start_ns),
+		rec->event.thread.pid, NULL);
 
 	rowbinary_u64(b, end_ns > start_ns ? end_ns - start_ns : 0);
 	rowbinary_u64(b, rec->event.thread.pid);
@@ -193,8 +204,9 @@ static int duration(struct export_rows *x, const struct fxt_record *rec)
 static void correlated(struct export_rows *x, const struct fxt_record *rec,
 		       enum export_table t, enum fxt_event_type first)
 {
-	struct rowbinary *b =
-		export_rows_head(x, t, realtime(x, rec, rec->event.ts));
+	struct rowbinary *b = export_rows_head(x, t,
+					       realtime(x, rec, rec->event.ts),
+					       rec->event.thread.pid, NULL);
 
 	who(b, rec);
 	rowbinary_u64(b, rec->event.extra);
@@ -244,13 +256,24 @@ static uint64_t tid_or_idle(const struct fxt_record *rec, const char *weight,
 	return th->tid;
 }
 
+/*
+ * A scheduling row's host: whose CPUs hold its CPU (an idle thread's
+ * koid does not name its host), else that of the thread's pid (a merge
+ * without "merge_cpus" records).
+ */
+static struct rowbinary *sched_head(struct export_rows *x, enum export_table t,
+				    const struct fxt_record *rec, uint64_t pid)
+{
+	return export_rows_head(x, t, realtime(x, rec, rec->sched.ts), pid,
+				export_hosts_by_cpu(x->hosts, rec->sched.cpu));
+}
+
 static void sched(struct export_rows *x, const struct fxt_record *rec)
 {
-	uint64_t ts = realtime(x, rec, rec->sched.ts);
 	struct rowbinary *b;
 
 	if (rec->sched.type == FXT_SCHED_THREAD_WAKEUP) {
-		b = export_rows_head(x, EXPORT_WAKEUPS, ts);
+		b = sched_head(x, EXPORT_WAKEUPS, rec, rec->sched.woken.pid);
 		rowbinary_u32(b, rec->sched.cpu);
 		rowbinary_u64(b, rec->sched.woken.pid);
 		rowbinary_u64(b, rec->sched.woken.tid);
@@ -259,7 +282,8 @@ static void sched(struct export_rows *x, const struct fxt_record *rec)
 	if (rec->sched.type != FXT_SCHED_CONTEXT_SWITCH &&
 	    rec->sched.type != FXT_SCHED_LEGACY_CONTEXT_SWITCH)
 		return;
-	b = export_rows_head(x, EXPORT_CONTEXT_SWITCHES, ts);
+	b = sched_head(x, EXPORT_CONTEXT_SWITCHES, rec,
+		       rec->sched.out_thread.pid);
 	rowbinary_u32(b, rec->sched.cpu);
 	rowbinary_u64(b, rec->sched.out_thread.pid);
 	rowbinary_u64(b, tid_or_idle(rec, "outgoing_weight",

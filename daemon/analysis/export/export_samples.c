@@ -26,8 +26,10 @@ static void sample_row(struct export_rows *x, const struct stack_profile *p,
 		       size_t i)
 {
 	const struct stack_sample *s = &x->samples.samples[i];
+	/* its CPU is an argument the merge left as it was: by its pid */
 	struct rowbinary *b = export_rows_head(
-		x, EXPORT_SAMPLES, fxt_host_clock_to_realtime(x->hc, s->ts_ns));
+		x, EXPORT_SAMPLES, fxt_host_clock_to_realtime(x->hc, s->ts_ns),
+		s->pid, NULL);
 
 	rowbinary_u64(b, s->pid);
 	rowbinary_u64(b, s->tid);

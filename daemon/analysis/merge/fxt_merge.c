@@ -90,6 +90,8 @@ int fxt_merge_write(struct merge_host *hosts, size_t n, int out_fd,
 			cpus = MERGE_CPUS_MAX;
 	}
 	if (!ret)
+		ret = merge_out_cpus(&o, hosts, n);
+	if (!ret)
 		ret = fxt_writer_flush(&o.w) ?: fxt_writer_error(&o.w);
 	if (ret && !problem->set)
 		merge_problem(problem, ret, n, false, 0, "%s", strerror(-ret));

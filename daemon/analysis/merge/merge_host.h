@@ -33,7 +33,7 @@
 #include "host_clock.h"
 
 #define MERGE_HOSTS_MAX ((unsigned int)FXT_MERGE_INPUTS_MAX)
-#define MERGE_PID_BITS 22u
+#define MERGE_PID_BITS FXT_MERGE_PID_BITS
 #define MERGE_WIDE_KOID_SHIFT 48u
 /* The CPU field of a scheduling record: 16 bits. */
 #define MERGE_CPUS_MAX 65536u

@@ -22,6 +22,7 @@ struct merge_out {
 	uint64_t *scratch;	/* the record being rewritten */
 	uint64_t scratch_words;
 	uint32_t next_provider;	/* the output's next provider id, from 1 */
+	uint32_t mark_provider; /* its own section's (merge_mark.h) */
 };
 
 /*

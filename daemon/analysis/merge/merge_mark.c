@@ -78,7 +78,7 @@ static int write_cpus(struct fxt_writer *w, const struct merge_host *h,
 				h->has_cpus ? (uint64_t)h->cpu_max + 1 : 0),
 	};
 
-	return instant(w, FXT_MERGE_CPUS_NAME, ts, args, 3);
+	return fxt_host_write_instant(w, FXT_MERGE_CPUS_NAME, ts, args, 3);
 }
 
 int merge_out_cpus(struct merge_out *o, const struct merge_host *hosts,

@@ -24,6 +24,10 @@ struct fxt_buffer *fxt_test_attach(int memfd, uint64_t size,
 				   const char *categories, int save_fd);
 void fxt_test_stop(struct fxt_buffer *b);
 void fxt_test_detach(struct fxt_buffer *b);
+/* Write every page of b once now (again: from the first), as the background thread does. */
+void fxt_test_touch(struct fxt_buffer *b, bool again);
+/* Pages of b written once so far (fxt_buffer_touch()). */
+uint64_t fxt_test_touched(const struct fxt_buffer *b);
 /* The buffer the manager gave, and whether its other half is free. */
 struct fxt_buffer *fxt_test_transport_buffer(void);
 bool fxt_test_other_half_free(struct fxt_buffer *b);

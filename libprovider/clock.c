@@ -56,8 +56,7 @@ struct sample {
 
 /* Rules: everything below under clock_lock (written by its holder only). */
 static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
-static bool checked; /* kind holds: chosen since the last reset */
-static enum fxt_test_clock kind;
+static enum fxt_test_clock kind; /* chosen at each trace start */
 static bool tsc_active;		/* fxt_internal_clock_params is a TSC line */
 static const volatile struct fxt_pvclock_page *pv_page; /* kvm-clock's */
 static struct fxt_pvclock pv_last; /* as the line's rate was taken */
@@ -145,12 +144,23 @@ static bool clocksource_is(const char *name)
 			     "", name);
 }
 
-/* kvm-clock, and its page says the TSC is one line: pv_page, pv_last. */
+/*
+ * kvm-clock, and its page says the TSC is one line: pv_page. A new line
+ * takes the page's rate; a running one sees a change at its re-anchor.
+ */
 static bool kvm_tsc_usable(void)
 {
+	struct fxt_pvclock pv;
+
 	pv_page = fake_source ? fake_page : fxt_pvclock_find();
-	return pv_page && fxt_pvclock_read(pv_page, &pv_last) &&
-	       fxt_pvclock_usable(&pv_last);
+	if (!pv_page || !fxt_pvclock_read(pv_page, &pv) ||
+	    !fxt_pvclock_usable(&pv))
+		return false;
+	if (!tsc_active) {
+		pv_last = pv;
+		rate = fxt_pvclock_mult(&pv);
+	}
+	return true;
 }
 
 /* The kernel keeps time with an invariant TSC: so may we. */
@@ -162,10 +172,8 @@ static enum fxt_test_clock choose(void)
 		return FXT_TEST_CLOCK_GETTIME;
 	if (clocksource_is("tsc"))
 		return FXT_TEST_CLOCK_TSC;
-	if (clocksource_is("kvm-clock") && kvm_tsc_usable()) {
-		rate = fxt_pvclock_mult(&pv_last);
+	if (clocksource_is("kvm-clock") && kvm_tsc_usable())
 		return FXT_TEST_CLOCK_KVM_TSC;
-	}
 	return FXT_TEST_CLOCK_GETTIME;
 }
 #else
@@ -311,8 +319,7 @@ static void reanchor_checked(void)
 		reanchor();
 	} else if (!fxt_pvclock_read(pv_page, &pv) ||
 		   !fxt_pvclock_usable(&pv)) {
-		checked = false; /* the next trace start asks again */
-		tsc_active = false;
+		tsc_active = false; /* the next trace start asks again */
 		publish(0, 0, 0, 0);
 	} else if (fxt_pvclock_changed(&pv_last, &pv)) {
 		pv_last = pv;
@@ -351,16 +358,13 @@ static void calibrate(void)
 
 /*
  * A trace starts (in the background thread, before its session is
- * published): choose the clock, measure the TSC rate the first time
- * (10 ms; kvm-clock's page gives it at once), re-anchor.
+ * published): choose the clock again, measure the TSC rate the first
+ * time (10 ms; kvm-clock's page gives it at once), re-anchor.
  */
 void fxt_clock_trace_start(void)
 {
 	pthread_mutex_lock(&clock_lock);
-	if (!checked) {
-		kind = choose();
-		checked = true;
-	}
+	kind = choose();
 	if (kind == FXT_TEST_CLOCK_GETTIME) {
 		tsc_active = false;
 		publish(0, 0, 0, 0);
@@ -430,7 +434,6 @@ uint64_t fxt_test_clock_rate(void)
 void fxt_test_clock_reset(uint64_t span)
 {
 	pthread_mutex_lock(&clock_lock);
-	checked = false;
 	span_ns = span ? span : SPAN_NS;
 	pthread_mutex_unlock(&clock_lock);
 }
@@ -442,6 +445,5 @@ void fxt_test_clock_fake(const char *clocksource, bool invariant,
 	fake_source = clocksource;
 	fake_invariant = invariant;
 	fake_page = page;
-	checked = false;
 	pthread_mutex_unlock(&clock_lock);
 }

@@ -54,13 +54,10 @@ const char *fxt_test_clock_name(void);
 unsigned int fxt_test_clock_recalibrations(void);
 /* The TSC rate the line follows: ns per tick << 32. */
 uint64_t fxt_test_clock_rate(void);
-/*
- * Check the clocksource and $FXTRACE_CLOCK again at the next trace start;
- * re-anchor every span ns (0: the default, 100 ms).
- */
+/* Re-anchor every span ns (0: the default, 100 ms). */
 void fxt_test_clock_reset(uint64_t span);
 /*
- * From the next trace start, decide on this clocksource, CPU flags and
+ * From the next trace start, choose on this clocksource, CPU flags and
  * kvm-clock page (NULL: none mapped) instead of the machine's; a NULL
  * clocksource: the machine's again.
  */

@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "buffer.h"
+#include "clock.h"
 #include "macro.h"
 #include "test_hooks.h"
 #include "thread.h"
@@ -643,6 +644,62 @@ void fxt_buffer_unmap(struct fxt_buffer *b)
 	pthread_mutex_unlock(&b->lock);
 }
 
+/*
+ * On some VMs (shadow page tables) the first user-mode write to each
+ * page of a new mapping costs microseconds even once MAP_POPULATE has
+ * faulted it in: the host fills its tables then. The background thread
+ * pays it ahead of the writers, a page at a time, with an atomic add of
+ * 0 that leaves every byte as a writer or the manager last saw it. From
+ * the first rolling half on (where events go first), then around to the
+ * header and durable area. A writer that overtakes pays for its pages.
+ */
+#define TOUCH_PAGE 4096ull
+#define TOUCH_BATCH 32 /* pages between two looks at the clock */
+
+static void touch_page(uint8_t *p)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ volatile("lock addl $0, %0"
+			 : "+m"(*(uint32_t *)p)
+			 :
+			 : "memory");
+#else
+	__atomic_fetch_add((uint32_t *)p, 0, __ATOMIC_RELAXED);
+#endif
+}
+
+static uint64_t touch_pages(const struct fxt_buffer *b)
+{
+	return (b->map_size + TOUCH_PAGE - 1) / TOUCH_PAGE;
+}
+
+bool fxt_buffer_touch_pending(const struct fxt_buffer *b)
+{
+	return b->hdr && b->touched < touch_pages(b);
+}
+
+bool fxt_buffer_touch(struct fxt_buffer *b, uint64_t until_ns)
+{
+	uint64_t pages = touch_pages(b), n = b->touched, first = 0;
+
+	if (b->rolling[0].size)
+		first = (uint64_t)(b->rolling[0].base - (uint8_t *)b->hdr) /
+			TOUCH_PAGE;
+
+	while (b->hdr && n < pages) {
+		unsigned int i;
+
+		for (i = 0; i < TOUCH_BATCH && n < pages; i++, n++)
+			touch_page((uint8_t *)b->hdr +
+				   (first + n) % pages * TOUCH_PAGE);
+		/* Tests read it from another thread. */
+		__atomic_store_n(&b->touched, n, __ATOMIC_RELAXED);
+		if (fxt_clock_gettime_ns() >= until_ns)
+			break;
+	}
+	return fxt_buffer_touch_pending(b);
+}
+
 void fxt_buffers_after_fork_child(void)
 {
 	pthread_mutex_init(&buffers_all_lock, NULL);
@@ -651,6 +708,18 @@ void fxt_buffers_after_fork_child(void)
 void fxt_test_record_by_record(bool on)
 {
 	record_by_record = on;
+}
+
+void fxt_test_touch(struct fxt_buffer *b, bool again)
+{
+	if (again)
+		b->touched = 0;
+	fxt_buffer_touch(b, UINT64_MAX);
+}
+
+uint64_t fxt_test_touched(const struct fxt_buffer *b)
+{
+	return __atomic_load_n(&b->touched, __ATOMIC_RELAXED);
 }
 
 /* Test hook: may events move to the other half without dropping? */

@@ -67,6 +67,8 @@ struct fxt_buffer {
 	fxt_buffer_save_fn save;
 	void *save_ctx;
 	struct fxt_buffer *all_next;	/* every buffer ever mapped */
+	/* Pages written once ahead of the writers; by who unmaps it. */
+	uint64_t touched;
 };
 
 int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size);
@@ -81,6 +83,13 @@ uint64_t *fxt_reserve_event(struct fxt_thread *t, struct fxt_buffer *b,
 			    uint32_t bytes);
 uint64_t *fxt_buffer_reserve_durable(struct fxt_buffer *b, uint32_t bytes);
 void fxt_buffers_after_fork_child(void);
+/*
+ * Write each page of the mapping once, ahead of the writers, changing no
+ * byte, until CLOCK_BOOTTIME until_ns; true while pages are left. Only
+ * the thread that unmaps the buffer may call it.
+ */
+bool fxt_buffer_touch(struct fxt_buffer *b, uint64_t until_ns);
+bool fxt_buffer_touch_pending(const struct fxt_buffer *b);
 /* What API version 2 inline writers are given (buffer.c). */
 extern struct fxt_internal_area fxt_full_areas[2];
 extern const unsigned int fxt_full_current;

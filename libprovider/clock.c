@@ -17,6 +17,16 @@
  * CLOCK_BOOTTIME is followed a span late). An error of more than STEP_NS
  * (a suspend, a clock step) is corrected by a step forward, or by
  * running at half rate until the kernel's clock catches up.
+ *
+ * Under kvm-clock the same line is used when the host promises a TSC
+ * synchronised across vCPUs (PVCLOCK_TSC_STABLE_BIT in the pvclock page
+ * the vDSO reads, pvclock.c): the kernel's own clock is then that TSC
+ * scaled by the page's mul and shift, which give the first rate (no
+ * 10 ms calibration). Every re-anchor reads the page again: without the
+ * promise, clock_gettime() until the next trace start checks again; a
+ * new version, mul or shift (a host update, a restored snapshot) starts
+ * a new line at the page's rate.
+ *
  * FXTRACE_CLOCK=gettime, another clocksource or another CPU: every read
  * is clock_gettime(), as the inline reader does when tsc_span is 0.
  */
@@ -29,6 +39,7 @@
 
 #include "clock.h"
 #include "macro.h"
+#include "pvclock.h"
 #include "test_hooks.h"
 
 #define SPAN_NS 100000000ull		/* 100 ms between re-anchors */
@@ -45,8 +56,15 @@ struct sample {
 
 /* Rules: everything below under clock_lock (written by its holder only). */
 static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
-static int tsc_ok;		/* 0: not checked yet, 1: use it, -1: do not */
+static enum fxt_test_clock kind; /* chosen at each trace start */
 static bool tsc_active;		/* fxt_internal_clock_params is a TSC line */
+static const volatile struct fxt_pvclock_page *pv_page; /* kvm-clock's */
+static struct fxt_pvclock pv_last; /* as the line's rate was taken */
+static unsigned int recalibrations;
+/* Tests: a clocksource and a pvclock page in place of the machine's. */
+static const char *fake_source;
+static bool fake_invariant;
+static const volatile struct fxt_pvclock_page *fake_page;
 static uint64_t rate;		/* ns per tick << 32, measured */
 static struct sample last;	/* the last re-anchor's clock_gettime() */
 static uint64_t span_ns = SPAN_NS;
@@ -109,17 +127,54 @@ static bool file_has_word(const char *path, const char *prefix,
 	return found;
 }
 
+static bool invariant_tsc(void)
+{
+	if (fake_source)
+		return fake_invariant;
+	return file_has_word("/proc/cpuinfo", "flags", "constant_tsc") &&
+	       file_has_word("/proc/cpuinfo", "flags", "nonstop_tsc");
+}
+
+static bool clocksource_is(const char *name)
+{
+	if (fake_source)
+		return !strcmp(fake_source, name);
+	return file_has_word("/sys/devices/system/clocksource/clocksource0/"
+			     "current_clocksource",
+			     "", name);
+}
+
+/*
+ * kvm-clock, and its page says the TSC is one line: pv_page. A new line
+ * takes the page's rate; a running one sees a change at its re-anchor.
+ */
+static bool kvm_tsc_usable(void)
+{
+	struct fxt_pvclock pv;
+
+	pv_page = fake_source ? fake_page : fxt_pvclock_find();
+	if (!pv_page || !fxt_pvclock_read(pv_page, &pv) ||
+	    !fxt_pvclock_usable(&pv))
+		return false;
+	if (!tsc_active) {
+		pv_last = pv;
+		rate = fxt_pvclock_mult(&pv);
+	}
+	return true;
+}
+
 /* The kernel keeps time with an invariant TSC: so may we. */
-static bool tsc_usable(void)
+static enum fxt_test_clock choose(void)
 {
 	const char *env = secure_getenv("FXTRACE_CLOCK");
 
-	if (env && !strcmp(env, "gettime"))
-		return false;
-	return file_has_word("/sys/devices/system/clocksource/clocksource0/"
-			     "current_clocksource", "", "tsc") &&
-	       file_has_word("/proc/cpuinfo", "flags", "constant_tsc") &&
-	       file_has_word("/proc/cpuinfo", "flags", "nonstop_tsc");
+	if ((env && !strcmp(env, "gettime")) || !invariant_tsc())
+		return FXT_TEST_CLOCK_GETTIME;
+	if (clocksource_is("tsc"))
+		return FXT_TEST_CLOCK_TSC;
+	if (clocksource_is("kvm-clock") && kvm_tsc_usable())
+		return FXT_TEST_CLOCK_KVM_TSC;
+	return FXT_TEST_CLOCK_GETTIME;
 }
 #else
 static uint64_t read_tsc(void)
@@ -132,9 +187,9 @@ static struct sample take_sample(void)
 	return (struct sample){ 0, fxt_clock_gettime_ns() };
 }
 
-static bool tsc_usable(void)
+static enum fxt_test_clock choose(void)
 {
-	return false;
+	return FXT_TEST_CLOCK_GETTIME;
 }
 #endif
 
@@ -231,6 +286,49 @@ static void reanchor(void)
 	publish(tsc, line_at(c, tsc), mult, span_ticks(rate));
 }
 
+/*
+ * The pvclock page changed: a new line at its rate, from where the old
+ * one is if that is within STEP_NS ahead of clock_gettime() (never a step
+ * back), else from clock_gettime() (the TSC itself jumped). Under lock.
+ */
+static void recalibrate(void)
+{
+	struct sample now = take_sample();
+	uint64_t at = line_at(&fxt_internal_clock_params, now.tsc);
+	int64_t err = (int64_t)(now.ns - at);
+
+	rate = fxt_pvclock_mult(&pv_last);
+	last = now;
+	recalibrations++;
+	if (err > 0 || err < -STEP_NS) {
+		publish(now.tsc, now.ns, rate, span_ticks(rate));
+		return;
+	}
+	publish(now.tsc, at,
+		(uint64_t)((__int128)rate +
+			   (__int128)rate * err / (int64_t)span_ns),
+		span_ticks(rate));
+}
+
+/* Re-anchor; under kvm-clock, after reading the host's page. */
+static void reanchor_checked(void)
+{
+	struct fxt_pvclock pv;
+
+	if (kind != FXT_TEST_CLOCK_KVM_TSC) {
+		reanchor();
+	} else if (!fxt_pvclock_read(pv_page, &pv) ||
+		   !fxt_pvclock_usable(&pv)) {
+		tsc_active = false; /* the next trace start asks again */
+		publish(0, 0, 0, 0);
+	} else if (fxt_pvclock_changed(&pv_last, &pv)) {
+		pv_last = pv;
+		recalibrate();
+	} else {
+		reanchor();
+	}
+}
+
 /* Slow path of fxt_internal_now(): clock_gettime(), or an old line. */
 FXT_EXPORT uint64_t fxt_now(void)
 {
@@ -242,7 +340,7 @@ FXT_EXPORT uint64_t fxt_now(void)
 	if (!pthread_mutex_trylock(&clock_lock)) {
 		if (tsc_active &&
 		    read_tsc() - c->tsc_base >= c->tsc_span)
-			reanchor();
+			reanchor_checked();
 		pthread_mutex_unlock(&clock_lock);
 	}
 	return line_now();
@@ -260,15 +358,14 @@ static void calibrate(void)
 
 /*
  * A trace starts (in the background thread, before its session is
- * published): check the clocksource, measure the TSC rate the first
- * time (10 ms), re-anchor.
+ * published): choose the clock again, measure the TSC rate the first
+ * time (10 ms; kvm-clock's page gives it at once), re-anchor.
  */
 void fxt_clock_trace_start(void)
 {
 	pthread_mutex_lock(&clock_lock);
-	if (tsc_ok >= 0)
-		tsc_ok = tsc_usable() ? 1 : -1;
-	if (tsc_ok < 0) {
+	kind = choose();
+	if (kind == FXT_TEST_CLOCK_GETTIME) {
 		tsc_active = false;
 		publish(0, 0, 0, 0);
 	} else if (!rate) {
@@ -277,7 +374,7 @@ void fxt_clock_trace_start(void)
 	} else if (!tsc_active) {
 		anchor_exact();
 	} else {
-		reanchor();
+		reanchor_checked();
 	}
 	pthread_mutex_unlock(&clock_lock);
 }
@@ -293,10 +390,60 @@ bool fxt_test_clock_tsc(void)
 			       __ATOMIC_RELAXED) != 0;
 }
 
+enum fxt_test_clock fxt_test_clock_kind(void)
+{
+	enum fxt_test_clock k;
+
+	pthread_mutex_lock(&clock_lock);
+	k = tsc_active ? kind : FXT_TEST_CLOCK_GETTIME;
+	pthread_mutex_unlock(&clock_lock);
+	return k;
+}
+
+const char *fxt_test_clock_name(void)
+{
+	static const char *const names[] = {
+		[FXT_TEST_CLOCK_GETTIME] = "clock_gettime",
+		[FXT_TEST_CLOCK_TSC] = "TSC, clocksource tsc",
+		[FXT_TEST_CLOCK_KVM_TSC] = "TSC, kvm-clock stable TSC",
+	};
+
+	return names[fxt_test_clock_kind()];
+}
+
+unsigned int fxt_test_clock_recalibrations(void)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&clock_lock);
+	n = recalibrations;
+	pthread_mutex_unlock(&clock_lock);
+	return n;
+}
+
+uint64_t fxt_test_clock_rate(void)
+{
+	uint64_t r;
+
+	pthread_mutex_lock(&clock_lock);
+	r = rate;
+	pthread_mutex_unlock(&clock_lock);
+	return r;
+}
+
 void fxt_test_clock_reset(uint64_t span)
 {
 	pthread_mutex_lock(&clock_lock);
-	tsc_ok = 0;
 	span_ns = span ? span : SPAN_NS;
+	pthread_mutex_unlock(&clock_lock);
+}
+
+void fxt_test_clock_fake(const char *clocksource, bool invariant,
+			 const volatile struct fxt_pvclock_page *page)
+{
+	pthread_mutex_lock(&clock_lock);
+	fake_source = clocksource;
+	fake_invariant = invariant;
+	fake_page = page;
 	pthread_mutex_unlock(&clock_lock);
 }

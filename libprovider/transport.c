@@ -6,9 +6,11 @@
  *
  * The thread connects to $FXTRACE_SOCKET (default FXT_MANAGER_SOCKET),
  * says HELLO, then waits for the manager's messages: BUFFER (a memfd,
- * mapped here), START, STOP, TERMINATE, SAVED. Without a manager it
- * tries again once a second, forever; one failed connect() a second is
- * its whole cost. It never prints and never blocks the application:
+ * mapped here), START, STOP, TERMINATE, SAVED; between them it writes
+ * each page of a new buffer once, ahead of the writers (buffer.c: the
+ * first 10 ms of it before the trace starts here, the rest 1 ms at a
+ * time). Without a manager it tries again once a second, forever; one
+ * failed connect() a second is its whole cost. It never prints and never blocks the application:
  * application threads only ever send SAVE, with MSG_DONTWAIT.
  *
  * A manager that goes away during a trace may come back (restarted by
@@ -43,6 +45,13 @@
 #include "test_hooks.h"
 #include "thread.h"
 #include "transport.h"
+
+/*
+ * Writing a new buffer's pages once (buffer.c): as much as this before a
+ * trace starts here, then this much at a time between messages.
+ */
+#define TOUCH_START_NS 10000000ull
+#define TOUCH_SLICE_NS 1000000ull
 
 /* Rules: under transport_lock, except where the background thread owns. */
 static pthread_mutex_t transport_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -188,6 +197,8 @@ static struct fxt_session *start_session(struct fxt_buffer *b,
 	};
 
 	copy_name(name, false);
+	/* The head of the buffer before events come, the rest in serve(). */
+	fxt_buffer_touch(b, fxt_clock_gettime_ns() + TOUCH_START_NS);
 	return fxt_session_start(b, &c);
 }
 
@@ -346,6 +357,10 @@ bad:
 	return false;
 }
 
+/*
+ * Messages, and between them the buffer's pages written once ahead of
+ * the writers (buffer.c), TOUCH_SLICE_NS at a time.
+ */
 static void serve(int fd)
 {
 	union fxt_msg_any *m = malloc(sizeof(*m));
@@ -354,13 +369,20 @@ static void serve(int fd)
 		return;
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int passed_fd;
+		bool touch = buffer && fxt_buffer_touch_pending(buffer);
+		int passed_fd, r;
 		ssize_t n;
 
-		if (poll(&pfd, 1, -1) < 0) {
+		r = poll(&pfd, 1, touch ? 0 : -1);
+		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
+		}
+		if (r == 0) {
+			fxt_buffer_touch(buffer, fxt_clock_gettime_ns() +
+							 TOUCH_SLICE_NS);
+			continue;
 		}
 		n = fxt_msg_recv(fd, m, sizeof(*m), &passed_fd);
 		if (n == -EAGAIN || n == -EINTR)

@@ -9,8 +9,11 @@
 #
 # Rows (each peer measured in the same run, on the same machine):
 #   provider   ns per event for every provider_bench row (1 and 2 threads,
-#              disabled), instructions per event (perf stat, the
-#              difference of two event counts), x LTTng-UST; the Rust
+#              disabled; a fresh buffer and one whose pages were written
+#              once before), instructions per event (perf stat, the
+#              difference of two event counts), x LTTng-UST; the clock
+#              events read, and the first write per page of a new
+#              mapping (and a second) on this machine; the Rust
 #              crate and its tracing layer, x the C macros (rust_bench.sh)
 #   python     ns per call of the fxtrace Python module (disabled, enabled),
 #              a bare call, logging through LTTng-UST's Python agent;
@@ -168,6 +171,12 @@ while [ "$i" -lt "$lines" ]; do
 		"$logs/stat.1000000" "$logs/stat.3000000")
 	put provider "$key" "$ns" "ns/event" "${insns:-no PMU:} insns/event; $what${ratio:+; x$ratio}"
 done
+clock=$(sed -n 's/^trace clock: //p' "$logs/provider.log")
+need "trace clock" "$clock"
+page=$(sed -n 's/^  first write per 4 KiB page, new mapping, ns  *\([0-9.]*\)  (written again: \([0-9.]*\) ns)$/\1 \2/p' \
+	"$logs/provider.log")
+need "page write cost" "$page"
+put provider "first write per page" "${page% *}" "ns/page" "4 KiB, new MAP_POPULATE memfd mapping; written again: ${page#* } ns; events read the clock: $clock"
 
 # ---- rust: the crate and its tracing layer against the C macros, same run.
 step rust tests/bench/rust/rust_bench.sh "$build"

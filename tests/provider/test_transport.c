@@ -440,6 +440,39 @@ static void test_manager_restart(void **state)
 	test_buffer_free(&buf);
 }
 
+/*
+ * A large buffer's pages are written once by the background thread,
+ * between messages: STOP is answered meanwhile, and every page is
+ * eventually written.
+ */
+static void test_pages_touched_between_messages(void **state)
+{
+	struct test_buffer buf = { .fd = -1 };
+	struct timespec ms = { .tv_nsec = 1000000 };
+	struct fxt_buffer *b;
+	uint64_t pages;
+	union msg m;
+	int i;
+
+	(void)state;
+	assert_true(stream_conn >= 0);
+	assert_int_equal(test_buffer_layout(&buf, 1 << 16, 64 << 20, false), 0);
+	pages = (buf.size + 4095) / 4096;
+	send_buffer(stream_conn, buf.fd, buf.size);
+	send_start(stream_conn, FXT_BUFFERING_ONESHOT, "net");
+	assert_int_equal(recv_any(stream_conn, &m), FXT_MSG_PROVIDER_STARTED);
+	b = fxt_test_transport_buffer();
+	assert_non_null(b);
+	send_simple(stream_conn, FXT_MSG_STOP);
+	assert_int_equal(recv_any(stream_conn, &m), FXT_MSG_PROVIDER_STOPPED);
+	for (i = 0; i < WAIT_LIMIT_MS && fxt_test_touched(b) < pages; i++)
+		nanosleep(&ms, NULL);
+	assert_int_equal(fxt_test_touched(b), pages);
+	send_simple(stream_conn, FXT_MSG_TERMINATE);
+	wait_enabled("net", false);
+	test_buffer_free(&buf);
+}
+
 /* ---- bad input from the manager ------------------------------------ */
 
 static void send_with_fds(int fd, const void *msg, size_t len, int nfds)
@@ -642,6 +675,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_streaming_save_saved),
 		cmocka_unit_test(test_manager_restart),
+		cmocka_unit_test(test_pages_touched_between_messages),
 		cmocka_unit_test(test_bad_messages_end_connection),
 		cmocka_unit_test(test_unsealed_buffer_refused),
 		cmocka_unit_test(test_fork_child_new_provider),

@@ -18,7 +18,16 @@
  *
  * The fxtrace buffer is set up in-process (no manager), oneshot, large
  * enough that nothing is dropped; the library maps it with MAP_POPULATE
- * as it does for a manager's buffer, so page faults are not measured.
+ * as it does for a manager's buffer, so page faults are not measured. A
+ * fresh buffer per run: the library writes its first pages once at the
+ * start (up to 10 ms of them), the writer the rest (libprovider/buffer.c);
+ * the "touched" row writes every page once before its loop, as the
+ * background thread does when it is ahead of the writers, and "touching
+ * beside" in a thread started with the loop, as the background thread
+ * does when a trace starts (it may slow the writer's own first writes:
+ * the host serves them one at a time). Also measured,
+ * each run: the first user-mode write to each 4 KiB page of a new
+ * MAP_POPULATE mapping of a memfd, and a second write (thread CPU time).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -43,8 +52,10 @@
 #endif
 
 #define RUNS_MAX 99
+#define PAGE_PAGES 1024		/* 4 MiB mapped per page measurement */
 
 static unsigned int runs = 7;
+static double page_first[RUNS_MAX], page_again[RUNS_MAX];
 static unsigned long events = 1000000;
 static const char *only;
 
@@ -219,11 +230,25 @@ static double run_threads(loop_fn loop, unsigned long n, unsigned int threads)
 	return sum / threads;
 }
 
-/* One run of an fxtrace row: fresh buffer (traced) or none (disabled). */
+static void *toucher_main(void *arg)
+{
+	fxt_test_touch(arg, false);
+	return NULL;
+}
+
+enum touch { TOUCH_NONE, TOUCH_BEFORE, TOUCH_BESIDE };
+
+/*
+ * One run of an fxtrace row: fresh buffer (traced) or none (disabled).
+ * A fresh buffer's pages are written once more by the library before
+ * the loop (TOUCH_BEFORE), or by a thread beside it as the background
+ * thread does (TOUCH_BESIDE), or only by the start and the writers.
+ */
 static double run_fxt(loop_fn loop, unsigned long n, unsigned int threads,
-		      bool traced)
+		      bool traced, enum touch touch)
 {
 	struct buffer buf = { .fd = -1 };
+	pthread_t toucher;
 	double ns;
 
 	if (traced && buffer_attach(&buf, n, threads) < 0) {
@@ -231,7 +256,14 @@ static double run_fxt(loop_fn loop, unsigned long n, unsigned int threads,
 			strerror(errno));
 		exit(1);
 	}
+	if (traced && touch == TOUCH_BEFORE)
+		fxt_test_touch(buf.b, false);
+	if (traced && touch == TOUCH_BESIDE &&
+	    pthread_create(&toucher, NULL, toucher_main, buf.b))
+		exit(1);
 	ns = run_threads(loop, n, threads);
+	if (traced && touch == TOUCH_BESIDE)
+		pthread_join(toucher, NULL);
 	if (traced && buffer_detach(&buf)) {
 		fprintf(stderr, "provider_bench: events were dropped; the "
 				"buffer is too small\n");
@@ -246,6 +278,7 @@ struct row {
 	loop_fn loop;
 	unsigned int threads;
 	bool traced;		/* fxtrace buffer attached */
+	enum touch touch;	/* its pages written once before, beside */
 	bool lttng;		/* the LTTng-UST peer */
 	unsigned long scale;	/* events multiplier (cheap rows) */
 	double ns[RUNS_MAX];
@@ -269,6 +302,12 @@ static struct row rows[] = {
 	  .loop = loop_disabled, .threads = 2, .scale = 100 },
 	{ .key = "instant", .what = "TRACE_INSTANT 2 int args, 1 thread",
 	  .loop = loop_instant, .threads = 1, .traced = true, .scale = 1 },
+	{ .key = "instant_touched", .what = "TRACE_INSTANT 2 int args, 1 thread, touched",
+	  .loop = loop_instant, .threads = 1, .traced = true,
+	  .touch = TOUCH_BEFORE, .scale = 1 },
+	{ .key = "instant_beside", .what = "TRACE_INSTANT 2 int args, 1 thread, touching beside",
+	  .loop = loop_instant, .threads = 1, .traced = true,
+	  .touch = TOUCH_BESIDE, .scale = 1 },
 	{ .key = "instant_dyn", .what = "TRACE_INSTANT TRACE_DYN name, 1 thread",
 	  .loop = loop_instant_dyn, .threads = 1, .traced = true, .scale = 1 },
 	{ .key = "instant2", .what = "TRACE_INSTANT 2 int args, 2 threads",
@@ -295,6 +334,40 @@ static struct row rows[] = {
 
 #define ROWS (sizeof(rows) / sizeof(rows[0]))
 
+static void touch_pages(volatile uint8_t *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < PAGE_PAGES; i++)
+		__atomic_fetch_add((uint32_t *)(p + i * 4096ul), 0,
+				   __ATOMIC_RELAXED);
+}
+
+/* ns of thread CPU time per page: first and second write, new mapping. */
+static void measure_pages(unsigned int run)
+{
+	size_t size = PAGE_PAGES * 4096ul;
+	int fd = memfd_create("provider-bench-pages", MFD_CLOEXEC);
+	uint8_t *p;
+	double t0, t1, t2;
+
+	if (fd < 0 || ftruncate(fd, (off_t)size) < 0)
+		exit(1);
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		 fd, 0);
+	if (p == MAP_FAILED)
+		exit(1);
+	t0 = thread_cpu_ns();
+	touch_pages(p);
+	t1 = thread_cpu_ns();
+	touch_pages(p);
+	t2 = thread_cpu_ns();
+	page_first[run] = (t1 - t0) / PAGE_PAGES;
+	page_again[run] = (t2 - t1) / PAGE_PAGES;
+	munmap(p, size);
+	close(fd);
+}
+
 /* Rows interleaved run by run, so that load changes hit them alike. */
 static void run_rows(void)
 {
@@ -306,8 +379,11 @@ static void run_rows(void)
 
 			if (r->selected)
 				r->ns[run] = run_fxt(r->loop, events * r->scale,
-						     r->threads, r->traced);
+						     r->threads, r->traced,
+						     r->touch);
 		}
+		if (!only)
+			measure_pages(run);
 	}
 	for (i = 0; i < ROWS; i++)
 		if (rows[i].selected)
@@ -322,6 +398,17 @@ static const struct row *find_row(const char *key)
 		if (!strcmp(rows[i].key, key))
 			return &rows[i];
 	return NULL;
+}
+
+/* A fresh buffer against one whose pages were all written before. */
+static void print_fresh_touched(void)
+{
+	const struct row *fresh = find_row("instant");
+	const struct row *touched = find_row("instant_touched");
+
+	if (fresh->selected && touched->selected)
+		printf("  %-48s %8.2f\n", "fresh buffer / touched buffer, instant",
+		       fresh->median / touched->median);
 }
 
 static void print_results(const char *lttng_why)
@@ -347,8 +434,7 @@ static void print_results(const char *lttng_why)
 				printf("  x%.2f LTTng-UST disabled",
 				       r->median / peer->median);
 		} else if (r->loop == loop_trace_clock)
-			printf("  (%s)", fxt_test_clock_tsc() ? "TSC" :
-				"clock_gettime");
+			printf("  (%s)", fxt_test_clock_name());
 		else if (r->traced && peer->selected)
 			printf("  x%.2f LTTng-UST", r->median / peer->median);
 		else if (r->traced)
@@ -360,6 +446,12 @@ static void print_results(const char *lttng_why)
 			       r->median - clock->median);
 		printf("\n");
 	}
+	print_fresh_touched();
+	if (!only)
+		printf("  %-48s %8.2f  (written again: %.2f ns)\n",
+		       "first write per 4 KiB page, new mapping, ns",
+		       median(page_first, runs), median(page_again, runs));
+	printf("trace clock: %s\n", fxt_test_clock_name());
 	if (lttng_why)
 		printf("  LTTng-UST peer not measured: %s\n", lttng_why);
 }
@@ -440,7 +532,8 @@ out:
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: provider_bench [--runs R] [--events N] [--only NAME] [--no-lttng] [--keys]\n"
-		   "NAME: clock now disabled disabled2 instant instant2 duration duration2\n"
+		   "NAME: clock now disabled disabled2 instant instant_touched\n"
+		   "      instant_beside instant2 duration duration2\n"
 		   "      instant_dyn instant_cxx instant_dyn_cxx duration_cxx\n"
 		   "      (--keys: every NAME, its row, events per event of --events)\n"
 		   "example: perf stat -e instructions provider_bench --only instant --runs 1 --events 10000000\n");

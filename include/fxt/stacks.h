@@ -73,6 +73,48 @@
  */
 #define FXT_STACKS_USER_UNKNOWN "[unknown]"
 
+/* The longest file name an unnamed frame's name takes of its mapping. */
+#define FXT_STACKS_UNNAMED_BASE_MAX 255u
+
+/*
+ * The one rule for a user frame that has no symbol, for every reader and
+ * the manager's Perfetto blobs alike: the mapping's file name (the part
+ * after its last '/', or the whole path when that part is empty), cut at
+ * FXT_STACKS_UNNAMED_BASE_MAX bytes, then "+0x" and the address in hex.
+ * Into buf (cap bytes, NUL-terminated); returns the length written.
+ */
+static inline size_t fxt_stacks_unnamed_name(char *buf, size_t cap,
+					     const char *path, size_t len,
+					     uint64_t addr)
+{
+	static const char hex[] = "0123456789abcdef";
+	char digits[16];
+	size_t base = len, n, at = 0, nd = 0;
+
+	while (base > 0 && path[base - 1] != '/')
+		base--;
+	if (base == len)
+		base = 0;
+	n = len - base < FXT_STACKS_UNNAMED_BASE_MAX ?
+		    len - base :
+		    FXT_STACKS_UNNAMED_BASE_MAX;
+	do
+		digits[nd++] = hex[addr & 15];
+	while ((addr >>= 4));
+	if (!cap)
+		return 0;
+	while (at + 1 < cap && at < n) {
+		buf[at] = path[base + at];
+		at++;
+	}
+	for (n = 0; at + 1 < cap && n < 3; n++)
+		buf[at++] = "+0x"[n];
+	while (at + 1 < cap && nd)
+		buf[at++] = digits[--nd];
+	buf[at] = '\0';
+	return at;
+}
+
 /* Ids are 32-bit; 0 is never a frame or stack id. */
 #define FXT_STACKS_ID_MAX 0xffffffffu
 #define FXT_STACKS_PATH_MAX 0xffffu /* 16-bit length fields */

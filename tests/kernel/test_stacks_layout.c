@@ -216,6 +216,41 @@ static void sample_record(void **state)
 	assert_int_equal(fxt_stacks_get_sample(w, 11, &d), -1);
 }
 
+/* The one name of a frame without a symbol (fxt_stacks_unnamed_name). */
+static void unnamed_frame_name(void **state)
+{
+	char buf[512], path[400] = "/opt/";
+	const char *lib = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+
+	(void)state;
+	assert_int_equal(fxt_stacks_unnamed_name(buf, sizeof(buf), lib,
+						 strlen(lib), 0x1a2b),
+			 16);
+	assert_string_equal(buf, "libc.so.6+0x1a2b");
+	/* Nothing after the last '/': the whole path. */
+	assert_int_equal(fxt_stacks_unnamed_name(buf, sizeof(buf), "/weird/", 7,
+						 0),
+			 11);
+	assert_string_equal(buf, "/weird/+0x0");
+	assert_int_equal(fxt_stacks_unnamed_name(buf, sizeof(buf), "a.out", 5,
+						 0xffffffffffffffffull),
+			 24);
+	assert_string_equal(buf, "a.out+0xffffffffffffffff");
+	/* A file name of 300 bytes: its first 255. */
+	memset(path + 5, 'n', 300);
+	assert_int_equal(fxt_stacks_unnamed_name(buf, sizeof(buf), path, 305,
+						 0x10),
+			 FXT_STACKS_UNNAMED_BASE_MAX + 4);
+	assert_int_equal(buf[FXT_STACKS_UNNAMED_BASE_MAX - 1], 'n');
+	assert_string_equal(buf + FXT_STACKS_UNNAMED_BASE_MAX, "+0x10");
+	/* A small buffer: cut, always ended. */
+	assert_int_equal(fxt_stacks_unnamed_name(buf, 8, lib, strlen(lib),
+						 0x1a2b),
+			 7);
+	assert_string_equal(buf, "libc.so");
+	assert_int_equal(fxt_stacks_unnamed_name(buf, 0, lib, 3, 1), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -225,6 +260,7 @@ int main(void)
 		cmocka_unit_test(stack_entry),
 		cmocka_unit_test(symbol_entry),
 		cmocka_unit_test(sample_record),
+		cmocka_unit_test(unnamed_frame_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -167,8 +167,8 @@ static int64_t frame_function(struct stack_profile *p,
 	const struct stack_mapping *m = NULL;
 	const char *cat = kernel_category;
 	uint32_t cat_len = sizeof(kernel_category) - 1;
-	char buf[STACKS_NAME_MAX + 32];
-	int len;
+	char buf[FXT_STACKS_UNNAMED_BASE_MAX + 32];
+	size_t len;
 
 	if (f->kind == STACK_FRAME_USER && !f->mapping_id) {
 		/* in no mapping the manager knew: shown by its name */
@@ -188,9 +188,9 @@ static int64_t frame_function(struct stack_profile *p,
 		return intern(p, f->symbol, f->symbol_len, false, cat, cat_len);
 	if (f->name_len)
 		return intern(p, f->name, f->name_len, false, cat, cat_len);
-	len = snprintf(buf, sizeof(buf), "%.*s+0x%" PRIx64, (int)cat_len, cat,
-		       f->addr);
-	return intern(p, buf, (size_t)len, true, cat, cat_len);
+	len = fxt_stacks_unnamed_name(buf, sizeof(buf), m ? m->path : cat,
+				      m ? m->path_len : cat_len, f->addr);
+	return intern(p, buf, len, true, cat, cat_len);
 }
 
 /* ---- call tree -------------------------------------------------------- */

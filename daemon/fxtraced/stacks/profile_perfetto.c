@@ -113,35 +113,21 @@ static void pf_mappings(struct pb *b, const struct profile_ingest *p)
 	pb_end(b);
 }
 
-static const char *basename_of(const char *path, size_t len, size_t *out)
-{
-	size_t i = len;
-
-	while (i > 0 && path[i - 1] != '/')
-		i--;
-	*out = len - i;
-	return path + i;
-}
-
 /* A frame's function name: given, its own, or basename(mapping)+0xADDR. */
 static size_t pf_frame_name(const struct profile_ingest *p, uint32_t id,
 			    const char *given, char *buf, size_t cap)
 {
 	const struct profile_frame *f = &p->frame[id - 1];
 	const uint8_t *bid;
-	const char *path, *base;
-	size_t plen, blen, n;
-	int len;
+	const char *path;
+	size_t plen, blen;
 
 	if (given || f->name) {
 		snprintf(buf, cap, "%s", given ? given : f->name);
 		return strlen(buf);
 	}
 	profile_mapping(p, f->mapping, &path, &plen, &bid, &blen);
-	base = basename_of(path, plen, &n);
-	len = snprintf(buf, cap, "%.*s+0x%" PRIx64, (int)(n < 256 ? n : 256),
-		       base, f->addr);
-	return len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
+	return fxt_stacks_unnamed_name(buf, cap, path, plen, f->addr);
 }
 
 static void pf_frame(struct pb *b, const struct profile_ingest *p, uint32_t id,

@@ -240,7 +240,7 @@ static void unnamed_frame_name(void **state)
 	memset(path + 5, 'n', 300);
 	assert_int_equal(fxt_stacks_unnamed_name(buf, sizeof(buf), path, 305,
 						 0x10),
-			 FXT_STACKS_UNNAMED_BASE_MAX + 4);
+			 FXT_STACKS_UNNAMED_BASE_MAX + 5);
 	assert_int_equal(buf[FXT_STACKS_UNNAMED_BASE_MAX - 1], 'n');
 	assert_string_equal(buf + FXT_STACKS_UNNAMED_BASE_MAX, "+0x10");
 	/* A small buffer: cut, always ended. */

@@ -140,6 +140,18 @@ sleep 3 # the spinners sampled
 kill -9 $SPIN
 # shellcheck disable=SC2086
 wait $SPIN 2>/dev/null || true
+# status_ms: one tracectl status, its wall time in ms (the process's own
+# start included), appended to $T/status.ms.
+status_ms() {
+	s0=$(date +%s%N)
+	"$TRACECTL" status >/dev/null 2>&1 || fail "big: tracectl status failed"
+	s1=$(date +%s%N)
+	echo $(((s1 - s0) / 1000000)) >>"$T/status.ms"
+}
+median_ms() { sort -n "$T/status.ms" | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] + 0 }'; }
+: >"$T/status.ms"
+for i in $(seq 1 10); do status_ms; done
+idle=$(median_ms)
 c0=$(cpu)
 t0=$(date +%s%N)
 "$TRACECTL" stop >"$T/big.stop" 2>&1 &
@@ -147,18 +159,19 @@ STOP=$!
 # The manager answers while the stop names frames: each status timed.
 slowest=0
 answers=0
+: >"$T/status.ms"
 while kill -0 $STOP 2>/dev/null; do
-	s0=$(date +%s%N)
-	"$TRACECTL" status >/dev/null 2>&1 || fail "big: tracectl status failed during the stop"
-	s1=$(date +%s%N)
-	[ $(((s1 - s0) / 1000000)) -le "$slowest" ] || slowest=$(((s1 - s0) / 1000000))
+	status_ms
+	last=$(tail -n 1 "$T/status.ms")
+	[ "$last" -le "$slowest" ] || slowest=$last
 	answers=$((answers + 1))
 done
+median=$(median_ms)
 wait $STOP || fail "big: $(cat "$T/big.stop")"
 t1=$(date +%s%N)
 c1=$(cpu)
 took=$(((t1 - t0) / 1000000))
-echo "big: $answers status answers during the stop, the slowest in $slowest ms"
+echo "big: $answers status answers during the stop (tracectl run each time), median $median ms, the slowest $slowest ms (idle before it: median $idle ms)"
 # Not a timing: a status that waited for the names would wait about as
 # long as the stop; one served meanwhile, a fraction of it, and several
 # are answered.

@@ -6,6 +6,7 @@
  * to PATH (a block device), then fdatasync; prints "writes=COUNT".
  * kdev-workload latency ROUNDS HOG_MS: kdev_wakeup_latency(); prints
  * "wakee=TID max_wait_us=US".
+ * kdev-workload rename NAME: kdev_rename_thread(); prints "renamed=TID".
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -19,7 +20,7 @@
 static int usage(const char *argv0)
 {
 	fprintf(stderr,
-		"usage: %s faults PAGES | block PATH COUNT BYTES | latency ROUNDS HOG_MS\n",
+		"usage: %s faults PAGES | block PATH COUNT BYTES | latency ROUNDS HOG_MS | rename NAME\n",
 		argv0);
 	return 2;
 }
@@ -74,6 +75,17 @@ int main(int argc, char **argv)
 		}
 		printf("wakee=%d max_wait_us=%llu\n", wakee,
 		       (unsigned long long)max_wait_us);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "rename")) {
+		int tid;
+
+		err = kdev_rename_thread(argv[2], &tid);
+		if (err) {
+			fprintf(stderr, "rename: %s\n", strerror(-err));
+			return 1;
+		}
+		printf("renamed=%d\n", tid);
 		return 0;
 	}
 	return usage(argv[0]);

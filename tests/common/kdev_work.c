@@ -287,3 +287,46 @@ int kdev_wakeup_latency(unsigned int rounds, unsigned int hog_ms,
 	*max_wait_us = w.max_wait_us;
 	return r;
 }
+
+struct renamed {
+	const char *name;
+	int go[2]; /* a pipe: the thread blocks on it */
+	int tid;
+	int err;
+};
+
+static void *renamed_main(void *arg)
+{
+	const struct timespec nap = { .tv_nsec = 1000000 };
+	struct renamed *r = arg;
+	char c;
+
+	r->tid = gettid();
+	if (read(r->go[0], &c, 1) != 1) {
+		r->err = -EIO;
+		return NULL;
+	}
+	r->err = -pthread_setname_np(pthread_self(), r->name);
+	if (!r->err && nanosleep(&nap, NULL))
+		r->err = -errno;
+	return NULL;
+}
+
+int kdev_rename_thread(const char *name, int *tid)
+{
+	struct renamed r = { .name = name };
+	pthread_t t;
+	int err;
+
+	if (pipe(r.go))
+		return -errno;
+	err = -pthread_create(&t, NULL, renamed_main, &r);
+	if (!err) {
+		err = write(r.go[1], "x", 1) == 1 ? 0 : -errno;
+		pthread_join(t, NULL);
+	}
+	close(r.go[0]);
+	close(r.go[1]);
+	*tid = r.tid;
+	return err ? err : r.err;
+}

@@ -54,4 +54,12 @@ int kdev_naps(unsigned int count);
 int kdev_wakeup_latency(unsigned int rounds, unsigned int hog_ms,
 			int *wakee_tid, uint64_t *max_wait_us);
 
+/*
+ * A thread that blocks on a pipe under the process's name, is woken,
+ * names itself name (pthread_setname_np, as servers name their workers),
+ * then sleeps 1 ms and exits: switches before and after the rename.
+ * *tid: that thread.
+ */
+int kdev_rename_thread(const char *name, int *tid);
+
 #endif /* KDEV_WORK_H */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -329,4 +331,37 @@ int kdev_rename_thread(const char *name, int *tid)
 	close(r.go[1]);
 	*tid = r.tid;
 	return err ? err : r.err;
+}
+
+static void *napper_main(void *arg)
+{
+	const struct timespec nap = { .tv_nsec = 50000 };
+	atomic_bool *stop = arg;
+
+	while (!atomic_load(stop))
+		nanosleep(&nap, NULL);
+	return NULL;
+}
+
+int kdev_nested_wakeups(unsigned int syscalls)
+{
+	atomic_bool stop = false;
+	unsigned int i;
+	cpu_set_t cpu0;
+	pthread_t t;
+	int err;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return -errno;
+	/* The thread inherits the affinity. */
+	err = -pthread_create(&t, NULL, napper_main, &stop);
+	if (err)
+		return err;
+	for (i = 0; i < syscalls; i++)
+		syscall(SYS_getppid);
+	atomic_store(&stop, true);
+	pthread_join(t, NULL);
+	return 0;
 }

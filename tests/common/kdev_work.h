@@ -62,4 +62,13 @@ int kdev_wakeup_latency(unsigned int rounds, unsigned int hog_ms,
  */
 int kdev_rename_thread(const char *name, int *tid);
 
+/*
+ * Interrupts inside the kernel side's writers: pinned to CPU 0, syscalls
+ * getppid() calls (kernel:syscall writes at each entry and exit, with
+ * interrupts on) while a thread on the same CPU naps 50 us in a loop:
+ * its timer's interrupt wakes it, often while a system call's record is
+ * being written.
+ */
+int kdev_nested_wakeups(unsigned int syscalls);
+
 #endif /* KDEV_WORK_H */

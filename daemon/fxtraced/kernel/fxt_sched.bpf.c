@@ -351,13 +351,11 @@ static __always_inline bool ring_put(struct fxt_ring_ctrl *ctrl,
 /* The kept records, oldest first; each written one is no drop any more. */
 static __always_inline void
 nested_flush(struct fxt_ring_ctrl *ctrl,
-	     const struct fxt_ring_consumer *consumer, char *data)
+	     const struct fxt_ring_consumer *consumer, char *data,
+	     struct fxt_nested *q)
 {
-	struct fxt_nested *q = nested_queue();
 	__u32 n, i, slot, kind;
 
-	if (!q)
-		return;
 #pragma clang loop unroll(disable)
 	for (n = 0; n < FXT_NESTED_SLOTS; n++) {
 		i = READ_ONCE(q->taken);
@@ -376,13 +374,6 @@ nested_flush(struct fxt_ring_ctrl *ctrl,
 	}
 }
 
-static __always_inline bool nested_pending(void)
-{
-	struct fxt_nested *q = nested_queue();
-
-	return q && READ_ONCE(q->taken) != READ_ONCE(q->reserved);
-}
-
 /*
  * Appends one record of this CPU, counted under kind (FXT_SCHED_EV_BIT_*);
  * false when it was dropped. Programs run with preemption off, so only an
@@ -396,6 +387,7 @@ static __always_inline bool ring_append(const __u64 *rec, __u32 words,
 	__u32 cpu = bpf_get_smp_processor_id();
 	const struct fxt_ring_consumer *consumer;
 	struct fxt_ring_ctrl *ctrl;
+	struct fxt_nested *q;
 	char *elem, *data;
 	bool written;
 
@@ -417,15 +409,17 @@ static __always_inline bool ring_append(const __u64 *rec, __u32 words,
 	written = ring_put(ctrl, consumer, data, rec, words, kind, long_record);
 	if (!written)
 		count_drop(ctrl, kind);
-	nested_flush(ctrl, consumer, data);
+	q = nested_queue();
+	if (q)
+		nested_flush(ctrl, consumer, data, q);
 	barrier();
 	ctrl->busy = 0;
 	barrier();
 	/* Kept by an interrupt after the flush: once more. */
-	if (nested_pending()) {
+	if (q && READ_ONCE(q->taken) != READ_ONCE(q->reserved)) {
 		ctrl->busy = 1;
 		barrier();
-		nested_flush(ctrl, consumer, data);
+		nested_flush(ctrl, consumer, data, q);
 		barrier();
 		ctrl->busy = 0;
 	}

@@ -3,7 +3,9 @@
 # In the guest: fxtraced + tracectl record --kernel=kmod around a provider,
 # then the archive must pass tracectl dump --strict and hold the
 # provider's events, context switches and wakeups, and the provider's
-# thread name from a kernel object record. Prints PASS/FAIL e2e_manager_kmod.
+# thread name from a kernel object record; a thread renamed after its
+# start (task_rename) under its new name in summary --json. Prints
+# PASS/FAIL e2e_manager_kmod.
 T=/tmp/e2e
 E2E_TEST=e2e_manager_kmod
 . /bin/e2e_lib.sh
@@ -37,6 +39,25 @@ grep -q ' instant .*category="kernel:fault" name="page_fault" address=pointer' \
 /bin/tracectl convert -o "$T/kdev.json" "$T/kdev.fxt" || fail "kdev: convert"
 grep -q '"name":"cpu_idle CPU [0-9]*"' "$T/kdev.json" ||
 	fail "kdev: no converted cpu_idle counter"
+# task_rename: a thread that names itself after it started (kdev-workload
+# rename) has a thread record under its old name, then one under the new,
+# and summary --json lists it under the new.
+/bin/tracectl record -o "$T/rename.fxt" --kernel=kmod --categories kernel:sched \
+	-- /bin/kdev-workload rename kdev-renamed >"$T/rename.out" 2>&1 ||
+	{ cat "$T/rename.out"; fail "rename: tracectl record"; }
+tid=$(sed -n 's/^renamed=//p' "$T/rename.out")
+[ -n "$tid" ] || { cat "$T/rename.out"; fail "rename: the workload did not say its thread"; }
+/bin/tracectl dump --strict "$T/rename.fxt" >"$T/dump.out" 2>"$T/dump.err" ||
+	{ tail -5 "$T/dump.err"; fail "rename: tracectl dump --strict"; }
+grep " type=thread koid=$tid " "$T/dump.out" >"$T/names.out" || true
+echo "  e2e rename: $(wc -l <"$T/names.out") thread records of $tid"
+grep -q 'name="kdev-workload"' "$T/names.out" &&
+	tail -n 1 "$T/names.out" | grep -q 'name="kdev-renamed"' ||
+	{ cat "$T/names.out"; fail "rename: thread records"; }
+/bin/tracectl summary --json "$T/rename.fxt" >"$T/summary.json" ||
+	fail "rename: tracectl summary"
+grep -q "\"tid\":$tid,\"name\":\"kdev-renamed\"" "$T/summary.json" ||
+	fail "rename: summary --json does not name thread $tid kdev-renamed"
 kill -TERM "$mgr"
 wait "$mgr" || fail "fxtraced exited with status $?"
 echo "PASS e2e_manager_kmod"

@@ -6,6 +6,9 @@
  * to PATH (a block device), then fdatasync; prints "writes=COUNT".
  * kdev-workload latency ROUNDS HOG_MS: kdev_wakeup_latency(); prints
  * "wakee=TID max_wait_us=US".
+ * kdev-workload rename NAME: kdev_rename_thread(); prints "renamed=TID".
+ * kdev-workload nested SYSCALLS: kdev_nested_wakeups(); prints
+ * "syscalls=SYSCALLS".
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -19,9 +22,33 @@
 static int usage(const char *argv0)
 {
 	fprintf(stderr,
-		"usage: %s faults PAGES | block PATH COUNT BYTES | latency ROUNDS HOG_MS\n",
+		"usage: %s faults PAGES | block PATH COUNT BYTES | latency ROUNDS HOG_MS | rename NAME | nested SYSCALLS\n",
 		argv0);
 	return 2;
+}
+
+static int rename_thread(const char *name)
+{
+	int tid, err = kdev_rename_thread(name, &tid);
+
+	if (err) {
+		fprintf(stderr, "rename: %s\n", strerror(-err));
+		return 1;
+	}
+	printf("renamed=%d\n", tid);
+	return 0;
+}
+
+static int nested(long syscalls)
+{
+	int err = kdev_nested_wakeups((unsigned int)syscalls);
+
+	if (err) {
+		fprintf(stderr, "nested: %s\n", strerror(-err));
+		return 1;
+	}
+	printf("syscalls=%ld\n", syscalls);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -76,5 +103,10 @@ int main(int argc, char **argv)
 		       (unsigned long long)max_wait_us);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "rename"))
+		return rename_thread(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "nested"))
+		return atol(argv[2]) > 0 ? nested(atol(argv[2])) :
+					   usage(argv[0]);
 	return usage(argv[0]);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -286,4 +288,80 @@ int kdev_wakeup_latency(unsigned int rounds, unsigned int hog_ms,
 	*wakee_tid = w.wakee_tid;
 	*max_wait_us = w.max_wait_us;
 	return r;
+}
+
+struct renamed {
+	const char *name;
+	int go[2]; /* a pipe: the thread blocks on it */
+	int tid;
+	int err;
+};
+
+static void *renamed_main(void *arg)
+{
+	const struct timespec nap = { .tv_nsec = 1000000 };
+	struct renamed *r = arg;
+	char c;
+
+	r->tid = gettid();
+	if (read(r->go[0], &c, 1) != 1) {
+		r->err = -EIO;
+		return NULL;
+	}
+	r->err = -pthread_setname_np(pthread_self(), r->name);
+	if (!r->err && nanosleep(&nap, NULL))
+		r->err = -errno;
+	return NULL;
+}
+
+int kdev_rename_thread(const char *name, int *tid)
+{
+	struct renamed r = { .name = name };
+	pthread_t t;
+	int err;
+
+	if (pipe(r.go))
+		return -errno;
+	err = -pthread_create(&t, NULL, renamed_main, &r);
+	if (!err) {
+		err = write(r.go[1], "x", 1) == 1 ? 0 : -errno;
+		pthread_join(t, NULL);
+	}
+	close(r.go[0]);
+	close(r.go[1]);
+	*tid = r.tid;
+	return err ? err : r.err;
+}
+
+static void *napper_main(void *arg)
+{
+	const struct timespec nap = { .tv_nsec = 50000 };
+	atomic_bool *stop = arg;
+
+	while (!atomic_load(stop))
+		nanosleep(&nap, NULL);
+	return NULL;
+}
+
+int kdev_nested_wakeups(unsigned int syscalls)
+{
+	atomic_bool stop = false;
+	unsigned int i;
+	cpu_set_t cpu0;
+	pthread_t t;
+	int err;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0))
+		return -errno;
+	/* The thread inherits the affinity. */
+	err = -pthread_create(&t, NULL, napper_main, &stop);
+	if (err)
+		return err;
+	for (i = 0; i < syscalls; i++)
+		syscall(SYS_getppid);
+	atomic_store(&stop, true);
+	pthread_join(t, NULL);
+	return 0;
 }

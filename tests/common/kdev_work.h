@@ -54,4 +54,21 @@ int kdev_naps(unsigned int count);
 int kdev_wakeup_latency(unsigned int rounds, unsigned int hog_ms,
 			int *wakee_tid, uint64_t *max_wait_us);
 
+/*
+ * A thread that blocks on a pipe under the process's name, is woken,
+ * names itself name (pthread_setname_np, as servers name their workers),
+ * then sleeps 1 ms and exits: switches before and after the rename.
+ * *tid: that thread.
+ */
+int kdev_rename_thread(const char *name, int *tid);
+
+/*
+ * Interrupts inside the kernel side's writers: pinned to CPU 0, syscalls
+ * getppid() calls (kernel:syscall writes at each entry and exit, with
+ * interrupts on) while a thread on the same CPU naps 50 us in a loop:
+ * its timer's interrupt wakes it, often while a system call's record is
+ * being written.
+ */
+int kdev_nested_wakeups(unsigned int syscalls);
+
 #endif /* KDEV_WORK_H */

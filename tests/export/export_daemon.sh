@@ -4,7 +4,10 @@
 # (with the kernel's scheduling and stack samples when this machine can
 # capture them), a snapshot of a circular trace, and a trace of a
 # manager and provider in a time namespace whose BOOTTIME runs 300 s
-# ahead (another "host" as far as clocks go). Every event of each lands
+# ahead (another "host" as far as clocks go), with the kernel's
+# scheduling when this machine can capture it: the kernel stamps those
+# records with its own BOOTTIME, the manager moves them to its
+# namespace's, or they land 300 s early. Every event of each lands
 # in ClickHouse (counts equal tracectl summary --json and tracectl dump
 # per archive), and every row's REALTIME falls between the test's own
 # readings of the wall clock before and after, the namespace's 300 s of
@@ -51,7 +54,10 @@ if [ "$(id -u)" -eq 0 ] && unshare --time --boottime 300 --fork true 2>/dev/null
 	"${ns[@]}" "$PROTO_PROVIDER" --name n --events 2000 >"$T/n.out" 2>&1 &
 	BG_PIDS="$BG_PIDS $!"
 	poll provider_connected n
-	"$TRACECTL" start -o "$T/n.fxt" --kernel=off >/dev/null
+	ns_sched=()
+	[ "$kernel" = off ] || ns_sched=(--categories kernel:sched)
+	"$TRACECTL" start -o "$T/n.fxt" --kernel=$kernel "${ns_sched[@]}" \
+		>/dev/null
 	wait_wrote n
 	"$TRACECTL" stop >/dev/null
 	archives+=("$T/n.fxt")

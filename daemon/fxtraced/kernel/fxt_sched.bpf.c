@@ -250,47 +250,81 @@ static __always_inline void count_drop(struct fxt_ring_ctrl *ctrl,
 }
 
 /*
- * Appends one record of this CPU, counted under kind (FXT_SCHED_EV_BIT_*);
- * false when it was dropped. Programs run with preemption off, so only an
- * interrupt can nest here (a self-wakeup runs with interrupts on, and the
- * sampler runs in interrupts); the nested writer drops its record rather
- * than interleave. Records of up to FXT_SCHED_RECORD_MAX_WORDS words are
- * copied by an unrolled loop; long ones (up to FXT_KSAMPLE_MAX_WORDS) by
- * a bounded one.
+ * Records of an interrupt that came while this CPU's writer was inside
+ * ring_append() (a wakeup in an interrupt during a fork's names, a
+ * system call's entry): kept here and written by that writer once its
+ * own record is in, instead of lost. Interrupts nest (a hard interrupt
+ * in a softirq in a task): a slot is reserved by an atomic add and
+ * marked written by its sequence. Counted as dropped until written, so
+ * one left here when capture stops stays counted.
  */
-static __always_inline bool ring_append(const __u64 *rec, __u32 words,
-					unsigned int kind, bool long_record)
+#define FXT_NESTED_SLOTS 8u
+
+struct fxt_nested {
+	__u32 reserved;	/* slots handed out, free-running */
+	__u32 taken;	/* slots the writer is done with */
+	__u32 seq[FXT_NESTED_SLOTS];	/* slot index + 1 once filled */
+	__u32 kind[FXT_NESTED_SLOTS];
+	__u32 words[FXT_NESTED_SLOTS];
+	__u64 rec[FXT_NESTED_SLOTS][FXT_SCHED_RECORD_MAX_WORDS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct fxt_nested));
+	__uint(max_entries, 1);
+} fxt_nested SEC(".maps");
+
+static __always_inline struct fxt_nested *nested_queue(void)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&fxt_nested, &zero);
+}
+
+/* An interrupt's record while the writer is busy: false, no free slot. */
+static __always_inline bool nested_keep(const __u64 *rec, __u32 words,
+					unsigned int kind)
+{
+	struct fxt_nested *q = nested_queue();
+	__u32 i, slot;
+	int w;
+
+	if (!q || words > FXT_SCHED_RECORD_MAX_WORDS)
+		return false;
+	i = __sync_fetch_and_add(&q->reserved, 1);
+	if (i - READ_ONCE(q->taken) >= FXT_NESTED_SLOTS)
+		return false;
+	slot = i & (FXT_NESTED_SLOTS - 1);
+#pragma unroll
+	for (w = 0; w < FXT_SCHED_RECORD_MAX_WORDS; w++)
+		if (w < words)
+			q->rec[slot][w] = rec[w];
+	q->kind[slot] = kind;
+	q->words[slot] = words;
+	barrier();
+	WRITE_ONCE(q->seq[slot], i + 1);
+	return true;
+}
+
+/*
+ * Writes one record into this CPU's ring, the caller being its only
+ * writer (ctrl->busy); false when there is no room. Records of up to
+ * FXT_SCHED_RECORD_MAX_WORDS words are copied by an unrolled loop; long
+ * ones (up to FXT_KSAMPLE_MAX_WORDS) by a bounded one.
+ */
+static __always_inline bool ring_put(struct fxt_ring_ctrl *ctrl,
+				     const struct fxt_ring_consumer *consumer,
+				     char *data, const __u64 *rec, __u32 words,
+				     unsigned int kind, bool long_record)
+{
 	__u32 bytes = words * 8;
-	const struct fxt_ring_consumer *consumer;
-	struct fxt_ring_ctrl *ctrl;
-	char *elem, *data;
-	__u64 head, word_mask;
+	__u64 head = ctrl->head, word_mask;
 	int i;
 
-	bool written = false;
-
-	elem = bpf_map_lookup_elem(&fxt_ring, &cpu);
-	if (!elem)
+	if (!make_room(ctrl, consumer, data, head, bytes, long_record))
 		return false;
-	ctrl = (struct fxt_ring_ctrl *)elem;
-	data = elem + FXT_RING_BPF_DATA_OFFSET;
-	consumer = (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET);
-	if (READ_ONCE(consumer->closed))
-		return false;
-	kind &= FXT_RING_EVENT_KINDS - 1;
-	if (ctrl->busy) {
-		count_drop(ctrl, kind);
-		return false;
-	}
-	ctrl->busy = 1;
-	barrier();
-	head = ctrl->head;
-	if (!make_room(ctrl, consumer, data, head, bytes, long_record)) {
-		count_drop(ctrl, kind);
-		goto out;
-	}
 	/* ctrl->oldest moves before the words it frees (fxt_ring_peek()). */
 	barrier();
 	/* One read of the constant: each read of a volatile is a load. */
@@ -311,10 +345,84 @@ static __always_inline bool ring_append(const __u64 *rec, __u32 words,
 	FXT_BPF_PUBLISH(&ctrl->head, head + bytes);
 	ctrl->records++;
 	ctrl->event_records[kind]++;
-	written = true;
-out:
+	return true;
+}
+
+/* The kept records, oldest first; each written one is no drop any more. */
+static __always_inline void
+nested_flush(struct fxt_ring_ctrl *ctrl,
+	     const struct fxt_ring_consumer *consumer, char *data,
+	     struct fxt_nested *q)
+{
+	__u32 n, i, slot, kind;
+
+#pragma clang loop unroll(disable)
+	for (n = 0; n < FXT_NESTED_SLOTS; n++) {
+		i = READ_ONCE(q->taken);
+		if (i == READ_ONCE(q->reserved))
+			break;
+		slot = i & (FXT_NESTED_SLOTS - 1);
+		kind = q->kind[slot] & (FXT_RING_EVENT_KINDS - 1);
+		if (READ_ONCE(q->seq[slot]) == i + 1 &&
+		    q->words[slot] <= FXT_SCHED_RECORD_MAX_WORDS &&
+		    ring_put(ctrl, consumer, data, q->rec[slot],
+			     q->words[slot], kind, false)) {
+			__sync_fetch_and_add(&ctrl->dropped, -1);
+			__sync_fetch_and_add(&ctrl->event_dropped[kind], -1);
+		}
+		WRITE_ONCE(q->taken, i + 1);
+	}
+}
+
+/*
+ * Appends one record of this CPU, counted under kind (FXT_SCHED_EV_BIT_*);
+ * false when it was dropped. Programs run with preemption off, so only an
+ * interrupt can nest here (a self-wakeup runs with interrupts on, and the
+ * sampler runs in interrupts): the nested writer leaves its record to the
+ * one it interrupted (nested_keep()), or, for a long record, drops it.
+ */
+static __always_inline bool ring_append(const __u64 *rec, __u32 words,
+					unsigned int kind, bool long_record)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	const struct fxt_ring_consumer *consumer;
+	struct fxt_ring_ctrl *ctrl;
+	struct fxt_nested *q;
+	char *elem, *data;
+	bool written;
+
+	elem = bpf_map_lookup_elem(&fxt_ring, &cpu);
+	if (!elem)
+		return false;
+	ctrl = (struct fxt_ring_ctrl *)elem;
+	data = elem + FXT_RING_BPF_DATA_OFFSET;
+	consumer = (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET);
+	if (READ_ONCE(consumer->closed))
+		return false;
+	kind &= FXT_RING_EVENT_KINDS - 1;
+	if (ctrl->busy) {
+		count_drop(ctrl, kind);
+		return !long_record && nested_keep(rec, words, kind);
+	}
+	ctrl->busy = 1;
+	barrier();
+	written = ring_put(ctrl, consumer, data, rec, words, kind, long_record);
+	if (!written)
+		count_drop(ctrl, kind);
+	q = nested_queue();
+	if (q)
+		nested_flush(ctrl, consumer, data, q);
 	barrier();
 	ctrl->busy = 0;
+	barrier();
+	/* Kept by an interrupt after the flush: once more. */
+	if (q && READ_ONCE(q->taken) != READ_ONCE(q->reserved)) {
+		ctrl->busy = 1;
+		barrier();
+		nested_flush(ctrl, consumer, data, q);
+		barrier();
+		ctrl->busy = 0;
+	}
 	return written;
 }
 
@@ -357,6 +465,25 @@ static __always_inline void check_latency(const struct task_struct *next,
 
 #include "fxt_sample.bpf.h"
 
+/*
+ * prev was running: a block of its own that its off-CPU slot still holds
+ * ended at a switch-in no sched_switch reported (some kernels fire none
+ * for some switches: the idle task's, a virtual machine agent's). Its end
+ * is unknown, so nothing can be written for it; it is let go, not
+ * counted as a drop, as the module's table lets it go.
+ */
+static __always_inline void offcpu_forget_unseen(const struct task_struct *prev)
+{
+	__u64 tag = (__u64)prev->pid + 1;
+	struct offcpu_slot *slot;
+
+	if (!prev->pid)
+		return;
+	slot = offcpu_slot(prev->pid);
+	if (slot && READ_ONCE(slot->tag) == tag)
+		__sync_val_compare_and_swap(&slot->tag, tag, 0);
+}
+
 /* Loaded for kernel:sched's switches, kernel:offcpu, or both. */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
@@ -378,6 +505,7 @@ int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 			check_latency(next, cpu, now);
 	}
 	if (events & FXT_SCHED_EV_OFFCPU) {
+		offcpu_forget_unseen(prev);
 		if (state == FXT_THREAD_BLOCKED ||
 		    state == FXT_THREAD_SUSPENDED)
 			offcpu_block(ctx, prev, cpu, now);

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include <fxt/fxt.h>
-#include <fxt/ksample.h>
 
+#include "kernel_clock.h"
 #include "kernel_merge.h"
 
 struct cpu_stream {
@@ -75,32 +75,10 @@ uint64_t kernel_merge_malformed(const struct kernel_merge *m)
 	return m->malformed;
 }
 
-/*
- * The word of a record's timestamp, 0 when it has none: word 1 of
- * events, scheduling and log records, word 2 of the kernel's raw stack
- * samples (include/fxt/ksample.h). rec holds words words at least 1.
- */
-static size_t record_ts_word(const uint64_t *rec, size_t words)
-{
-	switch (FXT_GET(rec[0], FXT_HDR_TYPE)) {
-	case FXT_RECORD_EVENT:
-	case FXT_RECORD_SCHEDULING:
-	case FXT_RECORD_LOG:
-		return 1;
-	case FXT_RECORD_LARGE:
-		return words > FXT_KSAMPLE_TS_WORD &&
-				       fxt_ksample_is(rec[0], rec[1]) ?
-			       FXT_KSAMPLE_TS_WORD :
-			       0;
-	default:
-		return 0;
-	}
-}
-
 /* The timestamp of the record of words words at rec; false: none. */
 static bool record_ts(const uint64_t *rec, size_t words, uint64_t *ts)
 {
-	size_t at = record_ts_word(rec, words);
+	size_t at = kernel_record_ts_word(rec, words);
 
 	if (!at)
 		return false;
@@ -130,7 +108,7 @@ static ssize_t head_words(struct merge_run *r, unsigned int cpu)
 	}
 	size = fxt_record_words(s->chunk[s->pos]);
 	if (!size || size > s->words - s->pos ||
-	    (size < 2 && record_ts_word(s->chunk + s->pos, size))) {
+	    (size < 2 && kernel_record_ts_word(s->chunk + s->pos, size))) {
 		/* Not a record boundary: nothing after it can be trusted. */
 		r->m->malformed++;
 		s->pos = s->words;

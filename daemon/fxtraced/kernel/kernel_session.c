@@ -21,6 +21,7 @@
 
 #include "fxt_writer.h"
 #include "kernel_backend.h"
+#include "kernel_clock.h"
 #include "kernel_config.h"
 #include "kernel_merge.h"
 #include "kernel_names.h"
@@ -55,6 +56,8 @@ struct kernel_session {
 	uint64_t profile_lost;	/* raw records with no sink to take them */
 	bool started;
 	bool preamble_written;
+	/* The manager's time namespace's boottime offset (kernel_clock.h) */
+	int64_t clock_offset_ns;
 };
 
 /* Collects records into whole-record batches for the caller's writer. */
@@ -334,7 +337,7 @@ static int stacks_sink_open(struct kernel_session *ks)
 }
 static bool mem_selected(const struct kernel_session *ks);
 
-/* The clock of the kernel side's records; 0 if unreadable. */
+/* The clock of the records as translated (kernel_clock.h); 0 if unreadable. */
 static uint64_t boottime_ns(void)
 {
 	struct timespec now;
@@ -342,6 +345,20 @@ static uint64_t boottime_ns(void)
 	if (clock_gettime(CLOCK_BOOTTIME, &now))
 		return 0;
 	return (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec;
+}
+
+/* Where the records' times go: this time namespace's boottime. */
+static int read_clock_offset(struct kernel_session *ks, char *why,
+			     size_t why_len)
+{
+	int err = kernel_clock_read_offset("/proc/self/timens_offsets",
+					   &ks->clock_offset_ns);
+
+	if (err)
+		snprintf(why, why_len,
+			 "kernel capture: cannot read this time namespace's offset (/proc/self/timens_offsets): %s",
+			 strerror(-err));
+	return err;
 }
 
 int kernel_session_open(struct kernel_session **out,
@@ -360,6 +377,9 @@ int kernel_session_open(struct kernel_session **out,
 	ks->stacks = cfg->stacks;
 	if (!ks->cfg.events)
 		ks->cfg.events = kernel_categories_default();
+	err = read_clock_offset(ks, why, why_len);
+	if (err)
+		goto fail;
 	/*
 	 * A session taken back skips the probe (the module's would open the
 	 * device, which its one session holds: EBUSY).
@@ -667,10 +687,15 @@ static ssize_t session_read_cpu(void *ctx, unsigned int cpu, void *buf,
 				size_t cap)
 {
 	struct kernel_session *ks = ctx;
+	ssize_t n;
 
 	if (cpu == ks->ops->ncpus(ks->state))
 		return (ssize_t)kernel_sysmem_read(&ks->sysmem, buf, cap);
-	return ks->ops->read_cpu(ks->state, cpu, buf, cap);
+	n = ks->ops->read_cpu(ks->state, cpu, buf, cap);
+	if (n > 0)
+		kernel_clock_shift(buf, (size_t)n / FXT_WORD_BYTES,
+				   ks->clock_offset_ns);
+	return n;
 }
 
 /* Whole records already: they go to the writer as one block. */
@@ -705,7 +730,8 @@ static int write_names(struct kernel_session *ks, struct kernel_out *o)
  * While capture runs, a drain stops short of the time it began: a record
  * stamped before that may not be published yet (its writer interrupted,
  * or its virtual CPU descheduled, between the clock read and the
- * publish). The kernel side stamps records with CLOCK_BOOTTIME.
+ * publish). The kernel side stamps records with CLOCK_BOOTTIME, read
+ * here in this time namespace, as the records are (kernel_clock.h).
  */
 static uint64_t drain_horizon(const struct kernel_session *ks)
 {
@@ -820,6 +846,10 @@ static int peek_all(struct kernel_session *ks, struct peeked_cpu **out)
 			err = -ENOMEM;
 		else
 			cpus[i].len = fxt_ring_peek(&r, cpus[i].data);
+		if (cpus[i].data)
+			kernel_clock_shift((uint64_t *)cpus[i].data,
+					   cpus[i].len / FXT_WORD_BYTES,
+					   ks->clock_offset_ns);
 	}
 	if (err) {
 		peeked_free(cpus, n);

@@ -599,6 +599,9 @@ static bool start_locked(void)
 	if (spawn_thread() < 0)
 		return false;	/* tried again at the next call site */
 	__atomic_store_n(&transport_started, true, __ATOMIC_RELEASE);
+	/* No socket, no manager: no trace is missed meanwhile. */
+	if (access(fxt_msg_socket_path(), F_OK) < 0)
+		fxt_early_settled(NULL);
 	wait_ms = start_wait_ms();
 	if (wait_ms)
 		set_settle_deadline(wait_ms);

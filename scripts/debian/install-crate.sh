@@ -12,7 +12,8 @@ set -eu
 src=$1/libprovider/rust
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$src/Cargo.toml" | head -n 1)
 [ -n "$version" ] || { echo "install-crate.sh: no version in $src/Cargo.toml" >&2; exit 1; }
-dest=$2/fxtrace-$version
+mkdir -p "$2"
+dest=$(cd "$2" && pwd)/fxtrace-$version
 rm -rf "$dest"
 mkdir -p "$dest"
 # What a published crate holds: not .cargo/ (the tree's own offline set-up).

@@ -13,6 +13,7 @@
 
 #include "buffer.h"
 #include "clock.h"
+#include "early.h"
 #include "intern.h"
 #include "macro.h"
 #include "record.h"
@@ -148,7 +149,11 @@ write_begin_eval(struct fxt_site *site, const char *cat, const char *name,
 	if (!atomic_load_explicit(&fxt_current, memory_order_relaxed)) {
 		/* Early sites may wait to join a trace ($FXTRACE_START_WAIT_MS). */
 		fxt_transport_join();
-		if (!atomic_load_explicit(&fxt_current, memory_order_relaxed))
+		/* Before the first attempt settled, a miss is counted. */
+		if (!atomic_load_explicit(&fxt_current, memory_order_acquire) &&
+		    fxt_early_missed(cat))
+			return NULL;
+		if (!atomic_load_explicit(&fxt_current, memory_order_acquire))
 			return fxt_site_session_args(site, NULL, cat, name,
 						     eval, cat_ref, name_ref);
 	}

@@ -336,6 +336,12 @@ void fxt_buffer_count_drop(struct fxt_buffer *b, uint32_t bytes)
 	__atomic_fetch_add(&b->hdr->bytes_dropped, bytes, __ATOMIC_RELAXED);
 }
 
+void fxt_buffer_count_missed(struct fxt_buffer *b, uint64_t n)
+{
+	__atomic_fetch_add(&b->hdr->records_missed, n, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&b->hdr->records_dropped, n, __ATOMIC_RELAXED);
+}
+
 /* Close a rolling half and publish its end; under lock. */
 static void close_half(struct fxt_buffer *b, unsigned int half)
 {

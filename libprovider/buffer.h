@@ -94,6 +94,8 @@ bool fxt_buffer_touch_pending(const struct fxt_buffer *b);
 extern struct fxt_internal_area fxt_full_areas[2];
 extern const unsigned int fxt_full_current;
 void fxt_buffer_count_drop(struct fxt_buffer *b, uint32_t bytes);
+/* n events missed before the buffer was there: dropped, bytes unknown. */
+void fxt_buffer_count_missed(struct fxt_buffer *b, uint64_t n);
 
 /* Publish a record: its header word last, with release ordering. */
 static inline void fxt_commit(uint64_t *rec, uint64_t header)

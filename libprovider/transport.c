@@ -39,6 +39,7 @@
 
 #include "buffer.h"
 #include "clock.h"
+#include "early.h"
 #include "intern.h"
 #include "macro.h"
 #include "session.h"
@@ -76,6 +77,8 @@ static pthread_cond_t settled_cond;	/* CLOCK_MONOTONIC (init_settled_cond) */
 static struct timespec settle_deadline;	/* rules: under transport_lock */
 /* Settled, past the deadline, or no wait: set under transport_lock. */
 static bool transport_ready;
+/* The first attempt settled: set under transport_lock. */
+static bool transport_settled;
 
 /* Owned by the background thread (and by the fork child handler). */
 static int manager_fd = -1;
@@ -215,8 +218,11 @@ static int send_hello(int fd)
 
 static void settle(void)
 {
+	/* The first trace joined (on_start) counts what it missed. */
+	fxt_early_settled(session);
 	pthread_mutex_lock(&transport_lock);
 	__atomic_store_n(&transport_ready, true, __ATOMIC_RELEASE);
+	transport_settled = true;
 	pthread_cond_broadcast(&settled_cond);
 	pthread_mutex_unlock(&transport_lock);
 }
@@ -343,6 +349,9 @@ static bool handle_msg(int fd, union fxt_msg_any *m, size_t n, int passed_fd)
 		break;
 	case FXT_MSG_TERMINATE:
 		drop_buffer();
+		break;
+	case FXT_MSG_IDLE:
+		settle(); /* no trace to join: waiting is over */
 		break;
 	case FXT_MSG_SAVED:
 		on_saved(&m->save);
@@ -531,6 +540,8 @@ static void atfork_child(void)
 	manager_fd = -1;
 	transport_started = false;
 	transport_ready = false;
+	transport_settled = false;
+	fxt_early_after_fork_child();
 	hello_sent = false;
 	init_settled_cond();
 }
@@ -610,6 +621,9 @@ static bool start_locked(void)
 	if (spawn_thread() < 0)
 		return false;	/* tried again at the next call site */
 	__atomic_store_n(&transport_started, true, __ATOMIC_RELEASE);
+	/* No socket, no manager: no trace is missed meanwhile. */
+	if (access(fxt_msg_socket_path(), F_OK) < 0)
+		fxt_early_settled(NULL);
 	wait_ms = start_wait_ms();
 	if (wait_ms)
 		set_settle_deadline(wait_ms);
@@ -625,6 +639,26 @@ void fxt_transport_ensure_started(void)
 	(void)pthread_once(&atfork_once, transport_init_once);
 	pthread_mutex_lock(&transport_lock);
 	(void)start_locked();
+	pthread_mutex_unlock(&transport_lock);
+}
+
+/*
+ * At exit, the events missed before joining a trace are counted only if
+ * its START (or IDLE) comes: when some were, wait for it, 1 s at most.
+ */
+__attribute__((destructor)) static void settle_at_exit(void)
+{
+	struct timespec deadline;
+
+	if (!fxt_early_pending())
+		return;
+	pthread_mutex_lock(&transport_lock);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += 1;
+	while (transport_started && !transport_disabled && !transport_settled &&
+	       !pthread_cond_timedwait(&settled_cond, &transport_lock,
+				       &deadline))
+		;
 	pthread_mutex_unlock(&transport_lock);
 }
 

@@ -9,6 +9,8 @@
 #   libfxt-provider-dev  headers, .so link, static library, .pc, man 3
 #   fxt-sched-dkms       the fxt_sched module sources for DKMS
 #   python3-fxtrace      the Python module fxtrace (dh-python)
+#   librust-fxtrace-dev  the Rust crate's sources for cargo, offline
+#                        (/usr/share/cargo/registry, as Debian's crates)
 #
 # What is packaged is the working tree's content of the files git knows
 # or would add (tracked and untracked, minus what .gitignore ignores), so
@@ -97,7 +99,8 @@ if ! (cd "$tree" &&
 	exit 1
 fi
 
-rm -f "$out"/fxtrace_*.deb "$out"/libfxt-provider*.deb "$out"/fxt-sched-dkms_*.deb
+rm -f "$out"/fxtrace_*.deb "$out"/libfxt-provider*.deb "$out"/fxt-sched-dkms_*.deb \
+	"$out"/python3-fxtrace_*.deb "$out"/librust-fxtrace-dev_*.deb
 cp "$work"/*.deb "$out/"
 ls -l "$out"/*.deb
 

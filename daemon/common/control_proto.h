@@ -224,10 +224,10 @@ struct fxt_ctl_trigger {
 };
 
 enum fxt_ctl_provider_flags {
-	FXT_CTL_PROVIDER_ALIVE = 1u << 0,	/* still connected */
-	FXT_CTL_PROVIDER_KERNEL = 1u << 1,	/* the kernel section */
-	FXT_CTL_PROVIDER_TRACING = 1u << 2,	/* has a buffer in this trace */
-	FXT_CTL_PROVIDER_NO_STOPPED = 1u << 3,	/* did not ack STOP in time */
+	FXT_CTL_PROVIDER_ALIVE = 1u << 0, /* still connected */
+	FXT_CTL_PROVIDER_KERNEL = 1u << 1, /* the kernel section */
+	FXT_CTL_PROVIDER_TRACING = 1u << 2, /* has a buffer in this trace */
+	FXT_CTL_PROVIDER_NO_STOPPED = 1u << 3, /* did not ack STOP in time */
 	/* no buffer: its uid's buffers reached fxtraced --user-buffer-budget */
 	FXT_CTL_PROVIDER_OVER_BUDGET = 1u << 4,
 	/* one kernel category's share of the kernel row before it */
@@ -239,6 +239,11 @@ enum fxt_ctl_provider_flags {
 	 * records_dropped is that bound (bytes_dropped 0), not its count.
 	 */
 	FXT_CTL_PROVIDER_DROPS_IMPLAUSIBLE = 1u << 7,
+	/*
+	 * Some of its drops were events before it joined the trace (it
+	 * started while the trace ran, without a start wait).
+	 */
+	FXT_CTL_PROVIDER_MISSED_START = 1u << 8,
 };
 
 struct fxt_ctl_provider {

@@ -181,12 +181,13 @@ static unsigned int providers_of(const struct manager *m, uid_t uid)
 	return n;
 }
 
-static void send_terminate(struct provider *p)
+/* A message of a header alone: TERMINATE, IDLE. */
+static void send_header(struct provider *p, enum fxt_msg_type type)
 {
-	struct fxt_msg_header terminate;
+	struct fxt_msg_header h;
 
-	fxt_msg_init(&terminate, FXT_MSG_TERMINATE, sizeof(terminate));
-	(void)fxt_msg_send(p->fd, &terminate, sizeof(terminate), -1);
+	fxt_msg_init(&h, type, sizeof(h));
+	(void)fxt_msg_send(p->fd, &h, sizeof(h), -1);
 }
 
 /*
@@ -208,7 +209,7 @@ static bool resume(struct manager *m, struct provider *p,
 		 p->name, (int)p->pid);
 	if (buffer_fd >= 0)
 		close(buffer_fd);
-	send_terminate(p);
+	send_header(p, FXT_MSG_TERMINATE);
 	return false;
 }
 
@@ -261,6 +262,9 @@ int provider_new(struct manager *m, int fd, const struct ucred *cred,
 		provider_gone(p, "dropped");
 		return 0;
 	}
+	/* In no trace now: it counts no events as missed (FXT_MSG_IDLE). */
+	if (!p->in_trace)
+		send_header(p, FXT_MSG_IDLE);
 	m->provider_events->changed(m);
 	return 0;
 }
@@ -323,7 +327,7 @@ int provider_send_stop(struct provider *p)
 void provider_leave_trace(struct provider *p)
 {
 	if (p->fd >= 0 && p->in_trace)
-		send_terminate(p);
+		send_header(p, FXT_MSG_TERMINATE);
 	provider_buffer_destroy(&p->buffer);
 	p->in_trace = p->started = p->stopped = p->stop_sent = false;
 	p->over_budget = p->over_memory_budget = false;
@@ -365,6 +369,8 @@ void provider_describe(const struct provider *p, struct fxt_ctl_provider *out)
 	out->skipped = p->walk.skipped;
 	out->records_dropped = st.records_dropped;
 	out->bytes_dropped = st.bytes_dropped;
+	if (st.records_missed)
+		out->flags |= FXT_CTL_PROVIDER_MISSED_START;
 	if (p->in_trace && p->buffer.map &&
 	    !provider_drops_plausible(p, &st, &max)) {
 		out->flags |= FXT_CTL_PROVIDER_DROPS_IMPLAUSIBLE;

@@ -188,6 +188,7 @@ void provider_buffer_state(const struct provider_buffer *b,
 	st->rolling_generation[0] = LOAD(h->rolling_generation[0]);
 	st->rolling_generation[1] = LOAD(h->rolling_generation[1]);
 	st->records_dropped = LOAD(h->records_dropped);
+	st->records_missed = LOAD(h->records_missed);
 	st->bytes_dropped = LOAD(h->bytes_dropped);
 	st->records_written = LOAD(h->records_written);
 }

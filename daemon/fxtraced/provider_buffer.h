@@ -39,6 +39,7 @@ struct provider_buffer_state {
 	uint64_t records_dropped;
 	uint64_t bytes_dropped;
 	uint64_t records_written;
+	uint64_t records_missed; /* of records_dropped: before joining */
 };
 
 enum provider_area {

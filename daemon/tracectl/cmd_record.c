@@ -200,6 +200,7 @@ int cmd_record(int argc, char **argv)
 {
 	struct control_reply joined = { 0 }, stopped = { 0 };
 	struct start_options o = { 0 };
+	const char *missing;
 	pid_t child = 0;
 	int status, r;
 
@@ -217,9 +218,12 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "tracectl record: --duration does not apply; the trace ends with the command\n");
 		return TRACECTL_EXIT_USAGE;
 	}
-	if (!record_categories_add_proc(o.req.categories,
-					sizeof(o.req.categories))) {
-		fprintf(stderr, "tracectl record: --categories: no room to add kernel:proc (which process the command started); give a shorter list\n");
+	missing = record_categories_add(o.req.categories,
+					sizeof(o.req.categories));
+	if (missing) {
+		fprintf(stderr,
+			"tracectl record: --categories: no room to add %s; give a shorter list\n",
+			missing);
 		return TRACECTL_EXIT_USAGE;
 	}
 	if (!command_runnable(argv[optind])) {

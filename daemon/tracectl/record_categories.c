@@ -1,25 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* tracectl record's kernel:proc: see record_categories.h. */
+/* What tracectl record adds to its categories: see record_categories.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "record_categories.h"
 
 #define KERNEL_PREFIX "kernel:"
-#define KERNEL_PROC "kernel:proc"
 
 /*
- * Whether the comma-separated list has the entry want (prefix: an entry
- * that begins with it).
+ * Whether an entry of the comma-separated list is name, or a prefix of
+ * it with a trailing '*' ("kernel:*"); prefix: an entry that begins with
+ * name.
  */
-static bool has_entry(const char *list, const char *want, bool prefix)
+static bool has_entry(const char *list, const char *name, bool prefix)
 {
-	size_t len, want_len = strlen(want);
+	size_t len, name_len = strlen(name);
 
 	while (*list) {
 		len = strcspn(list, ",");
-		if (prefix ? len >= want_len && !strncmp(list, want, want_len) :
-			     len == want_len && !strncmp(list, want, len))
+		if (prefix ? len >= name_len && !strncmp(list, name, name_len) :
+			     (len == name_len && !strncmp(list, name, len)) ||
+				     (len && list[len - 1] == '*' &&
+				      len - 1 <= name_len &&
+				      !strncmp(list, name, len - 1)))
 			return true;
 		list += len;
 		list += *list == ',';
@@ -27,15 +30,28 @@ static bool has_entry(const char *list, const char *want, bool prefix)
 	return false;
 }
 
-bool record_categories_add_proc(char *list, size_t size)
+/* Appends ",name" to list unless it has it: false when it does not fit. */
+static bool append(char *list, size_t size, const char *name)
 {
 	size_t used = strlen(list);
 
-	if (!has_entry(list, KERNEL_PREFIX, true) ||
-	    has_entry(list, KERNEL_PROC, false))
+	if (has_entry(list, name, false))
 		return true;
-	if (used + 1 + strlen(KERNEL_PROC) >= size)
+	if (used + 1 + strlen(name) >= size)
 		return false;
-	snprintf(list + used, size - used, ",%s", KERNEL_PROC);
+	snprintf(list + used, size - used, ",%s", name);
 	return true;
+}
+
+const char *record_categories_add(char *list, size_t size)
+{
+	if (!has_entry(list, KERNEL_PREFIX, true))
+		return NULL;
+	if (!append(list, size, "kernel:proc"))
+		return "kernel:proc";
+	if ((has_entry(list, "kernel:sample", false) ||
+	     has_entry(list, "kernel:offcpu", false)) &&
+	    !append(list, size, "kernel:sched"))
+		return "kernel:sched";
+	return NULL;
 }

@@ -16,6 +16,13 @@
 #include "tracectl.h"
 #include "usage_error.h"
 
+/*
+ * record's buffers: a command's whole run is wanted, written while it
+ * runs; halves of 2M take a Python script traced call by call (a million
+ * records a second) without a drop.
+ */
+#define RECORD_BUFFER_SIZE (4u << 20)
+
 static const char *const mode_names[] = { "oneshot", "circular", "streaming" };
 static const char *const kernel_names[] = { "auto", "kmod", "bpf", "off" };
 
@@ -34,6 +41,33 @@ const char *start_mode_name(unsigned int mode)
 	return mode < 3 ? mode_names[mode] : "?";
 }
 
+/* The end of start's and record's --help: what record does, examples. */
+static void usage_examples(FILE *out, const char *cmd)
+{
+	if (!strcmp(cmd, "record"))
+		fprintf(out,
+			"Runs COMMAND in the trace, prints per provider of the command\n"
+			"the records written and dropped, exits with its status.\n"
+			"Streaming by default: the archive is written while COMMAND\n"
+			"runs and grows with it; --mode oneshot keeps its first\n"
+			"--buffer-size of records per provider.\n\n"
+			"Examples:\n"
+			"  sudo tracectl record -o trace.fxt -- ./my-app --flag\n"
+			"  sudo tracectl record -o py.fxt -- python3 -m fxtrace app.py\n"
+			"  sudo tracectl record --mode oneshot --kernel=off -- make -j2\n");
+	else
+		fprintf(out,
+			"Examples:\n"
+			"  sudo tracectl start -o trace.fxt --categories net,gfx\n"
+			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
+			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n"
+			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n"
+			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/lib/fxtrace/snapshots --trigger-delay 200ms\n"
+			"  sudo tracectl start --name flight-recorder --mode circular --memory-budget 64M \\\n"
+			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots --snapshot-max-bytes 1G\n"
+			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/lib/fxtrace/snapshots\n");
+}
+
 void start_options_usage(FILE *out, const char *cmd)
 {
 	fprintf(out,
@@ -48,9 +82,9 @@ void start_options_usage(FILE *out, const char *cmd)
 		"                         kernel:sched, kernel:proc, kernel:irq,\n"
 		"                         kernel:syscall, kernel:power, kernel:block,\n"
 		"                         kernel:fault, kernel:mem, kernel:sample,\n"
-		"                         kernel:offcpu\n"
-		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default 1M)\n"
-		"  -m, --mode MODE        oneshot (default), circular, streaming\n"
+		"                         kernel:offcpu%s\n"
+		"  -b, --buffer-size SIZE per provider, e.g. 256K, 4M (default %s)\n"
+		"  -m, --mode MODE        %s\n"
 		"%s"
 		"  -k, --kernel=BACKEND   kernel capture: auto (default), kmod, bpf, off\n"
 		"  -p, --pid PID          kernel:syscall only for process PID (repeat for\n"
@@ -90,27 +124,19 @@ void start_options_usage(FILE *out, const char *cmd)
 		"Talks to fxtraced at $%s (default %s).\n\n",
 		cmd, strcmp(cmd, "record") ? "" : " -- COMMAND [ARGS...]",
 		strcmp(cmd, "record") ?
+			"" :
+			";\n                         record adds kernel:proc, and\n"
+			"                         kernel:sched to kernel:sample or\n"
+			"                         kernel:offcpu",
+		strcmp(cmd, "record") ? "1M" : "4M",
+		strcmp(cmd, "record") ?
+			"oneshot (default), circular, streaming" :
+			"streaming (default), oneshot, circular",
+		strcmp(cmd, "record") ?
 			"  -d, --duration T       stop after T (e.g. 10s, 500ms)\n" :
 			"",
 		FXT_SOCKET_ENV, FXT_MANAGER_SOCKET);
-	if (!strcmp(cmd, "record"))
-		fprintf(out,
-			"Runs COMMAND in the trace, prints per provider of the command\n"
-			"the records written and dropped, exits with its status.\n\n"
-			"Examples:\n"
-			"  sudo tracectl record -o trace.fxt -- ./my-app --flag\n"
-			"  sudo tracectl record --mode streaming --kernel=off -- make -j2\n");
-	else
-		fprintf(out,
-			"Examples:\n"
-			"  sudo tracectl start -o trace.fxt --categories net,gfx\n"
-			"  sudo tracectl start --mode circular --buffer-size 4M --duration 30s\n"
-			"  sudo tracectl start --mode streaming --kernel=bpf -o /var/tmp/t.fxt\n"
-			"  sudo tracectl start --categories kernel:sched,kernel:irq,kernel:syscall --pid 1234\n"
-			"  sudo tracectl start --mode circular --trigger jank --snapshot-dir /var/lib/fxtrace/snapshots --trigger-delay 200ms\n"
-			"  sudo tracectl start --name flight-recorder --mode circular --memory-budget 64M \\\n"
-			"      --trigger jank,crash --snapshot-dir /var/lib/fxtrace/snapshots --snapshot-max-bytes 1G\n"
-			"  sudo tracectl start --mode circular --trigger-latency 10ms --snapshot-dir /var/lib/fxtrace/snapshots\n");
+	usage_examples(out, cmd);
 }
 
 /* One option of start and record. */
@@ -417,6 +443,8 @@ int start_options_parse(const char *cmd, int argc, char **argv,
 	o->output = "trace.fxt";
 	o->npids = 0;
 	getopt_tables(longopts, optstring);
+	if (!strcmp(cmd, "record"))
+		o->req.mode = FXT_BUFFERING_STREAMING;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1) {
 		opt = find_option(c);
@@ -429,5 +457,8 @@ int start_options_parse(const char *cmd, int argc, char **argv,
 		if (o->help)
 			return 0;
 	}
+	if (!strcmp(cmd, "record") && !o->req.buffer_size &&
+	    !o->req.memory_budget)
+		o->req.buffer_size = RECORD_BUFFER_SIZE;
 	return check_options(cmd, o);
 }

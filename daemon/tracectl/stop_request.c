@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <fxt/fxt_msg.h>
+#include <fxt/provider.h> /* FXT_START_WAIT_ENV */
 
 #include "archive_output.h"
 #include "provider_text.h"
@@ -35,8 +36,8 @@ static const char *drop_advice(unsigned int mode, const char *size_option)
 static void print_results(const struct control_reply *rep)
 {
 	char name[PROVIDER_TEXT_NAME_MAX], dropped[PROVIDER_TEXT_DROPS_MAX];
-	uint64_t drops = 0, kernel_drops = 0;
-	unsigned int implausible = 0;
+	uint64_t drops = 0, kernel_drops = 0, missed_drops = 0;
+	unsigned int implausible = 0, missed = 0;
 	size_t i;
 
 	printf("%-24s %8s %10s %10s %8s %8s\n", "PROVIDER", "PID", "RECORDS",
@@ -59,9 +60,12 @@ static void print_results(const struct control_reply *rep)
 		       (unsigned long long)p->skipped, provider_text_note(p));
 		if (p->flags & FXT_CTL_PROVIDER_KERNEL)
 			kernel_drops = provider_add_drops(kernel_drops, p);
+		else if (p->flags & FXT_CTL_PROVIDER_MISSED_START)
+			missed_drops = provider_add_drops(missed_drops, p);
 		else
 			drops = provider_add_drops(drops, p);
 		implausible += provider_drops_implausible(p);
+		missed += !!(p->flags & FXT_CTL_PROVIDER_MISSED_START);
 	}
 	if (!rep->nproviders)
 		printf("(no provider was connected)\n");
@@ -73,6 +77,11 @@ static void print_results(const struct control_reply *rep)
 		printf("Warning: %llu kernel records were dropped (DROPS); %s\n",
 		       (unsigned long long)kernel_drops,
 		       drop_advice(rep->result.mode, "--kernel-buffer-size"));
+	if (missed)
+		printf("Warning: %llu records of %u provider(s) that started during the trace were dropped (DROPS), among them events before they joined it: start them with %s=1000 (they wait up to 1 s to join) or under tracectl record; for the rest, %s\n",
+		       (unsigned long long)missed_drops, missed,
+		       FXT_START_WAIT_ENV,
+		       drop_advice(rep->result.mode, "--buffer-size"));
 	if (implausible)
 		printf("Warning: %u provider(s) claimed more dropped records than they could have dropped (DROPS %s): their counts are left out, fxtraced's log names them\n",
 		       implausible, PROVIDER_TEXT_IMPLAUSIBLE);

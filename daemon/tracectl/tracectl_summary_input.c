@@ -11,6 +11,8 @@ static void report_summary(struct tracectl_input *in,
 			   const struct trace_summary *s)
 {
 	char losses[STACK_LOSSES_TEXT_MAX];
+	uint64_t unbucketed = 0;
+	uint32_t i;
 
 	if (s->threads_untracked)
 		tracectl_input_note(in, "more than %u threads; the others are "
@@ -19,11 +21,14 @@ static void report_summary(struct tracectl_input *in,
 		tracectl_input_note(in, "more than %u slice names; the others "
 					"are summed as \"(other)\"",
 				    SUMMARY_SLICES_MAX);
-	if (s->all_latency.unbucketed)
-		tracectl_input_note(in, "%" PRIu64 " wakeup latencies past the "
-					"histogram memory are left out of the "
-					"percentiles",
-				    s->all_latency.unbucketed);
+	for (i = 0; i < s->nthreads; i++)
+		unbucketed += s->threads[i].latency.unbucketed;
+	if (unbucketed)
+		tracectl_input_note(in,
+				    "%" PRIu64 " wakeup latencies past the "
+				    "histogram memory are left out of the "
+				    "percentiles",
+				    unbucketed);
 	if (stack_losses_text(losses, &s->stacks.stats, &s->profile.stats))
 		tracectl_input_note(in, "%s", losses);
 }

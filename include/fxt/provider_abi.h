@@ -35,10 +35,10 @@ struct fxt_msg_header {
 
 enum fxt_msg_type {
 	/* provider -> manager */
-	FXT_MSG_PROVIDER_HELLO = 1,	/* struct fxt_msg_provider_hello */
-	FXT_MSG_PROVIDER_STARTED = 2,	/* ack of START */
-	FXT_MSG_PROVIDER_STOPPED = 3,	/* ack of STOP: buffer is final */
-	FXT_MSG_PROVIDER_SAVE = 4,	/* streaming: struct fxt_msg_save */
+	FXT_MSG_PROVIDER_HELLO = 1, /* struct fxt_msg_provider_hello */
+	FXT_MSG_PROVIDER_STARTED = 2, /* ack of START */
+	FXT_MSG_PROVIDER_STOPPED = 3, /* ack of STOP: buffer is final */
+	FXT_MSG_PROVIDER_SAVE = 4, /* streaming: struct fxt_msg_save */
 	/*
 	 * Instead of HELLO, by a provider whose manager went away during a
 	 * trace: struct fxt_msg_provider_resume + SCM_RIGHTS its buffer's
@@ -54,11 +54,18 @@ enum fxt_msg_type {
 	 */
 	FXT_MSG_PROVIDER_TRIGGER = 6,
 	/* manager -> provider */
-	FXT_MSG_BUFFER = 16,	/* struct fxt_msg_buffer + SCM_RIGHTS memfd */
-	FXT_MSG_START = 17,	/* struct fxt_msg_start */
+	FXT_MSG_BUFFER = 16, /* struct fxt_msg_buffer + SCM_RIGHTS memfd */
+	FXT_MSG_START = 17, /* struct fxt_msg_start */
 	FXT_MSG_STOP = 18,
-	FXT_MSG_TERMINATE = 19,	/* forget the buffer: unmap, close */
-	FXT_MSG_SAVED = 20,	/* streaming: struct fxt_msg_save, half free */
+	FXT_MSG_TERMINATE = 19, /* forget the buffer: unmap, close */
+	FXT_MSG_SAVED = 20, /* streaming: struct fxt_msg_save, half free */
+	/*
+	 * After HELLO (or a TERMINATE of RESUME) when the provider does not
+	 * join a trace now (none runs, or it is over a budget): its events
+	 * so far are no trace's. A START may follow later. Older providers
+	 * ignore it.
+	 */
+	FXT_MSG_IDLE = 21,
 	/* controllers: 64 and above, defined by the manager */
 	FXT_MSG_CTL_BASE = 64,
 };
@@ -184,7 +191,13 @@ struct fxt_buffer_header {
 	/* The trace's identity, for a restarted manager (manager). */
 	__u8 trace_id[16];
 
-	__u64 reserved[109];
+	/*
+	 * Of records_dropped: events at call sites before the provider
+	 * joined the trace (no buffer yet), counted when it did.
+	 */
+	__u64 records_missed;
+
+	__u64 reserved[108];
 };
 
 #define FXT_BUFFER_GENERATION_CLEARING (1ull << 63)

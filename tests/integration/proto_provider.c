@@ -458,6 +458,8 @@ static void handle(struct provider *p)
 		if (m.save.half < 2)
 			p->half_busy[m.save.half] = false;
 		return;
+	case FXT_MSG_IDLE:	/* no trace to join now */
+		return;
 	case FXT_MSG_TERMINATE:
 		munmap(p->hdr, p->map_size);
 		p->hdr = NULL;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # python3 -m fxtrace: every Python function call of a script, in every
 # thread, a duration; the durations of each thread nest; --include and
-# --exclude choose modules. Recorded by tracectl record, the real manager.
+# --exclude choose modules. Recorded by tracectl record, the real manager;
+# a script of over a million calls loses none under record's defaults.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/py_lib.sh"
 app=$(dirname "$0")/py_auto_app.py
@@ -67,6 +68,34 @@ record include --include py_auto_lib --category pyauto
 nested include || fail "include: durations do not nest"
 grep -v ' pyauto py_auto_lib\.' "$T/include.events" && fail "--include py_auto_lib: others traced"
 [ "$(calls include py_auto_lib.work)" -eq 1 ] || fail "include: work() not traced"
+
+# Over a million calls (2.9 million records) under record's defaults:
+# none dropped; the recursion's total is its outermost call; the async
+# spans are slices; names whole.
+many=$(dirname "$0")/py_many_calls.py
+"$TRACECTL" record -o "$T/many.fxt" --kernel=off -- \
+	"${FOREIGN[@]}" "$FXT_PYTHON" -m fxtrace "$many" 28 >"$T/many.out" 2>&1 ||
+	{ cat "$T/many.out"; fail "many: tracectl record failed"; }
+grep -q '^fib(28) = 317811, fetched 190$' "$T/many.out" ||
+	{ cat "$T/many.out"; fail "many: the script did not run"; }
+grep "^The command's provider py_many_calls " "$T/many.out"
+grep -q "^The command's provider py_many_calls (pid [0-9]*): [0-9]* records written, 0 dropped$" \
+	"$T/many.out" || { cat "$T/many.out"; fail "many: records dropped by default"; }
+"$TRACECTL" summary --json "$T/many.fxt" >"$T/many.json"
+jq -e '.slices as $s |
+	($s[] | select(.name == "__main__.fib_plain") |
+		.count == 1028457 and .nested == 1028456 and
+		.total_ns == .max_ns) and
+	($s[] | select(.name == "__main__.main") | .total_ns) >=
+		($s[] | select(.name == "__main__.fib_plain") | .total_ns) and
+	($s[] | select(.category == "app" and .name == "fetch_one") |
+		.count == 20)' "$T/many.json" >/dev/null ||
+	{ jq -c '.slices[:8][]' "$T/many.json"; fail "many: slice figures"; }
+"$TRACECTL" summary --top 100 "$T/many.fxt" >"$T/many.txt"
+for who in first second; do
+	grep -q " python / __main__\.build_record_for_the_${who}_user$" "$T/many.txt" ||
+		fail "many: a name cut in the summary"
+done
 
 # Usage errors: exit 2 with a word on what to do.
 rc=0

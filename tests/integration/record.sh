@@ -29,7 +29,7 @@ grep -q "^The command's provider grandchild (pid [0-9]*): 54 records written, 0 
 # Piped (stdout fully buffered), tracectl's lines still come first.
 "$TRACECTL" record -o rec5.fxt --kernel=off -- echo from-the-command |
 	cat >"$T/rec5.out"
-[ "$(head -n 1 "$T/rec5.out")" = "Tracing to $T/rec5.fxt (mode oneshot, kernel off)" ] ||
+[ "$(head -n 1 "$T/rec5.out")" = "Tracing to $T/rec5.fxt (mode streaming, kernel off)" ] ||
 	fail "piped, the command's output came first: $(cat "$T/rec5.out")"
 grep -q "^from-the-command$" "$T/rec5.out" || fail "piped: no output of the command"
 

@@ -5,7 +5,8 @@
 # dependencies, the maintainer scripts (group tracing, socket enabled,
 # the service stopped on removal, DKMS registration), the units verify
 # with the packaged binary, the man pages render without warnings, the
-# binaries print the version, the completion completes.
+# binaries print the version, the completion completes; a cargo project
+# outside the tree builds offline with the packaged crate.
 # Ends with "packaging: N passed, N failed".
 set -u -o pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,11 +46,13 @@ lib=$(deb libfxt-provider1 "$arch")
 dev=$(deb libfxt-provider-dev "$arch")
 dkms=$(deb fxt-sched-dkms all)
 pyfxt=$(deb python3-fxtrace "$arch")
-for f in "$fxtrace" "$lib" "$dev" "$dkms" "$pyfxt"; do
+crate=$(deb librust-fxtrace-dev all)
+crate_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' "$top/libprovider/rust/Cargo.toml" | head -n 1)
+for f in "$fxtrace" "$lib" "$dev" "$dkms" "$pyfxt" "$crate"; do
 	[ -f "$f" ] || { bad "no $(basename "$f")"; finish; }
 done
 n=$(ls "$work/debs"/*.deb | wc -l)
-[ "$n" -eq 5 ] && ok "five packages" || bad "$n packages, not 5: $(ls "$work/debs")"
+[ "$n" -eq 6 ] && ok "six packages" || bad "$n packages, not 6: $(ls "$work/debs")"
 
 # Each expected path in the package's file list ("./path" or "./path -> ...").
 has_files() {
@@ -91,6 +94,10 @@ check "fxt-sched-dkms: the module sources and dkms.conf" \
 	"usr/src/fxt-sched-$version/kmod/Kbuild" \
 	"usr/src/fxt-sched-$version/kmod/fxt_dev.c" \
 	"usr/src/fxt-sched-$version/include/fxt/fxt_sched_uapi.h"
+registry=usr/share/cargo/registry/fxtrace-$crate_version
+check "librust-fxtrace-dev: the crate's sources in the registry, .cargo-checksum.json" \
+	has_files "$crate" "$registry/Cargo.toml" "$registry/build.rs" \
+	"$registry/src/lib.rs" "$registry/src/shim.c" "$registry/.cargo-checksum.json"
 check "python3-fxtrace: the module in dist-packages, man 3" \
 	has_files "$pyfxt" usr/lib/python3/dist-packages/fxtrace/__init__.py \
 	usr/lib/python3/dist-packages/fxtrace/__main__.py \
@@ -108,6 +115,34 @@ depends() { dpkg-deb -f "$1" Depends | grep -E "$2" >/dev/null; }
 check "libfxt-provider-dev depends on libfxt-provider1 of its version" \
 	depends "$dev" "libfxt-provider1 \(= $version\)"
 check "fxt-sched-dkms depends on dkms" depends "$dkms" '(^|, )dkms'
+check "librust-fxtrace-dev depends on libfxt-provider-dev and the tracing crates" sh -c \
+	"dpkg-deb -f '$crate' Depends | grep -q 'libfxt-provider-dev' &&
+	 dpkg-deb -f '$crate' Depends | grep -q 'librust-tracing-subscriber-dev'"
+
+# The packaged crate, Debian's crates and the packaged library: a project
+# outside the tree builds offline with the crate and feature tracing.
+crate_builds() {
+	local root=$work/crate-root reg=$work/crate-registry app=$work/crate-app c
+	mkdir -p "$root" "$reg" "$app/src" "$app/.cargo"
+	for c in "$crate" "$lib" "$dev"; do dpkg-deb -x "$c" "$root"; done
+	for c in /usr/share/cargo/registry/*; do ln -s "$c" "$reg/"; done
+	ln -s "$root/$registry" "$reg/"
+	printf '[source.crates-io]\nreplace-with = "debian"\n[source.debian]\ndirectory = "%s"\n[net]\noffline = true\n' \
+		"$reg" >"$app/.cargo/config.toml"
+	printf '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n[dependencies]\nfxtrace = { version = "0.1", features = ["tracing"] }\n' \
+		>"$app/Cargo.toml"
+	printf 'fn main() { fxtrace::duration_scope!("app", "main"); let _ = fxtrace::FxtLayer::new(); }\n' \
+		>"$app/src/main.rs"
+	(cd "$app" && FXT_PROVIDER_LIB_DIR="$root/usr/lib/$multiarch" \
+		FXT_PROVIDER_INCLUDE_DIR="$root/usr/include" CARGO_HOME="$work/cargo-home" \
+		nice "$cargo" build --offline --quiet -j1)
+}
+cargo=$(command -v cargo || command -v "$HOME/.cargo/bin/cargo" || true)
+if [ -n "$cargo" ]; then
+	check "librust-fxtrace-dev: a project outside the tree builds offline with it" crate_builds
+else
+	echo "SKIP a project with librust-fxtrace-dev: no cargo"
+fi
 check "fxtrace depends on systemd-sysusers" depends "$fxtrace" 'systemd-sysusers'
 check "python3-fxtrace depends on python3 and libfxt-provider1" sh -c \
 	"dpkg-deb -f '$pyfxt' Depends | grep -q 'python3' &&

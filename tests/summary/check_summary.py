@@ -7,12 +7,15 @@ daemon/analysis/summary/trace_summary.h:
   check_summary.py DUMP SUMMARY_JSON [--no-self] [--expect FILE]
 
 cpu_ns, switches, latency counts and max, busy_ns per CPU, span, drops,
-slice counts/total/max are compared exactly; latency percentiles within
-one histogram bucket (1/128 of the value); self_ns exactly, computed from
-the intervals' nesting (unless --no-self, for archives whose slices
-cross). --expect FILE holds lines "threads.<tid>.<key> VALUE" or
-"slices.<cat>/<name>.<key> VALUE" checked on top. Prints one line per
-figure class and exits 1 on the first mismatch list.
+slice counts and max are compared exactly (async spans, but the
+kernel's, are slices too); latency percentiles within one histogram
+bucket (1/128 of the value); self_ns, total_ns (a recursion's total is
+its outermost instances') and nested exactly, computed from the
+intervals' nesting (unless --no-self, for archives whose slices cross:
+total_ns then from the longest to the sum of all). --expect FILE holds
+lines "threads.<tid>.<key> VALUE" or "slices.<cat>/<name>.<key> VALUE"
+checked on top. Prints one line per figure class and exits 1 on the
+first mismatch list.
 """
 import json
 import re
@@ -29,7 +32,8 @@ RE_WAKE = re.compile(r'^\S+\s+thread_wakeup\s+ts=' + TS +
                      r' cpu=(\d+) tid=(\d+)')
 RE_EVENT = re.compile(r'^\S+\s+(\w+)\s+ts=' + TS +
                       r' thread=(\d+)/(\d+) category="((?:[^"\\]|\\.)*)" '
-                      r'name="((?:[^"\\]|\\.)*)"(?: end_ts=' + TS + ')?')
+                      r'name="((?:[^"\\]|\\.)*)"(?: end_ts=' + TS + ')?'
+                      r'(?: id=(\d+))?')
 RE_LOG = re.compile(r'^\S+\s+log\s+ts=' + TS + ' ')
 RE_PROVIDER = re.compile(r'^\S+\s+provider_info\s+id=(\d+) '
                          r'name="((?:[^"\\]|\\.)*)"')
@@ -56,6 +60,8 @@ class Figures:
         self.last = None
         self.slices = {}         # tid -> [(start, end, key)]
         self.open = {}           # tid -> [(start, key)]
+        self.async_open = {}     # (pid, id, key) -> start
+        self.async_spans = []    # [(start, end, key)]
         self.providers = {}
         self.overflows = {}
 
@@ -93,8 +99,16 @@ class Figures:
         if tid and tid not in self.on_cpu and tid not in self.woken:
             self.woken[tid] = t
 
-    def event(self, kind, t, tid, key, end):
+    def event(self, kind, t, tid, key, end, pid=0, ident=None):
         self.saw(t)
+        if kind in ('async_begin', 'async_end') and \
+                not key[0].startswith('kernel:'):
+            span = (pid, ident, key)
+            if kind == 'async_begin':
+                self.async_open[span] = t
+            elif span in self.async_open:
+                self.async_spans.append(
+                    (self.async_open.pop(span), t, key))
         if kind == 'duration_begin':
             self.open.setdefault(tid, []).append((t, key))
         elif kind == 'duration_end':
@@ -121,7 +135,8 @@ class Figures:
                 if m:
                     end = ns(m, 8) if m.group(8) else None
                     self.event(m.group(1), ns(m, 2), int(m.group(5)),
-                               (m.group(6), m.group(7)), end)
+                               (m.group(6), m.group(7)), end,
+                               int(m.group(4)), m.group(10))
                     continue
                 m = RE_LOG.match(line)
                 if m:
@@ -145,19 +160,32 @@ class Figures:
             order = sorted(spans, key=lambda s: (s[0], -s[1]))
             child = [0] * len(order)
             stack = []
-            for i, (s, e, _) in enumerate(order):
+            inner = [False] * len(order)
+            for i, (s, e, key) in enumerate(order):
                 while stack and order[stack[-1]][1] < e:
                     stack.pop()
                 if stack:
                     child[stack[-1]] += e - s
+                # recursion: counted in total once, the outermost
+                inner[i] = any(order[j][2] == key for j in stack)
                 stack.append(i)
             for i, (s, e, key) in enumerate(order):
                 d = max(0, e - s)
-                f = out.setdefault(key, [0, 0, 0, 0])
+                f = out.setdefault(key, [0, 0, 0, 0, 0, 0])
                 f[0] += 1
-                f[1] += d
+                f[1] += 0 if inner[i] else d
+                f[4] += d
+                f[5] += inner[i]
                 f[2] += max(0, d - child[i]) if with_self else 0
                 f[3] = max(f[3], d)
+        for s, e, key in self.async_spans:
+            d = max(0, e - s)
+            f = out.setdefault(key, [0, 0, 0, 0, 0, 0])
+            f[0] += 1
+            f[1] += d
+            f[4] += d
+            f[2] += d if with_self else 0
+            f[3] = max(f[3], d)
         return out
 
 
@@ -232,7 +260,13 @@ def main():
     for key in sorted(set(slices) & set(got_slices)):
         f, s = slices[key], got_slices[key]
         same('slice %s/%s count' % key, f[0], s['count'])
-        same('slice %s/%s total_ns' % key, f[1], s['total_ns'])
+        if with_self:
+            same('slice %s/%s total_ns' % key, f[1], s['total_ns'])
+            same('slice %s/%s nested' % key, f[5], s['nested'])
+        elif not f[3] <= s['total_ns'] <= f[4]:
+            bad.append('slice %s/%s total_ns: %d, not from the longest '
+                       '(%d) to the sum of all (%d)' %
+                       (key + (s['total_ns'], f[3], f[4])))
         same('slice %s/%s max_ns' % key, f[3], s['max_ns'])
         if with_self:
             same('slice %s/%s self_ns' % key, f[2], s['self_ns'])

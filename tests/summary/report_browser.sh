@@ -49,10 +49,16 @@ browse() {
 	fi
 }
 
-# read_status NAME: what the page browsed as NAME says it drew, in $status
+# read_status NAME: what the page browsed as NAME says it drew (its
+# data-status attribute, not shown), in $status; no debug text shows
 read_status() {
-	status=$(grep -o 'id="status">[^<]*' "$T/$1.out")
+	status=$(grep -o 'data-status="[^"]*"' "$T/$1.out")
 	echo "$status"
+	python3 -c 'import re, sys
+page = re.sub(r"(?s)<script.*?</script>|data-status=\"[^\"]*\"", "",
+	      open(sys.argv[1]).read())
+sys.exit("rendered:" in page or "lanes=" in page)' "$T/$1.out" ||
+		fail "debug text on the page ($1)"
 }
 
 # expect REGEX WHAT: $status matches the extended REGEX, or fail
@@ -82,13 +88,30 @@ expect ' memory=none note=shown ' "no kernel:mem records, yet no note saying so"
 expect ' flame=none ' "no stack samples, yet flame graphs"
 # the legend: a colour of its own per entry, no two labels alike; the
 # time axis in one unit (not "0 ns" beside "20.0 ms")
-expect ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1$' \
+expect ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1 ' \
 	"legend colours, labels or axis units"
+# scheduling records: no note on their absence; every name whole
+expect ' sched-note=hidden names-cut=0"$' "a note on scheduling, or names cut"
+
+# Every panel keeps to the page's scope: the wakeup histogram counts the
+# wakeups of the threads the page shows, of one process as of all.
+data() {
+	python3 -c 'import sys; t = open(sys.argv[1]).read()
+print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$1"
+}
+in_scope='.latency.count == ([.summary.threads[].wakeup_latency_ns.count] | add) and
+	.latency.count == ([.latency.bins[][2]] | add)'
+data "$T/random.html" | jq -e "$in_scope and .latency.count > 0" >/dev/null ||
+	fail "the wakeup histogram is not the threads' wakeups"
+"$TRACECTL" report --pid 301 "$T/random.fxt" -o "$T/pid.html"
+data "$T/pid.html" | jq -e "$in_scope and .latency.count > 0 and
+	([.summary.threads[].pid] | unique) == [301]" >/dev/null ||
+	fail "the wakeup histogram of --pid 301 counts other processes"
 
 # The page drives its timeline like a user (wheel, drag, hover).
 browse "$T/random.html#selftest" selftest --dump-dom --window-size=1200,900
 read_status selftest
-expect 'selftest: zoom=true pan=true tooltip=true$' "zoom, pan or tooltip"
+expect 'selftest: zoom=true pan=true tooltip=true"$' "zoom, pan or tooltip"
 
 browse "$T/random.html" shot --screenshot="$T/random.png" --window-size=1200,900
 [ -s "$T/random.png" ] || fail "no screenshot"
@@ -104,7 +127,7 @@ browse "$T/memory.html#selftest" memory --dump-dom --window-size=1200,900
 read_status memory
 expect ' memory=drawn height=[1-9][0-9]* series=10 processes=6 stall-cells=[1-9][0-9]* oom-kills=1 ' \
 	"memory chart"
-expect 'tooltip=true memory-tooltips=true$' "memory chart tooltips"
+expect 'tooltip=true memory-tooltips=true"$' "memory chart tooltips"
 
 # Stack samples: 1000 on-CPU in main > burn_seventy (700, 50 of them in
 # a kernel interrupt) and main > burn_thirty; 20 blocks in main >
@@ -115,7 +138,13 @@ browse "$T/stacks.html#selftest" stacks --dump-dom --window-size=1200,900
 read_status stacks
 expect ' flame-cpu=5 flame-off=7 flame-names=all,asm_sysvec_apic_timer_interrupt,block_on_pipe,burn_seventy,burn_thirty,libc.so.6\+0x10f7e2,main,pipe_read,schedule,vfs_read ' \
 	"flame graphs"
-expect ' flame-zoom=true flame-focus=burn_seventy$' "flame graph zoom"
+expect ' flame-zoom=true flame-focus=burn_seventy"$' "flame graph zoom"
+# Stack samples without kernel:sched: a note says what is missing, no
+# empty timeline, no "0 CPUs"
+expect ' lanes=0 ' "stack samples alone drew CPU lanes"
+expect ' sched-note=shown ' "no note on the missing kernel:sched records"
+grep -q 'id="timeline-wrap" hidden' "$T/stacks.out" || fail "an empty timeline shown"
+grep -q '0 CPUs' "$T/stacks.out" && fail "\"0 CPUs\" said of samples alone"
 # the top functions' table: a header and burn_seventy, burn_thirty, the
 # interrupt and main
 expect ' functions=5 ' "top functions table"

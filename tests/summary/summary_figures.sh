@@ -59,6 +59,20 @@ slices.test/child.self_ns 250
 slices.test/grand.self_ns 50
 slices.test/slow.self_ns 9000
 slices.test/quick.total_ns 1000
+slices.test/rec.total_ns 1000
+slices.test/rec.count 3
+slices.test/rec.nested 2
+slices.test/rec.self_ns 1000
+slices.test/rec.max_ns 1000
+slices.test/f.total_ns 1000
+slices.test/f.count 2
+slices.test/f.nested 1
+slices.test/f.self_ns 600
+slices.test/g.total_ns 700
+slices.test/g.self_ns 400
+slices.test/req.count 2
+slices.test/req.total_ns 500
+slices.test/req.max_ns 400
 EOT
 agree "$T/nested.fxt" --expect "$T/nested.expect"
 agree "$T/random.fxt"
@@ -76,8 +90,8 @@ jq -e 'keys == ["cpus","drops","memory","scope","slices","span_ns","threads"] an
 				  "tid","wakeup_latency_ns"] and
 	(.threads[0].wakeup_latency_ns | keys) == ["count","max","p50","p90",
 						   "p99"] and
-	(.slices[0] | keys) == ["category","count","max_ns","name","self_ns",
-				"total_ns"] and
+	(.slices[0] | keys) == ["category","count","max_ns","name","nested",
+				"self_ns","total_ns"] and
 	(.cpus[0] | keys) == ["busy_ns","cpu"] and .drops.app == 1 and
 	.drops.kernel == 0' "$T/n.json" >/dev/null ||
 	fail "JSON shape: $(cat "$T/n.json")"
@@ -104,6 +118,12 @@ esac
 grep -q 'worker .*myapp' "$T/table.txt" || fail "thread names missing"
 grep -q '^(1 more threads' "$T/table.txt" || fail "--top 3 note missing"
 grep -q "$(printf '\033')" "$T/table.txt" && fail "escape codes when piped"
+# Names are never cut so that two rows read the same.
+"$TRACECTL" summary --top 100 "$T/nested.fxt" >"$T/whole.txt"
+for n in first second; do
+	grep -q " test / __main__\.build_record_for_the_user_of_the_month_in_the_report_$n\$" \
+		"$T/whole.txt" || fail "slice name cut: $(grep build_ "$T/whole.txt")"
+done
 
 # Usage errors exit 2 with the command's prefix; bad input exits 1.
 for args in "" "--top 0 x.fxt" "--top x x.fxt" "--bogus x.fxt" "a b"; do

@@ -139,6 +139,44 @@ static void complete(struct fxt_writer *w, uint64_t ts, uint64_t end_ts,
 	      "complete");
 }
 
+static void async_span(struct fxt_writer *w, enum fxt_event_type type,
+		       uint64_t ts, uint64_t tid, uint64_t id)
+{
+	struct fxt_writer_event e = slice(ts, 100, tid, "req");
+
+	check(fxt_write_event(w, type, &e, id), "async");
+}
+
+/*
+ * Recursion, counted once in the total: on thread 101 rec [6000,7000] >
+ * rec [6100,6900] > rec [6200,6300] (begin/end; total 1000 of 3 calls,
+ * 2 nested, self 200 + 700 + 100), then complete events innermost first
+ * f [8000,9000] > g [8100,8800] > f [8200,8500] (f: total 1000, self
+ * 300 + 300; g: self 400). Async spans req: id 7 [9500,9900] begun on
+ * 101, ended on 102; id 8 [9600,9700] (total 500, max 400).
+ */
+#define LONG_NAME \
+	"__main__.build_record_for_the_user_of_the_month_in_the_report_"
+static void gen_recursion(struct fxt_writer *w)
+{
+	begin(w, 6000, 101, "rec");
+	begin(w, 6100, 101, "rec");
+	begin(w, 6200, 101, "rec");
+	end(w, 6300, 101);
+	end(w, 6900, 101);
+	end(w, 7000, 101);
+	complete(w, 8200, 8500, 101, "f");
+	complete(w, 8100, 8800, 101, "g");
+	complete(w, 8000, 9000, 101, "f");
+	async_span(w, FXT_EVENT_ASYNC_BEGIN, 9500, 101, 7);
+	async_span(w, FXT_EVENT_ASYNC_BEGIN, 9600, 101, 8);
+	async_span(w, FXT_EVENT_ASYNC_END, 9700, 101, 8);
+	async_span(w, FXT_EVENT_ASYNC_END, 9900, 102, 7);
+	/* names alike for their first 60 characters: never cut alike */
+	complete(w, 9950, 9960, 102, LONG_NAME "first");
+	complete(w, 9970, 9980, 102, LONG_NAME "second");
+}
+
 /*
  * Thread 101: outer [1000,3000] holds inner1 [1100,1300] and inner2
  * [1400,1900], which holds leaf [1500,1600]; then complete events written
@@ -173,6 +211,7 @@ static void gen_nested(struct fxt_writer *w)
 	complete(w, 4000, 5000, 101, "parent");
 	/* an end without a begin is ignored */
 	end(w, 5100, 101);
+	gen_recursion(w);
 
 	/* 1 tick = 1 us: slow [10,20] us holds quick [12,13] us. */
 	check(fxt_write_provider_info(w, 3, "slow", 4), "provider");

@@ -101,12 +101,55 @@ static void test_full_pool_counts_without_buckets(void **state)
 	hist_pool_free(&pool);
 }
 
+/*
+ * Two histograms merged, into a pool of their own: the counts of both,
+ * bucket by bucket; a page past the pool's ceiling counted unbucketed.
+ */
+static void test_merge(void **state)
+{
+	struct hist_pool pool, into;
+	struct latency_hist a = { 0 }, b = { 0 }, m = { 0 };
+	unsigned int k;
+
+	(void)state;
+	hist_pool_init(&pool, 1u << 20);
+	hist_pool_init(&into, 2 * HIST_SUB_COUNT * sizeof(uint32_t));
+	assert_int_equal(latency_hist_add(&a, &pool, 10), 0);
+	assert_int_equal(latency_hist_add(&a, &pool, 1000), 0);
+	assert_int_equal(latency_hist_add(&b, &pool, 10), 0);
+	assert_int_equal(latency_hist_add(&b, &pool, 1000000), 0);
+	assert_int_equal(latency_hist_merge(&m, &into, &a, &pool), 0);
+	assert_int_equal(latency_hist_merge(&m, &into, &b, &pool), 0);
+	assert_int_equal(m.count, 4);
+	assert_int_equal(m.max, 1000000);
+	assert_int_equal(m.sum, 10 + 1000 + 10 + 1000000);
+	assert_int_equal(
+		latency_hist_bucket_count(&m, &into, hist_bucket_of(10)), 2);
+	assert_int_equal(
+		latency_hist_bucket_count(&m, &into, hist_bucket_of(1000)), 1);
+	/* the third page was past into's ceiling of two */
+	assert_int_equal(m.unbucketed, 1);
+	for (k = 0; k < HIST_BUCKETS; k++)
+		assert_true(latency_hist_bucket_count(&m, &into, k) <=
+			    latency_hist_bucket_count(&a, &pool, k) +
+				    latency_hist_bucket_count(&b, &pool, k));
+	/* an empty one adds nothing */
+	latency_hist_free(&a);
+	assert_int_equal(latency_hist_merge(&m, &into, &a, &pool), 0);
+	assert_int_equal(m.count, 4);
+	latency_hist_free(&b);
+	latency_hist_free(&m);
+	hist_pool_free(&into);
+	hist_pool_free(&pool);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buckets_hold_their_values),
 		cmocka_unit_test(test_percentiles_nearest_rank),
 		cmocka_unit_test(test_full_pool_counts_without_buckets),
+		cmocka_unit_test(test_merge),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

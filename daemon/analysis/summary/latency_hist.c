@@ -102,6 +102,52 @@ int latency_hist_add(struct latency_hist *h, struct hist_pool *pool,
 	return 0;
 }
 
+/* Adds n to bucket i of page: taken from pool when needed. */
+static void add_counts(struct latency_hist *h, struct hist_pool *pool,
+		       unsigned int page, const uint32_t *counts)
+{
+	unsigned int i;
+
+	if (!h->page_of[page])
+		h->page_of[page] = (uint16_t)pool_take(pool);
+	for (i = 0; i < HIST_SUB_COUNT; i++) {
+		if (h->page_of[page])
+			pool->page[h->page_of[page] - 1][i] += counts[i];
+		else
+			h->unbucketed += counts[i];
+	}
+}
+
+int latency_hist_merge(struct latency_hist *dst, struct hist_pool *dst_pool,
+		       const struct latency_hist *src,
+		       const struct hist_pool *src_pool)
+{
+	uint32_t counts[HIST_SUB_COUNT];
+	unsigned int page;
+
+	if (!src->count)
+		return 0;
+	if (!dst->page_of) {
+		dst->page_of = calloc(HIST_PAGES, sizeof(*dst->page_of));
+		if (!dst->page_of)
+			return -ENOMEM;
+	}
+	dst->count += src->count;
+	dst->sum = fxt_sat_add(dst->sum, src->sum);
+	dst->unbucketed += src->unbucketed;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	for (page = 0; src->page_of && page < HIST_PAGES; page++) {
+		if (!src->page_of[page])
+			continue;
+		/* a copy: taking a page may move the pool, src's too */
+		memcpy(counts, src_pool->page[src->page_of[page] - 1],
+		       sizeof(counts));
+		add_counts(dst, dst_pool, page, counts);
+	}
+	return 0;
+}
+
 uint32_t latency_hist_bucket_count(const struct latency_hist *h,
 				   const struct hist_pool *pool,
 				   unsigned int bucket)

@@ -53,6 +53,14 @@ void latency_hist_free(struct latency_hist *h);
 int latency_hist_add(struct latency_hist *h, struct hist_pool *pool,
 		     uint64_t ns);
 
+/*
+ * Adds src (its buckets in src_pool) to dst, whose pages come from
+ * dst_pool (past its ceiling: counted, not bucketed). 0 or -ENOMEM.
+ */
+int latency_hist_merge(struct latency_hist *dst, struct hist_pool *dst_pool,
+		       const struct latency_hist *src,
+		       const struct hist_pool *src_pool);
+
 unsigned int hist_bucket_of(uint64_t ns);
 /* The bucket's first value and its width. */
 uint64_t hist_bucket_low(unsigned int bucket);

@@ -232,19 +232,44 @@ static uint64_t display_bin_high(unsigned int bin)
 	return bin < 3 ? bin + 1 : display_bin_low(bin < 4 ? 8 : bin + 1);
 }
 
-static void put_latency(struct text_out *w, const struct trace_summary *s)
+/*
+ * The wakeup latencies of the threads the summary keeps to (the page's
+ * scope, as its threads table): into h, its pages in pool.
+ */
+static int scoped_latency(const struct trace_summary *s, struct latency_hist *h,
+			  struct hist_pool *pool)
 {
-	const struct latency_hist *h = &s->all_latency;
+	const struct summary_thread **threads;
+	size_t i, n;
+	int err = 0;
+
+	hist_pool_init(pool,
+		       (size_t)HIST_PAGES * HIST_SUB_COUNT * sizeof(uint32_t));
+	threads = trace_summary_threads(s, &n);
+	if (!threads)
+		return -ENOMEM;
+	for (i = 0; i < n && !err; i++)
+		err = latency_hist_merge(h, pool, &threads[i]->latency,
+					 &s->pool);
+	free(threads);
+	return err;
+}
+
+static int put_latency(struct text_out *w, const struct trace_summary *s)
+{
+	struct latency_hist scoped = { 0 }, *h = &scoped;
+	struct hist_pool pool;
 	unsigned int b, bin = 0;
 	uint64_t count = 0;
 	bool first = true;
+	int err = scoped_latency(s, h, &pool);
 
 	text_put_lit(w, ",\n\"latency\":{");
-	summary_json_latency(w, h, &s->pool);
+	summary_json_latency(w, h, &pool);
 	text_put_lit(w, ",\"bins\":[");
 	for (b = 0; b <= HIST_BUCKETS; b++) {
 		uint32_t n = b < HIST_BUCKETS ?
-				     latency_hist_bucket_count(h, &s->pool, b) :
+				     latency_hist_bucket_count(h, &pool, b) :
 				     0;
 		unsigned int d = b < HIST_BUCKETS ?
 					 display_bin(hist_bucket_low(b)) :
@@ -267,6 +292,9 @@ static void put_latency(struct text_out *w, const struct trace_summary *s)
 		}
 	}
 	text_put_lit(w, "]}");
+	latency_hist_free(h);
+	hist_pool_free(&pool);
+	return err;
 }
 
 static void put_raw(struct text_out *w, const char *text, size_t len)
@@ -318,7 +346,8 @@ int report_html_write(int fd, const struct trace_summary *s,
 	ret = summary_json_write(&w, s, r, &opt);
 	put_timeline(&w, s, &set);
 	put_names(&w, s, &set);
-	put_latency(&w, s);
+	if (!ret)
+		ret = put_latency(&w, s);
 	if (!ret)
 		ret = report_memory_write(&w, s);
 	if (!ret)

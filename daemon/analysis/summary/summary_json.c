@@ -154,6 +154,8 @@ static void put_slice(struct text_out *w, const struct summary_slice *e,
 	summary_json_string(w, e->name, e->name_len, html_safe);
 	text_put_lit(w, ",\"count\":");
 	text_put_u64(w, e->count);
+	text_put_lit(w, ",\"nested\":");
+	text_put_u64(w, e->nested);
 	text_put_lit(w, ",\"total_ns\":");
 	text_put_u64(w, e->total_ns);
 	text_put_lit(w, ",\"self_ns\":");

@@ -31,11 +31,29 @@ const char *summary_text_ns(char *buf, size_t size, uint64_t ns)
 	return buf;
 }
 
+/* The whole of a name, escaped, however long. */
+static void put_whole(FILE *out, const char *s, size_t len)
+{
+	char buf[TEXT_C_ESCAPE_MAX * SUMMARY_TEXT_NAME_MAX];
+	bool valid = fxt_utf8_valid(s, len);
+	size_t n, used;
+
+	while (len) {
+		n = text_c_escape(buf, sizeof(buf), s, len, valid, &used);
+		if (!used)
+			break;
+		fwrite(buf, 1, n, out);
+		s += used;
+		len -= used;
+	}
+}
+
 /*
  * Names as printable text, escaped as every name from an archive is
- * (text_c_escape(): no escape sequence reaches the terminal), cut to
- * width columns (at most SUMMARY_TEXT_NAME_MAX) and padded to them unless pad
- * is false. "-" stands for an empty name.
+ * (text_c_escape(): no escape sequence reaches the terminal). A padded
+ * cell is cut to width columns (at most SUMMARY_TEXT_NAME_MAX) and padded
+ * to them; an unpadded one is never cut, so that two rows of different
+ * names never read the same. "-" stands for an empty name.
  */
 void summary_text_name(FILE *out, const char *s, size_t len, int width,
 		       bool pad)
@@ -44,6 +62,10 @@ void summary_text_name(FILE *out, const char *s, size_t len, int width,
 	size_t i = 0, n, used;
 	int cols = 0;
 
+	if (!pad && len) {
+		put_whole(out, s, len);
+		return;
+	}
 	if (width > SUMMARY_TEXT_NAME_MAX)
 		width = SUMMARY_TEXT_NAME_MAX;
 	n = text_c_escape(buf, sizeof(buf), s, len, fxt_utf8_valid(s, len),

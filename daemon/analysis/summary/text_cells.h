@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The cells of the summary's text tables, shared by its sections: names
- * from the archive escaped and cut, durations in three figures.
+ * from the archive escaped (cut only in padded columns), durations in
+ * three figures.
  */
 #ifndef FXT_TEXT_CELLS_H
 #define FXT_TEXT_CELLS_H
@@ -11,12 +12,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The widest a name cell gets, in columns. */
+/* The widest a padded name cell gets, in columns. */
 #define SUMMARY_TEXT_NAME_MAX 48
 
 /*
- * A name from the archive, escaped and cut to width columns (at most
- * 48), padded to them if pad; "-" when empty.
+ * A name from the archive, escaped; if pad, cut to width columns (at
+ * most 48) and padded to them, else whole (width unused); "-" when empty.
  */
 void summary_text_name(FILE *out, const char *s, size_t len, int width,
 		       bool pad);

@@ -8,8 +8,7 @@
 #include "trace_summary.h"
 
 #define PROGRESS_EVERY 0xffffu	/* records between progress calls, minus 1 */
-#define OPEN_SLICES_MAX 256u	/* nesting deeper than this is not timed */
-#define ENDED_SLICES_MAX 64u	/* unclaimed ended slices kept per thread */
+#define OPEN_SLICES_MAX 256u /* nesting deeper than this is not timed */
 #define SLICE_TEXT_MAX 256u	/* longer names are cut */
 #define DROPS_MAX 256u
 
@@ -252,61 +251,37 @@ static int64_t find_slice(struct trace_summary *s, const struct fxt_str *cat,
 /* Memory for the threads' slice stacks, from one budget for them all. */
 static bool stack_grant(struct trace_summary *s, size_t bytes)
 {
-	if (s->stack_bytes + bytes > SUMMARY_STACK_BYTES)
+	if (s->budget.used + bytes > s->budget.max)
 		return false;
-	s->stack_bytes += bytes;
+	s->budget.used += bytes;
 	return true;
 }
 
 /*
- * A slice of t ended: its self time leaves out the ended slices it
- * encloses (its children), which are then claimed; it waits in their
- * place to be claimed by its own parent.
+ * A slice of t ended: its self time leaves out its children, its total
+ * time counts a recursion once (slice_nesting.h).
  */
-static void end_slice(struct trace_summary *s, struct summary_thread *t,
-		      uint32_t slice, uint64_t start_ns, uint64_t end_ns)
+static int end_slice(struct trace_summary *s, struct summary_thread *t,
+		     uint32_t slice, uint64_t start_ns, uint64_t end_ns)
 {
 	struct summary_slice *e = &s->slices[slice];
 	uint64_t dur = end_ns > start_ns ? end_ns - start_ns : 0;
-	uint64_t children = 0;
+	struct slice_ended in;
+	int err;
 
-	while (t->nended && t->ended[t->nended - 1].start_ns >= start_ns &&
-	       t->ended[t->nended - 1].end_ns <= end_ns) {
-		t->nended--;
-		children = fxt_sat_add(children, t->ended[t->nended].end_ns -
-						 t->ended[t->nended].start_ns);
-	}
+	err = slice_nesting_end(&t->nest, &s->budget, slice, s->nslices,
+				start_ns, end_ns, &in);
 	slice_watch_offer(&s->watch, e->name, e->name_len, t->tid, t->pid,
 			  start_ns, end_ns);
 	e->count++;
-	e->total_ns = fxt_sat_add(e->total_ns, dur);
-	e->self_ns = fxt_sat_add(e->self_ns, dur > children ? dur - children : 0);
+	e->nested += in.same_n;
+	e->total_ns = fxt_sat_add(e->total_ns,
+				  dur > in.same_ns ? dur - in.same_ns : 0);
+	e->self_ns = fxt_sat_add(
+		e->self_ns, dur > in.children_ns ? dur - in.children_ns : 0);
 	if (dur > e->max_ns)
 		e->max_ns = dur;
-	if (end_ns < start_ns)
-		return;
-	if (t->nended == t->ended_cap) {
-		if (t->ended_cap == ENDED_SLICES_MAX) {
-			/* the oldest are the least likely to get a parent */
-			t->nended /= 2;
-			memmove(t->ended, t->ended + t->nended,
-				t->nended * sizeof(*t->ended));
-		} else {
-			uint32_t cap = t->ended_cap ? t->ended_cap * 2 : 4;
-			void *p = NULL;
-
-			/* past the budget or ENOMEM: a parent's self time is off */
-			if (stack_grant(s, (cap - t->ended_cap) * sizeof(*t->ended)))
-				p = realloc(t->ended, cap * sizeof(*t->ended));
-			if (!p)
-				return;
-			t->ended = p;
-			t->ended_cap = cap;
-		}
-	}
-	t->ended[t->nended].start_ns = start_ns;
-	t->ended[t->nended].end_ns = end_ns;
-	t->nended++;
+	return err;
 }
 
 static int push_open(struct trace_summary *s, struct summary_thread *t,
@@ -333,6 +308,40 @@ static int push_open(struct trace_summary *s, struct summary_thread *t,
 	return 0;
 }
 
+/*
+ * An async span (a coroutine, a task: async begin to end of one id, on
+ * any thread) is a slice too, of the thread that began it; the kernel's
+ * (block requests) are not.
+ */
+static int on_async(struct trace_summary *s, const struct fxt_record *rec,
+		    uint64_t ns)
+{
+	const struct fxt_str *cat = &rec->event.category;
+	struct summary_slice *e;
+	uint64_t key, start, dur;
+	int64_t slice;
+
+	if (cat->len >= 7 && !memcmp(cat->data, "kernel:", 7))
+		return 0;
+	slice = find_slice(s, cat, &rec->event.name);
+	if (slice < 0)
+		return (int)slice;
+	key = async_spans_key(rec->event.thread.pid, rec->event.extra,
+			      (uint32_t)slice);
+	if (rec->event.type == FXT_EVENT_ASYNC_BEGIN)
+		return async_spans_begin(&s->async, key, ns);
+	if (!async_spans_end(&s->async, key, &start))
+		return 0;
+	e = &s->slices[slice];
+	dur = ns > start ? ns - start : 0;
+	e->count++;
+	e->total_ns = fxt_sat_add(e->total_ns, dur);
+	e->self_ns = fxt_sat_add(e->self_ns, dur);
+	if (dur > e->max_ns)
+		e->max_ns = dur;
+	return 0;
+}
+
 static int on_event(struct trace_summary *s, const struct fxt_record *rec,
 		    uint64_t ns)
 {
@@ -346,6 +355,11 @@ static int on_event(struct trace_summary *s, const struct fxt_record *rec,
 	case FXT_EVENT_DURATION_END:
 	case FXT_EVENT_DURATION_COMPLETE:
 		break;
+	case FXT_EVENT_ASYNC_BEGIN:
+	case FXT_EVENT_ASYNC_END:
+		return process_tree_has(&s->tree, th->pid) ?
+			       on_async(s, rec, ns) :
+			       0;
 	default:
 		return 0;
 	}
@@ -359,8 +373,8 @@ static int on_event(struct trace_summary *s, const struct fxt_record *rec,
 			t->open_lost--;
 		} else if (t->nopen) {
 			t->nopen--;
-			end_slice(s, t, t->open[t->nopen].slice,
-				  t->open[t->nopen].start_ns, ns);
+			return end_slice(s, t, t->open[t->nopen].slice,
+					 t->open[t->nopen].start_ns, ns);
 		}
 		return 0;
 	}
@@ -369,9 +383,8 @@ static int on_event(struct trace_summary *s, const struct fxt_record *rec,
 		return (int)slice;
 	if (rec->event.type == FXT_EVENT_DURATION_BEGIN)
 		return push_open(s, t, (uint32_t)slice, ns);
-	end_slice(s, t, (uint32_t)slice, ns,
-		  fxt_ticks_to_ns(rec->provider, rec->event.extra));
-	return 0;
+	return end_slice(s, t, (uint32_t)slice, ns,
+			 fxt_ticks_to_ns(rec->provider, rec->event.extra));
 }
 
 /* ---- scheduling ----------------------------------------------------- */
@@ -433,9 +446,6 @@ static int switch_in(struct trace_summary *s, const struct cpu_state *run,
 	if (t->wake_pending && ns >= t->wake_ns) {
 		t->wake_pending = false;
 		err = latency_hist_add(&t->latency, &s->pool, ns - t->wake_ns);
-		if (!err)
-			err = latency_hist_add(&s->all_latency, &s->pool,
-					       ns - t->wake_ns);
 	}
 	return err;
 }
@@ -586,6 +596,7 @@ int trace_summary_init(struct trace_summary *s,
 	if (opt)
 		s->opt = *opt;
 	hist_pool_init(&s->pool, SUMMARY_HIST_BYTES);
+	s->budget.max = SUMMARY_STACK_BYTES;
 	process_tree_init(&s->tree, opt ? &opt->process : NULL);
 	memory_summary_init(&s->memory);
 	if (s->opt.timeline)
@@ -605,7 +616,7 @@ void trace_summary_done(struct trace_summary *s)
 	for (i = 0; i < s->nthreads; i++) {
 		latency_hist_free(&s->threads[i].latency);
 		free(s->threads[i].open);
-		free(s->threads[i].ended);
+		slice_nesting_free(&s->threads[i].nest);
 	}
 	for (i = 0; i < s->nslices; i++) {
 		free(s->slices[i].category);
@@ -617,7 +628,6 @@ void trace_summary_done(struct trace_summary *s)
 	free(s->slice_index);
 	free(s->cpus);
 	free(s->drops);
-	latency_hist_free(&s->all_latency);
 	hist_pool_free(&s->pool);
 	cpu_tracks_free(&s->running);
 	cpu_timeline_free(&s->timeline);
@@ -629,6 +639,8 @@ void trace_summary_done(struct trace_summary *s)
 	stack_profile_free(&s->profile);
 	stack_tables_free(&s->stacks);
 	slice_watch_free(&s->watch);
+	async_spans_free(&s->async);
+	slice_budget_free(&s->budget);
 	memset(s, 0, sizeof(*s));
 }
 

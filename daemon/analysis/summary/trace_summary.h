@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "async_spans.h"
 #include "cpu_timeline.h"
 #include "cpu_tracks.h"
 #include "fxt_reader.h"
@@ -32,6 +33,7 @@
 #include "memory_summary.h"
 #include "name_cache.h"
 #include "process_tree.h"
+#include "slice_nesting.h"
 #include "slice_watch.h"
 #include "stack_profile.h"
 #include "stack_tables.h"
@@ -55,10 +57,6 @@ struct open_slice {
 	uint32_t slice;		/* index in the slice table */
 };
 
-struct ended_slice {
-	uint64_t start_ns, end_ns;
-};
-
 struct summary_thread {
 	uint64_t tid;
 	uint64_t pid;		/* 0 until a record tells */
@@ -71,8 +69,7 @@ struct summary_thread {
 	/* slices of this thread still open, and ended ones not yet claimed */
 	struct open_slice *open;
 	uint32_t nopen, open_cap, open_lost;
-	struct ended_slice *ended;
-	uint32_t nended, ended_cap;
+	struct slice_nesting nest;
 };
 
 struct summary_slice {
@@ -81,7 +78,8 @@ struct summary_slice {
 	uint32_t category_len, name_len;
 	uint64_t hash;
 	uint64_t count;
-	uint64_t total_ns;
+	uint64_t nested; /* of count: inside an instance of itself */
+	uint64_t total_ns; /* outermost instances only */
 	uint64_t self_ns;
 	uint64_t max_ns;
 };
@@ -128,8 +126,7 @@ struct trace_summary {
 	uint64_t slices_lumped;	/* into "(other)" past the max */
 
 	struct hist_pool pool;
-	uint64_t stack_bytes;	/* of SUMMARY_STACK_BYTES, for slice stacks */
-	struct latency_hist all_latency;	/* every thread's, for the report */
+	struct slice_budget budget; /* SUMMARY_STACK_BYTES: slice stacks */
 
 	struct summary_drops *drops;
 	size_t ndrops;
@@ -148,6 +145,7 @@ struct trace_summary {
 	struct stack_profile profile;
 	bool stacks_seen;
 	struct slice_watch watch;
+	struct async_spans async; /* open async spans (slices too) */
 };
 
 int trace_summary_init(struct trace_summary *s,

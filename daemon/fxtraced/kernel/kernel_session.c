@@ -21,6 +21,7 @@
 
 #include "fxt_writer.h"
 #include "kernel_backend.h"
+#include "kernel_categories.h"
 #include "kernel_clock.h"
 #include "kernel_config.h"
 #include "kernel_merge.h"
@@ -148,122 +149,6 @@ static int choose_backend(enum kernel_backend_choice choice,
 }
 
 /*
- * Every kernel category: the events it selects, those whose records it
- * counts (names count under kernel:sched), whether the default has it,
- * and its tracepoints, for the message when this kernel lacks them.
- * Append new categories: the order is the order of tracectl stop's rows.
- */
-static const struct kernel_category {
-	const char *name;
-	uint32_t events;
-	uint32_t counted;
-	bool by_default;
-	const char *tracepoints;
-} kernel_categories[] = {
-	{ "kernel:sched",
-	  FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES,
-	  FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_WAKEUP | FXT_SCHED_EV_NAMES, true,
-	  "sched_switch, sched_wakeup, sched_wakeup_new" },
-	{ "kernel:proc", FXT_SCHED_EV_PROC | FXT_SCHED_EV_NAMES,
-	  FXT_SCHED_EV_PROC, true,
-	  "sched_process_fork, sched_process_exec, sched_process_exit" },
-	{ "kernel:irq", FXT_SCHED_EV_IRQ, FXT_SCHED_EV_IRQ, false,
-	  "irq_handler_entry, irq_handler_exit, softirq_entry, softirq_exit" },
-	{ "kernel:syscall", FXT_SCHED_EV_SYSCALL, FXT_SCHED_EV_SYSCALL, false,
-	  "raw_syscalls:sys_enter, raw_syscalls:sys_exit" },
-	/* Power counters and block requests are on no thread: no names. */
-	{ "kernel:power", FXT_SCHED_EV_POWER, FXT_SCHED_EV_POWER, false,
-	  "power:cpu_idle, power:cpu_frequency" },
-	{ "kernel:block", FXT_SCHED_EV_BLOCK, FXT_SCHED_EV_BLOCK, false,
-	  "block:block_rq_issue, block:block_rq_complete" },
-	{ "kernel:fault", FXT_SCHED_EV_FAULT | FXT_SCHED_EV_NAMES,
-	  FXT_SCHED_EV_FAULT, false, "exceptions:page_fault_user" },
-	{ "kernel:mem", FXT_SCHED_EV_MEM | FXT_SCHED_EV_NAMES,
-	  FXT_SCHED_EV_MEM, false,
-	  "kmem:rss_stat, vmscan:mm_vmscan_direct_reclaim_begin/end" },
-	/* Stacks (include/fxt/ksample.h), on threads: names. */
-	{ "kernel:sample", FXT_SCHED_EV_SAMPLE | FXT_SCHED_EV_NAMES,
-	  FXT_SCHED_EV_SAMPLE, false, "perf cpu-clock" },
-	{ "kernel:offcpu", FXT_SCHED_EV_OFFCPU | FXT_SCHED_EV_NAMES,
-	  FXT_SCHED_EV_OFFCPU, false, "sched:sched_switch" },
-};
-
-#define KERNEL_NCATEGORIES (sizeof(kernel_categories) / sizeof(*kernel_categories))
-#define KERNEL_PREFIX "kernel:"
-
-/*
- * The events of the entry name (len bytes): one category, or with a
- * trailing '*' every category it begins (as a provider matches its
- * categories: "kernel:*" all of them); 0 when none is.
- */
-static uint32_t kernel_category_events(const char *name, size_t len)
-{
-	bool prefix = len && name[len - 1] == '*';
-	uint32_t ev = 0;
-	size_t i, n;
-
-	if (prefix)
-		len--;
-	for (i = 0; i < KERNEL_NCATEGORIES; i++) {
-		n = strlen(kernel_categories[i].name);
-		if ((prefix ? n >= len : n == len) &&
-		    !memcmp(kernel_categories[i].name, name, len))
-			ev |= kernel_categories[i].events;
-	}
-	return ev;
-}
-
-static uint32_t kernel_categories_default(void)
-{
-	uint32_t ev = 0;
-	size_t i;
-
-	for (i = 0; i < KERNEL_NCATEGORIES; i++)
-		if (kernel_categories[i].by_default)
-			ev |= kernel_categories[i].events;
-	return ev;
-}
-
-static void kernel_categories_known(char *buf, size_t len)
-{
-	size_t i, used = 0;
-
-	buf[0] = '\0';
-	for (i = 0; i < KERNEL_NCATEGORIES && used < len; i++)
-		used += snprintf(buf + used, len - used, "%s%s", i ? ", " : "",
-				 kernel_categories[i].name);
-}
-
-int kernel_categories_parse(const char *list, uint32_t *events, char *why,
-			    size_t why_len)
-{
-	const char *p = list ? list : "";
-	uint32_t ev = 0, one;
-	char known[256];
-	size_t len;
-
-	while (*p) {
-		len = strcspn(p, ",");
-		if (len >= strlen(KERNEL_PREFIX) &&
-		    !strncmp(p, KERNEL_PREFIX, strlen(KERNEL_PREFIX))) {
-			one = kernel_category_events(p, len);
-			if (!one) {
-				kernel_categories_known(known, sizeof(known));
-				snprintf(why, why_len,
-					 "unknown kernel category '%.*s' (known: %s)",
-					 (int)len, p, known);
-				return -EINVAL;
-			}
-			ev |= one;
-		}
-		p += len;
-		p += *p == ',';
-	}
-	*events = ev ? ev : kernel_categories_default();
-	return 0;
-}
-
-/*
  * A selected category whose tracepoints this kernel lacks records nothing:
  * say so in why (the start's note), naming them, and trace the others.
  */
@@ -274,7 +159,7 @@ static void warn_missing(const struct kernel_session *ks, char *why,
 	size_t i, used = 0;
 
 	ks->ops->stats(ks->state, &st);
-	for (i = 0; i < KERNEL_NCATEGORIES && used < why_len; i++) {
+	for (i = 0; i < kernel_ncategories && used < why_len; i++) {
 		const struct kernel_category *c = &kernel_categories[i];
 
 		if (!(c->counted & ks->cfg.events & st.missing))
@@ -964,7 +849,7 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 	st.event_dropped[FXT_SCHED_EV_BIT_MEM] += ks->sysmem.dropped;
 	if (ks->stacks.ops)
 		ks->stacks.ops->add_stats(ks->stacks.ctx, &st);
-	for (i = 0; i < KERNEL_NCATEGORIES && n < max; i++) {
+	for (i = 0; i < kernel_ncategories && n < max; i++) {
 		const struct kernel_category *c = &kernel_categories[i];
 		struct kernel_category_stats *cs = &out[n];
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kernel_clock.h"
 #include "ksyms.h"
 #include "mmap_tracker.h"
 #include "proc_open.h"
@@ -25,6 +26,10 @@ struct profile_sources {
 	struct ksyms *ksyms;
 	struct mmap_tracker *tracker;
 	struct usyms *usyms;
+	/* Samples are on this time namespace's clock, the tracker's perf
+	 * events on the kernel's: this much apart (kernel_clock.h).
+	 */
+	int64_t timens_ns;
 	struct profile_sources_status st;
 };
 
@@ -53,6 +58,9 @@ int profile_sources_new(const char *kallsyms, bool with_user,
 		goto nomem;
 	if (s->tracker)
 		mmap_tracker_set_observer(s->tracker, observe_mapping, s);
+	if (kernel_clock_read_offset("/proc/self/timens_offsets",
+				     &s->timens_ns) < 0)
+		s->timens_ns = 0;
 	*ret = s;
 	return 0;
 nomem:
@@ -208,6 +216,13 @@ static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 
 	if (!s->tracker || !s->usyms)
 		return -ENOENT;
+	/* The sample's time on the tracker's clock, saturated. */
+	if (s->timens_ns > 0)
+		ts = ts > (uint64_t)s->timens_ns ? ts - (uint64_t)s->timens_ns : 0;
+	else if (s->timens_ns < 0)
+		ts = ts + (uint64_t)-s->timens_ns < ts ?
+			     UINT64_MAX :
+			     ts + (uint64_t)-s->timens_ns;
 	err = mmap_tracker_find(s->tracker, pid, pc, ts, &m);
 	if (err)
 		return err;

@@ -79,8 +79,13 @@ many=$(dirname "$0")/py_many_calls.py
 grep -q '^fib(28) = 317811, fetched 190$' "$T/many.out" ||
 	{ cat "$T/many.out"; fail "many: the script did not run"; }
 grep "^The command's provider py_many_calls " "$T/many.out"
-grep -q "^The command's provider py_many_calls (pid [0-9]*): [0-9]* records written, 0 dropped$" \
-	"$T/many.out" || { cat "$T/many.out"; fail "many: records dropped by default"; }
+# None dropped on an idle machine; a loaded one may lose a few to a
+# disk that falls behind, said with the fix (oneshot's default lost 97%).
+read -r written dropped < <(sed -n "s/^The command's provider py_many_calls (pid [0-9]*): \([0-9]*\) records written, \([0-9]*\) dropped$/\1 \2/p" "$T/many.out")
+[ -n "$written" ] && [ $((dropped * 20)) -le "$written" ] ||
+	{ cat "$T/many.out"; fail "many: records dropped by default"; }
+[ "$dropped" -eq 0 ] || grep -q -- "--buffer-size" "$T/many.out" ||
+	{ cat "$T/many.out"; fail "many: drops not said with the fix"; }
 "$TRACECTL" summary --json "$T/many.fxt" >"$T/many.json"
 jq -e '.slices as $s |
 	($s[] | select(.name == "__main__.fib_plain") |

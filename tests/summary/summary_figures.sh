@@ -90,8 +90,8 @@ jq -e 'keys == ["cpus","drops","memory","scope","slices","span_ns","threads"] an
 				  "tid","wakeup_latency_ns"] and
 	(.threads[0].wakeup_latency_ns | keys) == ["count","max","p50","p90",
 						   "p99"] and
-	(.slices[0] | keys) == ["category","count","max_ns","name","nested",
-				"self_ns","total_ns"] and
+	(.slices[0] | keys) == ["async","category","count","max_ns","name",
+				"nested","self_ns","total_ns"] and
 	(.cpus[0] | keys) == ["busy_ns","cpu"] and .drops.app == 1 and
 	.drops.kernel == 0' "$T/n.json" >/dev/null ||
 	fail "JSON shape: $(cat "$T/n.json")"

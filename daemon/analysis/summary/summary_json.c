@@ -156,6 +156,8 @@ static void put_slice(struct text_out *w, const struct summary_slice *e,
 	text_put_u64(w, e->count);
 	text_put_lit(w, ",\"nested\":");
 	text_put_u64(w, e->nested);
+	text_put_lit(w, ",\"async\":");
+	text_put_u64(w, e->async);
 	text_put_lit(w, ",\"total_ns\":");
 	text_put_u64(w, e->total_ns);
 	text_put_lit(w, ",\"self_ns\":");

@@ -335,6 +335,7 @@ static int on_async(struct trace_summary *s, const struct fxt_record *rec,
 	e = &s->slices[slice];
 	dur = ns > start ? ns - start : 0;
 	e->count++;
+	e->async++;
 	e->total_ns = fxt_sat_add(e->total_ns, dur);
 	e->self_ns = fxt_sat_add(e->self_ns, dur);
 	if (dur > e->max_ns)

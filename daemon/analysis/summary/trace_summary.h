@@ -79,6 +79,7 @@ struct summary_slice {
 	uint64_t hash;
 	uint64_t count;
 	uint64_t nested; /* of count: inside an instance of itself */
+	uint64_t async; /* of count: async spans (begin to end of an id) */
 	uint64_t total_ns; /* outermost instances only */
 	uint64_t self_ns;
 	uint64_t max_ns;

@@ -87,15 +87,21 @@ read -r written dropped < <(sed -n "s/^The command's provider py_many_calls (pid
 [ "$dropped" -eq 0 ] || grep -q -- "--buffer-size" "$T/many.out" ||
 	{ cat "$T/many.out"; fail "many: drops not said with the fix"; }
 "$TRACECTL" summary --json "$T/many.fxt" >"$T/many.json"
-jq -e '.slices as $s |
-	($s[] | select(.name == "__main__.fib_plain") |
-		.count == 1028457 and .nested == 1028456 and
-		.total_ns == .max_ns) and
-	($s[] | select(.name == "__main__.main") | .total_ns) >=
-		($s[] | select(.name == "__main__.fib_plain") | .total_ns) and
-	($s[] | select(.category == "app" and .name == "fetch_one") |
-		.count == 20)' "$T/many.json" >/dev/null ||
-	{ jq -c '.slices[:8][]' "$T/many.json"; fail "many: slice figures"; }
+# The figures when nothing was dropped (a loaded machine may drop the
+# end of a call; the rule itself is summary's unit tests' too).
+if [ "$dropped" -eq 0 ]; then
+	jq -e '.slices as $s |
+		($s[] | select(.name == "__main__.fib_plain") |
+			.count == 1028457 and .nested == 1028456 and
+			.total_ns == .max_ns) and
+		($s[] | select(.name == "__main__.main") | .total_ns) >=
+			($s[] | select(.name == "__main__.fib_plain") | .total_ns) and
+		($s[] | select(.category == "app" and .name == "fetch_one") |
+			.count == 20)' "$T/many.json" >/dev/null ||
+		{ jq -c '.slices[:8][]' "$T/many.json"; fail "many: slice figures"; }
+else
+	echo "many: $dropped of $written dropped on this machine: slice figures not checked"
+fi
 "$TRACECTL" summary --top 100 "$T/many.fxt" >"$T/many.txt"
 for who in first second; do
 	grep -q " python / __main__\.build_record_for_the_${who}_user$" "$T/many.txt" ||

@@ -431,8 +431,9 @@ static int write_drops(struct kernel_source *ks)
 			    st.perfetto_dropped, PROFILE_PERFETTO_SAMPLES_MAX);
 	if (st.files_unreadable || st.files_unopened || st.files_too_large ||
 	    st.files_over_budget)
-		log_info("Stack samples: mapped files left unnamed: %" PRIu64 " their process's owner may not read, %" PRIu64 " not opened (gone, FUSE, not a regular file), %" PRIu64 " with a symbol section too large, %" PRIu64 " past the symbols' budget",
+		log_info("Stack samples: mapped files left unnamed: %" PRIu64 " their process's owner may not read, %" PRIu64 " not opened (gone, FUSE, not a regular file; the last: %s), %" PRIu64 " with a symbol section too large, %" PRIu64 " past the symbols' budget",
 			 st.files_unreadable, st.files_unopened,
+			 st.files_error ? strerror(-st.files_error) : "-",
 			 st.files_too_large, st.files_over_budget);
 	if (st.leaf_caller_unknown)
 		log_info("%" PRIu64 " stack samples lack the caller of a user function without a frame pointer (its return address was not read)",

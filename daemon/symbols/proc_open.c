@@ -167,6 +167,12 @@ static int creds_enter(const struct proc_owner *o, struct saved_creds *s)
 	return 0;
 }
 
+/*
+ * An O_PATH handle of path, no symlink followed. Where openat2() is not
+ * to be had (a seccomp filter that knows it not: systemd 252's answers
+ * ENOSYS), a path in this process's root falls back to O_NOFOLLOW, which
+ * guards the last component only; one in a process's root is refused.
+ */
 static int openat2_path(int dirfd, const char *path, uint64_t resolve)
 {
 	struct open_how how = {
@@ -175,6 +181,8 @@ static int openat2_path(int dirfd, const char *path, uint64_t resolve)
 	};
 	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 
+	if (fd < 0 && errno == ENOSYS && dirfd == AT_FDCWD && !resolve)
+		fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	return fd < 0 ? -errno : (int)fd;
 }
 

@@ -398,7 +398,8 @@ stack_samples_named() {
 	[ "$rc" -eq 0 ] ||
 		{ journalctl -u fxtraced --since "$since" -o cat | tail -n 8; return 1; }
 	tracectl summary --json "$T/stacks-$expect.fxt" >"$T/stacks.json" || return 1
-	journalctl -u fxtraced --since "$since" -o cat | grep -i "kallsyms"
+	journalctl -u fxtraced --since "$since" -o cat |
+		grep -i -e "kallsyms" -e "unnamed" -e "mapped files"
 	python3 - "$T/stacks.json" "$expect" <<-'PY'
 	import json, sys
 	s = json.load(open(sys.argv[1]))

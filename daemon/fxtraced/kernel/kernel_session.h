@@ -128,6 +128,7 @@ struct kernel_session_stats {
 	 * time) spent.
 	 */
 	uint64_t files_unreadable, files_unopened;
+	int files_error; /* the last of them: why (-errno) */
 	uint64_t files_too_large, files_over_budget;
 };
 

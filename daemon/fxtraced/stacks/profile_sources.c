@@ -124,6 +124,7 @@ static void count_unopened(struct profile_sources *s, int err)
 		s->st.files_unreadable++;
 	else
 		s->st.files_unopened++;
+	s->st.files_error = err;
 }
 
 /* The mount namespace of pid (its inode), or 0. */

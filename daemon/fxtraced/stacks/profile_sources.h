@@ -26,6 +26,7 @@ struct profile_sources_status {
 	 * every other cause (gone, FUSE, not a regular file).
 	 */
 	uint64_t files_unreadable, files_unopened;
+	int files_error; /* the last file's -errno */
 	struct usyms_stats usyms;
 };
 

@@ -149,6 +149,8 @@ static void hook_add_stats(void *ctx, struct kernel_session_stats *st)
 	profile_sources_status(s->src, &ss);
 	st->files_unreadable += ss.files_unreadable;
 	st->files_unopened += ss.files_unopened;
+	if (ss.files_error)
+		st->files_error = ss.files_error;
 	st->files_too_large += ss.usyms.too_large;
 	st->files_over_budget += ss.usyms.over_budget + ss.usyms.files_refused;
 }

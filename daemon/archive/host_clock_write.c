@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "host_clock_write.h"
 
-int fxt_host_write_instant(struct fxt_writer *w, const char *name,
-			   uint64_t ts, const struct fxt_arg_in *args,
-			   unsigned int nargs)
+int fxt_host_write_instant(struct fxt_writer *w, const char *name, uint64_t ts,
+			   const struct fxt_arg_in *args, unsigned int nargs)
 {
 	const struct fxt_writer_event ev = {
 		.ts = ts,

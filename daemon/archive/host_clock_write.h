@@ -13,9 +13,8 @@
 #include "host_clock.h"
 
 /* An instant of the category FXT_HOST_CLOCK_CATEGORY, on thread 0/0. */
-int fxt_host_write_instant(struct fxt_writer *w, const char *name,
-			   uint64_t ts, const struct fxt_arg_in *args,
-			   unsigned int nargs);
+int fxt_host_write_instant(struct fxt_writer *w, const char *name, uint64_t ts,
+			   const struct fxt_arg_in *args, unsigned int nargs);
 
 struct fxt_host_fields {
 	struct fxt_writer_str machine_id, boot_id, hostname, kernel, trace_id;

@@ -79,8 +79,11 @@ int thread_job_start(sd_event *event, const char *name, thread_job_fn fn,
 
 	if (!job)
 		return -ENOMEM;
-	*job = (struct thread_job){ .efd = -1, .fn = fn, .arg = arg,
-				    .done = done, .userdata = userdata };
+	*job = (struct thread_job){ .efd = -1,
+				    .fn = fn,
+				    .arg = arg,
+				    .done = done,
+				    .userdata = userdata };
 	job->last = &job->first;
 	job->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	r = job->efd < 0 ? -errno : 0;

@@ -177,7 +177,8 @@ static int openat2_path(int dirfd, const char *path, uint64_t resolve)
 {
 	struct open_how how = {
 		.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = resolve | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+		.resolve = resolve | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS,
 	};
 	long fd = syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
 

@@ -55,7 +55,8 @@ static void write_file(const char *name, const char *text, mode_t mode)
 static int open_as_anyone(const char *path)
 {
 	struct proc_owner anyone;
-	struct proc_open_request rq = { .proc = "/proc", .path = path,
+	struct proc_open_request rq = { .proc = "/proc",
+					.path = path,
 					.owner = &anyone };
 
 	proc_owner_anyone(&anyone);

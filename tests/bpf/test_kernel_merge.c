@@ -2,7 +2,8 @@
 /*
  * The per-CPU merge of kernel_merge.c on synthetic CPU streams: timed
  * records in timestamp order, untimed ones ahead of the next timed record
- * of their CPU, the horizon keeping later records for the next run, chunk
+ * of their CPU (after every older one of the others, or last when no timed
+ * record follows), the horizon keeping later records for the next run, chunk
  * refills, the per-run budget, a record whose size cannot be right, and
  * the raw stack samples, timed at their word 2.
  */
@@ -143,9 +144,10 @@ static void test_order_and_names(void)
 		CHECK(name_at[i] && name_at[i] < switch_at[i],
 		      "name %u at %u, its switch at %u", i, name_at[i],
 		      switch_at[i]);
-		CHECK(i < NCPU || name_at[i] > switch_at[i - NCPU],
-		      "name %u at %u before the CPU's previous switch at %u",
-		      i, name_at[i], switch_at[i - NCPU]);
+		/* Older than switch i: switch i-1, of another CPU. */
+		CHECK(!i || name_at[i] > switch_at[i - 1],
+		      "name %u at %u before the older switch at %u", i,
+		      name_at[i], switch_at[i - 1]);
 	}
 	for (cpu = 0; cpu < NCPU; cpu++)
 		CHECK(f.reads[cpu] > 1, "cpu %u read %u times: no refill", cpu,
@@ -175,6 +177,69 @@ static void test_horizon(void)
 				UINT64_MAX), "run 2");
 	CHECK(check_order(&s, "horizon 2") == 110, "%u records in all",
 	      check_order(&s, "horizon 2"));
+	kernel_merge_free(m);
+}
+
+/* The position of untimed record tid in the sink's output, 0 if absent. */
+static unsigned int name_position(const struct sink *s, __u64 tid)
+{
+	unsigned int n = 0;
+	size_t k;
+
+	for (k = 0; k < s->len; k += fxt_record_words(s->words[k])) {
+		n++;
+		if (!is_timed(s->words[k]) && s->words[k + 1] == tid)
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * A name with no timed record after it on its CPU (a rename on an
+ * otherwise quiet CPU) waits while capture runs: a fork on another CPU,
+ * stamped before it but past this run's horizon, may still come. The
+ * run with no horizon puts it last. Names filling half a chunk go out
+ * without waiting, in their CPU's order.
+ */
+static void test_tails(void)
+{
+	static struct fake f;
+	static struct sink s = { .fail_after = -1 };
+	struct kernel_merge *m = kernel_merge_new(2, 64 * 8);
+	unsigned int i;
+
+	add_switch(&f, 0, 10);
+	add_name(&f, 0, 7);
+	add_switch(&f, 1, 20);
+	CHECK(!kernel_merge_run(m, fake_read, &f, sink_emit, &s, UINT64_MAX,
+				15), "run 1");
+	CHECK(s.records == 1 && !name_position(&s, 7),
+	      "%u records, the name at %u: it did not wait", s.records,
+	      name_position(&s, 7));
+	add_name(&f, 1, 8);
+	CHECK(!kernel_merge_run(m, fake_read, &f, sink_emit, &s, UINT64_MAX,
+				UINT64_MAX), "run 2");
+	CHECK(s.records == 4 && name_position(&s, 7) > 2 &&
+	      name_position(&s, 8) > 2,
+	      "%u records, names at %u and %u, not after the switch at 20",
+	      s.records, name_position(&s, 7), name_position(&s, 8));
+	kernel_merge_free(m);
+
+	memset(&f, 0, sizeof(f));
+	memset(&s, 0, sizeof(s));
+	s.fail_after = -1;
+	m = kernel_merge_new(1, 64 * 8);
+	for (i = 0; i < 40; i++)
+		add_name(&f, 0, 100 + i);
+	add_switch(&f, 0, 5);
+	CHECK(!kernel_merge_run(m, fake_read, &f, sink_emit, &s, UINT64_MAX,
+				1), "names past half a chunk");
+	CHECK(s.records >= 7 && name_position(&s, 100) == 1,
+	      "%u names out before their switch, past the horizon",
+	      s.records);
+	for (i = 1; i < s.records; i++)
+		CHECK(name_position(&s, 100 + i) == i + 1, "name %u at %u", i,
+		      name_position(&s, 100 + i));
 	kernel_merge_free(m);
 }
 
@@ -282,6 +347,7 @@ int main(void)
 {
 	test_order_and_names();
 	test_horizon();
+	test_tails();
 	test_budget_and_errors();
 	test_malformed();
 	test_samples();

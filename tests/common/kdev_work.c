@@ -297,12 +297,23 @@ struct renamed {
 	int err;
 };
 
+/* Pins the calling thread to cpu; a CPU it may not use leaves it put. */
+static void try_pin(long cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	(void)sched_setaffinity(0, sizeof(set), &set);
+}
+
 static void *renamed_main(void *arg)
 {
 	const struct timespec nap = { .tv_nsec = 1000000 };
 	struct renamed *r = arg;
 	char c;
 
+	try_pin(0);
 	r->tid = gettid();
 	if (read(r->go[0], &c, 1) != 1) {
 		r->err = -EIO;
@@ -322,6 +333,12 @@ int kdev_rename_thread(const char *name, int *tid)
 
 	if (pipe(r.go))
 		return -errno;
+	/*
+	 * The first name is written on the creator's CPU, the last; the new
+	 * one on CPU 0, drained first: the order a merge that put each CPU's
+	 * names out as it came to them got wrong.
+	 */
+	try_pin(sysconf(_SC_NPROCESSORS_ONLN) - 1);
 	err = -pthread_create(&t, NULL, renamed_main, &r);
 	if (!err) {
 		err = write(r.go[1], "x", 1) == 1 ? 0 : -errno;

@@ -20,6 +20,7 @@ struct cpu_stream {
 	size_t pos;		/* word index of the head record */
 	uint64_t budget;	/* bytes this drain may still read */
 	bool empty;		/* read_cpu had nothing more */
+	size_t lead;		/* words of untimed records ahead of head */
 	size_t head;		/* words of the timed head record, 0: none */
 };
 
@@ -86,40 +87,71 @@ static bool record_ts(const uint64_t *rec, size_t words, uint64_t *ts)
 	return true;
 }
 
-/* Words of the head record, 0 if the stream is drained. Refills. */
-static ssize_t head_words(struct merge_run *r, unsigned int cpu)
+/*
+ * Words of the record off words past the head, 0 if the stream has none
+ * yet. A refill keeps the words from the head on, so untimed records
+ * looked past stay in the chunk.
+ */
+static ssize_t record_at(struct merge_run *r, unsigned int cpu, size_t off)
 {
 	struct cpu_stream *s = &r->m->cpu[cpu];
+	const uint64_t *rec;
 	size_t size, cap;
 	ssize_t n;
 
-	while (s->pos == s->words) {
+	while (s->pos + off == s->words) {
 		if (s->empty || !s->budget)
 			return 0;
-		cap = r->m->chunk_bytes < s->budget ? r->m->chunk_bytes :
-						      s->budget;
-		n = r->read_cpu(r->read_ctx, cpu, s->chunk, cap);
+		memmove(s->chunk, s->chunk + s->pos, off * FXT_WORD_BYTES);
+		s->pos = 0;
+		s->words = off;
+		cap = r->m->chunk_bytes - off * FXT_WORD_BYTES;
+		if (cap > s->budget)
+			cap = (size_t)s->budget;
+		n = r->read_cpu(r->read_ctx, cpu, s->chunk + off, cap);
 		if (n < 0)
 			return n;
 		s->budget -= (uint64_t)n < s->budget ? (uint64_t)n : s->budget;
 		s->empty = n == 0;
-		s->words = (size_t)n / FXT_WORD_BYTES;
-		s->pos = 0;
+		s->words += (size_t)n / FXT_WORD_BYTES;
 	}
-	size = fxt_record_words(s->chunk[s->pos]);
-	if (!size || size > s->words - s->pos ||
-	    (size < 2 && kernel_record_ts_word(s->chunk + s->pos, size))) {
+	rec = s->chunk + s->pos + off;
+	size = fxt_record_words(*rec);
+	if (!size || size > s->words - s->pos - off ||
+	    (size < 2 && kernel_record_ts_word(rec, size))) {
 		/* Not a record boundary: nothing after it can be trusted. */
 		r->m->malformed++;
-		s->pos = s->words;
-		return head_words(r, cpu);
+		s->words = s->pos + off;
+		return record_at(r, cpu, off);
 	}
 	return (ssize_t)size;
 }
 
+/* Emits the untimed records ahead of a CPU's head; 0 or -errno. */
+static int emit_lead(struct merge_run *r, struct cpu_stream *s)
+{
+	const uint64_t *rec;
+	size_t words;
+	int err;
+
+	while (s->lead) {
+		rec = s->chunk + s->pos;
+		words = fxt_record_words(*rec);
+		err = r->emit(r->emit_ctx, rec, words);
+		if (err)
+			return err;
+		s->pos += words;
+		s->lead -= words;
+	}
+	return 0;
+}
+
 /*
- * Emits the untimed records at the head of a CPU's stream; returns the
- * words of the timed record left at the head, 0 if none, or -errno.
+ * Finds a CPU's next timed record, looking past the untimed ones ahead
+ * of it (kernel objects: a thread's new name), which go out with it: a
+ * name written after a record of another CPU then never precedes it.
+ * Returns the timed record's words, 0 if there is none by the horizon,
+ * or -errno. Untimed records filling half the chunk go out at once.
  */
 static ssize_t settle_head(struct merge_run *r, unsigned int cpu)
 {
@@ -128,30 +160,34 @@ static ssize_t settle_head(struct merge_run *r, unsigned int cpu)
 	uint64_t ts;
 	int err;
 
+	s->lead = 0;
 	for (;;) {
-		words = head_words(r, cpu);
+		words = record_at(r, cpu, s->lead);
 		if (words <= 0)
 			return words;
 		/* Later than the horizon: kept at the head for the next run. */
-		if (record_ts(s->chunk + s->pos, (size_t)words, &ts))
+		if (record_ts(s->chunk + s->pos + s->lead, (size_t)words, &ts))
 			return ts <= r->horizon ? words : 0;
-		err = r->emit(r->emit_ctx, s->chunk + s->pos, (size_t)words);
-		if (err)
-			return err;
-		s->pos += (size_t)words;
+		s->lead += (size_t)words;
+		if (s->lead * FXT_WORD_BYTES > r->m->chunk_bytes / 2) {
+			err = emit_lead(r, s);
+			if (err)
+				return err;
+		}
 	}
 }
 
 /* The CPU whose head record is oldest, or ncpus when all are drained. */
 static unsigned int oldest_head(const struct kernel_merge *m)
 {
+	const struct cpu_stream *s;
 	unsigned int i, best = m->ncpus;
 	uint64_t ts, best_ts = 0;
 
 	for (i = 0; i < m->ncpus; i++) {
-		if (!m->cpu[i].head ||
-		    !record_ts(m->cpu[i].chunk + m->cpu[i].pos,
-			       m->cpu[i].head, &ts))
+		s = &m->cpu[i];
+		if (!s->head ||
+		    !record_ts(s->chunk + s->pos + s->lead, s->head, &ts))
 			continue;
 		if (best == m->ncpus || ts < best_ts) {
 			best = i;
@@ -197,6 +233,24 @@ static int refresh_head(struct merge_run *r, unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Untimed records with no timed record after them yet wait for one in
+ * the next run, but not past the last: a run with no horizon emits them
+ * after every timed record.
+ */
+static int emit_tails(struct merge_run *r)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < r->m->ncpus; i++) {
+		err = emit_lead(r, &r->m->cpu[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int kernel_merge_run(struct kernel_merge *m, kernel_read_cpu_fn read_cpu,
 		     void *read_ctx, kernel_emit_fn emit, void *emit_ctx,
 		     uint64_t budget, uint64_t horizon)
@@ -216,7 +270,9 @@ int kernel_merge_run(struct kernel_merge *m, kernel_read_cpu_fn read_cpu,
 	}
 	while ((i = oldest_head(m)) < m->ncpus) {
 		s = &m->cpu[i];
-		err = emit(emit_ctx, s->chunk + s->pos, s->head);
+		err = emit_lead(&r, s);
+		if (!err)
+			err = emit(emit_ctx, s->chunk + s->pos, s->head);
 		if (err)
 			return err;
 		s->pos += s->head;
@@ -224,5 +280,5 @@ int kernel_merge_run(struct kernel_merge *m, kernel_read_cpu_fn read_cpu,
 		if (err)
 			return err;
 	}
-	return 0;
+	return horizon == UINT64_MAX ? emit_tails(&r) : 0;
 }

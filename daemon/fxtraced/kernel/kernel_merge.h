@@ -25,7 +25,9 @@ void kernel_merge_free(struct kernel_merge *m);
 /*
  * Emits the records read_cpu yields up to the horizon: records with a
  * timestamp in timestamp order, records without one (kernel objects)
- * ahead of the next timed record of their CPU. A record later than the
+ * just ahead of the next timed record of their CPU, so after every older
+ * timed record of the others; those with none after them wait for the
+ * next run, or go last in a run with no horizon. A record later than the
  * horizon stays, with all after it on its CPU, for the next run: with
  * the horizon "now", a CPU read early in a run cannot hold records older
  * than those a later-read CPU gave, and runs follow each other in order.

@@ -24,6 +24,7 @@ static const struct subcommand subcommands[] = {
 	{ "convert", cmd_convert, "convert an FXT file to Chrome JSON" },
 	{ "summary", cmd_summary, "CPU time, wakeup latency and slices of an FXT file" },
 	{ "report", cmd_report, "the summary as a self-contained HTML page" },
+	{ "why", cmd_why, "the critical path of the slowest instances of a slice" },
 	{ "merge", cmd_merge, "merge FXT files of several hosts into one timeline" },
 	{ "export", cmd_export, "store archives in ClickHouse (fleet analysis)" },
 };

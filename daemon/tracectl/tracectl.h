@@ -20,6 +20,7 @@ int cmd_summary(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_why(int argc, char **argv);
 
 /* --version of tracectl and each subcommand: prints it, exits 0. */
 __attribute__((noreturn)) void tracectl_version_exit(void);

@@ -286,7 +286,7 @@ complete_words() {
 }
 if [ -r /usr/share/bash-completion/bash_completion ]; then
 	check "completion: commands" \
-		test "$(complete_words tracectl '')" = "start stop status snapshot record dump convert summary report merge export --help --version"
+		test "$(complete_words tracectl '')" = "start stop status snapshot record dump convert summary report why merge export --help --version"
 	check "completion: --mode values" \
 		test "$(complete_words tracectl start --mode '')" = "oneshot circular streaming"
 	check "completion: -k values" \

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The scheduling history tracectl why walks: every thread's state
+ * changes (switched in, switched out and in which state, woken and by
+ * whom) inside the intervals being explained, read in a second pass over
+ * the archive once the first has found them. Bounded: past
+ * WHY_EVENTS_MAX the events are counted, not kept.
+ *
+ * A thread's state before its first change in a stretch follows from
+ * that change (switched in: it was waiting for a CPU; switched out: it
+ * ran; woken: it was blocked), so nothing before the intervals is kept.
+ */
+#ifndef FXT_WHY_SCHED_H
+#define FXT_WHY_SCHED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fxt_reader.h"
+
+#define WHY_EVENTS_MAX (4u << 20)
+
+enum why_event_kind {
+	WHY_EV_WAKE,	/* woken by other (0: unknown, an interrupt) */
+	WHY_EV_OUT,	/* switched out of cpu, leaving in state */
+	WHY_EV_IN,	/* switched in on cpu, in place of other */
+};
+
+struct why_event {
+	uint64_t ts;
+	uint64_t tid;
+	uint64_t other;
+	uint32_t cpu;
+	uint8_t kind;
+	uint8_t state;	/* WHY_EV_OUT: enum fxt_thread_state */
+};
+
+struct why_window {
+	uint64_t start_ns, end_ns;
+};
+
+struct why_sched {
+	const struct why_window *windows;
+	size_t nwindows;
+	struct why_event *ev;	/* by thread, then time, once finished */
+	size_t n, cap;
+	size_t *cpu_in;		/* the WHY_EV_IN events by CPU, then time */
+	size_t ncpu_in;
+	uint64_t dropped;	/* past WHY_EVENTS_MAX */
+	uint64_t records;	/* scheduling records seen, all */
+};
+
+/* The windows must outlive ws. */
+void why_sched_init(struct why_sched *ws, const struct why_window *windows,
+		    size_t nwindows);
+void why_sched_free(struct why_sched *ws);
+/* Takes a record of the archive; 0 or -ENOMEM. */
+int why_sched_take(struct why_sched *ws, const struct fxt_record *rec);
+/* After the last record: sorts. 0 or -ENOMEM. */
+int why_sched_finish(struct why_sched *ws);
+
+/* The index of thread tid's first event at or after ts (n if none). */
+size_t why_sched_thread_from(const struct why_sched *ws, uint64_t tid,
+			     uint64_t ts);
+/*
+ * The index in cpu_in of the first switch-in on cpu after ts (ncpu_in,
+ * or one of another CPU, if none): the one before it, if of cpu, is
+ * who held cpu at ts.
+ */
+size_t why_sched_cpu_after(const struct why_sched *ws, uint32_t cpu,
+			   uint64_t ts);
+
+#endif /* FXT_WHY_SCHED_H */

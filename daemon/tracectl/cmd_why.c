@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * tracectl why: the critical path of the slowest instances of a slice
+ * (or of one thread over a time range). Two streaming passes over the
+ * archive: the summary's finds the instances and gathers the stack
+ * samples; the second keeps the scheduling records inside them.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "parse.h"
+#include "text_out.h"
+#include "trace_summary.h"
+#include "tracectl.h"
+#include "tracectl_input.h"
+#include "tracectl_input_args.h"
+#include "tracectl_summary_input.h"
+#include "why_out.h"
+#include "why_path.h"
+#include "why_sched.h"
+
+#define WHY_TOP_DEFAULT 3u
+
+enum { OPT_JSON = 256, OPT_SLICE, OPT_THREAD, OPT_FROM, OPT_TO, OPT_DEPTH };
+
+struct why_args {
+	struct tracectl_input_args in;
+	bool json;
+	const char *slice;
+	uint64_t tid, from_ns, to_ns;
+	bool from_set, to_set;
+	uint64_t top, depth;
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: tracectl why [OPTIONS] --slice NAME FILE\n"
+		"       tracectl why [OPTIONS] --thread TID --from NS --to NS FILE\n"
+		"\n"
+		"Why was it slow: the wall time of the slowest instances of the\n"
+		"slice NAME (or of thread TID from NS to NS, the archive's clock)\n"
+		"split into running (with the functions the on-CPU samples name),\n"
+		"waiting for a CPU (with who held it) and blocked (with where, from\n"
+		"the off-CPU stacks, and who woke it); then what each waker did\n"
+		"meanwhile, the same way, down the chain. The shares add up to the\n"
+		"wall time; what no record explains is said. kernel:sched is\n"
+		"needed; kernel:sample and kernel:offcpu name functions and stacks.\n"
+		"\n"
+		"Options:\n"
+		"      --slice NAME   the slice to explain\n"
+		"      --thread TID   a thread, with --from and --to\n"
+		"      --from NS, --to NS  its time range, in ns\n"
+		"  -n, --top N        the N slowest instances (default %u)\n"
+		"      --depth D      follow wakers D hops (default %u, max %u)\n"
+		"      --json         write JSON: the same trees\n"
+		"      --force        read input that does not look like FXT\n"
+		"  -h, --help         show this help\n"
+		"\n"
+		"Examples:\n"
+		"  tracectl record -o t.fxt -c kernel:sched,kernel:sample,kernel:offcpu -- ./server\n"
+		"  tracectl why --slice request t.fxt\n"
+		"  tracectl why --slice request --top 1 --json t.fxt | jq '.instances[0].path'\n",
+		WHY_TOP_DEFAULT, WHY_DEPTH_DEFAULT, WHY_DEPTH_MAX);
+}
+
+static int number(const char *opt, const char *arg, uint64_t max,
+		  uint64_t *out)
+{
+	if (!parse_count(arg, max, out))
+		return 0;
+	fprintf(stderr, "tracectl why: %s takes a number from 1 to %llu, not "
+			"'%s'\n", opt, (unsigned long long)max, arg);
+	return -1;
+}
+
+/* A time in ns: 0 is a time. */
+static int time_ns(const char *opt, const char *arg, uint64_t *out)
+{
+	if (!strcmp(arg, "0")) {
+		*out = 0;
+		return 0;
+	}
+	return number(opt, arg, UINT64_MAX, out);
+}
+
+static int why_option(void *ctx, int opt, const char *arg)
+{
+	struct why_args *a = ctx;
+
+	switch (opt) {
+	case OPT_JSON:
+		a->json = true;
+		return 0;
+	case OPT_SLICE:
+		a->slice = arg;
+		if (*arg)
+			return 0;
+		fprintf(stderr, "tracectl why: --slice takes a slice name\n");
+		return -1;
+	case OPT_THREAD:
+		return number("--thread", arg, UINT64_MAX, &a->tid);
+	case OPT_FROM:
+		a->from_set = true;
+		return time_ns("--from", arg, &a->from_ns);
+	case OPT_TO:
+		a->to_set = true;
+		return time_ns("--to", arg, &a->to_ns);
+	case OPT_DEPTH:
+		return number("--depth", arg, WHY_DEPTH_MAX, &a->depth);
+	default:
+		return number("--top", arg, SLICE_WATCH_MAX, &a->top);
+	}
+}
+
+static const struct option longopts[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "slice", required_argument, NULL, OPT_SLICE },
+	{ "thread", required_argument, NULL, OPT_THREAD },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "top", required_argument, NULL, 'n' },
+	TRACECTL_INPUT_LONGOPTS,
+	{ 0 },
+};
+
+static const struct tracectl_input_command command = {
+	"why", "n:h", longopts, usage, why_option
+};
+
+/* One of --slice and --thread with its range: 0, or -1 after saying. */
+static int check_args(const struct why_args *a)
+{
+	if (!!a->slice == !!a->tid) {
+		fprintf(stderr, "tracectl why: give --slice NAME, or --thread "
+				"TID with --from and --to (see --help)\n");
+		return -1;
+	}
+	if (a->tid && (!a->from_set || !a->to_set || a->to_ns <= a->from_ns)) {
+		fprintf(stderr, "tracectl why: --thread needs --from and --to, "
+				"--to after --from\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* The scheduling records inside the windows, from the archive's start. */
+static int second_pass(struct tracectl_input *in, struct why_sched *ws)
+{
+	struct fxt_reader_options opt = {
+		.max_large_record_bytes = TRACECTL_SUMMARY_LARGE_RECORD_MAX,
+	};
+	struct fxt_record rec;
+	struct fxt_reader *r;
+	int ret;
+
+	if (lseek(in->fd, 0, SEEK_SET) < 0) {
+		tracectl_input_note(in, "why reads its input twice: give it "
+					"a file, not a pipe");
+		return -ESPIPE;
+	}
+	r = fxt_reader_open_fd(in->fd, &opt);
+	if (!r)
+		return -ENOMEM;
+	while ((ret = fxt_reader_next(r, &rec)) > 0) {
+		ret = why_sched_take(ws, &rec);
+		if (ret)
+			break;
+	}
+	fxt_reader_close(r);
+	if (ret < 0 && ret != -ENOMEM)
+		tracectl_input_failed(in, ret);
+	return ret < 0 ? ret : why_sched_finish(ws);
+}
+
+struct why_samples {
+	size_t *oncpu, *offcpu;
+	size_t noncpu, noffcpu;
+};
+
+static void why_samples_free(struct why_samples *x)
+{
+	free(x->oncpu);
+	free(x->offcpu);
+}
+
+static int index_samples(const struct trace_summary *s, struct why_samples *x)
+{
+	int err;
+
+	if (!s->profile.tables)
+		return 0;
+	err = why_samples_index(&s->stacks, false, &x->oncpu, &x->noncpu);
+	return err ? err :
+		     why_samples_index(&s->stacks, true, &x->offcpu,
+				       &x->noffcpu);
+}
+
+static int write_out(const struct why_args *a, const struct why_report *r)
+{
+	struct text_out o;
+	int ret, wret;
+
+	if (!a->json) {
+		why_text_write(stdout, r);
+		return fflush(stdout) || ferror(stdout) ? -EIO : 0;
+	}
+	fflush(stdout);
+	ret = text_out_init(&o, STDOUT_FILENO, 1u << 20);
+	if (ret)
+		return ret;
+	ret = why_json_write(&o, r);
+	wret = text_out_finish(&o);
+	return ret ? ret : wret;
+}
+
+static int build_trees(const struct why_args *a, const struct why_inputs *in,
+		       const struct why_window *win, const uint64_t *tids,
+		       struct why_tree *trees, size_t n)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		err = why_path_build(&trees[i], in, tids[i], win[i].start_ns,
+				     win[i].end_ns, a->slice != NULL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The intervals to explain, from the summary's watch or the options. */
+static size_t intervals(const struct why_args *a, const struct trace_summary *s,
+			struct why_window *win, uint64_t *tids)
+{
+	size_t i;
+
+	if (!a->slice) {
+		win[0] = (struct why_window){ a->from_ns, a->to_ns };
+		tids[0] = a->tid;
+		return 1;
+	}
+	for (i = 0; i < s->watch.n; i++) {
+		win[i] = (struct why_window){ s->watch.slices[i].start_ns,
+					      s->watch.slices[i].end_ns };
+		tids[i] = s->watch.slices[i].tid;
+	}
+	return s->watch.n;
+}
+
+static int explain_all(const struct why_args *a, struct tracectl_input *in,
+		       const struct trace_summary *s)
+{
+	size_t cap = a->slice ? s->watch.n : 1, n, i;
+	_cleanup_free_ struct why_window *win = calloc(cap + 1, sizeof(*win));
+	_cleanup_free_ uint64_t *tids = calloc(cap + 1, sizeof(*tids));
+	_cleanup_free_ struct why_tree *trees = calloc(cap + 1, sizeof(*trees));
+	struct why_samples x = { 0 };
+	struct why_inputs inputs = { .depth = a->depth ? (unsigned)a->depth :
+							 WHY_DEPTH_DEFAULT };
+	struct why_report r = { .slice = a->slice, .summary = s };
+	struct why_sched ws;
+	int err;
+
+	if (!win || !tids || !trees)
+		return -ENOMEM;
+	n = intervals(a, s, win, tids);
+	if (!n) {
+		tracectl_input_note(in, "no slice called '%s' ended in it; "
+					"tracectl summary lists the slices",
+				    a->slice);
+		return -ENOENT;
+	}
+	why_sched_init(&ws, win, n);
+	err = second_pass(in, &ws);
+	if (!err)
+		err = index_samples(s, &x);
+	inputs.sched = &ws;
+	inputs.profile = s->profile.tables ? &s->profile : NULL;
+	inputs.oncpu = x.oncpu;
+	inputs.noncpu = x.noncpu;
+	inputs.offcpu = x.offcpu;
+	inputs.noffcpu = x.noffcpu;
+	if (!err)
+		err = build_trees(a, &inputs, win, tids, trees, n);
+	r.slices_seen = s->watch.seen;
+	r.profile = inputs.profile;
+	r.oncpu = x.noncpu;
+	r.offcpu = x.noffcpu;
+	r.trees = trees;
+	r.ntrees = n;
+	r.sched_records = ws.records;
+	r.events_dropped = ws.dropped;
+	if (!err)
+		err = write_out(a, &r);
+	for (i = 0; i < n; i++)
+		why_tree_free(&trees[i]);
+	why_samples_free(&x);
+	why_sched_free(&ws);
+	return err;
+}
+
+int cmd_why(int argc, char **argv)
+{
+	struct why_args a = { 0 };
+	struct tracectl_input_options iopt = {
+		.max_large_record_bytes = TRACECTL_SUMMARY_LARGE_RECORD_MAX,
+	};
+	struct trace_summary_options sopt = { 0 };
+	struct trace_summary s;
+	struct tracectl_input in;
+	int ret;
+
+	ret = tracectl_input_args(argc, argv, &command, &a, &a.in);
+	if (ret)
+		return ret > 0 ? TRACECTL_EXIT_OK : TRACECTL_EXIT_USAGE;
+	if (check_args(&a))
+		return TRACECTL_EXIT_USAGE;
+	iopt.force = a.in.force;
+	if (tracectl_input_open(&in, "why", a.in.input, &iopt))
+		return TRACECTL_EXIT_FAIL;
+	sopt.process = a.in.process;
+	sopt.slice_name = a.slice;
+	sopt.slice_top = a.top ? a.top : WHY_TOP_DEFAULT;
+	ret = tracectl_summary_read(&in, &s, &sopt);
+	if (!ret)
+		ret = explain_all(&a, &in, &s);
+	if (ret == -ENOMEM)
+		fprintf(stderr, "tracectl why: out of memory\n");
+	else if (ret == -EIO)
+		fprintf(stderr, "tracectl why: writing the output: %s\n",
+			strerror(EIO));
+	trace_summary_done(&s);
+	tracectl_input_close(&in);
+	return ret ? TRACECTL_EXIT_FAIL : TRACECTL_EXIT_OK;
+}

@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# tracectl why on why-workload's slowest request (the one the hog
+# delays), recorded with kernel:sched, kernel:sample and kernel:offcpu:
+# the path R -> W (pipe) -> C (mutex); C running crunch(), W running
+# transform() and R waiting for its CPU behind the hog each within 5
+# points of the share the program timed; the shares add up to the wall
+# time. With kernel:sched alone: the same threads and states, no
+# function, and what would tell more.
+set -eu -o pipefail
+
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "skip: needs root and kernel BTF"
+	exit 77
+fi
+. "$(dirname "$0")/../integration/lib.sh"
+: "${WHY_WORKLOAD:?}"
+[ "$(nproc)" -ge 2 ] || { echo "skip: needs 2 CPUs"; exit 77; }
+
+start_manager
+"$TRACECTL" record -o "$T/full.fxt" --kernel=bpf --kernel-buffer-size 8M \
+	--categories app,kernel:sched,kernel:sample,kernel:offcpu \
+	--sample-rate 997 -- "$WHY_WORKLOAD" >"$T/w.out" 2>"$T/w.err" ||
+	fail "tracectl record: $(cat "$T/w.err")"
+"$TRACECTL" record -o "$T/sched.fxt" --kernel=bpf \
+	--categories app,kernel:sched -- "$WHY_WORKLOAD" >"$T/s.out" 2>&1 ||
+	fail "tracectl record (kernel:sched)"
+stop_manager
+cat "$T/w.out"
+
+"$TRACECTL" why --slice request --top 1 "$T/full.fxt" | tee "$T/why.txt" ||
+	fail "tracectl why"
+"$TRACECTL" why --slice request --top 10 --json "$T/full.fxt" >"$T/why.json" ||
+	fail "tracectl why --json"
+"$TRACECTL" why --slice request --top 10 --json "$T/sched.fxt" >"$T/sched.json" ||
+	fail "tracectl why --json (kernel:sched)"
+python3 "$(dirname "$0")/check_why.py" "$T/w.out" "$T/why.json" full ||
+	fail "the critical path with samples"
+python3 "$(dirname "$0")/check_why.py" "$T/s.out" "$T/sched.json" sched ||
+	fail "the critical path with kernel:sched alone"
+grep -q "path: R (" "$T/why.txt" || fail "no path line"
+grep -q "running: C (.*crunch" "$T/why.txt" || fail "C running crunch not shown"
+
+# Usage: no slice or thread is exit 2; a slice that is not there, 1.
+rc=0
+"$TRACECTL" why "$T/full.fxt" 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || fail "why without --slice exited $rc"
+rc=0
+"$TRACECTL" why --slice nosuch "$T/full.fxt" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "no slice called 'nosuch'" "$T/err" ||
+	fail "a missing slice: exit $rc, $(cat "$T/err")"
+echo "why: ok"

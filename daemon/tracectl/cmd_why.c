@@ -21,13 +21,22 @@
 #include "tracectl_input.h"
 #include "tracectl_input_args.h"
 #include "tracectl_summary_input.h"
+#include "why_annotate.h"
 #include "why_out.h"
 #include "why_path.h"
 #include "why_sched.h"
 
 #define WHY_TOP_DEFAULT 3u
 
-enum { OPT_JSON = 256, OPT_SLICE, OPT_THREAD, OPT_FROM, OPT_TO, OPT_DEPTH };
+enum {
+	OPT_JSON = 256,
+	OPT_SLICE,
+	OPT_THREAD,
+	OPT_FROM,
+	OPT_TO,
+	OPT_DEPTH,
+	OPT_ANNOTATE,
+};
 
 struct why_args {
 	struct tracectl_input_args in;
@@ -36,6 +45,7 @@ struct why_args {
 	uint64_t tid, from_ns, to_ns;
 	bool from_set, to_set;
 	uint64_t top, depth;
+	const char *annotate;	/* --annotate OUT */
 };
 
 static void usage(FILE *out)
@@ -60,13 +70,17 @@ static void usage(FILE *out)
 		"  -n, --top N        the N slowest instances (default %u)\n"
 		"      --depth D      follow wakers D hops (default %u, max %u)\n"
 		"      --json         write JSON: the same trees\n"
+		"      --annotate OUT write a copy of the archive with each path\n"
+		"                     drawn in (slices, instants, flows between\n"
+		"                     hops) for Perfetto UI\n"
 		"      --force        read input that does not look like FXT\n"
 		"  -h, --help         show this help\n"
 		"\n"
 		"Examples:\n"
 		"  tracectl record -o t.fxt -c kernel:sched,kernel:sample,kernel:offcpu -- ./server\n"
 		"  tracectl why --slice request t.fxt\n"
-		"  tracectl why --slice request --top 1 --json t.fxt | jq '.instances[0].path'\n",
+		"  tracectl why --slice request --top 1 --json t.fxt | jq '.instances[0].path'\n"
+		"  tracectl why --slice request --annotate t-why.fxt t.fxt\n",
 		WHY_TOP_DEFAULT, WHY_DEPTH_DEFAULT, WHY_DEPTH_MAX);
 }
 
@@ -114,6 +128,9 @@ static int why_option(void *ctx, int opt, const char *arg)
 		return time_ns("--to", arg, &a->to_ns);
 	case OPT_DEPTH:
 		return number("--depth", arg, WHY_DEPTH_MAX, &a->depth);
+	case OPT_ANNOTATE:
+		a->annotate = arg;
+		return 0;
 	default:
 		return number("--top", arg, SLICE_WATCH_MAX, &a->top);
 	}
@@ -126,6 +143,7 @@ static const struct option longopts[] = {
 	{ "from", required_argument, NULL, OPT_FROM },
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
+	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
 	{ "top", required_argument, NULL, 'n' },
 	TRACECTL_INPUT_LONGOPTS,
 	{ 0 },
@@ -221,6 +239,37 @@ static int write_out(const struct why_args *a, const struct why_report *r)
 	return ret ? ret : wret;
 }
 
+/* A provider id the archive does not use. */
+static uint32_t free_provider_id(const struct tracectl_input *in)
+{
+	size_t i, n = fxt_reader_provider_count(in->reader);
+	uint32_t id = 0;
+
+	for (i = 0; i < n; i++)
+		if (fxt_reader_provider(in->reader, i)->id > id)
+			id = fxt_reader_provider(in->reader, i)->id;
+	return id + 1;
+}
+
+static int annotate(const struct why_args *a, struct tracectl_input *in,
+		    const struct why_report *r)
+{
+	int fd, err;
+
+	if (!a->annotate)
+		return 0;
+	fd = tracectl_output_open("why", a->annotate, in->fd);
+	if (fd < 0)
+		return -EINVAL;
+	err = why_annotate(in->fd, fd, r, free_provider_id(in));
+	if (fd != STDOUT_FILENO && close(fd) && !err)
+		err = -errno;
+	if (err && err != -ENOMEM)
+		fprintf(stderr, "tracectl why: writing %s: %s\n", a->annotate,
+			strerror(-err));
+	return err == -ENOMEM ? err : err ? -EINVAL : 0;
+}
+
 static int build_trees(const struct why_args *a, const struct why_inputs *in,
 		       const struct why_window *win, const uint64_t *tids,
 		       struct why_tree *trees, size_t n)
@@ -301,6 +350,8 @@ static int explain_all(const struct why_args *a, struct tracectl_input *in,
 	r.events_dropped = ws.dropped;
 	if (!err)
 		err = write_out(a, &r);
+	if (!err)
+		err = annotate(a, in, &r);
 	for (i = 0; i < n; i++)
 		why_tree_free(&trees[i]);
 	why_samples_free(&x);

@@ -39,6 +39,21 @@ python3 "$(dirname "$0")/check_why.py" "$T/w.out" "$T/why.json" full ||
 python3 "$(dirname "$0")/check_why.py" "$T/s.out" "$T/sched.json" sched ||
 	fail "the critical path with kernel:sched alone"
 grep -q "path: R (" "$T/why.txt" || fail "no path line"
+
+# --annotate: the archive, then per hop a "why" slice and instant on the
+# hop's thread and a flow from the hop before; dump --strict reads it.
+"$TRACECTL" why --slice request --top 1 --json --annotate "$T/ann.fxt" \
+	"$T/full.fxt" >"$T/top1.json" || fail "tracectl why --annotate"
+"$TRACECTL" dump --strict "$T/ann.fxt" >"$T/ann.dump" || fail "dump --strict of --annotate"
+hops=$(jq '.instances[0].path | length' "$T/top1.json")
+[ "$hops" -ge 3 ] || fail "a path of $hops hops"
+[ "$(grep -c 'duration_complete .*category="why"' "$T/ann.dump")" -eq "$hops" ] &&
+	[ "$(grep -c 'instant .*category="why"' "$T/ann.dump")" -eq "$hops" ] &&
+	[ "$(grep -c 'flow_begin .*category="why"' "$T/ann.dump")" -eq $((hops - 1)) ] &&
+	[ "$(grep -c 'flow_end .*category="why"' "$T/ann.dump")" -eq $((hops - 1)) ] ||
+	fail "the annotated archive lacks a hop's slice, instant or flow"
+cmp -n "$(stat -c %s "$T/full.fxt")" "$T/full.fxt" "$T/ann.fxt" ||
+	fail "the annotated archive does not start with the archive"
 grep -q "running: C (.*crunch" "$T/why.txt" || fail "C running crunch not shown"
 
 # Usage: no slice or thread is exit 2; a slice that is not there, 1.

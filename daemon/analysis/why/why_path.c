@@ -99,12 +99,19 @@ static uint32_t child(struct walk *w, uint32_t parent, enum why_kind kind,
 	return c;
 }
 
-static void charge(struct walk *w, uint32_t node, uint64_t ns)
+/* The piece [from, to) belongs to node. */
+static void charge(struct walk *w, uint32_t node, uint64_t from, uint64_t to)
 {
-	if (node == WHY_NO_NODE)
+	struct why_node *n;
+
+	if (node == WHY_NO_NODE || to <= from)
 		return;
-	w->t->nodes[node].ns = sat_add(w->t->nodes[node].ns, ns);
-	w->t->nodes[node].stretches++;
+	n = &w->t->nodes[node];
+	n->ns = sat_add(n->ns, to - from);
+	if (!n->stretches++ || from < n->first_ns)
+		n->first_ns = from;
+	if (to > n->last_ns)
+		n->last_ns = to;
 }
 
 static bool step(struct walk *w)
@@ -244,17 +251,16 @@ static bool on_chain(const struct walk *w, uint64_t tid)
 static void blocked_piece(struct walk *w, uint32_t parent,
 			  const struct piece *p)
 {
-	uint64_t ns = p->end_ns - p->start_ns;
 	uint32_t node;
 
 	if (!p->woken) {
 		charge(w, child(w, parent, WHY_UNKNOWN, p->tid,
 				"blocked, not woken within the interval"),
-		       ns);
+		       p->start_ns, p->end_ns);
 		return;
 	}
 	node = child(w, parent, WHY_BLOCKED, p->waker, NULL);
-	charge(w, node, ns);
+	charge(w, node, p->start_ns, p->end_ns);
 	blocked_stack(w, node, p);
 	if (node == WHY_NO_NODE || !p->waker || w->depth >= w->in->depth ||
 	    on_chain(w, p->waker))
@@ -294,11 +300,11 @@ static void held_by(struct walk *w, uint32_t node, const struct piece *p)
 		to = next && next->ts < p->end_ns ? next->ts : p->end_ns;
 		if (to > from && holder)
 			charge(w, child(w, node, WHY_HELD_BY, holder->tid, NULL),
-			       to - from);
+			       from, to);
 		else if (to > from)
 			charge(w, child(w, node, WHY_UNKNOWN, 0,
 					"no record of the CPU's holder"),
-			       to - from);
+			       from, to);
 		from = to;
 		if (from >= p->end_ns || !next || !step(w))
 			break;
@@ -306,7 +312,7 @@ static void held_by(struct walk *w, uint32_t node, const struct piece *p)
 	}
 	if (from < p->end_ns)
 		charge(w, child(w, node, WHY_UNKNOWN, 0, "walk budget reached"),
-		       p->end_ns - from);
+		       from, p->end_ns);
 }
 
 static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)
@@ -318,14 +324,14 @@ static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)
 	switch (p->kind) {
 	case WHY_RUNNING:
 		node = child(w, parent, WHY_RUNNING, p->tid, NULL);
-		charge(w, node, p->end_ns - p->start_ns);
+		charge(w, node, p->start_ns, p->end_ns);
 		running_samples(w, node, p);
 		return;
 	case WHY_RUNNABLE:
 		node = child(w, parent, WHY_RUNNABLE, p->tid, NULL);
 		if (node != WHY_NO_NODE)
 			w->t->nodes[node].cpu = p->cpu;
-		charge(w, node, p->end_ns - p->start_ns);
+		charge(w, node, p->start_ns, p->end_ns);
 		if (node != WHY_NO_NODE)
 			held_by(w, node, p);
 		return;
@@ -334,7 +340,7 @@ static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)
 		return;
 	default:
 		charge(w, child(w, parent, WHY_UNKNOWN, p->tid, p->reason),
-		       p->end_ns - p->start_ns);
+		       p->start_ns, p->end_ns);
 	}
 }
 
@@ -417,7 +423,7 @@ int why_path_build(struct why_tree *t, const struct why_inputs *in,
 	root = node_new(&w, WHY_NO_NODE, WHY_INTERVAL, tid);
 	if (root == WHY_NO_NODE)
 		return w.err ? w.err : -ENOMEM;
-	charge(&w, root, t->end_ns - t->start_ns);
+	charge(&w, root, t->start_ns, t->end_ns);
 	w.chain[0] = tid;
 	explain(&w, root, tid, t->start_ns, t->end_ns, running_at_end);
 	return w.err;

@@ -53,6 +53,7 @@ struct why_node {
 	uint64_t tid;
 	uint64_t ns;
 	uint64_t stretches;	/* pieces summed into ns */
+	uint64_t first_ns, last_ns;	/* the first piece's start, last's end */
 	uint32_t parent, first_child, last_child, next;
 	/* WHY_RUNNING: top functions by samples, leaf-most user frame */
 	struct why_function functions[WHY_FUNCTIONS_MAX];

@@ -13,7 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
 #include "parse.h"
 #include "text_out.h"
 #include "trace_summary.h"
@@ -23,8 +22,7 @@
 #include "tracectl_summary_input.h"
 #include "why_annotate.h"
 #include "why_out.h"
-#include "why_path.h"
-#include "why_sched.h"
+#include "why_run.h"
 
 #define WHY_TOP_DEFAULT 3u
 
@@ -169,58 +167,6 @@ static int check_args(const struct why_args *a)
 	return 0;
 }
 
-/* The scheduling records inside the windows, from the archive's start. */
-static int second_pass(struct tracectl_input *in, struct why_sched *ws)
-{
-	struct fxt_reader_options opt = {
-		.max_large_record_bytes = TRACECTL_SUMMARY_LARGE_RECORD_MAX,
-	};
-	struct fxt_record rec;
-	struct fxt_reader *r;
-	int ret;
-
-	if (lseek(in->fd, 0, SEEK_SET) < 0) {
-		tracectl_input_note(in, "why reads its input twice: give it "
-					"a file, not a pipe");
-		return -ESPIPE;
-	}
-	r = fxt_reader_open_fd(in->fd, &opt);
-	if (!r)
-		return -ENOMEM;
-	while ((ret = fxt_reader_next(r, &rec)) > 0) {
-		ret = why_sched_take(ws, &rec);
-		if (ret)
-			break;
-	}
-	fxt_reader_close(r);
-	if (ret < 0 && ret != -ENOMEM)
-		tracectl_input_failed(in, ret);
-	return ret < 0 ? ret : why_sched_finish(ws);
-}
-
-struct why_samples {
-	size_t *oncpu, *offcpu;
-	size_t noncpu, noffcpu;
-};
-
-static void why_samples_free(struct why_samples *x)
-{
-	free(x->oncpu);
-	free(x->offcpu);
-}
-
-static int index_samples(const struct trace_summary *s, struct why_samples *x)
-{
-	int err;
-
-	if (!s->profile.tables)
-		return 0;
-	err = why_samples_index(&s->stacks, false, &x->oncpu, &x->noncpu);
-	return err ? err :
-		     why_samples_index(&s->stacks, true, &x->offcpu,
-				       &x->noffcpu);
-}
-
 static int write_out(const struct why_args *a, const struct why_report *r)
 {
 	struct text_out o;
@@ -270,92 +216,49 @@ static int annotate(const struct why_args *a, struct tracectl_input *in,
 	return err == -ENOMEM ? err : err ? -EINVAL : 0;
 }
 
-static int build_trees(const struct why_args *a, const struct why_inputs *in,
-		       const struct why_window *win, const uint64_t *tids,
-		       struct why_tree *trees, size_t n)
-{
-	size_t i;
-	int err;
-
-	for (i = 0; i < n; i++) {
-		err = why_path_build(&trees[i], in, tids[i], win[i].start_ns,
-				     win[i].end_ns, a->slice != NULL);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 /* The intervals to explain, from the summary's watch or the options. */
 static size_t intervals(const struct why_args *a, const struct trace_summary *s,
-			struct why_window *win, uint64_t *tids)
+			struct why_run *wr)
 {
 	size_t i;
 
-	if (!a->slice) {
-		win[0] = (struct why_window){ a->from_ns, a->to_ns };
-		tids[0] = a->tid;
-		return 1;
-	}
-	for (i = 0; i < s->watch.n; i++) {
-		win[i] = (struct why_window){ s->watch.slices[i].start_ns,
-					      s->watch.slices[i].end_ns };
-		tids[i] = s->watch.slices[i].tid;
-	}
-	return s->watch.n;
+	if (!a->slice)
+		why_run_add(wr, a->tid, a->from_ns, a->to_ns);
+	for (i = 0; a->slice && i < s->watch.n; i++)
+		why_run_add(wr, s->watch.slices[i].tid,
+			    s->watch.slices[i].start_ns,
+			    s->watch.slices[i].end_ns);
+	return wr->n;
 }
 
 static int explain_all(const struct why_args *a, struct tracectl_input *in,
 		       const struct trace_summary *s)
 {
-	size_t cap = a->slice ? s->watch.n : 1, n, i;
-	_cleanup_free_ struct why_window *win = calloc(cap + 1, sizeof(*win));
-	_cleanup_free_ uint64_t *tids = calloc(cap + 1, sizeof(*tids));
-	_cleanup_free_ struct why_tree *trees = calloc(cap + 1, sizeof(*trees));
-	struct why_samples x = { 0 };
-	struct why_inputs inputs = { .depth = a->depth ? (unsigned)a->depth :
-							 WHY_DEPTH_DEFAULT };
-	struct why_report r = { .slice = a->slice, .summary = s };
-	struct why_sched ws;
-	int err;
+	struct why_run wr;
+	int err = why_run_init(&wr, s, a->slice ? s->watch.n : 1);
 
-	if (!win || !tids || !trees)
-		return -ENOMEM;
-	n = intervals(a, s, win, tids);
-	if (!n) {
+	if (!err && !intervals(a, s, &wr)) {
 		tracectl_input_note(in, "no slice called '%s' ended in it; "
 					"tracectl summary lists the slices",
 				    a->slice);
-		return -ENOENT;
+		err = -ENOENT;
 	}
-	why_sched_init(&ws, win, n);
-	err = second_pass(in, &ws);
+	if (!err) {
+		err = why_run_build(&wr, in->fd, (unsigned int)a->depth,
+				    a->slice != NULL);
+		if (err == -ESPIPE)
+			tracectl_input_note(in, "why reads its input twice: "
+						"give it a file, not a pipe");
+		else if (err && err != -ENOMEM)
+			tracectl_input_failed(in, err);
+	}
+	wr.report.slice = a->slice;
+	wr.report.slices_seen = s->watch.seen;
 	if (!err)
-		err = index_samples(s, &x);
-	inputs.sched = &ws;
-	inputs.profile = s->profile.tables ? &s->profile : NULL;
-	inputs.oncpu = x.oncpu;
-	inputs.noncpu = x.noncpu;
-	inputs.offcpu = x.offcpu;
-	inputs.noffcpu = x.noffcpu;
+		err = write_out(a, &wr.report);
 	if (!err)
-		err = build_trees(a, &inputs, win, tids, trees, n);
-	r.slices_seen = s->watch.seen;
-	r.profile = inputs.profile;
-	r.oncpu = x.noncpu;
-	r.offcpu = x.noffcpu;
-	r.trees = trees;
-	r.ntrees = n;
-	r.sched_records = ws.records;
-	r.events_dropped = ws.dropped;
-	if (!err)
-		err = write_out(a, &r);
-	if (!err)
-		err = annotate(a, in, &r);
-	for (i = 0; i < n; i++)
-		why_tree_free(&trees[i]);
-	why_samples_free(&x);
-	why_sched_free(&ws);
+		err = annotate(a, in, &wr.report);
+	why_run_free(&wr);
 	return err;
 }
 

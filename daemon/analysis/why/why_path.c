@@ -214,27 +214,43 @@ static void running_samples(struct walk *w, uint32_t node,
 	}
 }
 
-/* The off-CPU sample of the block that starts the piece, if recorded. */
+static uint64_t distance(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/*
+ * The off-CPU sample of the block that starts the piece, if recorded:
+ * stamped at its switch-out, the closest to the piece's start.
+ */
 static void blocked_stack(struct walk *w, uint32_t node, const struct piece *p)
 {
 	const struct why_inputs *in = w->in;
 	uint64_t from = p->start_ns > WHY_OFFCPU_SLACK_NS ?
 				p->start_ns - WHY_OFFCPU_SLACK_NS :
 				0;
+	uint64_t best_d = UINT64_MAX;
 	const struct stack_sample *s;
-	size_t i;
+	size_t i, best = in->noffcpu;
 
 	if (!in->profile || node == WHY_NO_NODE ||
 	    p->end_ns - p->start_ns <= w->t->nodes[node].longest_ns)
 		return;
 	w->t->nodes[node].longest_ns = p->end_ns - p->start_ns;
-	i = samples_from(w, in->offcpu, in->noffcpu, p->tid, from);
-	if (i == in->noffcpu)
-		return;
-	s = sample_at(w, in->offcpu, i);
-	if (s->tid == p->tid && s->ts_ns < p->end_ns)
-		w->t->nodes[node].offcpu_leaf =
-			in->profile->sample_leaf[in->offcpu[i]];
+	for (i = samples_from(w, in->offcpu, in->noffcpu, p->tid, from);
+	     i < in->noffcpu && step(w); i++) {
+		s = sample_at(w, in->offcpu, i);
+		if (s->tid != p->tid || s->ts_ns >= p->end_ns ||
+		    s->ts_ns > p->start_ns + WHY_OFFCPU_SLACK_NS)
+			break;
+		if (distance(s->ts_ns, p->start_ns) < best_d) {
+			best_d = distance(s->ts_ns, p->start_ns);
+			best = i;
+		}
+	}
+	w->t->nodes[node].offcpu_leaf =
+		best < in->noffcpu ? in->profile->sample_leaf[in->offcpu[best]] :
+				     STACK_NO_NODE;
 }
 
 /* Whether tid is on the chain being followed already. */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "tracectl_input_args.h"
 #include "tracectl_scope.h"
 #include "tracectl_summary_input.h"
+#include "why_run.h"
 
 static void usage(FILE *out)
 {
@@ -30,10 +32,11 @@ static void usage(FILE *out)
 		"thread and time), with kernel:mem records a memory chart on the\n"
 		"same time axis (system memory, the largest processes' RSS, reclaim\n"
 		"and compaction stalls, OOM kills), CPU time per thread, the\n"
-		"wakeup-latency histogram and the top slices. The archive is read\n"
-		"once in bounded memory; the page holds aggregates and down-sampled\n"
-		"timelines, so it stays small and opens fast whatever the archive's\n"
-		"size.\n"
+		"wakeup-latency histogram, the top slices, and why the slowest\n"
+		"instance of each of the top 3 was slow (as tracectl why). The\n"
+		"archive is read twice in bounded memory; the page holds aggregates\n"
+		"and down-sampled timelines, so it stays small and opens fast\n"
+		"whatever the archive's size.\n"
 		"\n"
 		"Options:\n"
 		"  -o, --output FILE  write here ('-' for stdout); default: FILE with\n"
@@ -60,6 +63,65 @@ static const struct tracectl_input_command command = {
 	"report", "o:h", longopts, usage, NULL
 };
 
+/* Slices whose slowest instance the page explains (tracectl why). */
+#define REPORT_WHY_SLICES 3u
+
+/* The why section's data: ,"why":{...}, or ,"why":null with a reason. */
+struct report_why {
+	struct why_run run;
+	bool built;
+	const char *absent;	/* why there is none */
+};
+
+static int put_why(struct text_out *w, void *ctx)
+{
+	struct report_why *rw = ctx;
+
+	text_put_str(w, ",\n\"why\":");
+	if (rw->built)
+		return why_json_write(w, &rw->run.report);
+	text_put_str(w, "null,\"why_absent\":\"");
+	text_put_str(w, rw->absent);
+	text_put_char(w, '"');
+	return 0;
+}
+
+/*
+ * The slowest instance of each of the top slices by total time, each
+ * explained (a second pass over the archive).
+ */
+static int build_why(struct report_why *rw, struct tracectl_input *in,
+		     const struct trace_summary *s)
+{
+	const struct summary_slice **slices;
+	size_t n, i;
+	int err;
+
+	rw->absent = "no slice ended on a thread";
+	slices = trace_summary_slices(s, &n);
+	err = slices ? why_run_init(&rw->run, s, REPORT_WHY_SLICES) : -ENOMEM;
+	for (i = 0; !err && i < n && rw->run.n < REPORT_WHY_SLICES; i++)
+		if (slices[i]->max_tid)
+			why_run_add(&rw->run, slices[i]->max_tid,
+				    slices[i]->max_start_ns,
+				    slices[i]->max_end_ns, slices[i]->name);
+	free(slices);
+	if (err || !rw->run.n)
+		return err;
+	if (!s->last_sched_ns) {
+		rw->absent = "no kernel:sched records";
+		return 0;
+	}
+	rw->run.report.html_safe = true;
+	err = why_run_build(&rw->run, in->fd, 0, true);
+	rw->built = !err;
+	if (err == -ESPIPE) {
+		rw->absent = "the archive came through a pipe: it is read twice";
+		err = 0;
+	}
+	return err;
+}
+
 /* The page's title: the file's base name. */
 static const char *title_of(const char *input)
 {
@@ -77,6 +139,8 @@ int cmd_report(int argc, char **argv)
 		.max_large_record_bytes = TRACECTL_SUMMARY_LARGE_RECORD_MAX,
 	};
 	struct trace_summary_options sopt = { .timeline = true };
+	struct report_why rw = { 0 };
+	struct report_more more = { put_why, &rw };
 	struct tracectl_input in;
 	struct trace_summary s;
 	int ret, out_fd = -1;
@@ -93,12 +157,14 @@ int cmd_report(int argc, char **argv)
 	}
 	sopt.process = a.process;
 	ret = tracectl_summary_read(&in, &s, &sopt);
+	if (!ret)
+		ret = build_why(&rw, &in, &s);
 	/* Created only now: a failed read leaves no empty page behind. */
 	if (!ret) {
 		out_fd = tracectl_output_open("report", a.output, in.fd);
 		ret = out_fd < 0 ? -EINVAL :
 				   report_html_write(out_fd, &s, in.reader,
-						     title_of(a.input));
+						     title_of(a.input), &more);
 		if (out_fd >= 0 && ret && ret != -ENOMEM)
 			fprintf(stderr, "tracectl report: writing '%s': %s\n",
 				a.output, strerror(-ret));
@@ -112,6 +178,7 @@ int cmd_report(int argc, char **argv)
 	}
 	if (ret == -ENOMEM)
 		fprintf(stderr, "tracectl report: out of memory\n");
+	why_run_free(&rw.run);
 	trace_summary_done(&s);
 	tracectl_input_close(&in);
 	tracectl_input_args_done(&a);

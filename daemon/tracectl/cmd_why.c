@@ -223,11 +223,11 @@ static size_t intervals(const struct why_args *a, const struct trace_summary *s,
 	size_t i;
 
 	if (!a->slice)
-		why_run_add(wr, a->tid, a->from_ns, a->to_ns);
+		why_run_add(wr, a->tid, a->from_ns, a->to_ns, NULL);
 	for (i = 0; a->slice && i < s->watch.n; i++)
 		why_run_add(wr, s->watch.slices[i].tid,
 			    s->watch.slices[i].start_ns,
-			    s->watch.slices[i].end_ns);
+			    s->watch.slices[i].end_ns, a->slice);
 	return wr->n;
 }
 

@@ -106,7 +106,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	check_json(out.text, out_len, "summary");
 
 	memfile_rewind(&out);
-	CHECK(report_html_write(out.fd, &s, r, "fuzz</script>") == 0,
+	CHECK(report_html_write(out.fd, &s, r, "fuzz</script>", NULL) == 0,
 	      "report_html_write");
 	check_report();
 

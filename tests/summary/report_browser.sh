@@ -86,6 +86,8 @@ expect 'rendered: lanes=4 runs=[1-9][0-9]* histogram-bins=[1-9][0-9]* threads=25
 	"lanes, histogram or tables missing"
 expect ' memory=none note=shown ' "no kernel:mem records, yet no note saying so"
 expect ' flame=none ' "no stack samples, yet flame graphs"
+# why: the slowest instance of each of the top 3 slices, explained
+expect ' why=3 why-rows=[1-9][0-9]* ' "the why section"
 # the legend: a colour of its own per entry, no two labels alike; the
 # time axis in one unit (not "0 ns" beside "20.0 ms")
 expect ' legend=([1-9][0-9]*) legend-colours=\1 legend-labels-unique=true axis-units=1 ' \

@@ -310,7 +310,8 @@ static void put_raw(struct text_out *w, const char *text, size_t len)
 }
 
 int report_html_write(int fd, const struct trace_summary *s,
-		      const struct fxt_reader *r, const char *title)
+		      const struct fxt_reader *r, const char *title,
+		      const struct report_more *more)
 {
 	struct summary_json_options opt = { .top = REPORT_TOP,
 					    .html_safe = true };
@@ -352,6 +353,8 @@ int report_html_write(int fd, const struct trace_summary *s,
 		ret = report_memory_write(&w, s);
 	if (!ret)
 		ret = report_flame_write(&w, s);
+	if (!ret && more)
+		ret = more->write(&w, more->ctx);
 	text_put_char(&w, '}');
 	put_raw(&w, report_page_tail, sizeof(report_page_tail) - 1);
 	free(set.tid);

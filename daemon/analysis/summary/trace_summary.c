@@ -279,6 +279,11 @@ static int end_slice(struct trace_summary *s, struct summary_thread *t,
 				  dur > in.same_ns ? dur - in.same_ns : 0);
 	e->self_ns = fxt_sat_add(
 		e->self_ns, dur > in.children_ns ? dur - in.children_ns : 0);
+	if (!e->max_tid || dur > e->max_end_ns - e->max_start_ns) {
+		e->max_tid = t->tid;
+		e->max_start_ns = start_ns;
+		e->max_end_ns = start_ns + dur;
+	}
 	if (dur > e->max_ns)
 		e->max_ns = dur;
 	return err;

@@ -83,6 +83,8 @@ struct summary_slice {
 	uint64_t total_ns; /* outermost instances only */
 	uint64_t self_ns;
 	uint64_t max_ns;
+	/* the slowest instance on a thread (async spans are not); tid 0: none */
+	uint64_t max_tid, max_start_ns, max_end_ns;
 };
 
 struct summary_cpu {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "summary_json_fields.h"
 #include "text_cells.h"
 #include "why_out.h"
 
@@ -322,6 +323,12 @@ void why_text_write(FILE *out, const struct why_report *r)
 
 /* ---- JSON --------------------------------------------------------------- */
 
+static void json_str(struct text_out *o, const struct why_report *r,
+		     const char *s, size_t len)
+{
+	summary_json_string(o, s, len, r->html_safe);
+}
+
 static void json_name(struct text_out *o, const struct why_report *r,
 		      uint64_t tid)
 {
@@ -329,11 +336,11 @@ static void json_name(struct text_out *o, const struct why_report *r,
 
 	trace_summary_names(r->summary, tid, 0, &nm);
 	text_put_str(o, ",\"thread\":");
-	text_put_json_string(o, nm.name, nm.name_len);
+	json_str(o, r, nm.name, nm.name_len);
 	text_put_str(o, ",\"pid\":");
 	text_put_u64(o, nm.pid);
 	text_put_str(o, ",\"process\":");
-	text_put_json_string(o, nm.process, nm.process_len);
+	json_str(o, r, nm.process, nm.process_len);
 }
 
 static void json_stack(struct text_out *o, const struct why_report *r,
@@ -343,16 +350,21 @@ static void json_stack(struct text_out *o, const struct why_report *r,
 	uint32_t node;
 	bool first = true;
 
+	uint64_t kernel = 0;
+
 	text_put_str(o, ",\"offcpu_stack\":[");
 	for (node = leaf; node != STACK_NO_NODE;
 	     node = r->profile->nodes[node].parent) {
 		f = stack_node_function(r->profile, node);
 		if (!first)
 			text_put_char(o, ',');
+		if (first || kernel)
+			kernel += is_kernel(f);
 		first = false;
-		text_put_json_string(o, f->name, f->name_len);
+		json_str(o, r, f->name, f->name_len);
 	}
-	text_put_char(o, ']');
+	text_put_str(o, "],\"offcpu_kernel_frames\":");
+	text_put_u64(o, kernel);
 }
 
 static void json_functions(struct text_out *o, const struct why_report *r,
@@ -367,11 +379,11 @@ static void json_functions(struct text_out *o, const struct why_report *r,
 	for (i = 0; i < n->nfunctions; i++) {
 		f = node_function(r, n->functions[i].function);
 		text_put_str(o, i ? ",{\"name\":" : "{\"name\":");
-		text_put_json_string(o, f->name, f->name_len);
+		json_str(o, r, f->name, f->name_len);
 		if (n->functions[i].caller != WHY_NO_FUNCTION) {
 			f = node_function(r, n->functions[i].caller);
 			text_put_str(o, ",\"caller\":");
-			text_put_json_string(o, f->name, f->name_len);
+			json_str(o, r, f->name, f->name_len);
 		}
 		text_put_str(o, ",\"samples\":");
 		text_put_u64(o, n->functions[i].samples);
@@ -410,7 +422,7 @@ static void json_node(struct text_out *o, const struct why_report *r,
 		json_stack(o, r, n->offcpu_leaf);
 	if (n->reason) {
 		text_put_str(o, ",\"reason\":");
-		text_put_json_string(o, n->reason, strlen(n->reason));
+		json_str(o, r, n->reason, strlen(n->reason));
 	}
 	text_put_str(o, ",\"children\":[");
 	kids = children(t, node, &nkids);
@@ -444,7 +456,7 @@ static void json_path(struct text_out *o, const struct why_report *r,
 				stack_node_function(r->profile, h->offcpu_leaf);
 
 			text_put_str(o, ",\"via\":");
-			text_put_json_string(o, f->name, f->name_len);
+			json_str(o, r, f->name, f->name_len);
 		}
 		text_put_char(o, '}');
 	}
@@ -479,7 +491,7 @@ int why_json_write(struct text_out *o, const struct why_report *r)
 
 	text_put_str(o, "{\"slice\":");
 	if (r->slice)
-		text_put_json_string(o, r->slice, strlen(r->slice));
+		json_str(o, r, r->slice, strlen(r->slice));
 	else
 		text_put_str(o, "null");
 	text_put_str(o, ",\"slices_seen\":");
@@ -490,6 +502,11 @@ int why_json_write(struct text_out *o, const struct why_report *r)
 		t = &r->trees[i];
 		text_put_str(o, i ? ",{\"tid\":" : "{\"tid\":");
 		text_put_u64(o, t->tid);
+		json_name(o, r, t->tid);
+		if (t->label) {
+			text_put_str(o, ",\"slice\":");
+			json_str(o, r, t->label, strlen(t->label));
+		}
 		text_put_str(o, ",\"start_ns\":");
 		text_put_u64(o, t->start_ns);
 		text_put_str(o, ",\"end_ns\":");

@@ -26,6 +26,7 @@ struct why_report {
 	size_t ntrees;
 	uint64_t sched_records;	/* in the whole archive */
 	uint64_t events_dropped;	/* past WHY_EVENTS_MAX */
+	bool html_safe;		/* JSON for a <script> element */
 };
 
 void why_text_write(FILE *out, const struct why_report *r);

@@ -67,6 +67,7 @@ struct why_node {
 };
 
 struct why_tree {
+	const char *label;	/* the slice's name, or NULL; not owned */
 	struct why_node *nodes;
 	uint32_t n, cap;
 	uint64_t start_ns, end_ns;

@@ -18,16 +18,19 @@ int why_run_init(struct why_run *wr, const struct trace_summary *s, size_t n)
 	wr->cap = n ? n : 1;
 	wr->windows = calloc(wr->cap, sizeof(*wr->windows));
 	wr->tids = calloc(wr->cap, sizeof(*wr->tids));
+	wr->labels = calloc(wr->cap, sizeof(*wr->labels));
 	wr->trees = calloc(wr->cap, sizeof(*wr->trees));
 	wr->report.summary = s;
-	return wr->windows && wr->tids && wr->trees ? 0 : -ENOMEM;
+	return wr->windows && wr->tids && wr->labels && wr->trees ? 0 :
+								     -ENOMEM;
 }
 
 void why_run_add(struct why_run *wr, uint64_t tid, uint64_t start_ns,
-		 uint64_t end_ns)
+		 uint64_t end_ns, const char *label)
 {
 	if (wr->n == wr->cap)
 		return;
+	wr->labels[wr->n] = label;
 	wr->windows[wr->n] = (struct why_window){ start_ns, end_ns };
 	wr->tids[wr->n++] = tid;
 }
@@ -86,10 +89,12 @@ int why_run_build(struct why_run *wr, int fd, unsigned int depth,
 	in.noncpu = wr->noncpu;
 	in.offcpu = wr->offcpu;
 	in.noffcpu = wr->noffcpu;
-	for (i = 0; i < wr->n && !err; i++)
+	for (i = 0; i < wr->n && !err; i++) {
 		err = why_path_build(&wr->trees[i], &in, wr->tids[i],
 				     wr->windows[i].start_ns,
 				     wr->windows[i].end_ns, running_at_end);
+		wr->trees[i].label = wr->labels[i];
+	}
 	wr->report.profile = in.profile;
 	wr->report.oncpu = wr->noncpu;
 	wr->report.offcpu = wr->noffcpu;
@@ -109,6 +114,7 @@ void why_run_free(struct why_run *wr)
 	free(wr->trees);
 	free(wr->windows);
 	free(wr->tids);
+	free(wr->labels);
 	free(wr->oncpu);
 	free(wr->offcpu);
 	why_sched_free(&wr->sched);

@@ -20,6 +20,7 @@
 struct why_run {
 	struct why_window *windows;
 	uint64_t *tids;
+	const char **labels;
 	size_t n, cap;
 	struct why_sched sched;
 	size_t *oncpu, *offcpu;
@@ -30,9 +31,12 @@ struct why_run {
 
 /* Room for n intervals. 0 or -ENOMEM. */
 int why_run_init(struct why_run *wr, const struct trace_summary *s, size_t n);
-/* Interval i: thread tid over [start_ns, end_ns). */
+/*
+ * Interval i: thread tid over [start_ns, end_ns), an instance of slice
+ * label (NULL: none; it must outlive wr).
+ */
 void why_run_add(struct why_run *wr, uint64_t tid, uint64_t start_ns,
-		 uint64_t end_ns);
+		 uint64_t end_ns, const char *label);
 /*
  * Reads the archive open as fd from its start (it must seek: -ESPIPE
  * otherwise) and builds the trees; depth 0 is the default;

@@ -13,7 +13,7 @@ set -eu -o pipefail
 
 BUILD_PACKAGES="
 build-essential meson ninja-build pkg-config
-libsystemd-dev systemd udev libdw-dev
+libsystemd-dev systemd udev libdw-dev libiberty-dev
 clang libbpf-dev bpftool
 scdoc bash-completion
 libcurl4-openssl-dev

@@ -11,6 +11,7 @@
 # cut, counted, within the readers' memory bound.
 set -eu -o pipefail
 . "$(dirname "$0")/../common/reader_memory.sh"
+. "$(dirname "$0")/../common/report_data.sh"
 
 : "${TRACECTL:?}" "${STACKS_GEN:?}" "${SUMMARY_GEN:?}"
 
@@ -118,8 +119,7 @@ check "$T/deep.json" '.offcpu.stacks[0] == {"stack": ["k00", "k01", "k02", "k03"
 check "$T/deep.json" '.functions | map({(.name): .self}) | add | .burn_rarely == 1' \
 	"deep: the JSON keeps the rare function"
 "$TRACECTL" report "$T/deep.fxt" -o "$T/deep.html" || fail "report deep"
-python3 -c 'import sys; t = open(sys.argv[1]).read()
-print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$T/deep.html" >"$T/deep-data.json"
+report_data "$T/deep.html" >"$T/deep-data.json"
 check "$T/deep-data.json" '.flame.functions | map(.[0]) | index("burn_rarely") == null and index("burn_seventy") != null' \
 	"deep: a 0.0% function in the flame graph"
 check "$T/deep-data.json" '.flame as $f | [$f.nodes[] | select($f.functions[.[1]][0] == "burn_seventy") | .[2:]] == [[3000, 0]]' \

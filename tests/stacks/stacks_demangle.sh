@@ -8,7 +8,8 @@
 # - tracectl summary --json --pid: the hot function is the process's top
 #   function by self samples, by its demangled name; no "[kernel]" frame
 #   in a process that runs in user space (a release binary's junk frame
-#   pointer above its leaf once read as a kernel address);
+#   pointer above its leaf once read as a kernel address: the C++
+#   program's --junk-rbp makes one);
 # - the archive (its string tables and its Perfetto blobs) holds the
 #   demangled name and never the mangled one; tracectl convert's
 #   stackFrames and tracectl report's flame graph name it demangled.
@@ -62,6 +63,15 @@ expect() {
 
 record cxx "$DEMANGLE_WORKLOAD" 2
 expect cxx "ns::hot(unsigned char const*, unsigned long)" _ZN2ns3hot
+# A leaf without a frame whose rbp points at a word in the kernel's half:
+# no "[kernel]" caller (expect), its caller main found from its call
+# frame information in nearly every sample.
+record junk "$DEMANGLE_WORKLOAD" 2 --junk-rbp
+expect junk "ns::spin(unsigned long)" _ZN2ns4spin
+jq -e '.functions | map({(.name): .total}) | add |
+	.main * 10 >= ."ns::spin(unsigned long)" * 9' "$T/junk.sum" >/dev/null ||
+	fail "junk: main is not ns::spin's caller: $(jq -c \
+		'[.functions[] | {name, self, total}][:5]' "$T/junk.sum")"
 
 if [ -z "$RUSTC" ]; then
 	echo "stacks_demangle: C++ ok; Rust skipped: no rustc"

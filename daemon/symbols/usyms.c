@@ -7,9 +7,9 @@
  * debuglink names a file the binary's owner chose), and must carry the
  * binary's build id. Names are copied out, bounded by their string
  * table's end and in length, demangled (usyms_demangle.c), with control
- * bytes replaced, so that no escape reaches a terminal. A file is read with pread, never mapped
- * (libdwfl would map it): its owner truncating it must not SIGBUS the
- * manager. Before libdwfl reads a file, the sizes of the sections it
+ * bytes replaced, so that no escape reaches a terminal. A file is read
+ * with pread, never mapped (libdwfl would map it): its owner truncating
+ * it must not SIGBUS the manager. Before libdwfl reads a file, the sizes of the sections it
  * would read are checked: each against USYMS_SECTION_MAX, and their sum
  * with the other open files' against the budget (older files are closed
  * to make room). At most USYMS_OPEN_MAX files are open in libdwfl; the

@@ -2,9 +2,9 @@
 /*
  * User symbols (daemon/symbols/usyms.c): this test's own functions,
  * placed by /proc/self/maps as a sample's PCs are, resolve back to their
- * names (a C++ one demangled); a stripped copy has none of them; libc's .dynsym names what it
- * exports; a build id that is not the file's is -ESTALE; what is not a
- * regular ELF file is refused without blocking. The return address of a
+ * names (a C++ one demangled); a stripped copy has none of them; libc's
+ * .dynsym names what it exports; a build id that is not the file's is
+ * -ESTALE; what is not a regular ELF file is refused without blocking. The return address of a
  * leaf without a frame is found from its call frame information (libc's
  * read()); a function with a frame pointer (ours) has none to find.
  */

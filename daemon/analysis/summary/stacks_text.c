@@ -78,12 +78,13 @@ static int print_threads(FILE *out, struct stacks_view *v, size_t top)
 /* The run of kernel frames from leaf up: how many. */
 static uint32_t kernel_run(const struct stack_profile *p, uint32_t leaf)
 {
-	uint32_t node, n = 0;
+	uint32_t node = leaf, n = 0;
 
-	for (node = leaf; node != STACK_NO_NODE &&
-			  stack_function_is_kernel(stack_node_function(p, node));
-	     node = p->nodes[node].parent)
+	while (node != STACK_NO_NODE &&
+	       stack_function_is_kernel(stack_node_function(p, node))) {
+		node = p->nodes[node].parent;
 		n++;
+	}
 	return n;
 }
 

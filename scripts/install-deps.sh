@@ -13,7 +13,7 @@ set -eu -o pipefail
 
 BUILD_PACKAGES="
 build-essential meson ninja-build pkg-config
-libsystemd-dev systemd udev libdw-dev
+libsystemd-dev systemd udev libdw-dev libiberty-dev
 clang libbpf-dev bpftool
 scdoc bash-completion
 libcurl4-openssl-dev
@@ -23,8 +23,10 @@ dpkg-dev debhelper dh-dkms dh-python python3-dev lintian
 # lttng: the provider benchmark's peer; chromium: the HTML report's test;
 # librust-tracing*: the Rust crate's tracing layer, built offline;
 # clickhouse-*: the server tracectl export's tests store into;
-# bpftrace: the stack bench's floor (an empty profile: program).
+# bpftrace: the stack bench's floor (an empty profile: program);
+# g++: the demangling test's C++ workload.
 TEST_PACKAGES="
+g++
 libcmocka-dev llvm libclang-rt-14-dev
 jq python3 linux-perf util-linux strace iproute2
 linux-headers-cloud-amd64 linux-image-cloud-amd64

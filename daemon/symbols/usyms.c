@@ -6,10 +6,10 @@
  * build id only, under the root-owned /usr/lib/debug/.build-id/ (a
  * debuglink names a file the binary's owner chose), and must carry the
  * binary's build id. Names are copied out, bounded by their string
- * table's end and in length, with control bytes replaced, so that no
- * escape reaches a terminal. A file is read with pread, never mapped
- * (libdwfl would map it): its owner truncating it must not SIGBUS the
- * manager. Before libdwfl reads a file, the sizes of the sections it
+ * table's end and in length, demangled (usyms_demangle.c), with control
+ * bytes replaced, so that no escape reaches a terminal. A file is read
+ * with pread, never mapped (libdwfl would map it): its owner truncating
+ * it must not SIGBUS the manager. Before libdwfl reads a file, the sizes of the sections it
  * would read are checked: each against USYMS_SECTION_MAX, and their sum
  * with the other open files' against the budget (older files are closed
  * to make room). At most USYMS_OPEN_MAX files are open in libdwfl; the
@@ -34,6 +34,7 @@
 #include "cleanup.h"
 #include "mount_table.h"
 #include "usyms.h"
+#include "usyms_demangle.h"
 #include "usyms_internal.h"
 
 /* Each file keeps its fd: RLIMIT_NOFILE is raised to its maximum. */
@@ -664,6 +665,17 @@ static const char *arena_copy(struct usyms *u, const char *name, size_t max)
 	return p;
 }
 
+/* The name shown for s: demangled when it is a C++ or Rust name. */
+static const char *sym_name_copy(struct usyms *u, const struct usyms_sym *s)
+{
+	char buf[USYMS_NAME_MAX + 1];
+	int n = usyms_demangle(s->name, s->name_max, buf, sizeof(buf));
+
+	if (n > 0)
+		return arena_copy(u, buf, (size_t)n);
+	return arena_copy(u, s->name, s->name_max);
+}
+
 /* f ready, and its build id build_id if one is given. */
 static int file_checked(struct usyms *u, uint32_t id, const uint8_t *build_id,
 			size_t build_id_len, struct usyms_file **ret)
@@ -725,7 +737,7 @@ int usyms_lookup(struct usyms *u, uint32_t id, const uint8_t *build_id,
 	if (!s)
 		return -ENOENT;
 	if (!s->copy)
-		s->copy = arena_copy(u, s->name, s->name_max);
+		s->copy = sym_name_copy(u, s);
 	*name = s->copy;
 	return *name ? 0 : -ENOMEM;
 }

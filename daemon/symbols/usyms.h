@@ -56,7 +56,8 @@ int usyms_file_offset_to_vaddr(struct usyms *u, uint32_t id, uint64_t off,
 /*
  * The function holding vaddr in file id. build_id (build_id_len bytes;
  * NULL or 0 for no check) must match the file's build id, else -ESTALE.
- * *name is valid until usyms_free(). -ENOENT when no symbol holds vaddr;
+ * *name, demangled when it is a C++ or Rust name (usyms_demangle.h), is
+ * valid until usyms_free(). -ENOENT when no symbol holds vaddr;
  * -ENOEXEC not ELF; -EFBIG a section too large; -EDQUOT over the budget's
  * bytes; -ETIME past its deadline.
  */

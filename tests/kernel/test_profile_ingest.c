@@ -943,6 +943,36 @@ static void leaf_caller_from_stack_words(void **state)
 	free(o);
 }
 
+/*
+ * A release build's hot leaf keeps no frame and uses the frame pointer
+ * register for data: the walk met a word in the kernel's half above it
+ * (an FNV constant), no return. The leaf, its caller from the stack
+ * words, and nothing after: no "[kernel]" caller.
+ */
+static void junk_word_over_frameless_leaf(void **state)
+{
+	static const uint64_t u[3] = { 0x400450, 0xcbf29ce484222325ull,
+				       0x400250 };
+	uint64_t stack[16] = { 0 }, rec[64], addr[8];
+	struct profile_ingest *p = new_ingest(0);
+	struct out *o = calloc(1, sizeof(*o));
+	size_t n, kernel, hidden;
+
+	(void)state;
+	stack[5] = 0x400150; /* sp + 0x28 */
+	n = raw_stack(rec, FXT_KSAMPLE_ONCPU, 1, 0, NULL, 3, u, 16, stack,
+		      2004008);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	assert_int_equal(last_stack(o, addr, 8), 2);
+	assert_int_equal(addr[0], 0x1450);
+	assert_int_equal(addr[1], 0x1150);
+	count_kernel_frames(o, &kernel, &hidden);
+	assert_int_equal(kernel, 0);
+	assert_no_kernel_word(o);
+	profile_ingest_free(p);
+	free(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -955,6 +985,7 @@ int main(void)
 		cmocka_unit_test(real_kallsyms_resolver),
 		cmocka_unit_test(leaf_caller_from_stack_words),
 		cmocka_unit_test(kernel_address_in_user_stack),
+		cmocka_unit_test(junk_word_over_frameless_leaf),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,6 +24,7 @@ if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	exit 77
 fi
 . "$(dirname "$0")/../integration/lib.sh"
+. "$(dirname "$0")/../common/report_data.sh"
 : "${STACK_WORKLOAD:?}"
 
 start_manager
@@ -100,8 +101,7 @@ check "$T/w.json" '[.traceEvents[] | select(.name == "blocked" and .tid == $b an
 	"no blocked slice of the blocker with its stack"
 
 "$TRACECTL" report "$T/w.fxt" -o "$T/w.html" || fail "report"
-python3 -c 'import sys; t = open(sys.argv[1]).read()
-print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$T/w.html" >"$T/data.json"
+report_data "$T/w.html" >"$T/data.json"
 jq -e '[.flame.functions[][0]] | index("burn_seventy") and index("burn_thirty") and index("start_thread")' \
 	"$T/data.json" >/dev/null || fail "the flame graphs lack the workload's functions"
 echo "stacks_views: ok"

@@ -14,6 +14,7 @@
 # name cannot break out of the data, and the page's size does not grow
 # with the archive's, nor with times and values at 2^64-1.
 set -eu -o pipefail
+. "$(dirname "$0")/../common/report_data.sh"
 
 : "${TRACECTL:?}" "${SUMMARY_GEN:?}" "${FXT_GEN:?}" "${PNG_CHECK:?}" "${STACKS_GEN:?}"
 CHROMIUM=$(command -v chromium || true)
@@ -97,16 +98,12 @@ expect ' sched-note=hidden names-cut=0"$' "a note on scheduling, or names cut"
 
 # Every panel keeps to the page's scope: the wakeup histogram counts the
 # wakeups of the threads the page shows, of one process as of all.
-data() {
-	python3 -c 'import sys; t = open(sys.argv[1]).read()
-print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$1"
-}
 in_scope='.latency.count == ([.summary.threads[].wakeup_latency_ns.count] | add) and
 	.latency.count == ([.latency.bins[][2]] | add)'
-data "$T/random.html" | jq -e "$in_scope and .latency.count > 0" >/dev/null ||
+report_data "$T/random.html" | jq -e "$in_scope and .latency.count > 0" >/dev/null ||
 	fail "the wakeup histogram is not the threads' wakeups"
 "$TRACECTL" report --pid 301 "$T/random.fxt" -o "$T/pid.html"
-data "$T/pid.html" | jq -e "$in_scope and .latency.count > 0 and
+report_data "$T/pid.html" | jq -e "$in_scope and .latency.count > 0 and
 	([.summary.threads[].pid] | unique) == [301]" >/dev/null ||
 	fail "the wakeup histogram of --pid 301 counts other processes"
 
@@ -180,18 +177,14 @@ small=$(stat -c %s "$T/small.html")
 big=$(stat -c %s "$T/big.html")
 echo "report of 16 MiB: $small bytes; of 64 MiB: $big bytes"
 [ "$big" -le $((small * 2)) ] || fail "the page grows with the archive"
-python3 -c 'import sys; t = open(sys.argv[1]).read()
-print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' \
-	"$T/big.html" >"$T/big.json"
+report_data "$T/big.html" >"$T/big.json"
 jq -e '.timeline.cpus | length == 8 and all(.runs | length <= 4096)' \
 	"$T/big.json" >/dev/null || fail "more runs than cells in a lane"
 
 # The memory chart too: 1024 cells a series whatever the length, so 16
 # times the archive makes at most twice the chart.
 chart() {
-	python3 -c 'import sys; t = open(sys.argv[1]).read()
-print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$1" |
-		jq -c .memory_chart
+	report_data "$1" | jq -c .memory_chart
 }
 "$SUMMARY_GEN" memory "$T/memory16.fxt" 16
 "$TRACECTL" report "$T/memory16.fxt" -o "$T/memory16.html"

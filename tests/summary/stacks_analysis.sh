@@ -11,6 +11,7 @@
 # cut, counted, within the readers' memory bound.
 set -eu -o pipefail
 . "$(dirname "$0")/../common/reader_memory.sh"
+. "$(dirname "$0")/../common/report_data.sh"
 
 : "${TRACECTL:?}" "${STACKS_GEN:?}" "${SUMMARY_GEN:?}"
 
@@ -70,7 +71,7 @@ check "$S" '(.functions | map({(.name): .total}) | add) as $t | ($t.burn_seventy
 	"70/30"
 check "$S" '.thread_functions | length == 1 and .[0].tid == 1001 and .[0].name == "burner" and .[0].process == "stack_workload" and .[0].samples == 1000 and .[0].functions[0].name == "burn_seventy"' \
 	"functions per thread"
-check "$S" '.offcpu.count == 20 and .offcpu.blocked_ns == 100000000 and .offcpu.stacks == [{"stack": ["schedule", "pipe_read", "vfs_read", "libc.so.6+0x10f7e2", "block_on_pipe", "main"], "blocked_ns": 100000000, "count": 20}]' \
+check "$S" '.offcpu.count == 20 and .offcpu.blocked_ns == 100000000 and .offcpu.stacks == [{"stack": ["schedule", "pipe_read", "vfs_read", "libc.so.6+0x10f7e2", "block_on_pipe", "main"], "blocked_ns": 100000000, "count": 20, "pid": 1000, "tid": 1002, "thread": "blocker", "process": "stack_workload", "other_threads": false}]' \
 	"off-CPU stacks"
 check "$S" '.offcpu.functions | map({(.name): [.self_ns, .total_ns]}) | add | (.schedule == [100000000, 100000000] and .pipe_read == [0, 100000000])' \
 	"off-CPU functions"
@@ -94,6 +95,35 @@ grep -q "slice" "$T/err" || fail "--slice '' without a word why"
 grep -Eq '^ 65\.0%  70\.0%  burn_seventy \(stack_workload\)$' "$T/sum.txt" || fail "text: burn_seventy row"
 grep -q '^Off-CPU: 20 blocks, 100 ms blocked$' "$T/sum.txt" || fail "text: off-CPU"
 grep -q 'schedule <- pipe_read <- vfs_read' "$T/sum.txt" || fail "text: blocking stack"
+grep -qF ' blocker (tid 1002) of stack_workload (pid 1000): schedule <- ' "$T/sum.txt" ||
+	fail "text: the blocking stack's thread"
+
+# ---- a long kernel stack, a rare function ----
+# The text elides the middle of the kernel frames, never the user frames;
+# each off-CPU stack names the thread of its longest block; a function of
+# 1 sample in 3001 (0.0%) is no row of the text nor of the report's flame
+# graph, and the off-CPU graph has no row of 1 us in 1.05 s (it stays in
+# the JSON, whose figures are counts).
+"$STACKS_GEN" deep "$T/deep.fxt"
+"$TRACECTL" summary "$T/deep.fxt" >"$T/deep.txt" || fail "summary deep"
+grep -qF '  blocker (tid 1002) of stack_workload (pid 1000) and other threads: k00 <- k01 <- k02 <- k03 <- ... <- k18 <- k19 <- block_on_pipe <- main' \
+	"$T/deep.txt" || { cat "$T/deep.txt"; fail "deep: the long kernel stack"; }
+grep -qF '  burner (tid 1001) of stack_workload (pid 1000): burn_seventy <- main' \
+	"$T/deep.txt" || { cat "$T/deep.txt"; fail "deep: the user-only stack"; }
+! grep -q 'burn_rarely' "$T/deep.txt" || fail "deep: a 0.0% row in the text"
+grep -Eq '^100\.0% 100\.0%  burn_seventy \(stack_workload\)$' "$T/deep.txt" ||
+	fail "deep: burn_seventy row"
+"$TRACECTL" summary --json "$T/deep.fxt" >"$T/deep.json" || fail "summary --json deep"
+check "$T/deep.json" '.offcpu.stacks[0] == {"stack": ["k00", "k01", "k02", "k03", "k04", "k05", "k06", "k07", "k08", "k09", "k10", "k11", "k12", "k13", "k14", "k15", "k16", "k17", "k18", "k19", "block_on_pipe", "main"], "blocked_ns": 1050000000, "count": 11, "pid": 1000, "tid": 1002, "thread": "blocker", "process": "stack_workload", "other_threads": true}' \
+	"deep: the off-CPU stack's thread in the JSON"
+check "$T/deep.json" '.functions | map({(.name): .self}) | add | .burn_rarely == 1' \
+	"deep: the JSON keeps the rare function"
+"$TRACECTL" report "$T/deep.fxt" -o "$T/deep.html" || fail "report deep"
+report_data "$T/deep.html" >"$T/deep-data.json"
+check "$T/deep-data.json" '.flame.functions | map(.[0]) | index("burn_rarely") == null and index("burn_seventy") != null' \
+	"deep: a 0.0% function in the flame graph"
+check "$T/deep-data.json" '.flame as $f | [$f.nodes[] | select($f.functions[.[1]][0] == "burn_seventy") | .[2:]] == [[3000, 0]]' \
+	"deep: burn_seventy's 1 us is a row of the off-CPU flame graph"
 grep -q '^Slowest slices "step" (3 of 3):$' "$T/sum.txt" || fail "text: slices"
 
 # Without stack records: no trace of them in the summary.

@@ -23,6 +23,13 @@
  *   stacks_gen flood FILE      past the reader's budgets: 700000 frames
  *                              (each a function of its own), 200 stacks
  *                              of 4000 frames under roots of their own
+ *   stacks_gen deep FILE       thread 1002 "blocker" blocks 10 times
+ *                              100 ms under 20 kernel frames (k00, the
+ *                              leaf, to k19) over block_on_pipe and main,
+ *                              thread 1001 "burner" once 50 ms there and
+ *                              once 1 us in burn_seventy; burner has 3000
+ *                              on-CPU samples in burn_seventy and one in
+ *                              burn_rarely (0.03%)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -373,6 +380,56 @@ static void gen_flood(struct fxt_writer *w)
 		sample(w, false, BASE_NS + i * MS, BURNER, i % 200 + 1, MS);
 }
 
+#define DEEP_KERNEL 20u
+
+static void deep_tables(struct fxt_writer *w)
+{
+	uint32_t ids[DEEP_KERNEL + 2], i;
+	static const uint32_t seventy[] = { F_SEVENTY, F_MAIN };
+	static const uint32_t rarely[] = { F_UNKNOWN, F_MAIN };
+	uint64_t buf[256], *p = buf;
+	char name[8];
+
+	p = mapping(p, M_WORKLOAD, "/usr/libexec/fxtrace/stack_workload");
+	table(w, FXT_KDEV_STR_MAPPINGS, buf, (size_t)(p - buf));
+	p = frame(buf, F_MAIN, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1100, "");
+	p = frame(p, F_SEVENTY, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1200, "");
+	p = frame(p, F_BLOCK, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1400, "");
+	p = frame(p, F_UNKNOWN, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1500, "");
+	for (i = 0; i < DEEP_KERNEL; i++) {
+		snprintf(name, sizeof(name), "k%02u", i);
+		p = frame(p, 100 + i, FXT_STACKS_FRAME_KERNEL, 0, i, name);
+		ids[i] = 100 + i;
+	}
+	table(w, FXT_KDEV_STR_FRAMES, buf, (size_t)(p - buf));
+	p = symbol(buf, F_MAIN, "main");
+	p = symbol(p, F_SEVENTY, "burn_seventy");
+	p = symbol(p, F_BLOCK, "block_on_pipe");
+	p = symbol(p, F_UNKNOWN, "burn_rarely");
+	table(w, FXT_KDEV_STR_SYMBOLS, buf, (size_t)(p - buf));
+	ids[DEEP_KERNEL] = F_BLOCK;
+	ids[DEEP_KERNEL + 1] = F_MAIN;
+	p = fxt_stacks_put_stack(buf, S_BLOCKED, ids, DEEP_KERNEL + 2);
+	p = fxt_stacks_put_stack(p, S_SEVENTY, seventy, 2);
+	p = fxt_stacks_put_stack(p, S_THIRTY, rarely, 2);
+	table(w, FXT_KDEV_STR_STACKS, buf, (size_t)(p - buf));
+}
+
+static void gen_deep(struct fxt_writer *w)
+{
+	unsigned int i;
+
+	deep_tables(w);
+	for (i = 0; i < 3000; i++)
+		sample(w, false, BASE_NS + i * MS, BURNER, S_SEVENTY, MS);
+	sample(w, false, BASE_NS + 3000 * MS, BURNER, S_THIRTY, MS);
+	for (i = 0; i < 10; i++)
+		sample(w, true, BASE_NS + i * 200 * MS, BLOCKER, S_BLOCKED,
+		       100 * MS);
+	sample(w, true, BASE_NS + 2500 * MS, BURNER, S_BLOCKED, 50 * MS);
+	sample(w, true, BASE_NS + 2600 * MS, BURNER, S_SEVENTY, 1000);
+}
+
 static void gen_hostile(struct fxt_writer *w, unsigned int mode)
 {
 	kernel_provider(w);
@@ -383,24 +440,26 @@ static void gen_hostile(struct fxt_writer *w, unsigned int mode)
 		gen_truncated(w);
 	else if (mode == 3)
 		gen_cycles(w);
-	else
+	else if (mode == 4)
 		gen_flood(w);
+	else
+		gen_deep(w);
 }
 
 int main(int argc, char **argv)
 {
 	static const char *const modes[] = { "good", "bad-ids", "truncated",
-					     "cycles", "flood" };
+					     "cycles", "flood", "deep" };
 	struct fxt_writer w;
 	unsigned int mode;
 	int fd, err;
 
-	for (mode = 0; argc == 3 && mode < 5; mode++)
+	for (mode = 0; argc == 3 && mode < 6; mode++)
 		if (!strcmp(argv[1], modes[mode]))
 			break;
-	if (argc != 3 || mode == 5) {
-		fprintf(stderr, "usage: stacks_gen "
-				"good|bad-ids|truncated|cycles|flood FILE\n");
+	if (argc != 3 || mode == 6) {
+		fprintf(stderr, "usage: stacks_gen good|bad-ids|truncated|"
+				"cycles|flood|deep FILE\n");
 		return 2;
 	}
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -2,9 +2,9 @@
 /*
  * User symbols (daemon/symbols/usyms.c): this test's own functions,
  * placed by /proc/self/maps as a sample's PCs are, resolve back to their
- * names; a stripped copy has none of them; libc's .dynsym names what it
- * exports; a build id that is not the file's is -ESTALE; what is not a
- * regular ELF file is refused without blocking. The return address of a
+ * names (a C++ one demangled); a stripped copy has none of them; libc's
+ * .dynsym names what it exports; a build id that is not the file's is
+ * -ESTALE; what is not a regular ELF file is refused without blocking. The return address of a
  * leaf without a frame is found from its call frame information (libc's
  * read()); a function with a frame pointer (ours) has none to find.
  */
@@ -35,6 +35,14 @@ __attribute__((noinline)) int fixture_global_function(int x);
 __attribute__((noinline)) int fixture_global_function(int x)
 {
 	return fixture_static_function(x) + 2;
+}
+
+/* A function under a C++ symbol name: looked up demangled. */
+__attribute__((noinline)) int fixture_mangled_function(int x)
+	__asm__("_ZN7fixture7mangledEi");
+__attribute__((noinline)) int fixture_mangled_function(int x)
+{
+	return fixture_global_function(x) * 5;
 }
 
 struct placed {
@@ -105,6 +113,9 @@ static void names_own_functions(void **state)
 	/* Again, from the cache. */
 	assert_int_equal(lookup_pc(u, &p, &name), 0);
 	assert_string_equal(name, "fixture_global_function");
+	place((const char *)fixture_mangled_function, &p);
+	assert_int_equal(lookup_pc(u, &p, &name), 0);
+	assert_string_equal(name, "fixture::mangled(int)");
 	usyms_free(u);
 }
 

@@ -350,3 +350,11 @@ void stack_profile_free(struct stack_profile *p)
 	free(p->sample_leaf);
 	memset(p, 0, sizeof(*p));
 }
+
+/* Kernel functions alone point at kernel_category: a user mapping named
+ * "kernel" has its own copy of the word.
+ */
+bool stack_function_is_kernel(const struct stack_function *f)
+{
+	return f->category == kernel_category;
+}

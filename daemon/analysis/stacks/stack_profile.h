@@ -81,6 +81,9 @@ stack_node_function(const struct stack_profile *p, uint32_t node)
 	return &p->functions[p->nodes[node].function];
 }
 
+/* Whether f is a kernel function (category "kernel"). */
+bool stack_function_is_kernel(const struct stack_function *f);
+
 /* Whether the tables hold any sample at all. */
 static inline bool stack_profile_has_samples(const struct stack_profile *p)
 {

@@ -5,6 +5,7 @@
 
 #include "fxt_saturate.h"
 #include "report_flame.h"
+#include "stacks_view.h"
 #include "summary_json_fields.h"
 
 struct flame {
@@ -89,12 +90,19 @@ static void choose(struct flame *f)
 		off_all = fxt_sat_add(off_all, f->off_sub[n]);
 	}
 	for (n = 0; n < f->p->nnodes; n++) {
-		bool wide =
-			(f->cpu_sub[n] &&
-			 f->cpu_sub[n] >= cpu_all / REPORT_FLAME_NARROWEST) ||
-			(f->off_sub[n] &&
-			 f->off_sub[n] >= off_all / REPORT_FLAME_NARROWEST);
+		bool cpu_wide = stacks_view_visible(f->cpu_sub[n], cpu_all);
+		bool off_wide = stacks_view_visible(f->off_sub[n], off_all);
+		bool wide = cpu_wide || off_wide;
 
+		/*
+		 * Kept for one graph, a node is no row of the other where it
+		 * would read 0.0%: its self weight there is left out (its
+		 * subtree is narrower still).
+		 */
+		if (!cpu_wide)
+			f->cpu[n] = 0;
+		if (!off_wide)
+			f->off[n] = 0;
 		parent = nodes[n].parent;
 		if (!f->cpu_sub[n] && !f->off_sub[n])
 			continue;	/* only other processes' samples */

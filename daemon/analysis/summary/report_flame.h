@@ -11,8 +11,10 @@
  * Nodes root first (a parent before its children; PARENT -1 at a root);
  * CPU_SELF counts the on-CPU samples whose leaf the node is,
  * OFFCPU_SELF_NS sums the blocked time of off-CPU ones. Nodes under
- * 1/REPORT_FLAME_NARROWEST of both graphs' totals (too narrow to draw)
- * and past REPORT_FLAME_NODES_MAX are left out, counted.
+ * 1/STACKS_VIEW_NARROWEST of both graphs' totals (0.0%, too narrow to
+ * draw) and past REPORT_FLAME_NODES_MAX are left out, counted; a node
+ * kept for one graph has 0 in the other's column where it is that
+ * narrow there.
  */
 #ifndef FXT_REPORT_FLAME_H
 #define FXT_REPORT_FLAME_H
@@ -21,7 +23,6 @@
 #include "trace_summary.h"
 
 #define REPORT_FLAME_NODES_MAX 100000u
-#define REPORT_FLAME_NARROWEST 2000u
 
 /* ,"flame":... ; 0 or -ENOMEM. */
 int report_flame_write(struct text_out *w, const struct trace_summary *s);

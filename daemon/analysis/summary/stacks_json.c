@@ -115,30 +115,55 @@ static void put_stack(struct out *o, uint32_t leaf)
 	text_put_char(o->w, ']');
 }
 
+/* Who blocked in an off-CPU stack: its longest block's thread. */
+static void put_blocker(struct out *o, const struct stacks_blocker *b)
+{
+	struct thread_names names;
+
+	if (!b->known)
+		return;
+	trace_summary_names(o->v.s, b->tid, b->pid, &names);
+	put_count(o->w, ",\"pid\":", names.pid);
+	put_count(o->w, ",\"tid\":", b->tid);
+	text_put_lit(o->w, ",\"thread\":");
+	summary_json_string(o->w, names.name, names.name_len, o->html_safe);
+	text_put_lit(o->w, ",\"process\":");
+	summary_json_string(o->w, names.process, names.process_len,
+			    o->html_safe);
+	text_put_str(o->w, b->others ? ",\"other_threads\":true" :
+				       ",\"other_threads\":false");
+}
+
 static int put_offcpu(struct out *o)
 {
 	struct stack_tally_stack *top = calloc(o->top + 1, sizeof(*top));
+	struct stacks_blocker *who = calloc(o->top + 1, sizeof(*who));
 	size_t i, n;
-	int err;
+	int err = -ENOMEM;
 
-	if (!top)
-		return -ENOMEM;
+	if (!top || !who)
+		goto out;
 	stacks_view_offcpu(&o->v);
 	put_count(o->w, ",\n\"offcpu\":{\"count\":", o->v.tally.count);
 	put_count(o->w, ",\"blocked_ns\":", o->v.tally.weight);
 	text_put_lit(o->w, ",\"stacks\":[");
 	n = stack_tally_top_stacks(&o->v.tally, top, o->top);
-	for (i = 0; i < n; i++) {
+	err = stacks_view_blockers(&o->v, top, n, who);
+	for (i = 0; i < n && !err; i++) {
 		text_put_str(o->w, i ? ",\n{\"stack\":" : "\n{\"stack\":");
 		put_stack(o, top[i].leaf);
 		put_count(o->w, ",\"blocked_ns\":", top[i].weight);
 		put_count(o->w, ",\"count\":", top[i].count);
+		put_blocker(o, &who[i]);
 		text_put_char(o->w, '}');
 	}
-	free(top);
 	text_put_lit(o->w, "],\n\"functions\":");
-	err = put_functions(o, ",\"self_ns\":", ",\"total_ns\":");
+	if (!err)
+		err = put_functions(o, ",\"self_ns\":", ",\"total_ns\":");
 	text_put_char(o->w, '}');
+out:
+	free(top);
+	free(who);
 	return err;
 }
 

@@ -89,6 +89,59 @@ void stacks_view_offcpu(struct stacks_view *v)
 	stack_tally_sum(&v->tally);
 }
 
+struct leaf_at {
+	uint32_t leaf;
+	size_t at;	/* in the caller's st[] */
+};
+
+static int by_leaf(const void *a, const void *b)
+{
+	const struct leaf_at *x = a, *y = b;
+
+	return (x->leaf > y->leaf) - (x->leaf < y->leaf);
+}
+
+static void blocked_by(struct stacks_blocker *b, const struct stack_sample *x)
+{
+	if (b->known && x->tid != b->tid)
+		b->others = true;
+	if (!b->known || x->weight_ns > b->longest_ns) {
+		b->known = true;
+		b->tid = x->tid;
+		b->pid = x->pid;
+		b->longest_ns = x->weight_ns;
+	}
+}
+
+/* One pass over the samples, each leaf looked up among the n. */
+int stacks_view_blockers(const struct stacks_view *v,
+			 const struct stack_tally_stack *st, size_t n,
+			 struct stacks_blocker *out)
+{
+	const struct stack_tables *t = &v->s->stacks;
+	struct leaf_at *leaves = calloc(n + 1, sizeof(*leaves));
+	size_t i;
+
+	if (!leaves)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		leaves[i] = (struct leaf_at){ st[i].leaf, i };
+		out[i] = (struct stacks_blocker){ 0 };
+	}
+	qsort(leaves, n, sizeof(*leaves), by_leaf);
+	for (i = 0; i < t->nsamples && v->p->sample_leaf && n; i++) {
+		struct leaf_at key = { v->p->sample_leaf[i], 0 }, *hit;
+
+		if (!t->samples[i].offcpu || !kept(v, &t->samples[i]))
+			continue;
+		hit = bsearch(&key, leaves, n, sizeof(*leaves), by_leaf);
+		if (hit)
+			blocked_by(&out[hit->at], &t->samples[i]);
+	}
+	free(leaves);
+	return 0;
+}
+
 /* The first order position of thread tid at or after ts. */
 static size_t lower_bound(const struct stacks_view *v, uint64_t tid,
 			  uint64_t ts)

@@ -13,11 +13,22 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fxt_saturate.h"
 #include "stack_tally.h"
 #include "trace_summary.h"
 
 /* Functions listed per view, and threads, unless told. */
 #define STACKS_VIEW_TOP_DEFAULT 10u
+
+/* A share under 1/STACKS_VIEW_NARROWEST (0.05%) reads 0.0%, and is too
+ * narrow to draw: the views leave it out.
+ */
+#define STACKS_VIEW_NARROWEST 2000u
+
+static inline bool stacks_view_visible(uint64_t part, uint64_t whole)
+{
+	return part && fxt_sat_mul(part, STACKS_VIEW_NARROWEST) >= whole;
+}
 
 struct stacks_view {
 	const struct trace_summary *s;
@@ -46,6 +57,22 @@ void stacks_view_offcpu(struct stacks_view *v);
 void stacks_view_range(struct stacks_view *v, uint64_t tid, uint64_t start_ns,
 		       uint64_t end_ns);
 void stacks_view_thread(struct stacks_view *v, const struct stacks_thread *t);
+
+/* Who blocked in an off-CPU stack of the view. */
+struct stacks_blocker {
+	uint64_t tid, pid;	/* the thread of its longest block */
+	uint64_t longest_ns;
+	bool known;		/* a kept sample blocked in it */
+	bool others;		/* other threads blocked in it too */
+};
+
+/*
+ * Who blocked in each of the n off-CPU stacks st (stacks_view_offcpu()'s
+ * top stacks, distinct leaves), into out[n]. 0 or -ENOMEM.
+ */
+int stacks_view_blockers(const struct stacks_view *v,
+			 const struct stack_tally_stack *st, size_t n,
+			 struct stacks_blocker *out);
 
 /* The first n threads by on-CPU samples, most first; how many. */
 size_t stacks_view_threads(const struct stacks_view *v,

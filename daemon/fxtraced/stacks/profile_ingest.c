@@ -295,12 +295,12 @@ static int kernel_frame(struct profile_ingest *p, uint64_t pc,
 #define KERNEL_HIDDEN_KEY (PROFILE_KERNEL_HALF - 1)
 
 /*
- * The frame of user pc; for the leaf (caller not NULL), *caller is set
- * to the return address of a leaf without a frame, else left 0.
+ * The frame of user pc; for the leaf (leaf not NULL), what is known of
+ * it (profile_leaf.c), else left as it is.
  */
 static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		      uint64_t pc, profile_emit_fn emit, void *ctx,
-		      uint32_t *id, uint64_t *caller)
+		      uint32_t *id, struct profile_leaf *leaf)
 {
 	struct frame_key k = { .kind = FXT_STACKS_FRAME_USER,
 			       .pc_or_addr = pc };
@@ -323,8 +323,8 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		if (err)
 			return err;
 		k.pc_or_addr = hit.vaddr;
-		if (caller)
-			profile_leaf_caller(p, s, k.mapping, &hit, caller);
+		if (leaf)
+			profile_leaf_caller(p, s, k.mapping, &hit, leaf);
 	}
 	err = frame_reserve(p);
 	if (!err)
@@ -363,7 +363,7 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 			 uint16_t *n)
 {
 	uint32_t i = s->kind == FXT_KSAMPLE_OFFCPU ? offcpu_first(p, s) : 0;
-	uint64_t caller = 0;
+	struct profile_leaf leaf = { 0 };
 	int err;
 
 	*n = 0;
@@ -374,17 +374,28 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 		(*n)++;
 	}
 	for (i = 0; i < s->nu; i++) {
-		err = user_frame(p, s, s->pcs[s->nk + i], emit, ctx, &ids[*n],
-				 i ? NULL : &caller);
+		uint64_t pc = s->pcs[s->nk + i];
+
+		/*
+		 * Over a leaf that keeps no frame, the walk followed whatever
+		 * the frame pointer register held (a release build's hot
+		 * loop uses it for data): a word in the kernel's half there
+		 * is that junk, no return, and ends the walk. Over a leaf
+		 * with its frame, it stays the one hidden "[kernel]" frame.
+		 */
+		if (i && leaf.frameless && pc >= PROFILE_KERNEL_HALF)
+			break;
+		err = user_frame(p, s, pc, emit, ctx, &ids[*n],
+				 i ? NULL : &leaf);
 		if (err)
 			return err;
 		if (i)
 			p->frame[ids[*n] - 1].nonleaf = true;
 		(*n)++;
-		if (i || !caller)
+		if (i || !leaf.caller)
 			continue;
 		/* The caller the walk skipped, right after the leaf. */
-		err = user_frame(p, s, caller, emit, ctx, &ids[*n], NULL);
+		err = user_frame(p, s, leaf.caller, emit, ctx, &ids[*n], NULL);
 		if (err)
 			return err;
 		p->frame[ids[*n] - 1].nonleaf = true;

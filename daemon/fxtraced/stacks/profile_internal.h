@@ -96,15 +96,22 @@ static inline uint32_t profile_mapping_file(const struct profile_ingest *p,
 }
 
 struct fxt_ksample;
+
+/* What is known of a sample's user leaf. */
+struct profile_leaf {
+	bool frameless; /* its CFA is from the stack pointer: no frame */
+	uint64_t caller; /* the return address the walk skipped, or 0 */
+};
+
 /*
- * The caller of s's user leaf (of mapping, at hit) when the leaf keeps
- * no frame and the walk skipped that caller: 1 and its return address
- * in *pc, else 0 (counted as leaf_caller_unknown when it should be there
- * but is not in s's stack words or in no mapping of s's process).
+ * Of s's user leaf (of mapping, at hit): whether it keeps no frame, and
+ * then the caller the walk skipped, its return address in leaf->caller
+ * (0, counted as leaf_caller_unknown, when it should be there but is not
+ * in s's stack words or in no mapping of s's process).
  */
-int profile_leaf_caller(struct profile_ingest *p, const struct fxt_ksample *s,
-			uint32_t mapping, const struct profile_user_hit *hit,
-			uint64_t *pc);
+void profile_leaf_caller(struct profile_ingest *p, const struct fxt_ksample *s,
+			 uint32_t mapping, const struct profile_user_hit *hit,
+			 struct profile_leaf *leaf);
 
 int profile_table_flush(struct profile_table *t, profile_emit_fn emit,
 			void *ctx);

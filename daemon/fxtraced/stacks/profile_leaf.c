@@ -39,30 +39,30 @@ static int leaf_slot(struct profile_ingest *p, uint32_t mapping,
 	return e->offset == PROFILE_LEAF_NO_SLOT ? -ENOENT : 0;
 }
 
-int profile_leaf_caller(struct profile_ingest *p, const struct fxt_ksample *s,
-			uint32_t mapping, const struct profile_user_hit *hit,
-			uint64_t *pc)
+void profile_leaf_caller(struct profile_ingest *p, const struct fxt_ksample *s,
+			 uint32_t mapping, const struct profile_user_hit *hit,
+			 struct profile_leaf *leaf)
 {
 	struct profile_user_hit caller;
 	uint64_t offset, ret;
 
 	if (!mapping || !p->r.user_return_slot || !p->leaf_cache ||
 	    leaf_slot(p, mapping, hit, &offset))
-		return 0;
+		return;
+	leaf->frameless = true;
 	/* A slot not read: the caller stays unknown. */
 	if (offset % 8 || offset / 8 >= s->ns) {
 		p->st.leaf_caller_unknown++;
-		return 0;
+		return;
 	}
 	ret = s->stack[offset / 8];
 	/* Already the walk's next frame: nothing was skipped. */
 	if (s->nu > 1 && s->pcs[s->nk + 1] == ret)
-		return 0;
+		return;
 	if (!ret || p->r.user_find(p->r.ctx, (uint32_t)s->pid, ret, s->ts,
 				   &caller)) {
 		p->st.leaf_caller_unknown++;
-		return 0;
+		return;
 	}
-	*pc = ret;
-	return 1;
+	leaf->caller = ret;
 }

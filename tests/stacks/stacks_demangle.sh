@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Demangled names from real programs, recorded through fxtraced and BPF
+# (kernel:sample): a C++ program built with plain g++ -O2 burning in
+# ns::hot(), and a Rust release binary (rustc -C opt-level=3, as cargo
+# build --release; skipped without rustc) burning in slowrs::checksum(),
+# built twice: legacy mangling (a hash the name must not show) and v0.
+# - tracectl summary --json --pid: the hot function is the process's top
+#   function by self samples, by its demangled name; no "[kernel]" frame
+#   in a process that runs in user space (a release binary's junk frame
+#   pointer above its leaf once read as a kernel address: the C++
+#   program's --junk-rbp makes one);
+# - the archive (its string tables and its Perfetto blobs) holds the
+#   demangled name and never the mangled one; tracectl convert's
+#   stackFrames and tracectl report's flame graph name it demangled.
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "skip: needs root and kernel BTF"
+	exit 77
+fi
+. "$(dirname "$0")/../integration/lib.sh"
+: "${DEMANGLE_WORKLOAD:?}" "${SLOWRS_SOURCE:?}" "${RUSTC=}"
+
+start_manager
+
+# record NAME CMD...: CMD recorded into $T/NAME.fxt; $T/NAME.sum its
+# summary --json of CMD's process alone.
+record() {
+	local name=$1 pid
+	shift
+	"$TRACECTL" record -o "$T/$name.fxt" --kernel=bpf \
+		--kernel-buffer-size 8M --categories kernel:sample \
+		--sample-rate 997 -- bash -c 'echo "pid=$$"; exec "$@"' \
+		- "$@" >"$T/$name.out" 2>&1 || fail "$name: tracectl record"
+	pid=$(sed -n 's/^pid=//p' "$T/$name.out")
+	"$TRACECTL" summary --json --pid "$pid" "$T/$name.fxt" >"$T/$name.sum" ||
+		fail "$name: summary --json --pid"
+}
+
+# expect NAME DEMANGLED MANGLED-PREFIX: the checks above.
+expect() {
+	local name=$1 want=$2 mangled=$3
+	jq -e --arg f "$want" '.functions | max_by(.self) |
+		.name == $f and .self > 50' "$T/$name.sum" >/dev/null ||
+		fail "$name: the top function is not $want: $(jq -c \
+			'[.functions[] | {name, self}][:5]' "$T/$name.sum")"
+	jq -e '[.functions[] | select(.name == "[kernel]")] | length == 0' \
+		"$T/$name.sum" >/dev/null ||
+		fail "$name: a [kernel] frame in a user-space program's stacks"
+	grep -aqF -- "$want" "$T/$name.fxt" ||
+		fail "$name: the archive lacks $want"
+	! grep -aqF -- "$mangled" "$T/$name.fxt" ||
+		fail "$name: the archive holds the mangled $mangled"
+	"$TRACECTL" convert "$T/$name.fxt" -o "$T/$name.json" ||
+		fail "$name: convert"
+	jq -e --arg f "$want" '[.stackFrames[] | select(.name == $f)] |
+		length > 0' "$T/$name.json" >/dev/null ||
+		fail "$name: no stackFrames entry named $want"
+	"$TRACECTL" report "$T/$name.fxt" -o "$T/$name.html" ||
+		fail "$name: report"
+	grep -qF -- "$want" "$T/$name.html" ||
+		fail "$name: the report's flame graph lacks $want"
+}
+
+record cxx "$DEMANGLE_WORKLOAD" 2
+expect cxx "ns::hot(unsigned char const*, unsigned long)" _ZN2ns3hot
+# A leaf without a frame whose rbp points at a word in the kernel's half:
+# no "[kernel]" caller (expect), its caller main found from its call
+# frame information in nearly every sample.
+record junk "$DEMANGLE_WORKLOAD" 2 --junk-rbp
+expect junk "ns::spin(unsigned long)" _ZN2ns4spin
+jq -e '.functions | map({(.name): .total}) | add |
+	.main * 10 >= ."ns::spin(unsigned long)" * 9' "$T/junk.sum" >/dev/null ||
+	fail "junk: main is not ns::spin's caller: $(jq -c \
+		'[.functions[] | {name, self, total}][:5]' "$T/junk.sum")"
+
+if [ -z "$RUSTC" ]; then
+	echo "stacks_demangle: C++ ok; Rust skipped: no rustc"
+	exit 0
+fi
+# Release builds, offline: no crates.
+"$RUSTC" -C opt-level=3 --crate-name slowrs -o "$T/slowrs-legacy" \
+	"$SLOWRS_SOURCE" || fail "rustc (legacy mangling)"
+"$RUSTC" -C opt-level=3 -C symbol-mangling-version=v0 --crate-name slowrs \
+	-o "$T/slowrs-v0" "$SLOWRS_SOURCE" || fail "rustc (v0 mangling)"
+record rust-legacy "$T/slowrs-legacy" 2
+expect rust-legacy slowrs::checksum _ZN6slowrs8checksum17h
+record rust-v0 "$T/slowrs-v0" 2
+expect rust-v0 slowrs::checksum _RNvCs
+echo "stacks_demangle: ok"

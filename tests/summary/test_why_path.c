@@ -5,7 +5,8 @@
  * for nanosecond; a runnable one by the CPU's holders; a wakeup cycle
  * and a self-wakeup end the chain; times at 2^64-1 and a history with
  * no record of the thread end in bounded time, every node's children
- * adding up to it.
+ * adding up to it; interrupts and memory stalls taken out of the time
+ * on a CPU, nested ones once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -161,11 +162,51 @@ static void test_hostile(void **state)
 	why_sched_free(&ws);
 }
 
+static void overlay(uint64_t tid, uint64_t a, uint64_t b, const char *name,
+		    uint8_t kind)
+{
+	struct why_overlay o = { tid, a, b, name, kind };
+
+	ws.overlays = realloc(ws.overlays, (ws.noverlays + 1) * sizeof(o));
+	assert_non_null(ws.overlays);
+	ws.overlays[ws.noverlays++] = o;
+}
+
+/*
+ * R runs 0-100 but for an interrupt 10-12 and a reclaim 20-30 with an
+ * interrupt inside it (folded into the reclaim), and one at 95-130 cut
+ * at the interval's end; another thread's interrupt is not R's.
+ */
+static void test_overlays(void **state)
+{
+	const struct why_node *irq;
+	struct why_tree t;
+
+	(void)state;
+	reset();
+	sw(0, 0, 0, 0, R);
+	overlay(R, 20, 30, "direct_reclaim", WHY_OV_STALL);
+	overlay(R, 10, 12, "irq/1 timer", WHY_OV_IRQ);
+	overlay(R, 22, 23, "irq/1 timer", WHY_OV_IRQ);
+	overlay(R, 95, 130, "irq/1 timer", WHY_OV_IRQ);
+	overlay(W, 40, 50, "irq/1 timer", WHY_OV_IRQ);
+	build(&t, R, 0, 100);
+	check_sums(&t);
+	assert_int_equal(find(&t, 0, WHY_RUNNING, R)->ns, 83);
+	assert_int_equal(find(&t, 0, WHY_STALL, R)->ns, 10);
+	irq = find(&t, 0, WHY_INTERRUPT, R);
+	assert_int_equal(irq->ns, 7);
+	assert_int_equal(irq->stretches, 2);
+	why_tree_free(&t);
+	why_sched_free(&ws);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_overlays),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,11 +55,13 @@ def expect(name, got, want):
 
 
 c, w, r, hog = FIG['c_tid'], FIG['w_tid'], FIG['r_tid'], FIG['hog_tid']
-# C on its CPU: running, or holding the CPU W waits for.
+ON_CPU = ('running', 'interrupt', 'memory_stall')
+# C on its CPU: running (interrupts included), or holding the CPU W
+# waits for.
 expect('C on a CPU',
-       share(lambda n: n['kind'] in ('running', 'held_by') and n['tid'] == c),
+       share(lambda n: n['kind'] in ON_CPU + ('held_by',) and n['tid'] == c),
        REQ['crunch_ns'] / wall)
-expect('W running', share(lambda n: n['kind'] == 'running' and n['tid'] == w),
+expect('W running', share(lambda n: n['kind'] in ON_CPU and n['tid'] == w),
        REQ['transform_ns'] / wall)
 expect('R behind the hog',
        share(lambda n: n['kind'] == 'held_by' and n['tid'] == hog),
@@ -79,6 +81,8 @@ for n, _ in walk(tree):
             fail('%d ran %s most, not in %s' % (n['tid'], top, want))
 if MODE == 'sched' and 'kernel:sample' not in DOC['would_tell_more']:
     fail('kernel:sample not named as telling more')
+if MODE == 'full' and not any(n['kind'] == 'interrupt' for n, _ in walk(tree)):
+    fail('no interrupt on a CPU of the path, kernel:irq recorded')
 if MODE == 'full' and DOC['would_tell_more']:
     fail('would_tell_more %s with everything recorded' % DOC['would_tell_more'])
 print('check_why: %s ok' % MODE)

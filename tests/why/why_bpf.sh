@@ -19,7 +19,7 @@ fi
 
 start_manager
 "$TRACECTL" record -o "$T/full.fxt" --kernel=bpf --kernel-buffer-size 8M \
-	--categories app,kernel:sched,kernel:sample,kernel:offcpu \
+	--categories app,kernel:sched,kernel:sample,kernel:offcpu,kernel:irq,kernel:mem \
 	--sample-rate 997 -- "$WHY_WORKLOAD" >"$T/w.out" 2>"$T/w.err" ||
 	fail "tracectl record: $(cat "$T/w.err")"
 "$TRACECTL" record -o "$T/sched.fxt" --kernel=bpf \

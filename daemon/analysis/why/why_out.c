@@ -19,6 +19,7 @@ static const char *const kind_names[] = {
 	[WHY_INTERVAL] = "interval", [WHY_RUNNING] = "running",
 	[WHY_RUNNABLE] = "waiting_for_cpu", [WHY_HELD_BY] = "held_by",
 	[WHY_BLOCKED] = "blocked",	[WHY_UNKNOWN] = "unknown",
+	[WHY_INTERRUPT] = "interrupt",	[WHY_STALL] = "memory_stall",
 };
 
 static const struct why_tree *sort_tree;
@@ -209,6 +210,15 @@ static void put_label(FILE *out, const struct why_report *r,
 	case WHY_INTERVAL:
 		fputs("the interval", out);
 		break;
+	case WHY_INTERRUPT:
+	case WHY_STALL:
+		fputs(n->kind == WHY_INTERRUPT ? "interrupt on the CPU of " :
+						 "memory stall of ",
+		      out);
+		put_thread(out, r, n->tid);
+		fputs(": ", out);
+		summary_text_name(out, n->reason, strlen(n->reason), 0, false);
+		break;
 	default:
 		fputs(n->reason ? n->reason : "not explained", out);
 	}
@@ -280,6 +290,11 @@ static void put_missing(FILE *out, const struct why_report *r)
 	if (!r->offcpu)
 		fputs("kernel:offcpu would show where each thread blocked.\n",
 		      out);
+	if (!r->irq)
+		fputs("kernel:irq would show the interrupts on its CPUs.\n",
+		      out);
+	if (!r->mem)
+		fputs("kernel:mem would show its memory stalls.\n", out);
 	if (r->events_dropped)
 		fprintf(out,
 			"%" PRIu64 " scheduling events past the limit were "
@@ -421,7 +436,8 @@ static void json_node(struct text_out *o, const struct why_report *r,
 	    r->profile)
 		json_stack(o, r, n->offcpu_leaf);
 	if (n->reason) {
-		text_put_str(o, ",\"reason\":");
+		text_put_str(o, n->kind == WHY_UNKNOWN ? ",\"reason\":" :
+							 ",\"name\":");
 		json_str(o, r, n->reason, strlen(n->reason));
 	}
 	text_put_str(o, ",\"children\":[");
@@ -477,9 +493,17 @@ static void json_missing(struct text_out *o, const struct why_report *r)
 					",\"kernel:sample\"");
 		first = false;
 	}
-	if (!r->offcpu)
+	if (!r->offcpu) {
 		text_put_str(o, first ? "\"kernel:offcpu\"" :
 					",\"kernel:offcpu\"");
+		first = false;
+	}
+	if (!r->irq) {
+		text_put_str(o, first ? "\"kernel:irq\"" : ",\"kernel:irq\"");
+		first = false;
+	}
+	if (!r->mem)
+		text_put_str(o, first ? "\"kernel:mem\"" : ",\"kernel:mem\"");
 	text_put_str(o, "],\"events_dropped\":");
 	text_put_u64(o, r->events_dropped);
 }

@@ -22,6 +22,7 @@ struct why_report {
 	const struct trace_summary *summary;	/* thread names */
 	const struct stack_profile *profile;	/* NULL: no samples */
 	bool oncpu, offcpu;	/* samples of each kind recorded */
+	bool irq, mem;		/* kernel:irq, kernel:mem records */
 	const struct why_tree *trees;
 	size_t ntrees;
 	uint64_t sched_records;	/* in the whole archive */

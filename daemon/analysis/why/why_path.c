@@ -331,6 +331,53 @@ static void held_by(struct walk *w, uint32_t node, const struct piece *p)
 		       from, p->end_ns);
 }
 
+static void running_self(struct walk *w, uint32_t parent,
+			 const struct piece *p, uint64_t from, uint64_t to)
+{
+	struct piece run = *p;
+	uint32_t node;
+
+	if (to <= from)
+		return;
+	run.start_ns = from;
+	run.end_ns = to;
+	node = child(w, parent, WHY_RUNNING, p->tid, NULL);
+	charge(w, node, from, to);
+	running_samples(w, node, &run);
+}
+
+/*
+ * On a CPU: its own code, but for the interrupts that ran on its CPU
+ * and the memory stalls it went through meanwhile (kernel:irq and
+ * kernel:mem, where recorded), each a node of its own beside it.
+ */
+static void running_piece(struct walk *w, uint32_t parent,
+			  const struct piece *p)
+{
+	const struct why_sched *ws = w->in->sched;
+	size_t i = why_sched_overlay_from(ws, p->tid, p->start_ns);
+	uint64_t cur = p->start_ns, from, to;
+	const struct why_overlay *o;
+
+	for (; i < ws->noverlays && step(w); i++) {
+		o = &ws->overlays[i];
+		if (o->tid != p->tid || o->start_ns >= p->end_ns)
+			break;
+		from = o->start_ns > cur ? o->start_ns : cur;
+		to = o->end_ns < p->end_ns ? o->end_ns : p->end_ns;
+		if (to <= from)
+			continue;
+		running_self(w, parent, p, cur, from);
+		charge(w,
+		       child(w, parent,
+			     o->kind == WHY_OV_IRQ ? WHY_INTERRUPT : WHY_STALL,
+			     p->tid, o->name),
+		       from, to);
+		cur = to;
+	}
+	running_self(w, parent, p, cur, p->end_ns);
+}
+
 static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)
 {
 	uint32_t node;
@@ -339,9 +386,7 @@ static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)
 		return;
 	switch (p->kind) {
 	case WHY_RUNNING:
-		node = child(w, parent, WHY_RUNNING, p->tid, NULL);
-		charge(w, node, p->start_ns, p->end_ns);
-		running_samples(w, node, p);
+		running_piece(w, parent, p);
 		return;
 	case WHY_RUNNABLE:
 		node = child(w, parent, WHY_RUNNABLE, p->tid, NULL);

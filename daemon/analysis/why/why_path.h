@@ -37,6 +37,8 @@ enum why_kind {
 	WHY_HELD_BY,	/* tid held the CPU meanwhile */
 	WHY_BLOCKED,	/* woken by tid (0: an interrupt, a timer) */
 	WHY_UNKNOWN,	/* no record tells (not followed, or not recorded) */
+	WHY_INTERRUPT,	/* on its CPU, in an interrupt (reason: its name) */
+	WHY_STALL,	/* on its CPU, in a memory stall (reason: its name) */
 };
 
 /* A sample's leaf-most user function and its caller (a helper's user). */
@@ -63,7 +65,7 @@ struct why_node {
 	uint32_t offcpu_leaf;	/* profile node; STACK_NO_NODE: none */
 	uint64_t longest_ns;
 	uint32_t cpu;		/* WHY_RUNNABLE: the CPU waited for */
-	const char *reason;	/* WHY_UNKNOWN: why */
+	const char *reason;	/* WHY_UNKNOWN: why; interrupt, stall: name */
 };
 
 struct why_tree {

@@ -100,6 +100,8 @@ int why_run_build(struct why_run *wr, int fd, unsigned int depth,
 	wr->report.offcpu = wr->noffcpu;
 	wr->report.trees = wr->trees;
 	wr->report.ntrees = wr->n;
+	wr->report.irq = wr->sched.irq_seen;
+	wr->report.mem = wr->sched.mem_seen;
 	wr->report.sched_records = wr->sched.records;
 	wr->report.events_dropped = wr->sched.dropped;
 	return err;

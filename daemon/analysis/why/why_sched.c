@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "why_overlay.h"
 #include "why_sched.h"
 
 void why_sched_init(struct why_sched *ws, const struct why_window *windows,
@@ -22,6 +23,7 @@ void why_sched_free(struct why_sched *ws)
 {
 	free(ws->ev);
 	free(ws->cpu_in);
+	why_overlay_free(ws);
 	memset(ws, 0, sizeof(*ws));
 }
 
@@ -88,6 +90,8 @@ int why_sched_take(struct why_sched *ws, const struct fxt_record *rec)
 	struct why_event e = { 0 };
 	uint64_t ts;
 
+	if (rec->type == FXT_RECORD_EVENT)
+		return why_overlay_take(ws, rec);
 	if (rec->type != FXT_RECORD_SCHEDULING)
 		return 0;
 	ws->records++;
@@ -142,6 +146,7 @@ int why_sched_finish(struct why_sched *ws)
 {
 	size_t i, n = 0;
 
+	why_overlay_finish(ws);
 	qsort(ws->ev, ws->n, sizeof(*ws->ev), by_thread);
 	ws->cpu_in = malloc((ws->n ? ws->n : 1) * sizeof(*ws->cpu_in));
 	if (!ws->cpu_in)

@@ -40,6 +40,36 @@ struct why_window {
 	uint64_t start_ns, end_ns;
 };
 
+/*
+ * Time a thread spent, while on a CPU, in an interrupt (kernel:irq) or
+ * a memory stall (kernel:mem: reclaim, compaction): their begin/end
+ * pairs on the thread, nested ones inside their host's.
+ */
+enum why_overlay_kind { WHY_OV_IRQ, WHY_OV_STALL };
+
+struct why_overlay {
+	uint64_t tid;
+	uint64_t start_ns, end_ns;
+	const char *name;	/* interned in the why_sched */
+	uint8_t kind;
+};
+
+#define WHY_OVERLAYS_MAX (1u << 20)
+#define WHY_OVERLAY_NAMES_MAX 512u
+#define WHY_OVERLAY_NAME_MAX 48u
+#define WHY_OVERLAY_DEPTH 4u
+#define WHY_OVERLAY_THREADS 16384u	/* with a pair open at once */
+
+struct why_open_overlay {
+	uint64_t tid;		/* 0: free slot */
+	uint32_t depth;
+	struct {
+		uint64_t start_ns;
+		const char *name;
+		uint8_t kind;
+	} open[WHY_OVERLAY_DEPTH];
+};
+
 struct why_sched {
 	const struct why_window *windows;
 	size_t nwindows;
@@ -49,6 +79,13 @@ struct why_sched {
 	size_t ncpu_in;
 	uint64_t dropped;	/* past WHY_EVENTS_MAX */
 	uint64_t records;	/* scheduling records seen, all */
+	struct why_overlay *overlays;	/* by thread, then start, once finished */
+	size_t noverlays, overlays_cap;
+	char (*names)[WHY_OVERLAY_NAME_MAX + 1];
+	size_t nnames;
+	struct why_open_overlay *open;	/* WHY_OVERLAY_THREADS slots */
+	uint64_t overlays_lost;	/* unpaired, too deep, past the maxima */
+	bool irq_seen, mem_seen;	/* kernel:irq, kernel:mem records */
 };
 
 /* The windows must outlive ws. */
@@ -59,6 +96,13 @@ void why_sched_free(struct why_sched *ws);
 int why_sched_take(struct why_sched *ws, const struct fxt_record *rec);
 /* After the last record: sorts. 0 or -ENOMEM. */
 int why_sched_finish(struct why_sched *ws);
+
+/*
+ * The index of the first overlay of thread tid that ends after ts, or
+ * of another thread, or noverlays.
+ */
+size_t why_sched_overlay_from(const struct why_sched *ws, uint64_t tid,
+			      uint64_t ts);
 
 /* The index of thread tid's first event at or after ts (n if none). */
 size_t why_sched_thread_from(const struct why_sched *ws, uint64_t tid,

@@ -20,6 +20,7 @@ static const char *const kind_names[] = {
 	[WHY_RUNNABLE] = "waiting_for_cpu", [WHY_HELD_BY] = "held_by",
 	[WHY_BLOCKED] = "blocked",	[WHY_UNKNOWN] = "unknown",
 	[WHY_INTERRUPT] = "interrupt",	[WHY_STALL] = "memory_stall",
+	[WHY_FLOW] = "flow",
 };
 
 static const struct why_tree *sort_tree;
@@ -68,7 +69,9 @@ size_t why_path_hops(const struct why_tree *t, uint32_t *out, size_t n)
 		best = WHY_NO_NODE;
 		for (c = t->nodes[node].first_child; c != WHY_NO_NODE;
 		     c = t->nodes[c].next)
-			if (t->nodes[c].kind == WHY_BLOCKED && t->nodes[c].tid &&
+			if ((t->nodes[c].kind == WHY_BLOCKED ||
+			     t->nodes[c].kind == WHY_FLOW) &&
+			    t->nodes[c].tid &&
 			    t->nodes[c].first_child != WHY_NO_NODE &&
 			    (best == WHY_NO_NODE ||
 			     t->nodes[c].ns > t->nodes[best].ns))
@@ -209,6 +212,11 @@ static void put_label(FILE *out, const struct why_report *r,
 		break;
 	case WHY_INTERVAL:
 		fputs("the interval", out);
+		break;
+	case WHY_FLOW:
+		fputs("waiting for ", out);
+		put_thread(out, r, n->tid);
+		fputs(", where its flow went", out);
 		break;
 	case WHY_INTERRUPT:
 	case WHY_STALL:

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "why_flow.h"
 #include "why_overlay.h"
 
 static bool str_is(struct fxt_str s, const char *lit)
@@ -71,27 +72,38 @@ static bool touches_window(const struct why_sched *ws, uint64_t a, uint64_t b)
 	return false;
 }
 
+/* Appends o to the array a of n of cap (max at most); 0 or -ENOMEM. */
+static int append(struct why_overlay **a, size_t *n, size_t *cap, size_t max,
+		  uint64_t *lost, const struct why_overlay *o)
+{
+	struct why_overlay *grown;
+	size_t c;
+
+	if (*n == max) {
+		(*lost)++;
+		return 0;
+	}
+	if (*n == *cap) {
+		c = *cap ? *cap * 2 : 1024;
+		grown = realloc(*a, c * sizeof(**a));
+		if (!grown)
+			return -ENOMEM;
+		*a = grown;
+		*cap = c;
+	}
+	(*a)[(*n)++] = *o;
+	return 0;
+}
+
 static int keep(struct why_sched *ws, const struct why_overlay *o)
 {
-	struct why_overlay *ov;
-	size_t cap;
-
 	if (!touches_window(ws, o->start_ns, o->end_ns))
 		return 0;
-	if (ws->noverlays == WHY_OVERLAYS_MAX) {
-		ws->overlays_lost++;
-		return 0;
-	}
-	if (ws->noverlays == ws->overlays_cap) {
-		cap = ws->overlays_cap ? ws->overlays_cap * 2 : 1024;
-		ov = realloc(ws->overlays, cap * sizeof(*ov));
-		if (!ov)
-			return -ENOMEM;
-		ws->overlays = ov;
-		ws->overlays_cap = cap;
-	}
-	ws->overlays[ws->noverlays++] = *o;
-	return 0;
+	if (o->kind == WHY_OV_SLICE)
+		return append(&ws->slices, &ws->nslices, &ws->slices_cap,
+			      WHY_SLICES_MAX, &ws->overlays_lost, o);
+	return append(&ws->overlays, &ws->noverlays, &ws->overlays_cap,
+		      WHY_OVERLAYS_MAX, &ws->overlays_lost, o);
 }
 
 static int pair(struct why_sched *ws, const struct fxt_record *rec,
@@ -112,7 +124,8 @@ static int pair(struct why_sched *ws, const struct fxt_record *rec,
 		}
 		t->open[t->depth].start_ns = ts;
 		t->open[t->depth].kind = kind;
-		t->open[t->depth++].name = intern(ws, rec->event.name);
+		t->open[t->depth++].name =
+			kind == WHY_OV_SLICE ? NULL : intern(ws, rec->event.name);
 		return 0;
 	}
 	if (!t->depth) {
@@ -126,6 +139,17 @@ static int pair(struct why_sched *ws, const struct fxt_record *rec,
 					  t->open[t->depth].start_ns,
 				  t->open[t->depth].name,
 				  t->open[t->depth].kind };
+	return keep(ws, &o);
+}
+
+static int take_complete(struct why_sched *ws, const struct fxt_record *rec)
+{
+	uint64_t start = fxt_ticks_to_ns(rec->provider, rec->event.ts);
+	uint64_t end = fxt_ticks_to_ns(rec->provider, rec->event.extra);
+	struct why_overlay o = { rec->event.thread.tid, start,
+				 end > start ? end : start, NULL,
+				 WHY_OV_SLICE };
+
 	return keep(ws, &o);
 }
 
@@ -144,8 +168,16 @@ int why_overlay_take(struct why_sched *ws, const struct fxt_record *rec)
 	} else if (str_is(rec->event.category, "kernel:mem")) {
 		ws->mem_seen = true;
 		kind = WHY_OV_STALL;
-	} else {
+	} else if (rec->event.category.len >= 7 &&
+		   !memcmp(rec->event.category.data, "kernel:", 7)) {
 		return 0;
+	} else {
+		kind = WHY_OV_SLICE;
+		if (rec->event.type == FXT_EVENT_DURATION_COMPLETE)
+			return take_complete(ws, rec);
+		if (rec->event.type >= FXT_EVENT_FLOW_BEGIN &&
+		    rec->event.type <= FXT_EVENT_FLOW_END)
+			return why_flow_take(ws, rec);
 	}
 	if (!pairs)
 		return 0;
@@ -186,12 +218,14 @@ void why_overlay_finish(struct why_sched *ws)
 		o[n++] = o[i];
 	}
 	ws->noverlays = n;
+	qsort(ws->slices, ws->nslices, sizeof(*ws->slices), by_thread_start);
 	free(ws->open);
 	ws->open = NULL;
 }
 
 void why_overlay_free(struct why_sched *ws)
 {
+	free(ws->slices);
 	free(ws->overlays);
 	free(ws->names);
 	free(ws->open);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "why_flow.h"
 #include "why_path.h"
 
 /* Off-CPU samples are stamped at the switch-out: this close to it. */
@@ -378,7 +379,7 @@ static void running_piece(struct walk *w, uint32_t parent,
 	running_self(w, parent, p, cur, p->end_ns);
 }
 
-static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)
+static void put_plain(struct walk *w, uint32_t parent, const struct piece *p)
 {
 	uint32_t node;
 
@@ -403,6 +404,100 @@ static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)
 		charge(w, child(w, parent, WHY_UNKNOWN, p->tid, p->reason),
 		       p->start_ns, p->end_ns);
 	}
+}
+
+/* A slice a flow of the thread went on to, on another thread. */
+struct edge {
+	uint64_t tid;
+	uint64_t start_ns, end_ns;
+};
+
+static void add_edge(struct edge *e, size_t *n, const struct edge *x)
+{
+	size_t i = (*n)++;
+
+	for (; i > 0 && e[i - 1].start_ns > x->start_ns; i--)
+		e[i] = e[i - 1];
+	e[i] = *x;
+}
+
+/*
+ * The slices of other threads that tid's flows, sent since the interval
+ * began, went on to, clipped to [a, b): at most WHY_FLOW_EDGES, by start.
+ */
+static size_t flow_edges(struct walk *w, uint64_t tid, uint64_t a, uint64_t b,
+			 struct edge *out)
+{
+	const struct why_sched *ws = w->in->sched;
+	size_t i = why_flow_thread_from(ws, tid, w->t->start_ns), n = 0;
+	const struct why_flow *f, *g;
+	const struct why_overlay *s;
+	struct edge e;
+
+	for (; i < ws->nflows && n < WHY_FLOW_EDGES && step(w); i++) {
+		f = &ws->flows[ws->flows_by_thread[i]];
+		if (f->tid != tid || f->ts >= b)
+			break;
+		g = f->phase == FXT_EVENT_FLOW_END ? NULL : why_flow_next(ws, f);
+		if (!g || g->tid == tid)
+			continue;
+		s = why_slice_at(ws, g->tid, g->ts);
+		e.tid = g->tid;
+		e.start_ns = s ? s->start_ns : g->ts;
+		e.end_ns = s ? s->end_ns : g->ts;
+		e.start_ns = e.start_ns > a ? e.start_ns : a;
+		e.end_ns = e.end_ns < b ? e.end_ns : b;
+		if (e.end_ns > e.start_ns)
+			add_edge(out, &n, &e);
+	}
+	return n;
+}
+
+/*
+ * A piece no waker explains (woken by an interrupt, or no scheduling
+ * record): the time the slices its flows went on to ran in it is theirs,
+ * each explained by what its thread did. False if there are none.
+ */
+static bool flow_split(struct walk *w, uint32_t parent, const struct piece *p)
+{
+	struct edge e[WHY_FLOW_EDGES];
+	size_t i, n = flow_edges(w, p->tid, p->start_ns, p->end_ns, e);
+	struct piece rest = *p;
+	uint64_t cur = p->start_ns, from;
+	uint32_t node;
+
+	for (i = 0; i < n; i++) {
+		if (e[i].end_ns <= cur)
+			continue;
+		from = e[i].start_ns > cur ? e[i].start_ns : cur;
+		rest.start_ns = cur;
+		rest.end_ns = from;
+		put_plain(w, parent, &rest);
+		node = child(w, parent, WHY_FLOW, e[i].tid, NULL);
+		charge(w, node, from, e[i].end_ns);
+		if (node != WHY_NO_NODE && w->depth < w->in->depth &&
+		    !on_chain(w, e[i].tid)) {
+			w->chain[++w->depth] = e[i].tid;
+			explain(w, node, e[i].tid, from, e[i].end_ns, false);
+			w->depth--;
+		}
+		cur = e[i].end_ns;
+	}
+	rest.start_ns = cur;
+	rest.end_ns = p->end_ns;
+	put_plain(w, parent, &rest);
+	return n > 0;
+}
+
+static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)
+{
+	bool unexplained = (p->kind == WHY_BLOCKED && p->woken && !p->waker) ||
+			   p->kind == WHY_UNKNOWN;
+
+	if (p->end_ns > p->start_ns && unexplained && w->in->sched->nflows &&
+	    flow_split(w, parent, p))
+		return;
+	put_plain(w, parent, p);
 }
 
 /* The state a thread was in before its first change in a stretch. */
@@ -458,8 +553,11 @@ static void explain(struct walk *w, uint32_t parent, uint64_t tid,
 		p.start_ns = e->ts;
 	}
 	if (first) {
-		p.kind = running_at_end ? WHY_RUNNING : WHY_UNKNOWN;
-		p.reason = "no scheduling record of the thread meanwhile";
+		p.kind = running_at_end && ws->records ? WHY_RUNNING :
+							 WHY_UNKNOWN;
+		p.reason = ws->records ?
+				   "no scheduling record of the thread meanwhile" :
+				   "no scheduling records (kernel:sched)";
 	}
 	if (w->t->budget_hit) {
 		p.kind = WHY_UNKNOWN;

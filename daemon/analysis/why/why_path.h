@@ -29,6 +29,7 @@
 #define WHY_FUNCTIONS_MAX 8u	/* per running node; the rest summed */
 #define WHY_STEPS_MAX (64u << 20)
 #define WHY_NO_NODE UINT32_MAX
+#define WHY_FLOW_EDGES 16u	/* flows followed out of one piece */
 
 enum why_kind {
 	WHY_INTERVAL,	/* the root: the interval itself */
@@ -39,6 +40,7 @@ enum why_kind {
 	WHY_UNKNOWN,	/* no record tells (not followed, or not recorded) */
 	WHY_INTERRUPT,	/* on its CPU, in an interrupt (reason: its name) */
 	WHY_STALL,	/* on its CPU, in a memory stall (reason: its name) */
+	WHY_FLOW,	/* waiting for tid's slice its flow went on to */
 };
 
 /* A sample's leaf-most user function and its caller (a helper's user). */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "why_flow.h"
 #include "why_overlay.h"
 #include "why_sched.h"
 
@@ -24,6 +25,7 @@ void why_sched_free(struct why_sched *ws)
 	free(ws->ev);
 	free(ws->cpu_in);
 	why_overlay_free(ws);
+	why_flow_free(ws);
 	memset(ws, 0, sizeof(*ws));
 }
 
@@ -147,6 +149,8 @@ int why_sched_finish(struct why_sched *ws)
 	size_t i, n = 0;
 
 	why_overlay_finish(ws);
+	if (why_flow_finish(ws))
+		return -ENOMEM;
 	qsort(ws->ev, ws->n, sizeof(*ws->ev), by_thread);
 	ws->cpu_in = malloc((ws->n ? ws->n : 1) * sizeof(*ws->cpu_in));
 	if (!ws->cpu_in)

@@ -45,7 +45,11 @@ struct why_window {
  * a memory stall (kernel:mem: reclaim, compaction): their begin/end
  * pairs on the thread, nested ones inside their host's.
  */
-enum why_overlay_kind { WHY_OV_IRQ, WHY_OV_STALL };
+enum why_overlay_kind {
+	WHY_OV_IRQ,
+	WHY_OV_STALL,
+	WHY_OV_SLICE,	/* an application's slice: kept in slices */
+};
 
 struct why_overlay {
 	uint64_t tid;
@@ -57,7 +61,7 @@ struct why_overlay {
 #define WHY_OVERLAYS_MAX (1u << 20)
 #define WHY_OVERLAY_NAMES_MAX 512u
 #define WHY_OVERLAY_NAME_MAX 48u
-#define WHY_OVERLAY_DEPTH 4u
+#define WHY_OVERLAY_DEPTH 8u
 #define WHY_OVERLAY_THREADS 16384u	/* with a pair open at once */
 
 struct why_open_overlay {
@@ -69,6 +73,17 @@ struct why_open_overlay {
 		uint8_t kind;
 	} open[WHY_OVERLAY_DEPTH];
 };
+
+/* A flow event: phase begin, step or end of flow id, on a thread. */
+struct why_flow {
+	uint64_t id;
+	uint64_t ts;
+	uint64_t tid;
+	uint8_t phase;	/* enum fxt_event_type: FLOW_BEGIN .. FLOW_END */
+};
+
+#define WHY_FLOWS_MAX (1u << 20)
+#define WHY_SLICES_MAX (1u << 20)
 
 struct why_sched {
 	const struct why_window *windows;
@@ -86,6 +101,14 @@ struct why_sched {
 	struct why_open_overlay *open;	/* WHY_OVERLAY_THREADS slots */
 	uint64_t overlays_lost;	/* unpaired, too deep, past the maxima */
 	bool irq_seen, mem_seen;	/* kernel:irq, kernel:mem records */
+	/* the applications' slices, by thread then start, nested kept */
+	struct why_overlay *slices;
+	size_t nslices, slices_cap;
+	/* flow events (FXT flows between slices): by id then time */
+	struct why_flow *flows;
+	size_t nflows, flows_cap;
+	size_t *flows_by_thread;	/* indexes, by thread then time */
+	uint64_t flows_lost;	/* past WHY_FLOWS_MAX */
 };
 
 /* The windows must outlive ws. */

@@ -223,6 +223,9 @@ static void say_counts(const struct merge_host *h)
 	if (s->wide_koids)
 		fprintf(stderr, "tracectl merge: host %s: %" PRIu64 " koid(s) past the 32-bit pid range: kept apart in FXT, but Perfetto reads only their low 32 bits\n",
 			h->name, s->wide_koids);
+	if (h->stack_ids.lost)
+		fprintf(stderr, "tracectl merge: host %s: %" PRIu64 " stack record(s) left out: their ids do not fit the output's 32 bits after the inputs before it\n",
+			h->name, h->stack_ids.lost);
 	if (s->blobs_dropped)
 		fprintf(stderr, "tracectl merge: host %s: %" PRIu64 " Perfetto blob(s) left out (their times and pids are not on the output's)\n",
 			h->name, s->blobs_dropped);

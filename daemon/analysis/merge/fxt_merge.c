@@ -83,6 +83,8 @@ int fxt_merge_write(struct merge_host *hosts, size_t n, int out_fd,
 		hosts[i].cpu_base = (unsigned int)cpus;
 		hosts[i].has_cpus = false;
 		hosts[i].cpu_max = 0;
+		merge_stack_ids_follow(&hosts[i].stack_ids,
+				       i ? &hosts[i - 1].stack_ids : NULL);
 		ret = write_host(&o, &hosts[i], opt, problem);
 		if (hosts[i].has_cpus)
 			cpus = fxt_sat_add(cpus, (uint64_t)hosts[i].cpu_max + 1);

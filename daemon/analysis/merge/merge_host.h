@@ -15,6 +15,8 @@
  * - CPUs: host k's CPUs follow host k-1's.
  * - Providers: each input's provider ids are numbered anew, after the
  *   previous input's, in the order they come.
+ * - Stacks: each input's mapping, frame and stack ids follow the ids of
+ *   the inputs before it (merge_stacks.h).
  * - Time: ticks become nanoseconds (the output writes 1 tick = 1 ns) of
  *   the first input's trace clock, through REALTIME and the inputs' clock
  *   records (struct merge_clock_line).
@@ -31,6 +33,7 @@
 #include "fxt_reader.h"
 #include "fxt_saturate.h"
 #include "host_clock.h"
+#include "merge_stacks.h"
 
 #define MERGE_HOSTS_MAX ((unsigned int)FXT_MERGE_INPUTS_MAX)
 #define MERGE_PID_BITS FXT_MERGE_PID_BITS
@@ -90,6 +93,7 @@ struct merge_host {
 	/* providers, sorted by input id, numbered as they come */
 	struct merge_provider *providers;
 	size_t nproviders;
+	struct merge_stack_ids stack_ids;
 	struct merge_host_stats stats;
 };
 

@@ -58,6 +58,8 @@ static int write_host(struct merge_out *o, struct merge_host *h,
 		if (ret)
 			ret = record_failed(o, &in, &rec, ret);
 	}
+	if (!ret)
+		ret = merge_out_end_host(o);
 	s = fxt_reader_stats(in.reader);
 	h->stats.nonconforming = s->nonconforming;
 	h->stats.unknown_skipped = s->unknown_skipped;

@@ -52,7 +52,12 @@ struct merge_host_stats {
 	uint64_t nonconforming;		/* copied as they are */
 	uint64_t unknown_skipped;	/* records the reader did not know */
 	uint64_t wide_koids;		/* koids past the 32-bit namespace */
-	uint64_t blobs_dropped;		/* Perfetto blobs of another clock */
+	/* Perfetto blobs (merge_perfetto.h) */
+	uint64_t perfetto_blobs;	/* of the input */
+	uint64_t perfetto_blobs_out;	/* written, rewritten */
+	uint64_t perfetto_packets;	/* rewritten */
+	uint64_t perfetto_packets_dropped; /* do not parse, or cut */
+	uint64_t perfetto_blobs_dropped; /* after the framing was lost */
 };
 
 /* An input's provider id and the id it has in the output. */

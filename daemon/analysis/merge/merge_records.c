@@ -425,6 +425,7 @@ int merge_out_begin_host(struct merge_out *o, struct merge_host *h)
 
 	if (ret)
 		return ret;
+	merge_perfetto_begin(&o->perfetto, h);
 	return fxt_write_provider_info(&o->w, id, h->name, strlen(h->name)) ?:
 	       fxt_write_provider_section(&o->w, id) ?:
 	       fxt_write_init(&o->w, NS_PER_SECOND);
@@ -446,11 +447,10 @@ int merge_out_record(struct merge_out *o, struct merge_host *h,
 	case FXT_RECORD_STRING:
 		return fxt_write_raw(&o->w, rec->words, bytes);
 	case FXT_RECORD_BLOB:
-		/* Perfetto packets of another clock and pid space: left out */
-		if (h->index && rec->blob.blob_type == FXT_BLOB_PERFETTO) {
-			h->stats.blobs_dropped++;
-			return 0;
-		}
+		if (rec->blob.blob_type == FXT_BLOB_PERFETTO)
+			return merge_perfetto_take(&o->perfetto, &o->w,
+						   rec->blob.payload,
+						   rec->blob.payload_len);
 		return write_blob(o, h, rec);
 	case FXT_RECORD_KERNEL_OBJECT:
 		if (rec->kernel_object.obj_type == FXT_ZX_OBJ_PROCESS)
@@ -461,8 +461,14 @@ int merge_out_record(struct merge_out *o, struct merge_host *h,
 	}
 }
 
+int merge_out_end_host(struct merge_out *o)
+{
+	return merge_perfetto_end(&o->perfetto, &o->w);
+}
+
 void merge_out_release(struct merge_out *o)
 {
+	merge_perfetto_release(&o->perfetto);
 	fxt_writer_release(&o->w);
 	free(o->scratch);
 	o->scratch = NULL;

@@ -79,7 +79,7 @@ def read(path):
         assert f == 1, f'Trace field {f}'
         packets += 1
         p = {k: v for k, v in fields(packet)}
-        seqs.add(p.get(10))
+        seqs.add(p.get(10, 0))
         task = p.get(66)
         if 135 in p:
             task = dict(fields(p[135])).get(1)

@@ -446,6 +446,8 @@ static void test_stream_hostile(void **state)
 	(void)state;
 	fxt_writer_init(&w);
 	merge_perfetto_begin(&p, &h);
+	/* an empty blob: nothing, no error */
+	assert_int_equal(merge_perfetto_take(&p, &w, NULL, 0), 0);
 	assert_int_equal(
 		merge_perfetto_take(&p, &w, bad_packet, sizeof(bad_packet)), 0);
 	assert_int_equal(merge_perfetto_take(&p, &w, good_packet,
@@ -460,7 +462,7 @@ static void test_stream_hostile(void **state)
 	got = blob_payload(fxt_writer_data(&w), &len);
 	assert_int_equal(len, sizeof(good_packet));
 	assert_memory_equal(got, good_packet, sizeof(good_packet));
-	assert_int_equal(h.stats.perfetto_blobs, 4);
+	assert_int_equal(h.stats.perfetto_blobs, 5);
 	assert_int_equal(h.stats.perfetto_packets, 1);
 	assert_int_equal(h.stats.perfetto_packets_dropped, 1);
 	assert_int_equal(h.stats.perfetto_blobs_dropped, 2);

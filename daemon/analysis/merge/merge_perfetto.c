@@ -36,8 +36,10 @@ static uint8_t *room(struct merge_bytes *o, size_t n)
 
 static int put(struct merge_bytes *o, const void *data, size_t n)
 {
-	uint8_t *b = room(o, n);
+	uint8_t *b = n ? room(o, n) : NULL;
 
+	if (!n) /* an empty blob: nothing to keep */
+		return 0;
 	if (!b)
 		return -ENOMEM;
 	memcpy(b, data, n);
@@ -212,7 +214,8 @@ static int emit(struct merge_perfetto *p, struct fxt_writer *w, bool last)
 		at += n;
 	}
 	/* one move for all the blobs: a large packet is not moved again */
-	memmove(p->out.b, p->out.b + at, p->out.len - at);
+	if (at)
+		memmove(p->out.b, p->out.b + at, p->out.len - at);
 	p->out.len -= at;
 	return ret;
 }
@@ -271,7 +274,8 @@ int merge_perfetto_take(struct merge_perfetto *p, struct fxt_writer *w,
 	while (at < p->in.len &&
 	       (ret = take_packet(p, p->in.b + at, p->in.len - at)) > 0)
 		at += (size_t)ret;
-	memmove(p->in.b, p->in.b + at, p->in.len - at);
+	if (at)
+		memmove(p->in.b, p->in.b + at, p->in.len - at);
 	p->in.len -= at;
 	if (ret == -EBADMSG) {
 		/* no packet boundary to find again: the rest is left out */

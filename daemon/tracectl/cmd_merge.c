@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fxt_merge.h"
+#include "merge_perfetto.h"
 #include "trace_id.h"
 #include "tracectl.h"
 #include "tracectl_input.h"
@@ -223,9 +224,16 @@ static void say_counts(const struct merge_host *h)
 	if (s->wide_koids)
 		fprintf(stderr, "tracectl merge: host %s: %" PRIu64 " koid(s) past the 32-bit pid range: kept apart in FXT, but Perfetto reads only their low 32 bits\n",
 			h->name, s->wide_koids);
-	if (s->blobs_dropped)
-		fprintf(stderr, "tracectl merge: host %s: %" PRIu64 " Perfetto blob(s) left out (their times and pids are not on the output's)\n",
-			h->name, s->blobs_dropped);
+	if (h->stack_ids.lost)
+		fprintf(stderr, "tracectl merge: host %s: %" PRIu64 " stack record(s) left out: their ids do not fit the output's 32 bits after the inputs before it\n",
+			h->name, h->stack_ids.lost);
+	if (s->perfetto_packets_dropped)
+		fprintf(stderr, "tracectl merge: host %s: %" PRIu64 " Perfetto packet(s) left out: they do not parse, or the input ends inside one\n",
+			h->name, s->perfetto_packets_dropped);
+	if (s->perfetto_blobs_dropped)
+		fprintf(stderr, "tracectl merge: host %s: %" PRIu64 " Perfetto blob(s) left out: the stream is not a Trace from there (not a packet, or one over %u bytes)\n",
+			h->name, s->perfetto_blobs_dropped,
+			MERGE_PERFETTO_PACKET_MAX);
 }
 
 /* The second pass into a->output: 0, or -1 after saying why. */

@@ -232,6 +232,41 @@ PY
 		"n2\.fxt: offset 0x[0-9a-f]+: CPU 36: past the 65536 CPUs" \
 		"$dir/n1.fxt" "$dir/n2.fxt"
 
+	# Perfetto blobs (merge_perfetto.h): a packet whose field is a group
+	# (no wire type of theirs) is left out, the next one kept; then a
+	# field other than a packet: the stream's rest is left out, counted.
+	python3 - "$dir/b.fxt" "$dir/pf.fxt" <<'PY'
+import struct, sys
+def blob(payload):
+    words = 2 + (len(payload) + 7) // 8
+    h = 5 | words << 4 | 0x8008 << 16 | len(payload) << 32 | 3 << 48
+    return (struct.pack("<Q", h) + b"perfetto" + payload +
+            bytes(-len(payload) % 8))
+data = open(sys.argv[1], "rb").read()
+data += blob(b"\x0a\x02\x0b\x00")   # a group: does not parse
+data += blob(b"\x0a\x02\x68\x02")   # sequence flags 2: kept
+data += blob(b"\x12\x00")             # Trace field 2: not a packet
+data += blob(b"\x0a\x02\x68\x02")   # left out with the rest
+open(sys.argv[2], "wb").write(data)
+PY
+	merge_ok "hostile Perfetto blobs" "$dir/a.fxt" "$dir/pf.fxt"
+	expect_line "hostile Perfetto packet" \
+		"host .*: 1 Perfetto packet\(s\) left out: they do not parse"
+	expect_line "hostile Perfetto stream" \
+		"host .*: 2 Perfetto blob\(s\) left out: the stream is not a Trace"
+	[ "$(python3 - "$dir/out.fxt" <<'PY'
+import struct, sys
+data, off, n = open(sys.argv[1], "rb").read(), 0, 0
+while off < len(data):
+    h = struct.unpack_from("<Q", data, off)[0]
+    if h & 0xf == 5 and (h >> 48) & 0xff == 3:
+        n += 1
+        assert data[off + 16:off + 20] == b"\x0a\x02\x68\x02"
+    off += ((h >> 4) & (0xffffffff if h & 0xf == 15 else 0xfff)) * 8
+print(n)
+PY
+)" = 1 ] || fail "hostile Perfetto blobs: not the one good packet out"
+
 	# The archive readers' hostile archives: merged within bounds.
 	hostile=$(dirname "$0")/../common/hostile_fxt.py
 	for kind in switch-at-max tick-overflow "string-pages 4 20000" \

@@ -58,6 +58,8 @@ static int write_host(struct merge_out *o, struct merge_host *h,
 		if (ret)
 			ret = record_failed(o, &in, &rec, ret);
 	}
+	if (!ret)
+		ret = merge_out_end_host(o);
 	s = fxt_reader_stats(in.reader);
 	h->stats.nonconforming = s->nonconforming;
 	h->stats.unknown_skipped = s->unknown_skipped;
@@ -83,6 +85,8 @@ int fxt_merge_write(struct merge_host *hosts, size_t n, int out_fd,
 		hosts[i].cpu_base = (unsigned int)cpus;
 		hosts[i].has_cpus = false;
 		hosts[i].cpu_max = 0;
+		merge_stack_ids_follow(&hosts[i].stack_ids,
+				       i ? &hosts[i - 1].stack_ids : NULL);
 		ret = write_host(&o, &hosts[i], opt, problem);
 		if (hosts[i].has_cpus)
 			cpus = fxt_sat_add(cpus, (uint64_t)hosts[i].cpu_max + 1);

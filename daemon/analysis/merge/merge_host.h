@@ -15,6 +15,8 @@
  * - CPUs: host k's CPUs follow host k-1's.
  * - Providers: each input's provider ids are numbered anew, after the
  *   previous input's, in the order they come.
+ * - Stacks: each input's mapping, frame and stack ids follow the ids of
+ *   the inputs before it (merge_stacks.h).
  * - Time: ticks become nanoseconds (the output writes 1 tick = 1 ns) of
  *   the first input's trace clock, through REALTIME and the inputs' clock
  *   records (struct merge_clock_line).
@@ -31,6 +33,7 @@
 #include "fxt_reader.h"
 #include "fxt_saturate.h"
 #include "host_clock.h"
+#include "merge_stacks.h"
 
 #define MERGE_HOSTS_MAX ((unsigned int)FXT_MERGE_INPUTS_MAX)
 #define MERGE_PID_BITS FXT_MERGE_PID_BITS
@@ -49,7 +52,12 @@ struct merge_host_stats {
 	uint64_t nonconforming;		/* copied as they are */
 	uint64_t unknown_skipped;	/* records the reader did not know */
 	uint64_t wide_koids;		/* koids past the 32-bit namespace */
-	uint64_t blobs_dropped;		/* Perfetto blobs of another clock */
+	/* Perfetto blobs (merge_perfetto.h) */
+	uint64_t perfetto_blobs;	/* of the input */
+	uint64_t perfetto_blobs_out;	/* written, rewritten */
+	uint64_t perfetto_packets;	/* rewritten */
+	uint64_t perfetto_packets_dropped; /* do not parse, or cut */
+	uint64_t perfetto_blobs_dropped; /* after the framing was lost */
 };
 
 /* An input's provider id and the id it has in the output. */
@@ -90,6 +98,7 @@ struct merge_host {
 	/* providers, sorted by input id, numbered as they come */
 	struct merge_provider *providers;
 	size_t nproviders;
+	struct merge_stack_ids stack_ids;
 	struct merge_host_stats stats;
 };
 

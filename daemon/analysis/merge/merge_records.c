@@ -12,16 +12,21 @@
 
 #include "fxt_saturate.h"
 #include "merge_records.h"
+#include "stack_tables.h"
 
 #define NS_PER_SECOND 1000000000ull
 /* A prefixed process name stays short: the rest of its record fits. */
 #define MERGE_PROCESS_NAME_MAX 1024u
 
-/* A record position: an index into w[0..n), 0 once it ran past. */
+/*
+ * A record position: an index into w[0..n), 0 once it ran past; leave_out
+ * when the record has no place in the output (a stack id past 32 bits).
+ */
 struct cursor {
 	uint64_t *w;
 	uint64_t n;
 	uint64_t i;
+	bool leave_out;
 };
 
 static bool cursor_ok(const struct cursor *c, uint64_t words)
@@ -151,9 +156,38 @@ static int map_sched(struct cursor *c, struct merge_host *h,
 	}
 }
 
+/*
+ * A sample's "stack" argument (args at c: checked by map_args already)
+ * into the output's id space; the sample is left out when it has none.
+ */
+static void map_stack_arg(struct cursor *c, struct merge_host *h,
+			  const struct fxt_record *rec)
+{
+	unsigned int i;
+	uint32_t id;
+
+	for (i = 0; i < rec->nargs && i < FXT_MAX_ARGS && c->i; i++) {
+		uint64_t a = c->w[c->i], size = FXT_GET(a, FXT_ARG_SIZE);
+
+		if (fxt_str_is(rec->args[i].name, "stack") &&
+		    FXT_GET(a, FXT_ARG_TYPE) == FXT_ARG_UINT64 &&
+		    cursor_ok(c, size) && size >= 2) {
+			if (merge_stack_id(&h->stack_ids, MERGE_STACK_STACKS,
+					   c->w[c->i + size - 1], &id))
+				c->w[c->i + size - 1] = id;
+			else
+				c->leave_out = true;
+			return;
+		}
+		skip(c, size);
+	}
+}
+
 static void map_large_blob(struct cursor *c, struct merge_host *h,
 			   const struct fxt_record *rec)
 {
+	struct cursor args;
+	bool offcpu;
 	uint64_t f;
 
 	if (!rec->large_blob.has_metadata || !cursor_ok(c, 1))
@@ -164,7 +198,10 @@ static void map_large_blob(struct cursor *c, struct merge_host *h,
 	skip_string(c, FXT_GET(f, FXT_LBLOB_NAME));
 	map_time(c, h, rec);
 	map_thread(c, h, FXT_GET(f, FXT_LBLOB_THREAD));
+	args = *c;
 	map_args(c, h, (unsigned int)FXT_GET(f, FXT_LBLOB_NARGS));
+	if (c->i && stack_tables_is_sample(rec, &offcpu))
+		map_stack_arg(&args, h, rec);
 }
 
 static void map_userspace_object(struct cursor *c, struct merge_host *h)
@@ -225,24 +262,37 @@ static int map_words(struct cursor *c, struct merge_host *h,
 	return c->i ? 0 : -EBADMSG;
 }
 
+/* Room for words in o->scratch: 0 or -ENOMEM. */
+static int scratch_room(struct merge_out *o, uint64_t words)
+{
+	uint64_t *s;
+
+	if (words <= o->scratch_words)
+		return 0;
+	s = realloc(o->scratch, words * FXT_WORD_BYTES);
+	if (!s)
+		return -ENOMEM;
+	o->scratch = s;
+	o->scratch_words = words;
+	return 0;
+}
+
 static int copy_mapped(struct merge_out *o, struct merge_host *h,
 		       const struct fxt_record *rec)
 {
 	struct cursor c = { .n = rec->size_words, .i = 1 };
 	size_t bytes = rec->size_words * FXT_WORD_BYTES;
-	int ret;
+	int ret = scratch_room(o, rec->size_words);
 
-	if (rec->size_words > o->scratch_words) {
-		uint64_t *s = realloc(o->scratch, bytes);
-
-		if (!s)
-			return -ENOMEM;
-		o->scratch = s;
-		o->scratch_words = rec->size_words;
-	}
+	if (ret)
+		return ret;
 	c.w = o->scratch;
 	memcpy(c.w, rec->words, bytes);
 	ret = map_words(&c, h, rec);
+	if (!ret && c.leave_out) {
+		h->stack_ids.lost++;
+		return 0;
+	}
 	return ret ? ret : fxt_write_raw(&o->w, c.w, bytes);
 }
 
@@ -335,14 +385,8 @@ static int write_process(struct merge_out *o, struct merge_host *h,
 		       rec->kernel_object.name);
 	words = 2 + fxt_words((uint32_t)len);
 	c.n = words + args_words;
-	if (c.n > o->scratch_words) {
-		uint64_t *s = realloc(o->scratch, c.n * FXT_WORD_BYTES);
-
-		if (!s)
-			return -ENOMEM;
-		o->scratch = s;
-		o->scratch_words = c.n;
-	}
+	if (scratch_room(o, c.n))
+		return -ENOMEM;
 	c.w = o->scratch;
 	c.w[0] = fxt_object_header(FXT_RECORD_KERNEL_OBJECT, (uint32_t)c.n,
 				   FXT_ZX_OBJ_PROCESS,
@@ -359,6 +403,21 @@ static int write_process(struct merge_out *o, struct merge_host *h,
 	return fxt_write_raw(&o->w, c.w, c.n * FXT_WORD_BYTES);
 }
 
+/* A stack table's ids moved (merge_stacks.h); other blobs as they are. */
+static int write_blob(struct merge_out *o, struct merge_host *h,
+		      const struct fxt_record *rec)
+{
+	size_t words;
+
+	if (scratch_room(o, rec->size_words))
+		return -ENOMEM;
+	words = merge_stack_table(&h->stack_ids, rec, o->scratch);
+	if (!words)
+		return fxt_write_raw(&o->w, rec->words,
+				     rec->size_words * FXT_WORD_BYTES);
+	return fxt_write_raw(&o->w, o->scratch, words * FXT_WORD_BYTES);
+}
+
 int merge_out_begin_host(struct merge_out *o, struct merge_host *h)
 {
 	uint32_t id;
@@ -366,6 +425,7 @@ int merge_out_begin_host(struct merge_out *o, struct merge_host *h)
 
 	if (ret)
 		return ret;
+	merge_perfetto_begin(&o->perfetto, h);
 	return fxt_write_provider_info(&o->w, id, h->name, strlen(h->name)) ?:
 	       fxt_write_provider_section(&o->w, id) ?:
 	       fxt_write_init(&o->w, NS_PER_SECOND);
@@ -387,12 +447,11 @@ int merge_out_record(struct merge_out *o, struct merge_host *h,
 	case FXT_RECORD_STRING:
 		return fxt_write_raw(&o->w, rec->words, bytes);
 	case FXT_RECORD_BLOB:
-		/* Perfetto packets of another clock and pid space: left out */
-		if (h->index && rec->blob.blob_type == FXT_BLOB_PERFETTO) {
-			h->stats.blobs_dropped++;
-			return 0;
-		}
-		return fxt_write_raw(&o->w, rec->words, bytes);
+		if (rec->blob.blob_type == FXT_BLOB_PERFETTO)
+			return merge_perfetto_take(&o->perfetto, &o->w,
+						   rec->blob.payload,
+						   rec->blob.payload_len);
+		return write_blob(o, h, rec);
 	case FXT_RECORD_KERNEL_OBJECT:
 		if (rec->kernel_object.obj_type == FXT_ZX_OBJ_PROCESS)
 			return write_process(o, h, rec);
@@ -402,8 +461,14 @@ int merge_out_record(struct merge_out *o, struct merge_host *h,
 	}
 }
 
+int merge_out_end_host(struct merge_out *o)
+{
+	return merge_perfetto_end(&o->perfetto, &o->w);
+}
+
 void merge_out_release(struct merge_out *o)
 {
+	merge_perfetto_release(&o->perfetto);
 	fxt_writer_release(&o->w);
 	free(o->scratch);
 	o->scratch = NULL;

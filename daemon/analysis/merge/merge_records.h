@@ -16,6 +16,7 @@
 #include "fxt_reader.h"
 #include "fxt_writer.h"
 #include "merge_host.h"
+#include "merge_perfetto.h"
 
 struct merge_out {
 	struct fxt_writer w;
@@ -23,6 +24,7 @@ struct merge_out {
 	uint64_t scratch_words;
 	uint32_t next_provider;	/* the output's next provider id, from 1 */
 	uint32_t mark_provider; /* its own section's (merge_mark.h) */
+	struct merge_perfetto perfetto; /* the input's Perfetto stream */
 };
 
 /*
@@ -38,6 +40,8 @@ int merge_out_begin_host(struct merge_out *o, struct merge_host *h);
  */
 int merge_out_record(struct merge_out *o, struct merge_host *h,
 		     const struct fxt_record *rec);
+/* After an input's last record: the rest of its Perfetto stream. */
+int merge_out_end_host(struct merge_out *o);
 void merge_out_release(struct merge_out *o);
 
 #endif /* FXT_MERGE_RECORDS_H */

@@ -364,6 +364,7 @@ static take_entry_fn table_of(const struct fxt_str *name)
 bool stack_tables_take(struct stack_tables *t, const struct fxt_record *rec)
 {
 	take_entry_fn take;
+	bool offcpu;
 
 	if (rec->type == FXT_RECORD_BLOB && rec->blob.blob_type == 1) {
 		take = table_of(&rec->blob.name);
@@ -372,19 +373,23 @@ bool stack_tables_take(struct stack_tables *t, const struct fxt_record *rec)
 		take_table(t, rec, take);
 		return true;
 	}
+	if (!stack_tables_is_sample(rec, &offcpu))
+		return false;
+	take_sample(t, rec, offcpu);
+	return true;
+}
+
+bool stack_tables_is_sample(const struct fxt_record *rec, bool *offcpu)
+{
 	if (rec->type != FXT_RECORD_LARGE ||
 	    rec->large_blob.large_type != FXT_LARGE_BLOB ||
 	    !rec->large_blob.has_metadata)
 		return false;
-	if (fxt_str_is(rec->large_blob.category, "kernel:sample") &&
-	    fxt_str_is(rec->large_blob.name, "cpu_sample"))
-		take_sample(t, rec, false);
-	else if (fxt_str_is(rec->large_blob.category, "kernel:offcpu") &&
-		 fxt_str_is(rec->large_blob.name, "offcpu"))
-		take_sample(t, rec, true);
-	else
-		return false;
-	return true;
+	*offcpu = fxt_str_is(rec->large_blob.category, "kernel:offcpu") &&
+		  fxt_str_is(rec->large_blob.name, "offcpu");
+	return *offcpu || (fxt_str_is(rec->large_blob.category,
+				      "kernel:sample") &&
+			   fxt_str_is(rec->large_blob.name, "cpu_sample"));
 }
 
 int stack_tables_finish(struct stack_tables *t)

@@ -112,6 +112,8 @@ void stack_tables_free(struct stack_tables *t);
  * for every other record). Out of memory leaves t->err set.
  */
 bool stack_tables_take(struct stack_tables *t, const struct fxt_record *rec);
+/* Whether rec is a sample record, and *offcpu whether kernel:offcpu's. */
+bool stack_tables_is_sample(const struct fxt_record *rec, bool *offcpu);
 
 /* After the last record: symbols applied to their frames. 0 or -ENOMEM. */
 int stack_tables_finish(struct stack_tables *t);

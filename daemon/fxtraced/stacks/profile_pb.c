@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fxt/perfetto.h>
+
 #include "profile_pb.h"
 
 void pb_init(struct pb *b)
@@ -42,27 +44,23 @@ static uint8_t *pb_room(struct pb *b, size_t n)
 
 void pb_varint(struct pb *b, uint64_t v)
 {
-	uint8_t tmp[10];
-	size_t n = 0;
+	uint8_t tmp[FXT_PB_VARINT_MAX];
+	size_t n = fxt_pb_put_varint(tmp, v);
 	uint8_t *p;
 
-	do {
-		tmp[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
 	p = pb_room(b, n);
 	if (p)
 		memcpy(p, tmp, n);
 }
 
-static void pb_tag(struct pb *b, uint32_t field, enum pb_wire wire)
+static void pb_tag(struct pb *b, uint32_t field, enum fxt_pb_wire wire)
 {
 	pb_varint(b, (uint64_t)field << 3 | wire);
 }
 
 void pb_uint(struct pb *b, uint32_t field, uint64_t v)
 {
-	pb_tag(b, field, PB_VARINT);
+	pb_tag(b, field, FXT_PB_VARINT);
 	pb_varint(b, v);
 }
 
@@ -70,7 +68,7 @@ void pb_bytes(struct pb *b, uint32_t field, const void *data, size_t len)
 {
 	uint8_t *p;
 
-	pb_tag(b, field, PB_LEN);
+	pb_tag(b, field, FXT_PB_LEN);
 	pb_varint(b, len);
 	p = pb_room(b, len);
 	if (p && len)
@@ -88,30 +86,25 @@ void pb_begin(struct pb *b, uint32_t field)
 		b->err = b->err ? b->err : -E2BIG;
 		return;
 	}
-	pb_tag(b, field, PB_LEN);
-	if (!pb_room(b, 4))
+	pb_tag(b, field, FXT_PB_LEN);
+	if (!pb_room(b, FXT_PB_LEN4_BYTES))
 		return;
-	b->open[b->depth++] = b->len - 4;
+	b->open[b->depth++] = b->len - FXT_PB_LEN4_BYTES;
 }
 
 void pb_end(struct pb *b)
 {
 	size_t at, n;
-	uint8_t *p;
 
 	if (b->err || !b->depth)
 		return;
 	at = b->open[--b->depth];
-	n = b->len - at - 4;
+	n = b->len - at - FXT_PB_LEN4_BYTES;
 	if (n > PB_NESTED_MAX) {
 		b->err = -E2BIG;
 		return;
 	}
-	p = b->buf + at;
-	p[0] = (uint8_t)(0x80 | (n & 0x7f));
-	p[1] = (uint8_t)(0x80 | ((n >> 7) & 0x7f));
-	p[2] = (uint8_t)(0x80 | ((n >> 14) & 0x7f));
-	p[3] = (uint8_t)((n >> 21) & 0x7f);
+	fxt_pb_put_len4(b->buf + at, (uint32_t)n);
 }
 
 void pb_consume(struct pb *b, size_t n)

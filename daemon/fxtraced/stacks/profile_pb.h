@@ -11,16 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <fxt/perfetto.h>
+
 #define PB_DEPTH_MAX 8u
 /* A nested message holds at most this many bytes (4 varint bytes). */
-#define PB_NESTED_MAX ((1u << 28) - 1)
-
-enum pb_wire {
-	PB_VARINT = 0,
-	PB_FIXED64 = 1,
-	PB_LEN = 2,
-	PB_FIXED32 = 5,
-};
+#define PB_NESTED_MAX FXT_PB_LEN4_MAX
 
 struct pb {
 	uint8_t *buf;

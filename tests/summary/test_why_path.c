@@ -6,7 +6,8 @@
  * and a self-wakeup end the chain; times at 2^64-1 and a history with
  * no record of the thread end in bounded time, every node's children
  * adding up to it; interrupts and memory stalls taken out of the time
- * on a CPU, nested ones once.
+ * on a CPU, nested ones once; a flow's slice on another thread explains
+ * what no record does.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -34,6 +35,7 @@ static void ev(uint64_t ts, uint64_t tid, enum why_event_kind kind,
 	ws.ev = realloc(ws.ev, (ws.n + 1) * sizeof(e));
 	assert_non_null(ws.ev);
 	ws.ev[ws.n++] = e;
+	ws.records++;
 }
 
 static void sw(uint64_t ts, uint32_t cpu, uint64_t out, uint8_t state,
@@ -201,12 +203,60 @@ static void test_overlays(void **state)
 	why_sched_free(&ws);
 }
 
+static void flow(uint64_t id, uint64_t ts, uint64_t tid, uint8_t phase)
+{
+	struct why_flow f = { id, ts, tid, phase };
+
+	ws.flows = realloc(ws.flows, (ws.nflows + 1) * sizeof(f));
+	assert_non_null(ws.flows);
+	ws.flows[ws.nflows++] = f;
+}
+
+static void slice(uint64_t tid, uint64_t a, uint64_t b)
+{
+	struct why_overlay o = { tid, a, b, NULL, WHY_OV_SLICE };
+
+	ws.slices = realloc(ws.slices, (ws.nslices + 1) * sizeof(o));
+	assert_non_null(ws.slices);
+	ws.slices[ws.nslices++] = o;
+}
+
+/*
+ * No scheduling record (kernel:sched off, two hosts merged): R's
+ * request 0-100 sends flow 7 at 5 to W's slice 15-80 (inside W's outer
+ * 10-90); a flow from R back to R is no edge. The interval: unknown
+ * 0-15 and 80-100, W's slice 15-80, where W's own time is unknown.
+ */
+static void test_flows(void **state)
+{
+	const struct why_node *f;
+	struct why_tree t;
+
+	(void)state;
+	reset();
+	slice(W, 10, 90);
+	slice(W, 15, 80);
+	flow(7, 5, R, FXT_EVENT_FLOW_BEGIN);
+	flow(7, 20, W, FXT_EVENT_FLOW_END);
+	flow(8, 30, R, FXT_EVENT_FLOW_BEGIN);
+	flow(8, 40, R, FXT_EVENT_FLOW_END);
+	build(&t, R, 0, 100);
+	check_sums(&t);
+	f = find(&t, 0, WHY_FLOW, W);
+	assert_int_equal(f->ns, 65);
+	assert_int_equal(find(&t, id(&t, f), WHY_UNKNOWN, W)->ns, 65);
+	assert_int_equal(find(&t, 0, WHY_UNKNOWN, R)->ns, 35);
+	why_tree_free(&t);
+	why_sched_free(&ws);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_chain),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_overlays),
+		cmocka_unit_test(test_flows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -466,6 +466,8 @@ static bool flow_split(struct walk *w, uint32_t parent, const struct piece *p)
 	uint64_t cur = p->start_ns, from;
 	uint32_t node;
 
+	if (!n)
+		return false;
 	for (i = 0; i < n; i++) {
 		if (e[i].end_ns <= cur)
 			continue;
@@ -486,7 +488,7 @@ static bool flow_split(struct walk *w, uint32_t parent, const struct piece *p)
 	rest.start_ns = cur;
 	rest.end_ns = p->end_ns;
 	put_plain(w, parent, &rest);
-	return n > 0;
+	return true;
 }
 
 static void put_piece(struct walk *w, uint32_t parent, const struct piece *p)

@@ -34,12 +34,14 @@ enum {
 	OPT_TO,
 	OPT_DEPTH,
 	OPT_ANNOTATE,
+	OPT_CATEGORY,
 };
 
 struct why_args {
 	struct tracectl_input_args in;
 	bool json;
 	const char *slice;
+	const char *category;	/* --category CAT */
 	uint64_t tid, from_ns, to_ns;
 	bool from_set, to_set;
 	uint64_t top, depth;
@@ -64,6 +66,8 @@ static void usage(FILE *out)
 		"\n"
 		"Options:\n"
 		"      --slice NAME   the slice to explain\n"
+		"      --category CAT only slices of this category (alone: any\n"
+		"                     slice of it)\n"
 		"      --thread TID   a thread, with --from and --to\n"
 		"      --from NS, --to NS  its time range, in ns\n"
 		"  -n, --top N        the N slowest instances (default %u)\n"
@@ -130,6 +134,12 @@ static int why_option(void *ctx, int opt, const char *arg)
 	case OPT_ANNOTATE:
 		a->annotate = arg;
 		return 0;
+	case OPT_CATEGORY:
+		a->category = arg;
+		if (*arg)
+			return 0;
+		fprintf(stderr, "tracectl why: --category takes a category\n");
+		return -1;
 	default:
 		return number("--top", arg, SLICE_WATCH_MAX, &a->top);
 	}
@@ -143,6 +153,7 @@ static const struct option longopts[] = {
 	{ "to", required_argument, NULL, OPT_TO },
 	{ "depth", required_argument, NULL, OPT_DEPTH },
 	{ "annotate", required_argument, NULL, OPT_ANNOTATE },
+	{ "category", required_argument, NULL, OPT_CATEGORY },
 	{ "top", required_argument, NULL, 'n' },
 	TRACECTL_INPUT_LONGOPTS,
 	{ 0 },
@@ -155,9 +166,10 @@ static const struct tracectl_input_command command = {
 /* One of --slice and --thread with its range: 0, or -1 after saying. */
 static int check_args(const struct why_args *a)
 {
-	if (!!a->slice == !!a->tid) {
-		fprintf(stderr, "tracectl why: give --slice NAME, or --thread "
-				"TID with --from and --to (see --help)\n");
+	if ((a->slice || a->category) == !!a->tid) {
+		fprintf(stderr, "tracectl why: give --slice NAME (or --category "
+				"CAT), or --thread TID with --from and --to "
+				"(see --help)\n");
 		return -1;
 	}
 	if (a->tid && (!a->from_set || !a->to_set || a->to_ns <= a->from_ns)) {
@@ -223,37 +235,38 @@ static size_t intervals(const struct why_args *a, const struct trace_summary *s,
 {
 	size_t i;
 
-	if (!a->slice)
+	if (a->tid)
 		why_run_add(wr, a->tid, a->from_ns, a->to_ns, NULL);
-	for (i = 0; a->slice && i < s->watch.n; i++)
+	for (i = 0; !a->tid && i < s->watch.n; i++)
 		why_run_add(wr, s->watch.slices[i].tid,
 			    s->watch.slices[i].start_ns,
-			    s->watch.slices[i].end_ns, a->slice);
+			    s->watch.slices[i].end_ns, s->watch.slices[i].name);
 	return wr->n;
 }
 
 static int explain_all(const struct why_args *a, struct tracectl_input *in,
 		       const struct trace_summary *s)
 {
+	const char *what = a->slice ? a->slice : a->category;
 	struct why_run wr;
-	int err = why_run_init(&wr, s, a->slice ? s->watch.n : 1);
+	int err = why_run_init(&wr, s, a->tid ? 1 : s->watch.n);
 
 	if (!err && !intervals(a, s, &wr)) {
-		tracectl_input_note(in, "no slice called '%s' ended in it; "
+		tracectl_input_note(in, "no slice %s '%s' ended in it; "
 					"tracectl summary lists the slices",
-				    a->slice);
+				    a->slice ? "called" : "of category", what);
 		err = -ENOENT;
 	}
 	if (!err) {
 		err = why_run_build(&wr, in->fd, (unsigned int)a->depth,
-				    a->slice != NULL);
+				    !a->tid);
 		if (err == -ESPIPE)
 			tracectl_input_note(in, "why reads its input twice: "
 						"give it a file, not a pipe");
 		else if (err && err != -ENOMEM)
 			tracectl_input_failed(in, err);
 	}
-	wr.report.slice = a->slice;
+	wr.report.slice = a->tid ? NULL : what;
 	wr.report.slices_seen = s->watch.seen;
 	if (!err)
 		err = write_out(a, &wr.report);
@@ -284,6 +297,7 @@ int cmd_why(int argc, char **argv)
 		return TRACECTL_EXIT_FAIL;
 	sopt.process = a.in.process;
 	sopt.slice_name = a.slice;
+	sopt.slice_category = a.category;
 	sopt.slice_top = a.top ? a.top : WHY_TOP_DEFAULT;
 	ret = tracectl_summary_read(&in, &s, &sopt);
 	if (!ret)

@@ -56,6 +56,11 @@ cmp -n "$(stat -c %s "$T/full.fxt")" "$T/full.fxt" "$T/ann.fxt" ||
 	fail "the annotated archive does not start with the archive"
 grep -q "running: C (.*crunch" "$T/why.txt" || fail "C running crunch not shown"
 
+# --category alone: the slowest slice of the category, named.
+"$TRACECTL" why --category app --top 1 --json "$T/full.fxt" |
+	jq -e '.instances[0].slice == "request"' >/dev/null ||
+	fail "why --category app"
+
 # Usage: no slice or thread is exit 2; a slice that is not there, 1.
 rc=0
 "$TRACECTL" why "$T/full.fxt" 2>/dev/null || rc=$?

@@ -271,7 +271,8 @@ static int end_slice(struct trace_summary *s, struct summary_thread *t,
 
 	err = slice_nesting_end(&t->nest, &s->budget, slice, s->nslices,
 				start_ns, end_ns, &in);
-	slice_watch_offer(&s->watch, e->name, e->name_len, t->tid, t->pid,
+	slice_watch_offer(&s->watch, e->category, e->category_len, e->name,
+			  e->name_len, t->tid, t->pid,
 			  start_ns, end_ns);
 	e->count++;
 	e->nested += in.same_n;
@@ -612,7 +613,7 @@ int trace_summary_init(struct trace_summary *s,
 		return -ENOMEM;
 	stack_tables_init(&s->stacks);
 	return slice_watch_init(&s->watch, s->opt.slice_name,
-				s->opt.slice_top);
+				s->opt.slice_category, s->opt.slice_top);
 }
 
 void trace_summary_done(struct trace_summary *s)

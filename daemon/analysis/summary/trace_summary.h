@@ -106,6 +106,8 @@ struct trace_summary_options {
 	struct process_tree_options process;
 	/* Keep the slowest slices of this name (slice_watch.h); NULL: none */
 	const char *slice_name;
+	/* ... of this category (with or without a name); NULL: any */
+	const char *slice_category;
 	size_t slice_top;	/* how many; 0: SLICE_WATCH_DEFAULT */
 };
 

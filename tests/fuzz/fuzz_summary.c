@@ -4,7 +4,9 @@
  * summary must hold together (every thread's CPU time is some CPU's busy
  * time, percentiles are ordered and within the maximum), its JSON must be
  * strict JSON, and the report's data element must be strict JSON that no
- * input can end early (no "</" inside it).
+ * input can end early (no "</" inside it). Its why section (tracectl
+ * why over the slowest instance of each top slice, from a second pass)
+ * must add up: every node's children to the node.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CHECK_ABORTS
 #include "check.h"
@@ -24,8 +27,10 @@
 #include "report_html.h"
 #include "summary_json.h"
 #include "trace_summary.h"
+#include "why_run.h"
 
 static struct memfile out = { .fd = -1 };
+static struct memfile in = { .fd = -1 };
 
 
 static void check_json(const char *p, size_t len, const char *what)
@@ -77,6 +82,79 @@ static void check_report(void)
 	      "the page is cut");
 }
 
+static void check_tree(const struct why_tree *t)
+{
+	uint64_t sum;
+	uint32_t i, c;
+
+	CHECK(t->n && t->nodes[0].ns == t->end_ns - t->start_ns,
+	      "the tree's root is not the interval");
+	for (i = 0; i < t->n && !t->nodes_dropped; i++) {
+		if (t->nodes[i].first_child == WHY_NO_NODE)
+			continue;
+		sum = 0;
+		for (c = t->nodes[i].first_child; c != WHY_NO_NODE;
+		     c = t->nodes[c].next)
+			sum = fxt_sat_add(sum, t->nodes[c].ns);
+		CHECK(sum == t->nodes[i].ns || t->budget_hit,
+		      "a why node's children do not add up to it");
+	}
+}
+
+static void check_why_json(const struct why_report *r)
+{
+	struct text_out w;
+	size_t out_len;
+
+	memfile_rewind(&out);
+	CHECK(text_out_init(&w, out.fd, 1) == 0, "text_out_init");
+	CHECK(why_json_write(&w, r) == 0, "why_json_write");
+	CHECK(text_out_finish(&w) == 0, "writing why");
+	out_len = memfile_read(&out);
+	check_json(out.text, out_len, "why");
+}
+
+/* The input in a file the second pass can seek. */
+static int input_fd(const uint8_t *data, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	if (in.fd < 0)
+		memfile_open(&in, "fuzz_summary.in");
+	memfile_rewind(&in);
+	while (done < len) {
+		n = write(in.fd, data + done, len - done);
+		CHECK(n > 0, "writing the input");
+		done += (size_t)n;
+	}
+	return in.fd;
+}
+
+static void check_why(const struct trace_summary *s, const uint8_t *data,
+		      size_t len)
+{
+	const struct summary_slice **slices;
+	struct why_run wr;
+	size_t n, i;
+
+	slices = trace_summary_slices(s, &n);
+	CHECK(slices && !why_run_init(&wr, s, 3), "allocation");
+	for (i = 0; i < n && wr.n < 3; i++)
+		if (slices[i]->max_tid)
+			why_run_add(&wr, slices[i]->max_tid,
+				    slices[i]->max_start_ns,
+				    slices[i]->max_end_ns, slices[i]->name);
+	free(slices);
+	CHECK(why_run_build(&wr, input_fd(data, len), 0, true) == 0,
+	      "why_run_build");
+	for (i = 0; i < wr.n; i++)
+		check_tree(&wr.trees[i]);
+	wr.report.html_safe = true;
+	check_why_json(&wr.report);
+	why_run_free(&wr);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	struct fxt_reader_options ropt = {
@@ -109,6 +187,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	CHECK(report_html_write(out.fd, &s, r, "fuzz</script>", NULL) == 0,
 	      "report_html_write");
 	check_report();
+	check_why(&s, data, len);
 
 	trace_summary_done(&s);
 	fxt_reader_close(r);

@@ -251,13 +251,12 @@ static int explain_all(const struct why_args *a, struct tracectl_input *in,
 	struct why_run wr;
 	int err = why_run_init(&wr, s, a->tid ? 1 : s->watch.n);
 
-	if (!err && !intervals(a, s, &wr)) {
+	/* Nothing to explain is an answer, as summary --slice gives it. */
+	if (!err && !intervals(a, s, &wr))
 		tracectl_input_note(in, "no slice %s '%s' ended in it; "
 					"tracectl summary lists the slices",
 				    a->slice ? "called" : "of category", what);
-		err = -ENOENT;
-	}
-	if (!err) {
+	if (!err && wr.n) {
 		err = why_run_build(&wr, in->fd, (unsigned int)a->depth,
 				    !a->tid);
 		if (err == -ESPIPE)

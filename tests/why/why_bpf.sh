@@ -61,12 +61,13 @@ grep -q "running: C (.*crunch" "$T/why.txt" || fail "C running crunch not shown"
 	jq -e '.instances[0].slice == "request"' >/dev/null ||
 	fail "why --category app"
 
-# Usage: no slice or thread is exit 2; a slice that is not there, 1.
+# Usage: no slice or thread is exit 2; a slice that is not there is
+# said, with no instance (as summary --slice).
 rc=0
 "$TRACECTL" why "$T/full.fxt" 2>/dev/null || rc=$?
 [ "$rc" -eq 2 ] || fail "why without --slice exited $rc"
-rc=0
-"$TRACECTL" why --slice nosuch "$T/full.fxt" 2>"$T/err" || rc=$?
-[ "$rc" -eq 1 ] && grep -q "no slice called 'nosuch'" "$T/err" ||
-	fail "a missing slice: exit $rc, $(cat "$T/err")"
+"$TRACECTL" why --slice nosuch --json "$T/full.fxt" 2>"$T/err" >"$T/none.json" &&
+	grep -q "no slice called 'nosuch'" "$T/err" &&
+	jq -e '.instances == []' "$T/none.json" >/dev/null ||
+	fail "a missing slice: $(cat "$T/err")"
 echo "why: ok"

@@ -235,8 +235,12 @@ static size_t intervals(const struct why_args *a, const struct trace_summary *s,
 {
 	size_t i;
 
-	if (a->tid)
-		why_run_add(wr, a->tid, a->from_ns, a->to_ns, NULL);
+	/* No record tells what happened outside the trace. */
+	if (a->tid && s->have_ts && a->from_ns < s->last_ns &&
+	    a->to_ns > s->first_ns)
+		why_run_add(wr, a->tid,
+			    a->from_ns > s->first_ns ? a->from_ns : s->first_ns,
+			    a->to_ns < s->last_ns ? a->to_ns : s->last_ns, NULL);
 	for (i = 0; !a->tid && i < s->watch.n; i++)
 		why_run_add(wr, s->watch.slices[i].tid,
 			    s->watch.slices[i].start_ns,
@@ -252,7 +256,10 @@ static int explain_all(const struct why_args *a, struct tracectl_input *in,
 	int err = why_run_init(&wr, s, a->tid ? 1 : s->watch.n);
 
 	/* Nothing to explain is an answer, as summary --slice gives it. */
-	if (!err && !intervals(a, s, &wr))
+	if (!err && !intervals(a, s, &wr) && a->tid)
+		tracectl_input_note(in, "the trace holds nothing from --from "
+					"to --to");
+	else if (!err && !wr.n)
 		tracectl_input_note(in, "no slice %s '%s' ended in it; "
 					"tracectl summary lists the slices",
 				    a->slice ? "called" : "of category", what);

@@ -309,6 +309,12 @@ static void put_missing(FILE *out, const struct why_report *r)
 			"left out: the intervals overlap too much to walk "
 			"them all.\n",
 			r->events_dropped);
+	if (r->overlays_lost || r->flows_lost)
+		fprintf(out,
+			"Left out: %" PRIu64 " interrupts, stalls or slices "
+			"(unpaired, nested too deep, past the limit), %" PRIu64
+			" flow events past the limit.\n",
+			r->overlays_lost, r->flows_lost);
 }
 
 void why_text_write(FILE *out, const struct why_report *r)
@@ -514,6 +520,10 @@ static void json_missing(struct text_out *o, const struct why_report *r)
 		text_put_str(o, first ? "\"kernel:mem\"" : ",\"kernel:mem\"");
 	text_put_str(o, "],\"events_dropped\":");
 	text_put_u64(o, r->events_dropped);
+	text_put_str(o, ",\"overlays_lost\":");
+	text_put_u64(o, r->overlays_lost);
+	text_put_str(o, ",\"flows_lost\":");
+	text_put_u64(o, r->flows_lost);
 }
 
 int why_json_write(struct text_out *o, const struct why_report *r)

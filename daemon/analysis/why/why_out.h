@@ -27,6 +27,8 @@ struct why_report {
 	size_t ntrees;
 	uint64_t sched_records;	/* in the whole archive */
 	uint64_t events_dropped;	/* past WHY_EVENTS_MAX */
+	uint64_t overlays_lost;	/* interrupts, stalls, slices: unpaired, past the maxima */
+	uint64_t flows_lost;	/* past WHY_FLOWS_MAX */
 	bool html_safe;		/* JSON for a <script> element */
 };
 

@@ -104,6 +104,8 @@ int why_run_build(struct why_run *wr, int fd, unsigned int depth,
 	wr->report.mem = wr->sched.mem_seen;
 	wr->report.sched_records = wr->sched.records;
 	wr->report.events_dropped = wr->sched.dropped;
+	wr->report.overlays_lost = wr->sched.overlays_lost;
+	wr->report.flows_lost = wr->sched.flows_lost;
 	return err;
 }
 

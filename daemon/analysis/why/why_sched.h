@@ -19,7 +19,7 @@
 
 #include "fxt_reader.h"
 
-#define WHY_EVENTS_MAX (4u << 20)
+#define WHY_EVENTS_MAX (2u << 20)
 
 enum why_event_kind {
 	WHY_EV_WAKE,	/* woken by other (0: unknown, an interrupt) */
@@ -58,7 +58,7 @@ struct why_overlay {
 	uint8_t kind;
 };
 
-#define WHY_OVERLAYS_MAX (1u << 20)
+#define WHY_OVERLAYS_MAX (256u << 10)
 #define WHY_OVERLAY_NAMES_MAX 512u
 #define WHY_OVERLAY_NAME_MAX 48u
 #define WHY_OVERLAY_DEPTH 8u
@@ -82,8 +82,8 @@ struct why_flow {
 	uint8_t phase;	/* enum fxt_event_type: FLOW_BEGIN .. FLOW_END */
 };
 
-#define WHY_FLOWS_MAX (1u << 20)
-#define WHY_SLICES_MAX (1u << 20)
+#define WHY_FLOWS_MAX (256u << 10)
+#define WHY_SLICES_MAX (256u << 10)
 
 struct why_sched {
 	const struct why_window *windows;

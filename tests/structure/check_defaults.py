@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 COMMANDS = ['start', 'record', 'stop', 'status', 'snapshot', 'dump',
-            'convert', 'summary', 'report', 'merge', 'export']
+            'convert', 'summary', 'report', 'why', 'merge', 'export']
 OPTION = re.compile(r'^\s+(?:-\w, )?--([a-z][a-z-]*)[ =]?(.*)$')
 # "(default X)", "default X", "default: X", "X by default"
 DEFAULT = re.compile(r'\(default:? ([^),;]+)|default(?:s to|:)? '

@@ -288,6 +288,9 @@ static void put_path(FILE *out, const struct why_report *r,
 
 static void put_missing(FILE *out, const struct why_report *r)
 {
+	/* With nothing explained, the second pass did not read the archive. */
+	if (!r->ntrees)
+		return;
 	if (!r->sched_records)
 		fputs("No scheduling records: record kernel:sched to split the "
 		      "time into running, waiting and blocked.\n",
@@ -495,29 +498,29 @@ static void json_path(struct text_out *o, const struct why_report *r,
 
 static void json_missing(struct text_out *o, const struct why_report *r)
 {
+	const struct {
+		bool missing;
+		const char *name;
+	} cats[] = {
+		{ !r->sched_records, "kernel:sched" },
+		{ !r->oncpu, "kernel:sample" },
+		{ !r->offcpu, "kernel:offcpu" },
+		{ !r->irq, "kernel:irq" },
+		{ !r->mem, "kernel:mem" },
+	};
 	bool first = true;
+	size_t i;
 
+	/* With nothing explained, the second pass did not read the archive. */
 	text_put_str(o, ",\"would_tell_more\":[");
-	if (!r->sched_records) {
-		text_put_str(o, "\"kernel:sched\"");
+	for (i = 0; r->ntrees && i < sizeof(cats) / sizeof(cats[0]); i++) {
+		if (!cats[i].missing)
+			continue;
+		text_put_str(o, first ? "\"" : ",\"");
+		text_put_str(o, cats[i].name);
+		text_put_char(o, '"');
 		first = false;
 	}
-	if (!r->oncpu) {
-		text_put_str(o, first ? "\"kernel:sample\"" :
-					",\"kernel:sample\"");
-		first = false;
-	}
-	if (!r->offcpu) {
-		text_put_str(o, first ? "\"kernel:offcpu\"" :
-					",\"kernel:offcpu\"");
-		first = false;
-	}
-	if (!r->irq) {
-		text_put_str(o, first ? "\"kernel:irq\"" : ",\"kernel:irq\"");
-		first = false;
-	}
-	if (!r->mem)
-		text_put_str(o, first ? "\"kernel:mem\"" : ",\"kernel:mem\"");
 	text_put_str(o, "],\"events_dropped\":");
 	text_put_u64(o, r->events_dropped);
 	text_put_str(o, ",\"overlays_lost\":");

@@ -316,6 +316,30 @@ int usyms_open_regular(const char *path)
 	return r < 0 ? r : TAKE_FD(fd);
 }
 
+static int section_bytes(struct usyms_file *f, Elf *elf, uint64_t size);
+
+/*
+ * Whether the debug file open at fd is within the bounds, its DWARF
+ * too: libdwfl reads the debug file's DWARF whole when it reads any of
+ * it (inline frames, .debug_frame), so one over them is not used.
+ */
+static bool debug_file_bounded(int fd)
+{
+	struct usyms_file tmp = { .fd = -1 };
+	struct stat st;
+	Elf *elf;
+	int r;
+
+	if (fstat(fd, &st) < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return false;
+	r = section_bytes(&tmp, elf, (uint64_t)st.st_size);
+	elf_end(elf);
+	return r == 0 && tmp.dwarf_ok;
+}
+
 /* The debug file of a build id under /usr/lib/debug/.build-id/, which
  * carries that build id: an open fd and its name, or -1.
  */
@@ -336,7 +360,10 @@ static int open_debug_file(const uint8_t *id, size_t len, char **name)
 	if (fd < 0)
 		return -1;
 	n = usyms_fd_build_id(fd, got, sizeof(got));
-	*name = n == (int)len && !memcmp(got, id, len) ? strdup(path) : NULL;
+	*name = n == (int)len && !memcmp(got, id, len) &&
+				debug_file_bounded(fd) ?
+			strdup(path) :
+			NULL;
 	if (!*name) {
 		close(fd);
 		return -1;
@@ -450,12 +477,13 @@ static bool section_dwarf(const char *name)
 /*
  * The bytes libdwfl would read of f's elf (of size bytes on disk): -EFBIG
  * when a section read for symbols is over USYMS_SECTION_MAX, -ENOEXEC
- * when one reaches past the file's end. DWARF over the bound only loses
- * the .debug_frame lookups (f->dwarf_ok).
+ * when one reaches past the file's end. DWARF over the bound (a
+ * compressed section by what it expands to) only loses the lookups of
+ * .debug_frame and inline frames (f->dwarf_ok).
  */
 static int section_bytes(struct usyms_file *f, Elf *elf, uint64_t size)
 {
-	uint64_t dwarf = 0;
+	uint64_t dwarf = 0, expanded;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
@@ -482,10 +510,15 @@ static int section_bytes(struct usyms_file *f, Elf *elf, uint64_t size)
 			f->dwarf_ok = false;
 			continue;
 		}
-		if (symbols)
+		if (symbols) {
 			f->section_bytes += sh->sh_size + table_bytes(sh);
+			continue;
+		}
+		expanded = usyms_dwarf_size(elf, sh, name);
+		if (expanded > USYMS_SECTION_MAX)
+			f->dwarf_ok = false;
 		else
-			dwarf += sh->sh_size;
+			dwarf += expanded;
 	}
 	if (dwarf > USYMS_SECTION_MAX)
 		f->dwarf_ok = false;
@@ -502,7 +535,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static bool past_deadline(const struct usyms *u)
+bool usyms_past_deadline(const struct usyms *u)
 {
 	return u->budget.deadline_ns && now_ns() >= u->budget.deadline_ns;
 }
@@ -532,6 +565,8 @@ static int file_elf(struct usyms *u, struct usyms_file *f, int fd, Elf **ret)
 	r = read_headers(f, elf);
 	if (!r)
 		r = section_bytes(f, elf, (uint64_t)st.st_size);
+	if (!r && !f->dwarf_ok)
+		u->st.dwarf_too_large++;
 	if (!r)
 		r = budget_room(u, f->section_bytes);
 	if (r < 0) {
@@ -584,7 +619,7 @@ static int file_open(struct usyms *u, struct usyms_file *f)
 }
 
 /* The open files' budget or deadline refused f: counted, not kept. */
-static int count_refusal(struct usyms *u, int r)
+int usyms_count_refusal(struct usyms *u, int r)
 {
 	if (r == -EDQUOT || r == -ETIME)
 		u->st.over_budget++;
@@ -604,12 +639,12 @@ static int file_ready(struct usyms *u, uint32_t id, struct usyms_file **ret)
 	if (f->err < 0)
 		return f->err;
 	if (!f->dwfl) {
-		r = past_deadline(u) ? -ETIME : file_open(u, f);
+		r = usyms_past_deadline(u) ? -ETIME : file_open(u, f);
 		if (r < 0) {
 			/* Over the budget now, not for ever: not cached. */
 			if (r != -EDQUOT && r != -ETIME)
 				f->err = r;
-			return count_refusal(u, r);
+			return usyms_count_refusal(u, r);
 		}
 	}
 	f->last_use = ++u->clock;
@@ -640,7 +675,7 @@ int usyms_file_offset_to_vaddr(struct usyms *u, uint32_t id, uint64_t off,
 /* A copy of name (len bytes at most) for the caller: control bytes
  * replaced.
  */
-static const char *arena_copy(struct usyms *u, const char *name, size_t max)
+const char *usyms_copy_name(struct usyms *u, const char *name, size_t max)
 {
 	size_t len = strnlen(name, max < USYMS_NAME_MAX ? max : USYMS_NAME_MAX);
 	struct arena_chunk *c = u->arena;
@@ -701,8 +736,8 @@ static int file_symtab(struct usyms *u, struct usyms_file *f)
 
 	if (f->symtab_built)
 		return 0;
-	if (past_deadline(u))
-		return count_refusal(u, -ETIME);
+	if (usyms_past_deadline(u))
+		return usyms_count_refusal(u, -ETIME);
 	r = usyms_symtab_build(f->mod, &f->symtab);
 	if (r < 0)
 		return r;
@@ -725,7 +760,7 @@ int usyms_lookup(struct usyms *u, uint32_t id, const uint8_t *build_id,
 	if (!s)
 		return -ENOENT;
 	if (!s->copy)
-		s->copy = arena_copy(u, s->name, s->name_max);
+		s->copy = usyms_copy_name(u, s->name, s->name_max);
 	*name = s->copy;
 	return *name ? 0 : -ENOMEM;
 }

@@ -93,6 +93,8 @@ struct usyms_stats {
 	uint64_t files_refused; /* over the files' cap */
 	uint64_t too_large; /* a section over USYMS_SECTION_MAX */
 	uint64_t over_budget; /* the budget's bytes or deadline */
+	/* files opened whose DWARF is not read, over USYMS_SECTION_MAX */
+	uint64_t dwarf_too_large;
 };
 
 void usyms_stats(const struct usyms *u, struct usyms_stats *st);

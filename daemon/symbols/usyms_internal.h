@@ -4,6 +4,7 @@
 #define FXT_SYMBOLS_USYMS_INTERNAL_H
 
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,5 +42,22 @@ struct usyms;
  */
 int usyms_module(struct usyms *u, uint32_t id, const uint8_t *build_id,
 		 size_t build_id_len, Dwfl_Module **mod, bool *dwarf_ok);
+
+/* Whether the budget's deadline has passed. */
+bool usyms_past_deadline(const struct usyms *u);
+/* r, a refusal by the budget or the section bound counted. */
+int usyms_count_refusal(struct usyms *u, int r);
+/*
+ * A copy of name (max bytes at most, USYMS_NAME_MAX in all), control
+ * bytes replaced, valid until usyms_free(); NULL without memory.
+ */
+const char *usyms_copy_name(struct usyms *u, const char *name, size_t max);
+
+/*
+ * The bytes DWARF section sh (named name) of elf holds once read: its
+ * size, or for a compressed one (SHF_COMPRESSED, GNU .zdebug_) the size
+ * its header says it expands to (UINT64_MAX when unreadable).
+ */
+uint64_t usyms_dwarf_size(Elf *elf, const GElf_Shdr *sh, const char *name);
 
 #endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Inline frames: inline-workload, built with gcc -O2 -g (its two hot
+# functions inlined into work(), neither keeping a symbol), recorded with
+# kernel:sample through fxtraced and BPF, then:
+# - tracectl summary --json --pid: hot_seventy and hot_thirty, named
+#   from DWARF through their inline frames, hold the workload's self
+#   samples in the split the program timed itself, within 5 points;
+#   work(), which they are inlined into, holds them in its total;
+# - tracectl convert: the stackFrames of hot_seventy and hot_thirty have
+#   work as their parent;
+# - tracectl report: the flame graph data holds both;
+# - the Perfetto blobs name both (their function names are in the
+#   archive's Perfetto stream).
+if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
+	echo "skip: needs root and kernel BTF"
+	exit 77
+fi
+. "$(dirname "$0")/../integration/lib.sh"
+: "${INLINE_WORKLOAD:?}"
+
+# Really inlined: neither function has a symbol of its own.
+syms=$(nm "$INLINE_WORKLOAD")
+! grep -qw 'hot_seventy\|hot_thirty' <<<"$syms" ||
+	fail "the hot functions were not inlined"
+grep -qw work <<<"$syms" || fail "work() has no symbol"
+
+start_manager
+"$TRACECTL" record -o "$T/w.fxt" --kernel=bpf --kernel-buffer-size 8M \
+	--categories kernel:sample --sample-rate 997 \
+	-- "$INLINE_WORKLOAD" --seconds 3 >"$T/w.out" 2>&1 ||
+	fail "tracectl record"
+pid=$(sed -n 's/^pid=//p' "$T/w.out")
+seventy=$(sed -n 's/^seventy_ns=//p' "$T/w.out")
+thirty=$(sed -n 's/^thirty_ns=//p' "$T/w.out")
+[ -n "$pid" ] && [ -n "$seventy" ] && [ -n "$thirty" ] ||
+	fail "the workload did not run"
+
+"$TRACECTL" summary --json --pid "$pid" "$T/w.fxt" >"$T/sum.json" ||
+	fail "summary --json --pid"
+jq -e --argjson a "$seventy" --argjson b "$thirty" '.functions |
+	map({(.name): .self}) | add | (.hot_seventy // 0) as $s |
+	(.hot_thirty // 0) as $t | ($a * 100 / ($a + $b)) as $own |
+	$s + $t > 100 and ($s * 100 / ($s + $t) - $own | fabs) <= 5' \
+	"$T/sum.json" >/dev/null || {
+	jq -c '.functions[:6]' "$T/sum.json"
+	fail "hot_seventy's share is not within 5 points of the program's own ($seventy, $thirty ns)"
+}
+jq -e '.functions | (map(select(.name == "hot_seventy" or
+	.name == "hot_thirty") | .self) | add) as $hot |
+	any(.name == "work" and .total >= $hot)' "$T/sum.json" >/dev/null ||
+	fail "work() does not hold the inlined functions in its total"
+
+"$TRACECTL" convert "$T/w.fxt" -o "$T/w.json" || fail "convert"
+for f in hot_seventy hot_thirty; do
+	jq -e --arg f "$f" '.stackFrames as $s | [$s[] |
+		select(.name == $f and .parent != null and
+			$s[.parent].name == "work")] | length > 0' \
+		"$T/w.json" >/dev/null ||
+		fail "convert: no $f frame under work"
+done
+
+"$TRACECTL" report "$T/w.fxt" -o "$T/w.html" || fail "report"
+python3 -c 'import sys; t = open(sys.argv[1]).read()
+print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$T/w.html" >"$T/data.json"
+jq -e '[.flame.functions[][0]] | index("hot_seventy") and index("hot_thirty")' \
+	"$T/data.json" >/dev/null || fail "the flame graphs lack the inlined functions"
+echo "stacks_inline: ok"

@@ -10,8 +10,8 @@
 # - tracectl convert: the stackFrames of hot_seventy and hot_thirty have
 #   work as their parent;
 # - tracectl report: the flame graph data holds both;
-# - the Perfetto blobs name both (their function names are in the
-#   archive's Perfetto stream).
+# - the Perfetto blobs name both, "[inlined]" (Perfetto's Frame has no
+#   field to mark it).
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
@@ -46,6 +46,11 @@ jq -e --argjson a "$seventy" --argjson b "$thirty" '.functions |
 	jq -c '.functions[:6]' "$T/sum.json"
 	fail "hot_seventy's share is not within 5 points of the program's own ($seventy, $thirty ns)"
 }
+jq -r --argjson a "$seventy" --argjson b "$thirty" '.functions |
+	map({(.name): .self}) | add | (.hot_seventy // 0) as $s |
+	(.hot_thirty // 0) as $t |
+	"hot_seventy: \($s) of \($s + $t) samples, \($s * 1000 / ($s + $t) | round / 10)%; its own timing \($a * 1000 / ($a + $b) | round / 10)%"' \
+	"$T/sum.json"
 jq -e '.functions | (map(select(.name == "hot_seventy" or
 	.name == "hot_thirty") | .self) | add) as $hot |
 	any(.name == "work" and .total >= $hot)' "$T/sum.json" >/dev/null ||
@@ -65,4 +70,24 @@ python3 -c 'import sys; t = open(sys.argv[1]).read()
 print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$T/w.html" >"$T/data.json"
 jq -e '[.flame.functions[][0]] | index("hot_seventy") and index("hot_thirty")' \
 	"$T/data.json" >/dev/null || fail "the flame graphs lack the inlined functions"
+# The Perfetto blobs (blob records of type 3) name them, marked.
+python3 - "$T/w.fxt" >"$T/perfetto.bin" <<'PY' || fail "no Perfetto blobs"
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+out, i = bytearray(), 0
+while i + 8 <= len(b):
+    h, = struct.unpack_from('<Q', b, i)
+    n = (h >> 4) & (0xffffffff if h & 15 == 15 else 0xfff)
+    if not n:
+        break
+    if h & 15 == 5 and (h >> 48) & 0xff == 3 and not (h >> 16) & 0x8000:
+        out += b[i + 8:i + 8 + ((h >> 32) & 0x7fff)]
+    i += n * 8
+sys.stdout.buffer.write(out)
+sys.exit(0 if out else 1)
+PY
+for f in hot_seventy hot_thirty; do
+	grep -qaF "$f [inlined]" "$T/perfetto.bin" ||
+		fail "Perfetto does not name $f as inlined"
+done
 echo "stacks_inline: ok"

@@ -4,11 +4,12 @@
 # functions inlined into work(), neither keeping a symbol), recorded with
 # kernel:sample through fxtraced and BPF, then:
 # - tracectl summary --json --pid: hot_seventy and hot_thirty, named
-#   from DWARF through their inline frames, hold the workload's self
-#   samples in the split the program timed itself, within 5 points;
+#   from DWARF through their inline frames and marked inlined, hold the
+#   workload's self samples in the split the program timed itself,
+#   within 5 points;
 #   work(), which they are inlined into, holds them in its total;
-# - tracectl convert: the stackFrames of hot_seventy and hot_thirty have
-#   work as their parent;
+# - tracectl convert: the stackFrames of hot_seventy and hot_thirty,
+#   marked inlined, have work as their parent;
 # - tracectl report: the flame graph data holds both;
 # - the Perfetto blobs name both, "[inlined]" (Perfetto's Frame has no
 #   field to mark it).
@@ -51,6 +52,9 @@ jq -r --argjson a "$seventy" --argjson b "$thirty" '.functions |
 	(.hot_thirty // 0) as $t |
 	"hot_seventy: \($s) of \($s + $t) samples, \($s * 1000 / ($s + $t) | round / 10)%; its own timing \($a * 1000 / ($a + $b) | round / 10)%"' \
 	"$T/sum.json"
+jq -e '[.functions[] | select(.name == "hot_seventy" or
+	.name == "hot_thirty") | .inlined] == [true, true]' "$T/sum.json" \
+	>/dev/null || fail "summary does not mark them inlined"
 jq -e '.functions | (map(select(.name == "hot_seventy" or
 	.name == "hot_thirty") | .self) | add) as $hot |
 	any(.name == "work" and .total >= $hot)' "$T/sum.json" >/dev/null ||
@@ -59,7 +63,7 @@ jq -e '.functions | (map(select(.name == "hot_seventy" or
 "$TRACECTL" convert "$T/w.fxt" -o "$T/w.json" || fail "convert"
 for f in hot_seventy hot_thirty; do
 	jq -e --arg f "$f" '.stackFrames as $s | [$s[] |
-		select(.name == $f and .parent != null and
+		select(.name == $f and .inlined and .parent != null and
 			$s[.parent].name == "work")] | length > 0' \
 		"$T/w.json" >/dev/null ||
 		fail "convert: no $f frame under work"

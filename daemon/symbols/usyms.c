@@ -63,6 +63,7 @@ struct usyms_file {
 	Dwfl *dwfl; /* NULL while closed */
 	Dwfl_Module *mod;
 	struct usyms_symtab symtab; /* built at the first lookup */
+	struct usyms_inline_index *inline_index; /* of its Dwfl's DIEs */
 	bool symtab_built;
 	uint64_t section_bytes; /* what libdwfl may read of it, and our table */
 	bool dwarf_ok; /* its DWARF within the bounds: .debug_frame read */
@@ -118,6 +119,8 @@ static void file_close(struct usyms *u, struct usyms_file *f)
 	u->bytes_open -= f->section_bytes;
 	usyms_symtab_clear(&f->symtab);
 	f->symtab_built = false;
+	usyms_inline_index_free(f->inline_index);
+	f->inline_index = NULL;
 	dwfl_end(f->dwfl);
 	f->dwfl = NULL;
 	f->mod = NULL;
@@ -727,6 +730,11 @@ int usyms_module(struct usyms *u, uint32_t id, const uint8_t *build_id,
 	*mod = f->mod;
 	*dwarf_ok = f->dwarf_ok;
 	return 0;
+}
+
+struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id)
+{
+	return &file_of(u, id)->inline_index;
 }
 
 /* f's symbol table, built at its first lookup within the budget. */

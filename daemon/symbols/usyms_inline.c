@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * usyms_inline_chain(): the inline frames at an address, as eu-addr2line
- * -i finds them. dwarf_getscopes() gives the scopes holding the address
- * only up to the innermost inlined instance (then its abstract origin's
- * scopes); the concrete chain of callers is that instance's parents,
- * from dwarf_getscopes_die(). Each level is named through its abstract
- * origin (dwarf_diename() follows DW_AT_abstract_origin, a bounded
- * number of times). The DWARF is read only when usyms.c found its
- * sections within the bounds (usyms_sections.c).
+ * usyms_inline_chain(): the inline frames at an address. The function
+ * holding it comes from its unit's index (usyms_inline_index.c; a walk
+ * of the whole unit, as dwarf_getscopes() does, costs a millisecond a
+ * lookup in a large one), then the inlined instances holding it are
+ * found level by level down that function's DIEs. Each level is named
+ * through its abstract origin (dwarf_diename() follows
+ * DW_AT_abstract_origin, a bounded number of times). The DWARF is read
+ * only when usyms.c found its sections within the bounds
+ * (usyms_sections.c).
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -19,76 +20,52 @@
 #include "usyms_internal.h"
 
 #define USYMS_INLINE_NAME_MAX 1024
-
-/* A scope that names a function: an inlined instance or the function. */
-static bool function_scope(Dwarf_Die *die)
-{
-	int tag = dwarf_tag(die);
-
-	return tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram ||
-	       tag == DW_TAG_entry_point;
-}
+/* DIEs looked at for one address at most (malformed sibling chains). */
+#define USYMS_INLINE_VISITS 65536u
 
 /*
- * From the innermost inlined instance inl, outwards: the names of the
- * inlined levels (up to max), stopping at the function they are in.
+ * The inlined instances holding pc inside function fn, outermost first,
+ * into path (max at most): each level's child holding pc, through
+ * lexical blocks, at most USYMS_INLINE_VISITS DIEs looked at.
  */
-static int chain_names(struct usyms *u, Dwarf_Die *inl, const char **names,
-		       size_t max)
+static int inlined_path(Dwarf_Die *fn, Dwarf_Addr pc, Dwarf_Die *path, int max)
 {
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes_die(inl, &scopes), i, count = 0;
+	Dwarf_Die cur = *fn, child, next;
+	unsigned int visits = USYMS_INLINE_VISITS;
+	int n = 0;
 
-	for (i = 0; i < n && (size_t)count < max; i++) {
-		const char *name;
+	while (n < max && dwarf_child(&cur, &child) == 0) {
+		int tag = 0;
 
-		if (!function_scope(&scopes[i]))
-			continue;
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
-			break;
-		name = dwarf_diename(&scopes[i]);
-		names[count] = usyms_copy_name(u, name ? name : "[inlined]",
-					       USYMS_INLINE_NAME_MAX);
-		if (!names[count]) {
-			count = -ENOMEM;
-			break;
+		for (; visits; visits--) {
+			tag = dwarf_tag(&child);
+			if ((tag == DW_TAG_inlined_subroutine ||
+			     tag == DW_TAG_lexical_block) &&
+			    dwarf_haspc(&child, pc) > 0)
+				break;
+			if (dwarf_siblingof(&child, &next) != 0)
+				return n;
+			child = next;
 		}
-		count++;
-	}
-	free(scopes);
-	return n < 0 ? 0 : count;
-}
-
-/* The innermost inlined instance holding addr in cu, into *inl. */
-static bool innermost_inlined(Dwarf_Die *cu, Dwarf_Addr addr, Dwarf_Die *inl)
-{
-	Dwarf_Die *scopes = NULL;
-	int n = dwarf_getscopes(cu, addr, &scopes), i;
-	bool found = false;
-
-	for (i = 0; i < n && !found; i++) {
-		int tag = dwarf_tag(&scopes[i]);
-
-		if (tag == DW_TAG_subprogram)
+		if (!visits)
 			break;
-		if (tag == DW_TAG_inlined_subroutine) {
-			*inl = scopes[i];
-			found = true;
-		}
+		if (tag == DW_TAG_inlined_subroutine)
+			path[n++] = child;
+		cur = child;
 	}
-	free(scopes);
-	return found;
+	return n;
 }
 
 int usyms_inline_chain(struct usyms *u, uint32_t id, const uint8_t *build_id,
 		       size_t build_id_len, uint64_t vaddr, const char **names,
 		       size_t max)
 {
+	Dwarf_Die path[USYMS_INLINE_MAX], *cu, fn;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias = 0;
-	Dwarf_Die *cu, inl;
 	bool dwarf_ok;
 	int r = usyms_module(u, id, build_id, build_id_len, &mod, &dwarf_ok);
+	int n, i;
 
 	if (r < 0)
 		return r;
@@ -97,8 +74,21 @@ int usyms_inline_chain(struct usyms *u, uint32_t id, const uint8_t *build_id,
 	if (usyms_past_deadline(u))
 		return usyms_count_refusal(u, -ETIME);
 	cu = dwfl_module_addrdie(mod, vaddr, &bias);
-	if (!cu || !innermost_inlined(cu, vaddr - bias, &inl))
-		return 0;
-	return chain_names(u, &inl, names,
-			   max < USYMS_INLINE_MAX ? max : USYMS_INLINE_MAX);
+	r = cu ? usyms_inline_index_find(usyms_inline_index_of(u, id), cu,
+					 vaddr - bias, &fn) :
+		 0;
+	if (r <= 0)
+		return r == -ENOMEM ? r : 0;
+	n = inlined_path(&fn, vaddr - bias, path,
+			 max < USYMS_INLINE_MAX ? (int)max : USYMS_INLINE_MAX);
+	/* Innermost first; each named through its abstract origin. */
+	for (i = 0; i < n; i++) {
+		const char *name = dwarf_diename(&path[n - 1 - i]);
+
+		names[i] = usyms_copy_name(u, name ? name : "[inlined]",
+					   USYMS_INLINE_NAME_MAX);
+		if (!names[i])
+			return -ENOMEM;
+	}
+	return n;
 }

@@ -60,4 +60,16 @@ const char *usyms_copy_name(struct usyms *u, const char *name, size_t max);
  */
 uint64_t usyms_dwarf_size(Elf *elf, const GElf_Shdr *sh, const char *name);
 
+/* A file's functions by address for its inline frames, unit by unit. */
+struct usyms_inline_index;
+/*
+ * The function of cu holding addr, into *fn: 1, 0 when none, -ENOMEM.
+ * *x is built as units are asked for (allocated at the first).
+ */
+int usyms_inline_index_find(struct usyms_inline_index **x, Dwarf_Die *cu,
+			    Dwarf_Addr addr, Dwarf_Die *fn);
+void usyms_inline_index_free(struct usyms_inline_index *x);
+/* File id's index (as usyms_module() found it ready), freed with it. */
+struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id);
+
 #endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

@@ -4,8 +4,9 @@
  * -O2 -g (usyms_inline_fixture.c): an address in each inlined body gives
  * its chain word for word, innermost first, while the symbol table names
  * the function they are in; code of that function's own gives none.
- * Without DWARF (stripped of it) there are none; DWARF whose compressed
- * section claims to expand past USYMS_SECTION_MAX is not read, and
+ * Without DWARF (stripped of it) there are none, unless its debug file
+ * is found by build id; DWARF whose compressed section claims to expand
+ * past USYMS_SECTION_MAX is not read, in the file or its debug file, and
  * malformed DWARF gives no chain, never a crash.
  */
 #include <errno.h>
@@ -202,6 +203,86 @@ static void malformed_dwarf_no_chain(void **state)
 	remove_copy(dir, out);
 }
 
+/* The debug file chain_from_debug_file() writes, removed at its end. */
+static char debug[256];
+
+static int remove_debug(void **state)
+{
+	(void)state;
+	if (debug[0])
+		unlink(debug);
+	return 0;
+}
+
+/* The path of the debug file of path's build id, under /usr/lib/debug. */
+static void debug_path(const char *path, char *out, size_t cap)
+{
+	uint8_t id[USYMS_BUILD_ID_MAX];
+	int len = usyms_read_build_id(path, id, sizeof(id)), i;
+	size_t at;
+
+	assert_true(len > 2);
+	at = (size_t)snprintf(out, cap, "/usr/lib/debug/.build-id/%02x/",
+			      id[0]);
+	for (i = 1; i < len; i++)
+		at += (size_t)snprintf(out + at, cap - at, "%02x", id[i]);
+	snprintf(out + at, cap - at, ".debug");
+}
+
+/* Whether vaddr of path is named name by its symbols. */
+static int lookup_is(const char *path, uint64_t vaddr, const char *want)
+{
+	struct usyms *u = NULL;
+	const char *name = NULL;
+	uint32_t id;
+	int r;
+
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(usyms_add_path(u, path, &id), 0);
+	r = usyms_lookup(u, id, NULL, 0, vaddr, &name);
+	r = r == 0 && !strcmp(name, want);
+	usyms_free(u);
+	return r;
+}
+
+/*
+ * Stripped of everything, the fixture's symbols and chains come from its
+ * debug file found by build id; a debug file whose DWARF claims to
+ * expand past the bound is not used at all (its symbols neither: libdwfl
+ * would read its DWARF whole for any inline or .debug_frame lookup).
+ * Root: it writes under /usr/lib/debug (removed at the end).
+ */
+static void chain_from_debug_file(void **state)
+{
+	char dir[] = "/tmp/test-usyms-inline-XXXXXX", out[64], chain[512];
+	char cmd[8400];
+	uint64_t inner = nm_address(fixture(), "fixture_in_inner");
+
+	(void)state;
+	if (geteuid())
+		skip();
+	copy_with("objcopy --strip-all", dir, out, sizeof(out));
+	debug_path(out, debug, sizeof(debug));
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p \"$(dirname '%s')\" && "
+		 "objcopy --only-keep-debug '%s' '%s'",
+		 debug, fixture(), debug);
+	assert_int_equal(system(cmd), 0);
+	assert_true(lookup_is(out, inner, "fixture_outer"));
+	assert_int_equal(chain_at(out, inner, chain, sizeof(chain)), 2);
+	assert_string_equal(chain, "fixture_inner <- fixture_middle");
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --only-keep-debug --compress-debug-sections=zlib "
+		 "'%s' '%s'",
+		 fixture(), debug);
+	assert_int_equal(system(cmd), 0);
+	assert_true(lookup_is(out, inner, "fixture_outer"));
+	patch_debug_info(debug, "struct.pack_into('<Q', b, off + 8, 1 << 40)");
+	assert_false(lookup_is(out, inner, "fixture_outer"));
+	assert_int_equal(chain_at(out, inner, chain, sizeof(chain)), 0);
+	remove_copy(dir, out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +291,7 @@ int main(void)
 		cmocka_unit_test(none_without_dwarf),
 		cmocka_unit_test(compressed_past_the_bound_not_read),
 		cmocka_unit_test(malformed_dwarf_no_chain),
+		cmocka_unit_test_teardown(chain_from_debug_file, remove_debug),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

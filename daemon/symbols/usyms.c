@@ -732,6 +732,16 @@ int usyms_module(struct usyms *u, uint32_t id, const uint8_t *build_id,
 	return 0;
 }
 
+void usyms_charge(struct usyms *u, uint32_t id, uint64_t bytes)
+{
+	struct usyms_file *f = file_of(u, id);
+
+	if (f && f->dwfl) {
+		f->section_bytes += bytes;
+		u->bytes_open += bytes;
+	}
+}
+
 struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id)
 {
 	return &file_of(u, id)->inline_index;
@@ -783,6 +793,7 @@ void usyms_set_budget(struct usyms *u, const struct usyms_budget *b)
 void usyms_stats(const struct usyms *u, struct usyms_stats *st)
 {
 	*st = u->st;
+	st->bytes_open = u->bytes_open;
 }
 
 int usyms_add_path(struct usyms *u, const char *path, uint32_t *id)

@@ -61,6 +61,7 @@ int usyms_inline_chain(struct usyms *u, uint32_t id, const uint8_t *build_id,
 		       size_t max)
 {
 	Dwarf_Die path[USYMS_INLINE_MAX], *cu, fn;
+	struct usyms_inline_index **index;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias = 0;
 	bool dwarf_ok;
@@ -74,9 +75,10 @@ int usyms_inline_chain(struct usyms *u, uint32_t id, const uint8_t *build_id,
 	if (usyms_past_deadline(u))
 		return usyms_count_refusal(u, -ETIME);
 	cu = dwfl_module_addrdie(mod, vaddr, &bias);
-	r = cu ? usyms_inline_index_find(usyms_inline_index_of(u, id), cu,
-					 vaddr - bias, &fn) :
-		 0;
+	index = usyms_inline_index_of(u, id);
+	r = cu ? usyms_inline_index_find(index, cu, vaddr - bias, &fn) : 0;
+	/* The index is the file's, in the budget as its sections are. */
+	usyms_charge(u, id, usyms_inline_index_growth(*index));
 	if (r <= 0)
 		return r == -ENOMEM ? r : 0;
 	n = inlined_path(&fn, vaddr - bias, path,

@@ -38,6 +38,7 @@ struct usyms_inline_index {
 	size_t n, cap;
 	size_t entries;
 	size_t last; /* the unit of the last lookup, tried first */
+	size_t bytes, charged; /* allocated; told to the budget */
 };
 
 void usyms_inline_index_free(struct usyms_inline_index *x)
@@ -65,6 +66,7 @@ static int add_range(struct usyms_inline_index *x, struct cu_funcs *c,
 		r = reallocarray(c->r, cap, sizeof(*r));
 		if (!r)
 			return -ENOMEM;
+		x->bytes += (cap - c->cap) * sizeof(*r);
 		c->r = r;
 		c->cap = cap;
 	}
@@ -129,6 +131,7 @@ static struct cu_funcs *unit(struct usyms_inline_index *x, Dwarf_Die *cu)
 		c = reallocarray(x->cus, cap, sizeof(*c));
 		if (!c)
 			return NULL;
+		x->bytes += (cap - x->cap) * sizeof(*c);
 		x->cus = c;
 		x->cap = cap;
 	}
@@ -151,6 +154,7 @@ int usyms_inline_index_find(struct usyms_inline_index **x, Dwarf_Die *cu,
 		*x = calloc(1, sizeof(**x));
 		if (!*x)
 			return -ENOMEM;
+		(*x)->bytes = sizeof(**x);
 	}
 	c = unit(*x, cu);
 	if (!c)
@@ -169,4 +173,13 @@ int usyms_inline_index_find(struct usyms_inline_index **x, Dwarf_Die *cu,
 		return 0;
 	*fn = c->r[lo - 1].die;
 	return 1;
+}
+
+size_t usyms_inline_index_growth(struct usyms_inline_index *x)
+{
+	size_t grown = x ? x->bytes - x->charged : 0;
+
+	if (x)
+		x->charged = x->bytes;
+	return grown;
 }

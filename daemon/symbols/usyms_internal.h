@@ -69,6 +69,13 @@ struct usyms_inline_index;
 int usyms_inline_index_find(struct usyms_inline_index **x, Dwarf_Die *cu,
 			    Dwarf_Addr addr, Dwarf_Die *fn);
 void usyms_inline_index_free(struct usyms_inline_index *x);
+/* The bytes x grew by since the last call (for usyms_charge()). */
+size_t usyms_inline_index_growth(struct usyms_inline_index *x);
+/*
+ * bytes more held for file id (open): counted in the budget with its
+ * sections, until it is closed; the next files opened make room.
+ */
+void usyms_charge(struct usyms *u, uint32_t id, uint64_t bytes);
 /* File id's index (as usyms_module() found it ready), freed with it. */
 struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id);
 

@@ -50,8 +50,9 @@ static const char *fixture(void)
 	return path;
 }
 
-/* Files whose DWARF the last chain_at() found over the bounds. */
-static uint64_t dwarf_too_large;
+/* Files whose DWARF the last chain_at() found over the bounds; what the
+ * inline lookup added to the budget's bytes. */
+static uint64_t dwarf_too_large, index_bytes;
 
 /* The chain at vaddr in path, joined by " <- ". */
 static int chain_at(const char *path, uint64_t vaddr, char *out, size_t cap)
@@ -65,6 +66,10 @@ static int chain_at(const char *path, uint64_t vaddr, char *out, size_t cap)
 
 	assert_int_equal(usyms_new(&u), 0);
 	assert_int_equal(usyms_add_path(u, path, &id), 0);
+	/* Opened, its sections counted, before the lookup. */
+	usyms_lookup(u, id, NULL, 0, vaddr, &names[0]);
+	usyms_stats(u, &st);
+	index_bytes = st.bytes_open;
 	n = usyms_inline_chain(u, id, NULL, 0, vaddr, names, USYMS_INLINE_MAX);
 	out[0] = '\0';
 	for (i = 0; i < n; i++)
@@ -72,6 +77,7 @@ static int chain_at(const char *path, uint64_t vaddr, char *out, size_t cap)
 				       i ? " <- " : "", names[i]);
 	usyms_stats(u, &st);
 	dwarf_too_large = st.dwarf_too_large;
+	index_bytes = st.bytes_open - index_bytes;
 	usyms_free(u);
 	return n;
 }
@@ -98,6 +104,8 @@ static void chains_word_for_word(void **state)
 	assert_int_not_equal(middle, 0);
 	assert_int_equal(chain_at(fixture(), inner, chain, sizeof(chain)), 2);
 	assert_string_equal(chain, "fixture_inner <- fixture_middle");
+	/* The unit's index is counted in the budget. */
+	assert_true(index_bytes > 0);
 	assert_int_equal(chain_at(fixture(), middle, chain, sizeof(chain)), 1);
 	assert_string_equal(chain, "fixture_middle");
 	/* The outermost is the function the symbol table names. */

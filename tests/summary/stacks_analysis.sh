@@ -174,6 +174,10 @@ limited "$TRACECTL" report "$T/flood.fxt" -o "$T/flood.html" 2>/dev/null || fail
 check "$T/inline.sum" '.functions | map({(.name): [.self, .total, .inlined]}) | add ==
 	{"hot_loop": [10, 10, true], "work": [5, 19, null], "shared": [10, 10, null],
 	 "main": [0, 25, null]}' "inline: functions, self and total, marked"
+"$TRACECTL" summary "$T/inline.fxt" >"$T/inline.txt" || fail "text summary of inline frames"
+grep -q 'hot_loop (stack_workload, inlined)$' "$T/inline.txt" &&
+	grep -q 'shared (stack_workload)$' "$T/inline.txt" ||
+	fail "inline: the text summary does not mark hot_loop alone"
 "$TRACECTL" convert "$T/inline.fxt" -o "$T/inline.json" || fail "convert of inline frames"
 check "$T/inline.json" '.stackFrames as $f | [$f[] | select(.inlined == true)] |
 	map([.name, $f[.parent].name]) == [["hot_loop", "work"]]' \

@@ -139,7 +139,8 @@ static struct cu_funcs *unit(struct usyms_inline_index *x, Dwarf_Die *cu)
 	*c = (struct cu_funcs){ .cu = off };
 	/* Cut at the cap or without memory: what was read is kept. */
 	add_functions(x, c, cu, 0, &visits);
-	qsort(c->r, c->n, sizeof(*c->r), cmp_range);
+	if (c->n)
+		qsort(c->r, c->n, sizeof(*c->r), cmp_range);
 	x->last = x->n++;
 	return c;
 }

@@ -72,7 +72,7 @@ static int chain_at(const char *path, uint64_t vaddr, char *out, size_t cap)
 	index_bytes = st.bytes_open;
 	n = usyms_inline_chain(u, id, NULL, 0, vaddr, names, USYMS_INLINE_MAX);
 	out[0] = '\0';
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && at < cap; i++)
 		at += (size_t)snprintf(out + at, cap - at, "%s%s",
 				       i ? " <- " : "", names[i]);
 	usyms_stats(u, &st);
@@ -237,6 +237,39 @@ static void debug_path(const char *path, char *out, size_t cap)
 	snprintf(out + at, cap - at, ".debug");
 }
 
+/*
+ * Bits flipped at random (seeds 0..7) across .debug_info: whatever the
+ * chains say, at most USYMS_INLINE_MAX of them, and no crash (the
+ * sanitizer build runs this too).
+ */
+static void flipped_dwarf_no_crash(void **state)
+{
+	char dir[] = "/tmp/test-usyms-inline-XXXXXX", out[64], chain[8192];
+	char patch[256], cmd[8400];
+	uint64_t inner = nm_address(fixture(), "fixture_in_inner");
+	uint64_t middle = nm_address(fixture(), "fixture_in_middle");
+	unsigned int seed;
+
+	(void)state;
+	copy_with("cp", dir, out, sizeof(out));
+	for (seed = 0; seed < 8; seed++) {
+		snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", fixture(), out);
+		assert_int_equal(system(cmd), 0);
+		snprintf(
+			patch, sizeof(patch),
+			"r = __import__('random'); r.seed(%u); "
+			"[b.__setitem__(j, b[j] ^ 1 << r.randrange(8)) for j in "
+			"[off + r.randrange(size) for _ in range(64)]]",
+			seed);
+		patch_debug_info(out, patch);
+		assert_true(chain_at(out, inner, chain, sizeof(chain)) <=
+			    USYMS_INLINE_MAX);
+		assert_true(chain_at(out, middle, chain, sizeof(chain)) <=
+			    USYMS_INLINE_MAX);
+	}
+	remove_copy(dir, out);
+}
+
 /* Whether vaddr of path is named name by its symbols. */
 static int lookup_is(const char *path, uint64_t vaddr, const char *want)
 {
@@ -299,6 +332,7 @@ int main(void)
 		cmocka_unit_test(none_without_dwarf),
 		cmocka_unit_test(compressed_past_the_bound_not_read),
 		cmocka_unit_test(malformed_dwarf_no_chain),
+		cmocka_unit_test(flipped_dwarf_no_crash),
 		cmocka_unit_test_teardown(chain_from_debug_file, remove_debug),
 	};
 

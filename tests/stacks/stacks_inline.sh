@@ -12,7 +12,9 @@
 #   marked inlined, have work as their parent;
 # - tracectl report: the flame graph data holds both;
 # - the Perfetto blobs name both, "[inlined]" (Perfetto's Frame has no
-#   field to mark it).
+#   field to mark it);
+# - tracectl export to ClickHouse (a throwaway server, when installed):
+#   samples whose stack begins with each, then work.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
@@ -94,4 +96,24 @@ for f in hot_seventy hot_thirty; do
 	grep -qaF "$f [inlined]" "$T/perfetto.bin" ||
 		fail "Perfetto does not name $f as inlined"
 done
+# ClickHouse (when its server is installed): the samples' stacks, leaf
+# first, name the inlined function, then work.
+if [ -n "${CLICKHOUSE_SERVER:-}" ]; then
+	rc=0
+	URL=$("$CLICKHOUSE_SERVER" start "$T/ch") || rc=$?
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || fail "cannot start clickhouse-server"
+fi
+if [ -n "${URL:-}" ]; then
+	BG_PIDS="$BG_PIDS $(cat "$T/ch/pid")"
+	"$TRACECTL" export --clickhouse "$URL" "$T/w.fxt" >"$T/export.out" 2>&1 ||
+		fail "export: $(cat "$T/export.out")"
+	q() { curl -sS --fail-with-body --max-time 120 "$URL" --data-binary "$1"; }
+	for f in hot_seventy hot_thirty; do
+		n=$(q "SELECT count() FROM fxtrace.samples WHERE pid = $pid AND
+			stack[1] = '$f' AND stack[2] = 'work'")
+		[ "$n" -gt 0 ] || fail "ClickHouse: no sample of $f under work ($n)"
+		echo "ClickHouse: $n samples of $f under work"
+	done
+	"$CLICKHOUSE_SERVER" stop "$T/ch"
+fi
 echo "stacks_inline: ok"

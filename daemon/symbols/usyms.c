@@ -34,6 +34,7 @@
 #include "cleanup.h"
 #include "mount_table.h"
 #include "usyms.h"
+#include "usyms_inline.h"
 #include "usyms_internal.h"
 
 /* Each file keeps its fd: RLIMIT_NOFILE is raised to its maximum. */
@@ -64,6 +65,8 @@ struct usyms_file {
 	Dwfl_Module *mod;
 	struct usyms_symtab symtab; /* built at the first lookup */
 	struct usyms_inline_index *inline_index; /* of its Dwfl's DIEs */
+	bool dwarf_read; /* by this opening, for inline frames */
+	uint32_t dwarf_reads; /* openings that read it, kept when closed */
 	bool symtab_built;
 	uint64_t section_bytes; /* what libdwfl may read of it, and our table */
 	bool dwarf_ok; /* its DWARF within the bounds: .debug_frame read */
@@ -121,6 +124,7 @@ static void file_close(struct usyms *u, struct usyms_file *f)
 	f->symtab_built = false;
 	usyms_inline_index_free(f->inline_index);
 	f->inline_index = NULL;
+	f->dwarf_read = false;
 	dwfl_end(f->dwfl);
 	f->dwfl = NULL;
 	f->mod = NULL;
@@ -730,6 +734,21 @@ int usyms_module(struct usyms *u, uint32_t id, const uint8_t *build_id,
 	*mod = f->mod;
 	*dwarf_ok = f->dwarf_ok;
 	return 0;
+}
+
+bool usyms_dwarf_read_ok(struct usyms *u, uint32_t id)
+{
+	struct usyms_file *f = file_of(u, id);
+
+	if (!f || !f->dwfl)
+		return false;
+	if (f->dwarf_read)
+		return true;
+	if (f->dwarf_reads >= USYMS_DWARF_READS_MAX)
+		return false;
+	f->dwarf_reads++;
+	f->dwarf_read = true;
+	return true;
 }
 
 void usyms_charge(struct usyms *u, uint32_t id, uint64_t bytes)

@@ -70,7 +70,7 @@ int usyms_inline_chain(struct usyms *u, uint32_t id, const uint8_t *build_id,
 
 	if (r < 0)
 		return r;
-	if (!dwarf_ok)
+	if (!dwarf_ok || !usyms_dwarf_read_ok(u, id))
 		return 0;
 	if (usyms_past_deadline(u))
 		return usyms_count_refusal(u, -ETIME);

@@ -20,6 +20,14 @@
 #define USYMS_INLINE_MAX 16
 
 /*
+ * Openings of a file whose DWARF is read at most: a file closed to make
+ * room in the budget and opened again reads its DWARF again (100 ms for
+ * libc's compressed debug file), so one that keeps being closed has no
+ * inline frames past its fourth.
+ */
+#define USYMS_DWARF_READS_MAX 4
+
+/*
  * The names of the functions inlined at vaddr in file id (build id
  * checked as usyms_lookup()), innermost first, at most max of them: the
  * count (0 when vaddr is in no inlined code, or the file has no DWARF,

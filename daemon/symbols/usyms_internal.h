@@ -60,6 +60,15 @@ const char *usyms_copy_name(struct usyms *u, const char *name, size_t max);
  */
 uint64_t usyms_dwarf_size(Elf *elf, const GElf_Shdr *sh, const char *name);
 
+/*
+ * Whether file id's DWARF may be read for inline frames: yes once read
+ * by its current opening; else only if fewer than USYMS_DWARF_READS_MAX
+ * openings read it (a file closed to make room and opened again reads
+ * its DWARF again: a decompressed debug file costs 100 ms each time).
+ * A yes counts a read.
+ */
+bool usyms_dwarf_read_ok(struct usyms *u, uint32_t id);
+
 /* A file's functions by address for its inline frames, unit by unit. */
 struct usyms_inline_index;
 /*

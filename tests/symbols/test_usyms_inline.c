@@ -270,6 +270,52 @@ static void flipped_dwarf_no_crash(void **state)
 	remove_copy(dir, out);
 }
 
+/*
+ * Two copies under a budget that holds one: each lookup of one closes
+ * the other, whose DWARF the next opening reads again. A file's DWARF is
+ * read by USYMS_DWARF_READS_MAX openings at most; the other file's
+ * chains are found all along until its own reads are spent.
+ */
+static void dwarf_reread_bounded(void **state)
+{
+	char dir[] = "/tmp/test-usyms-inline-XXXXXX", a[64], b[80], cmd[8400];
+	uint64_t inner = nm_address(fixture(), "fixture_in_inner");
+	const char *names[USYMS_INLINE_MAX];
+	struct usyms_budget budget = { 0 };
+	struct usyms *u = NULL;
+	struct usyms_stats st;
+	uint32_t ida, idb;
+	int i;
+
+	(void)state;
+	copy_with("cp", dir, a, sizeof(a));
+	snprintf(b, sizeof(b), "%s/other", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", fixture(), b);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(usyms_new(&u), 0);
+	assert_int_equal(usyms_add_path(u, a, &ida), 0);
+	assert_int_equal(usyms_add_path(u, b, &idb), 0);
+	assert_int_equal(usyms_inline_chain(u, ida, NULL, 0, inner, names,
+					    USYMS_INLINE_MAX),
+			 2);
+	usyms_stats(u, &st);
+	budget.bytes = st.bytes_open + st.bytes_open / 2;
+	usyms_set_budget(u, &budget);
+	for (i = 1; i < 2 * USYMS_DWARF_READS_MAX; i++) {
+		int want = i < USYMS_DWARF_READS_MAX ? 2 : 0;
+
+		assert_int_equal(usyms_inline_chain(u, idb, NULL, 0, inner,
+						    names, USYMS_INLINE_MAX),
+				 i <= USYMS_DWARF_READS_MAX ? 2 : 0);
+		assert_int_equal(usyms_inline_chain(u, ida, NULL, 0, inner,
+						    names, USYMS_INLINE_MAX),
+				 want);
+	}
+	usyms_free(u);
+	unlink(b);
+	remove_copy(dir, a);
+}
+
 /* Whether vaddr of path is named name by its symbols. */
 static int lookup_is(const char *path, uint64_t vaddr, const char *want)
 {
@@ -333,6 +379,7 @@ int main(void)
 		cmocka_unit_test(compressed_past_the_bound_not_read),
 		cmocka_unit_test(malformed_dwarf_no_chain),
 		cmocka_unit_test(flipped_dwarf_no_crash),
+		cmocka_unit_test(dwarf_reread_bounded),
 		cmocka_unit_test_teardown(chain_from_debug_file, remove_debug),
 	};
 

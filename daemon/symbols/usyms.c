@@ -385,8 +385,17 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 {
 	const unsigned char *bits;
 	GElf_Addr vaddr;
-	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+	int len;
 
+	/*
+	 * libdwfl asks here for a dwz file too (.gnu_debugaltlink: its name,
+	 * no CRC): the module's own debug file is not it, and taken as it
+	 * would name inline frames from the wrong DIEs. None is given: names
+	 * kept in a dwz file are not found.
+	 */
+	if (debuglink_file && !debuglink_crc)
+		return -1;
+	len = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (len <= 0)
 		return -1;
 	return open_debug_file(bits, (size_t)len, debuginfo_file_name);

@@ -8,7 +8,8 @@
 # without stack records the summary is as before. Hostile tables (ids of
 # nothing, duplicates, cut entries, a 3000-frame recursion) are counted
 # and said, and nothing crashes; tables past the reader's budgets are
-# cut, counted, within the readers' memory bound.
+# cut, counted, within the readers' memory bound. Inline frames count as
+# functions of their own, marked inlined where every frame of theirs is.
 set -eu -o pipefail
 . "$(dirname "$0")/../common/reader_memory.sh"
 . "$(dirname "$0")/../common/report_data.sh"
@@ -196,4 +197,24 @@ limited "$TRACECTL" convert "$T/flood.fxt" -o "$T/flood.json" 2>/dev/null || fai
 check "$T/flood.json" '[.stackFrames as $f | .samples[] | select(.sf != null and $f[.sf | tostring] == null)] | length == 0' \
 	"flood: a sample's sf names no frame"
 limited "$TRACECTL" report "$T/flood.fxt" -o "$T/flood.html" 2>/dev/null || fail "report of the flood"
+
+# ---- inline frames: counted as functions, marked where seen only inlined ----
+"$STACKS_GEN" inline "$T/inline.fxt"
+"$TRACECTL" summary --json "$T/inline.fxt" >"$T/inline.sum" || fail "summary of inline frames"
+check "$T/inline.sum" '.functions | map({(.name): [.self, .total, .inlined]}) | add ==
+	{"hot_loop": [10, 10, true], "work": [5, 19, null], "shared": [10, 10, null],
+	 "main": [0, 25, null]}' "inline: functions, self and total, marked"
+"$TRACECTL" summary "$T/inline.fxt" >"$T/inline.txt" || fail "text summary of inline frames"
+grep -q 'hot_loop (stack_workload, inlined)$' "$T/inline.txt" &&
+	grep -q 'shared (stack_workload)$' "$T/inline.txt" ||
+	fail "inline: the text summary does not mark hot_loop alone"
+"$TRACECTL" convert "$T/inline.fxt" -o "$T/inline.json" || fail "convert of inline frames"
+check "$T/inline.json" '.stackFrames as $f | [$f[] | select(.inlined == true)] |
+	map([.name, $f[.parent].name]) == [["hot_loop", "work"]]' \
+	"inline: the one inlined stackFrame under work"
+"$TRACECTL" report "$T/inline.fxt" -o "$T/inline.html" || fail "report of inline frames"
+python3 -c 'import sys; t = open(sys.argv[1]).read()
+print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$T/inline.html" >"$T/inline.data"
+check "$T/inline.data" '.flame.functions | map(select(length > 2)) == [["hot_loop", "stack_workload", 1]]' \
+	"inline: the flame graph marks hot_loop alone"
 echo "ok"

@@ -30,6 +30,11 @@
  *                              once 1 us in burn_seventy; burner has 3000
  *                              on-CPU samples in burn_seventy and one in
  *                              burn_rarely (0.03%)
+ *   stacks_gen inline FILE     thread 1001: 10 samples in hot_loop, an
+ *                              inline frame at work()'s address, 5 in
+ *                              work() itself, 4 in shared() inlined into
+ *                              work() and 6 in shared()'s own copy, all
+ *                              under main()
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -430,6 +435,63 @@ static void gen_deep(struct fxt_writer *w)
 	sample(w, true, BASE_NS + 2600 * MS, BURNER, S_SEVENTY, 1000);
 }
 
+/* ---- inline frames --------------------------------------------------- */
+
+static uint64_t *inline_frame(uint64_t *p, uint32_t id, uint64_t addr,
+			      const char *name)
+{
+	struct fxt_stacks_frame f = { .id = id,
+				      .kind = FXT_STACKS_FRAME_USER,
+				      .flags = FXT_STACKS_FRAME_INLINED,
+				      .name_len = (uint16_t)strlen(name),
+				      .mapping_id = M_WORKLOAD,
+				      .addr = addr,
+				      .name = name };
+
+	return fxt_stacks_put_frame(p, &f);
+}
+
+static void gen_inline(struct fxt_writer *w)
+{
+	enum { I_MAIN = 1, I_WORK, I_HOT, I_WORK2, I_SHARED_IN, I_SHARED };
+	static const uint32_t hot[] = { I_HOT, I_WORK, I_MAIN };
+	static const uint32_t work[] = { I_WORK2, I_MAIN };
+	static const uint32_t shared_in[] = { I_SHARED_IN, I_WORK2, I_MAIN };
+	static const uint32_t shared[] = { I_SHARED, I_MAIN };
+	static const unsigned int counts[] = { 10, 5, 4, 6 };
+	uint64_t buf[64], *p = buf;
+	unsigned int i, j, n = 0;
+
+	kernel_provider(w);
+	names(w);
+	p = mapping(p, M_WORKLOAD, "/usr/libexec/fxtrace/stack_workload");
+	table(w, FXT_KDEV_STR_MAPPINGS, buf, (size_t)(p - buf));
+	p = buf;
+	p = frame(p, I_MAIN, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1100, "");
+	p = frame(p, I_WORK, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1200, "");
+	p = inline_frame(p, I_HOT, 0x1200, "hot_loop");
+	p = frame(p, I_WORK2, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1240, "");
+	p = inline_frame(p, I_SHARED_IN, 0x1240, "shared");
+	p = frame(p, I_SHARED, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1300, "");
+	table(w, FXT_KDEV_STR_FRAMES, buf, (size_t)(p - buf));
+	p = buf;
+	p = symbol(p, I_MAIN, "main");
+	p = symbol(p, I_WORK, "work");
+	p = symbol(p, I_WORK2, "work");
+	p = symbol(p, I_SHARED, "shared");
+	table(w, FXT_KDEV_STR_SYMBOLS, buf, (size_t)(p - buf));
+	p = buf;
+	p = fxt_stacks_put_stack(p, 1, hot, 3);
+	p = fxt_stacks_put_stack(p, 2, work, 2);
+	p = fxt_stacks_put_stack(p, 3, shared_in, 3);
+	p = fxt_stacks_put_stack(p, 4, shared, 2);
+	table(w, FXT_KDEV_STR_STACKS, buf, (size_t)(p - buf));
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < counts[i]; j++, n++)
+			sample(w, false, BASE_NS + n * PERIOD_NS, BURNER, i + 1,
+			       PERIOD_NS);
+}
+
 static void gen_hostile(struct fxt_writer *w, unsigned int mode)
 {
 	kernel_provider(w);
@@ -448,18 +510,19 @@ static void gen_hostile(struct fxt_writer *w, unsigned int mode)
 
 int main(int argc, char **argv)
 {
-	static const char *const modes[] = { "good", "bad-ids", "truncated",
-					     "cycles", "flood", "deep" };
+	static const char *const modes[] = { "good",   "bad-ids", "truncated",
+					     "cycles", "flood",	  "deep",
+					     "inline" };
 	struct fxt_writer w;
 	unsigned int mode;
 	int fd, err;
 
-	for (mode = 0; argc == 3 && mode < 6; mode++)
+	for (mode = 0; argc == 3 && mode < 7; mode++)
 		if (!strcmp(argv[1], modes[mode]))
 			break;
-	if (argc != 3 || mode == 6) {
+	if (argc != 3 || mode == 7) {
 		fprintf(stderr, "usage: stacks_gen good|bad-ids|truncated|"
-				"cycles|flood|deep FILE\n");
+				"cycles|flood|deep|inline FILE\n");
 		return 2;
 	}
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -472,6 +535,8 @@ int main(int argc, char **argv)
 	check(fxt_write_magic(&w), "magic");
 	if (mode == 0)
 		gen_good(&w);
+	else if (mode == 6)
+		gen_inline(&w);
 	else
 		gen_hostile(&w, mode);
 	err = fxt_writer_flush(&w);

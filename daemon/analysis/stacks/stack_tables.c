@@ -264,6 +264,8 @@ static bool take_frame(struct stack_tables *t, struct entries *e)
 	f->kind = in.kind;
 	f->mapping_id = in.mapping_id;
 	f->addr = in.addr;
+	f->inlined = in.kind == FXT_STACKS_FRAME_USER &&
+		     (in.flags & FXT_STACKS_FRAME_INLINED);
 	f->name_len = in.name_len;
 	f->name = copy_name(t, in.name, &f->name_len);
 	if (indexed(t, &t->frame_index, in.id, t->nframes, f->name))

@@ -49,6 +49,7 @@ struct stack_frame {
 	uint32_t name_len;
 	char *symbol;		/* from "fxtrace:symbols", or NULL */
 	uint32_t symbol_len;
+	bool inlined;		/* a user frame FXT_STACKS_FRAME_INLINED */
 };
 
 struct stack_def {

@@ -23,6 +23,8 @@ static void put_function_name(struct out *o, uint32_t fn)
 	summary_json_string(o->w, f->name, f->name_len, o->html_safe);
 	text_put_lit(o->w, ",\"category\":");
 	summary_json_string(o->w, f->category, f->category_len, o->html_safe);
+	if (stack_function_inlined(f))
+		text_put_lit(o->w, ",\"inlined\":true");
 }
 
 /* The functions of the view's tally: self and total under these keys. */

@@ -50,7 +50,8 @@ static int print_functions(FILE *out, const struct stacks_view *v, size_t top,
 		fprintf(out, " (");
 		summary_text_name(out, fn->category, fn->category_len, 24,
 				  false);
-		fprintf(out, ")\n");
+		fprintf(out, "%s)\n",
+			stack_function_inlined(fn) ? ", inlined" : "");
 	}
 	free(f);
 	return 0;

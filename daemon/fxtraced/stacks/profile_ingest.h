@@ -53,6 +53,14 @@ struct profile_resolver {
 	int (*user_symbol)(void *ctx, uint32_t file, const uint8_t *build_id,
 			   size_t build_id_len, uint64_t vaddr,
 			   const char **name);
+	/*
+	 * The functions inlined at vaddr of file, innermost first, at most
+	 * max names (valid until the end): their count, 0 for none or when
+	 * not known; -errno. NULL: no inline frames.
+	 */
+	int (*user_inline)(void *ctx, uint32_t file, const uint8_t *build_id,
+			   size_t build_id_len, uint64_t vaddr,
+			   const char **names, size_t max);
 	void *ctx;
 };
 

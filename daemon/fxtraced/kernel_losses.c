@@ -11,7 +11,8 @@
 #include "log.h"
 
 void kernel_losses_read(const struct kernel_session_stats *st,
-			const struct stacks *s, struct stacks_losses *l)
+			const struct stacks *s, bool snapshot,
+			struct stacks_losses *l)
 {
 	memset(l, 0, sizeof(*l));
 	/* Capture's drops of these categories hold the ingest's too. */
@@ -19,7 +20,7 @@ void kernel_losses_read(const struct kernel_session_stats *st,
 		st->event_dropped[FXT_SCHED_EV_BIT_SAMPLE];
 	l->count[FXT_STACK_LOSS_OFFCPU_DROPPED] =
 		st->event_dropped[FXT_SCHED_EV_BIT_OFFCPU];
-	stacks_losses(s, l);
+	stacks_losses(s, snapshot, l);
 }
 
 void kernel_losses_log(const struct stacks_losses *l)

@@ -4,7 +4,7 @@
  * gathered from capture (samples lost whole) and the stacks (walks cut,
  * mappings and names lost), and said in the three places a user looks:
  * rows of tracectl status and stop (FXT_CTL_PROVIDER_LOSS), the journal
- * and the archive's record at stop.
+ * and the archive's record at stop (a snapshot's at its end).
  */
 #ifndef FXT_KERNEL_LOSSES_H
 #define FXT_KERNEL_LOSSES_H
@@ -20,9 +20,13 @@
 #define KERNEL_LOSSES_RECORD_WORDS \
 	(1 + FXT_STACK_LOSS_COUNT * (2 + (FXT_STACK_LOSSES_NAME_MAX + 7) / 8))
 
-/* Capture's and the stacks' counts, into *l (zeroed here). */
+/*
+ * Capture's and the stacks' counts, into *l (zeroed here); snapshot: the
+ * walks of the last snapshot (stacks_losses()).
+ */
 void kernel_losses_read(const struct kernel_session_stats *st,
-			const struct stacks *s, struct stacks_losses *l);
+			const struct stacks *s, bool snapshot,
+			struct stacks_losses *l);
 
 /* Said in the journal at stop, those that are not zero. */
 void kernel_losses_log(const struct stacks_losses *l);

@@ -102,6 +102,19 @@ static int write_to_snapshot(void *ctx, const void *data, size_t len)
 	return r;
 }
 
+/* A snapshot is read without the trace's archive: its own losses record. */
+static int write_snapshot_losses(const struct kernel_source *ks,
+				 const struct kernel_session_stats *st,
+				 struct snapshot_sink *s)
+{
+	uint64_t rec[KERNEL_LOSSES_RECORD_WORDS];
+	struct stacks_losses l;
+
+	kernel_losses_read(st, ks->stacks, true, &l);
+	return write_to_snapshot(s, rec,
+				 kernel_losses_record(&l, rec) * sizeof(*rec));
+}
+
 int kernel_source_snapshot(struct kernel_source *ks, struct archive *a)
 {
 	struct snapshot_sink s = { .archive = a, .id = ks->id };
@@ -109,6 +122,8 @@ int kernel_source_snapshot(struct kernel_source *ks, struct archive *a)
 	int r = kernel_session_snapshot(ks->session, write_to_snapshot, &s);
 
 	kernel_session_stats(ks->session, &st);
+	if (r >= 0 && ks->stacks)
+		r = write_snapshot_losses(ks, &st, &s);
 	if (r >= 0 && st.dropped)
 		r = archive_write_provider_event(a, ks->id,
 						 FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
@@ -436,7 +451,7 @@ static int write_drops(struct kernel_source *ks)
 	if (st.perfetto_dropped)
 		log_warning("%" PRIu64 " stack samples are in the archive but not in its Perfetto data (it keeps %u at most)",
 			    st.perfetto_dropped, PROFILE_PERFETTO_SAMPLES_MAX);
-	kernel_losses_read(&st, ks->stacks, &l);
+	kernel_losses_read(&st, ks->stacks, false, &l);
 	if (ks->stacks)
 		kernel_losses_log(&l);
 	if (!st.dropped && !ks->stacks)
@@ -559,7 +574,7 @@ size_t kernel_source_describe(const struct kernel_source *ks,
 	if (losses && 1 + n + losses <= max) {
 		struct stacks_losses l;
 
-		kernel_losses_read(&st, ks->stacks, &l);
+		kernel_losses_read(&st, ks->stacks, false, &l);
 		n += kernel_losses_rows(&l, ks->id, &out[1 + n]);
 	}
 	return 1 + n;

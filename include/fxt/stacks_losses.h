@@ -9,7 +9,8 @@
  * FXT_STACK_LOSSES_NAME (the kernel provider's indexed string
  * FXT_KDEV_STR_STACK_LOSSES of include/fxt/kdev.h), written once in the
  * kernel section at the end of a stop (after "fxtrace:symbols", so the
- * names' losses are in). Its payload is a list of entries, each:
+ * names' losses are in), and at the end of each snapshot's kernel
+ * section (its own walks' counts). Its payload is a list of entries, each:
  *
  *   word 0   bits [0, 8): the name's length n, 1..FXT_STACK_LOSSES_NAME_MAX
  *            (the other bits 0)

@@ -162,6 +162,12 @@ check child
 	fail "circular: $(cat "$T/snap.out")"
 "$TRACECTL" stop >"$T/circ.stop" 2>&1 || fail "circular: $(cat "$T/circ.stop")"
 check snap
+# Each holds its stack losses, the snapshot its own.
+for f in snap circ; do
+	"$TRACECTL" summary --json "$T/$f.fxt" >"$T/$f.sum" || fail "$f: summary"
+	jq -e '.stack_losses.recorded' "$T/$f.sum" >/dev/null ||
+		fail "$f: no stack losses record"
+done
 
 # 20 ms blocks are all shorter than 1 s: no off-CPU sample of them.
 record long --offcpu-min 1s -- "$STACK_WORKLOAD" --seconds 1 ||

@@ -14,6 +14,8 @@ struct stacks {
 	struct profile_sources *src;
 	struct profile_resolver r;
 	struct profile_ingest *ingest; /* the trace's */
+	/* The last snapshot's own ingest's counts, kept for its record. */
+	struct profile_ingest_stats snapshot;
 };
 
 /* 1..255, at random: the generations of one trace differ (1 in 255). */
@@ -77,7 +79,8 @@ int stacks_tracker_error(const struct stacks *s)
 	return st.tracker_error;
 }
 
-void stacks_losses(const struct stacks *s, struct stacks_losses *l)
+void stacks_losses(const struct stacks *s, bool snapshot,
+		   struct stacks_losses *l)
 {
 	struct profile_ingest_stats ps;
 	struct profile_sources_status ss;
@@ -85,7 +88,10 @@ void stacks_losses(const struct stacks *s, struct stacks_losses *l)
 
 	if (!s)
 		return;
-	profile_ingest_stats(s->ingest, &ps);
+	if (snapshot)
+		ps = s->snapshot;
+	else
+		profile_ingest_stats(s->ingest, &ps);
 	profile_sources_status(s->src, &ss);
 	c[FXT_STACK_LOSS_KERNEL_DEPTH_LIMIT] += ps.kernel_depth_limit;
 	c[FXT_STACK_LOSS_USER_DEPTH_LIMIT] += ps.user_depth_limit;
@@ -119,8 +125,10 @@ static void hook_sink_free(void *ctx, void *sink)
 {
 	struct stacks *s = ctx;
 
-	if (sink != s->ingest)
-		profile_ingest_free(sink);
+	if (sink == s->ingest)
+		return;
+	profile_ingest_stats(sink, &s->snapshot);
+	profile_ingest_free(sink);
 }
 
 static int hook_record(void *sink, const uint64_t *rec, size_t words,

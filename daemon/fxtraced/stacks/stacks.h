@@ -59,7 +59,12 @@ struct stacks_losses {
 	int files_error;
 };
 
-/* Adds s's counts to *l (s NULL: none). */
-void stacks_losses(const struct stacks *s, struct stacks_losses *l);
+/*
+ * Adds s's counts to *l (s NULL: none); snapshot: the walks' of the last
+ * snapshot (which ingests the rings into tables of its own), else the
+ * trace's. The mappings' and names' are the trace's in both.
+ */
+void stacks_losses(const struct stacks *s, bool snapshot,
+		   struct stacks_losses *l);
 
 #endif /* FXT_STACKS_H */

@@ -45,6 +45,7 @@
 
 #include <fxt/kdev.h>
 #include <fxt/stacks.h>
+#include <fxt/stacks_losses.h>
 
 #include "fxt_writer.h"
 
@@ -251,6 +252,36 @@ static void write_samples(struct fxt_writer *w)
 	step(w, 700, 300, "B");
 }
 
+/* An entry of the losses record, written by hand; returns the end. */
+static uint64_t *loss(uint64_t *p, const char *name, uint64_t count)
+{
+	size_t len = strlen(name);
+
+	p[0] = len;
+	p[1] = count;
+	return fxt_stacks_put_bytes(p + 2, name, len);
+}
+
+/*
+ * Two stack-losses records, as a merge of two archives holds: every
+ * reason i counted i + 1, then junk_frame_word 10 more and a reason of a
+ * later manager (5, counted apart) and a count that saturates.
+ */
+static void write_losses(struct fxt_writer *w)
+{
+	uint64_t counts[FXT_STACK_LOSS_COUNT], buf[128], *p;
+	size_t i, n;
+
+	for (i = 0; i < FXT_STACK_LOSS_COUNT; i++)
+		counts[i] = i + 1;
+	n = fxt_stack_losses_put(buf, counts);
+	check(fxt_write_raw(w, buf, n * sizeof(*buf)), "losses");
+	p = loss(buf, "junk_frame_word", 10);
+	p = loss(p, "a_later_reason", 5);
+	p = loss(p, "mappings_lost", UINT64_MAX);
+	table(w, FXT_STACK_LOSSES_STR, buf, (size_t)(p - buf));
+}
+
 static void gen_good(struct fxt_writer *w)
 {
 	kernel_provider(w);
@@ -259,6 +290,7 @@ static void gen_good(struct fxt_writer *w)
 	write_frames(w);
 	write_samples(w);
 	write_stacks(w);
+	write_losses(w);
 }
 
 /* ---- hostile archives ------------------------------------------------ */
@@ -331,6 +363,9 @@ static void gen_truncated(struct fxt_writer *w)
 	symbol(buf, F_PIPE_READ, "x");
 	check(fxt_write_blob(w, fxt_wstr_index(FXT_KDEV_STR_SYMBOLS), 1, buf,
 			     12), "table");
+	/* a losses entry whose name the record cuts: one more malformed */
+	loss(buf, "samples_dropped", 3);
+	table(w, FXT_STACK_LOSSES_STR, buf, 3);
 	for (i = 0; i < 10; i++)
 		sample(w, false, BASE_NS + i * MS, BURNER,
 		       i % 2 ? S_SEVENTY : S_THIRTY, MS);

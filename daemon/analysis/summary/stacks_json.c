@@ -69,6 +69,8 @@ static void put_losses(struct out *o)
 	put_count(w, ",\"offcpu_samples\":", o->v.offcpu);
 	stack_losses_json(w, t, p);
 	text_put_char(w, '}');
+	text_put_char(w, '\n');
+	stack_capture_json(w, &o->v.s->stacks.capture);
 }
 
 static int put_threads(struct out *o)

@@ -248,8 +248,10 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 		 * is that junk, no return, and ends the walk. Over a leaf
 		 * with its frame, it stays the one hidden "[kernel]" frame.
 		 */
-		if (i && leaf.frameless && pc >= PROFILE_KERNEL_HALF)
+		if (i && leaf.frameless && pc >= PROFILE_KERNEL_HALF) {
+			p->st.junk_frame_word++;
 			break;
+		}
 		err = user_frame(p, s, pc, emit, ctx, &id, i ? NULL : &leaf);
 		if (!err)
 			err = profile_inline_push(p, id, i, emit, ctx, ids, n);
@@ -358,6 +360,21 @@ static void count_drop(struct profile_ingest *p, const uint64_t *rec)
 		p->st.dropped_offcpu++;
 }
 
+/*
+ * Why a written sample's walk may have stopped early, from what the
+ * kernel side recorded: a full record is as deep as it goes (the walk
+ * may have gone on), and user frames without the words at the stack
+ * pointer mean reading them faulted (both backends read them whenever
+ * there are user frames).
+ */
+static void count_walk_ends(struct profile_ingest *p,
+			    const struct fxt_ksample *s)
+{
+	p->st.kernel_depth_limit += s->nk == FXT_KSAMPLE_KERNEL_MAX;
+	p->st.user_depth_limit += s->nu == FXT_KSAMPLE_USER_MAX;
+	p->st.user_read_fault += s->nu && !s->ns;
+}
+
 int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
 			  size_t words, profile_emit_fn emit, void *ctx)
 {
@@ -385,5 +402,7 @@ int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
 	}
 	if (!err)
 		err = profile_pending_flush(p, emit, ctx);
+	if (!err)
+		count_walk_ends(p, &s);
 	return err ? err : write_sample(p, rec, &s, stack, emit, ctx);
 }

@@ -74,6 +74,14 @@ struct profile_ingest_stats {
 	uint64_t perfetto_dropped; /* samples past the Perfetto bound */
 	/* leaves without a frame whose caller's return address was lost */
 	uint64_t leaf_caller_unknown;
+	/*
+	 * Walks that stopped early, of the samples written: stacks as deep
+	 * as a record holds (kernel, user: maybe cut there); user stacks
+	 * whose words at the stack pointer the kernel side could not read;
+	 * walks ended at a junk word above a frameless leaf.
+	 */
+	uint64_t kernel_depth_limit, user_depth_limit;
+	uint64_t user_read_fault, junk_frame_word;
 };
 
 struct profile_ingest;

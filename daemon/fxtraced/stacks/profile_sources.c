@@ -296,6 +296,8 @@ void profile_sources_status(const struct profile_sources *s,
 			    struct profile_sources_status *st)
 {
 	*st = s->st;
+	if (s->tracker)
+		mmap_tracker_stats(s->tracker, &st->maps);
 	if (s->usyms)
 		usyms_stats(s->usyms, &st->usyms);
 }

@@ -244,6 +244,15 @@ enum fxt_ctl_provider_flags {
 	 * started while the trace ran, without a start wait).
 	 */
 	FXT_CTL_PROVIDER_MISSED_START = 1u << 8,
+	/*
+	 * Not a provider: one reason the kernel's stack samples lost samples
+	 * or frames, its stable name in name (include/fxt/stacks_losses.h),
+	 * its count so far in records. Sent after the category rows while
+	 * kernel:sample or kernel:offcpu is traced, one row per reason, with
+	 * _KERNEL and _CATEGORY set: a tracectl that predates this flag
+	 * shows it as a kernel category row.
+	 */
+	FXT_CTL_PROVIDER_LOSS = 1u << 9,
 };
 
 struct fxt_ctl_provider {

@@ -9,6 +9,7 @@
 #include "archive.h"
 #include <fxt/fxt_msg.h>
 #include <fxt/fxt_sched_uapi.h>
+#include "kernel_losses.h"
 #include "kernel_source.h"
 #include "log.h"
 #include "record_walk.h"
@@ -101,6 +102,19 @@ static int write_to_snapshot(void *ctx, const void *data, size_t len)
 	return r;
 }
 
+/* A snapshot is read without the trace's archive: its own losses record. */
+static int write_snapshot_losses(const struct kernel_source *ks,
+				 const struct kernel_session_stats *st,
+				 struct snapshot_sink *s)
+{
+	uint64_t rec[KERNEL_LOSSES_RECORD_WORDS];
+	struct stacks_losses l;
+
+	kernel_losses_read(st, ks->stacks, true, &l);
+	return write_to_snapshot(s, rec,
+				 kernel_losses_record(&l, rec) * sizeof(*rec));
+}
+
 int kernel_source_snapshot(struct kernel_source *ks, struct archive *a)
 {
 	struct snapshot_sink s = { .archive = a, .id = ks->id };
@@ -108,6 +122,8 @@ int kernel_source_snapshot(struct kernel_source *ks, struct archive *a)
 	int r = kernel_session_snapshot(ks->session, write_to_snapshot, &s);
 
 	kernel_session_stats(ks->session, &st);
+	if (r >= 0 && ks->stacks)
+		r = write_snapshot_losses(ks, &st, &s);
 	if (r >= 0 && st.dropped)
 		r = archive_write_provider_event(a, ks->id,
 						 FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
@@ -419,41 +435,48 @@ int kernel_source_resume(struct kernel_source *ks)
 	return r;
 }
 
-/* Readers of the archive alone learn of kernel drops from this record. */
+/*
+ * Readers of the archive alone learn of kernel drops and of the stack
+ * samples' losses from these records (after the names: their losses are
+ * in). The records written that count (the losses'), or -errno.
+ */
 static int write_drops(struct kernel_source *ks)
 {
+	uint64_t rec[KERNEL_LOSSES_RECORD_WORDS];
 	struct kernel_session_stats st = { 0 };
-	int r;
+	struct stacks_losses l;
+	int r = 0;
 
 	kernel_session_stats(ks->session, &st);
 	if (st.perfetto_dropped)
 		log_warning("%" PRIu64 " stack samples are in the archive but not in its Perfetto data (it keeps %u at most)",
 			    st.perfetto_dropped, PROFILE_PERFETTO_SAMPLES_MAX);
-	if (st.files_unreadable || st.files_unopened || st.files_too_large ||
-	    st.files_over_budget)
-		log_info("Stack samples: mapped files left unnamed: %" PRIu64 " their process's owner may not read, %" PRIu64 " not opened (gone, FUSE, not a regular file; the last: %s), %" PRIu64 " with a symbol section too large, %" PRIu64 " past the symbols' budget",
-			 st.files_unreadable, st.files_unopened,
-			 st.files_error ? strerror(-st.files_error) : "-",
-			 st.files_too_large, st.files_over_budget);
-	if (st.leaf_caller_unknown)
-		log_info("%" PRIu64 " stack samples lack the caller of a user function without a frame pointer (its return address was not read)",
-			 st.leaf_caller_unknown);
-	if (!st.dropped)
+	kernel_losses_read(&st, ks->stacks, false, &l);
+	if (ks->stacks)
+		kernel_losses_log(&l);
+	if (!st.dropped && !ks->stacks)
 		return 0;
 	r = archive_begin_section(ks->archive, ks->id, "kernel", &ks->visited,
 				  false);
-	if (r < 0)
-		return r;
-	return archive_write_provider_event(ks->archive, ks->id,
-					    FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	if (r >= 0 && st.dropped)
+		r = archive_write_provider_event(
+			ks->archive, ks->id, FXT_PROVIDER_EVENT_BUFFER_OVERFLOW);
+	if (r < 0 || !ks->stacks)
+		return r < 0 ? r : 0;
+	r = archive_write(ks->archive, rec,
+			  kernel_losses_record(&l, rec) * sizeof(*rec));
+	return r < 0 ? r : 1;
 }
 
 /* The end of a stop: drops, the section committed, the result. */
 static int finish_rest(struct kernel_source *ks, int r)
 {
+	int written = 0;
+
 	if (r >= 0)
-		r = write_drops(ks);
-	(void)archive_commit(ks->archive, ks->id, 0);
+		r = written = write_drops(ks);
+	(void)archive_commit(ks->archive, ks->id,
+			     written > 0 ? (uint64_t)written : 0);
 	if (r >= 0)
 		r = ks->lost_error;
 	return ks->stop_error < 0 ? ks->stop_error : r;
@@ -519,7 +542,7 @@ size_t kernel_source_describe(const struct kernel_source *ks,
 {
 	struct kernel_category_stats cat[KERNEL_SOURCE_ROWS_MAX - 1];
 	struct kernel_session_stats st = { 0 };
-	size_t i, n;
+	size_t i, n, losses;
 
 	fxt_msg_init(out, FXT_MSG_CTL_PROVIDER, sizeof(*out));
 	kernel_session_stats(ks->session, &st);
@@ -530,8 +553,11 @@ size_t kernel_source_describe(const struct kernel_source *ks,
 	out->bytes = st.bytes > ks->bytes_lost ? st.bytes - ks->bytes_lost : 0;
 	out->records_dropped = st.dropped;
 	snprintf(out->name, sizeof(out->name), "kernel");
+	/* Room kept for the losses' rows. */
+	losses = ks->stacks ? FXT_STACK_LOSS_COUNT : 0;
 	n = kernel_session_category_stats(ks->session, cat,
-					  max ? max - 1 : 0);
+					  max > 1 + losses ? max - 1 - losses :
+							     0);
 	for (i = 0; i < n; i++) {
 		struct fxt_ctl_provider *row = &out[1 + i];
 
@@ -544,6 +570,12 @@ size_t kernel_source_describe(const struct kernel_source *ks,
 			 cat[i].missing ? " (no tracepoint)" : "",
 			 cat[i].unnamed_kernel_frames ?
 				 " (kernel frames unnamed)" : "");
+	}
+	if (losses && 1 + n + losses <= max) {
+		struct stacks_losses l;
+
+		kernel_losses_read(&st, ks->stacks, false, &l);
+		n += kernel_losses_rows(&l, ks->id, &out[1 + n]);
 	}
 	return 1 + n;
 }

@@ -12,6 +12,8 @@
 
 #include <systemd/sd-event.h>
 
+#include <fxt/stacks_losses.h>
+
 #include "control_proto.h"
 
 struct archive;
@@ -82,8 +84,11 @@ uint64_t kernel_source_latency_exceeded(const struct kernel_source *ks);
 void kernel_source_lost(struct kernel_source *ks, uint64_t records,
 			uint64_t bytes, int error);
 uint32_t kernel_source_id(const struct kernel_source *ks);
-/* The kernel row and one per selected category: at most this many. */
-#define KERNEL_SOURCE_ROWS_MAX 16
+/*
+ * The kernel row, one per selected category and, with stack samples, one
+ * per reason they lost (FXT_CTL_PROVIDER_LOSS): at most this many.
+ */
+#define KERNEL_SOURCE_ROWS_MAX (16 + FXT_STACK_LOSS_COUNT)
 size_t kernel_source_describe(const struct kernel_source *ks,
 			      struct fxt_ctl_provider *out, size_t max);
 struct kernel_source *kernel_source_free(struct kernel_source *ks);

@@ -35,6 +35,7 @@
 #include "mount_table.h"
 #include "usyms.h"
 #include "usyms_demangle.h"
+#include "usyms_inline.h"
 #include "usyms_internal.h"
 
 /* Each file keeps its fd: RLIMIT_NOFILE is raised to its maximum. */
@@ -64,6 +65,9 @@ struct usyms_file {
 	Dwfl *dwfl; /* NULL while closed */
 	Dwfl_Module *mod;
 	struct usyms_symtab symtab; /* built at the first lookup */
+	struct usyms_inline_index *inline_index; /* of its Dwfl's DIEs */
+	bool dwarf_read; /* by this opening, for inline frames */
+	uint32_t dwarf_reads; /* openings that read it, kept when closed */
 	bool symtab_built;
 	uint64_t section_bytes; /* what libdwfl may read of it, and our table */
 	bool dwarf_ok; /* its DWARF within the bounds: .debug_frame read */
@@ -119,6 +123,9 @@ static void file_close(struct usyms *u, struct usyms_file *f)
 	u->bytes_open -= f->section_bytes;
 	usyms_symtab_clear(&f->symtab);
 	f->symtab_built = false;
+	usyms_inline_index_free(f->inline_index);
+	f->inline_index = NULL;
+	f->dwarf_read = false;
 	dwfl_end(f->dwfl);
 	f->dwfl = NULL;
 	f->mod = NULL;
@@ -317,6 +324,30 @@ int usyms_open_regular(const char *path)
 	return r < 0 ? r : TAKE_FD(fd);
 }
 
+static int section_bytes(struct usyms_file *f, Elf *elf, uint64_t size);
+
+/*
+ * Whether the debug file open at fd is within the bounds, its DWARF
+ * too: libdwfl reads the debug file's DWARF whole when it reads any of
+ * it (inline frames, .debug_frame), so one over them is not used.
+ */
+static bool debug_file_bounded(int fd)
+{
+	struct usyms_file tmp = { .fd = -1 };
+	struct stat st;
+	Elf *elf;
+	int r;
+
+	if (fstat(fd, &st) < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return false;
+	r = section_bytes(&tmp, elf, (uint64_t)st.st_size);
+	elf_end(elf);
+	return r == 0 && tmp.dwarf_ok;
+}
+
 /* The debug file of a build id under /usr/lib/debug/.build-id/, which
  * carries that build id: an open fd and its name, or -1.
  */
@@ -337,7 +368,10 @@ static int open_debug_file(const uint8_t *id, size_t len, char **name)
 	if (fd < 0)
 		return -1;
 	n = usyms_fd_build_id(fd, got, sizeof(got));
-	*name = n == (int)len && !memcmp(got, id, len) ? strdup(path) : NULL;
+	*name = n == (int)len && !memcmp(got, id, len) &&
+				debug_file_bounded(fd) ?
+			strdup(path) :
+			NULL;
 	if (!*name) {
 		close(fd);
 		return -1;
@@ -352,8 +386,17 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname
 {
 	const unsigned char *bits;
 	GElf_Addr vaddr;
-	int len = dwfl_module_build_id(mod, &bits, &vaddr);
+	int len;
 
+	/*
+	 * libdwfl asks here for a dwz file too (.gnu_debugaltlink: its name,
+	 * no CRC): the module's own debug file is not it, and taken as it
+	 * would name inline frames from the wrong DIEs. None is given: names
+	 * kept in a dwz file are not found.
+	 */
+	if (debuglink_file && !debuglink_crc)
+		return -1;
+	len = dwfl_module_build_id(mod, &bits, &vaddr);
 	if (len <= 0)
 		return -1;
 	return open_debug_file(bits, (size_t)len, debuginfo_file_name);
@@ -451,12 +494,13 @@ static bool section_dwarf(const char *name)
 /*
  * The bytes libdwfl would read of f's elf (of size bytes on disk): -EFBIG
  * when a section read for symbols is over USYMS_SECTION_MAX, -ENOEXEC
- * when one reaches past the file's end. DWARF over the bound only loses
- * the .debug_frame lookups (f->dwarf_ok).
+ * when one reaches past the file's end. DWARF over the bound (a
+ * compressed section by what it expands to) only loses the lookups of
+ * .debug_frame and inline frames (f->dwarf_ok).
  */
 static int section_bytes(struct usyms_file *f, Elf *elf, uint64_t size)
 {
-	uint64_t dwarf = 0;
+	uint64_t dwarf = 0, expanded;
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 
@@ -483,10 +527,15 @@ static int section_bytes(struct usyms_file *f, Elf *elf, uint64_t size)
 			f->dwarf_ok = false;
 			continue;
 		}
-		if (symbols)
+		if (symbols) {
 			f->section_bytes += sh->sh_size + table_bytes(sh);
+			continue;
+		}
+		expanded = usyms_dwarf_size(elf, sh, name);
+		if (expanded > USYMS_SECTION_MAX)
+			f->dwarf_ok = false;
 		else
-			dwarf += sh->sh_size;
+			dwarf += expanded;
 	}
 	if (dwarf > USYMS_SECTION_MAX)
 		f->dwarf_ok = false;
@@ -503,7 +552,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static bool past_deadline(const struct usyms *u)
+bool usyms_past_deadline(const struct usyms *u)
 {
 	return u->budget.deadline_ns && now_ns() >= u->budget.deadline_ns;
 }
@@ -533,6 +582,8 @@ static int file_elf(struct usyms *u, struct usyms_file *f, int fd, Elf **ret)
 	r = read_headers(f, elf);
 	if (!r)
 		r = section_bytes(f, elf, (uint64_t)st.st_size);
+	if (!r && !f->dwarf_ok)
+		u->st.dwarf_too_large++;
 	if (!r)
 		r = budget_room(u, f->section_bytes);
 	if (r < 0) {
@@ -585,7 +636,7 @@ static int file_open(struct usyms *u, struct usyms_file *f)
 }
 
 /* The open files' budget or deadline refused f: counted, not kept. */
-static int count_refusal(struct usyms *u, int r)
+int usyms_count_refusal(struct usyms *u, int r)
 {
 	if (r == -EDQUOT || r == -ETIME)
 		u->st.over_budget++;
@@ -605,12 +656,12 @@ static int file_ready(struct usyms *u, uint32_t id, struct usyms_file **ret)
 	if (f->err < 0)
 		return f->err;
 	if (!f->dwfl) {
-		r = past_deadline(u) ? -ETIME : file_open(u, f);
+		r = usyms_past_deadline(u) ? -ETIME : file_open(u, f);
 		if (r < 0) {
 			/* Over the budget now, not for ever: not cached. */
 			if (r != -EDQUOT && r != -ETIME)
 				f->err = r;
-			return count_refusal(u, r);
+			return usyms_count_refusal(u, r);
 		}
 	}
 	f->last_use = ++u->clock;
@@ -641,7 +692,7 @@ int usyms_file_offset_to_vaddr(struct usyms *u, uint32_t id, uint64_t off,
 /* A copy of name (len bytes at most) for the caller: control bytes
  * replaced.
  */
-static const char *arena_copy(struct usyms *u, const char *name, size_t max)
+const char *usyms_copy_name(struct usyms *u, const char *name, size_t max)
 {
 	size_t len = strnlen(name, max < USYMS_NAME_MAX ? max : USYMS_NAME_MAX);
 	struct arena_chunk *c = u->arena;
@@ -672,8 +723,8 @@ static const char *sym_name_copy(struct usyms *u, const struct usyms_sym *s)
 	int n = usyms_demangle(s->name, s->name_max, buf, sizeof(buf));
 
 	if (n > 0)
-		return arena_copy(u, buf, (size_t)n);
-	return arena_copy(u, s->name, s->name_max);
+		return usyms_copy_name(u, buf, (size_t)n);
+	return usyms_copy_name(u, s->name, s->name_max);
 }
 
 /* f ready, and its build id build_id if one is given. */
@@ -706,6 +757,36 @@ int usyms_module(struct usyms *u, uint32_t id, const uint8_t *build_id,
 	return 0;
 }
 
+bool usyms_dwarf_read_ok(struct usyms *u, uint32_t id)
+{
+	struct usyms_file *f = file_of(u, id);
+
+	if (!f || !f->dwfl)
+		return false;
+	if (f->dwarf_read)
+		return true;
+	if (f->dwarf_reads >= USYMS_DWARF_READS_MAX)
+		return false;
+	f->dwarf_reads++;
+	f->dwarf_read = true;
+	return true;
+}
+
+void usyms_charge(struct usyms *u, uint32_t id, uint64_t bytes)
+{
+	struct usyms_file *f = file_of(u, id);
+
+	if (f && f->dwfl) {
+		f->section_bytes += bytes;
+		u->bytes_open += bytes;
+	}
+}
+
+struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id)
+{
+	return &file_of(u, id)->inline_index;
+}
+
 /* f's symbol table, built at its first lookup within the budget. */
 static int file_symtab(struct usyms *u, struct usyms_file *f)
 {
@@ -713,8 +794,8 @@ static int file_symtab(struct usyms *u, struct usyms_file *f)
 
 	if (f->symtab_built)
 		return 0;
-	if (past_deadline(u))
-		return count_refusal(u, -ETIME);
+	if (usyms_past_deadline(u))
+		return usyms_count_refusal(u, -ETIME);
 	r = usyms_symtab_build(f->mod, &f->symtab);
 	if (r < 0)
 		return r;
@@ -752,6 +833,7 @@ void usyms_set_budget(struct usyms *u, const struct usyms_budget *b)
 void usyms_stats(const struct usyms *u, struct usyms_stats *st)
 {
 	*st = u->st;
+	st->bytes_open = u->bytes_open;
 }
 
 int usyms_add_path(struct usyms *u, const char *path, uint32_t *id)

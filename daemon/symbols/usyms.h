@@ -94,6 +94,10 @@ struct usyms_stats {
 	uint64_t files_refused; /* over the files' cap */
 	uint64_t too_large; /* a section over USYMS_SECTION_MAX */
 	uint64_t over_budget; /* the budget's bytes or deadline */
+	/* files opened whose DWARF is not read, over USYMS_SECTION_MAX */
+	uint64_t dwarf_too_large;
+	/* what the open files hold now, of the budget's bytes */
+	uint64_t bytes_open;
 };
 
 void usyms_stats(const struct usyms *u, struct usyms_stats *st);

@@ -4,6 +4,7 @@
 #define FXT_SYMBOLS_USYMS_INTERNAL_H
 
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,5 +42,50 @@ struct usyms;
  */
 int usyms_module(struct usyms *u, uint32_t id, const uint8_t *build_id,
 		 size_t build_id_len, Dwfl_Module **mod, bool *dwarf_ok);
+
+/* Whether the budget's deadline has passed. */
+bool usyms_past_deadline(const struct usyms *u);
+/* r, a refusal by the budget or the section bound counted. */
+int usyms_count_refusal(struct usyms *u, int r);
+/*
+ * A copy of name (max bytes at most, USYMS_NAME_MAX in all), control
+ * bytes replaced, valid until usyms_free(); NULL without memory.
+ */
+const char *usyms_copy_name(struct usyms *u, const char *name, size_t max);
+
+/*
+ * The bytes DWARF section sh (named name) of elf holds once read: its
+ * size, or for a compressed one (SHF_COMPRESSED, GNU .zdebug_) the size
+ * its header says it expands to (UINT64_MAX when unreadable).
+ */
+uint64_t usyms_dwarf_size(Elf *elf, const GElf_Shdr *sh, const char *name);
+
+/*
+ * Whether file id's DWARF may be read for inline frames: yes once read
+ * by its current opening; else only if fewer than USYMS_DWARF_READS_MAX
+ * openings read it (a file closed to make room and opened again reads
+ * its DWARF again: a decompressed debug file costs 100 ms each time).
+ * A yes counts a read.
+ */
+bool usyms_dwarf_read_ok(struct usyms *u, uint32_t id);
+
+/* A file's functions by address for its inline frames, unit by unit. */
+struct usyms_inline_index;
+/*
+ * The function of cu holding addr, into *fn: 1, 0 when none, -ENOMEM.
+ * *x is built as units are asked for (allocated at the first).
+ */
+int usyms_inline_index_find(struct usyms_inline_index **x, Dwarf_Die *cu,
+			    Dwarf_Addr addr, Dwarf_Die *fn);
+void usyms_inline_index_free(struct usyms_inline_index *x);
+/* The bytes x grew by since the last call (for usyms_charge()). */
+size_t usyms_inline_index_growth(struct usyms_inline_index *x);
+/*
+ * bytes more held for file id (open): counted in the budget with its
+ * sections, until it is closed; the next files opened make room.
+ */
+void usyms_charge(struct usyms *u, uint32_t id, uint64_t bytes);
+/* File id's index (as usyms_module() found it ready), freed with it. */
+struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id);
 
 #endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

@@ -4,6 +4,7 @@
  * fill, its triggers and their last snapshots, as fxtraced tells them.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,26 @@ static void print_status_provider(const struct fxt_ctl_provider *p)
 		printf(" not tracing\n");
 }
 
+/* The kernel's stack losses, one reason a line (they are not providers). */
+static void print_losses(const struct control_reply *rep)
+{
+	char name[PROVIDER_TEXT_NAME_MAX];
+	bool first = true;
+	size_t i;
+
+	for (i = 0; i < rep->nproviders; i++) {
+		const struct fxt_ctl_provider *p = &rep->providers[i];
+
+		if (!(p->flags & FXT_CTL_PROVIDER_LOSS))
+			continue;
+		if (first)
+			printf("Stack losses:\n");
+		first = false;
+		printf("  %-24s %llu\n", provider_text_name(p, name),
+		       (unsigned long long)p->records);
+	}
+}
+
 static void print_status(const struct control_reply *rep)
 {
 	static const char *const states[] = { "idle", "tracing", "stopping" };
@@ -137,7 +158,9 @@ static void print_status(const struct control_reply *rep)
 	printf("Providers: %zu\n",
 	       provider_text_count(rep->providers, rep->nproviders));
 	for (i = 0; i < rep->nproviders; i++)
-		print_status_provider(&rep->providers[i]);
+		if (!(rep->providers[i].flags & FXT_CTL_PROVIDER_LOSS))
+			print_status_provider(&rep->providers[i]);
+	print_losses(rep);
 	print_triggers(rep);
 }
 
@@ -151,8 +174,9 @@ int cmd_status(int argc, char **argv)
 		printf("Usage: tracectl status\n"
 		       "Shows whether a trace runs, its name, mode, kernel backend, output\n"
 		       "and memory budget (bytes in use of it),\n"
-		       "each connected provider with its buffer fill, and armed triggers\n"
-		       "with their last snapshots (tracectl start --trigger).\n\n"
+		       "each connected provider with its buffer fill, with stack samples\n"
+		       "what they lost so far by reason (\"Stack losses\"), and armed\n"
+		       "triggers with their last snapshots (tracectl start --trigger).\n\n"
 		       "Examples:\n  tracectl status\n"
 		       "  FXTRACE_SOCKET=/tmp/fxt.sock tracectl status\n");
 		return TRACECTL_EXIT_OK;

@@ -33,6 +33,25 @@ static const char *drop_advice(unsigned int mode, const char *size_option)
 	return advice;
 }
 
+/* The stack samples' losses that are not zero, on one line. */
+static void print_losses(const struct control_reply *rep)
+{
+	char name[PROVIDER_TEXT_NAME_MAX];
+	size_t i, said = 0;
+
+	for (i = 0; i < rep->nproviders; i++) {
+		const struct fxt_ctl_provider *p = &rep->providers[i];
+
+		if (!(p->flags & FXT_CTL_PROVIDER_LOSS) || !p->records)
+			continue;
+		printf("%s%s %llu", said++ ? ", " : "Stack losses: ",
+		       provider_text_name(p, name),
+		       (unsigned long long)p->records);
+	}
+	if (said)
+		printf(" (see tracectl summary)\n");
+}
+
 static void print_results(const struct control_reply *rep)
 {
 	char name[PROVIDER_TEXT_NAME_MAX], dropped[PROVIDER_TEXT_DROPS_MAX];
@@ -45,6 +64,8 @@ static void print_results(const struct control_reply *rep)
 	for (i = 0; i < rep->nproviders; i++) {
 		const struct fxt_ctl_provider *p = &rep->providers[i];
 
+		if (p->flags & FXT_CTL_PROVIDER_LOSS)
+			continue; /* print_losses() */
 		provider_text_name(p, name);
 		if (p->flags & FXT_CTL_PROVIDER_CATEGORY) {
 			/* A share of the kernel row above: not added again. */
@@ -85,6 +106,7 @@ static void print_results(const struct control_reply *rep)
 	if (implausible)
 		printf("Warning: %u provider(s) claimed more dropped records than they could have dropped (DROPS %s): their counts are left out, fxtraced's log names them\n",
 		       implausible, PROVIDER_TEXT_IMPLAUSIBLE);
+	print_losses(rep);
 }
 
 /*

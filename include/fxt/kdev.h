@@ -86,6 +86,7 @@ enum fxt_kdev_string {
 	FXT_KDEV_STR_SYMBOLS,
 	FXT_KDEV_STR_PERFETTO_DROPPED,
 	FXT_KDEV_STR_USER_STACK_WORDS,	/* include/fxt/ksample.h */
+	FXT_KDEV_STR_STACK_LOSSES,	/* include/fxt/stacks_losses.h */
 	FXT_KDEV_STR_END,
 };
 
@@ -107,7 +108,7 @@ enum fxt_kdev_string {
 	  "kernel_frames", "period_ns", "blocked_ns",                      \
 	  "stack", "perfetto", "fxtrace:mappings", "fxtrace:frames",       \
 	  "fxtrace:stacks", "fxtrace:symbols", "fxtrace:perfetto_dropped", \
-	  "user_stack_words" }
+	  "user_stack_words", "fxtrace:stack_losses" }
 
 /*
  * Records of these categories that belong to no thread (counters of a

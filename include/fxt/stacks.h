@@ -127,6 +127,16 @@ enum fxt_stacks_frame_kind {
 	FXT_STACKS_FRAME_KERNEL = 2,
 };
 
+/*
+ * Frame flags. INLINED: a user frame of a function the compiler inlined
+ * at addr (from DWARF); it carries its own name, the frames after it in
+ * a stack being the functions it is inlined into, the last of them the
+ * function holding addr (named by "fxtrace:symbols"). Such a frame has
+ * the same mapping and addr as that function's frame: a reader that
+ * knows nothing of the flag shows the right names all the same.
+ */
+#define FXT_STACKS_FRAME_INLINED 0x1u
+
 /* Entry word 0 fields. */
 #define FXT_STACKS_ID_SHIFT 0
 #define FXT_STACKS_ID_WIDTH 32
@@ -138,6 +148,8 @@ enum fxt_stacks_frame_kind {
 #define FXT_STACKS_FRAME_KIND_WIDTH 8
 #define FXT_STACKS_FRAME_NAME_LEN_SHIFT 40
 #define FXT_STACKS_FRAME_NAME_LEN_WIDTH 16
+#define FXT_STACKS_FRAME_FLAGS_SHIFT 56
+#define FXT_STACKS_FRAME_FLAGS_WIDTH 8
 #define FXT_STACKS_STACK_NFRAMES_SHIFT 32
 #define FXT_STACKS_STACK_NFRAMES_WIDTH 16
 #define FXT_STACKS_SYM_NAME_LEN_SHIFT 32
@@ -169,6 +181,7 @@ struct fxt_stacks_mapping {
 struct fxt_stacks_frame {
 	uint32_t id;
 	uint8_t kind;
+	uint8_t flags; /* FXT_STACKS_FRAME_INLINED */
 	uint16_t name_len;
 	uint32_t mapping_id;
 	uint64_t addr; /* user: ELF vaddr (or raw PC if unknown); kernel: offset */
@@ -238,7 +251,8 @@ static inline uint64_t *fxt_stacks_put_frame(uint64_t *p,
 {
 	*p++ = FXT_SET(f->id, FXT_STACKS_ID) |
 	       FXT_SET(f->kind, FXT_STACKS_FRAME_KIND) |
-	       FXT_SET(f->name_len, FXT_STACKS_FRAME_NAME_LEN);
+	       FXT_SET(f->name_len, FXT_STACKS_FRAME_NAME_LEN) |
+	       FXT_SET(f->flags, FXT_STACKS_FRAME_FLAGS);
 	*p++ = f->mapping_id;
 	*p++ = f->addr;
 	return fxt_stacks_put_bytes(p, f->name, f->name_len);
@@ -298,6 +312,7 @@ static inline size_t fxt_stacks_get_frame(const uint64_t *p, size_t avail,
 	f->id = (uint32_t)FXT_GET(p[0], FXT_STACKS_ID);
 	f->kind = (uint8_t)FXT_GET(p[0], FXT_STACKS_FRAME_KIND);
 	f->name_len = (uint16_t)FXT_GET(p[0], FXT_STACKS_FRAME_NAME_LEN);
+	f->flags = (uint8_t)FXT_GET(p[0], FXT_STACKS_FRAME_FLAGS);
 	words = fxt_stacks_frame_words(f->name_len);
 	if (words > avail || p[1] > FXT_STACKS_ID_MAX)
 		return 0;

@@ -943,6 +943,19 @@ static void leaf_caller_from_stack_words(void **state)
 	free(o);
 }
 
+/* The counts of walks that stopped early (profile_ingest_stats). */
+static void assert_walk_ends(const struct profile_ingest *p, uint64_t kdepth,
+			     uint64_t udepth, uint64_t fault, uint64_t junk)
+{
+	struct profile_ingest_stats st;
+
+	profile_ingest_stats(p, &st);
+	assert_int_equal(st.kernel_depth_limit, kdepth);
+	assert_int_equal(st.user_depth_limit, udepth);
+	assert_int_equal(st.user_read_fault, fault);
+	assert_int_equal(st.junk_frame_word, junk);
+}
+
 /*
  * A release build's hot leaf keeps no frame and uses the frame pointer
  * register for data: the walk met a word in the kernel's half above it
@@ -956,6 +969,7 @@ static void junk_word_over_frameless_leaf(void **state)
 	uint64_t stack[16] = { 0 }, rec[64], addr[8];
 	struct profile_ingest *p = new_ingest(0);
 	struct out *o = calloc(1, sizeof(*o));
+	struct profile_ingest_stats st;
 	size_t n, kernel, hidden;
 
 	(void)state;
@@ -969,6 +983,51 @@ static void junk_word_over_frameless_leaf(void **state)
 	count_kernel_frames(o, &kernel, &hidden);
 	assert_int_equal(kernel, 0);
 	assert_no_kernel_word(o);
+	/* The walk's end is said, and nothing else. */
+	assert_walk_ends(p, 0, 0, 0, 1);
+	profile_ingest_stats(p, &st);
+	assert_int_equal(st.leaf_caller_unknown, 0);
+	profile_ingest_free(p);
+	free(o);
+}
+
+/*
+ * Walks that may have stopped early, from what the record holds: as
+ * many frames as it takes (kernel, user), user frames without the
+ * stack words (reading them faulted). One reason each, counted once.
+ */
+static void walk_ends_counted(void **state)
+{
+	uint64_t k[FXT_KSAMPLE_KERNEL_MAX], u[FXT_KSAMPLE_USER_MAX];
+	uint64_t rec[FXT_KSAMPLE_MAX_WORDS], stack[16] = { 0 };
+	struct profile_ingest *p = new_ingest(0);
+	struct out *o = calloc(1, sizeof(*o));
+	struct profile_ingest_stats st;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < FXT_KSAMPLE_KERNEL_MAX; i++)
+		k[i] = KTEXT + 0x1010;
+	for (i = 0; i < FXT_KSAMPLE_USER_MAX; i++)
+		u[i] = 0x400250;
+	n = raw_stack(rec, FXT_KSAMPLE_ONCPU, 1, FXT_KSAMPLE_KERNEL_MAX, k, 1,
+		      u, 16, stack, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	n = raw_stack(rec, FXT_KSAMPLE_ONCPU, 2, 1, k, FXT_KSAMPLE_USER_MAX, u,
+		      16, stack, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	n = raw_stack(rec, FXT_KSAMPLE_ONCPU, 3, 1, k, 2, u, 0, NULL, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	/* One short of each limit, a kernel thread: nothing to say. */
+	n = raw_stack(rec, FXT_KSAMPLE_ONCPU, 4, FXT_KSAMPLE_KERNEL_MAX - 1, k,
+		      FXT_KSAMPLE_USER_MAX - 1, u, 16, stack, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	n = raw_stack(rec, FXT_KSAMPLE_ONCPU, 5, 2, k, 0, NULL, 0, NULL, 9);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	profile_ingest_stats(p, &st);
+	assert_int_equal(st.samples, 5);
+	assert_walk_ends(p, 1, 1, 1, 0);
+	assert_no_raw_record(o);
 	profile_ingest_free(p);
 	free(o);
 }
@@ -986,6 +1045,7 @@ int main(void)
 		cmocka_unit_test(leaf_caller_from_stack_words),
 		cmocka_unit_test(kernel_address_in_user_stack),
 		cmocka_unit_test(junk_word_over_frameless_leaf),
+		cmocka_unit_test(walk_ends_counted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,7 +18,12 @@
 # - --sample-rate and --offcpu-min are checked, out of range a usage
 #   error; --offcpu-min 1s leaves no off-CPU sample of 20 ms blocks;
 # - with every kernel category in 64K rings, circular and streaming,
-#   the archive reads back strictly, samples in it, no raw record.
+#   the archive reads back strictly, samples in it, no raw record;
+# - the stack losses (include/fxt/stacks_losses.h): every reason in
+#   tracectl status while a trace runs, none fewer at stop; the archive's
+#   record in summary --json and its text line, each count the same as
+#   stop's line and fxtraced's journal say; samples_dropped the DROPS of
+#   stop's kernel:sample row.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
@@ -78,6 +83,71 @@ for cat in kernel:sample kernel:offcpu; do
 		"$T/own.out" || fail "own: no $cat row with records at stop"
 done
 
+# losses_check: the stack losses of losses.fxt, as said above.
+losses_check() {
+	local n during after said
+	for n in samples_dropped offcpu_dropped kernel_depth_limit \
+		user_depth_limit user_read_fault leaf_caller_unread \
+		junk_frame_word mappings_dropped mappings_lost unnamed_unreadable \
+		unnamed_unopened unnamed_too_large unnamed_over_budget; do
+		during=$(awk -v n=$n 'f && $1 == n { print $2 }
+			/^Stack losses:$/ { f = 1 }' "$T/losses.status")
+		[ -n "$during" ] || fail "losses: status shows no $n"
+		after=$(jq -er --arg n $n '.stack_losses[$n]' "$T/losses.sum") ||
+			fail "losses: summary --json has no stack_losses.$n"
+		[ "$after" -ge "$during" ] ||
+			fail "losses: $n $after at stop, $during before"
+		said=$(awk -v n=$n '/^Stack losses: / { gsub(/,/, "")
+			for (i = 3; i < NF; i++) if ($i == n) print $(i + 1) }' \
+			"$T/losses.stop")
+		[ "${said:-0}" -eq "$after" ] ||
+			fail "losses: stop says $n ${said:-0}, the archive $after"
+		if [ "$after" -gt 0 ]; then
+			grep -q "^Stack losses (counted while recording): .*$n $after" \
+				"$T/losses.text" || fail "losses: summary's line lacks $n $after"
+		fi
+	done
+	jq -e '.stack_losses.recorded and .stack_losses.unknown == 0' \
+		"$T/losses.sum" >/dev/null || fail "losses: no record in the archive"
+	# fxtraced's journal at stop: the same counts, when it says them.
+	said=$(sed -n "$1,\$ s/.* \([0-9]*\) stack samples lack the caller.*/\1/p" \
+		"$T/fxtraced.log")
+	[ "${said:-0}" -eq "$(jq .stack_losses.leaf_caller_unread "$T/losses.sum")" ] ||
+		fail "losses: the journal says ${said:-0} callers unread"
+	said=$(sed -n "$1,\$ s/.*walks cut short: \([0-9]*\) user stacks at the depth limit, \([0-9]*\) user stacks not readable.*, \([0-9]*\) ended at a junk word.*/\1 \2 \3/p" \
+		"$T/fxtraced.log")
+	[ "${said:-0 0 0}" = "$(jq -r '.stack_losses | "\(.user_depth_limit) \(.user_read_fault) \(.junk_frame_word)"' "$T/losses.sum")" ] ||
+		fail "losses: the journal says walks cut: ${said:-none}"
+	drops=$(awk '$1 == "kernel:sample" { print $5 }' "$T/losses.stop")
+	[ "$drops" = "$(jq .stack_losses.samples_dropped "$T/losses.sum")" ] ||
+		fail "losses: stop's kernel:sample drops $drops"
+}
+
+# losses_seen: status while the trace runs counts some loss (the
+# workload's libc leaves without a frame pointer make some every run).
+losses_seen() {
+	"$TRACECTL" status >"$T/losses.status" 2>&1 &&
+		awk 'f { n += $2 } /^Stack losses:$/ { f = 1 } END { exit !n }' \
+			"$T/losses.status"
+}
+
+# Streaming: the rings are drained while the trace runs, so status's
+# counts grow with it.
+log_from=$(($(wc -l <"$T/fxtraced.log") + 1))
+"$TRACECTL" start -o "$T/losses.fxt" --kernel=bpf --kernel-buffer-size 8M \
+	--mode streaming --categories kernel:sample,kernel:offcpu \
+	>"$T/losses.start" 2>&1 || fail "losses: $(cat "$T/losses.start")"
+"$STACK_WORKLOAD" --seconds 1 >"$T/losses.out" ||
+	fail "losses: the workload failed"
+poll losses_seen || fail "losses: status counts none: $(cat "$T/losses.status")"
+"$TRACECTL" stop >"$T/losses.stop" 2>&1 ||
+	fail "losses: $(cat "$T/losses.stop")"
+"$TRACECTL" summary --json "$T/losses.fxt" >"$T/losses.sum" ||
+	fail "losses: summary --json"
+"$TRACECTL" summary "$T/losses.fxt" >"$T/losses.text" ||
+	fail "losses: summary"
+losses_check "$log_from"
+
 record child -- "$STACK_WORKLOAD" --child --seconds 2 ||
 	fail "child: tracectl record"
 check child
@@ -92,6 +162,12 @@ check child
 	fail "circular: $(cat "$T/snap.out")"
 "$TRACECTL" stop >"$T/circ.stop" 2>&1 || fail "circular: $(cat "$T/circ.stop")"
 check snap
+# Each holds its stack losses, the snapshot its own.
+for f in snap circ; do
+	"$TRACECTL" summary --json "$T/$f.fxt" >"$T/$f.sum" || fail "$f: summary"
+	jq -e '.stack_losses.recorded' "$T/$f.sum" >/dev/null ||
+		fail "$f: no stack losses record"
+done
 
 # 20 ms blocks are all shorter than 1 s: no off-CPU sample of them.
 record long --offcpu-min 1s -- "$STACK_WORKLOAD" --seconds 1 ||

@@ -9,7 +9,8 @@
 #   function by self samples, by its demangled name; no "[kernel]" frame
 #   in a process that runs in user space (a release binary's junk frame
 #   pointer above its leaf once read as a kernel address: the C++
-#   program's --junk-rbp makes one);
+#   program's --junk-rbp makes one), each such walk counted in the
+#   archive's stack losses (junk_frame_word);
 # - the archive (its string tables and its Perfetto blobs) holds the
 #   demangled name and never the mangled one; tracectl convert's
 #   stackFrames and tracectl report's flame graph name it demangled.
@@ -72,6 +73,9 @@ jq -e '.functions | map({(.name): .total}) | add |
 	.main * 10 >= ."ns::spin(unsigned long)" * 9' "$T/junk.sum" >/dev/null ||
 	fail "junk: main is not ns::spin's caller: $(jq -c \
 		'[.functions[] | {name, self, total}][:5]' "$T/junk.sum")"
+# Those walks ended at the junk word: counted, in the archive.
+jq -e '.stack_losses.junk_frame_word > 0' "$T/junk.sum" >/dev/null ||
+	fail "junk: no junk_frame_word counted: $(jq -c .stack_losses "$T/junk.sum")"
 
 if [ -z "$RUSTC" ]; then
 	echo "stacks_demangle: C++ ok; Rust skipped: no rustc"

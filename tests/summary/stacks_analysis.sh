@@ -8,7 +8,8 @@
 # without stack records the summary is as before. Hostile tables (ids of
 # nothing, duplicates, cut entries, a 3000-frame recursion) are counted
 # and said, and nothing crashes; tables past the reader's budgets are
-# cut, counted, within the readers' memory bound.
+# cut, counted, within the readers' memory bound. Inline frames count as
+# functions of their own, marked inlined where every frame of theirs is.
 set -eu -o pipefail
 . "$(dirname "$0")/../common/reader_memory.sh"
 . "$(dirname "$0")/../common/report_data.sh"
@@ -76,6 +77,10 @@ check "$S" '.offcpu.count == 20 and .offcpu.blocked_ns == 100000000 and .offcpu.
 check "$S" '.offcpu.functions | map({(.name): [.self_ns, .total_ns]}) | add | (.schedule == [100000000, 100000000] and .pipe_read == [0, 100000000])' \
 	"off-CPU functions"
 check "$S" '.slice_samples == null' "slice_samples without --slice"
+# The two stack-losses records added up: a reason not known counted
+# apart, a sum past 2^64 saturated.
+check "$S" '.stack_losses | del(.mappings_lost) == {"recorded": true, "samples_dropped": 1, "offcpu_dropped": 2, "kernel_depth_limit": 3, "user_depth_limit": 4, "user_read_fault": 5, "leaf_caller_unread": 6, "junk_frame_word": 17, "mappings_dropped": 8, "unnamed_unreadable": 10, "unnamed_unopened": 11, "unnamed_too_large": 12, "unnamed_over_budget": 13, "unknown": 5} and .mappings_lost > 1.8e19' \
+	"stack losses"
 
 "$TRACECTL" summary --json --slice step --top 1 "$T/good.fxt" >"$T/slice1.json"
 check "$T/slice1.json" '.slice_samples.name == "step" and .slice_samples.count == 3 and (.slice_samples.slices | length == 1) and .slice_samples.slices[0].tid == 1001 and .slice_samples.slices[0].samples == 300 and .slice_samples.slices[0].functions[0] == {"name": "burn_thirty", "category": "stack_workload", "self": 300, "total": 300}' \
@@ -94,6 +99,8 @@ grep -q "slice" "$T/err" || fail "--slice '' without a word why"
 "$TRACECTL" summary --slice step "$T/good.fxt" >"$T/sum.txt"
 grep -Eq '^ 65\.0%  70\.0%  burn_seventy \(stack_workload\)$' "$T/sum.txt" || fail "text: burn_seventy row"
 grep -q '^Off-CPU: 20 blocks, 100 ms blocked$' "$T/sum.txt" || fail "text: off-CPU"
+grep -qx 'Stack losses (counted while recording): samples_dropped 1, offcpu_dropped 2, kernel_depth_limit 3, user_depth_limit 4, user_read_fault 5, leaf_caller_unread 6, junk_frame_word 17, mappings_dropped 8, mappings_lost 18446744073709551615, unnamed_unreadable 10, unnamed_unopened 11, unnamed_too_large 12, unnamed_over_budget 13, unknown reasons 5' \
+	"$T/sum.txt" || fail "text: stack losses: $(grep '^Stack losses' "$T/sum.txt")"
 grep -q 'schedule <- pipe_read <- vfs_read' "$T/sum.txt" || fail "text: blocking stack"
 grep -qF ' blocker (tid 1002) of stack_workload (pid 1000): schedule <- ' "$T/sum.txt" ||
 	fail "text: the blocking stack's thread"
@@ -129,7 +136,7 @@ grep -q '^Slowest slices "step" (3 of 3):$' "$T/sum.txt" || fail "text: slices"
 # Without stack records: no trace of them in the summary.
 "$SUMMARY_GEN" nested "$T/nested.fxt"
 "$TRACECTL" summary --json "$T/nested.fxt" >"$T/nested.json"
-check "$T/nested.json" 'has("functions") or has("stacks") or has("offcpu") | not' \
+check "$T/nested.json" 'has("functions") or has("stacks") or has("offcpu") or has("stack_losses") | not' \
 	"stack keys in a summary without samples"
 "$TRACECTL" summary "$T/nested.fxt" >"$T/nested.txt"
 if grep -q 'Functions\|Off-CPU' "$T/nested.txt"; then
@@ -172,7 +179,7 @@ grep -q 'esc' "$T/bad-ids.txt" || fail "bad ids: the escaped name not in the tab
 if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/bad-ids.txt"; then
 	fail "bad ids: a terminal escape in the table"
 fi
-check "$T/truncated.json" '.stack_records.entries_malformed == 5 and .stack_records.samples_without_stack == 5 and (.samples | length == 10)' \
+check "$T/truncated.json" '.stack_records.entries_malformed == 6 and .stack_records.samples_without_stack == 5 and (.samples | length == 10)' \
 	"cut entries counted"
 grep -q 'stack' "$T/truncated.serr" || fail "truncated: nothing said on stderr"
 check "$T/cycles.json" '(.stackFrames | length == 3000) and .stack_records.missing_frames == 0' \
@@ -196,4 +203,24 @@ limited "$TRACECTL" convert "$T/flood.fxt" -o "$T/flood.json" 2>/dev/null || fai
 check "$T/flood.json" '[.stackFrames as $f | .samples[] | select(.sf != null and $f[.sf | tostring] == null)] | length == 0' \
 	"flood: a sample's sf names no frame"
 limited "$TRACECTL" report "$T/flood.fxt" -o "$T/flood.html" 2>/dev/null || fail "report of the flood"
+
+# ---- inline frames: counted as functions, marked where seen only inlined ----
+"$STACKS_GEN" inline "$T/inline.fxt"
+"$TRACECTL" summary --json "$T/inline.fxt" >"$T/inline.sum" || fail "summary of inline frames"
+check "$T/inline.sum" '.functions | map({(.name): [.self, .total, .inlined]}) | add ==
+	{"hot_loop": [10, 10, true], "work": [5, 19, null], "shared": [10, 10, null],
+	 "main": [0, 25, null]}' "inline: functions, self and total, marked"
+"$TRACECTL" summary "$T/inline.fxt" >"$T/inline.txt" || fail "text summary of inline frames"
+grep -q 'hot_loop (stack_workload, inlined)$' "$T/inline.txt" &&
+	grep -q 'shared (stack_workload)$' "$T/inline.txt" ||
+	fail "inline: the text summary does not mark hot_loop alone"
+"$TRACECTL" convert "$T/inline.fxt" -o "$T/inline.json" || fail "convert of inline frames"
+check "$T/inline.json" '.stackFrames as $f | [$f[] | select(.inlined == true)] |
+	map([.name, $f[.parent].name]) == [["hot_loop", "work"]]' \
+	"inline: the one inlined stackFrame under work"
+"$TRACECTL" report "$T/inline.fxt" -o "$T/inline.html" || fail "report of inline frames"
+python3 -c 'import sys; t = open(sys.argv[1]).read()
+print(t.split("id=\"fxt-data\">")[1].split("</script>")[0])' "$T/inline.html" >"$T/inline.data"
+check "$T/inline.data" '.flame.functions | map(select(length > 2)) == [["hot_loop", "stack_workload", 1]]' \
+	"inline: the flame graph marks hot_loop alone"
 echo "ok"

@@ -30,6 +30,11 @@
  *                              once 1 us in burn_seventy; burner has 3000
  *                              on-CPU samples in burn_seventy and one in
  *                              burn_rarely (0.03%)
+ *   stacks_gen inline FILE     thread 1001: 10 samples in hot_loop, an
+ *                              inline frame at work()'s address, 5 in
+ *                              work() itself, 4 in shared() inlined into
+ *                              work() and 6 in shared()'s own copy, all
+ *                              under main()
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +45,7 @@
 
 #include <fxt/kdev.h>
 #include <fxt/stacks.h>
+#include <fxt/stacks_losses.h>
 
 #include "fxt_writer.h"
 
@@ -246,6 +252,36 @@ static void write_samples(struct fxt_writer *w)
 	step(w, 700, 300, "B");
 }
 
+/* An entry of the losses record, written by hand; returns the end. */
+static uint64_t *loss(uint64_t *p, const char *name, uint64_t count)
+{
+	size_t len = strlen(name);
+
+	p[0] = len;
+	p[1] = count;
+	return fxt_stacks_put_bytes(p + 2, name, len);
+}
+
+/*
+ * Two stack-losses records, as a merge of two archives holds: every
+ * reason i counted i + 1, then junk_frame_word 10 more and a reason of a
+ * later manager (5, counted apart) and a count that saturates.
+ */
+static void write_losses(struct fxt_writer *w)
+{
+	uint64_t counts[FXT_STACK_LOSS_COUNT], buf[128], *p;
+	size_t i, n;
+
+	for (i = 0; i < FXT_STACK_LOSS_COUNT; i++)
+		counts[i] = i + 1;
+	n = fxt_stack_losses_put(buf, counts);
+	check(fxt_write_raw(w, buf, n * sizeof(*buf)), "losses");
+	p = loss(buf, "junk_frame_word", 10);
+	p = loss(p, "a_later_reason", 5);
+	p = loss(p, "mappings_lost", UINT64_MAX);
+	table(w, FXT_STACK_LOSSES_STR, buf, (size_t)(p - buf));
+}
+
 static void gen_good(struct fxt_writer *w)
 {
 	kernel_provider(w);
@@ -254,6 +290,7 @@ static void gen_good(struct fxt_writer *w)
 	write_frames(w);
 	write_samples(w);
 	write_stacks(w);
+	write_losses(w);
 }
 
 /* ---- hostile archives ------------------------------------------------ */
@@ -326,6 +363,9 @@ static void gen_truncated(struct fxt_writer *w)
 	symbol(buf, F_PIPE_READ, "x");
 	check(fxt_write_blob(w, fxt_wstr_index(FXT_KDEV_STR_SYMBOLS), 1, buf,
 			     12), "table");
+	/* a losses entry whose name the record cuts: one more malformed */
+	loss(buf, "samples_dropped", 3);
+	table(w, FXT_STACK_LOSSES_STR, buf, 3);
 	for (i = 0; i < 10; i++)
 		sample(w, false, BASE_NS + i * MS, BURNER,
 		       i % 2 ? S_SEVENTY : S_THIRTY, MS);
@@ -430,6 +470,63 @@ static void gen_deep(struct fxt_writer *w)
 	sample(w, true, BASE_NS + 2600 * MS, BURNER, S_SEVENTY, 1000);
 }
 
+/* ---- inline frames --------------------------------------------------- */
+
+static uint64_t *inline_frame(uint64_t *p, uint32_t id, uint64_t addr,
+			      const char *name)
+{
+	struct fxt_stacks_frame f = { .id = id,
+				      .kind = FXT_STACKS_FRAME_USER,
+				      .flags = FXT_STACKS_FRAME_INLINED,
+				      .name_len = (uint16_t)strlen(name),
+				      .mapping_id = M_WORKLOAD,
+				      .addr = addr,
+				      .name = name };
+
+	return fxt_stacks_put_frame(p, &f);
+}
+
+static void gen_inline(struct fxt_writer *w)
+{
+	enum { I_MAIN = 1, I_WORK, I_HOT, I_WORK2, I_SHARED_IN, I_SHARED };
+	static const uint32_t hot[] = { I_HOT, I_WORK, I_MAIN };
+	static const uint32_t work[] = { I_WORK2, I_MAIN };
+	static const uint32_t shared_in[] = { I_SHARED_IN, I_WORK2, I_MAIN };
+	static const uint32_t shared[] = { I_SHARED, I_MAIN };
+	static const unsigned int counts[] = { 10, 5, 4, 6 };
+	uint64_t buf[64], *p = buf;
+	unsigned int i, j, n = 0;
+
+	kernel_provider(w);
+	names(w);
+	p = mapping(p, M_WORKLOAD, "/usr/libexec/fxtrace/stack_workload");
+	table(w, FXT_KDEV_STR_MAPPINGS, buf, (size_t)(p - buf));
+	p = buf;
+	p = frame(p, I_MAIN, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1100, "");
+	p = frame(p, I_WORK, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1200, "");
+	p = inline_frame(p, I_HOT, 0x1200, "hot_loop");
+	p = frame(p, I_WORK2, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1240, "");
+	p = inline_frame(p, I_SHARED_IN, 0x1240, "shared");
+	p = frame(p, I_SHARED, FXT_STACKS_FRAME_USER, M_WORKLOAD, 0x1300, "");
+	table(w, FXT_KDEV_STR_FRAMES, buf, (size_t)(p - buf));
+	p = buf;
+	p = symbol(p, I_MAIN, "main");
+	p = symbol(p, I_WORK, "work");
+	p = symbol(p, I_WORK2, "work");
+	p = symbol(p, I_SHARED, "shared");
+	table(w, FXT_KDEV_STR_SYMBOLS, buf, (size_t)(p - buf));
+	p = buf;
+	p = fxt_stacks_put_stack(p, 1, hot, 3);
+	p = fxt_stacks_put_stack(p, 2, work, 2);
+	p = fxt_stacks_put_stack(p, 3, shared_in, 3);
+	p = fxt_stacks_put_stack(p, 4, shared, 2);
+	table(w, FXT_KDEV_STR_STACKS, buf, (size_t)(p - buf));
+	for (i = 0; i < 4; i++)
+		for (j = 0; j < counts[i]; j++, n++)
+			sample(w, false, BASE_NS + n * PERIOD_NS, BURNER, i + 1,
+			       PERIOD_NS);
+}
+
 static void gen_hostile(struct fxt_writer *w, unsigned int mode)
 {
 	kernel_provider(w);
@@ -448,18 +545,19 @@ static void gen_hostile(struct fxt_writer *w, unsigned int mode)
 
 int main(int argc, char **argv)
 {
-	static const char *const modes[] = { "good", "bad-ids", "truncated",
-					     "cycles", "flood", "deep" };
+	static const char *const modes[] = { "good",   "bad-ids", "truncated",
+					     "cycles", "flood",	  "deep",
+					     "inline" };
 	struct fxt_writer w;
 	unsigned int mode;
 	int fd, err;
 
-	for (mode = 0; argc == 3 && mode < 6; mode++)
+	for (mode = 0; argc == 3 && mode < 7; mode++)
 		if (!strcmp(argv[1], modes[mode]))
 			break;
-	if (argc != 3 || mode == 6) {
+	if (argc != 3 || mode == 7) {
 		fprintf(stderr, "usage: stacks_gen good|bad-ids|truncated|"
-				"cycles|flood|deep FILE\n");
+				"cycles|flood|deep|inline FILE\n");
 		return 2;
 	}
 	fd = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -472,6 +570,8 @@ int main(int argc, char **argv)
 	check(fxt_write_magic(&w), "magic");
 	if (mode == 0)
 		gen_good(&w);
+	else if (mode == 6)
+		gen_inline(&w);
 	else
 		gen_hostile(&w, mode);
 	err = fxt_writer_flush(&w);

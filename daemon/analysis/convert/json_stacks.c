@@ -81,6 +81,9 @@ static void put_frames(struct converter *c)
 		text_put_json_string(w, f->name, f->name_len);
 		text_put_lit(w, ",\"category\":");
 		text_put_json_string(w, f->category, f->category_len);
+		/* Beside the format's keys: readers skip what they do not know. */
+		if (stack_function_inlined(f))
+			text_put_lit(w, ",\"inlined\":true");
 		if (p->nodes[i].parent != STACK_NO_NODE) {
 			text_put_lit(w, ",\"parent\":\"");
 			text_put_u64(w, p->nodes[i].parent);

@@ -82,3 +82,44 @@ void stack_losses_json(struct text_out *w, const struct stack_table_stats *t,
 	put_member(w, "functions_dropped", p->functions_dropped);
 	put_member(w, "frames_cut", p->frames_cut);
 }
+
+bool stack_capture_text(char *buf, const struct stack_capture_losses *c)
+{
+	size_t len = 0;
+	unsigned int i;
+	int ret;
+
+	if (!c->records)
+		return false;
+	buf[0] = '\0';
+	for (i = 0; i <= FXT_STACK_LOSS_COUNT; i++) {
+		bool unknown = i == FXT_STACK_LOSS_COUNT;
+		uint64_t n = unknown ? c->unknown : c->count[i];
+
+		if (!n || len >= STACK_LOSSES_TEXT_MAX)
+			continue;
+		ret = snprintf(buf + len, STACK_LOSSES_TEXT_MAX - len,
+			       "%s%s %" PRIu64, len ? ", " : "",
+			       unknown ? "unknown reasons" :
+					 fxt_stack_loss_name(i),
+			       n);
+		if (ret > 0)
+			len += (size_t)ret;
+	}
+	if (!len)
+		snprintf(buf, STACK_LOSSES_TEXT_MAX, "none");
+	return true;
+}
+
+void stack_capture_json(struct text_out *w,
+			const struct stack_capture_losses *c)
+{
+	unsigned int i;
+
+	text_put_str(w, ",\"stack_losses\":{\"recorded\":");
+	text_put_str(w, c->records ? "true" : "false");
+	for (i = 0; i < FXT_STACK_LOSS_COUNT; i++)
+		put_member(w, fxt_stack_loss_name(i), c->count[i]);
+	put_member(w, "unknown", c->unknown);
+	text_put_char(w, '}');
+}

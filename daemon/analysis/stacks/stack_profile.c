@@ -142,6 +142,7 @@ static int64_t intern(struct stack_profile *p, const char *name, size_t len,
 	f->name_len = (uint32_t)len;
 	f->category = cat;
 	f->category_len = (uint32_t)cat_len;
+	f->inline_frames = f->other_frames = false;
 	p->function_index[i] = ++p->nfunctions;
 	return p->nfunctions - 1;
 past_limit:
@@ -297,6 +298,10 @@ static int build_functions(struct stack_profile *p)
 		if (fn < 0)
 			return (int)fn;
 		p->frame_function[i] = (uint32_t)fn;
+		if (t->frames[i].inlined)
+			p->functions[fn].inline_frames = true;
+		else
+			p->functions[fn].other_frames = true;
 	}
 	return 0;
 }

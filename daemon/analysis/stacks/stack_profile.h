@@ -36,7 +36,18 @@ struct stack_function {
 	bool owned;
 	const char *category;	/* into the profile's strings */
 	uint32_t category_len;
+	/* Frames of it seen inline frames, and seen others. */
+	bool inline_frames, other_frames;
 };
+
+/*
+ * Whether a function is shown as inlined: each of its frames is an
+ * inline frame (one also called out of line is a function like any).
+ */
+static inline bool stack_function_inlined(const struct stack_function *f)
+{
+	return f->inline_frames && !f->other_frames;
+}
 
 struct stack_node {
 	uint32_t function;

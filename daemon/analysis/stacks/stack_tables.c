@@ -264,6 +264,8 @@ static bool take_frame(struct stack_tables *t, struct entries *e)
 	f->kind = in.kind;
 	f->mapping_id = in.mapping_id;
 	f->addr = in.addr;
+	f->inlined = in.kind == FXT_STACKS_FRAME_USER &&
+		     (in.flags & FXT_STACKS_FRAME_INLINED);
 	f->name_len = in.name_len;
 	f->name = copy_name(t, in.name, &f->name_len);
 	if (indexed(t, &t->frame_index, in.id, t->nframes, f->name))
@@ -348,6 +350,26 @@ static void take_table(struct stack_tables *t, const struct fxt_record *rec,
 	}
 }
 
+/* An entry of a reason not known (a later manager's) is counted apart. */
+static bool take_loss(struct stack_tables *t, struct entries *e)
+{
+	struct stack_capture_losses *c = &t->capture;
+	struct fxt_stack_loss_entry in;
+	size_t words = fxt_stack_losses_get(e->p, e->left, &in);
+	int reason;
+
+	if (!words)
+		return false;
+	reason = fxt_stack_loss_lookup(in.name, in.name_len);
+	if (reason < 0)
+		c->unknown = fxt_sat_add(c->unknown, in.count);
+	else
+		c->count[reason] = fxt_sat_add(c->count[reason], in.count);
+	e->p += words;
+	e->left -= words;
+	return true;
+}
+
 static take_entry_fn table_of(const struct fxt_str *name)
 {
 	if (fxt_str_is(*name, FXT_STACKS_NAME_MAPPINGS))
@@ -358,6 +380,8 @@ static take_entry_fn table_of(const struct fxt_str *name)
 		return take_stack;
 	if (fxt_str_is(*name, FXT_STACKS_NAME_SYMBOLS))
 		return take_symbol;
+	if (fxt_str_is(*name, FXT_STACK_LOSSES_NAME))
+		return take_loss;
 	return NULL;
 }
 
@@ -370,6 +394,8 @@ bool stack_tables_take(struct stack_tables *t, const struct fxt_record *rec)
 		take = table_of(&rec->blob.name);
 		if (!take)
 			return false;
+		if (take == take_loss && t->capture.records < UINT32_MAX)
+			t->capture.records++;
 		take_table(t, rec, take);
 		return true;
 	}

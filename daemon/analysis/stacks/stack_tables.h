@@ -3,8 +3,9 @@
  * The stack records of an archive (include/fxt/stacks.h), collected in
  * one pass in any order: the definition tables (blob records
  * "fxtrace:mappings", "fxtrace:frames", "fxtrace:stacks",
- * "fxtrace:symbols") and the samples (large blob records "cpu_sample" of
- * kernel:sample, "offcpu" of kernel:offcpu).
+ * "fxtrace:symbols"), the samples (large blob records "cpu_sample" of
+ * kernel:sample, "offcpu" of kernel:offcpu) and the manager's count of
+ * what it lost ("fxtrace:stack_losses", include/fxt/stacks_losses.h).
  *
  * The input is hostile: every entry's lengths are checked against its
  * record, ids are looked up, never trusted as indexes; the first
@@ -17,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <fxt/stacks_losses.h>
 
 #include "fxt_reader.h"
 
@@ -49,6 +52,7 @@ struct stack_frame {
 	uint32_t name_len;
 	char *symbol;		/* from "fxtrace:symbols", or NULL */
 	uint32_t symbol_len;
+	bool inlined;		/* a user frame FXT_STACKS_FRAME_INLINED */
 };
 
 struct stack_def {
@@ -82,6 +86,17 @@ struct stack_table_stats {
 	uint64_t entries_dropped;	/* past the ceilings */
 };
 
+/*
+ * What the manager counted as lost while it recorded the samples (the
+ * "fxtrace:stack_losses" records of include/fxt/stacks_losses.h): the
+ * counts of every record added, saturating.
+ */
+struct stack_capture_losses {
+	uint32_t records;	/* read; 0: the archive has none */
+	uint64_t count[FXT_STACK_LOSS_COUNT];
+	uint64_t unknown;	/* entries of reasons this reader does not know */
+};
+
 struct stack_tables {
 	struct stack_mapping *mappings;
 	uint32_t nmappings, mappings_cap;
@@ -101,6 +116,7 @@ struct stack_tables {
 
 	uint64_t bytes;		/* of STACKS_TABLES_BYTES_MAX */
 	struct stack_table_stats stats;
+	struct stack_capture_losses capture;
 	int err;		/* -ENOMEM */
 };
 

@@ -134,6 +134,8 @@ static void put_functions(struct text_out *w, const struct flame *f)
 		summary_json_string(w, fn->name, fn->name_len, true);
 		text_put_char(w, ',');
 		summary_json_string(w, fn->category, fn->category_len, true);
+		if (stack_function_inlined(fn))
+			text_put_lit(w, ",1");
 		text_put_char(w, ']');
 	}
 }

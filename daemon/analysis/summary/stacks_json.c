@@ -23,6 +23,8 @@ static void put_function_name(struct out *o, uint32_t fn)
 	summary_json_string(o->w, f->name, f->name_len, o->html_safe);
 	text_put_lit(o->w, ",\"category\":");
 	summary_json_string(o->w, f->category, f->category_len, o->html_safe);
+	if (stack_function_inlined(f))
+		text_put_lit(o->w, ",\"inlined\":true");
 }
 
 /* The functions of the view's tally: self and total under these keys. */
@@ -67,6 +69,8 @@ static void put_losses(struct out *o)
 	put_count(w, ",\"offcpu_samples\":", o->v.offcpu);
 	stack_losses_json(w, t, p);
 	text_put_char(w, '}');
+	text_put_char(w, '\n');
+	stack_capture_json(w, &o->v.s->stacks.capture);
 }
 
 static int put_threads(struct out *o)

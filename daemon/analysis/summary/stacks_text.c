@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "stack_losses.h"
 #include "stacks_text.h"
 #include "stacks_view.h"
 #include "text_cells.h"
@@ -50,7 +51,8 @@ static int print_functions(FILE *out, const struct stacks_view *v, size_t top,
 		fprintf(out, " (");
 		summary_text_name(out, fn->category, fn->category_len, 24,
 				  false);
-		fprintf(out, ")\n");
+		fprintf(out, "%s)\n",
+			stack_function_inlined(fn) ? ", inlined" : "");
 	}
 	free(f);
 	return 0;
@@ -183,6 +185,7 @@ static int print_slices(FILE *out, struct stacks_view *v, size_t top)
 
 int stacks_text_write(FILE *out, const struct trace_summary *s, size_t top)
 {
+	char losses[STACK_LOSSES_TEXT_MAX];
 	struct stacks_view v;
 	int err;
 
@@ -203,6 +206,9 @@ int stacks_text_write(FILE *out, const struct trace_summary *s, size_t top)
 		err = print_offcpu(out, &v, top);
 	if (!err && s->watch.name)
 		err = print_slices(out, &v, top);
+	if (!err && stack_capture_text(losses, &s->stacks.capture))
+		fprintf(out, "\nStack losses (counted while recording): %s\n",
+			losses);
 	stacks_view_free(&v);
 	return err;
 }

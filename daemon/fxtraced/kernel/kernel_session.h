@@ -119,17 +119,6 @@ struct kernel_session_stats {
 	uint64_t event_dropped[FXT_RING_EVENT_KINDS];
 	/* Stack samples written but left out of the Perfetto blobs. */
 	uint64_t perfetto_dropped;
-	/* User leaves without a frame whose caller could not be found. */
-	uint64_t leaf_caller_unknown;
-	/*
-	 * Mapped files left unnamed: their process's owner may not read
-	 * them; not opened for another cause (gone, FUSE, not a regular
-	 * file); a section over the bound; the symbols' budget (bytes or
-	 * time) spent.
-	 */
-	uint64_t files_unreadable, files_unopened;
-	int files_error; /* the last of them: why (-errno) */
-	uint64_t files_too_large, files_over_budget;
 };
 
 /* Adds one CPU's per-event counters (a backend's stats). */

@@ -14,19 +14,8 @@
 #include "profile_internal.h"
 
 #define PROFILE_INTERN_BUDGET (256u << 20)
-/* Frame names written at most this long (kallsyms names are shorter). */
-#define PROFILE_NAME_MAX 255u
 /* Paths kept at most this long (PATH_MAX). */
 #define PROFILE_PATH_MAX 4096u
-
-enum { TABLE_MAPPINGS, TABLE_FRAMES, TABLE_STACKS };
-
-struct frame_key {
-	uint8_t kind;
-	uint8_t pad[3];
-	uint32_t mapping;
-	uint64_t pc_or_addr;
-};
 
 int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
 		       size_t perfetto_max, struct profile_ingest **ret)
@@ -98,69 +87,6 @@ void profile_ingest_stats(const struct profile_ingest *p,
 	*st = p->st;
 }
 
-int profile_table_flush(struct profile_table *t, profile_emit_fn emit,
-			void *ctx)
-{
-	size_t words = 1 + t->len;
-	int err;
-
-	if (!t->len)
-		return 0;
-	t->buf[0] = fxt_blob_header((uint32_t)words, t->name_ref,
-				    (uint16_t)(t->len * FXT_WORD_BYTES),
-				    FXT_BLOB_DATA);
-	err = emit(ctx, t->buf, words);
-	t->len = 0;
-	return err;
-}
-
-int profile_table_room(struct profile_table *t, size_t words,
-		       profile_emit_fn emit, void *ctx, uint64_t **at)
-{
-	const size_t max = FXT_STACKS_BLOB_PAYLOAD_MAX / FXT_WORD_BYTES;
-	int err;
-
-	if (words > max)
-		return -E2BIG;
-	if (t->len + words > max) {
-		err = profile_table_flush(t, emit, ctx);
-		if (err)
-			return err;
-	}
-	*at = t->buf + 1 + t->len;
-	t->len += words;
-	return 0;
-}
-
-/* Mappings, then frames, then stacks: each before what names it. */
-static int flush_pending(struct profile_ingest *p, profile_emit_fn emit,
-			 void *ctx)
-{
-	int err = 0;
-	unsigned int i;
-
-	for (i = 0; i < 3 && !err; i++)
-		err = profile_table_flush(p->pending[i], emit, ctx);
-	return err;
-}
-
-/* Room in table i; a full table first flushes those before it. */
-static int pending_room(struct profile_ingest *p, unsigned int i, size_t words,
-			profile_emit_fn emit, void *ctx, uint64_t **at)
-{
-	const size_t max = FXT_STACKS_BLOB_PAYLOAD_MAX / FXT_WORD_BYTES;
-	unsigned int j;
-	int err;
-
-	if (p->pending[i]->len + words > max)
-		for (j = 0; j < i; j++) {
-			err = profile_table_flush(p->pending[j], emit, ctx);
-			if (err)
-				return err;
-		}
-	return profile_table_room(p->pending[i], words, emit, ctx, at);
-}
-
 static int mapping_id(struct profile_ingest *p,
 		      const struct profile_user_hit *hit, profile_emit_fn emit,
 		      void *ctx, uint32_t *id)
@@ -192,70 +118,12 @@ static int mapping_id(struct profile_ingest *p,
 					 .build_id_len = (uint8_t)blen,
 					 .path = hit->path,
 					 .build_id = hit->build_id };
-	err = pending_room(p, TABLE_MAPPINGS,
-			   fxt_stacks_mapping_words(plen, blen), emit, ctx,
-			   &at);
+	err = profile_pending_room(p, PROFILE_TABLE_MAPPINGS,
+				   fxt_stacks_mapping_words(plen, blen), emit,
+				   ctx, &at);
 	if (!err)
 		fxt_stacks_put_mapping(at, &m);
 	return err;
-}
-
-/* Room in frame[] for one more interned frame, before interning it. */
-static int frame_reserve(struct profile_ingest *p)
-{
-	size_t cap = p->frame_cap ? p->frame_cap * 2 : 1024;
-	struct profile_frame *f;
-
-	if (p->frames.count < p->frame_cap)
-		return 0;
-	f = realloc(p->frame, cap * sizeof(*f));
-	if (!f)
-		return -ENOMEM;
-	p->frame = f;
-	p->frame_cap = cap;
-	return 0;
-}
-
-static int frame_write(struct profile_ingest *p, uint32_t id,
-		       profile_emit_fn emit, void *ctx)
-{
-	const struct profile_frame *f = &p->frame[id - 1];
-	size_t len = f->name ? strlen(f->name) : 0;
-	struct fxt_stacks_frame e = {
-		.id = p->id_base + id,
-		.kind = f->kind,
-		.name_len = (uint16_t)len,
-		.mapping_id = f->mapping ? p->id_base + f->mapping : 0,
-		.addr = f->addr,
-		.name = f->name,
-	};
-	uint64_t *at;
-	int err;
-
-	err = pending_room(p, TABLE_FRAMES, fxt_stacks_frame_words(len), emit,
-			   ctx, &at);
-	if (!err)
-		fxt_stacks_put_frame(at, &e);
-	return err;
-}
-
-/* A new frame: its fields, its name copied, its entry queued. */
-static int frame_new(struct profile_ingest *p, uint32_t id, uint8_t kind,
-		     uint32_t mapping, uint64_t addr, const char *name,
-		     profile_emit_fn emit, void *ctx)
-{
-	struct profile_frame *f = &p->frame[id - 1];
-
-	memset(f, 0, sizeof(*f));
-	f->kind = kind;
-	f->mapping = mapping;
-	f->addr = addr;
-	if (name) {
-		f->name = strndup(name, PROFILE_NAME_MAX);
-		if (!f->name)
-			return -ENOMEM;
-	}
-	return frame_write(p, id, emit, ctx);
 }
 
 /*
@@ -266,13 +134,13 @@ static int kernel_frame_keyed(struct profile_ingest *p, uint64_t key,
 			      bool named, profile_emit_fn emit, void *ctx,
 			      uint32_t *id)
 {
-	struct frame_key k = { .kind = FXT_STACKS_FRAME_KERNEL,
-			       .pc_or_addr = key };
+	struct profile_frame_key k = { .kind = FXT_STACKS_FRAME_KERNEL,
+				       .pc_or_addr = key };
 	const char *name = FXT_STACKS_KERNEL_UNKNOWN;
 	uint64_t off = 0;
 	int added, err;
 
-	err = frame_reserve(p);
+	err = profile_frame_reserve(p);
 	if (!err)
 		err = profile_intern_get(&p->frames, &k, sizeof(k), id, &added);
 	if (err || !added)
@@ -281,8 +149,8 @@ static int kernel_frame_keyed(struct profile_ingest *p, uint64_t key,
 		name = FXT_STACKS_KERNEL_UNKNOWN;
 		off = 0;
 	}
-	return frame_new(p, *id, FXT_STACKS_FRAME_KERNEL, 0, off, name, emit,
-			 ctx);
+	return profile_frame_new(p, *id, FXT_STACKS_FRAME_KERNEL, 0, off, name,
+				 false, emit, ctx);
 }
 
 static int kernel_frame(struct profile_ingest *p, uint64_t pc,
@@ -302,8 +170,8 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		      uint64_t pc, profile_emit_fn emit, void *ctx,
 		      uint32_t *id, struct profile_leaf *leaf)
 {
-	struct frame_key k = { .kind = FXT_STACKS_FRAME_USER,
-			       .pc_or_addr = pc };
+	struct profile_frame_key k = { .kind = FXT_STACKS_FRAME_USER,
+				       .pc_or_addr = pc };
 	struct profile_user_hit hit;
 	int added, err;
 
@@ -326,13 +194,9 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		if (leaf)
 			profile_leaf_caller(p, s, k.mapping, &hit, leaf);
 	}
-	err = frame_reserve(p);
-	if (!err)
-		err = profile_intern_get(&p->frames, &k, sizeof(k), id, &added);
-	if (err || !added)
-		return err;
-	return frame_new(p, *id, FXT_STACKS_FRAME_USER, k.mapping, k.pc_or_addr,
-			 k.mapping ? NULL : FXT_STACKS_USER_UNKNOWN, emit, ctx);
+	return profile_frame_get(p, &k,
+				 k.mapping ? NULL : FXT_STACKS_USER_UNKNOWN,
+				 emit, ctx, id, &added);
 }
 
 /*
@@ -364,6 +228,7 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 {
 	uint32_t i = s->kind == FXT_KSAMPLE_OFFCPU ? offcpu_first(p, s) : 0;
 	struct profile_leaf leaf = { 0 };
+	uint32_t id;
 	int err;
 
 	*n = 0;
@@ -383,23 +248,24 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 		 * is that junk, no return, and ends the walk. Over a leaf
 		 * with its frame, it stays the one hidden "[kernel]" frame.
 		 */
-		if (i && leaf.frameless && pc >= PROFILE_KERNEL_HALF)
+		if (i && leaf.frameless && pc >= PROFILE_KERNEL_HALF) {
+			p->st.junk_frame_word++;
 			break;
-		err = user_frame(p, s, pc, emit, ctx, &ids[*n],
-				 i ? NULL : &leaf);
+		}
+		err = user_frame(p, s, pc, emit, ctx, &id, i ? NULL : &leaf);
+		if (!err)
+			err = profile_inline_push(p, id, i, emit, ctx, ids, n);
 		if (err)
 			return err;
-		if (i)
-			p->frame[ids[*n] - 1].nonleaf = true;
-		(*n)++;
 		if (i || !leaf.caller)
 			continue;
 		/* The caller the walk skipped, right after the leaf. */
-		err = user_frame(p, s, leaf.caller, emit, ctx, &ids[*n], NULL);
+		err = user_frame(p, s, leaf.caller, emit, ctx, &id, NULL);
+		if (!err)
+			err = profile_inline_push(p, id, true, emit, ctx, ids,
+						  n);
 		if (err)
 			return err;
-		p->frame[ids[*n] - 1].nonleaf = true;
-		(*n)++;
 	}
 	return 0;
 }
@@ -407,7 +273,7 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 static int stack_id(struct profile_ingest *p, const uint32_t *ids, uint16_t n,
 		    profile_emit_fn emit, void *ctx, uint32_t *id)
 {
-	uint32_t written[PROFILE_STACK_FRAMES_MAX];
+	uint32_t written[PROFILE_STACK_IDS_MAX];
 	uint64_t *at;
 	uint16_t i;
 	int added, err;
@@ -418,8 +284,8 @@ static int stack_id(struct profile_ingest *p, const uint32_t *ids, uint16_t n,
 		return err;
 	for (i = 0; i < n; i++)
 		written[i] = p->id_base + ids[i];
-	err = pending_room(p, TABLE_STACKS, fxt_stacks_stack_words(n), emit,
-			   ctx, &at);
+	err = profile_pending_room(p, PROFILE_TABLE_STACKS,
+				   fxt_stacks_stack_words(n), emit, ctx, &at);
 	if (!err)
 		fxt_stacks_put_stack(at, p->id_base + *id, written, n);
 	return err;
@@ -494,10 +360,25 @@ static void count_drop(struct profile_ingest *p, const uint64_t *rec)
 		p->st.dropped_offcpu++;
 }
 
+/*
+ * Why a written sample's walk may have stopped early, from what the
+ * kernel side recorded: a full record is as deep as it goes (the walk
+ * may have gone on), and user frames without the words at the stack
+ * pointer mean reading them faulted (both backends read them whenever
+ * there are user frames).
+ */
+static void count_walk_ends(struct profile_ingest *p,
+			    const struct fxt_ksample *s)
+{
+	p->st.kernel_depth_limit += s->nk == FXT_KSAMPLE_KERNEL_MAX;
+	p->st.user_depth_limit += s->nu == FXT_KSAMPLE_USER_MAX;
+	p->st.user_read_fault += s->nu && !s->ns;
+}
+
 int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
 			  size_t words, profile_emit_fn emit, void *ctx)
 {
-	uint32_t ids[PROFILE_STACK_FRAMES_MAX];
+	uint32_t ids[PROFILE_STACK_IDS_MAX];
 	struct fxt_ksample s;
 	uint32_t stack;
 	uint16_t n;
@@ -517,9 +398,11 @@ int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,
 	/* What was interned is written all the same: later samples use it. */
 	if (err == -ENOSPC || err == -ENOMEM) {
 		count_drop(p, rec);
-		return flush_pending(p, emit, ctx);
+		return profile_pending_flush(p, emit, ctx);
 	}
 	if (!err)
-		err = flush_pending(p, emit, ctx);
+		err = profile_pending_flush(p, emit, ctx);
+	if (!err)
+		count_walk_ends(p, &s);
 	return err ? err : write_sample(p, rec, &s, stack, emit, ctx);
 }

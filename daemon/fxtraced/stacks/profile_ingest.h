@@ -53,6 +53,14 @@ struct profile_resolver {
 	int (*user_symbol)(void *ctx, uint32_t file, const uint8_t *build_id,
 			   size_t build_id_len, uint64_t vaddr,
 			   const char **name);
+	/*
+	 * The functions inlined at vaddr of file, innermost first, at most
+	 * max names (valid until the end): their count, 0 for none or when
+	 * not known; -errno. NULL: no inline frames.
+	 */
+	int (*user_inline)(void *ctx, uint32_t file, const uint8_t *build_id,
+			   size_t build_id_len, uint64_t vaddr,
+			   const char **names, size_t max);
 	void *ctx;
 };
 
@@ -66,6 +74,14 @@ struct profile_ingest_stats {
 	uint64_t perfetto_dropped; /* samples past the Perfetto bound */
 	/* leaves without a frame whose caller's return address was lost */
 	uint64_t leaf_caller_unknown;
+	/*
+	 * Walks that stopped early, of the samples written: stacks as deep
+	 * as a record holds (kernel, user: maybe cut there); user stacks
+	 * whose words at the stack pointer the kernel side could not read;
+	 * walks ended at a junk word above a frameless leaf.
+	 */
+	uint64_t kernel_depth_limit, user_depth_limit;
+	uint64_t user_read_fault, junk_frame_word;
 };
 
 struct profile_ingest;

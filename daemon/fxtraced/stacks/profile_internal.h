@@ -22,14 +22,38 @@ struct profile_table {
 struct profile_frame {
 	uint8_t kind; /* enum fxt_stacks_frame_kind */
 	bool nonleaf; /* seen as a caller: its pc is a return address */
+	bool inlined; /* an inline frame (profile_inline.c) */
+	uint8_t inline_known; /* bit c: inline_first[c] looked up */
 	uint32_t mapping; /* 0: kernel, or a user pc in no mapping */
 	uint64_t addr; /* user: ELF vaddr or raw pc; kernel: offset */
-	char *name; /* kernel frames and "[unknown]"; else NULL */
+	char *name; /* kernel, inline frames and "[unknown]"; else NULL */
+	/* Inlined: the frame of the function it is inlined into. */
+	uint32_t next;
+	/*
+	 * A function's frame: the innermost inline frame at addr (c 0) and
+	 * at addr - 1 (c 1: addr a return address, the call before it), 0
+	 * when none.
+	 */
+	uint32_t inline_first[2];
+};
+
+/* The key frames are interned by; inline frames have inline_depth. */
+struct profile_frame_key {
+	uint8_t kind;
+	uint8_t inline_depth; /* 1: innermost; 0 not inlined */
+	uint8_t inline_caller; /* the chain of addr - 1 */
+	uint8_t pad;
+	uint32_t mapping;
+	uint64_t pc_or_addr;
 };
 
 /* A stack's frames at most: the PCs of a record and a leaf's caller. */
 #define PROFILE_STACK_FRAMES_MAX \
 	(FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX + 1)
+/* ... and the inline frames that fit beside them. */
+#define PROFILE_STACK_IDS_MAX (4 * PROFILE_STACK_FRAMES_MAX)
+/* Levels of inlining kept at one address. */
+#define PROFILE_INLINE_MAX 16
 
 /* A leaf's return address slot (profile_leaf.c), by mapping and vaddr. */
 #define PROFILE_LEAF_CACHE_BITS 12
@@ -112,6 +136,41 @@ struct profile_leaf {
 void profile_leaf_caller(struct profile_ingest *p, const struct fxt_ksample *s,
 			 uint32_t mapping, const struct profile_user_hit *hit,
 			 struct profile_leaf *leaf);
+
+/* The tables of definitions, in the order they are flushed. */
+enum { PROFILE_TABLE_MAPPINGS, PROFILE_TABLE_FRAMES, PROFILE_TABLE_STACKS };
+
+/* Room in pending table i; a full table first flushes those before it. */
+int profile_pending_room(struct profile_ingest *p, unsigned int i, size_t words,
+			 profile_emit_fn emit, void *ctx, uint64_t **at);
+/* Mappings, then frames, then stacks: each before what names it. */
+int profile_pending_flush(struct profile_ingest *p, profile_emit_fn emit,
+			  void *ctx);
+
+/* Room in frame[] for one more interned frame, before interning it. */
+int profile_frame_reserve(struct profile_ingest *p);
+/* New frame id: its fields, its name copied, its entry queued. */
+int profile_frame_new(struct profile_ingest *p, uint32_t id, uint8_t kind,
+		      uint32_t mapping, uint64_t addr, const char *name,
+		      bool inlined, profile_emit_fn emit, void *ctx);
+/*
+ * The frame of key k, interned (name copied, inline frames flagged, its
+ * entry queued when new): its id in *id, *added when new.
+ */
+int profile_frame_get(struct profile_ingest *p,
+		      const struct profile_frame_key *k, const char *name,
+		      profile_emit_fn emit, void *ctx, uint32_t *id,
+		      int *added);
+
+/*
+ * User frame id (a function's, of a mapping) as the sample holds it,
+ * after its inline frames if it has any (caller: id is a caller's,
+ * its pc a return address): appended to ids, *n of them used, keeping
+ * room for the PROFILE_STACK_FRAMES_MAX frames that may follow.
+ */
+int profile_inline_push(struct profile_ingest *p, uint32_t id, bool caller,
+			profile_emit_fn emit, void *ctx, uint32_t *ids,
+			uint16_t *n);
 
 int profile_table_flush(struct profile_table *t, profile_emit_fn emit,
 			void *ctx);

@@ -113,7 +113,11 @@ static void pf_mappings(struct pb *b, const struct profile_ingest *p)
 	pb_end(b);
 }
 
-/* A frame's function name: given, its own, or basename(mapping)+0xADDR. */
+/*
+ * A frame's function name: given, its own, or basename(mapping)+0xADDR.
+ * Perfetto's Frame has no field to mark an inline frame (only a name, a
+ * mapping and a pc): its name says it.
+ */
 static size_t pf_frame_name(const struct profile_ingest *p, uint32_t id,
 			    const char *given, char *buf, size_t cap)
 {
@@ -123,7 +127,8 @@ static size_t pf_frame_name(const struct profile_ingest *p, uint32_t id,
 	size_t plen, blen;
 
 	if (given || f->name) {
-		snprintf(buf, cap, "%s", given ? given : f->name);
+		snprintf(buf, cap, "%s%s", given ? given : f->name,
+			 f->inlined ? " [inlined]" : "");
 		return strlen(buf);
 	}
 	profile_mapping(p, f->mapping, &path, &plen, &bid, &blen);

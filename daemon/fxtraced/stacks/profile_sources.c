@@ -11,6 +11,7 @@
 #include "proc_open.h"
 #include "profile_sources.h"
 #include "usyms.h"
+#include "usyms_inline.h"
 
 /*
  * A kernel PC no symbol holds may be of a module loaded, or a BPF program
@@ -251,6 +252,19 @@ static int user_symbol(void *ctx, uint32_t file, const uint8_t *build_id,
 			    build_id_len, vaddr, name);
 }
 
+static int user_inline(void *ctx, uint32_t file, const uint8_t *build_id,
+		       size_t build_id_len, uint64_t vaddr, const char **names,
+		       size_t max)
+{
+	struct profile_sources *s = ctx;
+
+	if (!s->usyms)
+		return 0;
+	return usyms_inline_chain(s->usyms, file,
+				  build_id_len ? build_id : NULL, build_id_len,
+				  vaddr, names, max);
+}
+
 static int user_return_slot(void *ctx, uint32_t file,
 			    const uint8_t *build_id, size_t build_id_len,
 			    uint64_t vaddr, uint64_t *sp_offset)
@@ -273,6 +287,7 @@ void profile_sources_resolver(struct profile_sources *s,
 		.user_find = user_find,
 		.user_return_slot = user_return_slot,
 		.user_symbol = user_symbol,
+		.user_inline = user_inline,
 		.ctx = s,
 	};
 }
@@ -281,6 +296,8 @@ void profile_sources_status(const struct profile_sources *s,
 			    struct profile_sources_status *st)
 {
 	*st = s->st;
+	if (s->tracker)
+		mmap_tracker_stats(s->tracker, &st->maps);
 	if (s->usyms)
 		usyms_stats(s->usyms, &st->usyms);
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mmap_tracker.h"
 #include "profile_ingest.h"
 #include "usyms.h"
 
@@ -28,6 +29,7 @@ struct profile_sources_status {
 	uint64_t files_unreadable, files_unopened;
 	int files_error; /* the last file's -errno */
 	struct usyms_stats usyms;
+	struct mmap_tracker_stats maps; /* zeros without the tracker */
 };
 
 /* kallsyms: a path ("/proc/kallsyms"); with_user: track mappings. */

@@ -64,8 +64,9 @@ int profile_symbols_write(struct profile_ingest *p, profile_emit_fn emit,
 	for (id = 1; id <= p->frames.count && !err; id++) {
 		const struct profile_frame *f = &p->frame[id - 1];
 
+		/* An inline frame carries its own name. */
 		if (f->kind != FXT_STACKS_FRAME_USER || !f->mapping ||
-		    frame_symbol(p, f, &n[id - 1]))
+		    f->inlined || frame_symbol(p, f, &n[id - 1]))
 			continue;
 		err = symbol_write(t, p->id_base + id, n[id - 1], emit, ctx);
 	}

@@ -14,6 +14,8 @@ struct stacks {
 	struct profile_sources *src;
 	struct profile_resolver r;
 	struct profile_ingest *ingest; /* the trace's */
+	/* The last snapshot's own ingest's counts, kept for its record. */
+	struct profile_ingest_stats snapshot;
 };
 
 /* 1..255, at random: the generations of one trace differ (1 in 255). */
@@ -77,6 +79,36 @@ int stacks_tracker_error(const struct stacks *s)
 	return st.tracker_error;
 }
 
+void stacks_losses(const struct stacks *s, bool snapshot,
+		   struct stacks_losses *l)
+{
+	struct profile_ingest_stats ps;
+	struct profile_sources_status ss;
+	uint64_t *c = l->count;
+
+	if (!s)
+		return;
+	if (snapshot)
+		ps = s->snapshot;
+	else
+		profile_ingest_stats(s->ingest, &ps);
+	profile_sources_status(s->src, &ss);
+	c[FXT_STACK_LOSS_KERNEL_DEPTH_LIMIT] += ps.kernel_depth_limit;
+	c[FXT_STACK_LOSS_USER_DEPTH_LIMIT] += ps.user_depth_limit;
+	c[FXT_STACK_LOSS_USER_READ_FAULT] += ps.user_read_fault;
+	c[FXT_STACK_LOSS_LEAF_CALLER_UNREAD] += ps.leaf_caller_unknown;
+	c[FXT_STACK_LOSS_JUNK_FRAME_WORD] += ps.junk_frame_word;
+	c[FXT_STACK_LOSS_MAPPINGS_DROPPED] += ss.maps.dropped;
+	c[FXT_STACK_LOSS_MAPPINGS_LOST] += ss.maps.lost;
+	c[FXT_STACK_LOSS_UNNAMED_UNREADABLE] += ss.files_unreadable;
+	c[FXT_STACK_LOSS_UNNAMED_UNOPENED] += ss.files_unopened;
+	c[FXT_STACK_LOSS_UNNAMED_TOO_LARGE] += ss.usyms.too_large;
+	c[FXT_STACK_LOSS_UNNAMED_OVER_BUDGET] +=
+		ss.usyms.over_budget + ss.usyms.files_refused;
+	if (ss.files_error)
+		l->files_error = ss.files_error;
+}
+
 static int hook_sink(void *ctx, bool snapshot, void **ret)
 {
 	struct stacks *s = ctx;
@@ -93,8 +125,10 @@ static void hook_sink_free(void *ctx, void *sink)
 {
 	struct stacks *s = ctx;
 
-	if (sink != s->ingest)
-		profile_ingest_free(sink);
+	if (sink == s->ingest)
+		return;
+	profile_ingest_stats(sink, &s->snapshot);
+	profile_ingest_free(sink);
 }
 
 static int hook_record(void *sink, const uint64_t *rec, size_t words,
@@ -137,7 +171,6 @@ static void hook_add_stats(void *ctx, struct kernel_session_stats *st)
 {
 	struct stacks *s = ctx;
 	struct profile_ingest_stats ps;
-	struct profile_sources_status ss;
 
 	profile_ingest_stats(s->ingest, &ps);
 	st->dropped += ps.dropped;
@@ -145,14 +178,6 @@ static void hook_add_stats(void *ctx, struct kernel_session_stats *st)
 		ps.dropped - ps.dropped_offcpu;
 	st->event_dropped[FXT_SCHED_EV_BIT_OFFCPU] += ps.dropped_offcpu;
 	st->perfetto_dropped += ps.perfetto_dropped;
-	st->leaf_caller_unknown += ps.leaf_caller_unknown;
-	profile_sources_status(s->src, &ss);
-	st->files_unreadable += ss.files_unreadable;
-	st->files_unopened += ss.files_unopened;
-	if (ss.files_error)
-		st->files_error = ss.files_error;
-	st->files_too_large += ss.usyms.too_large;
-	st->files_over_budget += ss.usyms.over_budget + ss.usyms.files_refused;
 }
 
 static const struct kernel_stacks_ops stacks_ops = {

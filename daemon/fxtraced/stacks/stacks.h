@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <fxt/stacks_losses.h>
+
 #include "kernel_session.h"
 
 struct stacks;
@@ -46,5 +48,23 @@ void stacks_follow(struct stacks *s);
 
 /* 0, or why user frames of programs mapped while tracing are "[unknown]". */
 int stacks_tracker_error(const struct stacks *s);
+
+/*
+ * What the stacks lost so far, by reason (include/fxt/stacks_losses.h):
+ * all but the samples lost whole, which capture counts (its drops by
+ * category); files_error: why the last mapped file was not opened.
+ */
+struct stacks_losses {
+	uint64_t count[FXT_STACK_LOSS_COUNT];
+	int files_error;
+};
+
+/*
+ * Adds s's counts to *l (s NULL: none); snapshot: the walks' of the last
+ * snapshot (which ingests the rings into tables of its own), else the
+ * trace's. The mappings' and names' are the trace's in both.
+ */
+void stacks_losses(const struct stacks *s, bool snapshot,
+		   struct stacks_losses *l);
 
 #endif /* FXT_STACKS_H */

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The stack samples' losses, said: kernel_losses.h. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <fxt/fxt_msg.h>
+#include <fxt/fxt_sched_uapi.h>
+
+#include "kernel_losses.h"
+#include "log.h"
+
+void kernel_losses_read(const struct kernel_session_stats *st,
+			const struct stacks *s, bool snapshot,
+			struct stacks_losses *l)
+{
+	memset(l, 0, sizeof(*l));
+	/* Capture's drops of these categories hold the ingest's too. */
+	l->count[FXT_STACK_LOSS_SAMPLES_DROPPED] =
+		st->event_dropped[FXT_SCHED_EV_BIT_SAMPLE];
+	l->count[FXT_STACK_LOSS_OFFCPU_DROPPED] =
+		st->event_dropped[FXT_SCHED_EV_BIT_OFFCPU];
+	stacks_losses(s, snapshot, l);
+}
+
+void kernel_losses_log(const struct stacks_losses *l)
+{
+	const uint64_t *c = l->count;
+
+	if (c[FXT_STACK_LOSS_UNNAMED_UNREADABLE] ||
+	    c[FXT_STACK_LOSS_UNNAMED_UNOPENED] ||
+	    c[FXT_STACK_LOSS_UNNAMED_TOO_LARGE] ||
+	    c[FXT_STACK_LOSS_UNNAMED_OVER_BUDGET])
+		log_info(
+			"Stack samples: mapped files left unnamed: %" PRIu64
+			" their process's owner may not read, %" PRIu64
+			" not opened (gone, FUSE, not a regular file; the last: %s), %" PRIu64
+			" with a symbol section too large, %" PRIu64
+			" past the symbols' budget",
+			c[FXT_STACK_LOSS_UNNAMED_UNREADABLE],
+			c[FXT_STACK_LOSS_UNNAMED_UNOPENED],
+			l->files_error ? strerror(-l->files_error) : "-",
+			c[FXT_STACK_LOSS_UNNAMED_TOO_LARGE],
+			c[FXT_STACK_LOSS_UNNAMED_OVER_BUDGET]);
+	if (c[FXT_STACK_LOSS_LEAF_CALLER_UNREAD])
+		log_info(
+			"%" PRIu64
+			" stack samples lack the caller of a user function without a frame pointer (its return address was not read)",
+			c[FXT_STACK_LOSS_LEAF_CALLER_UNREAD]);
+	if (c[FXT_STACK_LOSS_USER_DEPTH_LIMIT] ||
+	    c[FXT_STACK_LOSS_USER_READ_FAULT] ||
+	    c[FXT_STACK_LOSS_JUNK_FRAME_WORD] ||
+	    c[FXT_STACK_LOSS_KERNEL_DEPTH_LIMIT])
+		log_info(
+			"Stack samples: walks cut short: %" PRIu64
+			" user stacks at the depth limit, %" PRIu64
+			" user stacks not readable at their stack pointer, %" PRIu64
+			" ended at a junk word above a frameless leaf, %" PRIu64
+			" kernel stacks at the depth limit",
+			c[FXT_STACK_LOSS_USER_DEPTH_LIMIT],
+			c[FXT_STACK_LOSS_USER_READ_FAULT],
+			c[FXT_STACK_LOSS_JUNK_FRAME_WORD],
+			c[FXT_STACK_LOSS_KERNEL_DEPTH_LIMIT]);
+	if (c[FXT_STACK_LOSS_MAPPINGS_DROPPED] ||
+	    c[FXT_STACK_LOSS_MAPPINGS_LOST])
+		log_info(
+			"Stack samples: %" PRIu64
+			" mappings not kept (over the tracker's caps), %" PRIu64
+			" mapping records lost by the kernel: frames in them are \"[unknown]\"",
+			c[FXT_STACK_LOSS_MAPPINGS_DROPPED],
+			c[FXT_STACK_LOSS_MAPPINGS_LOST]);
+}
+
+size_t kernel_losses_record(const struct stacks_losses *l, uint64_t *rec)
+{
+	return fxt_stack_losses_put(rec, l->count);
+}
+
+size_t kernel_losses_rows(const struct stacks_losses *l, uint32_t id,
+			  struct fxt_ctl_provider *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < FXT_STACK_LOSS_COUNT; i++) {
+		struct fxt_ctl_provider *row = &out[i];
+
+		fxt_msg_init(row, FXT_MSG_CTL_PROVIDER, sizeof(*row));
+		row->id = id;
+		/* _CATEGORY too: a tracectl that predates _LOSS shows a
+		 * category row, not another provider. */
+		row->flags = FXT_CTL_PROVIDER_KERNEL |
+			     FXT_CTL_PROVIDER_TRACING |
+			     FXT_CTL_PROVIDER_CATEGORY | FXT_CTL_PROVIDER_LOSS;
+		row->records = l->count[i];
+		snprintf(row->name, sizeof(row->name), "%s",
+			 fxt_stack_loss_name(i));
+	}
+	return FXT_STACK_LOSS_COUNT;
+}

@@ -212,7 +212,7 @@ static void fxt_probe_switch(void *data, bool preempt,
 		fxt_check_latency(ring, next, now, threshold_ns);
 }
 
-/* Also sched_wakeup_new. May run with interrupts enabled. */
+/* sched_waking and sched_wakeup_new. May run with interrupts enabled. */
 static void fxt_probe_wakeup(void *data, struct task_struct *p)
 {
 	struct fxt_session *s = data;
@@ -478,7 +478,7 @@ static void fxt_probe_page_fault_user(void *data, unsigned long address,
 static inline void fxt_check_probe_prototypes(void)
 {
 	register_trace_sched_switch(fxt_probe_switch, NULL);
-	register_trace_sched_wakeup(fxt_probe_wakeup, NULL);
+	register_trace_sched_waking(fxt_probe_wakeup, NULL);
 	register_trace_sched_wakeup_new(fxt_probe_wakeup, NULL);
 	register_trace_sched_process_fork(fxt_probe_fork, NULL);
 	register_trace_sched_process_exec(fxt_probe_exec, NULL);
@@ -518,7 +518,12 @@ static struct fxt_tracepoint fxt_tracepoints[] = {
 	  FXT_SCHED_EV_NAMES | FXT_SCHED_EV_PROC, true },
 	{ "task_rename", fxt_probe_rename, FXT_SCHED_EV_NAMES, false },
 	{ "sched_switch", fxt_probe_switch, FXT_SCHED_EV_SWITCH, true },
-	{ "sched_wakeup", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
+	/*
+	 * sched_waking runs in the waker's context; sched_wakeup of a wakeup
+	 * queued to an idle or remote CPU runs there, in an interrupt, where
+	 * current is not the waker.
+	 */
+	{ "sched_waking", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_wakeup_new", fxt_probe_wakeup, FXT_SCHED_EV_WAKEUP, true },
 	{ "sched_process_exit", fxt_probe_exit, FXT_SCHED_EV_PROC, true },
 	/*

@@ -4,7 +4,7 @@
  *
  * One writer per ring: the probes write with interrupts disabled on the
  * ring's own CPU, so a writer is never interrupted by another writer of
- * the same ring (sched_wakeup may run with interrupts enabled when a task
+ * the same ring (sched_waking may run with interrupts enabled when a task
  * wakes itself; the probe disables them). The reader is user space, or
  * the kernel after tracing stopped.
  *

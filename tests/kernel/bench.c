@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Overhead per scheduler event: fxt_sched vs ftrace's sched_switch and
- * sched_wakeup events into an instance, vs no tracing, measured with a
+ * sched_waking events into an instance, vs no tracing, measured with a
  * same-CPU pipe ping-pong (2 switches + 2 wakeups per round trip) at RT
  * priority. Runs alternate between the three setups; medians of RUNS.
  * syscall: kernel:syscall vs ftrace's raw_syscalls sys_enter/sys_exit on
@@ -62,7 +62,7 @@ static int write_file(const char *path, const char *value)
 }
 
 static const char *const sched_events[] = { "sched/sched_switch",
-					    "sched/sched_wakeup", NULL };
+					    "sched/sched_waking", NULL };
 static const char *const syscall_events[] = { "raw_syscalls/sys_enter",
 					      "raw_syscalls/sys_exit", NULL };
 static const char *const irq_events[] = { "irq/irq_handler_entry",

@@ -531,8 +531,14 @@ static __always_inline void write_wakeup(const struct task_struct *p)
 		   fxt_sched_wake_slot(tid, now));
 }
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(fxt_sched_wakeup, struct task_struct *p)
+/*
+ * sched_waking, not sched_wakeup: it fires in the waker's context. A
+ * wakeup queued to an idle or remote CPU (ttwu_queue_wakelist) reaches
+ * sched_wakeup there, from an interrupt, where the current task is the
+ * idle task or whoever runs: the waker would be named wrong.
+ */
+SEC("tp_btf/sched_waking")
+int BPF_PROG(fxt_sched_waking, struct task_struct *p)
 {
 	write_wakeup(p);
 	return 0;

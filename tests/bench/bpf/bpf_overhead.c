@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Cost per scheduling event of kernel capture: the BPF backend against
- * ftrace's sched_switch + sched_wakeup into a tracefs instance, against
+ * ftrace's sched_switch + sched_waking into a tracefs instance, against
  * `perf record -a` of the same tracepoints (when perf is on PATH), against
  * no tracing, on a same-CPU pipe ping-pong (both threads pinned to CPU 0,
  * SCHED_FIFO when allowed). Runs interleave the setups; each prints the
@@ -158,7 +158,7 @@ struct category {
 };
 
 static const char *const sched_tracepoints[] = { "sched/sched_switch",
-						 "sched/sched_wakeup",
+						 "sched/sched_waking",
 						 "sched/sched_wakeup_new", NULL };
 static const char *const proc_tracepoints[] = { "sched/sched_process_fork",
 						"sched/sched_process_exit", NULL };

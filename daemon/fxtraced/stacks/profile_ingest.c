@@ -26,6 +26,9 @@ struct frame_key {
 	uint8_t pad[3];
 	uint32_t mapping;
 	uint64_t pc_or_addr;
+	/* A JIT's frame (named by its process's map): the process. */
+	uint32_t jit_pid;
+	uint32_t pad2;
 };
 
 int profile_ingest_new(const struct profile_resolver *r, size_t intern_budget,
@@ -304,6 +307,7 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 {
 	struct frame_key k = { .kind = FXT_STACKS_FRAME_USER,
 			       .pc_or_addr = pc };
+	const char *name = FXT_STACKS_USER_UNKNOWN;
 	struct profile_user_hit hit;
 	int added, err;
 
@@ -325,6 +329,11 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		k.pc_or_addr = hit.vaddr;
 		if (leaf)
 			profile_leaf_caller(p, s, k.mapping, &hit, leaf);
+	} else if (p->r.user_jit &&
+		   !p->r.user_jit(p->r.ctx, (uint32_t)s->pid,
+				  pc - (!leaf && pc), s->ts, &name)) {
+		/* A caller's pc returns past its call: the byte before. */
+		k.jit_pid = (uint32_t)s->pid;
 	}
 	err = frame_reserve(p);
 	if (!err)
@@ -332,7 +341,7 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 	if (err || !added)
 		return err;
 	return frame_new(p, *id, FXT_STACKS_FRAME_USER, k.mapping, k.pc_or_addr,
-			 k.mapping ? NULL : FXT_STACKS_USER_UNKNOWN, emit, ctx);
+			 k.mapping ? NULL : name, emit, ctx);
 }
 
 /*

@@ -10,7 +10,9 @@
 #   process runs, naming all of user space: owned by the process's user,
 #   its name appears (the map is read while the process lives); owned by
 #   another user, or a symlink to a root-only map, it never does, and the
-#   manager counts a file the owner may not read.
+#   manager counts a file the owner may not read;
+# - node --perf-basic-prof in a pid and mount namespace of its own (its
+#   map is /tmp/perf-1.map in a tmpfs only its root shows): named.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
 	exit 77
@@ -65,6 +67,23 @@ echo "stacks_jit: node --perf-basic-prof: hotA $a, hotB $b self samples;" \
 jq -e '[.functions[] | select(.name | test("^JS:[*~^]?hot[AB] /"))] |
 	length >= 2' "$T/node.sum" >/dev/null ||
 	fail "node: the functions are not named as node wrote them"
+
+# In a pid and mount namespace of its own, with a /tmp of its own: node
+# is pid 1 there and writes /tmp/perf-1.map in its tmpfs, which only its
+# root shows (summary of every process: the manager's pid is unshare's).
+ns_run='s=$(cat "$1"); shift
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+printf "%s\n" "$s" >/tmp/jit_hot.js
+exec "$@" /tmp/jit_hot.js 2.5'
+record ns unshare --pid --fork --mount --propagation private \
+	sh -c "$ns_run" - "$SCRIPT" "${AS_USER[@]}" "$NODE" --perf-basic-prof
+"$TRACECTL" summary --json "$T/ns.fxt" >"$T/ns.sum" ||
+	fail "ns: summary --json"
+a=$(self ns "hotA /tmp/jit_hot.js:")
+b=$(self ns "hotB /tmp/jit_hot.js:")
+echo "stacks_jit: in its own pid and mount namespace: hotA $a, hotB $b"
+[ "$b" -ge 20 ] && [ "$a" -gt "$b" ] ||
+	fail "ns: a JIT in its own namespaces is not named ($a, $b)"
 
 # plant NAME MAKE...: node without a map of its own recorded as NAME;
 # once its pid is known, MAKE run with the map's path as its last word.

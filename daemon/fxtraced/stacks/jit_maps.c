@@ -17,7 +17,10 @@
 
 #include "cleanup.h"
 #include "jit_maps.h"
+#include "line_read.h"
 #include "proc_open.h"
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(FILE *, fclose);
 
 struct jit_proc {
 	uint32_t pid;
@@ -89,6 +92,37 @@ static struct jit_proc *proc_get(struct jit_maps *j, uint32_t pid)
 }
 
 /*
+ * pid as the process sees itself, in its own pid namespace (the last of
+ * status's NSpid; pid itself where the kernel has no NSpid): the number
+ * its JIT names the map by. -ESRCH: gone.
+ */
+static int own_pid(const char *proc, uint32_t pid, uint32_t *ret)
+{
+	_cleanup_(fclosep) FILE *f = NULL;
+	char path[64], line[256], *last, *end;
+	unsigned long v;
+
+	snprintf(path, sizeof(path), "%s/%u/status", proc, pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	*ret = pid;
+	while (line_read(f, line, sizeof(line))) {
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		last = strrchr(line, '\t');
+		errno = 0;
+		v = last ? strtoul(last + 1, &end, 10) : 0;
+		if (!last || errno || end == last + 1 || *end || !v ||
+		    v > UINT32_MAX)
+			return -EINVAL;
+		*ret = (uint32_t)v;
+		break;
+	}
+	return 0;
+}
+
+/*
  * An fd of pid's perf map, *st its identity: -ENOENT none; -ELOOP a
  * symlink; -EINVAL not a regular file; -EPERM another user's file.
  */
@@ -97,11 +131,14 @@ static int map_open(struct jit_maps *j, uint32_t pid, struct stat *st)
 	struct proc_owner owner;
 	char path[64], at[PATH_MAX];
 	struct proc_open_request rq = { .proc = j->proc, .pid = pid };
+	uint32_t self = pid;
 	int r = proc_owner_read(j->proc, pid, &owner);
 
+	if (r >= 0)
+		r = own_pid(j->proc, pid, &self);
 	if (r < 0)
 		return r;
-	snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", self);
 	snprintf(at, sizeof(at), "%s/%u/root%s", j->proc, pid, path);
 	if (lstat(at, st) < 0)
 		return -errno;

@@ -2,8 +2,8 @@
 /*
  * The names a JIT gives its code, for the user frames no file-backed
  * mapping holds: each sampled process's /tmp/perf-PID.map
- * (daemon/symbols/perf_map.h), in the process's own root and mount
- * namespace, opened as its owner could (proc_open.h: no symlink, no
+ * (daemon/symbols/perf_map.h), PID as the process knows itself in its
+ * own pid namespace, in its own root and mount namespace, opened as its owner could (proc_open.h: no symlink, no
  * device or FIFO) and only when that owner (or root) owns it.
  *
  * When it is read: when the process's samples need it, as the rings are

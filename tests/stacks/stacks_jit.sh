@@ -102,10 +102,13 @@ plant() {
 	wait $! || fail "$name: the map was not planted"
 }
 
-# map_as UID NAME PATH: a map naming all of user space NAME, owned by UID.
+# map_as UID NAME PATH: a map naming all of user space NAME, owned by UID,
+# put in place whole (made by root, it would be root's for a moment, and
+# root's maps are read).
 map_as() {
-	printf '1000 7ffffffff000 %s\n' "$2" >"$3"
-	chown "$1:$1" "$3"
+	printf '1000 7ffffffff000 %s\n' "$2" >"$T/planted"
+	chown "$1:$1" "$T/planted"
+	mv -f "$T/planted" "$3"
 }
 
 plant own map_as $USER_ID USER_OWNED_JIT_NAME

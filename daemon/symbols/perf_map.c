@@ -187,6 +187,9 @@ int perf_map_finish(struct perf_map *m)
 	}
 	m->n = kept;
 	m->st.entries = kept;
+	m->st.memory = kept * sizeof(*m->e);
+	for (i = 0; i < kept; i++)
+		m->st.memory += strlen(m->e[i].name) + 1;
 	return 0;
 }
 

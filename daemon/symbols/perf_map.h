@@ -29,6 +29,7 @@ struct perf_map_stats {
 	uint64_t overlaps; /* entries dropped for a later one's range */
 	uint64_t over_entries; /* past PERF_MAP_ENTRIES_MAX */
 	uint64_t over_bytes; /* files cut at PERF_MAP_BYTES_MAX */
+	uint64_t memory; /* bytes the entries kept hold, names included */
 };
 
 struct perf_map;

@@ -65,6 +65,8 @@ static void test_node_lines(void **state)
 	perf_map_stats(m, &st);
 	assert_int_equal(st.entries, 3);
 	assert_int_equal(st.malformed, 0);
+	/* three 32-byte entries and their names */
+	assert_int_equal(st.memory, 3 * 32 + 27 + 33 + 35);
 	perf_map_free(m);
 }
 

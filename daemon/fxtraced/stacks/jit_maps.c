@@ -34,15 +34,17 @@ struct jit_maps {
 	char *proc;
 	struct jit_proc *p; /* by pid */
 	size_t n;
+	uint64_t memory_max;
 	struct jit_maps_stats st;
 };
 
-int jit_maps_new(const char *proc, struct jit_maps **ret)
+int jit_maps_new(const char *proc, uint64_t memory_max, struct jit_maps **ret)
 {
 	struct jit_maps *j = calloc(1, sizeof(*j));
 
 	if (!j)
 		return -ENOMEM;
+	j->memory_max = memory_max ? memory_max : JIT_MAPS_MEMORY_DEFAULT;
 	j->proc = strdup(proc);
 	j->p = calloc(JIT_MAPS_PROCS_MAX, sizeof(*j->p));
 	if (!j->proc || !j->p) {
@@ -176,17 +178,49 @@ static void count_error(struct jit_maps *j, struct jit_proc *p, int err)
 	j->st.error = err;
 }
 
-static void add_lines(struct perf_map_stats *sum, const struct perf_map *m)
+static void add_lines(struct perf_map_stats *sum,
+		      const struct perf_map_stats *st)
+{
+	sum->entries += st->entries;
+	sum->malformed += st->malformed;
+	sum->too_long += st->too_long;
+	sum->overlaps += st->overlaps;
+	sum->over_entries += st->over_entries;
+	sum->over_bytes += st->over_bytes;
+}
+
+/* m as p's map, in place of its last, if the memory allows. */
+static void keep(struct jit_maps *j, struct jit_proc *p, struct perf_map *m,
+		 const struct stat *seen)
+{
+	struct perf_map_stats now, old = { 0 };
+
+	perf_map_stats(m, &now);
+	if (p->map)
+		perf_map_stats(p->map, &old);
+	j->st.read++;
+	add_lines(&j->st.lines, &now);
+	if (j->st.memory - old.memory + now.memory > j->memory_max) {
+		j->st.over_memory++;
+		perf_map_free(m);
+		return;
+	}
+	j->st.memory = j->st.memory - old.memory + now.memory;
+	perf_map_free(p->map);
+	p->map = m;
+	p->seen = *seen;
+}
+
+/* The memory of p's map given back, the map dropped. */
+static void drop(struct jit_maps *j, struct jit_proc *p)
 {
 	struct perf_map_stats st;
 
-	perf_map_stats(m, &st);
-	sum->entries += st.entries;
-	sum->malformed += st.malformed;
-	sum->too_long += st.too_long;
-	sum->overlaps += st.overlaps;
-	sum->over_entries += st.over_entries;
-	sum->over_bytes += st.over_bytes;
+	if (!p->map)
+		return;
+	perf_map_stats(p->map, &st);
+	j->st.memory -= st.memory;
+	perf_map_free(TAKE_PTR(p->map));
 }
 
 /* pid's map read again if it changed; dropped if the file is gone. */
@@ -200,7 +234,7 @@ static void proc_refresh(struct jit_maps *j, struct jit_proc *p)
 	if (fd == -ESRCH)
 		return; /* exited: its last map stays */
 	if (fd == -ENOENT) {
-		perf_map_free(TAKE_PTR(p->map));
+		drop(j, p);
 		return;
 	}
 	if (fd < 0) {
@@ -215,11 +249,7 @@ static void proc_refresh(struct jit_maps *j, struct jit_proc *p)
 		perf_map_free(m);
 		return;
 	}
-	j->st.read++;
-	add_lines(&j->st.lines, m);
-	perf_map_free(p->map);
-	p->map = m;
-	p->seen = st;
+	keep(j, p, m, &st);
 }
 
 static uint64_t now_ns(void)

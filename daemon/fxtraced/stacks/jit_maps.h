@@ -23,6 +23,12 @@
 
 /* Processes whose maps are kept at most; later ones are not named. */
 #define JIT_MAPS_PROCS_MAX 4096u
+/*
+ * What the maps kept may hold in all (perf_map_stats's memory): one
+ * file's bound times many processes would be far more. A map read past
+ * it is not kept (the process's last one stays), counted.
+ */
+#define JIT_MAPS_MEMORY_DEFAULT (256ull << 20)
 #define JIT_MAPS_RECHECK_NS (200ull * 1000 * 1000)
 
 struct jit_maps_stats {
@@ -31,13 +37,15 @@ struct jit_maps_stats {
 	uint64_t unopened; /* other causes (-ENOENT aside) */
 	int error; /* the last refusal's -errno */
 	uint64_t over_procs; /* processes past JIT_MAPS_PROCS_MAX */
+	uint64_t over_memory; /* maps read but not kept: over the memory */
+	uint64_t memory; /* the maps kept hold now */
 	struct perf_map_stats lines; /* of every read, added up */
 };
 
 struct jit_maps;
 
-/* proc: "/proc" (tests: another). */
-int jit_maps_new(const char *proc, struct jit_maps **ret);
+/* proc: "/proc"; memory_max: 0 for JIT_MAPS_MEMORY_DEFAULT. */
+int jit_maps_new(const char *proc, uint64_t memory_max, struct jit_maps **ret);
 
 /*
  * The JIT's name of pc in pid (valid until the next call); -ENOENT.

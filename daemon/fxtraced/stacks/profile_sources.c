@@ -60,7 +60,7 @@ int profile_sources_new(const char *kallsyms, bool with_user,
 		goto nomem;
 	if (s->tracker)
 		mmap_tracker_set_observer(s->tracker, observe_mapping, s);
-	if (s->tracker && jit_maps_new("/proc", &s->jit) == -ENOMEM)
+	if (s->tracker && jit_maps_new("/proc", 0, &s->jit) == -ENOMEM)
 		goto nomem;
 	if (kernel_clock_read_offset("/proc/self/timens_offsets",
 				     &s->timens_ns) < 0)

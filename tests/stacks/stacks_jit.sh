@@ -5,7 +5,8 @@
 # - node --perf-basic-prof (Debian's nodejs) run by a local user, two hot
 #   functions taking 70% and 30% of a loop: summary --json --pid names
 #   both (node v20 writes "JS:*hotA /path/jit_hot.js:7:14"), hotA with
-#   more self samples than hotB; the archive stays strict-clean;
+#   more self samples than hotB, in convert's stackFrames and report's
+#   flame graph too; the archive stays strict-clean;
 # - node without --perf-basic-prof, its map written by the test once the
 #   process runs, naming all of user space: owned by the process's user,
 #   its name appears (the map is read while the process lives); owned by
@@ -67,6 +68,13 @@ echo "stacks_jit: node --perf-basic-prof: hotA $a, hotB $b self samples;" \
 jq -e '[.functions[] | select(.name | test("^JS:[*~^]?hot[AB] /"))] |
 	length >= 2' "$T/node.sum" >/dev/null ||
 	fail "node: the functions are not named as node wrote them"
+"$TRACECTL" convert "$T/node.fxt" -o "$T/node.json" || fail "node: convert"
+jq -e --arg f "hotA $SCRIPT:" '[.stackFrames[] | select(.name |
+	contains($f))] | length > 0' "$T/node.json" >/dev/null ||
+	fail "node: no stackFrames entry names hotA"
+"$TRACECTL" report "$T/node.fxt" -o "$T/node.html" || fail "node: report"
+grep -qF "hotA $SCRIPT:" "$T/node.html" ||
+	fail "node: the report's flame graph lacks hotA"
 
 # In a pid and mount namespace of its own, with a /tmp of its own: node
 # is pid 1 there and writes /tmp/perf-1.map in its tmpfs, which only its

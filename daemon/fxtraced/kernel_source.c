@@ -435,6 +435,10 @@ static int write_drops(struct kernel_source *ks)
 			 st.files_unreadable, st.files_unopened,
 			 st.files_error ? strerror(-st.files_error) : "-",
 			 st.files_too_large, st.files_over_budget);
+	if (st.jit_maps_read || st.jit_maps_cut)
+		log_info("Stack samples: JIT perf maps read %" PRIu64 " times, %" PRIu64 " lines skipped (malformed, too long, past the entries' cap), %" PRIu64 " maps cut or not kept (past the bytes read, the processes, the memory)",
+			 st.jit_maps_read, st.jit_lines_skipped,
+			 st.jit_maps_cut);
 	if (st.leaf_caller_unknown)
 		log_info("%" PRIu64 " stack samples lack the caller of a user function without a frame pointer (its return address was not read)",
 			 st.leaf_caller_unknown);

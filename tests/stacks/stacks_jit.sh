@@ -9,7 +9,8 @@
 #   flame graph too; the archive stays strict-clean;
 # - node without --perf-basic-prof, its map written by the test once the
 #   process runs, naming all of user space: owned by the process's user,
-#   its name appears (the map is read while the process lives); owned by
+#   its name appears (the map is read while the process lives; its
+#   malformed line counted in the manager's log); owned by
 #   another user, or a symlink to a root-only map, it never does, and the
 #   manager counts a file the owner may not read;
 # - node --perf-basic-prof in a pid and mount namespace of its own (its
@@ -114,7 +115,7 @@ plant() {
 # put in place whole (made by root, it would be root's for a moment, and
 # root's maps are read).
 map_as() {
-	printf '1000 7ffffffff000 %s\n' "$2" >"$T/planted"
+	printf 'zz 10 malformed\n1000 7ffffffff000 %s\n' "$2" >"$T/planted"
 	chown "$1:$1" "$T/planted"
 	mv -f "$T/planted" "$3"
 }
@@ -122,6 +123,9 @@ map_as() {
 plant own map_as $USER_ID USER_OWNED_JIT_NAME
 grep -aqF USER_OWNED_JIT_NAME "$T/own.fxt" ||
 	fail "own: the user's own perf map is not read"
+grep "JIT perf maps read" "$T/fxtraced.log" | tail -n 1 |
+	grep -q "read [1-9][0-9]* times, [1-9][0-9]* lines skipped" ||
+	fail "own: the malformed line of its map is not counted"
 
 logged=$(wc -l <"$T/fxtraced.log")
 plant other map_as $OTHER_ID OTHER_USER_JIT_NAME

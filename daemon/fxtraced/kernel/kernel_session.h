@@ -130,6 +130,12 @@ struct kernel_session_stats {
 	uint64_t files_unreadable, files_unopened;
 	int files_error; /* the last of them: why (-errno) */
 	uint64_t files_too_large, files_over_budget;
+	/*
+	 * JITs' perf maps (stacks/jit_maps.h): reads; lines skipped
+	 * (malformed, too long, past the entries' cap); maps cut or not
+	 * kept (past the bytes read, the processes, the memory).
+	 */
+	uint64_t jit_maps_read, jit_lines_skipped, jit_maps_cut;
 };
 
 /* Adds one CPU's per-event counters (a backend's stats). */

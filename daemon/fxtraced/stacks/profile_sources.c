@@ -312,7 +312,7 @@ void profile_sources_resolver(struct profile_sources *s,
 void profile_sources_status(const struct profile_sources *s,
 			    struct profile_sources_status *st)
 {
-	struct jit_maps_stats jit;
+	const struct jit_maps_stats *jit = &st->jit;
 
 	*st = s->st;
 	if (s->usyms)
@@ -320,11 +320,11 @@ void profile_sources_status(const struct profile_sources *s,
 	if (!s->jit)
 		return;
 	/* A perf map refused or not opened is a file left unread. */
-	jit_maps_stats(s->jit, &jit);
-	st->files_unreadable += jit.refused;
-	st->files_unopened += jit.unopened;
-	if (jit.error && !st->files_error)
-		st->files_error = jit.error;
+	jit_maps_stats(s->jit, &st->jit);
+	st->files_unreadable += jit->refused;
+	st->files_unopened += jit->unopened;
+	if (jit->error && !st->files_error)
+		st->files_error = jit->error;
 }
 
 void profile_sources_set_budget(struct profile_sources *s,

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jit_maps.h"
 #include "profile_ingest.h"
 #include "usyms.h"
 
@@ -28,6 +29,7 @@ struct profile_sources_status {
 	uint64_t files_unreadable, files_unopened;
 	int files_error; /* the last file's -errno */
 	struct usyms_stats usyms;
+	struct jit_maps_stats jit;
 };
 
 /* kallsyms: a path ("/proc/kallsyms"); with_user: track mappings. */

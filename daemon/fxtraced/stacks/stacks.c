@@ -153,6 +153,12 @@ static void hook_add_stats(void *ctx, struct kernel_session_stats *st)
 		st->files_error = ss.files_error;
 	st->files_too_large += ss.usyms.too_large;
 	st->files_over_budget += ss.usyms.over_budget + ss.usyms.files_refused;
+	st->jit_maps_read += ss.jit.read;
+	st->jit_lines_skipped += ss.jit.lines.malformed +
+				 ss.jit.lines.too_long +
+				 ss.jit.lines.over_entries;
+	st->jit_maps_cut += ss.jit.lines.over_bytes + ss.jit.over_procs +
+			    ss.jit.over_memory;
 }
 
 static const struct kernel_stacks_ops stacks_ops = {

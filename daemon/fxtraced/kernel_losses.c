@@ -42,6 +42,13 @@ void kernel_losses_log(const struct stacks_losses *l)
 			l->files_error ? strerror(-l->files_error) : "-",
 			c[FXT_STACK_LOSS_UNNAMED_TOO_LARGE],
 			c[FXT_STACK_LOSS_UNNAMED_OVER_BUDGET]);
+	if (l->jit_maps_read || l->jit_maps_cut)
+		log_info("Stack samples: JIT perf maps read %" PRIu64
+			 " times, %" PRIu64
+			 " lines skipped (malformed, too long, past the entries' cap), %" PRIu64
+			 " maps cut or not kept (past the bytes read, the processes, the memory)",
+			 l->jit_maps_read, l->jit_lines_skipped,
+			 l->jit_maps_cut);
 	if (c[FXT_STACK_LOSS_LEAF_CALLER_UNREAD])
 		log_info(
 			"%" PRIu64

@@ -172,6 +172,7 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 {
 	struct profile_frame_key k = { .kind = FXT_STACKS_FRAME_USER,
 				       .pc_or_addr = pc };
+	const char *name = FXT_STACKS_USER_UNKNOWN;
 	struct profile_user_hit hit;
 	int added, err;
 
@@ -193,10 +194,14 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		k.pc_or_addr = hit.vaddr;
 		if (leaf)
 			profile_leaf_caller(p, s, k.mapping, &hit, leaf);
+	} else if (p->r.user_jit &&
+		   !p->r.user_jit(p->r.ctx, (uint32_t)s->pid,
+				  pc - (!leaf && pc), s->ts, &name)) {
+		/* A caller's pc returns past its call: the byte before. */
+		k.jit_pid = (uint32_t)s->pid;
 	}
-	return profile_frame_get(p, &k,
-				 k.mapping ? NULL : FXT_STACKS_USER_UNKNOWN,
-				 emit, ctx, id, &added);
+	return profile_frame_get(p, &k, k.mapping ? NULL : name, emit, ctx, id,
+				 &added);
 }
 
 /*

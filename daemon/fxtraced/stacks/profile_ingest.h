@@ -61,6 +61,13 @@ struct profile_resolver {
 	int (*user_inline)(void *ctx, uint32_t file, const uint8_t *build_id,
 			   size_t build_id_len, uint64_t vaddr,
 			   const char **names, size_t max);
+	/*
+	 * A JIT's name of user pc of pid at time ts, when no file-backed
+	 * mapping holds it (jit_maps.h): valid until the next call;
+	 * -ENOENT. NULL: such frames stay "[unknown]".
+	 */
+	int (*user_jit)(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
+			const char **name);
 	void *ctx;
 };
 

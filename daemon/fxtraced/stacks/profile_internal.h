@@ -45,6 +45,9 @@ struct profile_frame_key {
 	uint8_t pad;
 	uint32_t mapping;
 	uint64_t pc_or_addr;
+	/* A JIT's frame (named by its process's map): the process. */
+	uint32_t jit_pid;
+	uint32_t pad2;
 };
 
 /* A stack's frames at most: the PCs of a record and a leaf's caller. */

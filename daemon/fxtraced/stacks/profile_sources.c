@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jit_maps.h"
 #include "kernel_clock.h"
 #include "ksyms.h"
 #include "mmap_tracker.h"
@@ -27,6 +28,7 @@ struct profile_sources {
 	struct ksyms *ksyms;
 	struct mmap_tracker *tracker;
 	struct usyms *usyms;
+	struct jit_maps *jit; /* NULL: JIT code stays unnamed */
 	/* Samples are on this time namespace's clock, the tracker's perf
 	 * events on the kernel's: this much apart (kernel_clock.h).
 	 */
@@ -59,6 +61,8 @@ int profile_sources_new(const char *kallsyms, bool with_user,
 		goto nomem;
 	if (s->tracker)
 		mmap_tracker_set_observer(s->tracker, observe_mapping, s);
+	if (s->tracker && jit_maps_new("/proc", 0, &s->jit) == -ENOMEM)
+		goto nomem;
 	if (kernel_clock_read_offset("/proc/self/timens_offsets",
 				     &s->timens_ns) < 0)
 		s->timens_ns = 0;
@@ -209,6 +213,20 @@ static void observe_mapping(void *ctx, uint32_t pid, uint64_t start,
 		(void)mapping_file(s, pid, &m);
 }
 
+/* A sample's time on the tracker's clock, saturated. */
+static uint64_t tracker_ts(const struct profile_sources *s, uint64_t ts)
+{
+	if (s->timens_ns > 0)
+		return ts > (uint64_t)s->timens_ns ?
+			       ts - (uint64_t)s->timens_ns :
+			       0;
+	if (s->timens_ns < 0)
+		return ts + (uint64_t)-s->timens_ns < ts ?
+			       UINT64_MAX :
+			       ts + (uint64_t)-s->timens_ns;
+	return ts;
+}
+
 static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 		     struct profile_user_hit *hit)
 {
@@ -218,14 +236,7 @@ static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 
 	if (!s->tracker || !s->usyms)
 		return -ENOENT;
-	/* The sample's time on the tracker's clock, saturated. */
-	if (s->timens_ns > 0)
-		ts = ts > (uint64_t)s->timens_ns ? ts - (uint64_t)s->timens_ns : 0;
-	else if (s->timens_ns < 0)
-		ts = ts + (uint64_t)-s->timens_ns < ts ?
-			     UINT64_MAX :
-			     ts + (uint64_t)-s->timens_ns;
-	err = mmap_tracker_find(s->tracker, pid, pc, ts, &m);
+	err = mmap_tracker_find(s->tracker, pid, pc, tracker_ts(s, ts), &m);
 	if (err)
 		return err;
 	hit->file = mapping_file(s, pid, &m);
@@ -239,6 +250,26 @@ static int user_find(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 	hit->build_id = m.build_id;
 	hit->build_id_len = m.build_id ? m.build_id_len : 0;
 	return 0;
+}
+
+/*
+ * Only a pc in no file-backed mapping is the JIT's to name: in none the
+ * tracker knows, or in anonymous memory (perf's "//anon", which the
+ * tracker keeps so that it replaces a file mapped there before).
+ */
+static int user_jit(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
+		    const char **name)
+{
+	struct profile_sources *s = ctx;
+	struct mmap_hit m;
+	int r;
+
+	if (!s->jit)
+		return -ENOENT;
+	r = mmap_tracker_find(s->tracker, pid, pc, tracker_ts(s, ts), &m);
+	if (r != -ENOENT && (r || strncmp(m.path, "//", 2)))
+		return -ENOENT;
+	return jit_maps_name(s->jit, pid, pc, name);
 }
 
 static int user_symbol(void *ctx, uint32_t file, const uint8_t *build_id,
@@ -288,6 +319,7 @@ void profile_sources_resolver(struct profile_sources *s,
 		.user_return_slot = user_return_slot,
 		.user_symbol = user_symbol,
 		.user_inline = user_inline,
+		.user_jit = user_jit,
 		.ctx = s,
 	};
 }
@@ -295,11 +327,21 @@ void profile_sources_resolver(struct profile_sources *s,
 void profile_sources_status(const struct profile_sources *s,
 			    struct profile_sources_status *st)
 {
+	const struct jit_maps_stats *jit = &st->jit;
+
 	*st = s->st;
 	if (s->tracker)
 		mmap_tracker_stats(s->tracker, &st->maps);
 	if (s->usyms)
 		usyms_stats(s->usyms, &st->usyms);
+	if (!s->jit)
+		return;
+	/* A perf map refused or not opened is a file left unread. */
+	jit_maps_stats(s->jit, &st->jit);
+	st->files_unreadable += jit->refused;
+	st->files_unopened += jit->unopened;
+	if (jit->error && !st->files_error)
+		st->files_error = jit->error;
 }
 
 void profile_sources_set_budget(struct profile_sources *s,
@@ -321,6 +363,7 @@ void profile_sources_free(struct profile_sources *s)
 		return;
 	ksyms_free(s->ksyms);
 	mmap_tracker_free(s->tracker);
+	jit_maps_free(s->jit);
 	usyms_free(s->usyms);
 	free(s->kallsyms);
 	free(s);

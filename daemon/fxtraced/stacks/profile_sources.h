@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jit_maps.h"
 #include "mmap_tracker.h"
 #include "profile_ingest.h"
 #include "usyms.h"
@@ -30,6 +31,7 @@ struct profile_sources_status {
 	int files_error; /* the last file's -errno */
 	struct usyms_stats usyms;
 	struct mmap_tracker_stats maps; /* zeros without the tracker */
+	struct jit_maps_stats jit;
 };
 
 /* kallsyms: a path ("/proc/kallsyms"); with_user: track mappings. */

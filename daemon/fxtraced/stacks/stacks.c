@@ -107,6 +107,11 @@ void stacks_losses(const struct stacks *s, bool snapshot,
 		ss.usyms.over_budget + ss.usyms.files_refused;
 	if (ss.files_error)
 		l->files_error = ss.files_error;
+	l->jit_maps_read += ss.jit.read;
+	l->jit_lines_skipped += ss.jit.lines.malformed + ss.jit.lines.too_long +
+				ss.jit.lines.over_entries;
+	l->jit_maps_cut +=
+		ss.jit.lines.over_bytes + ss.jit.over_procs + ss.jit.over_memory;
 }
 
 static int hook_sink(void *ctx, bool snapshot, void **ret)

@@ -57,6 +57,12 @@ int stacks_tracker_error(const struct stacks *s);
 struct stacks_losses {
 	uint64_t count[FXT_STACK_LOSS_COUNT];
 	int files_error;
+	/*
+	 * JITs' perf maps (jit_maps.h), said in the journal: reads; lines
+	 * skipped (malformed, too long, past the entries' cap); maps cut or
+	 * not kept (past the bytes read, the processes, the memory).
+	 */
+	uint64_t jit_maps_read, jit_lines_skipped, jit_maps_cut;
 };
 
 /*

@@ -77,7 +77,9 @@ int why_flow_finish(struct why_sched *ws)
 {
 	size_t i;
 
-	qsort(ws->flows, ws->nflows, sizeof(*ws->flows), by_id);
+	if (ws->nflows)
+		qsort(ws->flows, ws->nflows, sizeof(*ws->flows), by_id);
+	free(ws->flows_by_thread); /* finished again: made anew */
 	ws->flows_by_thread =
 		malloc((ws->nflows ? ws->nflows : 1) * sizeof(size_t));
 	if (!ws->flows_by_thread)

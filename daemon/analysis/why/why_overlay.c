@@ -207,7 +207,8 @@ void why_overlay_finish(struct why_sched *ws)
 	struct why_overlay *o = ws->overlays;
 	size_t i, n = 0;
 
-	qsort(o, ws->noverlays, sizeof(*o), by_thread_start);
+	if (ws->noverlays)
+		qsort(o, ws->noverlays, sizeof(*o), by_thread_start);
 	for (i = 0; i < ws->noverlays; i++) {
 		if (n && o[n - 1].tid == o[i].tid &&
 		    o[i].start_ns < o[n - 1].end_ns) {
@@ -218,7 +219,9 @@ void why_overlay_finish(struct why_sched *ws)
 		o[n++] = o[i];
 	}
 	ws->noverlays = n;
-	qsort(ws->slices, ws->nslices, sizeof(*ws->slices), by_thread_start);
+	if (ws->nslices)
+		qsort(ws->slices, ws->nslices, sizeof(*ws->slices),
+		      by_thread_start);
 	free(ws->open);
 	ws->open = NULL;
 }

@@ -151,7 +151,10 @@ int why_sched_finish(struct why_sched *ws)
 	why_overlay_finish(ws);
 	if (why_flow_finish(ws))
 		return -ENOMEM;
-	qsort(ws->ev, ws->n, sizeof(*ws->ev), by_thread);
+	/* qsort() of no array is undefined (a NULL base). */
+	if (ws->n)
+		qsort(ws->ev, ws->n, sizeof(*ws->ev), by_thread);
+	free(ws->cpu_in); /* finished again: made anew */
 	ws->cpu_in = malloc((ws->n ? ws->n : 1) * sizeof(*ws->cpu_in));
 	if (!ws->cpu_in)
 		return -ENOMEM;

@@ -12,11 +12,6 @@
 #include "why_flow.h"
 #include "why_overlay.h"
 
-static bool str_is(struct fxt_str s, const char *lit)
-{
-	return fxt_str_is(s, lit);
-}
-
 /* The name interned, or the last one when the table is full. */
 static const char *intern(struct why_sched *ws, struct fxt_str name)
 {
@@ -162,10 +157,10 @@ int why_overlay_take(struct why_sched *ws, const struct fxt_record *rec)
 	if (rec->type != FXT_RECORD_EVENT)
 		return 0;
 	/* Any record of the category says it was recorded (mem: counters). */
-	if (str_is(rec->event.category, "kernel:irq")) {
+	if (fxt_str_is(rec->event.category, "kernel:irq")) {
 		ws->irq_seen = true;
 		kind = WHY_OV_IRQ;
-	} else if (str_is(rec->event.category, "kernel:mem")) {
+	} else if (fxt_str_is(rec->event.category, "kernel:mem")) {
 		ws->mem_seen = true;
 		kind = WHY_OV_STALL;
 	} else if (rec->event.category.len >= 7 &&

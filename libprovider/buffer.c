@@ -45,6 +45,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fxt/map_huge.h>
+
 #include "buffer.h"
 #include "clock.h"
 #include "macro.h"
@@ -192,9 +194,9 @@ int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size)
 		return -errno;
 	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < size)
 		return -EINVAL;
-	/* Populated now, in the background thread, not by the first events. */
-	h = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-		 fd, 0);
+	/* Populated now, in the background thread, not by the first events;
+	 * aligned, for the huge pages of fxt_buffer_touch(). */
+	h = fxt_map_huge_aligned(fd, size, MAP_POPULATE);
 	if (h == MAP_FAILED)
 		return -errno;
 	r = header_check(h, size);
@@ -658,9 +660,23 @@ void fxt_buffer_unmap(struct fxt_buffer *b)
  * 0 that leaves every byte as a writer or the manager last saw it. From
  * the first rolling half on (where events go first), then around to the
  * header and durable area. A writer that overtakes pays for its pages.
+ *
+ * Before it writes the pages of a whole 2 MiB range of the mapping, it
+ * asks the kernel to collapse them into one huge page (MADV_COLLAPSE,
+ * Linux 6.1; allowed for a memfd unless shmem_enabled is "deny"): the
+ * kernel copies the range, under its page locks, so no byte changes and
+ * a writer meanwhile waits in a fault. The host then fills one entry
+ * for the range where it filled 512: on this project's kvm-clock VM a
+ * first write costs about 70 ns a page after a collapse of about 0.75
+ * ms, against 5-10 us a page before.
  */
 #define TOUCH_PAGE 4096ull
 #define TOUCH_BATCH 32 /* pages between two looks at the clock */
+#define HUGE_RANGE_PAGES (FXT_HUGE_PAGE / TOUCH_PAGE)
+
+#ifndef MADV_COLLAPSE
+#define MADV_COLLAPSE 25
+#endif
 
 static void touch_page(uint8_t *p)
 {
@@ -684,6 +700,21 @@ bool fxt_buffer_touch_pending(const struct fxt_buffer *b)
 	return b->hdr && b->touched < touch_pages(b);
 }
 
+/* The whole 2 MiB range holding page: a huge page, where it can be. */
+static void collapse_range(struct fxt_buffer *b, uint64_t page)
+{
+	uint64_t first = page - page % HUGE_RANGE_PAGES;
+
+	if (b->collapse_off || b->map_size < FXT_HUGE_PAGE ||
+	    (first + HUGE_RANGE_PAGES) * TOUCH_PAGE > b->map_size)
+		return;
+	if (!madvise((uint8_t *)b->hdr + first * TOUCH_PAGE, FXT_HUGE_PAGE,
+		     MADV_COLLAPSE))
+		__atomic_fetch_add(&b->collapsed, 1, __ATOMIC_RELAXED);
+	else if (errno == EINVAL)
+		b->collapse_off = true;	/* not on this kernel, or denied */
+}
+
 bool fxt_buffer_touch(struct fxt_buffer *b, uint64_t until_ns)
 {
 	uint64_t pages = touch_pages(b), n = b->touched, first = 0;
@@ -695,9 +726,16 @@ bool fxt_buffer_touch(struct fxt_buffer *b, uint64_t until_ns)
 	while (b->hdr && n < pages) {
 		unsigned int i;
 
-		for (i = 0; i < TOUCH_BATCH && n < pages; i++, n++)
-			touch_page((uint8_t *)b->hdr +
-				   (first + n) % pages * TOUCH_PAGE);
+		for (i = 0; i < TOUCH_BATCH && n < pages; i++, n++) {
+			uint64_t page = (first + n) % pages;
+
+			/* Each range once: the first is entered mid-way. */
+			if (!n || (page % HUGE_RANGE_PAGES == 0 &&
+				   page / HUGE_RANGE_PAGES !=
+					   first / HUGE_RANGE_PAGES))
+				collapse_range(b, page);
+			touch_page((uint8_t *)b->hdr + page * TOUCH_PAGE);
+		}
 		/* Tests read it from another thread. */
 		__atomic_store_n(&b->touched, n, __ATOMIC_RELAXED);
 		if (fxt_clock_gettime_ns() >= until_ns)
@@ -718,14 +756,26 @@ void fxt_test_record_by_record(bool on)
 
 void fxt_test_touch(struct fxt_buffer *b, bool again)
 {
-	if (again)
+	if (again) {
 		b->touched = 0;
+		b->collapsed = 0;
+	}
 	fxt_buffer_touch(b, UINT64_MAX);
 }
 
 uint64_t fxt_test_touched(const struct fxt_buffer *b)
 {
 	return __atomic_load_n(&b->touched, __ATOMIC_RELAXED);
+}
+
+uint64_t fxt_test_collapsed(const struct fxt_buffer *b)
+{
+	return __atomic_load_n(&b->collapsed, __ATOMIC_RELAXED);
+}
+
+const void *fxt_test_mapping(const struct fxt_buffer *b)
+{
+	return b->hdr;
 }
 
 /* Test hook: may events move to the other half without dropping? */

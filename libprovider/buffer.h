@@ -69,6 +69,9 @@ struct fxt_buffer {
 	struct fxt_buffer *all_next;	/* every buffer ever mapped */
 	/* Pages written once ahead of the writers; by who unmaps it. */
 	uint64_t touched;
+	/* 2 MiB ranges made huge pages before their writes; by the same. */
+	uint64_t collapsed;
+	bool collapse_off;	/* the kernel refused: touch pages alone */
 };
 
 int fxt_buffer_map(struct fxt_buffer *b, int fd, uint64_t size);

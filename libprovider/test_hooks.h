@@ -28,6 +28,10 @@ void fxt_test_detach(struct fxt_buffer *b);
 void fxt_test_touch(struct fxt_buffer *b, bool again);
 /* Pages of b written once so far (fxt_buffer_touch()). */
 uint64_t fxt_test_touched(const struct fxt_buffer *b);
+/* 2 MiB ranges of b collapsed into huge pages before their touches. */
+uint64_t fxt_test_collapsed(const struct fxt_buffer *b);
+/* Where the library mapped b. */
+const void *fxt_test_mapping(const struct fxt_buffer *b);
 /* The buffer the manager gave, and whether its other half is free. */
 struct fxt_buffer *fxt_test_transport_buffer(void);
 bool fxt_test_other_half_free(struct fxt_buffer *b);

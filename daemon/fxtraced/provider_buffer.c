@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <fxt/fxt.h>
+#include <fxt/map_huge.h>
 
 #include "provider_buffer.h"
 
@@ -110,8 +111,8 @@ int provider_buffer_create(struct provider_buffer *b, uint64_t data_size,
 		return -errno;
 	if (ftruncate(b->fd, (off_t)b->size) < 0)
 		goto fail;
-	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      b->fd, 0);
+	/* Aligned: the provider makes its ranges huge pages (map_huge.h). */
+	b->map = fxt_map_huge_aligned(b->fd, b->size, 0);
 	if (b->map == MAP_FAILED)
 		goto fail;
 	write_header(b, trace_id);
@@ -146,8 +147,7 @@ int provider_buffer_adopt(struct provider_buffer *b, int fd,
 	    fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
 	    (uint64_t)st.st_size != b->size)
 		return -EBADF;
-	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		      0);
+	b->map = fxt_map_huge_aligned(fd, b->size, 0);
 	if (b->map == MAP_FAILED) {
 		b->map = NULL;
 		return -errno;

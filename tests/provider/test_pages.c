@@ -3,7 +3,8 @@
  * A buffer's pages written once ahead of the writers (buffer.c): all of a
  * small buffer before the trace starts, every page of a large one
  * eventually, and never a byte changed, whether written before the touch
- * or by a writer during it.
+ * or by a writer during it; a buffer's whole 2 MiB ranges made huge
+ * pages, mapped whole, where the kernel allows it.
  */
 #include "provider_test.h"
 
@@ -12,6 +13,43 @@
 #define PAGE 4096ull
 #define EVENTS 200000u
 #define PASSES 20
+
+/*
+ * Whether this kernel makes a memfd's ranges huge on request: THP built
+ * in, shmem not "deny" (Debian's default "never" allows MADV_COLLAPSE).
+ */
+static bool huge_allowed(void)
+{
+	char line[256] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/shmem_enabled",
+			"re");
+
+	if (!f)
+		return false;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	return line[0] && !strstr(line, "[deny]");
+}
+
+/* kB of the mapping at addr mapped by huge page entries (smaps). */
+static unsigned long pmd_mapped_kb(const void *addr)
+{
+	char line[256];
+	unsigned long kb = 0, lo, hi;
+	bool ours = false;
+	FILE *f = fopen("/proc/self/smaps", "re");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2)
+			ours = lo == (uintptr_t)addr;
+		else if (ours)
+			sscanf(line, "ShmemPmdMapped: %lu kB", &kb);
+	}
+	fclose(f);
+	return kb;
+}
 
 static uint64_t pages_of(const struct test_buffer *t)
 {
@@ -55,6 +93,11 @@ static void test_touch_changes_no_byte(void **state)
 	fxt_test_touch(t.b, true);
 	assert_int_equal(fxt_test_touched(t.b), pages_of(&t));
 	assert_memory_equal(copy, t.hdr, t.size);
+	/* 8 MiB and 68 KiB: four whole ranges, each made huge once. */
+	if (huge_allowed()) {
+		assert_int_equal(fxt_test_collapsed(t.b), 4);
+		assert_int_equal(pmd_mapped_kb(fxt_test_mapping(t.b)), 8192);
+	}
 	free(copy);
 	test_buffer_free(&t);
 }
@@ -87,6 +130,8 @@ static void test_touch_beside_a_writer(void **state)
 	pthread_join(th, NULL);
 	fxt_test_stop(t.b);
 	assert_int_equal(t.hdr->records_dropped, 0);
+	if (huge_allowed())
+		assert_int_equal(fxt_test_collapsed(t.b), 16);
 	data = test_buffer_collect(&t, &len);
 	r = test_reader(data, len);
 	while (fxt_reader_next(r, &rec) == 1)

@@ -19,15 +19,17 @@
  * The fxtrace buffer is set up in-process (no manager), oneshot, large
  * enough that nothing is dropped; the library maps it with MAP_POPULATE
  * as it does for a manager's buffer, so page faults are not measured. A
- * fresh buffer per run: the library writes its first pages once at the
- * start (up to 10 ms of them), the writer the rest (libprovider/buffer.c);
- * the "touched" row writes every page once before its loop, as the
- * background thread does when it is ahead of the writers, and "touching
- * beside" in a thread started with the loop, as the background thread
- * does when a trace starts (it may slow the writer's own first writes:
- * the host serves them one at a time). Also measured,
- * each run: the first user-mode write to each 4 KiB page of a new
- * MAP_POPULATE mapping of a memfd, and a second write (thread CPU time).
+ * fresh buffer per run, as a trace gets it: the library writes its first
+ * pages once at the start (up to 10 ms of them, its 2 MiB ranges made
+ * huge pages where the kernel allows), and the rest in a thread beside
+ * the loop, as the library's background thread does during a trace
+ * (libprovider/buffer.c); that thread's CPU time per event is printed
+ * beside the row. The "touched" row writes every page once before its
+ * loop (the background thread done: a long trace); "start only" leaves
+ * the rest to the writer (a background thread that does not keep up).
+ * Also measured, each run: the first user-mode write to each 4 KiB page
+ * of a new MAP_POPULATE mapping of a memfd, and a second write (thread
+ * CPU time); and how many 2 MiB ranges of a buffer were made huge pages.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -56,6 +58,7 @@
 
 static unsigned int runs = 7;
 static double page_first[RUNS_MAX], page_again[RUNS_MAX];
+static uint64_t ranges_made_huge, ranges_whole;
 static unsigned long events = 1000000;
 static const char *only;
 
@@ -230,24 +233,35 @@ static double run_threads(loop_fn loop, unsigned long n, unsigned int threads)
 	return sum / threads;
 }
 
+struct toucher {
+	struct fxt_buffer *b;
+	double ns;	/* its thread CPU time */
+};
+
 static void *toucher_main(void *arg)
 {
-	fxt_test_touch(arg, false);
+	struct toucher *t = arg;
+	double t0 = thread_cpu_ns();
+
+	fxt_test_touch(t->b, false);
+	t->ns = thread_cpu_ns() - t0;
 	return NULL;
 }
 
-enum touch { TOUCH_NONE, TOUCH_BEFORE, TOUCH_BESIDE };
+enum touch { TOUCH_BESIDE, TOUCH_BEFORE, TOUCH_START_ONLY };
 
 /*
  * One run of an fxtrace row: fresh buffer (traced) or none (disabled).
- * A fresh buffer's pages are written once more by the library before
- * the loop (TOUCH_BEFORE), or by a thread beside it as the background
- * thread does (TOUCH_BESIDE), or only by the start and the writers.
+ * A fresh buffer's pages are written once more by a thread beside the
+ * loop as the background thread does (TOUCH_BESIDE; its CPU time per
+ * event in *beside_ns), or by the library before the loop
+ * (TOUCH_BEFORE), or only by the start and the writers.
  */
 static double run_fxt(loop_fn loop, unsigned long n, unsigned int threads,
-		      bool traced, enum touch touch)
+		      bool traced, enum touch touch, double *beside_ns)
 {
 	struct buffer buf = { .fd = -1 };
+	struct toucher t = { 0 };
 	pthread_t toucher;
 	double ns;
 
@@ -258,12 +272,18 @@ static double run_fxt(loop_fn loop, unsigned long n, unsigned int threads,
 	}
 	if (traced && touch == TOUCH_BEFORE)
 		fxt_test_touch(buf.b, false);
+	t.b = buf.b;
 	if (traced && touch == TOUCH_BESIDE &&
-	    pthread_create(&toucher, NULL, toucher_main, buf.b))
+	    pthread_create(&toucher, NULL, toucher_main, &t))
 		exit(1);
 	ns = run_threads(loop, n, threads);
 	if (traced && touch == TOUCH_BESIDE)
 		pthread_join(toucher, NULL);
+	*beside_ns = t.ns / ((double)n * threads);
+	if (traced) {
+		ranges_made_huge = fxt_test_collapsed(buf.b);
+		ranges_whole = buf.size / (2u << 20);
+	}
 	if (traced && buffer_detach(&buf)) {
 		fprintf(stderr, "provider_bench: events were dropped; the "
 				"buffer is too small\n");
@@ -278,11 +298,12 @@ struct row {
 	loop_fn loop;
 	unsigned int threads;
 	bool traced;		/* fxtrace buffer attached */
-	enum touch touch;	/* its pages written once before, beside */
+	enum touch touch;	/* its pages written once beside, before */
 	bool lttng;		/* the LTTng-UST peer */
 	unsigned long scale;	/* events multiplier (cheap rows) */
 	double ns[RUNS_MAX];
-	double median;
+	double beside_ns[RUNS_MAX];	/* the toucher's CPU per event */
+	double median, beside_median;
 	bool selected;
 };
 
@@ -305,9 +326,9 @@ static struct row rows[] = {
 	{ .key = "instant_touched", .what = "TRACE_INSTANT 2 int args, 1 thread, touched",
 	  .loop = loop_instant, .threads = 1, .traced = true,
 	  .touch = TOUCH_BEFORE, .scale = 1 },
-	{ .key = "instant_beside", .what = "TRACE_INSTANT 2 int args, 1 thread, touching beside",
+	{ .key = "instant_start_only", .what = "TRACE_INSTANT 2 int args, 1 thread, start only",
 	  .loop = loop_instant, .threads = 1, .traced = true,
-	  .touch = TOUCH_BESIDE, .scale = 1 },
+	  .touch = TOUCH_START_ONLY, .scale = 1 },
 	{ .key = "instant_dyn", .what = "TRACE_INSTANT TRACE_DYN name, 1 thread",
 	  .loop = loop_instant_dyn, .threads = 1, .traced = true, .scale = 1 },
 	{ .key = "instant2", .what = "TRACE_INSTANT 2 int args, 2 threads",
@@ -380,14 +401,17 @@ static void run_rows(void)
 			if (r->selected)
 				r->ns[run] = run_fxt(r->loop, events * r->scale,
 						     r->threads, r->traced,
-						     r->touch);
+						     r->touch,
+						     &r->beside_ns[run]);
 		}
 		if (!only)
 			measure_pages(run);
 	}
 	for (i = 0; i < ROWS; i++)
-		if (rows[i].selected)
+		if (rows[i].selected) {
 			rows[i].median = median(rows[i].ns, runs);
+			rows[i].beside_median = median(rows[i].beside_ns, runs);
+		}
 }
 
 static const struct row *find_row(const char *key)
@@ -444,6 +468,9 @@ static void print_results(const char *lttng_why)
 		    clock->selected && r != clock)
 			printf("  (%.1f without one clock read)",
 			       r->median - clock->median);
+		if (r->traced && r->touch == TOUCH_BESIDE &&
+		    r->loop != loop_trace_clock)
+			printf("  +%.1f background", r->beside_median);
 		printf("\n");
 	}
 	print_fresh_touched();
@@ -451,6 +478,9 @@ static void print_results(const char *lttng_why)
 		printf("  %-48s %8.2f  (written again: %.2f ns)\n",
 		       "first write per 4 KiB page, new mapping, ns",
 		       median(page_first, runs), median(page_again, runs));
+	printf("  2 MiB ranges of the last buffer made huge pages: %llu of "
+	       "%llu\n", (unsigned long long)ranges_made_huge,
+	       (unsigned long long)ranges_whole);
 	printf("trace clock: %s\n", fxt_test_clock_name());
 	if (lttng_why)
 		printf("  LTTng-UST peer not measured: %s\n", lttng_why);
@@ -533,7 +563,7 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: provider_bench [--runs R] [--events N] [--only NAME] [--no-lttng] [--keys]\n"
 		   "NAME: clock now disabled disabled2 instant instant_touched\n"
-		   "      instant_beside instant2 duration duration2\n"
+		   "      instant_start_only instant2 duration duration2\n"
 		   "      instant_dyn instant_cxx instant_dyn_cxx duration_cxx\n"
 		   "      (--keys: every NAME, its row, events per event of --events)\n"
 		   "example: perf stat -e instructions provider_bench --only instant --runs 1 --events 10000000\n");

@@ -5,11 +5,13 @@
  * inlining, so that user stacks walk and each function keeps its frame.
  *
  * stack-workload [--child] [--seconds S] [--blocks N]
- *     while S seconds (default 1) pass: burn_seventy() and burn_thirty()
+ *     until the main thread has run S seconds (its CPU time, default 1:
+ *     a loaded machine gives as many samples as an idle one, later),
+ *     burn_seventy() and burn_thirty()
  *     spin on the main thread, 7 and 3 iterations to 10 (so ~70% and
  *     ~30% of the on-CPU samples of that thread); a thread "blocker"
  *     meanwhile calls block_on_pipe(), which blocks in read() on a pipe
- *     the main thread writes a byte to every 20 ms while it burns, N
+ *     the main thread writes a byte to every 20 ms it burns, N
  *     times (default 25; those left at the end are written then), so
  *     that block_on_pipe()'s is the process's longest off-CPU stack.
  *     Prints "ready", then pid=, worker=, blocker=, and the runtime
@@ -136,7 +138,7 @@ static int work(double seconds)
 	if (pthread_create(&block, NULL, blocker, NULL))
 		return 1;
 	pthread_setname_np(block, "blocker");
-	done = burn(CLOCK_MONOTONIC, seconds, &took, true, &fed);
+	done = burn(CLOCK_THREAD_CPUTIME_ID, seconds, &took, true, &fed);
 	for (; fed < blocks; fed++)
 		if (write(pipe_fds[1], "x", 1) != 1)
 			break;

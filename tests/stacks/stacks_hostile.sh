@@ -174,9 +174,10 @@ took=$(((t1 - t0) / 1000000))
 echo "big: $answers status answers during the stop (tracectl run each time), median $median ms, the slowest $slowest ms (idle before it: median $idle ms)"
 # Not a timing: a status that waited for the names would wait about as
 # long as the stop; one served meanwhile, a fraction of it, and several
-# are answered.
-[ "$answers" -ge 3 ] && [ $((slowest * 2)) -lt "$took" ] ||
-	fail "big: $answers status answers, the slowest in $slowest ms, during a stop of $took ms"
+# are answered. The median, not the slowest: a loaded machine may leave
+# one tracectl waiting for a CPU as long as the stop.
+[ "$answers" -ge 3 ] && [ $((median * 2)) -lt "$took" ] ||
+	fail "big: $answers status answers, median $median ms (the slowest $slowest), during a stop of $took ms"
 after=$(hwm)
 grow=$(((after - before) / 1024))
 echo "big: stop took $took ms ($(((c1 - c0) * 1000 / $(getconf CLK_TCK))) ms of the manager's CPU), manager peak +$grow MB ($before -> $after kB)"

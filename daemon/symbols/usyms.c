@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "hash_index.h"
 #include "mount_table.h"
 #include "usyms.h"
 #include "usyms_demangle.h"
@@ -83,8 +84,7 @@ struct arena_chunk {
 struct usyms {
 	struct usyms_file *files;
 	size_t nfiles, cap;
-	uint32_t *table; /* index + 1 of files, by device and inode; 0 free */
-	size_t table_size;
+	struct hash_index table; /* files by device and inode */
 	size_t nopen;
 	uint64_t clock;
 	struct arena_chunk *arena;
@@ -96,6 +96,26 @@ struct usyms {
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct usyms *, usyms_free);
 
+static uint64_t hash_inode(uint64_t dev, uint64_t ino)
+{
+	uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ ino;
+
+	return (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
+}
+
+static uint64_t file_hash(const void *ctx, uint32_t i)
+{
+	const struct usyms_file *f = &((const struct usyms *)ctx)->files[i];
+
+	return hash_inode(f->dev, f->ino);
+}
+
+/* Room for count files, 256 slots first: -E2BIG, -ENOMEM. */
+static int table_grow(struct usyms *u, size_t count)
+{
+	return hash_index_reserve(&u->table, count, 256, file_hash, u);
+}
+
 int usyms_new(struct usyms **ret)
 {
 	_cleanup_(usyms_freep) struct usyms *u = calloc(1, sizeof(*u));
@@ -103,9 +123,7 @@ int usyms_new(struct usyms **ret)
 
 	if (!u)
 		return -ENOMEM;
-	u->table_size = 256;
-	u->table = calloc(u->table_size, sizeof(*u->table));
-	if (!u->table)
+	if (table_grow(u, 1))
 		return -ENOMEM;
 	u->budget.bytes = USYMS_BYTES_DEFAULT;
 	r = mount_table_load("/proc/self/mountinfo", &u->mounts);
@@ -151,46 +169,19 @@ void usyms_free(struct usyms *u)
 		u->arena = next;
 	}
 	free(u->files);
-	free(u->table);
+	hash_index_free(&u->table);
 	mount_table_free(u->mounts);
 	free(u);
 }
 
-static uint64_t hash_inode(uint64_t dev, uint64_t ino)
-{
-	uint64_t h = (dev * 0x9e3779b97f4a7c15ull) ^ ino;
-
-	return (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull;
-}
-
-static int table_grow(struct usyms *u)
-{
-	size_t size = u->table_size * 2, i;
-	uint32_t *t = calloc(size, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (i = 0; i < u->nfiles; i++) {
-		size_t h = hash_inode(u->files[i].dev, u->files[i].ino) &
-			   (size - 1);
-
-		while (t[h])
-			h = (h + 1) & (size - 1);
-		t[h] = (uint32_t)i + 1;
-	}
-	free(u->table);
-	u->table = t;
-	u->table_size = size;
-	return 0;
-}
-
 /* The slot of (dev, ino): holding its index + 1, or free. */
-static size_t table_slot(const struct usyms *u, uint64_t dev, uint64_t ino)
+static uint32_t table_slot(const struct usyms *u, uint64_t dev, uint64_t ino)
 {
-	size_t h = hash_inode(dev, ino) & (u->table_size - 1);
+	const struct hash_index *x = &u->table;
+	uint32_t h = hash_index_first(x, hash_inode(dev, ino));
 
-	for (; u->table[h]; h = (h + 1) & (u->table_size - 1)) {
-		const struct usyms_file *f = &u->files[u->table[h] - 1];
+	for (; x->slots[h]; h = hash_index_next(x, h)) {
+		const struct usyms_file *f = &u->files[x->slots[h] - 1];
 
 		if (f->dev == dev && f->ino == ino)
 			break;
@@ -218,7 +209,7 @@ int usyms_add_fd(struct usyms *u, int fd, const char *name, uint32_t *id)
 	_cleanup_close_ int owned = fd;
 	struct usyms_file *f;
 	struct stat st;
-	size_t h;
+	uint32_t h;
 	int r;
 
 	if (fstat(owned, &st) < 0)
@@ -226,8 +217,8 @@ int usyms_add_fd(struct usyms *u, int fd, const char *name, uint32_t *id)
 	if (!S_ISREG(st.st_mode))
 		return -EINVAL;
 	h = table_slot(u, st.st_dev, st.st_ino);
-	if (u->table[h]) {
-		*id = u->table[h];
+	if (u->table.slots[h]) {
+		*id = u->table.slots[h];
 		return 0;
 	}
 	if (u->nfiles == USYMS_FILES_MAX) {
@@ -246,9 +237,9 @@ int usyms_add_fd(struct usyms *u, int fd, const char *name, uint32_t *id)
 	f->fd = TAKE_FD(owned);
 	u->nfiles++;
 	u->st.files++;
-	u->table[h] = (uint32_t)u->nfiles;
+	u->table.slots[h] = (uint32_t)u->nfiles;
 	*id = (uint32_t)u->nfiles;
-	return u->nfiles * 2 > u->table_size ? table_grow(u) : 0;
+	return table_grow(u, u->nfiles);
 }
 
 static struct usyms_file *file_of(struct usyms *u, uint32_t id)

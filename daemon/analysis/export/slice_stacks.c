@@ -20,7 +20,7 @@ void slice_stacks_free(struct slice_stacks *s)
 		free(s->threads[i].names);
 	}
 	free(s->threads);
-	free(s->index);
+	hash_index_free(&s->index);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -33,46 +33,40 @@ static uint32_t thread_hash(uint64_t pid, uint64_t tid)
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-static int grow_index(struct slice_stacks *s)
+static uint64_t thread_hash_of(const void *ctx, uint32_t i)
 {
-	uint32_t size = s->mask ? (s->mask + 1) * 2 : 64, i;
-	uint32_t *index = calloc(size, sizeof(*index));
+	const struct slice_stacks *s = ctx;
 
-	if (!index)
-		return -ENOMEM;
-	for (i = 0; i < s->nthreads; i++) {
-		uint32_t slot = thread_hash(s->threads[i].pid,
-					    s->threads[i].tid) & (size - 1);
+	return thread_hash(s->threads[i].pid, s->threads[i].tid);
+}
 
-		while (index[slot])
-			slot = (slot + 1) & (size - 1);
-		index[slot] = i + 1;
-	}
-	free(s->index);
-	s->index = index;
-	s->mask = size - 1;
-	return 0;
+/* Room in the index for count threads: 64 slots first. */
+static int grow_index(struct slice_stacks *s, uint32_t count)
+{
+	return hash_index_reserve(&s->index, count, 64, thread_hash_of, s) ?
+		       -ENOMEM : 0;
 }
 
 /* The thread's stack; NULL when absent and !add, or past the bounds. */
 static struct begin_stack *find(struct slice_stacks *s, uint64_t pid,
 				uint64_t tid, bool add, int *err)
 {
-	uint32_t slot;
+	struct hash_index *x = &s->index;
+	uint32_t slot, e;
 
-	if (!s->index && (!add || (*err = grow_index(s))))
+	if (!x->slots && (!add || (*err = grow_index(s, 1))))
 		return NULL;
-	slot = thread_hash(pid, tid) & s->mask;
-	for (; s->index[slot]; slot = (slot + 1) & s->mask) {
-		struct begin_stack *t = &s->threads[s->index[slot] - 1];
+	for (slot = hash_index_first(x, thread_hash(pid, tid));
+	     (e = x->slots[slot]); slot = hash_index_next(x, slot)) {
+		struct begin_stack *t = &s->threads[e - 1];
 
 		if (t->pid == pid && t->tid == tid)
 			return t;
 	}
 	if (!add || s->nthreads == SLICE_STACKS_THREADS)
 		return NULL;
-	if ((s->nthreads + 1) * 2 > s->mask + 1) {
-		if ((*err = grow_index(s)))
+	if (!hash_index_fits(x, s->nthreads + 1)) {
+		if ((*err = grow_index(s, s->nthreads + 1)))
 			return NULL;
 		return find(s, pid, tid, add, err);
 	}
@@ -87,7 +81,7 @@ static struct begin_stack *find(struct slice_stacks *s, uint64_t pid,
 		s->threads = p;
 		s->cap = cap;
 	}
-	s->index[slot] = s->nthreads + 1;
+	x->slots[slot] = s->nthreads + 1;
 	memset(&s->threads[s->nthreads], 0, sizeof(s->threads[0]));
 	s->threads[s->nthreads].pid = pid;
 	s->threads[s->nthreads].tid = tid;

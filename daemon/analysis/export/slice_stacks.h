@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "fxt_reader.h"
+#include "hash_index.h"
 
 #define SLICE_STACKS_THREADS 65536u
 #define SLICE_STACKS_BYTES (32u << 20)
@@ -36,8 +37,7 @@ struct begin_stack {
 struct slice_stacks {
 	struct begin_stack *threads;
 	uint32_t nthreads, cap;
-	uint32_t *index;	/* open addressing: thread + 1, 0 free */
-	uint32_t mask;
+	struct hash_index index;	/* threads by (pid, tid) */
 	uint64_t bytes;		/* of SLICE_STACKS_BYTES */
 	uint64_t lost;		/* begins past the bounds */
 };

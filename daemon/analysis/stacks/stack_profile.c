@@ -27,43 +27,21 @@ static bool grant(struct stack_profile *p, uint64_t bytes)
 	return true;
 }
 
-static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
-{
-	while (len--)
-		h = (h ^ (uint8_t)*p++) * 0x100000001b3ull;
-	return h;
-}
-
 /*
- * Doubles an open-addressing table of index + 1 entries, rehashed, when
- * it is half full: -ENOSPC past the budget, -ENOMEM.
+ * Doubles an index of n elements (256 slots first) before the next one
+ * would fill half of it: room for n + 2, so that the budget is charged
+ * at the element it always was. -ENOSPC past the budget, -ENOMEM.
  */
-static int rehash(uint32_t **slots, uint32_t *mask, uint32_t n,
-		  uint64_t (*hash)(const struct stack_profile *, uint32_t),
+static int rehash(struct hash_index *x, uint32_t n, hash_index_hash_fn hash,
 		  struct stack_profile *p)
 {
-	uint32_t cap = *slots ? (*mask + 1) * 2 : 256, i, j;
-	uint32_t *s;
+	int64_t size = hash_index_size_for(x, (uint64_t)n + 2, 256);
 
-	if ((uint64_t)(n + 1) * 2 <= *mask)
+	if (!size)
 		return 0;
-	if (!grant(p, (uint64_t)cap * sizeof(*s)))
+	if (size < 0 || !grant(p, (uint64_t)size * sizeof(*x->slots)))
 		return -ENOSPC;
-	s = calloc(cap, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	for (i = 0; *slots && i <= *mask; i++) {
-		if (!(*slots)[i])
-			continue;
-		j = (uint32_t)hash(p, (*slots)[i] - 1) & (cap - 1);
-		while (s[j])
-			j = (j + 1) & (cap - 1);
-		s[j] = (*slots)[i];
-	}
-	free(*slots);
-	*slots = s;
-	*mask = cap - 1;
-	return 0;
+	return hash_index_resize(x, (uint32_t)size, hash, p);
 }
 
 /* ---- functions -------------------------------------------------------- */
@@ -71,13 +49,14 @@ static int rehash(uint32_t **slots, uint32_t *mask, uint32_t n,
 static uint64_t function_hash_of(const char *name, size_t len, const char *cat,
 				 size_t cat_len)
 {
-	return hash_bytes(hash_bytes(0xcbf29ce484222325ull, name, len) * 31,
+	return hash_bytes(hash_bytes(HASH_SEED, name, len) * 31,
 			  cat, cat_len);
 }
 
-static uint64_t function_hash(const struct stack_profile *p, uint32_t i)
+static uint64_t function_hash(const void *ctx, uint32_t i)
 {
-	const struct stack_function *f = &p->functions[i];
+	const struct stack_function *f =
+		&((const struct stack_profile *)ctx)->functions[i];
 
 	return function_hash_of(f->name, f->name_len, f->category,
 				f->category_len);
@@ -111,21 +90,21 @@ static int64_t intern(struct stack_profile *p, const char *name, size_t len,
 		      bool copy, const char *cat, size_t cat_len)
 {
 	uint64_t h = function_hash_of(name, len, cat, cat_len);
+	struct hash_index *x = &p->function_index;
 	struct stack_function *f;
-	uint32_t i;
+	uint32_t i, e;
 	int err;
 
-	err = rehash(&p->function_index, &p->function_index_mask,
-		     p->nfunctions, function_hash, p);
-	if (err == -ENOMEM || !p->function_index)
+	err = rehash(x, p->nfunctions, function_hash, p);
+	if (err == -ENOMEM || !x->slots)
 		return err == -ENOMEM ? err : FUNCTION_PAST_LIMIT;
-	for (i = h & p->function_index_mask; p->function_index[i];
-	     i = (i + 1) & p->function_index_mask) {
-		f = &p->functions[p->function_index[i] - 1];
+	for (i = hash_index_first(x, h); (e = x->slots[i]);
+	     i = hash_index_next(x, i)) {
+		f = &p->functions[e - 1];
 		if (f->name_len == len && f->category_len == cat_len &&
 		    !memcmp(f->name, name, len) &&
 		    !memcmp(f->category, cat, cat_len))
-			return p->function_index[i] - 1;
+			return e - 1;
 	}
 	if (!err)
 		err = grow(p, (void **)&p->functions, p->nfunctions,
@@ -143,7 +122,7 @@ static int64_t intern(struct stack_profile *p, const char *name, size_t len,
 	f->category = cat;
 	f->category_len = (uint32_t)cat_len;
 	f->inline_frames = f->other_frames = false;
-	p->function_index[i] = ++p->nfunctions;
+	x->slots[i] = ++p->nfunctions;
 	return p->nfunctions - 1;
 past_limit:
 	p->stats.functions_dropped++;
@@ -203,28 +182,31 @@ static uint64_t node_hash_of(uint32_t parent, uint32_t function)
 	return key * 0x9e3779b97f4a7c15ull >> 20;
 }
 
-static uint64_t node_hash(const struct stack_profile *p, uint32_t i)
+static uint64_t node_hash(const void *ctx, uint32_t i)
 {
-	return node_hash_of(p->nodes[i].parent, p->nodes[i].function);
+	const struct stack_profile *p = ctx;
+	const struct stack_node *n = &p->nodes[i];
+
+	return node_hash_of(n->parent, n->function);
 }
 
 /* The node of fn under parent, added if new: -ENOSPC, -ENOMEM. */
 static int64_t child(struct stack_profile *p, uint32_t parent, uint32_t fn)
 {
 	uint64_t h = node_hash_of(parent, fn);
+	struct hash_index *x = &p->node_index;
 	struct stack_node *n;
-	uint32_t i;
+	uint32_t i, e;
 	int err;
 
-	err = rehash(&p->node_index, &p->node_index_mask, p->nnodes, node_hash,
-		     p);
-	if (err == -ENOMEM || !p->node_index)
+	err = rehash(x, p->nnodes, node_hash, p);
+	if (err == -ENOMEM || !x->slots)
 		return err ? err : -ENOSPC;
-	for (i = h & p->node_index_mask; p->node_index[i];
-	     i = (i + 1) & p->node_index_mask) {
-		n = &p->nodes[p->node_index[i] - 1];
+	for (i = hash_index_first(x, h); (e = x->slots[i]);
+	     i = hash_index_next(x, i)) {
+		n = &p->nodes[e - 1];
 		if (n->parent == parent && n->function == fn)
-			return p->node_index[i] - 1;
+			return e - 1;
 	}
 	if (!err)
 		err = grow(p, (void **)&p->nodes, p->nnodes, &p->nodes_cap,
@@ -233,7 +215,7 @@ static int64_t child(struct stack_profile *p, uint32_t parent, uint32_t fn)
 		return err;
 	p->nodes[p->nnodes].parent = parent;
 	p->nodes[p->nnodes].function = fn;
-	p->node_index[i] = ++p->nnodes;
+	x->slots[i] = ++p->nnodes;
 	return p->nnodes - 1;
 }
 
@@ -347,10 +329,10 @@ void stack_profile_free(struct stack_profile *p)
 		if (p->functions[i].owned)
 			free((char *)p->functions[i].name);
 	free(p->functions);
-	free(p->function_index);
+	hash_index_free(&p->function_index);
 	free(p->frame_function);
 	free(p->nodes);
-	free(p->node_index);
+	hash_index_free(&p->node_index);
 	free(p->stack_leaf);
 	free(p->sample_leaf);
 	memset(p, 0, sizeof(*p));

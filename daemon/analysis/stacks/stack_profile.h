@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash_index.h"
 #include "stack_tables.h"
 
 #define STACK_NO_NODE UINT32_MAX
@@ -66,14 +67,12 @@ struct stack_profile {
 	const struct stack_tables *tables;
 	struct stack_function *functions;
 	uint32_t nfunctions, functions_cap;
-	uint32_t *function_index;	/* open addressing by name: index + 1 */
-	uint32_t function_index_mask;
+	struct hash_index function_index;	/* by name and category */
 	uint32_t *frame_function;	/* per frame (tables' order) */
 
 	struct stack_node *nodes;
 	uint32_t nnodes, nodes_cap;
-	uint32_t *node_index;		/* by (parent, function): index + 1 */
-	uint32_t node_index_mask;
+	struct hash_index node_index;	/* by (parent, function) */
 	uint32_t *stack_leaf;		/* per stack (tables' order) */
 
 	/* the samples' stacks: the leaf node of each sample, or NO_NODE */

@@ -48,7 +48,7 @@ static void table_init(struct memory_table *t, size_t item_size)
 static void table_free(struct memory_table *t)
 {
 	free(t->items);
-	free(t->index);
+	hash_index_free(&t->index);
 }
 
 static void *table_item(const struct memory_table *t, uint32_t i)
@@ -56,35 +56,23 @@ static void *table_item(const struct memory_table *t, uint32_t i)
 	return (char *)t->items + (size_t)i * t->item_size;
 }
 
-static uint32_t table_slot(uint64_t key, uint32_t mask)
+/* Every item starts with its uint64_t key. */
+static uint64_t item_hash(const void *ctx, uint32_t i)
 {
-	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+	return hash_u64(*(const uint64_t *)table_item(ctx, i));
 }
 
 /* The index twice the items' room; -ENOMEM leaves the table as it was. */
 static int table_grow(struct memory_table *t)
 {
 	uint32_t cap = t->cap ? t->cap * 2 : TABLE_INITIAL;
-	uint32_t mask = cap * 2 - 1, i, j;
-	uint32_t *index = calloc((size_t)cap * 2, sizeof(*index));
 	void *items = realloc(t->items, (size_t)cap * t->item_size);
 
-	if (!index || !items) {
-		free(index);
-		if (items)
-			t->items = items;
+	if (!items)
 		return -ENOMEM;
-	}
 	t->items = items;
-	for (i = 0; i < t->n; i++) {
-		j = table_slot(*(uint64_t *)table_item(t, i), mask);
-		while (index[j])
-			j = (j + 1) & mask;
-		index[j] = i + 1;
-	}
-	free(t->index);
-	t->index = index;
-	t->mask = mask;
+	if (hash_index_reserve(&t->index, cap, cap * 2, item_hash, t))
+		return -ENOMEM;
 	t->cap = cap;
 	return 0;
 }
@@ -95,12 +83,13 @@ static int table_grow(struct memory_table *t)
  */
 static void *table_get(struct memory_table *t, uint64_t key, int *err)
 {
-	uint32_t j;
+	struct hash_index *x = &t->index;
+	uint32_t j, e;
 	void *item;
 
-	for (j = t->index ? table_slot(key, t->mask) : 0;
-	     t->index && t->index[j]; j = (j + 1) & t->mask) {
-		item = table_item(t, t->index[j] - 1);
+	for (j = x->slots ? hash_index_first(x, hash_u64(key)) : 0;
+	     x->slots && (e = x->slots[j]); j = hash_index_next(x, j)) {
+		item = table_item(t, e - 1);
 		if (*(uint64_t *)item == key)
 			return item;
 	}
@@ -112,14 +101,12 @@ static void *table_get(struct memory_table *t, uint64_t key, int *err)
 		*err = table_grow(t);
 		if (*err)
 			return NULL;
-		j = table_slot(key, t->mask);
-		while (t->index[j])
-			j = (j + 1) & t->mask;
+		j = hash_index_free_slot(x, hash_u64(key));
 	}
 	item = table_item(t, t->n);
 	memset(item, 0, t->item_size);
 	*(uint64_t *)item = key;
-	t->index[j] = ++t->n;
+	x->slots[j] = ++t->n;
 	return item;
 }
 

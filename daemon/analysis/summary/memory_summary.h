@@ -24,6 +24,7 @@
 
 #include "fxt_reader.h"
 #include "fxt_saturate.h"
+#include "hash_index.h"
 #include "memory_timeline.h"
 
 #define MEMORY_SUMMARY_TABLE_MAX 65536u
@@ -74,8 +75,7 @@ struct memory_table {
 	void *items;
 	size_t item_size;
 	uint32_t n, cap;
-	uint32_t *index;	/* item + 1, 0 free */
-	uint32_t mask;
+	struct hash_index index;	/* by key: hash_u64() */
 	uint64_t untracked;	/* records of keys past the max */
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fxt_saturate.h"
+#include "hash_index.h"
 #include "memory_timeline.h"
 
 #define COLUMNS MEMORY_TIMELINE_COLUMNS
@@ -215,7 +216,7 @@ int memory_timeline_system(struct memory_timeline *tl, enum memory_system k,
 
 static uint32_t index_slot(uint64_t pid)
 {
-	return (uint32_t)((pid * 0x9e3779b97f4a7c15ull) >> 32) & INDEX_MASK;
+	return (uint32_t)hash_u64(pid) & INDEX_MASK;
 }
 
 static void index_add(struct memory_timeline *tl, uint32_t i)

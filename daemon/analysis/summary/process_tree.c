@@ -9,11 +9,6 @@
 
 #include "process_tree.h"
 
-static uint32_t hash_pid(uint64_t v)
-{
-	return (uint32_t)((v * 0x9e3779b97f4a7c15ull) >> 32);
-}
-
 void process_tree_init(struct process_tree *t,
 		       const struct process_tree_options *opt)
 {
@@ -27,7 +22,7 @@ void process_tree_free(struct process_tree *t)
 {
 	free(t->members);
 	free(t->forks);
-	free(t->first_fork);
+	hash_index_free(&t->first_fork);
 	free(t->stack);
 	memset(t, 0, sizeof(*t));
 }
@@ -38,7 +33,7 @@ static bool member(const struct process_tree *t, uint64_t pid)
 
 	if (!t->members || !pid)
 		return false;
-	for (slot = hash_pid(pid) & t->members_mask; t->members[slot];
+	for (slot = hash_u64(pid) & t->members_mask; t->members[slot];
 	     slot = (slot + 1) & t->members_mask)
 		if (t->members[slot] == pid)
 			return true;
@@ -56,7 +51,7 @@ static int grow_members(struct process_tree *t)
 	for (i = 0; t->members && i <= t->members_mask; i++) {
 		if (!t->members[i])
 			continue;
-		slot = hash_pid(t->members[i]) & (size - 1);
+		slot = hash_u64(t->members[i]) & (size - 1);
 		while (set[slot])
 			slot = (slot + 1) & (size - 1);
 		set[slot] = t->members[i];
@@ -81,7 +76,7 @@ static int insert_member(struct process_tree *t, uint64_t pid)
 	if ((!t->members || (t->nmembers + 1) * 2 > t->members_mask + 1) &&
 	    grow_members(t))
 		return -ENOMEM;
-	slot = hash_pid(pid) & t->members_mask;
+	slot = hash_u64(pid) & t->members_mask;
 	while (t->members[slot])
 		slot = (slot + 1) & t->members_mask;
 	t->members[slot] = pid;
@@ -92,11 +87,11 @@ static int insert_member(struct process_tree *t, uint64_t pid)
 /* The slot of parent's first fork (its value 0 when it forked none). */
 static uint32_t fork_slot(const struct process_tree *t, uint64_t parent)
 {
-	uint32_t slot = hash_pid(parent) & t->first_fork_mask;
+	const struct hash_index *x = &t->first_fork;
+	uint32_t slot = hash_index_first(x, hash_u64(parent)), e;
 
-	while (t->first_fork[slot] &&
-	       t->forks[t->first_fork[slot] - 1].parent != parent)
-		slot = (slot + 1) & t->first_fork_mask;
+	while ((e = x->slots[slot]) && t->forks[e - 1].parent != parent)
+		slot = hash_index_next(x, slot);
 	return slot;
 }
 
@@ -121,43 +116,38 @@ static int add_tree(struct process_tree *t, uint64_t pid)
 	while (depth && r >= 0) {
 		pid = stack[--depth];
 		r = insert_member(t, pid);
-		if (r <= 0 || !t->first_fork)
+		if (r <= 0 || !t->first_fork.slots)
 			continue;
-		for (f = t->first_fork[fork_slot(t, pid)]; f;
+		for (f = t->first_fork.slots[fork_slot(t, pid)]; f;
 		     f = t->forks[f - 1].next)
 			stack[depth++] = t->forks[f - 1].child;
 	}
 	return r < 0 ? r : 0;
 }
 
+static uint64_t fork_hash(const void *ctx, uint32_t i)
+{
+	const struct process_tree *t = ctx;
+
+	return hash_u64(t->forks[i].parent);
+}
+
+/*
+ * Room for twice as many forks, the index twice that. Only each
+ * parent's newest fork is in the index: moved, it keeps its chain.
+ */
 static int grow_forks(struct process_tree *t)
 {
 	uint32_t cap = t->forks_cap ? t->forks_cap * 2 : 256;
-	uint32_t size = cap * 2, i, slot;
 	struct process_fork *forks;
-	uint32_t *first;
 
 	forks = realloc(t->forks, (size_t)cap * sizeof(*forks));
 	if (!forks)
 		return -ENOMEM;
 	t->forks = forks;
 	t->forks_cap = cap;
-	first = calloc(size, sizeof(*first));
-	if (!first)
-		return -ENOMEM;
-	/* Re-chained newest first, as they were. */
-	for (i = 0; i < t->nforks; i++) {
-		slot = hash_pid(forks[i].parent) & (size - 1);
-		while (first[slot] &&
-		       forks[first[slot] - 1].parent != forks[i].parent)
-			slot = (slot + 1) & (size - 1);
-		forks[i].next = first[slot];
-		first[slot] = i + 1;
-	}
-	free(t->first_fork);
-	t->first_fork = first;
-	t->first_fork_mask = size - 1;
-	return 0;
+	return hash_index_reserve(&t->first_fork, cap, cap * 2, fork_hash, t) ?
+		       -ENOMEM : 0;
 }
 
 static int add_fork(struct process_tree *t, uint64_t parent, uint64_t child)
@@ -176,9 +166,9 @@ static int add_fork(struct process_tree *t, uint64_t parent, uint64_t child)
 	t->forks[t->nforks] = (struct process_fork){
 		.parent = parent,
 		.child = child,
-		.next = t->first_fork[slot],
+		.next = t->first_fork.slots[slot],
 	};
-	t->first_fork[slot] = ++t->nforks;
+	t->first_fork.slots[slot] = ++t->nforks;
 	return member(t, parent) ? add_tree(t, child) : 0;
 }
 

@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "fxt_reader.h"
+#include "hash_index.h"
 
 #define PROCESS_TREE_MAX 65536u
 #define PROCESS_TREE_NAME_MAX 64u
@@ -49,8 +50,7 @@ struct process_tree {
 	uint32_t nmembers, members_mask;
 	struct process_fork *forks;
 	uint32_t nforks, forks_cap;
-	uint32_t *first_fork; /* by parent: open addressing of fork index + 1 */
-	uint32_t first_fork_mask;
+	struct hash_index first_fork; /* by parent: its newest fork */
 	uint64_t *stack; /* add_tree()'s work: the pids to add */
 	uint32_t stack_cap;
 	uint64_t not_followed; /* forks and members past the maximum */

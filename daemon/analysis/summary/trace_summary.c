@@ -16,48 +16,25 @@ static const char other_slices[] = "(other)";
 
 /* ---- threads -------------------------------------------------------- */
 
-static uint32_t hash_u64(uint64_t v)
+static uint64_t thread_hash(const void *ctx, uint32_t i)
 {
-	return (uint32_t)((v * 0x9e3779b97f4a7c15ull) >> 32);
-}
+	const struct trace_summary *s = ctx;
 
-static int grow_thread_index(struct trace_summary *s)
-{
-	uint32_t size = s->thread_index ? (s->thread_index_mask + 1) * 2 : 1024;
-	uint32_t *index = calloc(size, sizeof(*index));
-	uint32_t i;
-
-	if (!index)
-		return -ENOMEM;
-	for (i = 0; i < s->nthreads; i++) {
-		uint32_t slot = hash_u64(s->threads[i].tid) & (size - 1);
-
-		while (index[slot])
-			slot = (slot + 1) & (size - 1);
-		index[slot] = i + 1;
-	}
-	free(s->thread_index);
-	s->thread_index = index;
-	s->thread_index_mask = size - 1;
-	return 0;
+	return hash_u64(s->threads[i].tid);
 }
 
 const struct summary_thread *
 trace_summary_thread(const struct trace_summary *s, uint64_t tid)
 {
-	uint32_t slot;
+	const struct hash_index *x = &s->thread_index;
+	uint32_t slot, e;
 
-	if (!s->thread_index)
+	if (!x->slots)
 		return NULL;
-	slot = hash_u64(tid) & s->thread_index_mask;
-	while (s->thread_index[slot]) {
-		const struct summary_thread *t =
-			&s->threads[s->thread_index[slot] - 1];
-
-		if (t->tid == tid)
-			return t;
-		slot = (slot + 1) & s->thread_index_mask;
-	}
+	for (slot = hash_index_first(x, hash_u64(tid)); (e = x->slots[slot]);
+	     slot = hash_index_next(x, slot))
+		if (s->threads[e - 1].tid == tid)
+			return &s->threads[e - 1];
 	return NULL;
 }
 
@@ -75,11 +52,9 @@ static struct summary_thread *get_thread(struct trace_summary *s, uint64_t tid,
 		s->threads_untracked++;
 		return NULL;
 	}
-	if (!s->thread_index ||
-	    (s->nthreads + 1) * 2 > s->thread_index_mask + 1) {
-		if (grow_thread_index(s))
-			goto nomem;
-	}
+	if (hash_index_reserve(&s->thread_index, s->nthreads + 1, 1024,
+			       thread_hash, s))
+		goto nomem;
 	if (s->nthreads == s->threads_cap) {
 		uint32_t cap = s->threads_cap ? s->threads_cap * 2 : 256;
 		void *p = realloc(s->threads, (size_t)cap * sizeof(*s->threads));
@@ -92,10 +67,8 @@ static struct summary_thread *get_thread(struct trace_summary *s, uint64_t tid,
 	t = &s->threads[s->nthreads];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
-	slot = hash_u64(tid) & s->thread_index_mask;
-	while (s->thread_index[slot])
-		slot = (slot + 1) & s->thread_index_mask;
-	s->thread_index[slot] = ++s->nthreads;
+	slot = hash_index_free_slot(&s->thread_index, hash_u64(tid));
+	s->thread_index.slots[slot] = ++s->nthreads;
 found:
 	if (pid && !t->pid)
 		t->pid = pid;
@@ -106,17 +79,6 @@ nomem:
 }
 
 /* ---- slices --------------------------------------------------------- */
-
-static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		h ^= (unsigned char)p[i];
-		h *= 0x100000001b3ull;	/* FNV-1a */
-	}
-	return h;
-}
 
 /* Kept length of a name: at most SLICE_TEXT_MAX, cut at a code point. */
 static size_t cut(const struct fxt_str *s)
@@ -133,7 +95,7 @@ static size_t cut(const struct fxt_str *s)
 /* Of the kept text: names alike in their first SLICE_TEXT_MAX bytes are one. */
 static uint64_t slice_hash(const struct fxt_str *cat, const struct fxt_str *name)
 {
-	uint64_t h = hash_bytes(0xcbf29ce484222325ull, cat->data, cut(cat));
+	uint64_t h = hash_bytes(HASH_SEED, cat->data, cut(cat));
 
 	h ^= (uint64_t)cut(cat) << 40;
 	return hash_bytes(h, name->data, cut(name)) ^ cut(name);
@@ -147,25 +109,17 @@ static bool slice_is(const struct summary_slice *e, const struct fxt_str *cat,
 	       !memcmp(e->name, name->data, e->name_len);
 }
 
-static int grow_slice_index(struct trace_summary *s)
+static uint64_t slice_hash_of(const void *ctx, uint32_t i)
 {
-	uint32_t size = s->slice_index ? (s->slice_index_mask + 1) * 2 : 256;
-	uint32_t *index = calloc(size, sizeof(*index));
-	uint32_t i;
+	const struct trace_summary *s = ctx;
 
-	if (!index)
-		return -ENOMEM;
-	for (i = 0; i < s->nslices; i++) {
-		uint32_t slot = (uint32_t)s->slices[i].hash & (size - 1);
+	return s->slices[i].hash;
+}
 
-		while (index[slot])
-			slot = (slot + 1) & (size - 1);
-		index[slot] = i + 1;
-	}
-	free(s->slice_index);
-	s->slice_index = index;
-	s->slice_index_mask = size - 1;
-	return 0;
+static int grow_slice_index(struct trace_summary *s, uint32_t count)
+{
+	return hash_index_reserve(&s->slice_index, count, 256, slice_hash_of,
+				  s) ? -ENOMEM : 0;
 }
 
 static char *copy_text(const char *p, size_t len)
@@ -205,7 +159,7 @@ static int add_slice(struct trace_summary *s, const struct fxt_str *cat,
 		free(e->name);
 		return -ENOMEM;
 	}
-	s->slice_index[slot] = ++s->nslices;
+	s->slice_index.slots[slot] = ++s->nslices;
 	return 0;
 }
 
@@ -215,20 +169,17 @@ static int64_t find_slice(struct trace_summary *s, const struct fxt_str *cat,
 {
 	static const struct fxt_str other = { other_slices,
 					      sizeof(other_slices) - 1 };
+	const struct hash_index *x = &s->slice_index;
+	uint32_t slot, e;
 	uint64_t hash;
-	uint32_t slot;
 
 	for (;;) {
 		hash = slice_hash(cat, name);
-		slot = (uint32_t)hash & s->slice_index_mask;
-		while (s->slice_index[slot]) {
-			uint32_t i = s->slice_index[slot] - 1;
-
-			if (s->slices[i].hash == hash &&
-			    slice_is(&s->slices[i], cat, name))
-				return i;
-			slot = (slot + 1) & s->slice_index_mask;
-		}
+		for (slot = hash_index_first(x, hash); (e = x->slots[slot]);
+		     slot = hash_index_next(x, slot))
+			if (s->slices[e - 1].hash == hash &&
+			    slice_is(&s->slices[e - 1], cat, name))
+				return e - 1;
 		/* Past the maximum, everything new goes to "(other)". */
 		if (s->nslices < SUMMARY_SLICES_MAX || name == &other)
 			break;
@@ -236,12 +187,10 @@ static int64_t find_slice(struct trace_summary *s, const struct fxt_str *cat,
 		cat = &other;
 		name = &other;
 	}
-	if ((s->nslices + 1) * 2 > s->slice_index_mask + 1) {
-		if (grow_slice_index(s))
+	if (!hash_index_fits(x, s->nslices + 1)) {
+		if (grow_slice_index(s, s->nslices + 1))
 			return -ENOMEM;
-		slot = (uint32_t)hash & s->slice_index_mask;
-		while (s->slice_index[slot])
-			slot = (slot + 1) & s->slice_index_mask;
+		slot = hash_index_free_slot(x, hash);
 	}
 	if (add_slice(s, cat, name, hash, slot))
 		return -ENOMEM;
@@ -609,7 +558,7 @@ int trace_summary_init(struct trace_summary *s,
 	if (s->opt.timeline)
 		s->memory.timeline = &s->memory_timeline;
 	s->names = name_cache_new();
-	if (!s->names || grow_slice_index(s))
+	if (!s->names || grow_slice_index(s, 1))
 		return -ENOMEM;
 	stack_tables_init(&s->stacks);
 	return slice_watch_init(&s->watch, s->opt.slice_name,
@@ -630,9 +579,9 @@ void trace_summary_done(struct trace_summary *s)
 		free(s->slices[i].name);
 	}
 	free(s->threads);
-	free(s->thread_index);
+	hash_index_free(&s->thread_index);
 	free(s->slices);
-	free(s->slice_index);
+	hash_index_free(&s->slice_index);
 	free(s->cpus);
 	free(s->drops);
 	hist_pool_free(&s->pool);

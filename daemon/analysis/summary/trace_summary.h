@@ -28,6 +28,7 @@
 #include "cpu_timeline.h"
 #include "cpu_tracks.h"
 #include "fxt_reader.h"
+#include "hash_index.h"
 #include "host_clock.h"
 #include "latency_hist.h"
 #include "memory_summary.h"
@@ -120,14 +121,12 @@ struct trace_summary {
 
 	struct summary_thread *threads;
 	uint32_t nthreads, threads_cap;
-	uint32_t *thread_index;	/* open addressing: index + 1, 0 free */
-	uint32_t thread_index_mask;
+	struct hash_index thread_index;	/* by tid */
 	uint64_t threads_untracked;	/* records of threads past the max */
 
 	struct summary_slice *slices;
 	uint32_t nslices, slices_cap;
-	uint32_t *slice_index;
-	uint32_t slice_index_mask;
+	struct hash_index slice_index;	/* by slice_hash() */
 	uint64_t slices_lumped;	/* into "(other)" past the max */
 
 	struct hist_pool pool;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "hash_index.h"
 #include "mmap_store.h"
 
 #define FOREVER UINT64_MAX
@@ -33,88 +34,51 @@ struct mproc {
 	struct mentry *maps;
 };
 
-/* Open addressing: slot = index + 1, 0 free. Never shrinks. */
-struct index_table {
-	uint32_t *slots;
-	size_t size;
-};
-
 struct mmap_store {
 	struct mmap_store_limits limits;
 	struct mfile *files;
 	size_t nfiles, files_cap, path_bytes;
-	struct index_table file_index;
+	struct hash_index file_index;
 	struct mproc *procs;
 	size_t nprocs, procs_cap;
-	struct index_table proc_index;
+	struct hash_index proc_index;
 	size_t mappings;
 	uint64_t dropped;
 };
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(struct mmap_store *, mmap_store_free);
 
-static uint64_t hash_bytes(uint64_t h, const void *p, size_t len)
-{
-	const uint8_t *b = p;
-
-	while (len--)
-		h = (h ^ *b++) * 0x100000001b3ull;
-	return h;
-}
-
 static uint64_t hash_pid(uint32_t pid)
 {
-	return hash_bytes(0xcbf29ce484222325ull, &pid, sizeof(pid));
+	return hash_bytes(HASH_SEED, &pid, sizeof(pid));
 }
 
 static uint64_t hash_file(const char *path, size_t len, const uint8_t *id,
 			  size_t id_len)
 {
-	return hash_bytes(hash_bytes(0xcbf29ce484222325ull, path, len), id, id_len);
+	return hash_bytes(hash_bytes(HASH_SEED, path, len), id, id_len);
 }
 
-static int table_init(struct index_table *t)
+static uint64_t rehash_file(const void *ctx, uint32_t i)
 {
-	t->size = 1024;
-	t->slots = calloc(t->size, sizeof(*t->slots));
-	return t->slots ? 0 : -ENOMEM;
-}
-
-/* Grows t when count reaches half its size; rehash(i) is the hash of i. */
-static int table_fit(struct mmap_store *s, struct index_table *t, size_t count,
-		     uint64_t (*rehash)(const struct mmap_store *, size_t))
-{
-	size_t size = t->size * 2, i;
-	uint32_t *slots;
-
-	if (count * 2 < t->size)
-		return 0;
-	slots = calloc(size, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	for (i = 0; i < count; i++) {
-		size_t h = rehash(s, i) & (size - 1);
-
-		while (slots[h])
-			h = (h + 1) & (size - 1);
-		slots[h] = (uint32_t)i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->size = size;
-	return 0;
-}
-
-static uint64_t rehash_file(const struct mmap_store *s, size_t i)
-{
-	const struct mfile *f = &s->files[i];
+	const struct mfile *f = &((const struct mmap_store *)ctx)->files[i];
 
 	return hash_file(f->path, strlen(f->path), f->build_id, f->build_id_len);
 }
 
-static uint64_t rehash_proc(const struct mmap_store *s, size_t i)
+static uint64_t rehash_proc(const void *ctx, uint32_t i)
 {
-	return hash_pid(s->procs[i].pid);
+	return hash_pid(((const struct mmap_store *)ctx)->procs[i].pid);
+}
+
+/*
+ * After the count-th element: t keeps a free slot more than count, so
+ * that a lookup always ends (1024 slots from the start). -E2BIG, -ENOMEM.
+ */
+static int table_fit(struct mmap_store *s, struct hash_index *t, size_t count,
+		     hash_index_hash_fn rehash)
+{
+	return hash_index_reserve(t, (uint64_t)count + 1, 1024, rehash, s);
 }
 
 int mmap_store_new(const struct mmap_store_limits *limits,
@@ -125,7 +89,8 @@ int mmap_store_new(const struct mmap_store_limits *limits,
 	if (!s)
 		return -ENOMEM;
 	s->limits = *limits;
-	if (table_init(&s->file_index) < 0 || table_init(&s->proc_index) < 0)
+	if (table_fit(s, &s->file_index, 0, rehash_file) < 0 ||
+	    table_fit(s, &s->proc_index, 0, rehash_proc) < 0)
 		return -ENOMEM;
 	*ret = TAKE_PTR(s);
 	return 0;
@@ -143,8 +108,8 @@ void mmap_store_free(struct mmap_store *s)
 		free(s->procs[i].maps);
 	free(s->files);
 	free(s->procs);
-	free(s->file_index.slots);
-	free(s->proc_index.slots);
+	hash_index_free(&s->file_index);
+	hash_index_free(&s->proc_index);
 	free(s);
 }
 
@@ -152,11 +117,11 @@ void mmap_store_free(struct mmap_store *s)
 static int file_intern(struct mmap_store *s, const char *path, size_t len,
 		       const uint8_t *id, size_t id_len, uint32_t *ret)
 {
-	struct index_table *t = &s->file_index;
-	size_t h = hash_file(path, len, id, id_len) & (t->size - 1);
+	struct hash_index *t = &s->file_index;
+	uint32_t h = hash_index_first(t, hash_file(path, len, id, id_len));
 	struct mfile *f;
 
-	for (; t->slots[h]; h = (h + 1) & (t->size - 1)) {
+	for (; t->slots[h]; h = hash_index_next(t, h)) {
 		f = &s->files[t->slots[h] - 1];
 		if (f->build_id_len == id_len &&
 		    (!id_len || !memcmp(f->build_id, id, id_len)) &&
@@ -191,10 +156,10 @@ static int file_intern(struct mmap_store *s, const char *path, size_t len,
 
 static struct mproc *proc_find(struct mmap_store *s, uint32_t pid)
 {
-	struct index_table *t = &s->proc_index;
-	size_t h = hash_pid(pid) & (t->size - 1);
+	const struct hash_index *t = &s->proc_index;
+	uint32_t h = hash_index_first(t, hash_pid(pid));
 
-	for (; t->slots[h]; h = (h + 1) & (t->size - 1))
+	for (; t->slots[h]; h = hash_index_next(t, h))
 		if (s->procs[t->slots[h] - 1].pid == pid)
 			return &s->procs[t->slots[h] - 1];
 	return NULL;
@@ -205,8 +170,8 @@ static struct mproc *proc_find(struct mmap_store *s, uint32_t pid)
  */
 static int proc_get(struct mmap_store *s, uint32_t pid, struct mproc **ret)
 {
-	struct index_table *t = &s->proc_index;
-	size_t h;
+	struct hash_index *t = &s->proc_index;
+	uint32_t h;
 	int r;
 
 	*ret = proc_find(s, pid);
@@ -224,9 +189,7 @@ static int proc_get(struct mmap_store *s, uint32_t pid, struct mproc **ret)
 		s->procs = procs;
 		s->procs_cap = cap;
 	}
-	h = hash_pid(pid) & (t->size - 1);
-	while (t->slots[h])
-		h = (h + 1) & (t->size - 1);
+	h = hash_index_free_slot(t, hash_pid(pid));
 	s->procs[s->nprocs] = (struct mproc){ .pid = pid };
 	s->nprocs++;
 	t->slots[h] = (uint32_t)s->nprocs;

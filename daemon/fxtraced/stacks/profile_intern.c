@@ -22,57 +22,43 @@ void profile_intern_free(struct profile_intern *t)
 	for (i = 0; i < t->count; i++)
 		free((void *)t->keys[i].bytes);
 	free(t->keys);
-	free(t->slots);
+	hash_index_free(&t->index);
 	memset(t, 0, sizeof(*t));
 }
 
-/* FNV-1a, 64 bits: keys come from our own tables, not from outside. */
-static uint64_t hash_bytes(const void *key, uint32_t len)
+static uint64_t key_hash(const void *ctx, uint32_t i)
 {
-	const unsigned char *p = key;
-	uint64_t h = 0xcbf29ce484222325ull;
-	uint32_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h;
+	return ((const struct profile_intern *)ctx)->keys[i].hash;
 }
 
+/*
+ * The index doubled (PROFILE_INTERN_MIN_SLOTS first), the keys with it to
+ * half its size: -ENOSPC past the budget, -ENOMEM.
+ */
 static int grow(struct profile_intern *t)
 {
-	size_t n = t->nslots ? t->nslots * 2 : PROFILE_INTERN_MIN_SLOTS;
-	size_t more = (n - t->nslots) * sizeof(*t->slots) +
-		      (n / 2 - t->nslots / 2) * sizeof(*t->keys);
+	int64_t n = hash_index_size_for(&t->index, (uint64_t)t->count + 1,
+					PROFILE_INTERN_MIN_SLOTS);
+	size_t old = hash_index_size(&t->index), more;
 	struct profile_intern_key *keys;
-	uint32_t *slots;
-	uint32_t i;
 
+	if (n <= 0)
+		return n ? -ENOSPC : 0;	/* -E2BIG: past any budget too */
+	more = ((size_t)n - old) * sizeof(*t->index.slots) +
+	       ((size_t)n / 2 - old / 2) * sizeof(*t->keys);
 	if (t->bytes + more > t->budget)
 		return -ENOSPC;
-	slots = calloc(n, sizeof(*slots));
-	keys = realloc(t->keys, n / 2 * sizeof(*keys));
-	if (!slots || !keys) {
-		free(slots);
-		if (keys)
-			t->keys = keys;
+	keys = realloc(t->keys, (size_t)n / 2 * sizeof(*keys));
+	if (!keys)
 		return -ENOMEM;
-	}
 	t->keys = keys;
-	for (i = 0; i < t->count; i++) {
-		size_t s = keys[i].hash & (n - 1);
-
-		while (slots[s])
-			s = (s + 1) & (n - 1);
-		slots[s] = i + 1;
-	}
-	free(t->slots);
-	t->slots = slots;
-	t->nslots = n;
+	if (hash_index_resize(&t->index, (uint32_t)n, key_hash, t))
+		return -ENOMEM;
 	t->bytes += more;
 	return 0;
 }
 
-static int add(struct profile_intern *t, size_t slot, uint64_t h,
+static int add(struct profile_intern *t, uint32_t slot, uint64_t h,
 	       const void *key, uint32_t len, uint32_t *id)
 {
 	void *copy;
@@ -84,7 +70,7 @@ static int add(struct profile_intern *t, size_t slot, uint64_t h,
 		return -ENOMEM;
 	memcpy(copy, key, len);
 	t->keys[t->count] = (struct profile_intern_key){ h, len, copy };
-	t->slots[slot] = ++t->count;
+	t->index.slots[slot] = ++t->count;
 	t->bytes += len;
 	*id = t->count;
 	return 0;
@@ -93,23 +79,25 @@ static int add(struct profile_intern *t, size_t slot, uint64_t h,
 int profile_intern_get(struct profile_intern *t, const void *key, uint32_t len,
 		       uint32_t *id, int *added)
 {
-	uint64_t h = hash_bytes(key, len);
-	size_t s;
+	/* FNV-1a: keys come from our own tables, not from outside */
+	uint64_t h = hash_bytes(HASH_SEED, key, len);
+	const struct hash_index *x = &t->index;
+	uint32_t s, e;
 	int err;
 
 	*added = 0;
-	if (t->count + 1 > t->nslots / 2) {
+	if (!hash_index_fits(x, (uint64_t)t->count + 1)) {
 		err = grow(t);
 		if (err)
 			return err;
 	}
-	for (s = h & (t->nslots - 1); t->slots[s];
-	     s = (s + 1) & (t->nslots - 1)) {
-		const struct profile_intern_key *k = &t->keys[t->slots[s] - 1];
+	for (s = hash_index_first(x, h); (e = x->slots[s]);
+	     s = hash_index_next(x, s)) {
+		const struct profile_intern_key *k = &t->keys[e - 1];
 
 		if (k->hash == h && k->len == len &&
 		    !memcmp(k->bytes, key, len)) {
-			*id = t->slots[s];
+			*id = e;
 			return 0;
 		}
 	}

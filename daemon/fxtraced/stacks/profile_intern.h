@@ -11,9 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash_index.h"
+
 struct profile_intern {
-	uint32_t *slots; /* open addressing: id, 0 = empty */
-	size_t nslots; /* a power of two */
+	struct hash_index index; /* of ids: key index + 1 */
 	struct profile_intern_key {
 		uint64_t hash;
 		uint32_t len;

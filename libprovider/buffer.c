@@ -705,7 +705,8 @@ static void collapse_range(struct fxt_buffer *b, uint64_t page)
 {
 	uint64_t first = page - page % HUGE_RANGE_PAGES;
 
-	if (b->collapse_off || b->map_size < FXT_HUGE_PAGE ||
+	/* Whole ranges only: none in a buffer under 2 MiB (not aligned). */
+	if (b->collapse_off ||
 	    (first + HUGE_RANGE_PAGES) * TOUCH_PAGE > b->map_size)
 		return;
 	if (!madvise((uint8_t *)b->hdr + first * TOUCH_PAGE, FXT_HUGE_PAGE,

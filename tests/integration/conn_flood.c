@@ -16,6 +16,11 @@
  *                         prints how many it closed.
  *   conn-flood garbage N  N connections one after another, each sending
  *                         bytes that are no message (until closed).
+ *   conn-flood timed GAP_MS
+ *                         STATUS requests one after another, GAP_MS
+ *                         milliseconds apart, until killed: each
+ *                         request's round trip (connect to RESULT) in
+ *                         microseconds, a line each as it comes.
  *   conn-flood hello N    N providers that say HELLO, take no buffer
  *                         (no STARTED), acknowledge STOP; runs until
  *                         killed.
@@ -241,6 +246,37 @@ static int flood_garbage(unsigned int n)
 	return 0;
 }
 
+/*
+ * The manager's answer time alone, without a tracectl process's start:
+ * STATUS after STATUS until killed, each round trip printed at once.
+ */
+static int flood_timed(long gap_ms)
+{
+	struct timespec gap = { gap_ms / 1000, (gap_ms % 1000) * 1000000 };
+	struct fxt_msg_header req;
+	struct timespec t0, t1;
+	int sock;
+
+	fxt_msg_init(&req, FXT_MSG_CTL_STATUS, sizeof(req));
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		sock = fxt_msg_connect(fxt_msg_socket_path());
+		if (sock < 0)
+			die("connect", -sock);
+		if (fxt_msg_send(sock, &req, sizeof(req), -1) < 0)
+			die("send STATUS", errno);
+		if (!answered(sock))
+			die("STATUS closed unanswered", ECONNRESET);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		close(sock);
+		printf("%ld\n", (long)((t1.tv_sec - t0.tv_sec) * 1000000 +
+				       (t1.tv_nsec - t0.tv_nsec) / 1000));
+		fflush(stdout);
+		nanosleep(&gap, NULL);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "status"))
@@ -248,6 +284,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "hold"))
 		return flood_hold((unsigned int)strtoul(argv[2], NULL, 10),
 				  strtol(argv[3], NULL, 10));
+	if (argc == 3 && !strcmp(argv[1], "timed"))
+		return flood_timed(strtol(argv[2], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "hello"))
 		return flood_hello((unsigned int)strtoul(argv[2], NULL, 10));
 	if (argc == 5 && !strcmp(argv[1], "mute"))
@@ -256,6 +294,6 @@ int main(int argc, char **argv)
 				  strtol(argv[4], NULL, 10));
 	if (argc == 3 && !strcmp(argv[1], "garbage"))
 		return flood_garbage((unsigned int)strtoul(argv[2], NULL, 10));
-	fprintf(stderr, "usage: conn-flood status N | hold N MS | hello N | mute N BYTES MS | garbage N\n");
+	fprintf(stderr, "usage: conn-flood status N | hold N MS | timed GAP_MS | hello N | mute N BYTES MS | garbage N\n");
 	return 2;
 }

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "cfi_rules.h"
 #include "usyms.h"
 #include "usyms_internal.h"
 
@@ -20,44 +21,6 @@
 #define USYMS_DWARF_SP -1
 #endif
 
-/* The CFA as sp + *off; -ENOENT when it is computed otherwise. */
-static int cfa_from_sp(Dwarf_Frame *frame, int64_t *off)
-{
-	Dwarf_Op *ops;
-	size_t nops;
-
-	if (dwarf_frame_cfa(frame, &ops, &nops) || nops != 1 ||
-	    ops[0].atom != DW_OP_bregx || ops[0].number != USYMS_DWARF_SP)
-		return -ENOENT;
-	*off = (int64_t)ops[0].number2;
-	return 0;
-}
-
-/*
- * The return address's rule as the memory at CFA + *off (libdw gives
- * "offset(N)" as DW_OP_call_frame_cfa, then N added); -ENOENT otherwise.
- */
-static int return_from_cfa(Dwarf_Frame *frame, int64_t *off)
-{
-	Dwarf_Op mem[3], *ops;
-	size_t nops;
-	int ra = dwarf_frame_info(frame, NULL, NULL, NULL);
-
-	if (ra < 0 || dwarf_frame_register(frame, ra, mem, &ops, &nops) ||
-	    nops < 1 || nops > 3 || ops[0].atom != DW_OP_call_frame_cfa)
-		return -ENOENT;
-	*off = 0;
-	if (nops == 2 && ops[1].atom == DW_OP_plus_uconst)
-		*off = (int64_t)ops[1].number;
-	else if (nops == 3 &&
-		 (ops[1].atom == DW_OP_consts || ops[1].atom == DW_OP_constu) &&
-		 ops[2].atom == DW_OP_plus)
-		*off = (int64_t)ops[1].number;
-	else if (nops != 1)
-		return -ENOENT; /* a value rule, or an expression */
-	return 0;
-}
-
 /*
  * The slot of vaddr's frame in cfi (bias as libdwfl gives it): -ENODATA
  * when cfi has no frame for vaddr, -ENOENT when not sp-based.
@@ -67,13 +30,16 @@ static int slot_in(Dwarf_CFI *cfi, Dwarf_Addr bias, uint64_t vaddr,
 {
 	Dwarf_Frame *frame = NULL;
 	int64_t cfa, ret;
-	int r;
+	int r, reg, ra;
 
 	if (!cfi || dwarf_cfi_addrframe(cfi, vaddr - bias, &frame))
 		return -ENODATA;
-	r = cfa_from_sp(frame, &cfa);
-	if (!r)
-		r = return_from_cfa(frame, &ret);
+	ra = dwarf_frame_info(frame, NULL, NULL, NULL);
+	r = cfi_rules_cfa(frame, &reg, &cfa);
+	if (!r && reg != USYMS_DWARF_SP)
+		r = -ENOENT;
+	if (!r && cfi_rules_at_cfa(frame, ra, &ret) != CFI_RULES_AT_CFA)
+		r = -ENOENT;
 	free(frame);
 	/* Below the stack pointer is not the caller's. */
 	if (!r && (cfa + ret < 0 || cfa > INT32_MAX || ret < -INT32_MAX))

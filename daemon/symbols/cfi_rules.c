@@ -33,7 +33,7 @@ int cfi_rules_at_cfa(Dwarf_Frame *frame, int regno, int64_t *off)
 	if (regno < 0 || dwarf_frame_register(frame, regno, mem, &ops, &nops))
 		return CFI_RULES_OTHER;
 	if (!nops)
-		return ops ? CFI_RULES_OTHER : CFI_RULES_SAME;
+		return ops ? CFI_RULES_UNDEFINED : CFI_RULES_SAME;
 	if (nops > 3 || ops[0].atom != DW_OP_call_frame_cfa)
 		return CFI_RULES_OTHER;
 	*off = 0;

@@ -15,7 +15,8 @@
 enum cfi_rules_saved {
 	CFI_RULES_AT_CFA,	/* in memory at CFA + *off */
 	CFI_RULES_SAME,		/* unchanged by this frame */
-	CFI_RULES_OTHER,	/* undefined, a value, an expression */
+	CFI_RULES_UNDEFINED,	/* none: the return address of the outermost */
+	CFI_RULES_OTHER,	/* a value, an expression */
 };
 
 /* The CFA as DWARF register *reg + *off: 0, or -ENOENT (an expression). */

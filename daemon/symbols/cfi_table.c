@@ -90,13 +90,17 @@ static struct cfi_row rule_of(Dwarf_Frame *frame)
 	struct cfi_row r = { .cfa = CFI_CFA_OTHER, .fp = CFI_FP_OTHER };
 	int ra = dwarf_frame_info(frame, NULL, NULL, NULL);
 	int64_t cfa_off, ra_off, fp_off;
-	int reg, fp;
+	int reg, fp, saved;
 
 	if (cfi_rules_cfa(frame, &reg, &cfa_off) || cfa_off < INT32_MIN ||
 	    cfa_off > INT32_MAX || (reg != DWARF_RSP && reg != DWARF_RBP))
 		return r;
-	if (ra < 0 || cfi_rules_at_cfa(frame, ra, &ra_off) != CFI_RULES_AT_CFA ||
-	    ra_off != -8)
+	saved = ra < 0 ? CFI_RULES_OTHER : cfi_rules_at_cfa(frame, ra, &ra_off);
+	if (saved == CFI_RULES_UNDEFINED) {
+		r.cfa = CFI_CFA_END;
+		return r;
+	}
+	if (saved != CFI_RULES_AT_CFA || ra_off != -8)
 		return r;	/* the return address elsewhere */
 	r.cfa = reg == DWARF_RSP ? CFI_CFA_SP : CFI_CFA_FP;
 	r.cfa_off = (int32_t)cfa_off;

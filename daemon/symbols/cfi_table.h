@@ -8,7 +8,8 @@
  *   the return address at CFA - 8 (rows where it is elsewhere are OTHER);
  *   the caller's rbp unchanged, or at CFA + fp_off.
  * Anything else (a DWARF expression, another register) is CFI_CFA_OTHER:
- * the walk stops there, counted. Addresses where no FDE applies are
+ * the walk stops there, counted. A return address the CFI says is
+ * undefined is CFI_CFA_END: the outermost frame, where a walk ends. Addresses where no FDE applies are
  * CFI_CFA_NONE rows (a walker falls back to frame pointers there).
  *
  * The FDEs are found through .eh_frame_hdr's sorted table (as every
@@ -34,6 +35,7 @@ enum cfi_cfa {
 	CFI_CFA_SP,	/* CFA = rsp + cfa_off */
 	CFI_CFA_FP,	/* CFA = rbp + cfa_off */
 	CFI_CFA_OTHER,	/* an expression, another register: unsupported */
+	CFI_CFA_END,	/* the outermost frame (_start, a thread's start) */
 };
 
 enum cfi_fp {

@@ -18,13 +18,14 @@
 
 static void print_row(const struct cfi_row *r)
 {
-	static const char *const base[] = { "none", "rsp", "rbp", "other" };
+	static const char *const base[] = { "none", "rsp", "rbp", "other",
+					    "end" };
 
 	printf("%016" PRIx64 " ", r->pc);
 	if (r->cfa == CFI_CFA_SP || r->cfa == CFI_CFA_FP)
 		printf("%s%+" PRId32, base[r->cfa], r->cfa_off);
 	else
-		printf("%s", base[r->cfa & 3]);
+		printf("%s", r->cfa <= CFI_CFA_END ? base[r->cfa] : "?");
 	if (r->fp == CFI_FP_SAME)
 		printf(" u\n");
 	else if (r->fp == CFI_FP_AT_CFA)

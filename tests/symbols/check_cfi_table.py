@@ -9,7 +9,8 @@ prints and `readelf --debug-dump=frames-interp`'s table of the same
 .eh_frame (an interpreter written apart from libdw's) must give the same
 rule at every address where either changes: the CFA (rsp+N, rbp+N, or
 other: an expression), the caller's rbp (unchanged: readelf's "u", or
-c+N) and the return address (c-8, else the row is other). Addresses no
+c+N) and the return address (c-8; undefined: the outermost frame, "end";
+else the row is other). Addresses no
 FDE covers are "none" in both. Prints a line per file; exits 1 on the
 first difference, naming it.
 
@@ -36,6 +37,8 @@ def rule(cols, values):
     v = dict(zip(cols, values))
     cfa, ra, fp = v.get('CFA', ''), v.get('ra', 'u'), v.get('rbp', 'u')
     m = re.fullmatch(r'(rsp|rbp)\+(\d+)', cfa)
+    if m and ra == 'u':
+        return ('end', 'other')  # the outermost frame
     if not m or ra != 'c-8':
         return ('other', 'other')
     if fp != 'u' and not re.fullmatch(r'c[-+]\d+', fp):

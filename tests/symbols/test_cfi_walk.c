@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cfi_walk.h on a live stack: unwind-target (built -O2
+ * -fomit-frame-pointer) blocks in read() under main -> level_a ->
+ * level_b -> level_c; the test stops it (ptrace), takes its registers,
+ * compiles the rows of every executable file it maps (cfi_table.h: the
+ * program, Debian's libc, the loader) and walks its stack through its
+ * memory. The walk must give libc's read, then level_c, level_b, level_a
+ * and main in that order, and end at the outermost frame, _start (its
+ * return address undefined), not stop early. The same stack by frame
+ * pointers alone is printed beside it (it cannot give that chain: no
+ * function in it keeps a frame pointer). Needs ptrace of a child.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cfi_walk.h"
+#include "check.h"
+
+#define MAPS_MAX 64
+#define FRAMES_MAX 64
+#define SKIP 77
+
+struct mapping {
+	uint64_t start, end, bias;	/* file address = pc - bias */
+	char path[256];
+	struct cfi_table table;
+	int built;			/* 0, or cfi_table_build()'s error */
+};
+
+struct target {
+	pid_t pid;
+	struct mapping maps[MAPS_MAX];
+	unsigned int nmaps;
+	uint64_t fn[5];		/* level_a, level_b, level_c, main, _start */
+};
+
+static const char *const fn_names[] = { "level_a", "level_b", "level_c",
+					"main", "_start" };
+#define NFN (sizeof(fn_names) / sizeof(*fn_names))
+
+/* The ELF address of file offset off: its PT_LOAD's p_vaddr - p_offset. */
+static int bias_of(Elf *elf, uint64_t start, uint64_t off, uint64_t *bias)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n))
+		return -EBADMSG;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
+		    off < ph.p_offset || off >= ph.p_offset + ph.p_filesz)
+			continue;
+		*bias = start - (off - ph.p_offset + ph.p_vaddr);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static void build_table(struct mapping *m, uint64_t off)
+{
+	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+
+	m->built = elf ? bias_of(elf, m->start, off, &m->bias) : -errno;
+	if (!m->built)
+		m->built = cfi_table_build(elf, &m->table);
+	printf("mapping %#" PRIx64 "-%#" PRIx64 " %s: %zu rows (%d)\n",
+	       m->start, m->end, m->path, m->table.nrows, m->built);
+	if (elf)
+		elf_end(elf);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* The target's executable file mappings, each with its rows. */
+static int read_maps(struct target *t)
+{
+	char path[64], line[512], perms[8], file[256];
+	uint64_t start, end, off;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", t->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f) && t->nmaps < MAPS_MAX) {
+		file[0] = '\0';
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64
+			   " %*s %*s %255s", &start, &end, perms, &off,
+			   file) < 4 || perms[2] != 'x' || file[0] != '/')
+			continue;
+		struct mapping *m = &t->maps[t->nmaps++];
+
+		m->start = start;
+		m->end = end;
+		snprintf(m->path, sizeof(m->path), "%s", file);
+		build_table(m, off);
+	}
+	fclose(f);
+	return 0;
+}
+
+static const struct cfi_table *table_at(void *ctx, uint64_t pc,
+					uint64_t *file_pc)
+{
+	struct target *t = ctx;
+	unsigned int i;
+
+	for (i = 0; i < t->nmaps; i++) {
+		struct mapping *m = &t->maps[i];
+
+		if (pc >= m->start && pc < m->end && !m->built) {
+			*file_pc = pc - m->bias;
+			return &m->table;
+		}
+	}
+	return NULL;
+}
+
+static const struct cfi_table *no_table(void *ctx, uint64_t pc,
+					uint64_t *file_pc)
+{
+	return NULL;
+}
+
+static int read_word(void *ctx, uint64_t addr, uint64_t *word)
+{
+	struct target *t = ctx;
+	struct iovec local = { word, 8 }, remote = { (void *)addr, 8 };
+
+	return process_vm_readv(t->pid, &local, 1, &remote, 1, 0) == 8 ?
+		       0 : -EFAULT;
+}
+
+/* Which of the program's functions pc is in, or the file it is in. */
+static const char *owner(const struct target *t, uint64_t pc)
+{
+	const char *best = NULL;
+	uint64_t best_start = 0;
+	unsigned int i;
+
+	for (i = 0; i < NFN; i++)
+		if (t->fn[i] <= pc && pc - t->fn[i] < 2048 &&
+		    t->fn[i] >= best_start) {
+			best = fn_names[i];
+			best_start = t->fn[i];
+		}
+	for (i = 0; !best && i < t->nmaps; i++)
+		if (pc >= t->maps[i].start && pc < t->maps[i].end)
+			best = strrchr(t->maps[i].path, '/') + 1;
+	return best ? best : "?";
+}
+
+/* Starts the target; its function addresses read, it blocks in read(). */
+static int start_target(const char *exe, struct target *t)
+{
+	char line[128], name[32];
+	int out[2];
+	FILE *f;
+	void *p;
+	int i;
+
+	if (pipe2(out, O_CLOEXEC))
+		return -errno;
+	t->pid = fork();
+	if (t->pid < 0)
+		return -errno;
+	if (!t->pid) {
+		dup2(out[1], STDOUT_FILENO);
+		execl(exe, exe, (char *)NULL);
+		_exit(127);
+	}
+	close(out[1]);
+	f = fdopen(out[0], "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strcmp(line, "blocked\n"))
+			break;
+		if (sscanf(line, "%31[^=]=%p", name, &p) != 2)
+			continue;
+		for (i = 0; i < (int)NFN; i++)
+			if (!strcmp(name, fn_names[i]))
+				t->fn[i] = (uint64_t)(uintptr_t)p;
+	}
+	if (f)
+		fclose(f);
+	return 0;
+}
+
+/*
+ * Stopped where it blocks: in the read system call. A stop that lands
+ * before it is in it (still in stdio) is let go and taken again.
+ */
+static int stop_target(struct target *t, struct cfi_regs *regs)
+{
+	struct user_regs_struct r;
+	char wchan[64] = "";
+	int status, tries;
+
+	for (tries = 0; tries < 600 && strcmp(wchan, "anon_pipe_read") &&
+			strcmp(wchan, "pipe_read");
+	     tries++) {
+		char path[64];
+		FILE *f;
+
+		usleep(50000);
+		snprintf(path, sizeof(path), "/proc/%d/wchan", t->pid);
+		f = fopen(path, "re");
+		if (f) {
+			if (!fgets(wchan, sizeof(wchan), f))
+				wchan[0] = '\0';
+			fclose(f);
+		}
+	}
+	if (ptrace(PTRACE_SEIZE, t->pid, 0, 0) ||
+	    ptrace(PTRACE_INTERRUPT, t->pid, 0, 0))
+		return -errno;
+	if (waitpid(t->pid, &status, 0) != t->pid)
+		return -errno;
+	if (ptrace(PTRACE_GETREGS, t->pid, 0, &r))
+		return -errno;
+	*regs = (struct cfi_regs){ r.rip, r.rsp, r.rbp };
+	printf("stopped in %s: ip %#llx sp %#llx bp %#llx\n", wchan, r.rip,
+	       r.rsp, r.rbp);
+	return 0;
+}
+
+static const char *const stops[] = { "end", "depth", "unsupported row",
+				     "read fault", "bad frame" };
+
+static enum cfi_walk_stop walk(struct target *t, const struct cfi_walk_ops *ops,
+			       const struct cfi_regs *regs, const char *how,
+			       const char **names, size_t *n)
+{
+	uint64_t pcs[FRAMES_MAX];
+	enum cfi_walk_stop stop;
+	size_t i;
+
+	stop = cfi_walk(regs, ops, t, pcs, FRAMES_MAX, n);
+	printf("%s: %zu frames, stopped: %s\n", how, *n, stops[stop]);
+	for (i = 0; i < *n; i++) {
+		names[i] = owner(t, pcs[i]);
+		printf("  #%zu %#" PRIx64 " %s\n", i, pcs[i], names[i]);
+	}
+	return stop;
+}
+
+int main(int argc, char **argv)
+{
+	static struct target t;
+	const struct cfi_walk_ops tables = { table_at, read_word };
+	const struct cfi_walk_ops fp_only = { no_table, read_word };
+	const char *names[FRAMES_MAX], *fp_names[FRAMES_MAX];
+	const char *want[] = { "level_c", "level_b", "level_a", "main" };
+	enum cfi_walk_stop stop;
+	struct cfi_regs regs;
+	size_t n, fp_n, i, at;
+	unsigned int m;
+
+#ifndef __x86_64__
+	printf("skip: the rows are x86-64's\n");
+	return SKIP;
+#endif
+	if (argc != 2)
+		return 2;
+	elf_version(EV_CURRENT);
+	CHECK(!start_target(argv[1], &t), "cannot start %s", argv[1]);
+	CHECK(t.fn[0] && t.fn[3], "the target printed no addresses");
+	if (stop_target(&t, &regs)) {
+		printf("skip: cannot ptrace the child: %s\n", strerror(errno));
+		kill(t.pid, SIGKILL);
+		return SKIP;
+	}
+	CHECK(!read_maps(&t), "cannot read the target's maps");
+	stop = walk(&t, &tables, &regs, "rows", names, &n);
+	walk(&t, &fp_only, &regs, "frame pointers alone", fp_names, &fp_n);
+	kill(t.pid, SIGKILL);
+	waitpid(t.pid, NULL, 0);
+	CHECK(stop == CFI_WALK_END, "the walk stopped early: %s", stops[stop]);
+	CHECK(n > 0 && !strcmp(names[n - 1], "_start"),
+	      "the last frame is not _start: %s", n ? names[n - 1] : "none");
+	CHECK(n > 0 && !strncmp(names[0], "libc.so", 7),
+	      "the first frame is not libc's read: %s", n ? names[0] : "none");
+	for (at = 0; at < n && strcmp(names[at], want[0]); at++)
+		;
+	for (i = 0; i < 4; i++)
+		CHECK(at + i < n && !strcmp(names[at + i], want[i]),
+		      "frame %zu is %s, not %s", at + i,
+		      at + i < n ? names[at + i] : "none", want[i]);
+	for (m = 0; m < t.nmaps; m++)
+		cfi_table_free(&t.maps[m].table);
+	return check_failures ? 1 : 0;
+}

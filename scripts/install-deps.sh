@@ -24,9 +24,10 @@ dpkg-dev debhelper dh-dkms dh-python python3-dev lintian
 # librust-tracing*: the Rust crate's tracing layer, built offline;
 # clickhouse-*: the server tracectl export's tests store into;
 # bpftrace: the stack bench's floor (an empty profile: program);
-# g++: the demangling test's C++ workload.
+# g++: the demangling test's C++ workload;
+# python3.11-dbg: the interpreter's DWARF (CPython's layout, py_layout.h).
 TEST_PACKAGES="
-g++
+g++ python3.11-dbg
 libcmocka-dev llvm libclang-rt-14-dev
 jq python3 linux-perf util-linux strace iproute2
 linux-headers-cloud-amd64 linux-image-cloud-amd64

@@ -28,42 +28,50 @@ static const char *const type_names[PY_NTYPES] = {
 	"PyCodeObject", "PyASCIIObject", "PyBytesObject",
 };
 
-/* Each field: its type and member path; a size when member is NULL. */
+/*
+ * Each field: its type and member path; a size when member is NULL, a
+ * bit's place when bit.
+ */
 static const struct {
 	enum py_type type;
 	const char *member;
 	size_t at;
+	bool bit;
 } fields[] = {
 	{ PY_RUNTIME, "interpreters.head",
-	  offsetof(struct py_layout, runtime_interp_head) },
-	{ PY_INTERP, "next", offsetof(struct py_layout, interp_next) },
+	  offsetof(struct py_layout, runtime_interp_head), false },
+	{ PY_INTERP, "next", offsetof(struct py_layout, interp_next), false },
 	{ PY_INTERP, "threads.head",
-	  offsetof(struct py_layout, interp_threads_head) },
-	{ PY_TSTATE, "next", offsetof(struct py_layout, tstate_next) },
+	  offsetof(struct py_layout, interp_threads_head), false },
+	{ PY_TSTATE, "next", offsetof(struct py_layout, tstate_next), false },
 	{ PY_TSTATE, "native_thread_id",
-	  offsetof(struct py_layout, tstate_native_tid) },
-	{ PY_TSTATE, "cframe", offsetof(struct py_layout, tstate_cframe) },
+	  offsetof(struct py_layout, tstate_native_tid), false },
+	{ PY_TSTATE, "cframe", offsetof(struct py_layout, tstate_cframe), false },
 	{ PY_CFRAME, "current_frame",
-	  offsetof(struct py_layout, cframe_current) },
-	{ PY_FRAME, "f_code", offsetof(struct py_layout, frame_code) },
-	{ PY_FRAME, "previous", offsetof(struct py_layout, frame_previous) },
+	  offsetof(struct py_layout, cframe_current), false },
+	{ PY_FRAME, "f_code", offsetof(struct py_layout, frame_code), false },
+	{ PY_FRAME, "previous", offsetof(struct py_layout, frame_previous), false },
 	{ PY_FRAME, "prev_instr",
-	  offsetof(struct py_layout, frame_prev_instr) },
-	{ PY_FRAME, "owner", offsetof(struct py_layout, frame_owner) },
-	{ PY_CODE, "co_filename", offsetof(struct py_layout, code_filename) },
-	{ PY_CODE, "co_name", offsetof(struct py_layout, code_name) },
-	{ PY_CODE, "co_qualname", offsetof(struct py_layout, code_qualname) },
+	  offsetof(struct py_layout, frame_prev_instr), false },
+	{ PY_FRAME, "owner", offsetof(struct py_layout, frame_owner), false },
+	{ PY_CODE, "co_filename", offsetof(struct py_layout, code_filename), false },
+	{ PY_CODE, "co_name", offsetof(struct py_layout, code_name), false },
+	{ PY_CODE, "co_qualname", offsetof(struct py_layout, code_qualname), false },
 	{ PY_CODE, "co_firstlineno",
-	  offsetof(struct py_layout, code_firstlineno) },
+	  offsetof(struct py_layout, code_firstlineno), false },
 	{ PY_CODE, "co_linetable",
-	  offsetof(struct py_layout, code_linetable) },
+	  offsetof(struct py_layout, code_linetable), false },
 	{ PY_CODE, "co_code_adaptive",
-	  offsetof(struct py_layout, code_adaptive) },
-	{ PY_ASCII, "length", offsetof(struct py_layout, ascii_length) },
-	{ PY_ASCII, "state", offsetof(struct py_layout, ascii_state) },
-	{ PY_ASCII, NULL, offsetof(struct py_layout, ascii_size) },
-	{ PY_BYTES, "ob_base.ob_size", offsetof(struct py_layout, bytes_size) },
-	{ PY_BYTES, "ob_sval", offsetof(struct py_layout, bytes_data) },
+	  offsetof(struct py_layout, code_adaptive), false },
+	{ PY_ASCII, "length", offsetof(struct py_layout, ascii_length), false },
+	{ PY_ASCII, "state", offsetof(struct py_layout, ascii_state), false },
+	{ PY_ASCII, NULL, offsetof(struct py_layout, ascii_size), false },
+	{ PY_ASCII, "state.compact",
+	  offsetof(struct py_layout, ascii_compact_bit), true },
+	{ PY_ASCII, "state.ascii", offsetof(struct py_layout, ascii_ascii_bit),
+	  true },
+	{ PY_BYTES, "ob_base.ob_size", offsetof(struct py_layout, bytes_size), false },
+	{ PY_BYTES, "ob_sval", offsetof(struct py_layout, bytes_data), false },
 };
 
 const char *const py_layout_names[PY_LAYOUT_FIELDS] = {
@@ -88,6 +96,8 @@ const char *const py_layout_names[PY_LAYOUT_FIELDS] = {
 	"PyASCIIObject.length",
 	"PyASCIIObject.state",
 	"sizeof(PyASCIIObject)",
+	"PyASCIIObject.state.compact (bit)",
+	"PyASCIIObject.state.ascii (bit)",
 	"PyBytesObject.ob_base.ob_size",
 	"PyBytesObject.ob_sval",
 };
@@ -182,8 +192,12 @@ static int member(Dwarf_Die *t, const char *name, size_t len, Dwarf_Die *out)
 	return -ENOENT;
 }
 
-/* The offset of path ("a.b": a's member b) in struct t. */
-static int member_offset(Dwarf_Die t, const char *path, uint32_t *off)
+/*
+ * The offset of path ("a.b": a's member b) in struct t, in bytes; with
+ * bit, in bits, the last member a bit field (DW_AT_data_bit_offset).
+ */
+static int member_offset(Dwarf_Die t, const char *path, bool bit,
+			 uint32_t *off)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word at;
@@ -197,6 +211,8 @@ static int member_offset(Dwarf_Die t, const char *path, uint32_t *off)
 		err = member(&t, path, len, &m);
 		if (err)
 			return err;
+		if (bit && !path[len])
+			break;
 		if (!dwarf_attr_integrate(&m, DW_AT_data_member_location, &a) ||
 		    dwarf_formudata(&a, &at))
 			return -EBADMSG; /* not a constant (DWARF 2's block) */
@@ -207,6 +223,12 @@ static int member_offset(Dwarf_Die t, const char *path, uint32_t *off)
 		if (!dwarf_attr_integrate(&m, DW_AT_type, &a) ||
 		    !dwarf_formref_die(&a, &t) || peel(&t))
 			return -ENOENT;
+	}
+	if (bit) {
+		if (!dwarf_attr_integrate(&m, DW_AT_data_bit_offset, &a) ||
+		    dwarf_formudata(&a, &at))
+			return -EBADMSG; /* DWARF 2's DW_AT_bit_offset */
+		sum = sum * 8 + at;
 	}
 	if (sum > UINT32_MAX)
 		return -EBADMSG;
@@ -237,7 +259,7 @@ static int read_field(const Dwarf_Die *types, unsigned int i,
 	int size;
 
 	if (fields[i].member)
-		return member_offset(t, fields[i].member, out);
+		return member_offset(t, fields[i].member, fields[i].bit, out);
 	size = dwarf_bytesize(&t);
 	if (size <= 0)
 		return -EBADMSG;

@@ -7,7 +7,8 @@
  * from the interpreter's own DWARF (Debian: python3.X-dbg holds it for
  * the release interpreter, found by build id), never guessed: each
  * offset is a member's DW_AT_data_member_location, each size a
- * DW_AT_byte_size, the runtime's address its variable's location.
+ * DW_AT_byte_size, a flag's bit its DW_AT_data_bit_offset, the
+ * runtime's address its variable's location.
  *
  * Supported: the layouts of CPython 3.11 and 3.12 (a thread's frames
  * through _PyCFrame). Another layout lacks one of the members: -ENOENT,
@@ -44,12 +45,15 @@ struct py_layout {
 	uint32_t ascii_state;		/* PyASCIIObject.state */
 	uint32_t ascii_size;		/* sizeof(PyASCIIObject): the bytes of a
 					 * compact ASCII string follow it */
+	/* bits, from the object's first (bit 0 of its byte 0) */
+	uint32_t ascii_compact_bit;	/* PyASCIIObject.state.compact */
+	uint32_t ascii_ascii_bit;	/* PyASCIIObject.state.ascii */
 	uint32_t bytes_size;		/* PyVarObject.ob_size of a bytes */
 	uint32_t bytes_data;		/* PyBytesObject.ob_sval */
 };
 
 /* Names the py_layout fields, in order, for those who print them. */
-#define PY_LAYOUT_FIELDS 23u
+#define PY_LAYOUT_FIELDS 25u
 extern const char *const py_layout_names[PY_LAYOUT_FIELDS];
 /* Field i of l (py_layout_names[i]). */
 uint64_t py_layout_field(const struct py_layout *l, unsigned int i);

@@ -13,11 +13,26 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #define FIELD(name, value) printf("%s=%zu\n", name, (size_t)(value))
 
+/* The one bit set in o: a bit field's place (bit 0 of byte 0 first). */
+static size_t set_bit(const PyASCIIObject *o)
+{
+	const unsigned char *p = (const unsigned char *)o;
+	size_t i;
+
+	for (i = 0; i < sizeof(*o) * 8; i++)
+		if (p[i / 8] & (1u << (i % 8)))
+			return i;
+	return 0;
+}
+
 int main(void)
 {
+	PyASCIIObject o;
+
 	FIELD("_PyRuntimeState.interpreters.head",
 	      offsetof(_PyRuntimeState, interpreters.head));
 	FIELD("PyInterpreterState.next", offsetof(PyInterpreterState, next));
@@ -48,6 +63,12 @@ int main(void)
 	FIELD("PyASCIIObject.length", offsetof(PyASCIIObject, length));
 	FIELD("PyASCIIObject.state", offsetof(PyASCIIObject, state));
 	FIELD("sizeof(PyASCIIObject)", sizeof(PyASCIIObject));
+	memset(&o, 0, sizeof(o));
+	o.state.compact = 1;
+	FIELD("PyASCIIObject.state.compact (bit)", set_bit(&o));
+	memset(&o, 0, sizeof(o));
+	o.state.ascii = 1;
+	FIELD("PyASCIIObject.state.ascii (bit)", set_bit(&o));
 	FIELD("PyBytesObject.ob_base.ob_size",
 	      offsetof(PyBytesObject, ob_base.ob_size));
 	FIELD("PyBytesObject.ob_sval", offsetof(PyBytesObject, ob_sval));

@@ -566,8 +566,9 @@ size_t kernel_source_describe(const struct kernel_source *ks,
 		row->flags = out->flags | FXT_CTL_PROVIDER_CATEGORY;
 		row->records = cat[i].records;
 		row->records_dropped = cat[i].dropped;
-		snprintf(row->name, sizeof(row->name), "%s%s%s", cat[i].name,
+		snprintf(row->name, sizeof(row->name), "%s%s%s%s", cat[i].name,
 			 cat[i].missing ? " (no tracepoint)" : "",
+			 cat[i].refused ? " (program refused)" : "",
 			 cat[i].unnamed_kernel_frames ?
 				 " (kernel frames unnamed)" : "");
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The BPF kernel backend: loads bpf/fxt_sched.bpf.c through its generated
- * skeleton and reads its per-CPU mmapped rings (include/fxt/ring.h).
+ * The BPF kernel backend: loads fxt_sched.bpf.c through its generated
+ * skeleton, then the stack walkers into the same rings (bpf_stacks.h),
+ * and reads the per-CPU mmapped rings (include/fxt/ring.h).
  *
  * The reader is woken by a timer, never by the program: a wakeup per
  * record would itself cause scheduling records, which wake the reader
@@ -9,6 +10,7 @@
  * busy with scheduling fills the default 2 MiB ring in under 100 ms.
  * It starts at the shortest and grows while the rings stay empty.
  */
+#define _GNU_SOURCE /* secure_getenv */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +34,7 @@
 #include <fxt/sched.h>
 
 #include "fxt_sched_bpf.skel.h"
-#include "bpf_sampler.h"
+#include "bpf_stacks.h"
 #include "drain_period.h"
 #include "kernel_backend.h"
 
@@ -40,6 +42,8 @@
 #define BPF_RING_MIN_BYTES 4096u
 #define BPF_RING_MAX_BYTES (1u << 30)
 #define BPF_PROGS_MAX ((KERNEL_KEPT_FDS_MAX - 2) / 2)
+/* Set (to anything) for a test: the kernel then refuses the walkers. */
+#define BPF_REFUSE_STACKS_ENV "FXTRACED_TEST_REFUSE_STACKS"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -54,8 +58,9 @@
  */
 struct bpf_backend {
 	struct fxt_sched_bpf *skel;
-	struct bpf_sampler *sampler;	/* kernel:sample's events, when loaded */
-	uint32_t sample_hz;
+	/* kernel:sample and kernel:offcpu, when loaded here */
+	struct bpf_stacks *stacks;
+	uint32_t refused;	/* FXT_SCHED_EV_* whose walkers were refused */
 	int ring_fd;
 	int prog_fds[BPF_PROGS_MAX];
 	int link_fds[BPF_PROGS_MAX];
@@ -279,9 +284,7 @@ static void select_programs(struct fxt_sched_bpf *skel, uint32_t events,
 	struct mem_parts has = select_mem(skel, mem);
 	uint32_t names_or_proc = FXT_SCHED_EV_NAMES | FXT_SCHED_EV_PROC;
 	const struct program_choice choices[] = {
-		{ p->fxt_sched_switch,
-		  events & (FXT_SCHED_EV_SWITCH | FXT_SCHED_EV_OFFCPU) },
-		{ p->fxt_sample, events & FXT_SCHED_EV_SAMPLE },
+		{ p->fxt_sched_switch, events & FXT_SCHED_EV_SWITCH },
 		{ p->fxt_sched_waking, events & FXT_SCHED_EV_WAKEUP },
 		{ p->fxt_sched_wakeup_new, events & FXT_SCHED_EV_WAKEUP },
 		{ p->fxt_sched_fork, events & names_or_proc },
@@ -333,11 +336,6 @@ static int load_skeleton(struct bpf_backend *b,
 	skel->rodata->ring_mode = b->mode;
 	b->missing = missing_events(cfg->events);
 	select_programs(skel, cfg->events & ~b->missing, cfg->syscall_pids);
-	b->sample_hz = cfg->sample_hz;
-	skel->rodata->offcpu_min_ns = cfg->offcpu_min_ns;
-	/* Array maps are allocated whole: one slot when unused. */
-	if (!(cfg->events & FXT_SCHED_EV_OFFCPU))
-		(void)bpf_map__set_max_entries(skel->maps.fxt_offcpu_slots, 1);
 	err = bpf_map__set_value_size(skel->maps.fxt_ring,
 				      (__u32)b->elem_bytes);
 	if (!err)
@@ -349,7 +347,36 @@ static int load_skeleton(struct bpf_backend *b,
 	return err;
 }
 
-/* The skeleton's loaded programs and, once attached, their links. */
+/*
+ * The walkers into the rings just loaded: a refusal (the verifier's log
+ * on stderr) costs their events alone, said in b->refused.
+ */
+static void load_stacks(struct bpf_backend *b,
+			const struct kernel_session_config *cfg)
+{
+	const struct bpf_stacks_config sc = {
+		.events = cfg->events & FXT_SCHED_EV_STACKS,
+		.ring_bytes = b->ring_bytes,
+		.ring_mode = b->mode,
+		.offcpu_min_ns = cfg->offcpu_min_ns,
+		.sample_hz = cfg->sample_hz,
+		.ring_fd = b->ring_fd,
+		.nested_fd = bpf_map__fd(b->skel->maps.fxt_nested),
+		.refuse_for_test = secure_getenv(BPF_REFUSE_STACKS_ENV) != NULL,
+	};
+	int err;
+
+	if (!sc.events)
+		return;
+	err = bpf_stacks_load(&sc, &b->stacks);
+	if (!err)
+		return;
+	fprintf(stderr, "kernel capture (bpf): the stack walkers were refused (%s): no kernel:sample, kernel:offcpu; libbpf's messages above say why\n",
+		strerror(-err));
+	b->refused = sc.events;
+}
+
+/* The skeletons' loaded programs and, once attached, their links. */
 static void note_skeleton_fds(struct bpf_backend *b)
 {
 	const struct bpf_object_skeleton *s = b->skel->skeleton;
@@ -366,8 +393,10 @@ static void note_skeleton_fds(struct bpf_backend *b)
 				b->link_fds[b->nlinks++] = fd;
 		}
 	}
-	b->nlinks += bpf_sampler_link_fds(b->sampler, b->link_fds + b->nlinks,
-					  BPF_PROGS_MAX - b->nlinks);
+	b->nprogs += bpf_stacks_prog_fds(b->stacks, b->prog_fds + b->nprogs,
+					 BPF_PROGS_MAX - b->nprogs);
+	b->nlinks += bpf_stacks_link_fds(b->stacks, b->link_fds + b->nlinks,
+					 BPF_PROGS_MAX - b->nlinks);
 }
 
 static void close_fds(int *fds, unsigned int n)
@@ -397,7 +426,7 @@ static void bpf_close(void *state)
 	if (b->bss_len)
 		munmap(b->bss, b->bss_len);
 	if (b->skel) {
-		bpf_sampler_detach(b->sampler);
+		bpf_stacks_free(b->stacks);
 		fxt_sched_bpf__destroy(b->skel);
 	} else {
 		close_fds(b->link_fds, b->nlinks);
@@ -451,6 +480,7 @@ static int bpf_open(const struct kernel_session_config *cfg, void **state)
 	err = load_skeleton(b, cfg);
 	if (err)
 		goto fail;
+	load_stacks(b, cfg);
 	note_skeleton_fds(b);
 	b->bss = b->skel->bss;
 	err = map_rings(b);
@@ -501,12 +531,10 @@ static void adapt_timer(struct bpf_backend *b)
 static int bpf_start(void *state)
 {
 	struct bpf_backend *b = state;
-	struct bpf_program *sample = b->skel->progs.fxt_sample;
 	int err = fxt_sched_bpf__attach(b->skel);
 
-	if (!err && bpf_program__autoload(sample))
-		err = bpf_sampler_attach(sample, b->ncpus, b->sample_hz,
-					 &b->sampler);
+	if (!err && b->stacks)
+		err = bpf_stacks_attach(b->stacks, b->ncpus);
 	if (err)
 		return err;
 	note_skeleton_fds(b);
@@ -528,8 +556,7 @@ static int bpf_stop(void *state)
 
 	set_closed(b, true);
 	if (b->skel) {
-		bpf_sampler_detach(b->sampler);
-		b->sampler = NULL;
+		bpf_stacks_detach(b->stacks);
 		fxt_sched_bpf__detach(b->skel);
 	} else {
 		close_fds(b->link_fds, b->nlinks);
@@ -641,6 +668,7 @@ static void bpf_stats(void *state, struct kernel_session_stats *st)
 	st->dropped += recursion_misses(b) + b->corrupt;
 	st->ncpus = b->ncpus;
 	st->missing = b->missing;
+	st->refused = b->refused;
 	for (cpu = 0; cpu < b->ncpus; cpu++) {
 		const struct fxt_ring_ctrl *c = (const void *)ring_elem(b, cpu);
 

@@ -24,10 +24,11 @@
 #include <fxt/kirq.h>
 #include <fxt/kpower.h>
 #include <fxt/kproc.h>
-#include <fxt/ksample.h>
 #include <fxt/ksyscall.h>
 #include <fxt/ring.h>
 #include <fxt/sched.h>
+
+#include "fxt_ring.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -105,10 +106,11 @@ struct task_struct___cpu {
 #define FXT_RT_WEIGHT 88761
 #define SCHED_FIXEDPOINT_SHIFT 10	/* 64-bit kernels */
 
-/* Set by the loader before load; the verifier sees them as constants. */
-const volatile __u64 ring_bytes = 8;		/* power of two */
-const volatile __u32 ring_mode = FXT_BUFFERING_STREAMING;
-/* FXT_SCHED_EV_*, as the module's; the loader leaves unused programs out. */
+/*
+ * Set by the loader before load; the verifier sees them as constants
+ * (ring_bytes and ring_mode: fxt_ring.bpf.h). FXT_SCHED_EV_*, as the
+ * module's; the loader leaves unused programs out.
+ */
 const volatile __u32 events = FXT_SCHED_EV_ALL;
 /* kernel:block ids: a SipHash key the loader draws at random. */
 const volatile __u64 block_key[2];
@@ -127,15 +129,6 @@ __u64 latency_ns;
  */
 __u64 wake_slots[FXT_SCHED_WAKE_SLOTS];
 
-/* Sized by the loader: max_entries = possible CPUs, value = a ring. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, FXT_RING_BPF_DATA_OFFSET + 8);
-	__uint(max_entries, 1);
-} fxt_ring SEC(".maps");
-
 /* kernel:irq: each CPU's interrupt nesting (include/fxt/kirq.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -143,17 +136,6 @@ struct {
 	__uint(value_size, sizeof(struct fxt_kirq_nest));
 	__uint(max_entries, 1);
 } fxt_irq_nest SEC(".maps");
-
-#define barrier() asm volatile("" ::: "memory")
-#define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
-#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
-
-/* B: release the record words before head (TSO orders plain stores). */
-#if defined(__TARGET_ARCH_x86)
-#define FXT_BPF_PUBLISH(p, v) (WRITE_ONCE(*(p), (v)))
-#else
-#define FXT_BPF_PUBLISH(p, v) ((void)__sync_lock_test_and_set((p), (v)))
-#endif
 
 /* The task's fair-scheduler weight (nice 0 = 1024), as the module says it. */
 static __always_inline __s32 task_weight(const struct task_struct *t)
@@ -173,263 +155,6 @@ static __always_inline unsigned int task_cpu(const struct task_struct *t)
 	if (bpf_core_field_exists(t->thread_info.cpu))
 		return t->thread_info.cpu;
 	return ((const struct task_struct___cpu *)t)->cpu;
-}
-
-/*
- * Circular: releases the oldest whole record if bytes more do not fit
- * yet; 1: released, 0: they fit, -1: no room can be made.
- */
-static __always_inline int release_oldest(struct fxt_ring_ctrl *ctrl,
-					  char *data, __u64 head, __u32 bytes,
-					  __u64 *oldest)
-{
-	__u64 size;
-
-	if (head + bytes - *oldest <= ring_bytes)
-		return 0;
-	size = fxt_ring_record_bytes(data, ring_bytes - 1, *oldest, head);
-	if (!size)
-		return -1;
-	*oldest += size;
-	ctrl->overwritten++;
-	return 1;
-}
-
-/*
- * Circular: make room by releasing the oldest whole records (>= 2 words).
- * Only the program moves oldest; the reader reads after detaching. A long
- * record (include/fxt/ksample.h) may release many: a loop the verifier
- * bounds, not unrolled.
- */
-static __always_inline bool overwrite_oldest(struct fxt_ring_ctrl *ctrl,
-					     char *data, __u64 head,
-					     __u32 bytes, bool long_record)
-{
-	__u64 oldest = ctrl->oldest;
-	int i;
-
-	if (long_record) {
-#pragma clang loop unroll(disable)
-		for (i = 0; i < (FXT_KSAMPLE_MAX_WORDS + 1) / 2; i++)
-			if (release_oldest(ctrl, data, head, bytes, &oldest) <= 0)
-				break;
-	} else {
-#pragma unroll
-		for (i = 0; i < (FXT_SCHED_RECORD_MAX_WORDS + 1) / 2; i++)
-			if (release_oldest(ctrl, data, head, bytes, &oldest) <= 0)
-				break;
-	}
-	if (head + bytes - oldest > ring_bytes)
-		return false;
-	WRITE_ONCE(ctrl->oldest, oldest);
-	return true;
-}
-
-/* A: the program of this CPU reuses bytes the reader released. */
-static __always_inline bool make_room(struct fxt_ring_ctrl *ctrl,
-				      const struct fxt_ring_consumer *consumer,
-				      char *data, __u64 head, __u32 bytes,
-				      bool long_record)
-{
-	if (ring_mode == FXT_BUFFERING_CIRCULAR)
-		return overwrite_oldest(ctrl, data, head, bytes, long_record);
-	if (ctrl->stopped)
-		return false;
-	if (head + bytes - READ_ONCE(consumer->tail) <= ring_bytes)
-		return true;
-	if (ring_mode == FXT_BUFFERING_ONESHOT)
-		ctrl->stopped = 1;
-	return false;
-}
-
-static __always_inline void count_drop(struct fxt_ring_ctrl *ctrl,
-				       unsigned int kind)
-{
-	__sync_fetch_and_add(&ctrl->dropped, 1);
-	__sync_fetch_and_add(&ctrl->event_dropped[kind], 1);
-}
-
-/*
- * Records of an interrupt that came while this CPU's writer was inside
- * ring_append() (a wakeup in an interrupt during a fork's names, a
- * system call's entry): kept here and written by that writer once its
- * own record is in, instead of lost. Interrupts nest (a hard interrupt
- * in a softirq in a task): a slot is reserved by an atomic add and
- * marked written by its sequence. Counted as dropped until written, so
- * one left here when capture stops stays counted.
- */
-#define FXT_NESTED_SLOTS 8u
-
-struct fxt_nested {
-	__u32 reserved;	/* slots handed out, free-running */
-	__u32 taken;	/* slots the writer is done with */
-	__u32 seq[FXT_NESTED_SLOTS];	/* slot index + 1 once filled */
-	__u32 kind[FXT_NESTED_SLOTS];
-	__u32 words[FXT_NESTED_SLOTS];
-	__u64 rec[FXT_NESTED_SLOTS][FXT_SCHED_RECORD_MAX_WORDS];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(key_size, sizeof(__u32));
-	__uint(value_size, sizeof(struct fxt_nested));
-	__uint(max_entries, 1);
-} fxt_nested SEC(".maps");
-
-static __always_inline struct fxt_nested *nested_queue(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&fxt_nested, &zero);
-}
-
-/* An interrupt's record while the writer is busy: false, no free slot. */
-static __always_inline bool nested_keep(const __u64 *rec, __u32 words,
-					unsigned int kind)
-{
-	struct fxt_nested *q = nested_queue();
-	__u32 i, slot;
-	int w;
-
-	if (!q || words > FXT_SCHED_RECORD_MAX_WORDS)
-		return false;
-	i = __sync_fetch_and_add(&q->reserved, 1);
-	if (i - READ_ONCE(q->taken) >= FXT_NESTED_SLOTS)
-		return false;
-	slot = i & (FXT_NESTED_SLOTS - 1);
-#pragma unroll
-	for (w = 0; w < FXT_SCHED_RECORD_MAX_WORDS; w++)
-		if (w < words)
-			q->rec[slot][w] = rec[w];
-	q->kind[slot] = kind;
-	q->words[slot] = words;
-	barrier();
-	WRITE_ONCE(q->seq[slot], i + 1);
-	return true;
-}
-
-/*
- * Writes one record into this CPU's ring, the caller being its only
- * writer (ctrl->busy); false when there is no room. Records of up to
- * FXT_SCHED_RECORD_MAX_WORDS words are copied by an unrolled loop; long
- * ones (up to FXT_KSAMPLE_MAX_WORDS) by a bounded one.
- */
-static __always_inline bool ring_put(struct fxt_ring_ctrl *ctrl,
-				     const struct fxt_ring_consumer *consumer,
-				     char *data, const __u64 *rec, __u32 words,
-				     unsigned int kind, bool long_record)
-{
-	__u32 bytes = words * 8;
-	__u64 head = ctrl->head, word_mask;
-	int i;
-
-	if (!make_room(ctrl, consumer, data, head, bytes, long_record))
-		return false;
-	/* ctrl->oldest moves before the words it frees (fxt_ring_peek()). */
-	barrier();
-	/* One read of the constant: each read of a volatile is a load. */
-	word_mask = ring_bytes - 8;
-	if (long_record) {
-#pragma clang loop unroll(disable)
-		for (i = 0; i < FXT_KSAMPLE_MAX_WORDS && i < words; i++)
-			*(__u64 *)(data + ((head + i * 8) & word_mask)) = rec[i];
-	} else {
-#pragma unroll
-		for (i = 0; i < FXT_SCHED_RECORD_MAX_WORDS; i++) {
-			if (i < words)
-				*(__u64 *)(data + ((head + i * 8) & word_mask)) =
-					rec[i];
-		}
-	}
-	barrier();
-	FXT_BPF_PUBLISH(&ctrl->head, head + bytes);
-	ctrl->records++;
-	ctrl->event_records[kind]++;
-	return true;
-}
-
-/* The kept records, oldest first; each written one is no drop any more. */
-static __always_inline void
-nested_flush(struct fxt_ring_ctrl *ctrl,
-	     const struct fxt_ring_consumer *consumer, char *data,
-	     struct fxt_nested *q)
-{
-	__u32 n, i, slot, kind;
-
-#pragma clang loop unroll(disable)
-	for (n = 0; n < FXT_NESTED_SLOTS; n++) {
-		i = READ_ONCE(q->taken);
-		if (i == READ_ONCE(q->reserved))
-			break;
-		slot = i & (FXT_NESTED_SLOTS - 1);
-		kind = q->kind[slot] & (FXT_RING_EVENT_KINDS - 1);
-		if (READ_ONCE(q->seq[slot]) == i + 1 &&
-		    q->words[slot] <= FXT_SCHED_RECORD_MAX_WORDS &&
-		    ring_put(ctrl, consumer, data, q->rec[slot],
-			     q->words[slot], kind, false)) {
-			__sync_fetch_and_add(&ctrl->dropped, -1);
-			__sync_fetch_and_add(&ctrl->event_dropped[kind], -1);
-		}
-		WRITE_ONCE(q->taken, i + 1);
-	}
-}
-
-/*
- * Appends one record of this CPU, counted under kind (FXT_SCHED_EV_BIT_*);
- * false when it was dropped. Programs run with preemption off, so only an
- * interrupt can nest here (a self-wakeup runs with interrupts on, and the
- * sampler runs in interrupts): the nested writer leaves its record to the
- * one it interrupted (nested_keep()), or, for a long record, drops it.
- */
-static __always_inline bool ring_append(const __u64 *rec, __u32 words,
-					unsigned int kind, bool long_record)
-{
-	__u32 cpu = bpf_get_smp_processor_id();
-	const struct fxt_ring_consumer *consumer;
-	struct fxt_ring_ctrl *ctrl;
-	struct fxt_nested *q;
-	char *elem, *data;
-	bool written;
-
-	elem = bpf_map_lookup_elem(&fxt_ring, &cpu);
-	if (!elem)
-		return false;
-	ctrl = (struct fxt_ring_ctrl *)elem;
-	data = elem + FXT_RING_BPF_DATA_OFFSET;
-	consumer = (const void *)(elem + FXT_RING_BPF_CONSUMER_OFFSET);
-	if (READ_ONCE(consumer->closed))
-		return false;
-	kind &= FXT_RING_EVENT_KINDS - 1;
-	if (ctrl->busy) {
-		count_drop(ctrl, kind);
-		return !long_record && nested_keep(rec, words, kind);
-	}
-	ctrl->busy = 1;
-	barrier();
-	written = ring_put(ctrl, consumer, data, rec, words, kind, long_record);
-	if (!written)
-		count_drop(ctrl, kind);
-	q = nested_queue();
-	if (q)
-		nested_flush(ctrl, consumer, data, q);
-	barrier();
-	ctrl->busy = 0;
-	barrier();
-	/* Kept by an interrupt after the flush: once more. */
-	if (q && READ_ONCE(q->taken) != READ_ONCE(q->reserved)) {
-		ctrl->busy = 1;
-		barrier();
-		nested_flush(ctrl, consumer, data, q);
-		barrier();
-		ctrl->busy = 0;
-	}
-	return written;
-}
-
-static __always_inline bool ring_write(const __u64 *rec, __u32 words,
-				       unsigned int kind)
-{
-	return ring_append(rec, words, kind, false);
 }
 
 /*
@@ -463,28 +188,7 @@ static __always_inline void check_latency(const struct task_struct *next,
 		__sync_fetch_and_add(&ctrl->latency_exceeded, 1);
 }
 
-#include "fxt_sample.bpf.h"
-
-/*
- * prev was running: a block of its own that its off-CPU slot still holds
- * ended at a switch-in no sched_switch reported (some kernels fire none
- * for some switches: the idle task's, a virtual machine agent's). Its end
- * is unknown, so nothing can be written for it; it is let go, not
- * counted as a drop, as the module's table lets it go.
- */
-static __always_inline void offcpu_forget_unseen(const struct task_struct *prev)
-{
-	__u64 tag = (__u64)prev->pid + 1;
-	struct offcpu_slot *slot;
-
-	if (!prev->pid)
-		return;
-	slot = offcpu_slot(prev->pid);
-	if (slot && READ_ONCE(slot->tag) == tag)
-		__sync_val_compare_and_swap(&slot->tag, tag, 0);
-}
-
-/* Loaded for kernel:sched's switches, kernel:offcpu, or both. */
+/* Loaded for kernel:sched's switches (kernel:offcpu: fxt_stacks.bpf.c). */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
@@ -494,23 +198,13 @@ int BPF_PROG(fxt_sched_switch, bool preempt, struct task_struct *prev,
 	__u64 now = bpf_ktime_get_boot_ns();
 	unsigned int state = fxt_sched_thread_state(prev_state, preempt);
 
-	if (events & FXT_SCHED_EV_SWITCH) {
-		fxt_sched_write_switch(rec, now, cpu, state,
-				       fxt_kirq_thread_koid(prev->pid, cpu),
-				       fxt_kirq_thread_koid(next->pid, cpu),
-				       task_weight(prev), task_weight(next));
-		ring_write(rec, FXT_SCHED_SWITCH_WORDS,
-			   FXT_SCHED_EV_BIT_SWITCH);
-		if (READ_ONCE(latency_ns))
-			check_latency(next, cpu, now);
-	}
-	if (events & FXT_SCHED_EV_OFFCPU) {
-		offcpu_forget_unseen(prev);
-		if (state == FXT_THREAD_BLOCKED ||
-		    state == FXT_THREAD_SUSPENDED)
-			offcpu_block(ctx, prev, cpu, now);
-		offcpu_resume(next, now);
-	}
+	fxt_sched_write_switch(rec, now, cpu, state,
+			       fxt_kirq_thread_koid(prev->pid, cpu),
+			       fxt_kirq_thread_koid(next->pid, cpu),
+			       task_weight(prev), task_weight(next));
+	ring_write(rec, FXT_SCHED_SWITCH_WORDS, FXT_SCHED_EV_BIT_SWITCH);
+	if (READ_ONCE(latency_ns))
+		check_latency(next, cpu, now);
 	return 0;
 }
 

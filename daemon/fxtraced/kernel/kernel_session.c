@@ -149,8 +149,9 @@ static int choose_backend(enum kernel_backend_choice choice,
 }
 
 /*
- * A selected category whose tracepoints this kernel lacks records nothing:
- * say so in why (the start's note), naming them, and trace the others.
+ * A selected category whose tracepoints this kernel lacks, or whose BPF
+ * programs its verifier refused, records nothing: say so in why (the
+ * start's note), naming them, and trace the others.
  */
 static void warn_missing(const struct kernel_session *ks, char *why,
 			 size_t why_len)
@@ -162,11 +163,14 @@ static void warn_missing(const struct kernel_session *ks, char *why,
 	for (i = 0; i < kernel_ncategories && used < why_len; i++) {
 		const struct kernel_category *c = &kernel_categories[i];
 
-		if (!(c->counted & ks->cfg.events & st.missing))
-			continue;
-		used += snprintf(why + used, why_len - used,
-				 "%s%s records nothing: this kernel lacks one of its tracepoints (%s)",
-				 used ? "; " : "", c->name, c->tracepoints);
+		if (c->counted & ks->cfg.events & st.refused)
+			used += snprintf(why + used, why_len - used,
+					 "%s%s records nothing: this kernel refused its BPF program (the manager's log has the verifier's reason)",
+					 used ? "; " : "", c->name);
+		else if (c->counted & ks->cfg.events & st.missing)
+			used += snprintf(why + used, why_len - used,
+					 "%s%s records nothing: this kernel lacks one of its tracepoints (%s)",
+					 used ? "; " : "", c->name, c->tracepoints);
 	}
 }
 
@@ -859,6 +863,7 @@ size_t kernel_session_category_stats(const struct kernel_session *ks,
 		memset(cs, 0, sizeof(*cs));
 		cs->name = c->name;
 		cs->missing = !!(c->counted & st.missing);
+		cs->refused = !!(c->counted & st.refused);
 		cs->unnamed_kernel_frames = (c->counted & FXT_SCHED_EV_STACKS) &&
 					    kernel_session_ksyms_error(ks);
 		for (bit = 0; bit < FXT_RING_EVENT_KINDS; bit++) {

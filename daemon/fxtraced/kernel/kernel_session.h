@@ -114,6 +114,7 @@ struct kernel_session_stats {
 	uint64_t dropped;	/* lost to full buffers */
 	unsigned int ncpus;
 	uint32_t missing;	/* FXT_SCHED_EV_* this kernel cannot trace */
+	uint32_t refused;	/* FXT_SCHED_EV_* whose programs it refused */
 	/* Per FXT_SCHED_EV_BIT_*: records written and dropped. */
 	uint64_t event_records[FXT_RING_EVENT_KINDS];
 	uint64_t event_dropped[FXT_RING_EVENT_KINDS];
@@ -235,6 +236,7 @@ struct kernel_category_stats {
 	uint64_t records;	/* written by the kernel side (and names) */
 	uint64_t dropped;	/* lost to full buffers */
 	bool missing;		/* this kernel lacks its tracepoints */
+	bool refused;		/* it refused its programs (BPF's verifier) */
 	bool unnamed_kernel_frames; /* stacks: kernel_session_ksyms_error() */
 };
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * JIT names by process (jit_maps.h). The file's identity is taken with
+ * JIT names by process (jit_maps.h). A file's identity is taken with
  * lstat() through /proc/PID/root, which opens nothing; proc_open then
  * opens the file in that root as its owner and checks it is that inode,
  * so a file swapped in between, or one in the manager's own /tmp, is
- * refused (-ESTALE).
+ * refused (-ESTALE). A jitdump is opened through its mapping
+ * (map_files), which must be the file at its path: one replaced since
+ * it was mapped is refused too.
  */
 #include <errno.h>
 #include <limits.h>
@@ -17,17 +19,36 @@
 
 #include "cleanup.h"
 #include "jit_maps.h"
+#include "jitdump.h"
 #include "line_read.h"
+#include "mmap_proc_maps.h"
 #include "proc_open.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(FILE *, fclose);
 
-struct jit_proc {
-	uint32_t pid;
-	int last_err; /* counted once per cause and process */
-	uint64_t checked_ns;
+/* One of a process's files of JIT names. */
+enum jit_source {
+	JIT_DUMP, /* looked up first: a JIT that writes both, its richer one */
+	JIT_PERF_MAP,
+	JIT_SOURCES,
+};
+
+struct jit_file {
+	int last_err; /* counted once per cause, file and process */
 	struct stat seen; /* the file last read */
 	struct perf_map *map;
+};
+
+struct jit_proc {
+	uint32_t pid;
+	uint64_t checked_ns;
+	struct jit_file f[JIT_SOURCES];
+};
+
+/* Whose files they are: the owner, and the pid its JIT names them by. */
+struct jit_owner {
+	struct proc_owner owner;
+	uint32_t self;
 };
 
 struct jit_maps {
@@ -57,12 +78,13 @@ int jit_maps_new(const char *proc, uint64_t memory_max, struct jit_maps **ret)
 
 void jit_maps_free(struct jit_maps *j)
 {
-	size_t i;
+	size_t i, k;
 
 	if (!j)
 		return;
 	for (i = 0; i < j->n; i++)
-		perf_map_free(j->p[i].map);
+		for (k = 0; k < JIT_SOURCES; k++)
+			perf_map_free(j->p[i].f[k].map);
 	free(j->p);
 	free(j->proc);
 	free(j);
@@ -124,37 +146,112 @@ static int own_pid(const char *proc, uint32_t pid, uint32_t *ret)
 	return 0;
 }
 
-/*
- * An fd of pid's perf map, *st its identity: -ENOENT none; -ELOOP a
- * symlink; -EINVAL not a regular file; -EPERM another user's file.
- */
-static int map_open(struct jit_maps *j, uint32_t pid, struct stat *st)
+static int owner_read(const char *proc, uint32_t pid, struct jit_owner *o)
 {
-	struct proc_owner owner;
-	char path[64], at[PATH_MAX];
-	struct proc_open_request rq = { .proc = j->proc, .pid = pid };
-	uint32_t self = pid;
-	int r = proc_owner_read(j->proc, pid, &owner);
+	int r = proc_owner_read(proc, pid, &o->owner);
 
-	if (r >= 0)
-		r = own_pid(j->proc, pid, &self);
-	if (r < 0)
-		return r;
-	snprintf(path, sizeof(path), "/tmp/perf-%u.map", self);
-	snprintf(at, sizeof(at), "%s/%u/root%s", j->proc, pid, path);
+	return r < 0 ? r : own_pid(proc, pid, &o->self);
+}
+
+/*
+ * An fd of path (as pid sees it) opened as its owner could, *st its
+ * identity: -ENOENT none; -ELOOP a symlink; -EINVAL not a regular
+ * file; -EPERM another user's file. start..end: the mapping of it, for
+ * proc_open's map_files (0, 0: none); the file at path must be it.
+ */
+static int file_open(struct jit_maps *j, uint32_t pid,
+		     const struct jit_owner *o, const char *path,
+		     uint64_t start, uint64_t end, struct stat *st)
+{
+	char at[PATH_MAX];
+	struct proc_open_request rq = { .proc = j->proc,
+					.pid = pid,
+					.start = start,
+					.end = end,
+					.path = path,
+					.owner = &o->owner,
+					.check_inode = true };
+
+	if ((size_t)snprintf(at, sizeof(at), "%s/%u/root%s", j->proc, pid,
+			     path) >= sizeof(at))
+		return -ENAMETOOLONG;
 	if (lstat(at, st) < 0)
 		return -errno;
 	if (!S_ISREG(st->st_mode))
 		return S_ISLNK(st->st_mode) ? -ELOOP : -EINVAL;
 	/* Only its owner's (or root's) names are its names. */
-	if (st->st_uid != owner.uid && st->st_uid != 0)
+	if (st->st_uid != o->owner.uid && st->st_uid != 0)
 		return -EPERM;
-	rq.path = path;
-	rq.owner = &owner;
-	rq.check_inode = true;
 	rq.dev = st->st_dev;
 	rq.ino = st->st_ino;
 	return proc_open_mapped(&rq);
+}
+
+static int map_open(struct jit_maps *j, uint32_t pid, const struct jit_owner *o,
+		    struct stat *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/perf-%u.map", o->self);
+	return file_open(j, pid, o, path, 0, 0, st);
+}
+
+/* Whether path (a maps line's) ends in want, " (deleted)" taken off. */
+static bool dump_path(char *path, const char *want)
+{
+	static const char deleted[] = " (deleted)";
+	size_t len = strlen(path), n = sizeof(deleted) - 1;
+	const char *base;
+
+	/* Replaced since: the path is checked as any (a symlink refused). */
+	if (len > n && !strcmp(path + len - n, deleted))
+		path[len - n] = '\0';
+	base = strrchr(path, '/');
+	return base && !strcmp(base + 1, want);
+}
+
+/*
+ * The jitdump pid maps (its JIT maps it executable for perf to find it:
+ * jit-PID.dump, PID as the process knows itself, as perf requires), in
+ * its maps file: -ENOENT none.
+ */
+static int dump_find(struct jit_maps *j, uint32_t pid, uint32_t self,
+		     char *path, size_t size, struct mmap_proc_line *m)
+{
+	_cleanup_(fclosep) FILE *f = NULL;
+	_cleanup_free_ char *line = malloc(MMAP_PROC_LINE_MAX);
+	char at[64], want[32];
+	unsigned int lines = 0;
+
+	if (!line)
+		return -ENOMEM;
+	snprintf(at, sizeof(at), "%s/%u/maps", j->proc, pid);
+	snprintf(want, sizeof(want), "jit-%u.dump", self);
+	f = fopen(at, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (lines++ < MMAP_PROC_LINES_MAX &&
+	       line_read(f, line, MMAP_PROC_LINE_MAX)) {
+		if (mmap_proc_maps_parse(line, m) < 0 || !m->exec ||
+		    m->path[0] != '/' ||
+		    !dump_path(line + (m->path - line), want))
+			continue;
+		if (strlen(m->path) >= size)
+			return -ENAMETOOLONG;
+		strcpy(path, m->path);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int dump_open(struct jit_maps *j, uint32_t pid,
+		     const struct jit_owner *o, struct stat *st)
+{
+	struct mmap_proc_line m;
+	char path[PATH_MAX];
+	int r = dump_find(j, pid, o->self, path, sizeof(path), &m);
+
+	return r < 0 ? r : file_open(j, pid, o, path, m.start, m.end, st);
 }
 
 static bool same_file(const struct stat *a, const struct stat *b)
@@ -165,11 +262,11 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-static void count_error(struct jit_maps *j, struct jit_proc *p, int err)
+static void count_error(struct jit_maps *j, struct jit_file *f, int err)
 {
-	if (err == p->last_err)
+	if (err == f->last_err)
 		return;
-	p->last_err = err;
+	f->last_err = err;
 	if (err == -ELOOP || err == -EINVAL || err == -EPERM ||
 	    err == -EACCES || err == -ESTALE)
 		j->st.refused++;
@@ -189,16 +286,15 @@ static void add_lines(struct perf_map_stats *sum,
 	sum->over_bytes += st->over_bytes;
 }
 
-/* m as p's map, in place of its last, if the memory allows. */
-static void keep(struct jit_maps *j, struct jit_proc *p, struct perf_map *m,
+/* m as f's map, in place of its last, if the memory allows. */
+static void keep(struct jit_maps *j, struct jit_file *f, struct perf_map *m,
 		 const struct stat *seen)
 {
 	struct perf_map_stats now, old = { 0 };
 
 	perf_map_stats(m, &now);
-	if (p->map)
-		perf_map_stats(p->map, &old);
-	j->st.read++;
+	if (f->map)
+		perf_map_stats(f->map, &old);
 	add_lines(&j->st.lines, &now);
 	if (j->st.memory - old.memory + now.memory > j->memory_max) {
 		j->st.over_memory++;
@@ -206,50 +302,88 @@ static void keep(struct jit_maps *j, struct jit_proc *p, struct perf_map *m,
 		return;
 	}
 	j->st.memory = j->st.memory - old.memory + now.memory;
-	perf_map_free(p->map);
-	p->map = m;
-	p->seen = *seen;
+	perf_map_free(f->map);
+	f->map = m;
+	f->seen = *seen;
 }
 
-/* The memory of p's map given back, the map dropped. */
-static void drop(struct jit_maps *j, struct jit_proc *p)
+/* The memory of f's map given back, the map dropped. */
+static void drop(struct jit_maps *j, struct jit_file *f)
 {
 	struct perf_map_stats st;
 
-	if (!p->map)
+	if (!f->map)
 		return;
-	perf_map_stats(p->map, &st);
+	perf_map_stats(f->map, &st);
 	j->st.memory -= st.memory;
-	perf_map_free(TAKE_PTR(p->map));
+	perf_map_free(TAKE_PTR(f->map));
 }
 
-/* pid's map read again if it changed; dropped if the file is gone. */
-static void proc_refresh(struct jit_maps *j, struct jit_proc *p)
+/* One of p's files read again if it changed; dropped if it is gone. */
+static void file_refresh(struct jit_maps *j, struct jit_proc *p,
+			 enum jit_source k, const struct jit_owner *o)
 {
+	struct jit_file *f = &p->f[k];
 	_cleanup_close_ int fd = -1;
 	struct perf_map *m = NULL;
 	struct stat st;
+	int r;
 
-	fd = map_open(j, p->pid, &st);
+	fd = k == JIT_DUMP ? dump_open(j, p->pid, o, &st) :
+			     map_open(j, p->pid, o, &st);
 	if (fd == -ESRCH)
 		return; /* exited: its last map stays */
 	if (fd == -ENOENT) {
-		drop(j, p);
+		drop(j, f);
 		return;
 	}
 	if (fd < 0) {
-		count_error(j, p, fd);
+		count_error(j, f, fd);
 		return;
 	}
-	if (p->map && same_file(&st, &p->seen))
+	if (f->map && same_file(&st, &f->seen))
 		return;
 	if (perf_map_new(&m) < 0)
 		return;
-	if (perf_map_read_fd(m, fd) < 0) {
+	r = k == JIT_DUMP ? jitdump_read_fd(m, fd, &j->st.dump) :
+			    perf_map_read_fd(m, fd);
+	if (r < 0) {
 		perf_map_free(m);
 		return;
 	}
-	keep(j, p, m, &st);
+	if (k == JIT_DUMP)
+		j->st.dumps_read++;
+	else
+		j->st.read++;
+	keep(j, f, m, &st);
+}
+
+/* pid's files read again where they changed. */
+static void proc_refresh(struct jit_maps *j, struct jit_proc *p)
+{
+	struct jit_owner o;
+	int r = owner_read(j->proc, p->pid, &o);
+	size_t k;
+
+	if (r == -ESRCH)
+		return; /* exited: its last maps stay */
+	if (r < 0) {
+		count_error(j, &p->f[JIT_PERF_MAP], r);
+		return;
+	}
+	for (k = 0; k < JIT_SOURCES; k++)
+		file_refresh(j, p, (enum jit_source)k, &o);
+}
+
+/* The name of pc in p's maps, its jitdump's first. */
+static int proc_lookup(const struct jit_proc *p, uint64_t pc, const char **name)
+{
+	size_t k;
+
+	for (k = 0; k < JIT_SOURCES; k++)
+		if (p->f[k].map && !perf_map_lookup(p->f[k].map, pc, name))
+			return 0;
+	return -ENOENT;
 }
 
 static uint64_t now_ns(void)
@@ -268,14 +402,14 @@ int jit_maps_name(struct jit_maps *j, uint32_t pid, uint64_t pc,
 
 	if (!p)
 		return -ENOENT;
-	if (p->map && !perf_map_lookup(p->map, pc, name))
+	if (!proc_lookup(p, pc, name))
 		return 0;
 	now = now_ns();
 	if (p->checked_ns && now - p->checked_ns < JIT_MAPS_RECHECK_NS)
 		return -ENOENT;
 	p->checked_ns = now;
 	proc_refresh(j, p);
-	return p->map ? perf_map_lookup(p->map, pc, name) : -ENOENT;
+	return proc_lookup(p, pc, name);
 }
 
 void jit_maps_stats(const struct jit_maps *j, struct jit_maps_stats *st)

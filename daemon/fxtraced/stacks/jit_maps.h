@@ -2,8 +2,11 @@
 /*
  * The names a JIT gives its code, for the user frames no file-backed
  * mapping holds: each sampled process's /tmp/perf-PID.map
- * (daemon/symbols/perf_map.h), PID as the process knows itself in its
- * own pid namespace, in its own root and mount namespace, opened as its owner could (proc_open.h: no symlink, no
+ * (daemon/symbols/perf_map.h) and its jitdump (jitdump.h: a file
+ * jit-PID.dump anywhere, which the JIT maps executable so that it can be
+ * found in its /proc/PID/maps; looked up first), PID as the process
+ * knows itself in its own pid namespace, in its own root and mount
+ * namespace, opened as its owner could (proc_open.h: no symlink, no
  * device or FIFO) and only when that owner (or root) owns it.
  *
  * When it is read: when the process's samples need it, as the rings are
@@ -19,6 +22,7 @@
 
 #include <stdint.h>
 
+#include "jitdump.h"
 #include "perf_map.h"
 
 /* Processes whose maps are kept at most; later ones are not named. */
@@ -32,14 +36,16 @@
 #define JIT_MAPS_RECHECK_NS (200ull * 1000 * 1000)
 
 struct jit_maps_stats {
-	uint64_t read; /* files read, each time */
+	uint64_t read; /* perf maps read, each time */
+	uint64_t dumps_read; /* jitdumps read, each time */
 	uint64_t refused; /* not the owner's, a symlink, not a regular file */
 	uint64_t unopened; /* other causes (-ENOENT aside) */
 	int error; /* the last refusal's -errno */
 	uint64_t over_procs; /* processes past JIT_MAPS_PROCS_MAX */
 	uint64_t over_memory; /* maps read but not kept: over the memory */
 	uint64_t memory; /* the maps kept hold now */
-	struct perf_map_stats lines; /* of every read, added up */
+	struct perf_map_stats lines; /* of every read (a jitdump's entries too) */
+	struct jitdump_stats dump; /* of every jitdump read, added up */
 };
 
 struct jit_maps;

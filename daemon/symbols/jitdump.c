@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * A JIT's jitdump (jitdump.h): fields read with memcpy at their offsets
- * (the file is not aligned for us, nor trusted); each load's perf map
+ * A JIT's jitdump (jitdump.h): fields read at their offsets (unaligned.h:
+ * the file is not aligned for us, nor trusted); each load's perf map
  * entry indexed by its code_index, so that a move finds the code it
  * moves in one probe however many loads came before.
  */
@@ -14,6 +14,7 @@
 #include "cleanup.h"
 #include "hash_index.h"
 #include "jitdump.h"
+#include "unaligned.h"
 
 enum {
 	JIT_CODE_LOAD = 0,
@@ -43,22 +44,6 @@ struct jitdump {
 	uint32_t ncode, cap;
 	struct hash_index index; /* of code, by code_index */
 };
-
-static uint32_t u32_at(const uint8_t *p, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
-
-static uint64_t u64_at(const uint8_t *p, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, p + off, sizeof(v));
-	return v;
-}
 
 static uint64_t code_hash(const void *ctx, uint32_t i)
 {

@@ -11,6 +11,7 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,7 @@
 #include <cmocka.h>
 
 #include "jitdump.h"
+#include "perf_map_expect.h"
 
 /* A file being built: its bytes, in this machine's order. */
 struct buf {
@@ -108,22 +110,6 @@ static struct perf_map *parse(const struct buf *f, int want,
 	assert_int_equal(jitdump_parse(m, f->b, f->len, st), want);
 	assert_int_equal(perf_map_finish(m), 0);
 	return m;
-}
-
-static void expect_name(const struct perf_map *m, uint64_t addr,
-			const char *want)
-{
-	const char *name = NULL;
-
-	assert_int_equal(perf_map_lookup(m, addr, &name), 0);
-	assert_string_equal(name, want);
-}
-
-static void expect_none(const struct perf_map *m, uint64_t addr)
-{
-	const char *name;
-
-	assert_int_equal(perf_map_lookup(m, addr, &name), -ENOENT);
 }
 
 static void test_loads_and_move(void **state)
@@ -233,6 +219,13 @@ static void size_huge(struct buf *f)
 	prefix(f, 0, JITDUMP_RECORD_MAX + 1);
 }
 
+/* Under the bound: a record being written, whatever follows. */
+static void size_past_end(struct buf *f)
+{
+	prefix(f, 0, 4096);
+	put64(f, 0);
+}
+
 static void load_under_fields(struct buf *f)
 {
 	prefix(f, 0, 16 + 8);
@@ -260,115 +253,85 @@ static void move_of_nothing(struct buf *f)
 	put64(f, 0);
 }
 
+static const struct {
+	void (*bad)(struct buf *f);
+	bool after; /* the load after it named */
+	uint64_t records, malformed, truncated;
+} bad_cases[] = {
+	/* Sizes that cannot be stepped over end the reading, counted. */
+	{ size_zero, false, 1, 1, 0 },
+	{ size_under_prefix, false, 1, 1, 0 },
+	{ size_huge, false, 1, 1, 0 },
+	{ size_past_end, false, 1, 0, 1 },
+	/* Others are stepped over, counted. */
+	{ load_under_fields, true, 3, 1, 0 },
+	{ name_no_nul, true, 3, 1, 0 },
+	{ move_of_nothing, true, 5, 3, 0 },
+};
+
 static void test_malformed(void **state)
 {
 	static struct buf f;
 	struct jitdump_stats st;
 	struct perf_map *m;
+	size_t i;
 
 	(void)state;
-	/* Sizes that cannot be stepped over end the reading, counted. */
-	m = after_good(&f, size_zero, &st);
-	expect_name(m, 0x1000, "good");
-	expect_none(m, 0x5000);
-	assert_int_equal(st.malformed, 1);
-	assert_int_equal(st.records, 1);
-	perf_map_free(m);
-	m = after_good(&f, size_under_prefix, &st);
-	expect_none(m, 0x5000);
-	assert_int_equal(st.malformed, 1);
-	perf_map_free(m);
-	m = after_good(&f, size_huge, &st);
-	expect_none(m, 0x5000);
-	assert_int_equal(st.malformed, 1);
-	assert_int_equal(st.truncated, 0);
-	perf_map_free(m);
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		m = after_good(&f, bad_cases[i].bad, &st);
+		expect_name(m, 0x1000, "good");
+		expect_none(m, 0x3000);
+		expect_none(m, 0xa000);
+		if (bad_cases[i].after)
+			expect_name(m, 0x5000, "after");
+		else
+			expect_none(m, 0x5000);
+		assert_int_equal(st.records, bad_cases[i].records);
+		assert_int_equal(st.malformed, bad_cases[i].malformed);
+		assert_int_equal(st.truncated, bad_cases[i].truncated);
+		perf_map_free(m);
+	}
+}
 
-	/* Others are stepped over, counted. */
-	m = after_good(&f, load_under_fields, &st);
-	expect_name(m, 0x5000, "after");
-	assert_int_equal(st.malformed, 1);
-	assert_int_equal(st.records, 3);
-	perf_map_free(m);
-	m = after_good(&f, name_no_nul, &st);
-	expect_none(m, 0x3000);
-	expect_name(m, 0x5000, "after");
-	assert_int_equal(st.malformed, 1);
-	perf_map_free(m);
-	m = after_good(&f, move_of_nothing, &st);
-	expect_name(m, 0x1000, "good");
-	expect_none(m, 0xa000);
-	expect_name(m, 0x5000, "after");
-	assert_int_equal(st.malformed, 3);
-	assert_int_equal(st.records, 5);
+/* f refused whole with err, counted once, nothing named. */
+static void expect_refused(const struct buf *f, int err)
+{
+	struct jitdump_stats st;
+	struct perf_map_stats ms;
+	struct perf_map *m = parse(f, err, &st);
+
+	expect_none(m, 0x1000);
+	assert_int_equal(st.refused, 1);
+	assert_int_equal(st.records, 0);
+	perf_map_stats(m, &ms);
+	assert_int_equal(ms.entries, 0);
 	perf_map_free(m);
 }
 
-static void test_past_end(void **state)
+/* A file of one load at 0x1000 behind a header of these. */
+static void one_load(struct buf *f, uint32_t magic, uint32_t version,
+		     uint32_t size)
 {
-	static struct buf f;
-	struct jitdump_stats st;
-	struct perf_map *m;
-
-	(void)state;
-	/* A size past the end, under the bound: a record being written. */
-	f.len = 0;
-	header(&f, JITDUMP_MAGIC, 1, 40);
-	load(&f, 0x1000, 0x10, 1, "good");
-	prefix(&f, 0, 4096);
-	put64(&f, 0);
-	m = parse(&f, 0, &st);
-	expect_name(m, 0x1000, "good");
-	assert_int_equal(st.truncated, 1);
-	assert_int_equal(st.malformed, 0);
-	perf_map_free(m);
+	f->len = 0;
+	header(f, magic, version, size);
+	load(f, 0x1000, 0x10, 1, "never");
 }
 
 static void test_refused(void **state)
 {
 	static struct buf f;
-	struct jitdump_stats st;
-	struct perf_map *m;
-	struct perf_map_stats ms;
 
 	(void)state;
-	f.len = 0;
-	header(&f, 0x44546949, 1, 40); /* wrong magic */
-	load(&f, 0x1000, 0x10, 1, "never");
-	m = parse(&f, -EBADMSG, &st);
-	expect_none(m, 0x1000);
-	assert_int_equal(st.refused, 1);
-	assert_int_equal(st.records, 0);
-	perf_map_free(m);
-
-	memcpy(f.b, &(uint32_t){ bswap_32(JITDUMP_MAGIC) }, 4);
-	m = parse(&f, -EPROTO, &st);
-	expect_none(m, 0x1000);
-	assert_int_equal(st.refused, 1);
-	perf_map_free(m);
-
-	f.len = 0;
-	header(&f, JITDUMP_MAGIC, 2, 40);
-	load(&f, 0x1000, 0x10, 1, "never");
-	m = parse(&f, -EPROTONOSUPPORT, &st);
-	assert_int_equal(st.refused, 1);
-	perf_map_free(m);
-
-	f.len = 0;
-	header(&f, JITDUMP_MAGIC, 1, 4096); /* larger than the file */
-	load(&f, 0x1000, 0x10, 1, "never");
-	m = parse(&f, -EBADMSG, &st);
-	expect_none(m, 0x1000);
-	assert_int_equal(st.refused, 1);
-	perf_map_stats(m, &ms);
-	assert_int_equal(ms.entries, 0);
-	perf_map_free(m);
-
-	f.len = 0;
-	header(&f, JITDUMP_MAGIC, 1, 39); /* under its own fields */
-	m = parse(&f, -EBADMSG, &st);
-	assert_int_equal(st.refused, 1);
-	perf_map_free(m);
+	one_load(&f, 0x44546949, 1, 40); /* a wrong magic */
+	expect_refused(&f, -EBADMSG);
+	one_load(&f, bswap_32(JITDUMP_MAGIC), 1, 40); /* the other order */
+	expect_refused(&f, -EPROTO);
+	one_load(&f, JITDUMP_MAGIC, 2, 40);
+	expect_refused(&f, -EPROTONOSUPPORT);
+	one_load(&f, JITDUMP_MAGIC, 1, 4096); /* larger than the file */
+	expect_refused(&f, -EBADMSG);
+	one_load(&f, JITDUMP_MAGIC, 1, 39); /* under its own fields */
+	expect_refused(&f, -EBADMSG);
 }
 
 static void test_escaped_and_bounded(void **state)
@@ -432,7 +395,6 @@ int main(void)
 		cmocka_unit_test(test_loads_and_move),
 		cmocka_unit_test(test_truncated_tail),
 		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_past_end),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_escaped_and_bounded),
 		cmocka_unit_test(test_read_fd),

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +36,14 @@ enum jit_source {
 
 struct jit_file {
 	int last_err; /* counted once per cause, file and process */
+	int fd; /* a jitdump's, kept for its last read; -1 */
 	struct stat seen; /* the file last read */
 	struct perf_map *map;
 };
 
 struct jit_proc {
 	uint32_t pid;
+	bool late; /* read once more at the end */
 	uint64_t checked_ns;
 	struct jit_file f[JIT_SOURCES];
 };
@@ -55,6 +58,7 @@ struct jit_maps {
 	char *proc;
 	struct jit_proc *p; /* by pid */
 	size_t n;
+	unsigned int fds; /* kept open */
 	uint64_t memory_max;
 	struct jit_maps_stats st;
 };
@@ -83,8 +87,11 @@ void jit_maps_free(struct jit_maps *j)
 	if (!j)
 		return;
 	for (i = 0; i < j->n; i++)
-		for (k = 0; k < JIT_SOURCES; k++)
+		for (k = 0; k < JIT_SOURCES; k++) {
 			perf_map_free(j->p[i].f[k].map);
+			if (j->p[i].f[k].fd >= 0)
+				close(j->p[i].f[k].fd);
+		}
 	free(j->p);
 	free(j->proc);
 	free(j);
@@ -93,7 +100,7 @@ void jit_maps_free(struct jit_maps *j)
 /* pid's entry, added in order when new; NULL past the cap. */
 static struct jit_proc *proc_get(struct jit_maps *j, uint32_t pid)
 {
-	size_t lo = 0, hi = j->n;
+	size_t lo = 0, hi = j->n, k;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -112,13 +119,16 @@ static struct jit_proc *proc_get(struct jit_maps *j, uint32_t pid)
 	memmove(&j->p[lo + 1], &j->p[lo], (j->n - lo) * sizeof(*j->p));
 	j->n++;
 	j->p[lo] = (struct jit_proc){ .pid = pid };
+	for (k = 0; k < JIT_SOURCES; k++)
+		j->p[lo].f[k].fd = -1;
 	return &j->p[lo];
 }
 
 /*
  * pid as the process sees itself, in its own pid namespace (the last of
  * status's NSpid; pid itself where the kernel has no NSpid): the number
- * its JIT names the map by. -ESRCH: gone.
+ * its JIT names the map by. -ESRCH: gone, or a zombie (its root and its
+ * mappings are gone: its last maps must stay, not be dropped).
  */
 static int own_pid(const char *proc, uint32_t pid, uint32_t *ret)
 {
@@ -132,6 +142,9 @@ static int own_pid(const char *proc, uint32_t pid, uint32_t *ret)
 		return errno == ENOENT ? -ESRCH : -errno;
 	*ret = pid;
 	while (line_read(f, line, sizeof(line))) {
+		if (!strncmp(line, "State:\tZ", 8) ||
+		    !strncmp(line, "State:\tX", 8))
+			return -ESRCH;
 		if (strncmp(line, "NSpid:", 6))
 			continue;
 		last = strrchr(line, '\t');
@@ -241,7 +254,8 @@ static int dump_find(struct jit_maps *j, uint32_t pid, uint32_t self,
 		strcpy(path, m->path);
 		return 0;
 	}
-	return -ENOENT;
+	/* No mapping at all: a zombie, whose files are as good as gone. */
+	return lines == 1 ? -ESRCH : -ENOENT;
 }
 
 static int dump_open(struct jit_maps *j, uint32_t pid,
@@ -319,30 +333,13 @@ static void drop(struct jit_maps *j, struct jit_file *f)
 	perf_map_free(TAKE_PTR(f->map));
 }
 
-/* One of p's files read again if it changed; dropped if it is gone. */
-static void file_refresh(struct jit_maps *j, struct jit_proc *p,
-			 enum jit_source k, const struct jit_owner *o)
+/* fd (at st) read into f's map, counted, kept if the memory allows. */
+static void file_read(struct jit_maps *j, struct jit_file *f, enum jit_source k,
+		      int fd, const struct stat *st)
 {
-	struct jit_file *f = &p->f[k];
-	_cleanup_close_ int fd = -1;
 	struct perf_map *m = NULL;
-	struct stat st;
 	int r;
 
-	fd = k == JIT_DUMP ? dump_open(j, p->pid, o, &st) :
-			     map_open(j, p->pid, o, &st);
-	if (fd == -ESRCH)
-		return; /* exited: its last map stays */
-	if (fd == -ENOENT) {
-		drop(j, f);
-		return;
-	}
-	if (fd < 0) {
-		count_error(j, f, fd);
-		return;
-	}
-	if (f->map && same_file(&st, &f->seen))
-		return;
 	if (perf_map_new(&m) < 0)
 		return;
 	r = k == JIT_DUMP ? jitdump_read_fd(m, fd, &j->st.dump) :
@@ -355,7 +352,68 @@ static void file_refresh(struct jit_maps *j, struct jit_proc *p,
 		j->st.dumps_read++;
 	else
 		j->st.read++;
-	keep(j, f, m, &st);
+	keep(j, f, m, st);
+}
+
+/* fd as f's, for a last read once its process has exited; else closed. */
+static void fd_keep(struct jit_maps *j, struct jit_file *f, int fd)
+{
+	if (f->fd >= 0) {
+		close(f->fd);
+		j->fds--;
+	}
+	f->fd = -1;
+	if (j->fds == JIT_MAPS_FDS_MAX) {
+		close(fd);
+		return;
+	}
+	f->fd = fd;
+	j->fds++;
+}
+
+/*
+ * A jitdump of a process gone, read a last time from its fd if it grew
+ * (its JIT wrote what it still held as it exited), then let go.
+ */
+static void dump_last(struct jit_maps *j, struct jit_file *f)
+{
+	struct stat st;
+
+	if (f->fd < 0)
+		return;
+	if (!fstat(f->fd, &st) && (!f->map || !same_file(&st, &f->seen)))
+		file_read(j, f, JIT_DUMP, f->fd, &st);
+	close(f->fd);
+	f->fd = -1;
+	j->fds--;
+}
+
+/* One of p's files read again if it changed; dropped if it is gone. */
+static void file_refresh(struct jit_maps *j, struct jit_proc *p,
+			 enum jit_source k, const struct jit_owner *o)
+{
+	struct jit_file *f = &p->f[k];
+	_cleanup_close_ int fd = -1;
+	struct stat st;
+
+	fd = k == JIT_DUMP ? dump_open(j, p->pid, o, &st) :
+			     map_open(j, p->pid, o, &st);
+	if (fd == -ESRCH) {
+		dump_last(j, f); /* exited: its last map stays */
+		return;
+	}
+	if (fd == -ENOENT) {
+		drop(j, f);
+		return;
+	}
+	if (fd < 0) {
+		count_error(j, f, fd);
+		return;
+	}
+	if (!f->map || !same_file(&st, &f->seen))
+		file_read(j, f, k, fd, &st);
+	if (k == JIT_DUMP)
+		fd_keep(j, f, TAKE_FD(fd));
 }
 
 /* pid's files read again where they changed. */
@@ -365,8 +423,10 @@ static void proc_refresh(struct jit_maps *j, struct jit_proc *p)
 	int r = owner_read(j->proc, p->pid, &o);
 	size_t k;
 
-	if (r == -ESRCH)
-		return; /* exited: its last maps stay */
+	if (r == -ESRCH) {
+		dump_last(j, &p->f[JIT_DUMP]); /* exited: its last maps stay */
+		return;
+	}
 	if (r < 0) {
 		count_error(j, &p->f[JIT_PERF_MAP], r);
 		return;
@@ -409,6 +469,21 @@ int jit_maps_name(struct jit_maps *j, uint32_t pid, uint64_t pc,
 		return -ENOENT;
 	p->checked_ns = now;
 	proc_refresh(j, p);
+	return proc_lookup(p, pc, name);
+}
+
+int jit_maps_name_late(struct jit_maps *j, uint32_t pid, uint64_t pc,
+		       const char **name)
+{
+	struct jit_proc *p = proc_get(j, pid);
+
+	if (!p)
+		return -ENOENT;
+	if (!p->late) {
+		p->late = true;
+		p->checked_ns = now_ns();
+		proc_refresh(j, p);
+	}
 	return proc_lookup(p, pc, name);
 }
 

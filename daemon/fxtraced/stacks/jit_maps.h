@@ -16,6 +16,12 @@
  * includes the drain at the stop. The last map read of a process that
  * has exited names its samples drained later; a live process whose file
  * is gone (its pid taken again) has its old map dropped.
+ *
+ * A JIT writes its jitdump through a buffer (Node.js: 2 MiB), often
+ * whole only as it exits: the jitdump opened is kept open (at most
+ * JIT_MAPS_FDS_MAX of them), read a last time once its process has
+ * exited, and jit_maps_name_late() names at the end what could not be
+ * named while the trace ran.
  */
 #ifndef FXT_JIT_MAPS_H
 #define FXT_JIT_MAPS_H
@@ -34,6 +40,8 @@
  */
 #define JIT_MAPS_MEMORY_DEFAULT (256ull << 20)
 #define JIT_MAPS_RECHECK_NS (200ull * 1000 * 1000)
+/* Jitdumps kept open at most, for their last read. */
+#define JIT_MAPS_FDS_MAX 64u
 
 struct jit_maps_stats {
 	uint64_t read; /* perf maps read, each time */
@@ -59,6 +67,14 @@ int jit_maps_new(const char *proc, uint64_t memory_max, struct jit_maps **ret);
  */
 int jit_maps_name(struct jit_maps *j, uint32_t pid, uint64_t pc,
 		  const char **name);
+
+/*
+ * The same at the end (the stop's names), for a pc jit_maps_name() could
+ * not name: pid's files are read again once whatever the interval, a
+ * jitdump from its fd kept when the process has exited.
+ */
+int jit_maps_name_late(struct jit_maps *j, uint32_t pid, uint64_t pc,
+		       const char **name);
 
 void jit_maps_stats(const struct jit_maps *j, struct jit_maps_stats *st);
 

@@ -209,18 +209,21 @@ static int map_open(struct jit_maps *j, uint32_t pid, const struct jit_owner *o,
 	return file_open(j, pid, o, path, 0, 0, st);
 }
 
-/* Whether path (a maps line's) ends in want, " (deleted)" taken off. */
-static bool dump_path(char *path, const char *want)
+/*
+ * The length of path (a maps line's) when it names want, " (deleted)"
+ * taken off; else 0. A file replaced since it was mapped is looked at
+ * by its path as any other (a symlink put there is refused).
+ */
+static size_t dump_path_len(const char *path, const char *want)
 {
 	static const char deleted[] = " (deleted)";
-	size_t len = strlen(path), n = sizeof(deleted) - 1;
-	const char *base;
+	const char *base = strrchr(path, '/');
+	size_t n = strlen(want);
 
-	/* Replaced since: the path is checked as any (a symlink refused). */
-	if (len > n && !strcmp(path + len - n, deleted))
-		path[len - n] = '\0';
-	base = strrchr(path, '/');
-	return base && !strcmp(base + 1, want);
+	if (!base || strncmp(base + 1, want, n) ||
+	    (base[1 + n] && strcmp(base + 1 + n, deleted)))
+		return 0;
+	return (size_t)(base + 1 + n - path);
 }
 
 /*
@@ -235,6 +238,7 @@ static int dump_find(struct jit_maps *j, uint32_t pid, uint32_t self,
 	_cleanup_free_ char *line = malloc(MMAP_PROC_LINE_MAX);
 	char at[64], want[32];
 	unsigned int lines = 0;
+	size_t len;
 
 	if (!line)
 		return -ENOMEM;
@@ -246,12 +250,12 @@ static int dump_find(struct jit_maps *j, uint32_t pid, uint32_t self,
 	while (lines++ < MMAP_PROC_LINES_MAX &&
 	       line_read(f, line, MMAP_PROC_LINE_MAX)) {
 		if (mmap_proc_maps_parse(line, m) < 0 || !m->exec ||
-		    m->path[0] != '/' ||
-		    !dump_path(line + (m->path - line), want))
+		    m->path[0] != '/' || !(len = dump_path_len(m->path, want)))
 			continue;
-		if (strlen(m->path) >= size)
+		if (len >= size)
 			return -ENAMETOOLONG;
-		strcpy(path, m->path);
+		memcpy(path, m->path, len);
+		path[len] = '\0';
 		return 0;
 	}
 	/* No mapping at all: a zombie, whose files are as good as gone. */

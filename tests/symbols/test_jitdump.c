@@ -112,6 +112,15 @@ static struct perf_map *parse(const struct buf *f, int want,
 	return m;
 }
 
+static void expect_counts(const struct jitdump_stats *st, uint64_t records,
+			  uint64_t malformed, uint64_t truncated)
+{
+	assert_int_equal(st->records, records);
+	assert_int_equal(st->malformed, malformed);
+	assert_int_equal(st->truncated, truncated);
+	assert_int_equal(st->refused, 0);
+}
+
 static void test_loads_and_move(void **state)
 {
 	static struct buf f;
@@ -144,10 +153,7 @@ static void test_loads_and_move(void **state)
 	expect_name(m, 0x20000, "JS:*hotB /home/u/s.js:14:14");
 	expect_name(m, 0x2000f, "JS:*hotB /home/u/s.js:14:14");
 	expect_none(m, 0x20010);
-	assert_int_equal(st.records, 7);
-	assert_int_equal(st.malformed, 0);
-	assert_int_equal(st.truncated, 0);
-	assert_int_equal(st.refused, 0);
+	expect_counts(&st, 7, 0, 0);
 	perf_map_stats(m, &ms);
 	assert_int_equal(ms.entries, 2);
 	assert_int_equal(ms.malformed, 0);
@@ -173,22 +179,18 @@ static void test_truncated_tail(void **state)
 	expect_name(m, 0x1000, "first");
 	expect_name(m, 0x20ff, "second");
 	expect_none(m, 0x3000);
-	assert_int_equal(st.records, 2);
-	assert_int_equal(st.truncated, 1);
-	assert_int_equal(st.malformed, 0);
+	expect_counts(&st, 2, 0, 1);
 	perf_map_free(m);
 
 	/* A prefix cut short, and a file whose header is being written. */
 	f.len = whole + 10;
 	m = parse(&f, 0, &st);
 	expect_name(m, 0x2000, "second");
-	assert_int_equal(st.records, 2);
-	assert_int_equal(st.truncated, 1);
+	expect_counts(&st, 2, 0, 1);
 	perf_map_free(m);
 	f.len = 20;
 	m = parse(&f, 0, &st);
-	assert_int_equal(st.truncated, 1);
-	assert_int_equal(st.refused, 0);
+	expect_counts(&st, 0, 0, 1);
 	perf_map_free(m);
 }
 
@@ -286,9 +288,8 @@ static void test_malformed(void **state)
 			expect_name(m, 0x5000, "after");
 		else
 			expect_none(m, 0x5000);
-		assert_int_equal(st.records, bad_cases[i].records);
-		assert_int_equal(st.malformed, bad_cases[i].malformed);
-		assert_int_equal(st.truncated, bad_cases[i].truncated);
+		expect_counts(&st, bad_cases[i].records, bad_cases[i].malformed,
+			      bad_cases[i].truncated);
 		perf_map_free(m);
 	}
 }

@@ -116,6 +116,7 @@ static void test_refused(void **state)
 	assert_null(name_of(j, 0x5000, &r));
 	jit_maps_stats(j, &st);
 	assert_int_equal(st.refused, 2);
+	assert_int_equal(st.dumps_refused, 0);
 	assert_int_equal(st.error, -ELOOP);
 	assert_int_equal(st.read, 0);
 	unlink(secret);
@@ -196,6 +197,7 @@ static void test_jitdump(void **state)
 	assert_null(name_of(j, 0x6000, &r));
 	jit_maps_stats(j, &st);
 	assert_int_equal(st.refused, 1);
+	assert_int_equal(st.dumps_refused, 1);
 	assert_int_equal(st.error, -EPERM);
 	assert_int_equal(st.dumps_read, 1);
 	jit_maps_free(j);

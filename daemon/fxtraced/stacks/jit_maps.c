@@ -280,16 +280,22 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-static void count_error(struct jit_maps *j, struct jit_file *f, int err)
+static void count_error(struct jit_maps *j, struct jit_file *f,
+			enum jit_source k, int err)
 {
+	bool refused = err == -ELOOP || err == -EINVAL || err == -EPERM ||
+		       err == -EACCES || err == -ESTALE;
+
 	if (err == f->last_err)
 		return;
 	f->last_err = err;
-	if (err == -ELOOP || err == -EINVAL || err == -EPERM ||
-	    err == -EACCES || err == -ESTALE)
+	if (refused)
 		j->st.refused++;
 	else
 		j->st.unopened++;
+	/* Said apart: "refused" holds other users' perf maps too. */
+	if (refused && k == JIT_DUMP)
+		j->st.dumps_refused++;
 	j->st.error = err;
 }
 
@@ -411,7 +417,7 @@ static void file_refresh(struct jit_maps *j, struct jit_proc *p,
 		return;
 	}
 	if (fd < 0) {
-		count_error(j, f, fd);
+		count_error(j, f, k, fd);
 		return;
 	}
 	if (!f->map || !same_file(&st, &f->seen))
@@ -432,7 +438,7 @@ static void proc_refresh(struct jit_maps *j, struct jit_proc *p)
 		return;
 	}
 	if (r < 0) {
-		count_error(j, &p->f[JIT_PERF_MAP], r);
+		count_error(j, &p->f[JIT_PERF_MAP], JIT_PERF_MAP, r);
 		return;
 	}
 	for (k = 0; k < JIT_SOURCES; k++)

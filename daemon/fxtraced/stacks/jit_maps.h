@@ -46,6 +46,7 @@
 struct jit_maps_stats {
 	uint64_t read; /* perf maps read, each time */
 	uint64_t dumps_read; /* jitdumps read, each time */
+	uint64_t dumps_refused; /* of refused: jitdumps */
 	uint64_t refused; /* not the owner's, a symlink, not a regular file */
 	uint64_t unopened; /* other causes (-ENOENT aside) */
 	int error; /* the last refusal's -errno */

@@ -115,7 +115,8 @@ void stacks_losses(const struct stacks *s, bool snapshot,
 	l->jit_dumps_read += ss.jit.dumps_read;
 	l->jit_records_skipped +=
 		ss.jit.dump.malformed + ss.jit.dump.over_records;
-	l->jit_dumps_refused += ss.jit.dump.refused;
+	l->jit_dumps_refused += ss.jit.dumps_refused;
+	l->jit_dumps_unsupported += ss.jit.dump.refused;
 	l->jit_dumps_truncated += ss.jit.dump.truncated;
 }
 

@@ -61,13 +61,14 @@ struct stacks_losses {
 	 * JITs' perf maps and jitdumps (jit_maps.h), said in the journal:
 	 * reads; lines or names skipped (malformed, too long, past the
 	 * entries' cap); maps cut or not kept (past the bytes read, the
-	 * processes, the memory); jitdumps' records skipped (malformed, past
-	 * the records' cap), files refused (not a jitdump of this byte order
-	 * and version), reads that ended in a record being written.
+	 * processes, the memory); jitdumps refused (another user's, a
+	 * symlink, replaced since mapped), records skipped (malformed, past
+	 * the records' cap), files not of this byte order and version,
+	 * reads that ended in a record being written.
 	 */
 	uint64_t jit_maps_read, jit_lines_skipped, jit_maps_cut;
-	uint64_t jit_dumps_read, jit_records_skipped, jit_dumps_refused,
-		jit_dumps_truncated;
+	uint64_t jit_dumps_read, jit_dumps_refused, jit_records_skipped,
+		jit_dumps_unsupported, jit_dumps_truncated;
 };
 
 /*

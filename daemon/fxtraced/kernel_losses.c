@@ -49,6 +49,17 @@ void kernel_losses_log(const struct stacks_losses *l)
 			 " maps cut or not kept (past the bytes read, the processes, the memory)",
 			 l->jit_maps_read, l->jit_lines_skipped,
 			 l->jit_maps_cut);
+	if (l->jit_dumps_read || l->jit_dumps_refused)
+		log_info(
+			"Stack samples: JIT dumps read %" PRIu64
+			" times, %" PRIu64
+			" refused (another user's, a symlink, replaced since mapped), %" PRIu64
+			" records skipped (malformed, past the records' cap), %" PRIu64
+			" not of this byte order and version, %" PRIu64
+			" reads ending in a record being written",
+			l->jit_dumps_read, l->jit_dumps_refused,
+			l->jit_records_skipped, l->jit_dumps_unsupported,
+			l->jit_dumps_truncated);
 	if (c[FXT_STACK_LOSS_LEAF_CALLER_UNREAD])
 		log_info(
 			"%" PRIu64

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "perf_map.h"
 
 struct perf_map_entry {
@@ -22,6 +23,7 @@ struct perf_map_entry {
 struct perf_map {
 	struct perf_map_entry *e;
 	size_t n, cap;
+	uint32_t seq; /* the next entry's, or a moved one's */
 	struct perf_map_stats st;
 };
 
@@ -96,14 +98,22 @@ static char *name_escape(const char *s, size_t len)
 	return out;
 }
 
-static int entry_add(struct perf_map *m, uint64_t start, uint64_t size,
-		     const char *name, size_t len)
+int perf_map_add(struct perf_map *m, uint64_t start, uint64_t size,
+		 const char *name, size_t len)
 {
 	struct perf_map_entry *e;
 
+	if (!size || start > UINT64_MAX - size) {
+		m->st.malformed++;
+		return -EINVAL;
+	}
+	if (len >= PERF_MAP_LINE_MAX) {
+		m->st.too_long++;
+		return -E2BIG;
+	}
 	if (m->n == PERF_MAP_ENTRIES_MAX) {
 		m->st.over_entries++;
-		return 0;
+		return -ENOSPC;
 	}
 	if (m->n == m->cap) {
 		size_t cap = m->cap ? m->cap * 2 : 256;
@@ -120,7 +130,24 @@ static int entry_add(struct perf_map *m, uint64_t start, uint64_t size,
 		return -ENOMEM;
 	e->start = start;
 	e->end = start + size;
-	e->seq = (uint32_t)m->n++;
+	e->seq = m->seq++;
+	return (int)m->n++;
+}
+
+int perf_map_move(struct perf_map *m, size_t idx, uint64_t from, uint64_t to,
+		  uint64_t size)
+{
+	struct perf_map_entry *e;
+
+	if (idx >= m->n || m->e[idx].start != from)
+		return -ENOENT;
+	if (!size || to > UINT64_MAX - size)
+		return -EINVAL;
+	e = &m->e[idx];
+	e->start = to;
+	e->end = to + size;
+	/* Where it is now is newer than what was there before. */
+	e->seq = m->seq++;
 	return 0;
 }
 
@@ -129,18 +156,20 @@ static int parse_line(struct perf_map *m, const char *s, size_t len)
 {
 	const char *end = s + len;
 	uint64_t start, size;
+	int err;
 
 	if (len >= PERF_MAP_LINE_MAX) {
 		m->st.too_long++;
 		return 0;
 	}
 	if (memchr(s, '\0', len) || !hex_field(&s, end, &start) ||
-	    !hex_field(&s, end, &size) || !size || s == end ||
-	    start > UINT64_MAX - size) {
+	    !hex_field(&s, end, &size) || s == end) {
 		m->st.malformed++;
 		return 0;
 	}
-	return entry_add(m, start, size, s, (size_t)(end - s));
+	/* Size 0 or past 2^64: counted there, the next lines still read. */
+	err = perf_map_add(m, start, size, s, (size_t)(end - s));
+	return err == -ENOMEM ? err : 0;
 }
 
 int perf_map_parse(struct perf_map *m, const char *buf, size_t len)
@@ -193,27 +222,27 @@ int perf_map_finish(struct perf_map *m)
 	return 0;
 }
 
-/* Up to PERF_MAP_BYTES_MAX bytes of fd into *buf; *cut when more were there. */
-static int read_bounded(int fd, char **buf, size_t *len, bool *cut)
+int perf_map_read_file(struct perf_map *m, int fd, char **ret, size_t *len)
 {
+	_cleanup_free_ char *buf = NULL;
 	size_t cap = 1u << 16;
 	char probe;
 	ssize_t r;
 
 	*len = 0;
-	*buf = malloc(cap);
-	if (!*buf)
+	buf = malloc(cap);
+	if (!buf)
 		return -ENOMEM;
 	while (*len < PERF_MAP_BYTES_MAX) {
 		if (*len == cap) {
-			char *b = realloc(*buf, cap * 2);
+			char *b = realloc(buf, cap * 2);
 
 			if (!b)
 				return -ENOMEM;
-			*buf = b;
+			buf = b;
 			cap *= 2;
 		}
-		r = pread(fd, *buf + *len, cap - *len, (off_t)*len);
+		r = pread(fd, buf + *len, cap - *len, (off_t)*len);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -222,24 +251,22 @@ static int read_bounded(int fd, char **buf, size_t *len, bool *cut)
 			break;
 		*len += (size_t)r;
 	}
-	*cut = *len >= PERF_MAP_BYTES_MAX &&
-	       pread(fd, &probe, 1, (off_t)*len) == 1;
-	return 0;
+	*ret = TAKE_PTR(buf);
+	if (*len < PERF_MAP_BYTES_MAX || pread(fd, &probe, 1, (off_t)*len) != 1)
+		return 0;
+	m->st.over_bytes++;
+	return 1;
 }
 
 int perf_map_read_fd(struct perf_map *m, int fd)
 {
-	char *buf = NULL;
+	_cleanup_free_ char *buf = NULL;
 	size_t len;
-	bool cut = false;
-	int err = read_bounded(fd, &buf, &len, &cut);
+	int err = perf_map_read_file(m, fd, &buf, &len);
 
-	if (cut)
-		m->st.over_bytes++;
-	if (!err)
+	if (err >= 0)
 		err = perf_map_parse(m, buf, len);
-	free(buf);
-	return err ? err : perf_map_finish(m);
+	return err < 0 ? err : perf_map_finish(m);
 }
 
 int perf_map_lookup(const struct perf_map *m, uint64_t addr, const char **name)

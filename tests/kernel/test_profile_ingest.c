@@ -8,6 +8,7 @@
  * off-CPU stacks, losses are counted, and the end writes the symbols and
  * a Perfetto Trace stream, read back here with a small protobuf walker.
  */
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -594,6 +595,7 @@ struct end_records {
 	size_t stream_len;
 	unsigned int perfetto_blobs, symbols;
 	bool hot_loop_symbol;
+	bool jit_late_symbol;
 	uint64_t dropped_count;
 	bool dropped_seen;
 };
@@ -609,6 +611,8 @@ static void symbols_blob(struct end_records *e, const uint64_t *r, size_t words)
 		e->symbols++;
 		e->hot_loop_symbol |= sym.name_len == 8 &&
 				      !memcmp(sym.name, "hot_loop", 8);
+		e->jit_late_symbol |= sym.name_len == 8 &&
+				      !memcmp(sym.name, "JS:*late", 8);
 		at += used;
 	}
 }
@@ -704,6 +708,71 @@ static void finish_symbols_and_perfetto(void **state)
 	assert_true(s.pipe_read);
 	profile_ingest_stats(p, &st);
 	assert_int_equal(st.samples, 2);
+	free(e.stream);
+	profile_ingest_free(p);
+	free(o);
+}
+
+/* A JIT's code at JIT_PC, which its JIT names only once it has written it. */
+#define JIT_PC 0x7f0000001000ull
+static bool jit_written;
+static unsigned int jit_late_asked;
+
+static int fake_user_jit(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
+			 const char **name)
+{
+	if (!jit_written || pid != PID || pc != JIT_PC)
+		return -ENOENT;
+	*name = "JS:*early";
+	return 0;
+}
+
+static int fake_user_jit_late(void *ctx, uint32_t pid, uint64_t pc,
+			      const char **name)
+{
+	jit_late_asked++;
+	if (pid != PID || pc != JIT_PC)
+		return -ENOENT;
+	*name = "JS:*late";
+	return 0;
+}
+
+/*
+ * A JIT frame unnamed while it was drained is its process's, named at
+ * the end by a symbol record; once named, its samples take a frame of
+ * their own; what the JIT never names stays "[unknown]", asked once.
+ */
+static void jit_named_at_the_end(void **state)
+{
+	static const uint64_t u[2] = { JIT_PC, 0x7f0000009000ull };
+	struct profile_resolver r = fake;
+	struct profile_ingest *p;
+	struct out *o = calloc(1, sizeof(*o));
+	struct end_records e;
+	uint64_t rec[64];
+	size_t n, before;
+
+	(void)state;
+	r.user_jit = fake_user_jit;
+	r.user_jit_late = fake_user_jit_late;
+	assert_int_equal(profile_ingest_new(&r, 0, 0, &p), 0);
+	jit_written = false;
+	n = raw(rec, FXT_KSAMPLE_ONCPU, 5000, 0, NULL, 1, u, 1000);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	n = raw(rec, FXT_KSAMPLE_ONCPU, 5001, 0, NULL, 1, u + 1, 1000);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	jit_written = true;
+	n = raw(rec, FXT_KSAMPLE_ONCPU, 6000, 0, NULL, 1, u, 1000);
+	assert_int_equal(profile_ingest_record(p, rec, n, collect, o), 0);
+	/* A frame of its own, named: not the one unnamed before. */
+	assert_non_null(memmem(o->w, o->len * 8, "JS:*early", 9));
+	before = o->len;
+	jit_late_asked = 0;
+	assert_int_equal(profile_ingest_finish(p, collect, o), 0);
+	end_records(o, before, &e);
+	assert_int_equal(e.symbols, 1);
+	assert_true(e.jit_late_symbol);
+	assert_int_equal(jit_late_asked, 2);
 	free(e.stream);
 	profile_ingest_free(p);
 	free(o);
@@ -1039,6 +1108,7 @@ int main(void)
 		cmocka_unit_test(offcpu_trims_scheduler),
 		cmocka_unit_test(losses_are_counted),
 		cmocka_unit_test(finish_symbols_and_perfetto),
+		cmocka_unit_test(jit_named_at_the_end),
 		cmocka_unit_test(perfetto_chunks_and_bound),
 		cmocka_unit_test(generation_offsets_ids),
 		cmocka_unit_test(real_kallsyms_resolver),

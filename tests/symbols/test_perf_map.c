@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "perf_map.h"
+#include "perf_map_expect.h"
 
 static struct perf_map *parse(const char *text, size_t len)
 {
@@ -26,22 +27,6 @@ static struct perf_map *parse(const char *text, size_t len)
 	assert_int_equal(perf_map_parse(m, text, len), 0);
 	assert_int_equal(perf_map_finish(m), 0);
 	return m;
-}
-
-static void expect_name(const struct perf_map *m, uint64_t addr,
-			const char *want)
-{
-	const char *name = NULL;
-
-	assert_int_equal(perf_map_lookup(m, addr, &name), 0);
-	assert_string_equal(name, want);
-}
-
-static void expect_none(const struct perf_map *m, uint64_t addr)
-{
-	const char *name;
-
-	assert_int_equal(perf_map_lookup(m, addr, &name), -ENOENT);
 }
 
 static void test_node_lines(void **state)

@@ -18,22 +18,10 @@
 #include "proc_open.h"
 #include "usyms.h"
 
-/* Addresses, flags, offset, device, inode: under 128 bytes; then a path. */
-#define MAPS_LINE_MAX (MMAP_STORE_PATH_MAX + 128)
-
 DEFINE_TRIVIAL_CLEANUP_FUNC(FILE *, fclose);
 DEFINE_TRIVIAL_CLEANUP_FUNC(DIR *, closedir);
 
-struct maps_line {
-	uint64_t start, end, pgoff;
-	uint64_t inode;
-	dev_t dev;
-	bool exec;
-	const char *path;
-};
-
-/* "start-end perms offset major:minor inode   path"; 0 or -EINVAL. */
-static int parse_maps_line(char *line, struct maps_line *m)
+int mmap_proc_maps_parse(char *line, struct mmap_proc_line *m)
 {
 	unsigned long long start, end, pgoff, inode;
 	unsigned int major, minor;
@@ -45,9 +33,13 @@ static int parse_maps_line(char *line, struct maps_line *m)
 		return -EINVAL;
 	if (end <= start || strlen(perms) != 4)
 		return -EINVAL;
-	*m = (struct maps_line){ .start = start, .end = end, .pgoff = pgoff,
-				 .inode = inode, .dev = makedev(major, minor),
-				 .exec = perms[2] == 'x', .path = line + n };
+	*m = (struct mmap_proc_line){ .start = start,
+				      .end = end,
+				      .pgoff = pgoff,
+				      .inode = inode,
+				      .dev = makedev(major, minor),
+				      .exec = perms[2] == 'x',
+				      .path = line + n };
 	return 0;
 }
 
@@ -56,7 +48,7 @@ static int parse_maps_line(char *line, struct maps_line *m)
  * as the process's owner could (proc_open.h), the mapped file itself.
  */
 static size_t mapped_build_id(const char *proc, uint32_t pid,
-			      const struct maps_line *m, uint8_t *id)
+			      const struct mmap_proc_line *m, uint8_t *id)
 {
 	struct proc_owner owner;
 	struct proc_open_request rq = {
@@ -79,18 +71,18 @@ static size_t mapped_build_id(const char *proc, uint32_t pid,
 int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 			FILE *maps)
 {
-	_cleanup_free_ char *line = malloc(MAPS_LINE_MAX);
+	_cleanup_free_ char *line = malloc(MMAP_PROC_LINE_MAX);
 	uint8_t id[MMAP_STORE_BUILD_ID_MAX];
 	unsigned int lines = 0;
 
 	if (!line)
 		return -ENOMEM;
 	while (lines++ < MMAP_PROC_LINES_MAX &&
-	       line_read(maps, line, MAPS_LINE_MAX)) {
-		struct maps_line m;
+	       line_read(maps, line, MMAP_PROC_LINE_MAX)) {
+		struct mmap_proc_line m;
 		size_t id_len;
 
-		if (parse_maps_line(line, &m) < 0) {
+		if (mmap_proc_maps_parse(line, &m) < 0) {
 			mmap_store_count_drop(s);
 			continue;
 		}

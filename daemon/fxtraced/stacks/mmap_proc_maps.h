@@ -13,11 +13,32 @@
 #ifndef FXT_KERNEL_MMAP_PROC_MAPS_H
 #define FXT_KERNEL_MMAP_PROC_MAPS_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "mmap_store.h"
 
 #define MMAP_PROC_LINES_MAX 65536
+/* Addresses, flags, offset, device, inode: under 128 bytes; then a path. */
+#define MMAP_PROC_LINE_MAX (MMAP_STORE_PATH_MAX + 128)
+
+/* One line of a maps file; path points into the line. */
+struct mmap_proc_line {
+	uint64_t start, end, pgoff;
+	uint64_t inode;
+	dev_t dev;
+	bool exec;
+	const char *path;
+};
+
+/*
+ * "start-end perms offset major:minor inode   path" (line_read()'s
+ * line, without its newline): 0 or -EINVAL. Also for jit_maps.h, which
+ * finds a JIT's jitdump among a process's mappings.
+ */
+int mmap_proc_maps_parse(char *line, struct mmap_proc_line *m);
 
 /* proc is "/proc", or a directory of the same layout (tests). Returns
  * the number of processes read, or -errno when proc cannot be listed.

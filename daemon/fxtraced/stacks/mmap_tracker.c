@@ -22,6 +22,7 @@
 #include "mmap_proc_maps.h"
 #include "mmap_store.h"
 #include "mmap_tracker.h"
+#include "unaligned.h"
 
 /* 256 KiB of records per CPU between drains: thousands of mappings. */
 #define RING_PAGES 64
@@ -273,22 +274,6 @@ static int cmp_pending(const void *a, const void *b)
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static uint32_t u32_at(const uint8_t *rec, size_t off)
-{
-	uint32_t v;
-
-	memcpy(&v, rec + off, sizeof(v));
-	return v;
-}
-
-static uint64_t u64_at(const uint8_t *rec, size_t off)
-{
-	uint64_t v;
-
-	memcpy(&v, rec + off, sizeof(v));
-	return v;
 }
 
 static void apply_mmap2(struct mmap_tracker *t, const uint8_t *rec, size_t size,

@@ -174,6 +174,7 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 				       .pc_or_addr = pc };
 	const char *name = FXT_STACKS_USER_UNKNOWN;
 	struct profile_user_hit hit;
+	bool late = false;
 	int added, err;
 
 	/*
@@ -194,14 +195,24 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		k.pc_or_addr = hit.vaddr;
 		if (leaf)
 			profile_leaf_caller(p, s, k.mapping, &hit, leaf);
-	} else if (p->r.user_jit &&
-		   !p->r.user_jit(p->r.ctx, (uint32_t)s->pid,
-				  pc - (!leaf && pc), s->ts, &name)) {
+	} else if (p->r.user_jit) {
 		/* A caller's pc returns past its call: the byte before. */
-		k.jit_pid = (uint32_t)s->pid;
+		err = p->r.user_jit(p->r.ctx, (uint32_t)s->pid,
+				    pc - (!leaf && pc), s->ts, &name);
+		late = err && p->r.user_jit_late;
+		/* Named, or unnamed yet: its process's, named at the end. */
+		if (!err || late)
+			k.jit_pid = (uint32_t)s->pid;
+		k.jit_late = late;
 	}
-	return profile_frame_get(p, &k, k.mapping ? NULL : name, emit, ctx, id,
-				 &added);
+	err = profile_frame_get(p, &k, k.mapping ? NULL : name, emit, ctx, id,
+				&added);
+	/* Unnamed yet: its process's JIT may name it at the end. */
+	if (!err && added && late) {
+		p->frame[*id - 1].jit_pid = (uint32_t)s->pid;
+		p->frame[*id - 1].nonleaf = !leaf;
+	}
+	return err;
 }
 
 /*

@@ -68,6 +68,13 @@ struct profile_resolver {
 	 */
 	int (*user_jit)(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 			const char **name);
+	/*
+	 * The same at the end, for a pc user_jit could not name while the
+	 * trace ran (a JIT may write its names only as it exits). NULL:
+	 * such frames stay "[unknown]", one for every process.
+	 */
+	int (*user_jit_late)(void *ctx, uint32_t pid, uint64_t pc,
+			     const char **name);
 	void *ctx;
 };
 

@@ -27,6 +27,8 @@ struct profile_frame {
 	uint32_t mapping; /* 0: kernel, or a user pc in no mapping */
 	uint64_t addr; /* user: ELF vaddr or raw pc; kernel: offset */
 	char *name; /* kernel, inline frames and "[unknown]"; else NULL */
+	/* A user pc in no file its JIT did not name yet: its process. */
+	uint32_t jit_pid;
 	/* Inlined: the frame of the function it is inlined into. */
 	uint32_t next;
 	/*
@@ -42,7 +44,11 @@ struct profile_frame_key {
 	uint8_t kind;
 	uint8_t inline_depth; /* 1: innermost; 0 not inlined */
 	uint8_t inline_caller; /* the chain of addr - 1 */
-	uint8_t pad;
+	/*
+	 * Unnamed by its process's JIT yet (named at the end): apart from
+	 * the frame its name makes once the JIT has written it.
+	 */
+	uint8_t jit_late;
 	uint32_t mapping;
 	uint64_t pc_or_addr;
 	/* A JIT's frame (named by its process's map): the process. */

@@ -272,6 +272,15 @@ static int user_jit(void *ctx, uint32_t pid, uint64_t pc, uint64_t ts,
 	return jit_maps_name(s->jit, pid, pc, name);
 }
 
+/* The same at the end, for what it left unnamed (jit_maps_name_late()). */
+static int user_jit_late(void *ctx, uint32_t pid, uint64_t pc,
+			 const char **name)
+{
+	struct profile_sources *s = ctx;
+
+	return s->jit ? jit_maps_name_late(s->jit, pid, pc, name) : -ENOENT;
+}
+
 static int user_symbol(void *ctx, uint32_t file, const uint8_t *build_id,
 		       size_t build_id_len, uint64_t vaddr, const char **name)
 {
@@ -320,6 +329,7 @@ void profile_sources_resolver(struct profile_sources *s,
 		.user_symbol = user_symbol,
 		.user_inline = user_inline,
 		.user_jit = user_jit,
+		.user_jit_late = user_jit_late,
 		.ctx = s,
 	};
 }

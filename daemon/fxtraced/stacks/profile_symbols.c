@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The end of a profile: each user frame in a known file named by its
- * symbol ("fxtrace:symbols", after every frame it names), then the
- * Perfetto blobs, then how many samples these left out.
+ * symbol ("fxtrace:symbols", after every frame it names), and each a JIT
+ * had not named while the trace ran by its name now, if it has one;
+ * then the Perfetto blobs, then how many samples these left out.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -46,6 +47,28 @@ static int frame_symbol(const struct profile_ingest *p,
 				f->addr - (f->nonleaf && f->addr), name);
 }
 
+/*
+ * The name a JIT gives f at the end, in place of "[unknown]" (the
+ * Perfetto blobs take it there): 0, or -ENOENT still unnamed.
+ */
+static int frame_jit_late(struct profile_ingest *p, struct profile_frame *f)
+{
+	const char *name;
+	char *copy;
+
+	if (!f->jit_pid || !p->r.user_jit_late ||
+	    p->r.user_jit_late(p->r.ctx, f->jit_pid,
+			       f->addr - (f->nonleaf && f->addr), &name))
+		return -ENOENT;
+	copy = strndup(name, PROFILE_SYMBOL_MAX);
+	if (!copy)
+		return -ENOENT;
+	free(f->name);
+	f->name = copy;
+	f->jit_pid = 0;
+	return 0;
+}
+
 int profile_symbols_write(struct profile_ingest *p, profile_emit_fn emit,
 			  void *ctx, const char ***names)
 {
@@ -62,10 +85,14 @@ int profile_symbols_write(struct profile_ingest *p, profile_emit_fn emit,
 	}
 	t->name_ref = FXT_STACKS_STR_SYMBOLS;
 	for (id = 1; id <= p->frames.count && !err; id++) {
-		const struct profile_frame *f = &p->frame[id - 1];
+		struct profile_frame *f = &p->frame[id - 1];
 
+		if (f->kind == FXT_STACKS_FRAME_USER && !f->mapping &&
+		    !frame_jit_late(p, f))
+			err = symbol_write(t, p->id_base + id, f->name, emit,
+					   ctx);
 		/* An inline frame carries its own name. */
-		if (f->kind != FXT_STACKS_FRAME_USER || !f->mapping ||
+		if (err || f->kind != FXT_STACKS_FRAME_USER || !f->mapping ||
 		    f->inlined || frame_symbol(p, f, &n[id - 1]))
 			continue;
 		err = symbol_write(t, p->id_base + id, n[id - 1], emit, ctx);

@@ -112,6 +112,12 @@ void stacks_losses(const struct stacks *s, bool snapshot,
 				ss.jit.lines.over_entries;
 	l->jit_maps_cut +=
 		ss.jit.lines.over_bytes + ss.jit.over_procs + ss.jit.over_memory;
+	l->jit_dumps_read += ss.jit.dumps_read;
+	l->jit_records_skipped +=
+		ss.jit.dump.malformed + ss.jit.dump.over_records;
+	l->jit_dumps_refused += ss.jit.dumps_refused;
+	l->jit_dumps_unsupported += ss.jit.dump.refused;
+	l->jit_dumps_truncated += ss.jit.dump.truncated;
 }
 
 static int hook_sink(void *ctx, bool snapshot, void **ret)

@@ -58,11 +58,17 @@ struct stacks_losses {
 	uint64_t count[FXT_STACK_LOSS_COUNT];
 	int files_error;
 	/*
-	 * JITs' perf maps (jit_maps.h), said in the journal: reads; lines
-	 * skipped (malformed, too long, past the entries' cap); maps cut or
-	 * not kept (past the bytes read, the processes, the memory).
+	 * JITs' perf maps and jitdumps (jit_maps.h), said in the journal:
+	 * reads; lines or names skipped (malformed, too long, past the
+	 * entries' cap); maps cut or not kept (past the bytes read, the
+	 * processes, the memory); jitdumps refused (another user's, a
+	 * symlink, replaced since mapped), records skipped (malformed, past
+	 * the records' cap), files not of this byte order and version,
+	 * reads that ended in a record being written.
 	 */
 	uint64_t jit_maps_read, jit_lines_skipped, jit_maps_cut;
+	uint64_t jit_dumps_read, jit_dumps_refused, jit_records_skipped,
+		jit_dumps_unsupported, jit_dumps_truncated;
 };
 
 /*

@@ -28,6 +28,7 @@
 
 #include "cfi_walk.h"
 #include "check.h"
+#include "elf_bias.h"
 
 #define MAPS_MAX 64
 #define FRAMES_MAX 64
@@ -51,30 +52,12 @@ static const char *const fn_names[] = { "level_a", "level_b", "level_c",
 					"main", "_start" };
 #define NFN (sizeof(fn_names) / sizeof(*fn_names))
 
-/* The ELF address of file offset off: its PT_LOAD's p_vaddr - p_offset. */
-static int bias_of(Elf *elf, uint64_t start, uint64_t off, uint64_t *bias)
-{
-	size_t i, n;
-	GElf_Phdr ph;
-
-	if (elf_getphdrnum(elf, &n))
-		return -EBADMSG;
-	for (i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD ||
-		    off < ph.p_offset || off >= ph.p_offset + ph.p_filesz)
-			continue;
-		*bias = start - (off - ph.p_offset + ph.p_vaddr);
-		return 0;
-	}
-	return -ENOENT;
-}
-
 static void build_table(struct mapping *m, uint64_t off)
 {
 	int fd = open(m->path, O_RDONLY | O_CLOEXEC);
 	Elf *elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
 
-	m->built = elf ? bias_of(elf, m->start, off, &m->bias) : -errno;
+	m->built = elf ? elf_bias_of(elf, m->start, off, &m->bias) : -errno;
 	if (!m->built)
 		m->built = cfi_table_build(elf, &m->table);
 	printf("mapping %#" PRIx64 "-%#" PRIx64 " %s: %zu rows (%d)\n",

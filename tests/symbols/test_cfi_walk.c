@@ -29,6 +29,7 @@
 #include "cfi_walk.h"
 #include "check.h"
 #include "elf_bias.h"
+#include "spawn_stdout.h"
 
 #define MAPS_MAX 64
 #define FRAMES_MAX 64
@@ -150,25 +151,15 @@ static const char *owner(const struct target *t, uint64_t pc)
 /* Starts the target; its function addresses read, it blocks in read(). */
 static int start_target(const char *exe, struct target *t)
 {
+	char *const argv[] = { (char *)exe, NULL };
 	char line[128], name[32];
-	int out[2];
-	FILE *f;
+	FILE *f = spawn_stdout(argv, &t->pid);
 	void *p;
 	int i;
 
-	if (pipe2(out, O_CLOEXEC))
+	if (!f)
 		return -errno;
-	t->pid = fork();
-	if (t->pid < 0)
-		return -errno;
-	if (!t->pid) {
-		dup2(out[1], STDOUT_FILENO);
-		execl(exe, exe, (char *)NULL);
-		_exit(127);
-	}
-	close(out[1]);
-	f = fdopen(out[0], "r");
-	while (f && fgets(line, sizeof(line), f)) {
+	while (fgets(line, sizeof(line), f)) {
 		if (!strcmp(line, "blocked\n"))
 			break;
 		if (sscanf(line, "%31[^=]=%p", name, &p) != 2)
@@ -177,8 +168,7 @@ static int start_target(const char *exe, struct target *t)
 			if (!strcmp(name, fn_names[i]))
 				t->fn[i] = (uint64_t)(uintptr_t)p;
 	}
-	if (f)
-		fclose(f);
+	fclose(f);
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "elf_bias.h"
+#include "spawn_stdout.h"
 #include "py_frames.h"
 
 #define SKIP 77
@@ -104,28 +105,17 @@ struct target {
 static int start_target(const char *python, const char *script,
 			struct target *t)
 {
+	char *const argv[] = { (char *)python, (char *)script, NULL };
+	FILE *f = spawn_stdout(argv, &t->pid);
 	char line[128];
-	int out[2];
-	FILE *f;
 
-	if (pipe2(out, O_CLOEXEC))
+	if (!f)
 		return -errno;
-	t->pid = fork();
-	if (t->pid < 0)
-		return -errno;
-	if (!t->pid) {
-		dup2(out[1], STDOUT_FILENO);
-		execl(python, python, script, (char *)NULL);
-		_exit(127);
-	}
-	close(out[1]);
-	f = fdopen(out[0], "r");
-	while (f && fgets(line, sizeof(line), f) && strcmp(line, "ready\n")) {
+	while (fgets(line, sizeof(line), f) && strcmp(line, "ready\n")) {
 		sscanf(line, "main %" SCNu32, &t->main_tid);
 		sscanf(line, "worker %" SCNu32, &t->worker_tid);
 	}
-	if (f)
-		fclose(f);
+	fclose(f);
 	return t->main_tid && t->worker_tid ? 0 : -EPROTO;
 }
 

@@ -66,20 +66,34 @@ static void write_event(struct fxt_writer *w, enum fxt_event_type type,
 	write_named(w, type, ts, extra, "c", "n");
 }
 
+/* Every record w wrote, made into rows of x for hc (a host "h"). */
+static void rows_of(struct export_rows *x, struct fxt_host_clock *hc,
+		    struct fxt_writer *w)
+{
+	struct fxt_reader *r;
+	struct fxt_record rec;
+
+	hc->has_host = hc->has_start = true;
+	strcpy(hc->hostname, "h");
+	memset(hc->trace_id, 'a', 32);
+	r = fxt_reader_open_mem(fxt_writer_data(w), fxt_writer_size(w), NULL);
+	assert_non_null(r);
+	export_rows_init(x, hc, NULL);
+	while (fxt_reader_next(r, &rec) > 0)
+		assert_int_equal(export_rows_record(x, &rec), 0);
+	fxt_reader_close(r);
+}
+
 /* Two begins on one thread and their ends: inner's row first, names kept. */
 static void test_pairs_innermost_first(void **state)
 {
-	struct fxt_host_clock hc = { .has_host = true, .has_start = true };
+	struct fxt_host_clock hc = { 0 };
 	struct fxt_writer w;
-	struct fxt_reader *r;
-	struct fxt_record rec;
 	struct export_rows x;
 	const char *rows, *inner, *outer;
 	size_t len;
 
 	(void)state;
-	strcpy(hc.hostname, "h");
-	memset(hc.trace_id, 'a', 32);
 	fxt_writer_init(&w);
 	fxt_write_magic(&w);
 	fxt_write_init(&w, 1000000000);
@@ -87,11 +101,7 @@ static void test_pairs_innermost_first(void **state)
 	write_named(&w, FXT_EVENT_DURATION_BEGIN, 20, 0, "c", "inner");
 	write_named(&w, FXT_EVENT_DURATION_END, 30, 0, "", "");
 	write_named(&w, FXT_EVENT_DURATION_END, 40, 0, "", "");
-	r = fxt_reader_open_mem(fxt_writer_data(&w), fxt_writer_size(&w), NULL);
-	assert_non_null(r);
-	export_rows_init(&x, &hc, NULL);
-	while (fxt_reader_next(r, &rec) > 0)
-		assert_int_equal(export_rows_record(&x, &rec), 0);
+	rows_of(&x, &hc, &w);
 	assert_int_equal(x.count[EXPORT_SLICES], 2);
 	assert_int_equal(export_rows_left_out(&x), 0);
 	/* strings are a varuint length and the bytes: category, then name */
@@ -103,23 +113,18 @@ static void test_pairs_innermost_first(void **state)
 	assert_non_null(outer);
 	assert_true(inner < outer);
 	export_rows_done(&x);
-	fxt_reader_close(r);
 	fxt_writer_release(&w);
 }
 
 /* Rows of records whose times run backwards or past 2^64 ns. */
 static void test_hostile_times(void **state)
 {
-	struct fxt_host_clock hc = { .has_host = true, .has_start = true };
+	struct fxt_host_clock hc = { 0 };
 	struct fxt_writer w;
-	struct fxt_reader *r;
-	struct fxt_record rec;
 	struct export_rows x;
 	uint64_t dur;
 
 	(void)state;
-	strcpy(hc.hostname, "h");
-	memset(hc.trace_id, 'a', 32);
 	hc.start.boottime = 1000;
 	hc.start.realtime = UINT64_MAX - 10;
 	fxt_writer_init(&w);
@@ -129,11 +134,7 @@ static void test_hostile_times(void **state)
 	write_event(&w, FXT_EVENT_DURATION_COMPLETE, 50, 10);	/* backwards */
 	write_event(&w, FXT_EVENT_DURATION_BEGIN, UINT64_MAX >> 4, 0);
 	write_event(&w, FXT_EVENT_INSTANT, UINT64_MAX >> 4, 0);
-	r = fxt_reader_open_mem(fxt_writer_data(&w), fxt_writer_size(&w), NULL);
-	assert_non_null(r);
-	export_rows_init(&x, &hc, NULL);
-	while (fxt_reader_next(r, &rec) > 0)
-		assert_int_equal(export_rows_record(&x, &rec), 0);
+	rows_of(&x, &hc, &w);
 	assert_int_equal(x.count[EXPORT_SLICES], 1);
 	assert_int_equal(x.count[EXPORT_INSTANTS], 1);
 	assert_int_equal(x.unmatched_ends, 1);
@@ -143,7 +144,6 @@ static void test_hostile_times(void **state)
 	memcpy(&dur, x.rows[EXPORT_SLICES].data + 1 + 1 + 32 + 8, 8);
 	assert_int_equal(dur, 0);
 	export_rows_done(&x);
-	fxt_reader_close(r);
 	fxt_writer_release(&w);
 }
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The export's pieces on hostile input, without a server: RowBinary's
- * lengths; slices paired innermost first, bounded in threads and bytes
- * (a begin past a bound is lost and counted, its end then closes
- * nothing); rows of records whose times saturate or run backwards; the
- * host of a merged archive's rows.
+ * lengths; slices paired innermost first, with their own category and
+ * name (the pairing's bounds are tests/unit/test_slice_match.c's); rows
+ * of records whose times saturate or run backwards; the host of a
+ * merged archive's rows.
  */
+#define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,7 +18,6 @@
 #include "export_rows.h"
 #include "fxt_writer.h"
 #include "rowbinary.h"
-#include "slice_stacks.h"
 
 static void test_varuint(void **state)
 {
@@ -46,105 +46,85 @@ static void test_varuint(void **state)
 	rowbinary_free(&b);
 }
 
-static struct fxt_str str(const char *s)
-{
-	return (struct fxt_str){ .data = s, .len = (uint32_t)strlen(s) };
-}
-
-static void test_pairs_innermost_first(void **state)
-{
-	struct slice_stacks s;
-	struct closed_begin c;
-
-	(void)state;
-	slice_stacks_init(&s);
-	assert_int_equal(slice_stacks_push(&s, 1, 2, 10, str("cat"), str("outer")), 0);
-	assert_int_equal(slice_stacks_push(&s, 1, 2, 20, str("cat"), str("inner")), 0);
-	assert_int_equal(slice_stacks_push(&s, 1, 3, 30, str("c"), str("other")), 0);
-	assert_true(slice_stacks_pop(&s, 1, 2, &c));
-	assert_int_equal(c.ns, 20);
-	assert_int_equal(c.name.len, 5);
-	assert_memory_equal(c.name.data, "inner", 5);
-	assert_true(slice_stacks_pop(&s, 1, 2, &c));
-	assert_memory_equal(c.name.data, "outer", 5);
-	assert_memory_equal(c.category.data, "cat", 3);
-	assert_false(slice_stacks_pop(&s, 1, 2, &c));	/* nothing open */
-	assert_false(slice_stacks_pop(&s, 9, 9, &c));	/* unknown thread */
-	assert_int_equal(slice_stacks_open(&s), 1);
-	slice_stacks_free(&s);
-}
-
-/* Begins of long names past the byte budget: lost, counted, ends match. */
-static void test_bytes_bounded(void **state)
-{
-	static char name[30000];
-	struct slice_stacks s;
-	struct closed_begin c;
-	uint64_t i, pushed = 2000, kept;
-
-	(void)state;
-	memset(name, 'n', sizeof(name) - 1);
-	slice_stacks_init(&s);
-	for (i = 0; i < pushed; i++)
-		assert_int_equal(slice_stacks_push(&s, 1, 1, i, str("c"),
-						   str(name)), 0);
-	assert_true(s.lost > 0);
-	assert_true(s.bytes <= SLICE_STACKS_BYTES);
-	assert_int_equal(s.lost + slice_stacks_open(&s), pushed);
-	/* the lost ones were the deepest: their ends come first, close nothing */
-	for (i = 0; i < s.lost; i++)
-		assert_false(slice_stacks_pop(&s, 1, 1, &c));
-	kept = pushed - s.lost;
-	for (i = 0; i < kept; i++) {
-		assert_true(slice_stacks_pop(&s, 1, 1, &c));
-		assert_int_equal(c.ns, kept - 1 - i);
-		assert_int_equal(c.name.len, sizeof(name) - 1);
-	}
-	assert_false(slice_stacks_pop(&s, 1, 1, &c));
-	slice_stacks_free(&s);
-}
-
-static void test_threads_bounded(void **state)
-{
-	struct slice_stacks s;
-	uint64_t t;
-
-	(void)state;
-	slice_stacks_init(&s);
-	for (t = 0; t <= SLICE_STACKS_THREADS; t++)
-		assert_int_equal(slice_stacks_push(&s, 1, t, t, str("c"),
-						   str("n")), 0);
-	assert_int_equal(s.nthreads, SLICE_STACKS_THREADS);
-	assert_int_equal(s.lost, 1);
-	slice_stacks_free(&s);
-}
-
-static void write_event(struct fxt_writer *w, enum fxt_event_type type,
-			uint64_t ts, uint64_t extra)
+static void write_named(struct fxt_writer *w, enum fxt_event_type type,
+			uint64_t ts, uint64_t extra, const char *category,
+			const char *name)
 {
 	struct fxt_writer_event ev = {
 		.ts = ts,
 		.thread = fxt_wthread(1, 2),
-		.category = fxt_wstr("c"),
-		.name = fxt_wstr("n"),
+		.category = fxt_wstr(category),
+		.name = fxt_wstr(name),
 	};
 
 	assert_int_equal(fxt_write_event(w, type, &ev, extra), 0);
 }
 
+static void write_event(struct fxt_writer *w, enum fxt_event_type type,
+			uint64_t ts, uint64_t extra)
+{
+	write_named(w, type, ts, extra, "c", "n");
+}
+
+/* Every record w wrote, made into rows of x for hc (a host "h"). */
+static void rows_of(struct export_rows *x, struct fxt_host_clock *hc,
+		    struct fxt_writer *w)
+{
+	struct fxt_reader *r;
+	struct fxt_record rec;
+
+	hc->has_host = hc->has_start = true;
+	strcpy(hc->hostname, "h");
+	memset(hc->trace_id, 'a', 32);
+	r = fxt_reader_open_mem(fxt_writer_data(w), fxt_writer_size(w), NULL);
+	assert_non_null(r);
+	export_rows_init(x, hc, NULL);
+	while (fxt_reader_next(r, &rec) > 0)
+		assert_int_equal(export_rows_record(x, &rec), 0);
+	fxt_reader_close(r);
+}
+
+/* Two begins on one thread and their ends: inner's row first, names kept. */
+static void test_pairs_innermost_first(void **state)
+{
+	struct fxt_host_clock hc = { 0 };
+	struct fxt_writer w;
+	struct export_rows x;
+	const char *rows, *inner, *outer;
+	size_t len;
+
+	(void)state;
+	fxt_writer_init(&w);
+	fxt_write_magic(&w);
+	fxt_write_init(&w, 1000000000);
+	write_named(&w, FXT_EVENT_DURATION_BEGIN, 10, 0, "cat", "outer");
+	write_named(&w, FXT_EVENT_DURATION_BEGIN, 20, 0, "c", "inner");
+	write_named(&w, FXT_EVENT_DURATION_END, 30, 0, "", "");
+	write_named(&w, FXT_EVENT_DURATION_END, 40, 0, "", "");
+	rows_of(&x, &hc, &w);
+	assert_int_equal(x.count[EXPORT_SLICES], 2);
+	assert_int_equal(export_rows_left_out(&x), 0);
+	/* strings are a varuint length and the bytes: category, then name */
+	rows = (const char *)x.rows[EXPORT_SLICES].data;
+	len = x.rows[EXPORT_SLICES].len;
+	inner = memmem(rows, len, "\001c\005inner", 8);
+	outer = memmem(rows, len, "\003cat\005outer", 10);
+	assert_non_null(inner);
+	assert_non_null(outer);
+	assert_true(inner < outer);
+	export_rows_done(&x);
+	fxt_writer_release(&w);
+}
+
 /* Rows of records whose times run backwards or past 2^64 ns. */
 static void test_hostile_times(void **state)
 {
-	struct fxt_host_clock hc = { .has_host = true, .has_start = true };
+	struct fxt_host_clock hc = { 0 };
 	struct fxt_writer w;
-	struct fxt_reader *r;
-	struct fxt_record rec;
 	struct export_rows x;
 	uint64_t dur;
 
 	(void)state;
-	strcpy(hc.hostname, "h");
-	memset(hc.trace_id, 'a', 32);
 	hc.start.boottime = 1000;
 	hc.start.realtime = UINT64_MAX - 10;
 	fxt_writer_init(&w);
@@ -154,11 +134,7 @@ static void test_hostile_times(void **state)
 	write_event(&w, FXT_EVENT_DURATION_COMPLETE, 50, 10);	/* backwards */
 	write_event(&w, FXT_EVENT_DURATION_BEGIN, UINT64_MAX >> 4, 0);
 	write_event(&w, FXT_EVENT_INSTANT, UINT64_MAX >> 4, 0);
-	r = fxt_reader_open_mem(fxt_writer_data(&w), fxt_writer_size(&w), NULL);
-	assert_non_null(r);
-	export_rows_init(&x, &hc, NULL);
-	while (fxt_reader_next(r, &rec) > 0)
-		assert_int_equal(export_rows_record(&x, &rec), 0);
+	rows_of(&x, &hc, &w);
 	assert_int_equal(x.count[EXPORT_SLICES], 1);
 	assert_int_equal(x.count[EXPORT_INSTANTS], 1);
 	assert_int_equal(x.unmatched_ends, 1);
@@ -168,7 +144,6 @@ static void test_hostile_times(void **state)
 	memcpy(&dur, x.rows[EXPORT_SLICES].data + 1 + 1 + 32 + 8, 8);
 	assert_int_equal(dur, 0);
 	export_rows_done(&x);
-	fxt_reader_close(r);
 	fxt_writer_release(&w);
 }
 
@@ -302,8 +277,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_varuint),
 		cmocka_unit_test(test_pairs_innermost_first),
-		cmocka_unit_test(test_bytes_bounded),
-		cmocka_unit_test(test_threads_bounded),
 		cmocka_unit_test(test_hostile_times),
 		cmocka_unit_test(test_merged_hosts),
 	};

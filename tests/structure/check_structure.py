@@ -23,7 +23,10 @@ MAY_INCLUDE = {
     'daemon/common': set(),
     'daemon/symbols': {'daemon/common'},
     'daemon/archive': set(),
-    'daemon/analysis': {'daemon/archive', 'daemon/common/hash_index.h'},
+    'daemon/analysis': {'daemon/archive', 'daemon/common/hash_index.h',
+                        'daemon/analysis/model'},
+    # the trace model summary/ and export/ share: below them, not above
+    'daemon/analysis/model': {'daemon/archive', 'daemon/common/hash_index.h'},
     'daemon/fxtraced': {'daemon/common', 'daemon/symbols', 'daemon/archive',
                         'daemon/fxtraced/kernel', 'daemon/fxtraced/stacks'},
     'daemon/fxtraced/kernel': {'daemon/common', 'daemon/archive'},

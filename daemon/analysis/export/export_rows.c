@@ -7,6 +7,14 @@
 #include "export_rows.h"
 #include "fxt_saturate.h"
 
+/* No depth bound of its own: a thread's begins are bounded by the bytes. */
+static const struct slice_match_bounds begin_bounds = {
+	.threads = EXPORT_SLICE_THREADS,
+	.depth = UINT32_MAX,
+	.first = 8,
+	.max_bytes = EXPORT_SLICE_BYTES,
+};
+
 void export_rows_init(struct export_rows *x, const struct fxt_host_clock *hc,
 		      const struct export_hosts *hosts)
 {
@@ -14,7 +22,7 @@ void export_rows_init(struct export_rows *x, const struct fxt_host_clock *hc,
 	x->hc = hc;
 	x->hosts = hosts;
 	x->host_len = strlen(hc->hostname);
-	slice_stacks_init(&x->stacks);
+	slice_match_init(&x->begins, &begin_bounds);
 	stack_tables_init(&x->samples);
 }
 
@@ -24,14 +32,14 @@ void export_rows_done(struct export_rows *x)
 
 	for (i = 0; i < EXPORT_EVENT_TABLES; i++)
 		rowbinary_free(&x->rows[i]);
-	slice_stacks_free(&x->stacks);
+	slice_match_free(&x->begins);
 	stack_tables_free(&x->samples);
 }
 
 uint64_t export_rows_left_out(const struct export_rows *x)
 {
-	return fxt_sat_add(fxt_sat_add(x->unmatched_ends, x->stacks.lost),
-			   slice_stacks_open(&x->stacks));
+	return fxt_sat_add(fxt_sat_add(x->unmatched_ends, x->begins.lost),
+			   slice_match_open(&x->begins));
 }
 
 static uint64_t realtime(const struct export_rows *x,
@@ -181,15 +189,20 @@ static int duration(struct export_rows *x, const struct fxt_record *rec)
 {
 	const struct fxt_thread_id *th = &rec->event.thread;
 	uint64_t ns = fxt_ticks_to_ns(rec->provider, rec->event.ts);
-	struct closed_begin begin;
+	struct fxt_str names[2] = { rec->event.category, rec->event.name };
+	struct slice_closed begin;
 
 	switch (rec->event.type) {
 	case FXT_EVENT_DURATION_BEGIN:
-		return slice_stacks_push(&x->stacks, th->pid, th->tid, ns,
-					 rec->event.category, rec->event.name);
+		/* the tag: where the category ends in the bytes */
+		return slice_match_begin(&x->begins, th->pid, th->tid, ns,
+					 names[0].len, names, 2);
 	case FXT_EVENT_DURATION_END:
-		if (slice_stacks_pop(&x->stacks, th->pid, th->tid, &begin))
-			slice(x, rec, begin.ns, ns, begin.category, begin.name);
+		if (slice_match_end(&x->begins, th->pid, th->tid, &begin))
+			slice(x, rec, begin.ns, ns,
+			      (struct fxt_str){ begin.bytes.data, begin.tag },
+			      (struct fxt_str){ begin.bytes.data + begin.tag,
+						begin.bytes.len - begin.tag });
 		else
 			x->unmatched_ends++;
 		return 0;

@@ -4,7 +4,7 @@
  * in RowBinary: each event table's rows wait in a buffer of their own
  * until the caller sends them (export_rows_full() says when one holds a
  * chunk's worth). Duration begins and ends are paired per thread
- * (slice_stacks.h) into slices, as tracectl summary pairs them; every
+ * (slice_match.h) into slices, as tracectl summary pairs them; every
  * timestamp is mapped onto REALTIME through the archive's clock records.
  * A row's host is the archive's hostname, or in a merged archive the
  * input it came from (export_hosts.h).
@@ -19,8 +19,11 @@
 #include "fxt_reader.h"
 #include "host_clock.h"
 #include "rowbinary.h"
-#include "slice_stacks.h"
+#include "slice_match.h"
 #include "stack_tables.h"
+
+#define EXPORT_SLICE_THREADS 65536u
+#define EXPORT_SLICE_BYTES (32u << 20)
 
 struct export_rows {
 	const struct fxt_host_clock *hc;
@@ -30,7 +33,12 @@ struct export_rows {
 	uint64_t count[EXPORT_EVENT_TABLES];
 	/* duration records that made no slice: an end closing nothing */
 	uint64_t unmatched_ends;
-	struct slice_stacks stacks;
+	/*
+	 * Open begins by (pid, tid): the tag is the category's length, the
+	 * bytes category then name. At most EXPORT_SLICE_THREADS threads
+	 * and EXPORT_SLICE_BYTES for entries and names.
+	 */
+	struct slice_match begins;
 	/* the stack records, collected until the archive's end (the
 	 * symbols may come last): export_samples.h makes their rows */
 	struct stack_tables samples;

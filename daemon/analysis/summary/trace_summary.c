@@ -197,15 +197,6 @@ static int64_t find_slice(struct trace_summary *s, const struct fxt_str *cat,
 	return s->nslices - 1;
 }
 
-/* Memory for the threads' slice stacks, from one budget for them all. */
-static bool stack_grant(struct trace_summary *s, size_t bytes)
-{
-	if (s->budget.used + bytes > s->budget.max)
-		return false;
-	s->budget.used += bytes;
-	return true;
-}
-
 /*
  * A slice of t ended: its self time leaves out its children, its total
  * time counts a recursion once (slice_nesting.h).
@@ -237,30 +228,6 @@ static int end_slice(struct trace_summary *s, struct summary_thread *t,
 	if (dur > e->max_ns)
 		e->max_ns = dur;
 	return err;
-}
-
-static int push_open(struct trace_summary *s, struct summary_thread *t,
-		     uint32_t slice, uint64_t ns)
-{
-	if (t->nopen == t->open_cap) {
-		uint32_t cap = t->open_cap ? t->open_cap * 2 : 4;
-		void *p;
-
-		if (t->open_cap == OPEN_SLICES_MAX ||
-		    !stack_grant(s, (cap - t->open_cap) * sizeof(*t->open))) {
-			t->open_lost++;
-			return 0;
-		}
-		p = realloc(t->open, cap * sizeof(*t->open));
-		if (!p)
-			return -ENOMEM;
-		t->open = p;
-		t->open_cap = cap;
-	}
-	t->open[t->nopen].start_ns = ns;
-	t->open[t->nopen].slice = slice;
-	t->nopen++;
-	return 0;
 }
 
 /*
@@ -303,6 +270,7 @@ static int on_event(struct trace_summary *s, const struct fxt_record *rec,
 {
 	const struct fxt_thread_id *th = &rec->event.thread;
 	struct summary_thread *t;
+	struct slice_closed begin;
 	int64_t slice;
 	int err = 0;
 
@@ -325,20 +293,16 @@ static int on_event(struct trace_summary *s, const struct fxt_record *rec,
 	if (!t)
 		return err;
 	if (rec->event.type == FXT_EVENT_DURATION_END) {
-		if (t->open_lost) {
-			t->open_lost--;
-		} else if (t->nopen) {
-			t->nopen--;
-			return end_slice(s, t, t->open[t->nopen].slice,
-					 t->open[t->nopen].start_ns, ns);
-		}
+		if (slice_match_end(&s->match, th->pid, th->tid, &begin))
+			return end_slice(s, t, begin.tag, begin.ns, ns);
 		return 0;
 	}
 	slice = find_slice(s, &rec->event.category, &rec->event.name);
 	if (slice < 0)
 		return (int)slice;
 	if (rec->event.type == FXT_EVENT_DURATION_BEGIN)
-		return push_open(s, t, (uint32_t)slice, ns);
+		return slice_match_begin(&s->match, th->pid, th->tid, ns,
+					 (uint32_t)slice, NULL, 0);
 	return end_slice(s, t, (uint32_t)slice, ns,
 			 fxt_ticks_to_ns(rec->provider, rec->event.extra));
 }
@@ -548,11 +512,21 @@ static int dispatch(struct trace_summary *s, const struct fxt_record *rec)
 int trace_summary_init(struct trace_summary *s,
 		       const struct trace_summary_options *opt)
 {
+	/* the open begins share the budget of the ended slices' nesting */
+	struct slice_match_bounds open = {
+		.threads = SUMMARY_THREADS_MAX,
+		.depth = OPEN_SLICES_MAX,
+		.first = 4,
+		.max_bytes = SUMMARY_STACK_BYTES,
+		.used = &s->budget.used,
+	};
+
 	memset(s, 0, sizeof(*s));
 	if (opt)
 		s->opt = *opt;
 	hist_pool_init(&s->pool, SUMMARY_HIST_BYTES);
 	s->budget.max = SUMMARY_STACK_BYTES;
+	slice_match_init(&s->match, &open);
 	process_tree_init(&s->tree, opt ? &opt->process : NULL);
 	memory_summary_init(&s->memory);
 	if (s->opt.timeline)
@@ -571,7 +545,6 @@ void trace_summary_done(struct trace_summary *s)
 
 	for (i = 0; i < s->nthreads; i++) {
 		latency_hist_free(&s->threads[i].latency);
-		free(s->threads[i].open);
 		slice_nesting_free(&s->threads[i].nest);
 	}
 	for (i = 0; i < s->nslices; i++) {
@@ -596,6 +569,7 @@ void trace_summary_done(struct trace_summary *s)
 	stack_tables_free(&s->stacks);
 	slice_watch_free(&s->watch);
 	async_spans_free(&s->async);
+	slice_match_free(&s->match);
 	slice_budget_free(&s->budget);
 	memset(s, 0, sizeof(*s));
 }

@@ -15,7 +15,8 @@
  * - a slice is a duration begin/end pair or a complete event; its self
  *   time is its duration minus the durations of the slices that end within
  *   it on the same thread and were not claimed by an inner one. Slices are
- *   matched in record order, as the provider wrote them.
+ *   matched in record order, as the provider wrote them, by slice_match.h
+ *   (as tracectl export matches them).
  */
 #ifndef FXT_TRACE_SUMMARY_H
 #define FXT_TRACE_SUMMARY_H
@@ -34,6 +35,7 @@
 #include "memory_summary.h"
 #include "name_cache.h"
 #include "process_tree.h"
+#include "slice_match.h"
 #include "slice_nesting.h"
 #include "slice_watch.h"
 #include "stack_profile.h"
@@ -53,11 +55,6 @@
 #define SUMMARY_HIST_BYTES (16u << 20)
 #define SUMMARY_STACK_BYTES (8u << 20)
 
-struct open_slice {
-	uint64_t start_ns;
-	uint32_t slice;		/* index in the slice table */
-};
-
 struct summary_thread {
 	uint64_t tid;
 	uint64_t pid;		/* 0 until a record tells */
@@ -67,9 +64,7 @@ struct summary_thread {
 	bool wake_pending;
 	bool on_cpu;
 	struct latency_hist latency;
-	/* slices of this thread still open, and ended ones not yet claimed */
-	struct open_slice *open;
-	uint32_t nopen, open_cap, open_lost;
+	/* its ended slices not yet claimed (open ones: trace_summary.match) */
 	struct slice_nesting nest;
 };
 
@@ -131,6 +126,8 @@ struct trace_summary {
 
 	struct hist_pool pool;
 	struct slice_budget budget; /* SUMMARY_STACK_BYTES: slice stacks */
+	/* open begins by (pid, tid), tagged with their slice; from budget */
+	struct slice_match match;
 
 	struct summary_drops *drops;
 	size_t ndrops;

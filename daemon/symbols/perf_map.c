@@ -197,7 +197,8 @@ int perf_map_finish(struct perf_map *m)
 {
 	size_t i, kept = 0;
 
-	qsort(m->e, m->n, sizeof(*m->e), by_start);
+	if (m->n) /* none yet: no array (qsort wants one) */
+		qsort(m->e, m->n, sizeof(*m->e), by_start);
 	/* Of two overlapping entries, the later line's stays. */
 	for (i = 0; i < m->n; i++) {
 		struct perf_map_entry e = m->e[i];

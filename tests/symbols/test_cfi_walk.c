@@ -29,6 +29,7 @@
 #include "cfi_walk.h"
 #include "check.h"
 #include "elf_bias.h"
+#include "mmap_proc_maps.h"
 #include "spawn_stdout.h"
 
 #define MAPS_MAX 64
@@ -72,8 +73,8 @@ static void build_table(struct mapping *m, uint64_t off)
 /* The target's executable file mappings, each with its rows. */
 static int read_maps(struct target *t)
 {
-	char path[64], line[512], perms[8], file[256];
-	uint64_t start, end, off;
+	char path[64], line[MMAP_PROC_LINE_MAX];
+	struct mmap_proc_line ml;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", t->pid);
@@ -81,17 +82,16 @@ static int read_maps(struct target *t)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f) && t->nmaps < MAPS_MAX) {
-		file[0] = '\0';
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64
-			   " %*s %*s %255s", &start, &end, perms, &off,
-			   file) < 4 || perms[2] != 'x' || file[0] != '/')
+		line[strcspn(line, "\n")] = '\0';
+		if (mmap_proc_maps_parse(line, &ml) || !ml.exec ||
+		    ml.path[0] != '/')
 			continue;
 		struct mapping *m = &t->maps[t->nmaps++];
 
-		m->start = start;
-		m->end = end;
-		snprintf(m->path, sizeof(m->path), "%s", file);
-		build_table(m, off);
+		m->start = ml.start;
+		m->end = ml.end;
+		snprintf(m->path, sizeof(m->path), "%s", ml.path);
+		build_table(m, ml.pgoff);
 	}
 	fclose(f);
 	return 0;

@@ -28,6 +28,7 @@
 
 #include "check.h"
 #include "elf_bias.h"
+#include "mmap_proc_maps.h"
 #include "spawn_stdout.h"
 #include "py_frames.h"
 
@@ -76,17 +77,18 @@ static int layout_of(const char *python, struct py_layout *l)
 /* The load bias of python in pid, from its mapping of offset 0. */
 static uint64_t load_bias(pid_t pid, const char *python)
 {
-	char path[64], line[512], file[256];
-	uint64_t start, off, bias = 0;
+	char path[64], line[MMAP_PROC_LINE_MAX];
+	struct mmap_proc_line ml;
+	uint64_t bias = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	f = fopen(path, "re");
 	while (f && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%" SCNx64 "-%*x %*s %" SCNx64 " %*s %*s %255s",
-			   &start, &off, file) == 3 &&
-		    !strcmp(file, python) && off == 0) {
-			CHECK(!elf_bias_of_path(python, start, off, &bias),
+		line[strcspn(line, "\n")] = '\0';
+		if (!mmap_proc_maps_parse(line, &ml) && !ml.pgoff &&
+		    !strcmp(ml.path, python)) {
+			CHECK(!elf_bias_of_path(python, ml.start, 0, &bias),
 			      "%s: no PT_LOAD at offset 0", python);
 			break;
 		}

@@ -29,7 +29,7 @@
 #include "cfi_walk.h"
 #include "check.h"
 #include "elf_bias.h"
-#include "mmap_proc_maps.h"
+#include "proc_maps_line.h"
 #include "spawn_stdout.h"
 
 #define MAPS_MAX 64
@@ -73,8 +73,8 @@ static void build_table(struct mapping *m, uint64_t off)
 /* The target's executable file mappings, each with its rows. */
 static int read_maps(struct target *t)
 {
-	char path[64], line[MMAP_PROC_LINE_MAX];
-	struct mmap_proc_line ml;
+	char path[64], line[PROC_MAPS_LINE_MAX];
+	struct proc_maps_line ml;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", t->pid);
@@ -83,7 +83,7 @@ static int read_maps(struct target *t)
 		return -errno;
 	while (fgets(line, sizeof(line), f) && t->nmaps < MAPS_MAX) {
 		line[strcspn(line, "\n")] = '\0';
-		if (mmap_proc_maps_parse(line, &ml) || !ml.exec ||
+		if (proc_maps_line_parse(line, &ml) || !ml.exec ||
 		    ml.path[0] != '/')
 			continue;
 		struct mapping *m = &t->maps[t->nmaps++];

@@ -28,7 +28,7 @@
 
 #include "check.h"
 #include "elf_bias.h"
-#include "mmap_proc_maps.h"
+#include "proc_maps_line.h"
 #include "spawn_stdout.h"
 #include "py_frames.h"
 
@@ -77,8 +77,8 @@ static int layout_of(const char *python, struct py_layout *l)
 /* The load bias of python in pid, from its mapping of offset 0. */
 static uint64_t load_bias(pid_t pid, const char *python)
 {
-	char path[64], line[MMAP_PROC_LINE_MAX];
-	struct mmap_proc_line ml;
+	char path[64], line[PROC_MAPS_LINE_MAX];
+	struct proc_maps_line ml;
 	uint64_t bias = 0;
 	FILE *f;
 
@@ -86,7 +86,7 @@ static uint64_t load_bias(pid_t pid, const char *python)
 	f = fopen(path, "re");
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (!mmap_proc_maps_parse(line, &ml) && !ml.pgoff &&
+		if (!proc_maps_line_parse(line, &ml) && !ml.pgoff &&
 		    !strcmp(ml.path, python)) {
 			CHECK(!elf_bias_of_path(python, ml.start, 0, &bias),
 			      "%s: no PT_LOAD at offset 0", python);

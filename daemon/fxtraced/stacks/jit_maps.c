@@ -22,7 +22,7 @@
 #include "jit_maps.h"
 #include "jitdump.h"
 #include "line_read.h"
-#include "mmap_proc_maps.h"
+#include "proc_maps_line.h"
 #include "proc_open.h"
 
 DEFINE_TRIVIAL_CLEANUP_FUNC(FILE *, fclose);
@@ -232,10 +232,10 @@ static size_t dump_path_len(const char *path, const char *want)
  * its maps file: -ENOENT none.
  */
 static int dump_find(struct jit_maps *j, uint32_t pid, uint32_t self,
-		     char *path, size_t size, struct mmap_proc_line *m)
+		     char *path, size_t size, struct proc_maps_line *m)
 {
 	_cleanup_(fclosep) FILE *f = NULL;
-	_cleanup_free_ char *line = malloc(MMAP_PROC_LINE_MAX);
+	_cleanup_free_ char *line = malloc(PROC_MAPS_LINE_MAX);
 	char at[64], want[32];
 	unsigned int lines = 0;
 	size_t len;
@@ -247,9 +247,9 @@ static int dump_find(struct jit_maps *j, uint32_t pid, uint32_t self,
 	f = fopen(at, "re");
 	if (!f)
 		return errno == ENOENT ? -ESRCH : -errno;
-	while (lines++ < MMAP_PROC_LINES_MAX &&
-	       line_read(f, line, MMAP_PROC_LINE_MAX)) {
-		if (mmap_proc_maps_parse(line, m) < 0 || !m->exec ||
+	while (lines++ < PROC_MAPS_LINES_MAX &&
+	       line_read(f, line, PROC_MAPS_LINE_MAX)) {
+		if (proc_maps_line_parse(line, m) < 0 || !m->exec ||
 		    m->path[0] != '/' || !(len = dump_path_len(m->path, want)))
 			continue;
 		if (len >= size)
@@ -265,7 +265,7 @@ static int dump_find(struct jit_maps *j, uint32_t pid, uint32_t self,
 static int dump_open(struct jit_maps *j, uint32_t pid,
 		     const struct jit_owner *o, struct stat *st)
 {
-	struct mmap_proc_line m;
+	struct proc_maps_line m;
 	char path[PATH_MAX];
 	int r = dump_find(j, pid, o->self, path, sizeof(path), &m);
 

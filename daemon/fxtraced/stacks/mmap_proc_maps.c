@@ -21,34 +21,12 @@
 DEFINE_TRIVIAL_CLEANUP_FUNC(FILE *, fclose);
 DEFINE_TRIVIAL_CLEANUP_FUNC(DIR *, closedir);
 
-int mmap_proc_maps_parse(char *line, struct mmap_proc_line *m)
-{
-	unsigned long long start, end, pgoff, inode;
-	unsigned int major, minor;
-	char perms[5];
-	int n = 0;
-
-	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perms,
-		   &pgoff, &major, &minor, &inode, &n) < 7 || !n)
-		return -EINVAL;
-	if (end <= start || strlen(perms) != 4)
-		return -EINVAL;
-	*m = (struct mmap_proc_line){ .start = start,
-				      .end = end,
-				      .pgoff = pgoff,
-				      .inode = inode,
-				      .dev = makedev(major, minor),
-				      .exec = perms[2] == 'x',
-				      .path = line + n };
-	return 0;
-}
-
 /*
  * The build id of the file pid maps at [start, end), or 0 bytes: opened
  * as the process's owner could (proc_open.h), the mapped file itself.
  */
 static size_t mapped_build_id(const char *proc, uint32_t pid,
-			      const struct mmap_proc_line *m, uint8_t *id)
+			      const struct proc_maps_line *m, uint8_t *id)
 {
 	struct proc_owner owner;
 	struct proc_open_request rq = {
@@ -71,18 +49,18 @@ static size_t mapped_build_id(const char *proc, uint32_t pid,
 int mmap_proc_maps_read(struct mmap_store *s, const char *proc, uint32_t pid,
 			FILE *maps)
 {
-	_cleanup_free_ char *line = malloc(MMAP_PROC_LINE_MAX);
+	_cleanup_free_ char *line = malloc(PROC_MAPS_LINE_MAX);
 	uint8_t id[MMAP_STORE_BUILD_ID_MAX];
 	unsigned int lines = 0;
 
 	if (!line)
 		return -ENOMEM;
-	while (lines++ < MMAP_PROC_LINES_MAX &&
-	       line_read(maps, line, MMAP_PROC_LINE_MAX)) {
-		struct mmap_proc_line m;
+	while (lines++ < PROC_MAPS_LINES_MAX &&
+	       line_read(maps, line, PROC_MAPS_LINE_MAX)) {
+		struct proc_maps_line m;
 		size_t id_len;
 
-		if (mmap_proc_maps_parse(line, &m) < 0) {
+		if (proc_maps_line_parse(line, &m) < 0) {
 			mmap_store_count_drop(s);
 			continue;
 		}

@@ -20,6 +20,17 @@ void kernel_losses_read(const struct kernel_session_stats *st,
 		st->event_dropped[FXT_SCHED_EV_BIT_SAMPLE];
 	l->count[FXT_STACK_LOSS_OFFCPU_DROPPED] =
 		st->event_dropped[FXT_SCHED_EV_BIT_OFFCPU];
+	/* The walker's own, with the unwinding tables (BPF). */
+	l->count[FXT_STACK_LOSS_UNWIND_NO_TABLE] =
+		st->unwind.walk[FXT_UNWIND_STAT_NO_TABLE];
+	l->count[FXT_STACK_LOSS_UNWIND_UNSUPPORTED] =
+		st->unwind.walk[FXT_UNWIND_STAT_UNSUPPORTED];
+	l->count[FXT_STACK_LOSS_UNWIND_READ_FAULT] =
+		st->unwind.walk[FXT_UNWIND_STAT_READ_FAULT];
+	l->count[FXT_STACK_LOSS_UNWIND_BAD_FRAME] =
+		st->unwind.walk[FXT_UNWIND_STAT_BAD_FRAME];
+	l->count[FXT_STACK_LOSS_UNWIND_TABLES_FULL] = st->unwind.files_full;
+	l->unwind = st->unwind;
 	stacks_losses(s, snapshot, l);
 }
 
@@ -79,6 +90,29 @@ void kernel_losses_log(const struct stacks_losses *l)
 			c[FXT_STACK_LOSS_USER_READ_FAULT],
 			c[FXT_STACK_LOSS_JUNK_FRAME_WORD],
 			c[FXT_STACK_LOSS_KERNEL_DEPTH_LIMIT]);
+	if (l->unwind.walk[FXT_UNWIND_STAT_WALKS] || l->unwind.files)
+		log_info("Stack walks with unwinding tables: %" PRIu64
+			 " walks, %" PRIu64 " frames by their rows, %" PRIu64
+			 " by frame pointers; %" PRIu64
+			 " walks by frame pointers alone; stopped: %" PRIu64
+			 " at a rule not followed, %" PRIu64
+			 " at an unreadable word, %" PRIu64
+			 " at a bad frame. Tables: %" PRIu64
+			 " processes, %" PRIu64 " files, %" PRIu64
+			 " rows (%" PRIu64 " KiB) compiled in %" PRIu64
+			 " ms; %" PRIu64 " files without (no .eh_frame, not readable by their owner), %" PRIu64
+			 " past the tables' memory",
+			 l->unwind.walk[FXT_UNWIND_STAT_WALKS],
+			 l->unwind.walk[FXT_UNWIND_STAT_TABLE_FRAMES],
+			 l->unwind.walk[FXT_UNWIND_STAT_FP_FRAMES],
+			 l->unwind.walk[FXT_UNWIND_STAT_NO_TABLE],
+			 l->unwind.walk[FXT_UNWIND_STAT_UNSUPPORTED],
+			 l->unwind.walk[FXT_UNWIND_STAT_READ_FAULT],
+			 l->unwind.walk[FXT_UNWIND_STAT_BAD_FRAME],
+			 l->unwind.processes, l->unwind.files, l->unwind.rows,
+			 l->unwind.rows * 8 / 1024,
+			 l->unwind.build_ns / 1000000, l->unwind.files_unread,
+			 l->unwind.files_full);
 	if (c[FXT_STACK_LOSS_MAPPINGS_DROPPED] ||
 	    c[FXT_STACK_LOSS_MAPPINGS_LOST])
 		log_info(

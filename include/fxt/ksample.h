@@ -35,6 +35,11 @@
  * clock_nanosleep: 0x28 bytes, return address at word 5; select: six
  * pushes and 0x38 bytes, return address at word 13).
  *
+ * The BPF walker unwinds the user stack itself where the manager gave
+ * it the process's unwinding tables (include/fxt/unwind.h): its user
+ * PCs are then the whole walk, no stack words follow (ns = 0), and
+ * "user_stack_words" holds FXT_KSAMPLE_UNWOUND.
+ *
  * Kernel threads have no user PCs; the idle task is never sampled.
  * Off-CPU records are written at the thread's switch-in, with the stacks
  * taken at its switch-out (it was still current then).
@@ -52,6 +57,8 @@
 #define FXT_KSAMPLE_USER_MAX 127u	/* the kernel's perf_event_max_stack */
 /* The words at the user stack pointer a record holds at most. */
 #define FXT_KSAMPLE_STACK_MAX 16u
+/* "user_stack_words" of a stack unwound with tables (ns is 0 then). */
+#define FXT_KSAMPLE_UNWOUND 0x80000000u
 /* Words before the PCs. */
 #define FXT_KSAMPLE_HEAD_WORDS 11u
 #define FXT_KSAMPLE_MAX_WORDS                                             \
@@ -114,16 +121,21 @@ static inline __u64 fxt_ksample_weight_arg(unsigned int kind)
  * fxt_ksample_words(nk, nu, ns) words; the caller puts the
  * fxt_ksample_kernel_frames(nk) kernel PCs at w + FXT_KSAMPLE_HEAD_WORDS,
  * then the fxt_ksample_user_frames(nu) user PCs, then (ns > 0) the user
- * sp and min(ns, FXT_KSAMPLE_STACK_MAX) words read at it.
+ * sp and min(ns, FXT_KSAMPLE_STACK_MAX) words read at it. ns may be
+ * FXT_KSAMPLE_UNWOUND instead: user PCs of a walk with tables, no words.
  */
 static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
 					  __u64 ts, __u64 pid, __u64 tid,
 					  __u32 cpu, __u32 nk, __u32 nu,
 					  __u32 ns, __u64 weight_ns)
 {
-	__u32 k = fxt_ksample_kernel_frames(nk);
-	__u32 u = fxt_ksample_user_frames(nu);
-	__u32 t = fxt_ksample_stack_tail(ns);
+	__u32 unwound = ns & FXT_KSAMPLE_UNWOUND;
+	__u32 k, u, t;
+
+	ns = unwound ? 0 : ns;
+	k = fxt_ksample_kernel_frames(nk);
+	u = fxt_ksample_user_frames(nu);
+	t = fxt_ksample_stack_tail(ns);
 
 	w[0] = fxt_large_blob_header(fxt_ksample_words(nk, nu, ns),
 				     FXT_LARGE_BLOB_WITH_METADATA);
@@ -134,7 +146,7 @@ static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
 	w[5] = fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, cpu);
 	w[6] = fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, k);
 	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS,
-				   t ? t - 1 : 0);
+				   t ? t - 1 : unwound);
 	w[8] = fxt_ksample_weight_arg(kind);
 	w[9] = weight_ns;
 	w[10] = (__u64)(k + u + t) * FXT_WORD_BYTES;
@@ -161,6 +173,7 @@ struct fxt_ksample {
 	__u32 nk;	/* kernel PCs, at pcs[0 .. nk - 1] */
 	__u32 nu;	/* user PCs, at pcs[nk .. nk + nu - 1] */
 	__u32 ns;	/* user stack words, at stack[0 .. ns - 1] */
+	int unwound;	/* user PCs unwound with tables (ns is 0) */
 	__u64 weight_ns;	/* period_ns or blocked_ns */
 	__u64 user_sp;	/* where stack was read (ns > 0) */
 	const __u64 *pcs;
@@ -187,11 +200,15 @@ static inline int fxt_ksample_parse(const __u64 *w, __u64 words,
 	frames = words - FXT_KSAMPLE_HEAD_WORDS;
 	s->nk = (__u32)FXT_GET(w[6], FXT_ARG_VALUE32);
 	s->ns = (__u32)FXT_GET(w[7], FXT_ARG_VALUE32);
+	s->unwound = s->ns == FXT_KSAMPLE_UNWOUND;
+	s->ns = s->unwound ? 0 : s->ns;
 	tail = s->ns ? 1 + (__u64)s->ns : 0;
 	if ((w[5] & ~FXT_SET(~0u, FXT_ARG_VALUE32)) !=
 		    fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, 0) ||
 	    w[6] != fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, s->nk) ||
-	    w[7] != fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS, s->ns) ||
+	    w[7] != fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS,
+					s->unwound ? FXT_KSAMPLE_UNWOUND :
+						     s->ns) ||
 	    w[8] != fxt_ksample_weight_arg(s->kind) ||
 	    w[10] != frames * FXT_WORD_BYTES || s->nk > FXT_KSAMPLE_KERNEL_MAX ||
 	    s->ns > FXT_KSAMPLE_STACK_MAX || s->nk + tail > frames ||

@@ -72,6 +72,19 @@ enum fxt_stack_loss {
 	FXT_STACK_LOSS_UNNAMED_TOO_LARGE,
 	/* ... past the symbols' budget (bytes or time) */
 	FXT_STACK_LOSS_UNNAMED_OVER_BUDGET,
+	/*
+	 * User walks by frame pointers alone: the process's unwinding
+	 * tables not written yet (include/fxt/unwind.h)
+	 */
+	FXT_STACK_LOSS_UNWIND_NO_TABLE,
+	/* walks with tables stopped at a rule they do not follow */
+	FXT_STACK_LOSS_UNWIND_UNSUPPORTED,
+	/* ... at a stack word not readable */
+	FXT_STACK_LOSS_UNWIND_READ_FAULT,
+	/* ... at a stack pointer that did not grow */
+	FXT_STACK_LOSS_UNWIND_BAD_FRAME,
+	/* mapped files left without tables: the tables' memory full */
+	FXT_STACK_LOSS_UNWIND_TABLES_FULL,
 	FXT_STACK_LOSS_COUNT,
 };
 
@@ -83,7 +96,10 @@ enum fxt_stack_loss {
 			"leaf_caller_unread", "junk_frame_word",           \
 			"mappings_dropped", "mappings_lost",               \
 			"unnamed_unreadable", "unnamed_unopened",          \
-			"unnamed_too_large", "unnamed_over_budget"         \
+			"unnamed_too_large", "unnamed_over_budget",        \
+			"unwind_no_table", "unwind_unsupported",           \
+			"unwind_read_fault", "unwind_bad_frame",           \
+			"unwind_tables_full"                               \
 	}
 
 #define FXT_STACK_LOSSES_LEN_SHIFT 0

@@ -674,6 +674,7 @@ static void bpf_stats(void *state, struct kernel_session_stats *st)
 
 		kernel_session_add_event_counts(st, c);
 	}
+	bpf_stacks_unwind_stats(b->stacks, &st->unwind);
 }
 
 static size_t bpf_keep_fds(void *state, struct kernel_kept_fd *out,

@@ -15,10 +15,12 @@
 #include "fxt_stacks_bpf.skel.h"
 #include "bpf_sampler.h"
 #include "bpf_stacks.h"
+#include "bpf_unwind.h"
 
 struct bpf_stacks {
 	struct fxt_stacks_bpf *skel;
 	struct bpf_sampler *sampler;	/* kernel:sample's events, attached */
+	struct bpf_unwind *unwind;	/* the walkers' tables */
 	uint32_t sample_hz;
 };
 
@@ -46,6 +48,18 @@ static int load(struct bpf_stacks *s, const struct bpf_stacks_config *cfg)
 	return err;
 }
 
+static int start_unwind(struct bpf_stacks *s)
+{
+	const struct bpf_unwind_maps maps = {
+		.rows_fd = bpf_map__fd(s->skel->maps.fxt_unwind_rows),
+		.procs_fd = bpf_map__fd(s->skel->maps.fxt_unwind_procs),
+		.wanted_fd = bpf_map__fd(s->skel->maps.fxt_unwind_wanted),
+		.stats_fd = bpf_map__fd(s->skel->maps.fxt_unwind_stats),
+	};
+
+	return bpf_unwind_start(&maps, &s->unwind);
+}
+
 int bpf_stacks_load(const struct bpf_stacks_config *cfg,
 		    struct bpf_stacks **ret)
 {
@@ -62,6 +76,8 @@ int bpf_stacks_load(const struct bpf_stacks_config *cfg,
 		return err ? err : -EINVAL;
 	}
 	err = load(s, cfg);
+	if (!err)
+		err = start_unwind(s);
 	if (err) {
 		bpf_stacks_free(s);
 		return err < 0 ? err : -EINVAL;
@@ -121,11 +137,19 @@ size_t bpf_stacks_link_fds(const struct bpf_stacks *s, int *fds, size_t max)
 					max - n);
 }
 
+void bpf_stacks_unwind_stats(struct bpf_stacks *s,
+			     struct kernel_unwind_stats *st)
+{
+	if (s && s->unwind)
+		bpf_unwind_stats(s->unwind, st);
+}
+
 void bpf_stacks_free(struct bpf_stacks *s)
 {
 	if (!s)
 		return;
 	bpf_sampler_detach(s->sampler);
+	bpf_unwind_free(s->unwind);
 	fxt_stacks_bpf__destroy(s->skel);
 	free(s);
 }

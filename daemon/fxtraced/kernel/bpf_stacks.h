@@ -5,7 +5,8 @@
  * scheduling programs, into their ring maps (fxt_ring.bpf.h), so that a
  * kernel whose verifier refuses a walker loses the stacks alone: the
  * backend says which events were refused and goes on without them.
- * The sampling clock is bpf_sampler.h's, attached here.
+ * The sampling clock is bpf_sampler.h's, attached here; the walkers'
+ * unwinding tables are bpf_unwind.h's, written while they are loaded.
  */
 #ifndef FXT_BPF_STACKS_H
 #define FXT_BPF_STACKS_H
@@ -13,6 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kernel_session.h"
 
 struct bpf_stacks;
 
@@ -42,6 +45,9 @@ void bpf_stacks_detach(struct bpf_stacks *s);
 size_t bpf_stacks_prog_fds(const struct bpf_stacks *s, int *fds, size_t max);
 /* The links' (the off-CPU program's, the sampler's), at most max. */
 size_t bpf_stacks_link_fds(const struct bpf_stacks *s, int *fds, size_t max);
+/* The unwinding tables' counters into *st (left as is without). */
+void bpf_stacks_unwind_stats(struct bpf_stacks *s,
+			     struct kernel_unwind_stats *st);
 /* Detached and closed. NULL is fine. */
 void bpf_stacks_free(struct bpf_stacks *s);
 

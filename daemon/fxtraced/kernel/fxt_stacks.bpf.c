@@ -34,12 +34,14 @@
 #include <fxt/sched.h>
 
 #include "fxt_ring.bpf.h"
+#include "fxt_unwind.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 struct task_struct {
 	int pid;
 	int tgid;
+	void *mm;
 } __attribute__((preserve_access_index));
 
 /*
@@ -131,11 +133,15 @@ static __always_inline __u32 take_user_words(__u64 *at)
 /*
  * The current thread's kernel PCs then user PCs after rec's head, then
  * the words at its user stack pointer; the kernel's counts in *nk, *nu
- * and *ns. ctx is the program's own.
+ * and *ns. The user PCs are a walk with the process's tables where the
+ * manager gave them (then *ns is FXT_KSAMPLE_UNWOUND: no words), else
+ * the kernel's frame-pointer walk. ctx is the program's own.
  */
 static __always_inline void take_stacks(void *ctx, __u64 *rec, __u32 *nk,
 					__u32 *nu, __u32 *ns)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct fxt_unwind_process *proc = NULL;
 	long kb, ub;
 	__u32 k, u;
 
@@ -144,14 +150,27 @@ static __always_inline void take_stacks(void *ctx, __u64 *rec, __u32 *nk,
 	k = kb > 0 ? (__u32)kb / 8 : 0;
 	if (k > FXT_KSAMPLE_KERNEL_MAX)
 		k = FXT_KSAMPLE_KERNEL_MAX;
+	*nk = k;
+	if (task->mm)
+		proc = unwind_tables(task->tgid);
+	if (proc) {
+		*nu = unwind_user(proc, rec, FXT_KSAMPLE_HEAD_WORDS + k);
+		*ns = FXT_KSAMPLE_UNWOUND;
+		return;
+	}
 	ub = bpf_get_stack(ctx, rec + FXT_KSAMPLE_HEAD_WORDS + k,
 			   FXT_KSAMPLE_USER_MAX * 8, BPF_F_USER_STACK);
 	u = ub > 0 ? (__u32)ub / 8 : 0;
 	if (u > FXT_KSAMPLE_USER_MAX)
 		u = FXT_KSAMPLE_USER_MAX;
-	*nk = k;
 	*nu = u;
 	*ns = u ? take_user_words(rec + FXT_KSAMPLE_HEAD_WORDS + k + u) : 0;
+}
+
+/* The record's words with ns as take_stacks() gives it. */
+static __always_inline __u32 ksample_words(__u32 nk, __u32 nu, __u32 ns)
+{
+	return fxt_ksample_words(nk, nu, ns == FXT_KSAMPLE_UNWOUND ? 0 : ns);
 }
 
 static __always_inline bool ring_write_long(const __u64 *rec, __u32 words,
@@ -181,7 +200,7 @@ int fxt_sample(struct bpf_perf_event_data *ctx)
 	fxt_ksample_write_head(rec, FXT_KSAMPLE_ONCPU, now, id >> 32,
 			       (__u32)id, bpf_get_smp_processor_id(), nk, nu,
 			       ns, ctx->sample_period);
-	ring_write_long(rec, fxt_ksample_words(nk, nu, ns),
+	ring_write_long(rec, ksample_words(nk, nu, ns),
 			FXT_SCHED_EV_BIT_SAMPLE);
 	return 0;
 }
@@ -295,5 +314,29 @@ int BPF_PROG(fxt_offcpu, bool preempt, struct task_struct *prev,
 	if (state == FXT_THREAD_BLOCKED || state == FXT_THREAD_SUSPENDED)
 		offcpu_block(ctx, prev, bpf_get_smp_processor_id(), now);
 	offcpu_resume(next, now);
+	return 0;
+}
+
+/*
+ * A process's tables are of the program it runs: gone at its exec (the
+ * manager writes the new program's when it is walked again) and at its
+ * leader's exit (a pid reused must not find them).
+ */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(fxt_unwind_exec, struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+
+	bpf_map_delete_elem(&fxt_unwind_procs, &tgid);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(fxt_unwind_exit, struct task_struct *p)
+{
+	__u32 tgid = p->tgid;
+
+	if (p->pid == p->tgid)
+		bpf_map_delete_elem(&fxt_unwind_procs, &tgid);
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include <fxt/ksyscall.h>
 #include <fxt/ring.h>
+#include <fxt/unwind.h>
 
 enum kernel_backend_choice {
 	KERNEL_BACKEND_AUTO,
@@ -108,6 +109,18 @@ struct kernel_session_config {
 	struct kernel_stacks_hook stacks;
 };
 
+/* The BPF walker's unwinding tables (bpf_unwind.h). */
+struct kernel_unwind_stats {
+	/* The walks' counters, summed over CPUs (include/fxt/unwind.h) */
+	uint64_t walk[FXT_UNWIND_STAT_COUNT];
+	uint64_t processes;	/* entries written */
+	uint64_t files;		/* files with rows */
+	uint64_t rows;		/* rows written */
+	uint64_t build_ns;	/* spent compiling them */
+	uint64_t files_full;	/* files left without rows: the map full */
+	uint64_t files_unread;	/* not opened, or without .eh_frame */
+};
+
 struct kernel_session_stats {
 	uint64_t records;	/* written by the kernel side */
 	uint64_t bytes;
@@ -120,6 +133,7 @@ struct kernel_session_stats {
 	uint64_t event_dropped[FXT_RING_EVENT_KINDS];
 	/* Stack samples written but left out of the Perfetto blobs. */
 	uint64_t perfetto_dropped;
+	struct kernel_unwind_stats unwind;
 };
 
 /* Adds one CPU's per-event counters (a backend's stats). */

@@ -193,7 +193,8 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 		if (err)
 			return err;
 		k.pc_or_addr = hit.vaddr;
-		if (leaf)
+		/* A walk with tables found the leaf's caller already. */
+		if (leaf && !s->unwound)
 			profile_leaf_caller(p, s, k.mapping, &hit, leaf);
 	} else if (p->r.user_jit) {
 		/* A caller's pc returns past its call: the byte before. */
@@ -388,7 +389,8 @@ static void count_walk_ends(struct profile_ingest *p,
 {
 	p->st.kernel_depth_limit += s->nk == FXT_KSAMPLE_KERNEL_MAX;
 	p->st.user_depth_limit += s->nu == FXT_KSAMPLE_USER_MAX;
-	p->st.user_read_fault += s->nu && !s->ns;
+	/* A walk with tables counts its own stops (kernel capture). */
+	p->st.user_read_fault += s->nu && !s->ns && !s->unwound;
 }
 
 int profile_ingest_record(struct profile_ingest *p, const uint64_t *rec,

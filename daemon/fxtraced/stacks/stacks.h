@@ -69,6 +69,8 @@ struct stacks_losses {
 	uint64_t jit_maps_read, jit_lines_skipped, jit_maps_cut;
 	uint64_t jit_dumps_read, jit_dumps_refused, jit_records_skipped,
 		jit_dumps_unsupported, jit_dumps_truncated;
+	/* The BPF walker's unwinding tables, said in the journal. */
+	struct kernel_unwind_stats unwind;
 };
 
 /*

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * bpf_unwind.h: the walker's tables, written by a thread of their own.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_unwind.h"
+#include "cfi_table.h"
+#include "cleanup.h"
+#include "line_read.h"
+#include "proc_maps_line.h"
+#include "proc_open.h"
+
+/* Files known (with rows or refused) at most; past them, none is built. */
+#define UNWIND_FILES_MAX 4096u
+/* Executable segments of a file kept, to place its rows in a mapping. */
+#define UNWIND_SEGS_MAX 4u
+/* Processes taken from the walker's requests per poll. */
+#define UNWIND_BATCH 256u
+/* Processes whose last write is remembered (to write each one seldom). */
+#define UNWIND_RECENT 1024u
+
+DEFINE_TRIVIAL_CLEANUP_FUNC(FILE *, fclose);
+
+_Static_assert((int)CFI_CFA_NONE == (int)FXT_UNWIND_CFA_NONE &&
+		       (int)CFI_CFA_SP == (int)FXT_UNWIND_CFA_SP &&
+		       (int)CFI_CFA_FP == (int)FXT_UNWIND_CFA_FP &&
+		       (int)CFI_CFA_OTHER == (int)FXT_UNWIND_CFA_OTHER &&
+		       (int)CFI_CFA_END == (int)FXT_UNWIND_CFA_END &&
+		       (int)CFI_FP_SAME == (int)FXT_UNWIND_FP_SAME &&
+		       (int)CFI_FP_AT_CFA == (int)FXT_UNWIND_FP_AT_CFA &&
+		       (int)CFI_FP_OTHER == (int)FXT_UNWIND_FP_OTHER,
+	       "cfi_table.h's rules are unwind.h's");
+
+struct unwind_seg {
+	uint64_t offset, filesz, vaddr;
+};
+
+/* A file by the identity its mappings show: its rows, or why none. */
+struct unwind_file {
+	uint64_t dev, ino;
+	int err;		/* 0: rows at first_row */
+	uint32_t first_row, nrows, len;
+	uint64_t first_vaddr;	/* the first row's pc in the file */
+	uint32_t nsegs;
+	struct unwind_seg seg[UNWIND_SEGS_MAX];
+};
+
+struct unwind_recent {
+	uint32_t pid;
+	uint64_t at_ns;
+};
+
+struct bpf_unwind {
+	struct bpf_unwind_maps maps;
+	uint64_t *rows;		/* the rows' map, mapped */
+	uint32_t rows_used;
+	struct unwind_file *files;
+	size_t nfiles, files_cap;
+	struct unwind_recent recent[UNWIND_RECENT];
+	unsigned int recent_next;
+	struct fxt_unwind_process *proc;	/* the entry being written */
+	char *line;
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool stop;
+	struct kernel_unwind_stats st;	/* but walk[]: under lock */
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void count(struct bpf_unwind *u, uint64_t *c, uint64_t n)
+{
+	pthread_mutex_lock(&u->lock);
+	*c += n;
+	pthread_mutex_unlock(&u->lock);
+}
+
+/* The executable segments of elf, for file offsets to addresses. */
+static void read_segments(Elf *elf, struct unwind_file *f)
+{
+	GElf_Phdr ph;
+	size_t i, n;
+
+	if (elf_getphdrnum(elf, &n))
+		return;
+	for (i = 0; i < n && f->nsegs < UNWIND_SEGS_MAX; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
+		    (ph.p_flags & PF_X))
+			f->seg[f->nsegs++] = (struct unwind_seg){
+				.offset = ph.p_offset, .filesz = ph.p_filesz,
+				.vaddr = ph.p_vaddr };
+}
+
+/* t's rows into the map after those written: 0, -ENOSPC, -E2BIG. */
+static int put_rows(struct bpf_unwind *u, const struct cfi_table *t,
+		    struct unwind_file *f)
+{
+	uint64_t first = t->rows[0].pc;
+	size_t i;
+
+	if (t->end - first > UINT32_MAX)
+		return -E2BIG;
+	if (t->nrows > FXT_UNWIND_ROWS_MAX - u->rows_used)
+		return -ENOSPC;
+	for (i = 0; i < t->nrows; i++) {
+		const struct cfi_row *r = &t->rows[i];
+
+		u->rows[u->rows_used + i] =
+			fxt_unwind_row((__u32)(r->pc - first), r->cfa,
+				       r->cfa_off, r->fp, r->fp_off);
+	}
+	f->first_row = u->rows_used;
+	f->nrows = (uint32_t)t->nrows;
+	f->len = (uint32_t)(t->end - first);
+	f->first_vaddr = first;
+	u->rows_used += (uint32_t)t->nrows;
+	return 0;
+}
+
+/* The rows of the file open at fd into f: 0 or -errno. */
+static int build_file(struct bpf_unwind *u, int fd, struct unwind_file *f)
+{
+	struct cfi_table t = { 0 };
+	uint64_t t0 = now_ns();
+	Elf *elf;
+	int r;
+
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	r = elf_kind(elf) == ELF_K_ELF ? cfi_table_build(elf, &t) : -ENOEXEC;
+	if (!r && !t.nrows)
+		r = -ENOENT;
+	if (!r)
+		read_segments(elf, f);
+	if (!r)
+		r = put_rows(u, &t, f);
+	cfi_table_free(&t);
+	elf_end(elf);
+	count(u, &u->st.build_ns, now_ns() - t0);
+	if (!r) {
+		count(u, &u->st.files, 1);
+		count(u, &u->st.rows, f->nrows);
+	}
+	return r;
+}
+
+static struct unwind_file *file_known(struct bpf_unwind *u, uint64_t dev,
+				      uint64_t ino)
+{
+	size_t i;
+
+	for (i = 0; i < u->nfiles; i++)
+		if (u->files[i].dev == dev && u->files[i].ino == ino)
+			return &u->files[i];
+	return NULL;
+}
+
+/*
+ * The file m of pid maps, with rows or not: built at its first
+ * mapping, opened as pid's owner could. NULL past the files' cap.
+ */
+static struct unwind_file *file_of(struct bpf_unwind *u, uint32_t pid,
+				   const struct proc_maps_line *m,
+				   const struct proc_owner *owner)
+{
+	struct proc_open_request rq = {
+		.proc = "/proc", .pid = pid, .start = m->start, .end = m->end,
+		.path = m->path, .owner = owner, .check_inode = true,
+		.dev = m->dev, .ino = m->inode,
+	};
+	struct unwind_file *f = file_known(u, m->dev, m->inode);
+	_cleanup_close_ int fd = -1;
+
+	if (f)
+		return f;
+	if (u->nfiles == u->files_cap) {
+		size_t cap = u->files_cap ? u->files_cap * 2 : 64;
+		struct unwind_file *n;
+
+		if (cap > UNWIND_FILES_MAX)
+			return NULL;
+		n = realloc(u->files, cap * sizeof(*n));
+		if (!n)
+			return NULL;
+		u->files = n;
+		u->files_cap = cap;
+	}
+	f = &u->files[u->nfiles++];
+	*f = (struct unwind_file){ .dev = m->dev, .ino = m->inode };
+	fd = proc_open_mapped(&rq);
+	f->err = fd < 0 ? fd : build_file(u, fd, f);
+	if (f->err == -ENOSPC)
+		count(u, &u->st.files_full, 1);
+	else if (f->err)
+		count(u, &u->st.files_unread, 1);
+	return f;
+}
+
+/* Mapping m of file f as the walker reads it: false if f has no rows. */
+static bool mapping_of(const struct unwind_file *f,
+		       const struct proc_maps_line *m,
+		       struct fxt_unwind_mapping *out)
+{
+	const struct unwind_seg *s;
+	uint32_t i;
+
+	if (f->err)
+		return false;
+	for (i = 0; i < f->nsegs; i++) {
+		s = &f->seg[i];
+		if (m->pgoff < s->offset || m->pgoff - s->offset >= s->filesz)
+			continue;
+		/* A file address v is at v - vaddr + offset - pgoff + start. */
+		*out = (struct fxt_unwind_mapping){
+			.start = m->start, .end = m->end,
+			.base = f->first_vaddr - s->vaddr + s->offset -
+				m->pgoff + m->start,
+			.first_row = f->first_row, .nrows = f->nrows,
+			.len = f->len };
+		return true;
+	}
+	return false;
+}
+
+/* The mapping of one line of pid's maps added to the entry, if it has rows. */
+static void add_line(struct bpf_unwind *u, uint32_t pid,
+		     const struct proc_owner *owner, char *line)
+{
+	struct fxt_unwind_process *p = u->proc;
+	struct proc_maps_line m;
+	struct unwind_file *f;
+
+	if (proc_maps_line_parse(line, &m) || !m.exec || m.path[0] != '/' ||
+	    p->nmappings == FXT_UNWIND_MAPPINGS_MAX)
+		return;
+	f = file_of(u, pid, &m, owner);
+	if (f && mapping_of(f, &m, &p->m[p->nmappings]))
+		p->nmappings++;
+}
+
+/*
+ * pid's entry, from its maps (sorted by address, as the kernel lists
+ * them): written even without rows, so that the walker asks no more.
+ */
+static void write_process(struct bpf_unwind *u, uint32_t pid)
+{
+	_cleanup_(fclosep) FILE *maps = NULL;
+	struct proc_owner owner;
+	unsigned int lines = 0;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	maps = fopen(path, "re");
+	if (!maps || proc_owner_read("/proc", pid, &owner) < 0)
+		return;
+	memset(u->proc, 0, sizeof(*u->proc));
+	while (lines++ < PROC_MAPS_LINES_MAX &&
+	       line_read(maps, u->line, PROC_MAPS_LINE_MAX) == 1)
+		add_line(u, pid, &owner, u->line);
+	if (!bpf_map_update_elem(u->maps.procs_fd, &pid, u->proc, BPF_ANY))
+		count(u, &u->st.processes, 1);
+}
+
+/* Whether pid's entry was written too recently to write it again. */
+static bool written_lately(struct bpf_unwind *u, uint32_t pid, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < UNWIND_RECENT; i++)
+		if (u->recent[i].pid == pid && u->recent[i].at_ns &&
+		    now - u->recent[i].at_ns < BPF_UNWIND_REREAD_NS)
+			return true;
+	u->recent[u->recent_next] = (struct unwind_recent){ pid, now };
+	u->recent_next = (u->recent_next + 1) % UNWIND_RECENT;
+	return false;
+}
+
+/* The processes the walker asked for since the last poll: written. */
+static void poll_wanted(struct bpf_unwind *u)
+{
+	uint32_t keys[UNWIND_BATCH], key, next;
+	size_t n = 0, i;
+	uint64_t now = now_ns();
+	void *prev = NULL;
+
+	while (n < UNWIND_BATCH &&
+	       !bpf_map_get_next_key(u->maps.wanted_fd, prev, &next)) {
+		keys[n++] = next;
+		key = next;
+		prev = &key;
+	}
+	for (i = 0; i < n; i++) {
+		(void)bpf_map_delete_elem(u->maps.wanted_fd, &keys[i]);
+		if (!written_lately(u, keys[i], now))
+			write_process(u, keys[i]);
+	}
+}
+
+static void *unwind_thread(void *arg)
+{
+	struct bpf_unwind *u = arg;
+	struct timespec until;
+	bool stop;
+
+	pthread_mutex_lock(&u->lock);
+	while (!u->stop) {
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += (long)BPF_UNWIND_POLL_NS;
+		until.tv_sec += until.tv_nsec / 1000000000L;
+		until.tv_nsec %= 1000000000L;
+		(void)pthread_cond_timedwait(&u->wake, &u->lock, &until);
+		stop = u->stop;
+		pthread_mutex_unlock(&u->lock);
+		if (!stop)
+			poll_wanted(u);
+		pthread_mutex_lock(&u->lock);
+	}
+	pthread_mutex_unlock(&u->lock);
+	return NULL;
+}
+
+static int init_sync(struct bpf_unwind *u)
+{
+	pthread_condattr_t a;
+	int r = pthread_condattr_init(&a);
+
+	if (!r)
+		r = pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	if (!r)
+		r = pthread_cond_init(&u->wake, &a);
+	pthread_condattr_destroy(&a);
+	if (!r)
+		r = pthread_mutex_init(&u->lock, NULL);
+	return -r;
+}
+
+int bpf_unwind_start(const struct bpf_unwind_maps *maps,
+		     struct bpf_unwind **ret)
+{
+	struct bpf_unwind *u = calloc(1, sizeof(*u));
+	void *rows;
+	int r;
+
+	if (!u)
+		return -ENOMEM;
+	u->maps = *maps;
+	elf_version(EV_CURRENT);
+	u->proc = calloc(1, sizeof(*u->proc));
+	u->line = malloc(PROC_MAPS_LINE_MAX);
+	rows = mmap(NULL, (size_t)FXT_UNWIND_ROWS_MAX * sizeof(uint64_t),
+		    PROT_READ | PROT_WRITE, MAP_SHARED, maps->rows_fd, 0);
+	u->rows = rows == MAP_FAILED ? NULL : rows;
+	r = !u->proc || !u->line ? -ENOMEM : !u->rows ? -errno : 0;
+	if (!r)
+		r = init_sync(u);
+	if (!r)
+		r = -pthread_create(&u->thread, NULL, unwind_thread, u);
+	u->started = !r;
+	if (r) {
+		bpf_unwind_free(u);
+		return r;
+	}
+	*ret = u;
+	return 0;
+}
+
+/* The walks' counters of every CPU, added to walk. */
+static void read_walks(int fd, uint64_t *walk)
+{
+	int ncpus = libbpf_num_possible_cpus();
+	_cleanup_free_ uint64_t *v = NULL;
+	uint32_t k;
+	int c;
+
+	if (ncpus <= 0)
+		return;
+	v = calloc((size_t)ncpus, sizeof(*v));
+	for (k = 0; v && k < FXT_UNWIND_STAT_COUNT; k++)
+		if (!bpf_map_lookup_elem(fd, &k, v))
+			for (c = 0; c < ncpus; c++)
+				walk[k] += v[c];
+}
+
+void bpf_unwind_stats(struct bpf_unwind *u, struct kernel_unwind_stats *st)
+{
+	pthread_mutex_lock(&u->lock);
+	*st = u->st;
+	pthread_mutex_unlock(&u->lock);
+	memset(st->walk, 0, sizeof(st->walk));
+	read_walks(u->maps.stats_fd, st->walk);
+}
+
+void bpf_unwind_free(struct bpf_unwind *u)
+{
+	if (!u)
+		return;
+	if (u->started) {
+		pthread_mutex_lock(&u->lock);
+		u->stop = true;
+		pthread_cond_signal(&u->wake);
+		pthread_mutex_unlock(&u->lock);
+		pthread_join(u->thread, NULL);
+	}
+	if (u->rows)
+		munmap(u->rows, (size_t)FXT_UNWIND_ROWS_MAX * sizeof(uint64_t));
+	free(u->files);
+	free(u->proc);
+	free(u->line);
+	free(u);
+}

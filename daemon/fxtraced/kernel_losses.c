@@ -34,6 +34,33 @@ void kernel_losses_read(const struct kernel_session_stats *st,
 	stacks_losses(s, snapshot, l);
 }
 
+/* What the BPF walker's unwinding tables did, when it had any. */
+static void log_unwind(const struct kernel_unwind_stats *u)
+{
+	if (!u->walk[FXT_UNWIND_STAT_WALKS] && !u->files)
+		return;
+	log_info(
+		"Stack walks with unwinding tables: %" PRIu64 " walks, %" PRIu64
+		" frames by their rows, %" PRIu64 " by frame pointers; %" PRIu64
+		" walks by frame pointers alone; stopped: %" PRIu64
+		" at a rule not followed, %" PRIu64
+		" at an unreadable word, %" PRIu64
+		" at a bad frame. Tables: %" PRIu64 " processes, %" PRIu64
+		" files, %" PRIu64 " rows (%" PRIu64
+		" KiB) compiled in %" PRIu64 " ms; %" PRIu64
+		" files without (no .eh_frame, not readable by their owner), %" PRIu64
+		" past the tables' memory",
+		u->walk[FXT_UNWIND_STAT_WALKS],
+		u->walk[FXT_UNWIND_STAT_TABLE_FRAMES],
+		u->walk[FXT_UNWIND_STAT_FP_FRAMES],
+		u->walk[FXT_UNWIND_STAT_NO_TABLE],
+		u->walk[FXT_UNWIND_STAT_UNSUPPORTED],
+		u->walk[FXT_UNWIND_STAT_READ_FAULT],
+		u->walk[FXT_UNWIND_STAT_BAD_FRAME], u->processes, u->files,
+		u->rows, u->rows * 8 / 1024, u->build_ns / 1000000,
+		u->files_unread, u->files_full);
+}
+
 void kernel_losses_log(const struct stacks_losses *l)
 {
 	const uint64_t *c = l->count;
@@ -54,12 +81,13 @@ void kernel_losses_log(const struct stacks_losses *l)
 			c[FXT_STACK_LOSS_UNNAMED_TOO_LARGE],
 			c[FXT_STACK_LOSS_UNNAMED_OVER_BUDGET]);
 	if (l->jit_maps_read || l->jit_maps_cut)
-		log_info("Stack samples: JIT perf maps read %" PRIu64
-			 " times, %" PRIu64
-			 " lines skipped (malformed, too long, past the entries' cap), %" PRIu64
-			 " maps cut or not kept (past the bytes read, the processes, the memory)",
-			 l->jit_maps_read, l->jit_lines_skipped,
-			 l->jit_maps_cut);
+		log_info(
+			"Stack samples: JIT perf maps read %" PRIu64
+			" times, %" PRIu64
+			" lines skipped (malformed, too long, past the entries' cap), %" PRIu64
+			" maps cut or not kept (past the bytes read, the processes, the memory)",
+			l->jit_maps_read, l->jit_lines_skipped,
+			l->jit_maps_cut);
 	if (l->jit_dumps_read || l->jit_dumps_refused)
 		log_info(
 			"Stack samples: JIT dumps read %" PRIu64
@@ -90,29 +118,7 @@ void kernel_losses_log(const struct stacks_losses *l)
 			c[FXT_STACK_LOSS_USER_READ_FAULT],
 			c[FXT_STACK_LOSS_JUNK_FRAME_WORD],
 			c[FXT_STACK_LOSS_KERNEL_DEPTH_LIMIT]);
-	if (l->unwind.walk[FXT_UNWIND_STAT_WALKS] || l->unwind.files)
-		log_info("Stack walks with unwinding tables: %" PRIu64
-			 " walks, %" PRIu64 " frames by their rows, %" PRIu64
-			 " by frame pointers; %" PRIu64
-			 " walks by frame pointers alone; stopped: %" PRIu64
-			 " at a rule not followed, %" PRIu64
-			 " at an unreadable word, %" PRIu64
-			 " at a bad frame. Tables: %" PRIu64
-			 " processes, %" PRIu64 " files, %" PRIu64
-			 " rows (%" PRIu64 " KiB) compiled in %" PRIu64
-			 " ms; %" PRIu64 " files without (no .eh_frame, not readable by their owner), %" PRIu64
-			 " past the tables' memory",
-			 l->unwind.walk[FXT_UNWIND_STAT_WALKS],
-			 l->unwind.walk[FXT_UNWIND_STAT_TABLE_FRAMES],
-			 l->unwind.walk[FXT_UNWIND_STAT_FP_FRAMES],
-			 l->unwind.walk[FXT_UNWIND_STAT_NO_TABLE],
-			 l->unwind.walk[FXT_UNWIND_STAT_UNSUPPORTED],
-			 l->unwind.walk[FXT_UNWIND_STAT_READ_FAULT],
-			 l->unwind.walk[FXT_UNWIND_STAT_BAD_FRAME],
-			 l->unwind.processes, l->unwind.files, l->unwind.rows,
-			 l->unwind.rows * 8 / 1024,
-			 l->unwind.build_ns / 1000000, l->unwind.files_unread,
-			 l->unwind.files_full);
+	log_unwind(&l->unwind);
 	if (c[FXT_STACK_LOSS_MAPPINGS_DROPPED] ||
 	    c[FXT_STACK_LOSS_MAPPINGS_LOST])
 		log_info(

@@ -29,7 +29,10 @@ MAY_INCLUDE = {
     'daemon/analysis/model': {'daemon/archive', 'daemon/common/hash_index.h'},
     'daemon/fxtraced': {'daemon/common', 'daemon/symbols', 'daemon/archive',
                         'daemon/fxtraced/kernel', 'daemon/fxtraced/stacks'},
-    'daemon/fxtraced/kernel': {'daemon/common', 'daemon/archive'},
+    # symbols: the BPF walker's unwinding tables, compiled from the files
+    # a process maps (bpf_unwind.h)
+    'daemon/fxtraced/kernel': {'daemon/common', 'daemon/archive',
+                               'daemon/symbols'},
     'daemon/fxtraced/stacks': {'daemon/common', 'daemon/symbols',
                                'daemon/fxtraced/kernel'},
     'daemon/tracectl': {'daemon/common', 'daemon/symbols', 'daemon/archive',

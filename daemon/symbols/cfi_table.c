@@ -59,6 +59,31 @@ static Elf_Data *section(Elf *elf, const char *name, uint64_t *vaddr)
 	return NULL;
 }
 
+/*
+ * -E2BIG when a section libdw or this file would read whole is over
+ * CFI_TABLE_SECTION_MAX: another user's file may claim gigabytes (a
+ * sparse file costs them nothing).
+ */
+static int sections_bounded(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	const char *n;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -EBADMSG;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (n && (!strcmp(n, ".eh_frame") || !strcmp(n, ".eh_frame_hdr")) &&
+		    sh.sh_size > CFI_TABLE_SECTION_MAX)
+			return -E2BIG;
+	}
+	return 0;
+}
+
 static int read_hdr(Elf *elf, struct eh_hdr *h)
 {
 	Elf_Data *d = section(elf, ".eh_frame_hdr", &h->vaddr);
@@ -223,7 +248,9 @@ int cfi_table_build(Elf *elf, struct cfi_table *t)
 		return -EBADMSG;
 	if (eh.e_machine != EM_X86_64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		return -EOPNOTSUPP;
-	err = read_hdr(elf, &h);
+	err = sections_bounded(elf);
+	if (!err)
+		err = read_hdr(elf, &h);
 	if (err)
 		return err;
 	cfi = dwarf_getcfi_elf(elf);

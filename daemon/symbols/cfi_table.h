@@ -17,7 +17,8 @@
  * same interpreter the manager's other CFI lookups use). The file is
  * another user's: the table's size is checked against its section, an
  * encoding other than the linkers' (sdata4 relative to the header) is
- * refused, and the rows are bounded (CFI_TABLE_ROWS_MAX).
+ * refused, and the sections read and the rows are bounded
+ * (CFI_TABLE_SECTION_MAX, CFI_TABLE_ROWS_MAX).
  */
 #ifndef FXT_SYMBOLS_CFI_TABLE_H
 #define FXT_SYMBOLS_CFI_TABLE_H
@@ -29,6 +30,8 @@
 
 /* Rows of one file at most: -E2BIG past them. */
 #define CFI_TABLE_ROWS_MAX (4u << 20)
+/* .eh_frame and .eh_frame_hdr bytes at most (chromium's: 8 MiB): -E2BIG. */
+#define CFI_TABLE_SECTION_MAX (64u << 20)
 
 enum cfi_cfa {
 	CFI_CFA_NONE,	/* no FDE covers the address */
@@ -64,7 +67,8 @@ struct cfi_table {
 /*
  * The rows of elf's .eh_frame: 0; -ENOENT without .eh_frame_hdr or
  * .eh_frame, -EBADMSG for a header that is malformed, -EOPNOTSUPP for
- * one of another encoding, -E2BIG, -ENOMEM. On error *t is empty.
+ * one of another encoding, -E2BIG (a section or the rows past their
+ * bound), -ENOMEM. On error *t is empty.
  */
 int cfi_table_build(Elf *elf, struct cfi_table *t);
 /* The row that applies at pc, or NULL (before the first, past the end). */

@@ -132,6 +132,21 @@ def eh_frame_hdr(path):
     sys.exit('%s: no .eh_frame_hdr' % path)
 
 
+def section_size_at(data, name):
+    """The file offset of section name's sh_size in its ELF64 header."""
+    shoff, = struct.unpack_from('<Q', data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from('<HHH', data, 0x3a)
+    strtab_off, = struct.unpack_from('<Q', data,
+                                     shoff + shstrndx * shentsize + 0x18)
+    for i in range(shnum):
+        hdr = shoff + i * shentsize
+        name_off, = struct.unpack_from('<I', data, hdr)
+        at = strtab_off + name_off
+        if data[at:data.index(b'\0', at)] == name.encode():
+            return hdr + 0x20
+    sys.exit('no section %s' % name)
+
+
 def hostile(dump, path):
     off, _ = eh_frame_hdr(path)
     with open(path, 'rb') as f:
@@ -146,6 +161,10 @@ def hostile(dump, path):
         'absptr table encoding': (off + 3, b'\x00', 'Operation not supported'),
         'version 2': (off, b'\x02', 'Bad message'),
         'table out of order': (off + 12, second + first, 'Bad message'),
+        # a sparse file may claim a gigabyte of CFI: never read whole
+        '.eh_frame of 1 GiB': (section_size_at(data, '.eh_frame'),
+                               struct.pack('<Q', 1 << 30),
+                               'Argument list too long'),
     }
     with tempfile.TemporaryDirectory() as tmp:
         for name, (at, patch, want) in cases.items():

@@ -44,6 +44,8 @@
 #define BPF_PROGS_MAX ((KERNEL_KEPT_FDS_MAX - 2) / 2)
 /* Set (to anything) for a test: the kernel then refuses the walkers. */
 #define BPF_REFUSE_STACKS_ENV "FXTRACED_TEST_REFUSE_STACKS"
+/* Set for a benchmark: user stacks by frame pointers alone, no tables. */
+#define BPF_NO_UNWIND_TABLES_ENV "FXTRACED_BENCH_NO_UNWIND_TABLES"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -363,6 +365,8 @@ static void load_stacks(struct bpf_backend *b,
 		.ring_fd = b->ring_fd,
 		.nested_fd = bpf_map__fd(b->skel->maps.fxt_nested),
 		.refuse_for_test = secure_getenv(BPF_REFUSE_STACKS_ENV) != NULL,
+		.no_unwind_tables =
+			secure_getenv(BPF_NO_UNWIND_TABLES_ENV) != NULL,
 	};
 	int err;
 

@@ -33,6 +33,7 @@ static int load(struct bpf_stacks *s, const struct bpf_stacks_config *cfg)
 	skel->rodata->ring_mode = cfg->ring_mode;
 	skel->rodata->offcpu_min_ns = cfg->offcpu_min_ns;
 	skel->rodata->refuse_for_test = cfg->refuse_for_test;
+	skel->rodata->unwind_tables = !cfg->no_unwind_tables;
 	bpf_program__set_autoload(skel->progs.fxt_sample,
 				  cfg->events & FXT_SCHED_EV_SAMPLE);
 	bpf_program__set_autoload(skel->progs.fxt_offcpu,
@@ -76,7 +77,7 @@ int bpf_stacks_load(const struct bpf_stacks_config *cfg,
 		return err ? err : -EINVAL;
 	}
 	err = load(s, cfg);
-	if (!err)
+	if (!err && !cfg->no_unwind_tables)
 		err = start_unwind(s);
 	if (err) {
 		bpf_stacks_free(s);

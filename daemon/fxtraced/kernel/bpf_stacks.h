@@ -29,6 +29,8 @@ struct bpf_stacks_config {
 	int nested_fd;		/* and its fxt_nested */
 	/* A test of a refused walker: the programs then fail the verifier. */
 	bool refuse_for_test;
+	/* A benchmark of frame pointers alone: no unwinding tables. */
+	bool no_unwind_tables;
 };
 
 /*

@@ -51,6 +51,9 @@ struct task_struct {
  */
 const volatile __u32 refuse_for_test;
 
+/* 0: user stacks by frame pointers alone (a benchmark's baseline). */
+const volatile __u32 unwind_tables = 1;
+
 /* kernel:offcpu: shorter blocks are not written (0: every block). */
 const volatile __u64 offcpu_min_ns;
 
@@ -151,8 +154,8 @@ static __always_inline void take_stacks(void *ctx, __u64 *rec, __u32 *nk,
 	if (k > FXT_KSAMPLE_KERNEL_MAX)
 		k = FXT_KSAMPLE_KERNEL_MAX;
 	*nk = k;
-	if (task->mm)
-		proc = unwind_tables(task->tgid);
+	if (unwind_tables && task->mm)
+		proc = unwind_process(task->tgid);
 	if (proc) {
 		*nu = unwind_user(proc, rec, FXT_KSAMPLE_HEAD_WORDS + k);
 		*ns = FXT_KSAMPLE_UNWOUND;

@@ -268,7 +268,7 @@ static __always_inline __u32 unwind_user(const struct fxt_unwind_process *proc,
 
 /* The tables of the current process, or NULL (and it is asked for). */
 static __always_inline const struct fxt_unwind_process *
-unwind_tables(__u32 tgid)
+unwind_process(__u32 tgid)
 {
 	const struct fxt_unwind_process *proc;
 	__u8 one = 1;

@@ -13,6 +13,11 @@
 #              then in Debian 12's perf 6.1, "assertion failed at
 #              util/build-id.c:1010"; it only lowers perf's own CPU time)
 #   perf_nostack  perf record -e cpu-clock -F HZ: perf's own floor
+#   fxtrace_fp the same by a manager that gives the walkers no unwinding
+#              tables (FXTRACED_BENCH_NO_UNWIND_TABLES): user stacks by
+#              frame pointers alone, as before tables
+#   perf_dwarf perf record --call-graph dwarf -e cpu-clock -F HZ: 8 KiB
+#              of user stack copied per sample, unwound afterwards
 #   bpf_floor  bpftrace -e 'profile:hz:HZ { }': an empty BPF program on
 #              the same per-CPU cpu-clock perf events as ours, the floor
 #              every BPF sampler pays (the timer's interrupt, perf_event
@@ -29,10 +34,13 @@
 #   STACKS_BENCH tracer_run_ms FXTRACE_MS PERF_MS PERF_NOSTACK_MS
 #   STACKS_BENCH ratio WHOLE ABOVE_BPF_FLOOR     (fxtrace over perf)
 #   STACKS_BENCH ratio_with_tracers WHOLE ABOVE_BPF_FLOOR
+#   STACKS_BENCH tables_over_fp NS      (fxtrace minus fxtrace_fp)
+#   STACKS_BENCH tables_vs_dwarf RATIO  (fxtrace over perf_dwarf)
 # (a ratio above the floor is "-" when perf's excess was not positive in
 # any run); then the sampling program's own run time per run
 # (kernel.bpf_stats_enabled for one more capture, then set back):
 #   STACKS_BENCH prog NS
+#   STACKS_BENCH prog_fp NS   (the same without tables)
 #
 # usage: stacks_bench.sh BUILDDIR [RUNS [SECONDS [HZ]]]  (root; defaults
 # 7 runs of 3 s at 4999 Hz: at perf's default rate the overhead is in
@@ -49,10 +57,12 @@ workload=$build/tests/stacks/stack-workload
 cpu=$(($(nproc) - 1))
 work=$(mktemp -d /var/tmp/stacks_bench.XXXXXX)
 mgr=""
+mgr_fp=""
 bt=""
 cleanup() {
 	[ -z "$bt" ] || kill "$bt" 2>/dev/null || true
 	[ -z "$mgr" ] || kill "$mgr" 2>/dev/null || true
+	[ -z "$mgr_fp" ] || kill "$mgr_fp" 2>/dev/null || true
 	wait 2>/dev/null || true
 	rm -rf "$work"
 }
@@ -73,6 +83,16 @@ for _ in $(seq 100); do
 	sleep 0.1
 done
 "$tracectl" status >/dev/null 2>&1 || fail "fxtraced did not start"
+fp_socket=$work/manager-fp.sock
+FXTRACED_BENCH_NO_UNWIND_TABLES=1 "$fxtraced" --socket "$fp_socket" \
+	>"$work/fxtraced-fp.log" 2>&1 &
+mgr_fp=$!
+for _ in $(seq 100); do
+	FXTRACE_SOCKET=$fp_socket "$tracectl" status >/dev/null 2>&1 && break
+	sleep 0.1
+done
+FXTRACE_SOCKET=$fp_socket "$tracectl" status >/dev/null 2>&1 ||
+	fail "fxtraced (no tables) did not start"
 
 # value KEY OUT: the KEY= figure the workload printed in OUT.
 value() {
@@ -133,6 +153,21 @@ capture() {
 			>"$work/fxtrace.tracer"
 		rm -f "$work/t.fxt"
 		;;
+	fxtrace_fp)
+		FXTRACE_SOCKET=$fp_socket "$tracectl" record -o "$work/t.fxt" \
+			--mode streaming --kernel=bpf --categories kernel:sample \
+			--sample-rate "$hz" -- "${bench[@]}" \
+			>"$work/fxtrace_fp.out" 2>&1 ||
+			{ cat "$work/fxtrace_fp.out" >&2; fail "tracectl record (fp)"; }
+		rm -f "$work/t.fxt"
+		;;
+	perf_dwarf)
+		perf record -q -B --call-graph dwarf -e cpu-clock -F "$hz" \
+			-o "$work/perf.data" -- "${bench[@]}" \
+			>"$work/perf_dwarf.out" 2>&1 ||
+			{ cat "$work/perf_dwarf.out" >&2; fail "perf record --call-graph dwarf"; }
+		rm -f "$work/perf.data"
+		;;
 	perf | perf_nostack)
 		[ "$1" = perf_nostack ] || g=-g
 		children_ns
@@ -165,7 +200,7 @@ capture() {
 	esac
 }
 
-captures=(none fxtrace perf perf_nostack bpf_floor)
+captures=(none fxtrace perf perf_nostack bpf_floor fxtrace_fp perf_dwarf)
 n=${#captures[@]}
 : >"$work/rows"
 for run in $(seq "$runs"); do
@@ -173,11 +208,14 @@ for run in $(seq "$runs"); do
 		capture "${captures[$(((i + run) % n))]}"
 	done
 	row=""
-	for c in "${captures[@]}"; do
+	for c in none fxtrace perf perf_nostack bpf_floor; do
 		row="$row $(value iterations_per_sec "$work/$c.out")"
 	done
 	for c in fxtrace perf perf_nostack; do
 		row="$row $(cat "$work/$c.tracer") $(value cpu_ns "$work/$c.out")"
+	done
+	for c in fxtrace_fp perf_dwarf; do
+		row="$row $(value iterations_per_sec "$work/$c.out")"
 	done
 	echo "run $run: work/s ${captures[*]}; tracer ns, workload cpu ns of" \
 		"fxtrace perf perf_nostack:$row"
@@ -222,10 +260,16 @@ function tracer(t, c) {
 		beyond[++nb] = (o - b) / (p - b)
 	if (p + pt - b > 0)
 		beyond_t[++nbt] = (o + ot - b) / (p + pt - b)
+	f = per_sample($12); d = per_sample($13)
+	ov[6, n] = f; ov[7, n] = d
+	work[6, n] = $12; work[7, n] = $13
+	over_fp[n] = o - f
+	if (d > 0)
+		vs_dwarf[++nd] = o / d
 }
 END {
-	split("none fxtrace perf perf_nostack bpf_floor", name)
-	for (i = 1; i <= 5; i++) {
+	split("none fxtrace perf perf_nostack bpf_floor fxtrace_fp perf_dwarf", name)
+	for (i = 1; i <= 7; i++) {
 		for (r = 1; r <= n; r++) {
 			w[r] = work[i, r]; v[r] = i > 1 ? ov[i, r] : 0
 		}
@@ -246,17 +290,26 @@ END {
 	printf "STACKS_BENCH tracer_run_ms %.0f %.0f %.0f\n", t[1], t[2], t[3]
 	printf "STACKS_BENCH ratio %.2f %s\n", median(whole, n), fmt("%.2f", median(beyond, nb))
 	printf "STACKS_BENCH ratio_with_tracers %.2f %s\n", median(whole_t, n), fmt("%.2f", median(beyond_t, nbt))
+	printf "STACKS_BENCH tables_over_fp %.0f\n", median(over_fp, n)
+	printf "STACKS_BENCH tables_vs_dwarf %s\n", fmt("%.2f", median(vs_dwarf, nd))
 }' "$work/rows"
 
-# The program's own time per run, from the kernel's BPF statistics.
+# The program's own time per run, from the kernel's BPF statistics: with
+# tables, then by frame pointers alone.
+# prog_ns NAME SOCKET: the run time per run of fxt_sample in one capture.
+prog_ns() {
+	FXTRACE_SOCKET=$2 "$tracectl" start -o "$work/t.fxt" --mode streaming \
+		--kernel=bpf --categories kernel:sample --sample-rate "$hz" >/dev/null
+	"${bench[@]}" >/dev/null
+	bpftool prog show name fxt_sample >"$work/prog" 2>&1 || true
+	FXTRACE_SOCKET=$2 "$tracectl" stop >/dev/null
+	rm -f "$work/t.fxt"
+	awk -v name="$1" '{ for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t = $(i + 1)
+		if ($i == "run_cnt") c = $(i + 1) } }
+		END { if (c) printf "STACKS_BENCH %s %.0f\n", name, t / c }' "$work/prog"
+}
 stats=$(cat /proc/sys/kernel/bpf_stats_enabled)
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
-"$tracectl" start -o "$work/t.fxt" --mode streaming --kernel=bpf \
-	--categories kernel:sample --sample-rate "$hz" >/dev/null
-"${bench[@]}" >/dev/null
-bpftool prog show name fxt_sample >"$work/prog" 2>&1 || true
-"$tracectl" stop >/dev/null
+prog_ns prog "$FXTRACE_SOCKET"
+prog_ns prog_fp "$fp_socket"
 echo "$stats" >/proc/sys/kernel/bpf_stats_enabled
-awk '{ for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t = $(i + 1)
-	if ($i == "run_cnt") c = $(i + 1) } }
-	END { if (c) printf "STACKS_BENCH prog %.0f\n", t / c }' "$work/prog"

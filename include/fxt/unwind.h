@@ -26,11 +26,13 @@
  * [start, end) is at row key pc - base of the file's rows (base: where
  * the first row's pc is mapped); keys from len on have no row.
  *
- * A process without an entry is walked with frame pointers (as before
- * tables existed); its tgid goes into fxt_unwind_wanted, which the
- * manager reads between drains to write its entry. Entries are the
- * manager's to write; the programs only delete a process's at its exec
- * and its leader's exit.
+ * A process without an entry, or whose entry is not of its program (its
+ * start_stack differs), is walked with frame pointers (as before tables
+ * existed); its tgid goes into fxt_unwind_wanted, which the manager
+ * reads between drains to write its entry. So does a walk that meets a
+ * pc in none of the entry's mappings (a library loaded since). Entries
+ * are the manager's to write; the programs only delete a process's at
+ * its exec and its leader's exit.
  *
  * Stops (map fxt_unwind_stats, per CPU, FXT_UNWIND_STAT_COUNT words):
  * what the walks with tables did and why they ended.
@@ -135,6 +137,12 @@ struct fxt_unwind_mapping {
 };
 
 struct fxt_unwind_process {
+	/*
+	 * The process's mm->start_stack when its maps were read (its
+	 * /proc/PID/stat "startstack"): an entry written for what the pid
+	 * ran before an exec, or for a pid since reused, is not its own.
+	 */
+	__u64 start_stack;
 	__u32 nmappings;	/* at most FXT_UNWIND_MAPPINGS_MAX */
 	__u32 pad;
 	struct fxt_unwind_mapping m[FXT_UNWIND_MAPPINGS_MAX];

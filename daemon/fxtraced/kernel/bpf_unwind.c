@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -245,9 +246,28 @@ static bool mapping_of(const struct unwind_file *f,
 	return false;
 }
 
-/* The mapping of one line of pid's maps added to the entry, if it has rows. */
+/*
+ * The bytes of the file m maps (through pid's map_files: the mapped file
+ * itself, stat()ed, never opened), 0 when not known.
+ */
+static uint64_t mapped_bytes(uint32_t pid, const struct proc_maps_line *m)
+{
+	char path[96];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/proc/%u/map_files/%llx-%llx", pid,
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+/*
+ * The mapping of one line of pid's maps added to the entry, if it has
+ * rows. A file not known yet is compiled when build, else its bytes are
+ * added to *missing and the mapping left out.
+ */
 static void add_line(struct bpf_unwind *u, uint32_t pid,
-		     const struct proc_owner *owner, char *line)
+		     const struct proc_owner *owner, char *line, bool build,
+		     uint64_t *missing)
 {
 	struct fxt_unwind_process *p = u->proc;
 	struct proc_maps_line m;
@@ -256,16 +276,46 @@ static void add_line(struct bpf_unwind *u, uint32_t pid,
 	if (proc_maps_line_parse(line, &m) || !m.exec || m.path[0] != '/' ||
 	    p->nmappings == FXT_UNWIND_MAPPINGS_MAX)
 		return;
+	if (!build && !file_known(u, m.dev, m.inode)) {
+		*missing += mapped_bytes(pid, &m) + 1;
+		return;
+	}
 	f = file_of(u, pid, &m, owner);
 	if (f && mapping_of(f, &m, &p->m[p->nmappings]))
 		p->nmappings++;
 }
 
+/* pid's mm->start_stack (/proc/PID/stat's 28th field), 0 if not read. */
+static uint64_t start_stack_of(uint32_t pid)
+{
+	_cleanup_(fclosep) FILE *f = NULL;
+	unsigned long long v = 0;
+	char path[64], buf[1024], *p;
+	size_t n;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	f = fopen(path, "re");
+	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	buf[n] = '\0';
+	/* After the name (which may hold anything): state is field 3. */
+	p = strrchr(buf, ')');
+	for (i = 3; p && i <= 28; i++)
+		p = strchr(p + 1, ' ');
+	if (p && sscanf(p, " %llu", &v) != 1)
+		v = 0;
+	return v;
+}
+
 /*
  * pid's entry, from its maps (sorted by address, as the kernel lists
- * them): written even without rows, so that the walker asks no more.
+ * them): written even without rows, so that the walker asks no more;
+ * not written if pid ran another program meanwhile (it asks again).
+ * With build false, files not compiled yet are left out, their bytes
+ * in *missing.
  */
-static void write_process(struct bpf_unwind *u, uint32_t pid)
+static void write_process(struct bpf_unwind *u, uint32_t pid, bool build,
+			  uint64_t *missing)
 {
 	_cleanup_(fclosep) FILE *maps = NULL;
 	struct proc_owner owner;
@@ -273,13 +323,17 @@ static void write_process(struct bpf_unwind *u, uint32_t pid)
 	char path[64];
 
 	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
-	maps = fopen(path, "re");
-	if (!maps || proc_owner_read("/proc", pid, &owner) < 0)
-		return;
 	memset(u->proc, 0, sizeof(*u->proc));
+	u->proc->start_stack = start_stack_of(pid);
+	maps = fopen(path, "re");
+	if (!maps || !u->proc->start_stack ||
+	    proc_owner_read("/proc", pid, &owner) < 0)
+		return;
 	while (lines++ < PROC_MAPS_LINES_MAX &&
 	       line_read(maps, u->line, PROC_MAPS_LINE_MAX) == 1)
-		add_line(u, pid, &owner, u->line);
+		add_line(u, pid, &owner, u->line, build, missing);
+	if (start_stack_of(pid) != u->proc->start_stack)
+		return;
 	if (!bpf_map_update_elem(u->maps.procs_fd, &pid, u->proc, BPF_ANY))
 		count(u, &u->st.processes, 1);
 }
@@ -298,11 +352,30 @@ static bool written_lately(struct bpf_unwind *u, uint32_t pid, uint64_t now)
 	return false;
 }
 
-/* The processes the walker asked for since the last poll: written. */
+/* A process whose files must be compiled, and how many bytes they are. */
+struct unwind_todo {
+	uint32_t pid;
+	uint64_t missing;
+};
+
+static int cmp_todo(const void *a, const void *b)
+{
+	const struct unwind_todo *x = a, *y = b;
+
+	return x->missing < y->missing ? -1 : x->missing > y->missing;
+}
+
+/*
+ * The processes the walker asked for since the last poll: at once with
+ * the files compiled already (a new program's libraries are everyone's),
+ * then again with theirs, the fewest bytes to compile first (a small
+ * program waits for no compiler's 30 MB of CFI).
+ */
 static void poll_wanted(struct bpf_unwind *u)
 {
+	struct unwind_todo todo[UNWIND_BATCH];
 	uint32_t keys[UNWIND_BATCH], key, next;
-	size_t n = 0, i;
+	size_t n = 0, ntodo = 0, i;
 	uint64_t now = now_ns();
 	void *prev = NULL;
 
@@ -313,10 +386,18 @@ static void poll_wanted(struct bpf_unwind *u)
 		prev = &key;
 	}
 	for (i = 0; i < n; i++) {
+		uint64_t missing = 0;
+
 		(void)bpf_map_delete_elem(u->maps.wanted_fd, &keys[i]);
-		if (!written_lately(u, keys[i], now))
-			write_process(u, keys[i]);
+		if (written_lately(u, keys[i], now))
+			continue;
+		write_process(u, keys[i], false, &missing);
+		if (missing)
+			todo[ntodo++] = (struct unwind_todo){ keys[i], missing };
 	}
+	qsort(todo, ntodo, sizeof(*todo), cmp_todo);
+	for (i = 0; i < ntodo; i++)
+		write_process(u, todo[i].pid, true, NULL);
 }
 
 static void *unwind_thread(void *arg)

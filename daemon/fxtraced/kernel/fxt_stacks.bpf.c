@@ -38,10 +38,14 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+struct mm_struct {
+	unsigned long start_stack;
+} __attribute__((preserve_access_index));
+
 struct task_struct {
 	int pid;
 	int tgid;
-	void *mm;
+	struct mm_struct *mm;
 } __attribute__((preserve_access_index));
 
 /*
@@ -155,9 +159,11 @@ static __always_inline void take_stacks(void *ctx, __u64 *rec, __u32 *nk,
 		k = FXT_KSAMPLE_KERNEL_MAX;
 	*nk = k;
 	if (unwind_tables && task->mm)
-		proc = unwind_process(task->tgid);
+		proc = unwind_process(task->tgid,
+				      BPF_CORE_READ(task, mm, start_stack));
 	if (proc) {
-		*nu = unwind_user(proc, rec, FXT_KSAMPLE_HEAD_WORDS + k);
+		*nu = unwind_user(proc, task->tgid, rec,
+				  FXT_KSAMPLE_HEAD_WORDS + k);
 		*ns = FXT_KSAMPLE_UNWOUND;
 		return;
 	}

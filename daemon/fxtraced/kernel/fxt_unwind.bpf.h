@@ -62,6 +62,7 @@ struct unwind_walk {
 	const struct fxt_unwind_process *proc;
 	__u32 at, n;
 	__u32 stop;	/* FXT_UNWIND_STAT_* that ended it, or 0 */
+	bool missed;	/* a pc in none of the process's mappings */
 };
 
 /* A binary search's state, one bpf_loop() step per halving. */
@@ -221,6 +222,8 @@ static long unwind_frame(__u32 i, void *ctx)
 	m = unwind_mapping(w->proc, w->n > 1 ? w->ip - 1 : w->ip);
 	if (m)
 		row = unwind_row(m, w->n > 1 ? w->ip - 1 : w->ip);
+	else
+		w->missed = true;
 	cfa = fxt_unwind_row_cfa(row);
 	if (cfa == FXT_UNWIND_CFA_END)
 		stop = UNWIND_END;
@@ -241,12 +244,21 @@ struct pt_regs___unwind {
 	unsigned long ip, sp, bp;
 } __attribute__((preserve_access_index));
 
+/* Asks the manager for tgid's entry (once until it reads the ask). */
+static __always_inline void unwind_ask(__u32 tgid)
+{
+	__u8 one = 1;
+
+	bpf_map_update_elem(&fxt_unwind_wanted, &tgid, &one, BPF_NOEXIST);
+}
+
 /*
  * The current thread's user stack walked with proc's tables into rec
- * from word at on: the PCs written. Its stop is counted.
+ * from word at on: the PCs written. Its stop is counted; a pc in none
+ * of proc's mappings asks for the entry again.
  */
 static __always_inline __u32 unwind_user(const struct fxt_unwind_process *proc,
-					 __u64 *rec, __u32 at)
+					 __u32 tgid, __u64 *rec, __u32 at)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs___unwind *regs = (void *)bpf_task_pt_regs(task);
@@ -263,22 +275,26 @@ static __always_inline __u32 unwind_user(const struct fxt_unwind_process *proc,
 	bpf_loop(FXT_KSAMPLE_USER_MAX + 1, unwind_frame, &w, 0);
 	if (w.stop < FXT_UNWIND_STAT_COUNT)
 		unwind_count(w.stop);
+	if (w.missed)
+		unwind_ask(tgid);
 	return w.n;
 }
 
-/* The tables of the current process, or NULL (and it is asked for). */
+/*
+ * The tables of the current process (tgid, its stack's start), or NULL:
+ * none (asked for), an entry of another program (asked for again), or
+ * one without mappings.
+ */
 static __always_inline const struct fxt_unwind_process *
-unwind_process(__u32 tgid)
+unwind_process(__u32 tgid, __u64 start_stack)
 {
 	const struct fxt_unwind_process *proc;
-	__u8 one = 1;
 
 	proc = bpf_map_lookup_elem(&fxt_unwind_procs, &tgid);
-	if (proc && proc->nmappings)
+	if (proc && proc->start_stack == start_stack && proc->nmappings)
 		return proc;
-	if (!proc)
-		bpf_map_update_elem(&fxt_unwind_wanted, &tgid, &one,
-				    BPF_NOEXIST);
+	if (!proc || proc->start_stack != start_stack)
+		unwind_ask(tgid);
 	unwind_count(FXT_UNWIND_STAT_NO_TABLE);
 	return NULL;
 }

@@ -35,7 +35,9 @@
 #              medians of 7 runs; ours and perf's above that floor; the
 #              tracers' own CPU time per sample; the same-run ratio of
 #              the overheads, whole and above the floor, without and
-#              with the tracers' CPU; the BPF program's own ns per sample
+#              with the tracers' CPU; the BPF program's own ns per sample;
+#              the walk with unwinding tables over frame pointers alone,
+#              and against perf record --call-graph dwarf
 #              (tests/bench/stacks/stacks_bench.sh)
 #   saturation perf bench sched pipe on every CPU for 30 s, streaming, with
 #              default buffer sizes: events lost per million, ours, ftrace
@@ -271,6 +273,28 @@ set -- $line
 put stacks "fxtrace/perf -g, tracers' CPU too" "$3" "x perf" "above the BPF floor: x$4"
 prog=$(sed -n 's/^STACKS_BENCH prog //p' "$logs/stacks.log")
 put stacks "BPF program per sample" "${prog:-?}" "ns" "kernel.bpf_stats_enabled, every CPU's samples"
+# The walk with unwinding tables against frame pointers alone and perf's
+# copied stacks (--call-graph dwarf), same runs.
+for w in fxtrace_fp perf_dwarf; do
+	line=$(grep "^STACKS_BENCH $w " "$logs/stacks.log" || true)
+	need "stacks $w" "$line"
+	set -- $line
+	case $w in
+	fxtrace_fp) what="kernel:sample, BPF, frame pointers alone" ;;
+	perf_dwarf) what="perf record --call-graph dwarf -e cpu-clock" ;;
+	esac
+	put stacks "$what" "$4" "ns/sample" "4999 Hz; $3 work/s"
+done
+line=$(grep "^STACKS_BENCH tables_over_fp " "$logs/stacks.log" || true)
+need "stacks tables_over_fp" "$line"
+set -- $line
+put stacks "unwinding tables over frame pointers" "$3" "ns/sample" "with the manager's CPU: $4 ns; medians of the per-run differences"
+line=$(grep "^STACKS_BENCH tables_vs_dwarf " "$logs/stacks.log" || true)
+need "stacks tables_vs_dwarf" "$line"
+set -- $line
+put stacks "kernel:sample (tables)/perf --call-graph dwarf" "$3" "x perf" "overhead per sample; with the tracers' CPU: x$4"
+prog=$(sed -n 's/^STACKS_BENCH prog_fp //p' "$logs/stacks.log")
+put stacks "BPF program per sample, frame pointers alone" "${prog:-?}" "ns" "kernel.bpf_stats_enabled"
 
 # ---- saturation.
 step saturation tests/bench/saturation/saturation.sh "$build" 30

@@ -34,8 +34,10 @@
 #   STACKS_BENCH tracer_run_ms FXTRACE_MS PERF_MS PERF_NOSTACK_MS
 #   STACKS_BENCH ratio WHOLE ABOVE_BPF_FLOOR     (fxtrace over perf)
 #   STACKS_BENCH ratio_with_tracers WHOLE ABOVE_BPF_FLOOR
-#   STACKS_BENCH tables_over_fp NS      (fxtrace minus fxtrace_fp)
-#   STACKS_BENCH tables_vs_dwarf RATIO  (fxtrace over perf_dwarf)
+#   STACKS_BENCH tracer_fp_dwarf FXTRACE_FP_NS PERF_DWARF_NS
+#   STACKS_BENCH tables_over_fp NS NS_WITH_TRACERS  (fxtrace - fxtrace_fp)
+#   STACKS_BENCH tables_vs_dwarf RATIO RATIO_WITH_TRACERS
+#                                       (fxtrace over perf_dwarf)
 # (a ratio above the floor is "-" when perf's excess was not positive in
 # any run); then the sampling program's own run time per run
 # (kernel.bpf_stats_enabled for one more capture, then set back):
@@ -115,7 +117,7 @@ children_ns() {
 # included), in ns.
 clk_tck=$(getconf CLK_TCK)
 manager_ns() {
-	sed 's/.*) //' "/proc/$mgr/stat" |
+	sed 's/.*) //' "/proc/${1:-$mgr}/stat" |
 		awk -v tck="$clk_tck" '{ printf "%.0f\n", ($12 + $13) * 1e9 / tck }'
 }
 
@@ -154,18 +156,31 @@ capture() {
 		rm -f "$work/t.fxt"
 		;;
 	fxtrace_fp)
+		m0=$(manager_ns "$mgr_fp")
+		children_ns
+		c0=$children
 		FXTRACE_SOCKET=$fp_socket "$tracectl" record -o "$work/t.fxt" \
 			--mode streaming --kernel=bpf --categories kernel:sample \
 			--sample-rate "$hz" -- "${bench[@]}" \
 			>"$work/fxtrace_fp.out" 2>&1 ||
 			{ cat "$work/fxtrace_fp.out" >&2; fail "tracectl record (fp)"; }
+		children_ns
+		c1=$children
+		m1=$(manager_ns "$mgr_fp")
+		echo $(($(tracer_ns "$c0" "$c1" "$work/fxtrace_fp.out") + m1 - m0)) \
+			>"$work/fxtrace_fp.tracer"
 		rm -f "$work/t.fxt"
 		;;
 	perf_dwarf)
+		children_ns
+		c0=$children
 		perf record -q -B --call-graph dwarf -e cpu-clock -F "$hz" \
 			-o "$work/perf.data" -- "${bench[@]}" \
 			>"$work/perf_dwarf.out" 2>&1 ||
 			{ cat "$work/perf_dwarf.out" >&2; fail "perf record --call-graph dwarf"; }
+		children_ns
+		c1=$children
+		tracer_ns "$c0" "$c1" "$work/perf_dwarf.out" >"$work/perf_dwarf.tracer"
 		rm -f "$work/perf.data"
 		;;
 	perf | perf_nostack)
@@ -217,6 +232,9 @@ for run in $(seq "$runs"); do
 	for c in fxtrace_fp perf_dwarf; do
 		row="$row $(value iterations_per_sec "$work/$c.out")"
 	done
+	for c in fxtrace_fp perf_dwarf; do
+		row="$row $(cat "$work/$c.tracer") $(value cpu_ns "$work/$c.out")"
+	done
 	echo "run $run: work/s ${captures[*]}; tracer ns, workload cpu ns of" \
 		"fxtrace perf perf_nostack:$row"
 	echo "$row" >>"$work/rows"
@@ -263,9 +281,14 @@ function tracer(t, c) {
 	f = per_sample($12); d = per_sample($13)
 	ov[6, n] = f; ov[7, n] = d
 	work[6, n] = $12; work[7, n] = $13
+	ft = tracer($14, $15); dt = tracer($16, $17)
+	tr[4, n] = ft; tr[5, n] = dt
 	over_fp[n] = o - f
+	over_fp_t[n] = o + ot - f - ft
 	if (d > 0)
 		vs_dwarf[++nd] = o / d
+	if (d + dt > 0)
+		vs_dwarf_t[++ndt] = (o + ot) / (d + dt)
 }
 END {
 	split("none fxtrace perf perf_nostack bpf_floor fxtrace_fp perf_dwarf", name)
@@ -290,8 +313,14 @@ END {
 	printf "STACKS_BENCH tracer_run_ms %.0f %.0f %.0f\n", t[1], t[2], t[3]
 	printf "STACKS_BENCH ratio %.2f %s\n", median(whole, n), fmt("%.2f", median(beyond, nb))
 	printf "STACKS_BENCH ratio_with_tracers %.2f %s\n", median(whole_t, n), fmt("%.2f", median(beyond_t, nbt))
-	printf "STACKS_BENCH tables_over_fp %.0f\n", median(over_fp, n)
-	printf "STACKS_BENCH tables_vs_dwarf %s\n", fmt("%.2f", median(vs_dwarf, nd))
+	for (i = 4; i <= 5; i++) {
+		for (r = 1; r <= n; r++)
+			v[r] = tr[i, r]
+		t[i] = median(v, n)
+	}
+	printf "STACKS_BENCH tracer_fp_dwarf %.0f %.0f\n", t[4], t[5]
+	printf "STACKS_BENCH tables_over_fp %.0f %.0f\n", median(over_fp, n), median(over_fp_t, n)
+	printf "STACKS_BENCH tables_vs_dwarf %s %s\n", fmt("%.2f", median(vs_dwarf, nd)), fmt("%.2f", median(vs_dwarf_t, ndt))
 }' "$work/rows"
 
 # The program's own time per run, from the kernel's BPF statistics: with

@@ -11,6 +11,8 @@
 #   pointer above its leaf once read as a kernel address: the C++
 #   program's --junk-rbp makes one), each such walk counted in the
 #   archive's stack losses (junk_frame_word);
+#   main the hot function's caller in 80% of its samples (the release
+#   builds keep no frame pointers: the walk with unwinding tables);
 # - the archive (its string tables and its Perfetto blobs) holds the
 #   demangled name and never the mangled one; tracectl convert's
 #   stackFrames and tracectl report's flame graph name it demangled.
@@ -33,7 +35,8 @@ record() {
 		--sample-rate 997 -- bash -c 'echo "pid=$$"; exec "$@"' \
 		- "$@" >"$T/$name.out" 2>&1 || fail "$name: tracectl record"
 	pid=$(sed -n 's/^pid=//p' "$T/$name.out")
-	"$TRACECTL" summary --json --pid "$pid" "$T/$name.fxt" >"$T/$name.sum" ||
+	"$TRACECTL" summary --json --top 200 --pid "$pid" "$T/$name.fxt" \
+		>"$T/$name.sum" ||
 		fail "$name: summary --json --pid"
 }
 
@@ -47,6 +50,18 @@ expect() {
 	jq -e '[.functions[] | select(.name == "[kernel]")] | length == 0' \
 		"$T/$name.sum" >/dev/null ||
 		fail "$name: a [kernel] frame in a user-space program's stacks"
+	# Callers up to main, through code without frame pointers (the
+	# walk with unwinding tables): in 80% of the hot function's samples.
+	jq -e --arg f "$want" '.functions |
+		(map(select(.name == "main") | .total) | max // 0) as $main |
+		(map(select(.name == $f)) | .[0].self) as $hot |
+		$main * 10 >= $hot * 8' "$T/$name.sum" >/dev/null ||
+		fail "$name: main is not the caller of $want: $(jq -c \
+			'[.functions[] | {name, self, total}][:8]' "$T/$name.sum")"
+	jq -r --arg f "$want" '.functions |
+		(map(select(.name == "main") | .total) | max // 0) as $main |
+		(map(select(.name == $f)) | .[0].self) as $hot |
+		"\($f): \($hot) samples, main holds \($main)"' "$T/$name.sum"
 	grep -aqF -- "$want" "$T/$name.fxt" ||
 		fail "$name: the archive lacks $want"
 	! grep -aqF -- "$mangled" "$T/$name.fxt" ||

@@ -62,6 +62,7 @@ struct unwind_file {
 
 struct unwind_recent {
 	uint32_t pid;
+	uint64_t start_stack;	/* of the program it ran then */
 	uint64_t at_ns;
 };
 
@@ -232,7 +233,9 @@ static bool mapping_of(const struct unwind_file *f,
 		return false;
 	for (i = 0; i < f->nsegs; i++) {
 		s = &f->seg[i];
-		if (m->pgoff < s->offset || m->pgoff - s->offset >= s->filesz)
+		/* Linkers may start a segment mid-page (rustc's do). */
+		if (m->pgoff >= s->offset + s->filesz ||
+		    s->offset >= m->pgoff + (m->end - m->start))
 			continue;
 		/* A file address v is at v - vaddr + offset - pgoff + start. */
 		*out = (struct fxt_unwind_mapping){
@@ -338,16 +341,23 @@ static void write_process(struct bpf_unwind *u, uint32_t pid, bool build,
 		count(u, &u->st.processes, 1);
 }
 
-/* Whether pid's entry was written too recently to write it again. */
+/*
+ * Whether pid's entry was written too recently to write it again: not if
+ * it runs another program since (an exec: its new program is walked
+ * without tables until its entry is written).
+ */
 static bool written_lately(struct bpf_unwind *u, uint32_t pid, uint64_t now)
 {
+	uint64_t start_stack = start_stack_of(pid);
 	unsigned int i;
 
 	for (i = 0; i < UNWIND_RECENT; i++)
 		if (u->recent[i].pid == pid && u->recent[i].at_ns &&
+		    u->recent[i].start_stack == start_stack &&
 		    now - u->recent[i].at_ns < BPF_UNWIND_REREAD_NS)
 			return true;
-	u->recent[u->recent_next] = (struct unwind_recent){ pid, now };
+	u->recent[u->recent_next] =
+		(struct unwind_recent){ pid, start_stack, now };
 	u->recent_next = (u->recent_next + 1) % UNWIND_RECENT;
 	return false;
 }

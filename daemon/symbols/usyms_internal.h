@@ -88,4 +88,19 @@ void usyms_charge(struct usyms *u, uint32_t id, uint64_t bytes);
 /* File id's index (as usyms_module() found it ready), freed with it. */
 struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id);
 
+/*
+ * A file's unwinding rows (usyms_cfi_table()): kept while it is open,
+ * counted in the budget; why they could not be built, kept for good.
+ */
+struct cfi_table;
+struct usyms_cfi {
+	struct cfi_table *table;
+	int err;
+};
+
+/* File id's rows (as usyms_module() found it ready), freed with it. */
+struct usyms_cfi *usyms_cfi_of(struct usyms *u, uint32_t id);
+/* The rows freed (the file closed), the error kept. */
+void usyms_cfi_clear(struct usyms_cfi *c);
+
 #endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

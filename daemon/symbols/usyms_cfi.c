@@ -75,15 +75,6 @@ int usyms_leaf_return_slot(struct usyms *u, uint32_t id,
 	return r == -ENODATA ? -ENOENT : r;
 }
 
-void usyms_cfi_clear(struct usyms_cfi *c)
-{
-	if (!c->table)
-		return;
-	cfi_table_free(c->table);
-	free(c->table);
-	c->table = NULL;
-}
-
 /* The rows of mod's ELF into c: 0, or why not (kept unless transient). */
 static int cfi_build(struct usyms *u, uint32_t id, Dwfl_Module *mod,
 		     struct usyms_cfi *c)

@@ -16,6 +16,10 @@
  * The table: FXT_OFFCPU_BUCKETS buckets of FXT_OFFCPU_WAYS entries, a tid
  * in the bucket of its hash; a bucket whose entries are all taken gives
  * up the one blocked longest, counted as a dropped kernel:offcpu record.
+ * An entry holds a whole record's stacks, the user stack's copy with
+ * them (FXT_KSAMPLE_STACK_MAX words): 5672 bytes, 22 MiB for the 4096
+ * entries, allocated while kernel:offcpu is on (6.6 MiB when the copy
+ * was 16 words).
  * Each bucket has its lock: only two threads of one bucket switching at
  * once on two CPUs contend, and a switch-in takes it only when it saw
  * its thread's entry. A thread that is dying or dead is not kept
@@ -50,7 +54,7 @@ struct fxt_offcpu_entry {
 	u32 nk;
 	u32 nu;
 	u32 ns;
-	/* kernel PCs, user PCs, user sp and stack words (ksample.h) */
+	/* kernel PCs, user PCs, user sp, bp and stack words (ksample.h) */
 	u64 pcs[FXT_KSAMPLE_MAX_WORDS - FXT_KSAMPLE_HEAD_WORDS];
 };
 

@@ -101,9 +101,32 @@ u32 fxt_stack_user(struct pt_regs *regs, u64 *pcs)
 	return n;
 }
 
+/*
+ * Up to FXT_KSAMPLE_STACK_MAX words from sp up into words, a page at a
+ * time: the stack's top is often less than a copy above sp, and the
+ * pages below it hold the frames the manager unwinds. The first page
+ * that faults (the top, or a page not present: a nofault copy brings
+ * none in) ends the copy. How many words were copied.
+ */
+static u32 fxt_copy_user_stack(unsigned long sp, u64 *words)
+{
+	unsigned long end = sp + FXT_KSAMPLE_STACK_MAX * sizeof(*words);
+	unsigned long at = sp, chunk;
+
+	while (at < end) {
+		chunk = min(end, (at & PAGE_MASK) + PAGE_SIZE) - at;
+		if (copy_from_user_nofault(&words[(at - sp) / sizeof(*words)],
+					   (const void __user *)at, chunk))
+			break;
+		at += chunk;
+	}
+	return (at - sp) / sizeof(*words);
+}
+
 u32 fxt_stack_user_words(struct pt_regs *regs, u64 *at)
 {
 	unsigned long sp;
+	u32 n;
 
 	if (!current->mm || (current->flags & PF_KTHREAD))
 		return 0;
@@ -113,11 +136,15 @@ u32 fxt_stack_user_words(struct pt_regs *regs, u64 *at)
 		return 0;
 #endif
 	sp = user_stack_pointer(regs);
-	if (copy_from_user_nofault(&at[1], (const void __user *)sp,
-				   FXT_KSAMPLE_STACK_MAX * sizeof(*at)))
+	/* Whole words, page by page: an unaligned sp is no stack anyway. */
+	if (sp & (sizeof(*at) - 1))
+		return 0;
+	n = fxt_copy_user_stack(sp, &at[2]);
+	if (!n)
 		return 0;
 	at[0] = sp;
-	return FXT_KSAMPLE_STACK_MAX;
+	at[1] = frame_pointer(regs);
+	return n;
 }
 
 static struct perf_event **fxt_sample_events;

@@ -46,9 +46,11 @@ u32 fxt_stack_kernel(struct fxt_stack_buf *b, unsigned long leaf, u64 *pcs);
  */
 u32 fxt_stack_user(struct pt_regs *regs, u64 *pcs);
 /*
- * The current thread's user stack pointer into at[0], and the
- * FXT_KSAMPLE_STACK_MAX words at it after (the same registers as
- * fxt_stack_user()): how many words, 0 when none could be read.
+ * The current thread's user stack pointer into at[0], its frame pointer
+ * register into at[1], and from at[2] up to FXT_KSAMPLE_STACK_MAX words
+ * copied at the stack pointer, until a page that faults (the same
+ * registers as fxt_stack_user()): how many words, 0 when none could be
+ * read.
  */
 u32 fxt_stack_user_words(struct pt_regs *regs, u64 *at);
 

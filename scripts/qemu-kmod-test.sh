@@ -74,7 +74,8 @@ build=${FXT_BUILD_DIR:-build}
 progs="daemon/tracectl/tracectl daemon/fxtraced/fxtraced
 tests/integration/proto-provider tests/kernel/check-kcat
 tests/kernel/check-kmem tests/stacks/stack-workload
-tests/stacks/check-stack-samples tests/bench/bpf/bpf_overhead"
+tests/stacks/check-stack-samples tests/bench/bpf/bpf_overhead
+tests/stacks/unwind-workload-o2"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086
@@ -96,12 +97,25 @@ cp scripts/qemu/e2e_kcat.sh "$work/root/bin/e2e_kcat.sh"
 cp scripts/qemu/e2e_latency.sh "$work/root/bin/e2e_latency.sh"
 cp scripts/qemu/e2e_mem.sh "$work/root/bin/e2e_mem.sh"
 cp scripts/qemu/e2e_stacks.sh "$work/root/bin/e2e_stacks.sh"
+cp scripts/qemu/e2e_unwind.sh "$work/root/bin/e2e_unwind.sh"
 # The guest has no nm: stack-workload's function sizes and ELF addresses
 # from here.
 [ ! -x "$build/tests/stacks/stack-workload" ] ||
 	nm -S "$build/tests/stacks/stack-workload" |
 	awk '$4 == "burn_seventy" || $4 == "burn_thirty" { print $4, $2, $1 }' \
 		>"$work/root/stack-workload.sizes"
+
+# libc's own functions (start_thread, __pthread_mutex_lock) are named by
+# its debug file where the host has one (libc6-dbg), as on the host:
+# e2e_unwind.sh's chains end there.
+libc=$(ldd "$build/tests/stacks/unwind-workload-o2" 2>/dev/null |
+	sed -n 's/.*libc\.so\.6 => \([^ ]*\).*/\1/p')
+bid=$([ -z "$libc" ] || readelf -n "$libc" | sed -n 's/.*Build ID: //p')
+dbg=/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug
+if [ -n "$bid" ] && [ -r "$dbg" ]; then
+	mkdir -p "$work/root${dbg%/*}"
+	cp -L "$dbg" "$work/root$dbg"
+fi
 
 cp /bin/busybox "$work/root/bin/busybox"
 cp scripts/qemu/init "$work/root/init"

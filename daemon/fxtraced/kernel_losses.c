@@ -99,6 +99,10 @@ void kernel_losses_log(const struct stacks_losses *l)
 			l->jit_dumps_read, l->jit_dumps_refused,
 			l->jit_records_skipped, l->jit_dumps_unsupported,
 			l->jit_dumps_truncated);
+	if (l->copies_unwound)
+		log_info("Stack samples: %" PRIu64
+			 " user stacks unwound from the module's copies",
+			 l->copies_unwound);
 	if (c[FXT_STACK_LOSS_LEAF_CALLER_UNREAD])
 		log_info(
 			"%" PRIu64

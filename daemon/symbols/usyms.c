@@ -67,6 +67,7 @@ struct usyms_file {
 	Dwfl_Module *mod;
 	struct usyms_symtab symtab; /* built at the first lookup */
 	struct usyms_inline_index *inline_index; /* of its Dwfl's DIEs */
+	struct usyms_cfi cfi; /* its unwinding rows, built when asked */
 	bool dwarf_read; /* by this opening, for inline frames */
 	uint32_t dwarf_reads; /* openings that read it, kept when closed */
 	bool symtab_built;
@@ -143,6 +144,7 @@ static void file_close(struct usyms *u, struct usyms_file *f)
 	f->symtab_built = false;
 	usyms_inline_index_free(f->inline_index);
 	f->inline_index = NULL;
+	usyms_cfi_clear(&f->cfi);
 	f->dwarf_read = false;
 	dwfl_end(f->dwfl);
 	f->dwfl = NULL;
@@ -776,6 +778,11 @@ void usyms_charge(struct usyms *u, uint32_t id, uint64_t bytes)
 struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id)
 {
 	return &file_of(u, id)->inline_index;
+}
+
+struct usyms_cfi *usyms_cfi_of(struct usyms *u, uint32_t id)
+{
+	return &file_of(u, id)->cfi;
 }
 
 /* f's symbol table, built at its first lookup within the budget. */

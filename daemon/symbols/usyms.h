@@ -7,8 +7,9 @@
  * addresses. Symbol tables come from the file's .symtab, else its
  * separate debug file (/usr/lib/debug/.build-id/xx/yyyy.debug), else
  * .gnu_debugdata, else .dynsym. Of DWARF only call frame information is
- * read (usyms_leaf_return_slot()). A build id given by the caller (the
- * one the process mapped) must match the file's, else -ESTALE.
+ * read (usyms_leaf_return_slot(), usyms_cfi_table()). A build id given
+ * by the caller (the one the process mapped) must match the file's,
+ * else -ESTALE.
  * What libelf reads is bounded before it reads it: a section it would
  * read over USYMS_SECTION_MAX refuses the file (-EFBIG); the open files'
  * sections stay under a total (usyms_budget), and a deadline ends the
@@ -77,6 +78,17 @@ int usyms_lookup(struct usyms *u, uint32_t id, const uint8_t *build_id,
 int usyms_leaf_return_slot(struct usyms *u, uint32_t id,
 			   const uint8_t *build_id, size_t build_id_len,
 			   uint64_t vaddr, uint64_t *sp_offset);
+
+struct cfi_table;
+/*
+ * The unwinding rows of file id's .eh_frame (cfi_table.h, at the file's
+ * own addresses), for a copied user stack to be walked: built at the
+ * first call, kept while the file is open and counted in the budget's
+ * bytes; valid until the next call on u. -ENOENT without .eh_frame_hdr
+ * or rows, -ESTALE and -errno as usyms_lookup(), cfi_table_build()'s.
+ */
+int usyms_cfi_table(struct usyms *u, uint32_t id, const uint8_t *build_id,
+		    size_t build_id_len, const struct cfi_table **t);
 
 /* What the open files' sections may hold, and until when to work. */
 struct usyms_budget {

@@ -2,13 +2,15 @@
 /*
  * usyms_leaf_return_slot(): where a leaf function keeps its return
  * address, from its call frame information, for the frames a
- * frame-pointer walk misses (a leaf built without frame pointers).
+ * frame-pointer walk misses (a leaf built without frame pointers);
+ * usyms_cfi_table(): a file's unwinding rows, for a whole copied stack.
  */
 #include <dwarf.h>
 #include <errno.h>
 #include <stdlib.h>
 
 #include "cfi_rules.h"
+#include "cfi_table.h"
 #include "usyms.h"
 #include "usyms_internal.h"
 
@@ -71,4 +73,60 @@ int usyms_leaf_return_slot(struct usyms *u, uint32_t id,
 		r = slot_in(cfi, bias, vaddr, sp_offset);
 	}
 	return r == -ENODATA ? -ENOENT : r;
+}
+
+/* The rows of mod's ELF into c: 0, or why not (kept unless transient). */
+static int cfi_build(struct usyms *u, uint32_t id, Dwfl_Module *mod,
+		     struct usyms_cfi *c)
+{
+	struct cfi_table *t;
+	Dwarf_Addr bias;
+	Elf *elf;
+	int r;
+
+	if (usyms_past_deadline(u))
+		return usyms_count_refusal(u, -ETIME);
+	elf = dwfl_module_getelf(mod, &bias);
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	r = elf ? cfi_table_build(elf, t) : -ENOEXEC;
+	if (!r && !t->nrows) {
+		cfi_table_free(t);
+		r = -ENOENT;
+	}
+	if (r < 0) {
+		free(t);
+		/* Memory may come back; the file stays what it is. */
+		if (r != -ENOMEM)
+			c->err = r;
+		return r;
+	}
+	c->table = t;
+	/* Held while the file is open, as its sections are. */
+	usyms_charge(u, id, t->nrows * sizeof(*t->rows));
+	return 0;
+}
+
+int usyms_cfi_table(struct usyms *u, uint32_t id, const uint8_t *build_id,
+		    size_t build_id_len, const struct cfi_table **t)
+{
+	struct usyms_cfi *c;
+	Dwfl_Module *mod;
+	bool dwarf_ok;
+	int r;
+
+	r = usyms_module(u, id, build_id, build_id_len, &mod, &dwarf_ok);
+	if (r < 0)
+		return r;
+	c = usyms_cfi_of(u, id);
+	if (c->err)
+		return c->err;
+	if (!c->table) {
+		r = cfi_build(u, id, mod, c);
+		if (r < 0)
+			return r;
+	}
+	*t = c->table;
+	return 0;
 }

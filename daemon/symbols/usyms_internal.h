@@ -8,6 +8,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+#include "cfi_table.h"
 
 /*
  * A module's functions sorted by address: libdwfl's own lookup
@@ -87,5 +90,30 @@ size_t usyms_inline_index_growth(struct usyms_inline_index *x);
 void usyms_charge(struct usyms *u, uint32_t id, uint64_t bytes);
 /* File id's index (as usyms_module() found it ready), freed with it. */
 struct usyms_inline_index **usyms_inline_index_of(struct usyms *u, uint32_t id);
+
+/*
+ * A file's unwinding rows (usyms_cfi_table()): kept while it is open,
+ * counted in the budget; why they could not be built, kept for good.
+ */
+struct usyms_cfi {
+	struct cfi_table *table;
+	int err;
+};
+
+/* File id's rows (as usyms_module() found it ready), freed with it. */
+struct usyms_cfi *usyms_cfi_of(struct usyms *u, uint32_t id);
+
+/*
+ * The rows freed (the file closed), the error kept. Here, not in
+ * usyms_cfi.c: usyms.c calls it, and usyms_cfi.c calls usyms.c.
+ */
+static inline void usyms_cfi_clear(struct usyms_cfi *c)
+{
+	if (!c->table)
+		return;
+	cfi_table_free(c->table);
+	free(c->table);
+	c->table = NULL;
+}
 
 #endif /* FXT_SYMBOLS_USYMS_INTERNAL_H */

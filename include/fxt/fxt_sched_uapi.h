@@ -29,8 +29,10 @@
  * 3: FXT_SCHED_EV_SAMPLE and FXT_SCHED_EV_OFFCPU, their settings in
  * fxt_sched_config (sample_hz, offcpu_min_ns), records of up to
  * FXT_KSAMPLE_MAX_WORDS words (include/fxt/ksample.h).
+ * 4: those records' user stack tail: sp, bp, then up to
+ * FXT_KSAMPLE_STACK_MAX words copied at sp (was: sp and 16 words).
  */
-#define FXT_SCHED_ABI_VERSION 3u
+#define FXT_SCHED_ABI_VERSION 4u
 
 /* Events to capture (fxt_sched_config.events). */
 #define FXT_SCHED_EV_SWITCH (1u << 0)	/* context switch records */

@@ -22,18 +22,26 @@
  *   7     uint32 "user_stack_words" = ns
  *   8, 9  uint64 "period_ns" (on-CPU) or "blocked_ns" (off-CPU: its
  *         switch-in minus its switch-out)
- *   10    blob size in bytes = (nk + nu + (ns ? 1 + ns : 0)) * 8
+ *   10    blob size in bytes = (nk + nu + (ns ? 2 + ns : 0)) * 8
  *   11..  nk kernel PCs leaf first, then nu user PCs leaf first, then
- *         when ns > 0: the user stack pointer and the ns words at it
+ *         when ns > 0: the user stack pointer, the user frame pointer
+ *         register (rbp: data in code without frame pointers) and the
+ *         ns words read at the stack pointer
  *
- * The user stack words let the manager find the caller of a leaf
- * function that keeps no frame pointer (a libc syscall wrapper such as
- * read(): "sub $0x28,%rsp; syscall"), which the frame-pointer walk
- * skips: its return address is in these words, where the function's
- * call frame information says. FXT_KSAMPLE_STACK_MAX covers the frames
- * of glibc's syscall wrappers (read, write, poll, epoll_wait, accept,
- * clock_nanosleep: 0x28 bytes, return address at word 5; select: six
- * pushes and 0x38 bytes, return address at word 13).
+ * The user stack words are a copy of the stack from the stack pointer
+ * up, for the manager to unwind afterwards with each file's call frame
+ * information (as perf record --call-graph dwarf does): code built
+ * without frame pointers, which the kernel side's frame-pointer walk
+ * cannot follow, gets its callers there. The module copies up to
+ * FXT_KSAMPLE_STACK_MAX words, page by page until a page that faults
+ * (the stack's top, often less than a page above the stack pointer).
+ * The BPF program copies FXT_KSAMPLE_STACK_LEAF words where it has no
+ * tables of the process: enough for the manager to find the caller of
+ * a leaf function that keeps no frame (a libc syscall wrapper such as
+ * read(): "sub $0x28,%rsp; syscall"), which its frame-pointer walk
+ * skips (glibc's syscall wrappers: read, write, poll, epoll_wait,
+ * accept, clock_nanosleep: 0x28 bytes, return address at word 5;
+ * select: six pushes and 0x38 bytes, return address at word 13).
  *
  * The BPF walker unwinds the user stack itself where the manager gave
  * it the process's unwinding tables (include/fxt/unwind.h): its user
@@ -55,15 +63,24 @@
 /* The kernel PCs and user PCs a record holds at most. */
 #define FXT_KSAMPLE_KERNEL_MAX 64u
 #define FXT_KSAMPLE_USER_MAX 127u	/* the kernel's perf_event_max_stack */
-/* The words at the user stack pointer a record holds at most. */
-#define FXT_KSAMPLE_STACK_MAX 16u
+/*
+ * The words at the user stack pointer a record holds at most: 4 KiB, the
+ * frames of a few calls without frame pointers (perf's default copy is
+ * 8 KiB). The record stays well under the 4096 words an FXT record may
+ * have (the header's 12-bit size; Perfetto sizes records with it): at
+ * most 716 words, 5728 bytes. Each word costs the ring 8 bytes a sample,
+ * and the module's table of blocked threads 8 bytes an entry.
+ */
+#define FXT_KSAMPLE_STACK_MAX 512u
+/* What the BPF program copies: a frameless leaf's frame (above). */
+#define FXT_KSAMPLE_STACK_LEAF 16u
 /* "user_stack_words" of a stack unwound with tables (ns is 0 then). */
 #define FXT_KSAMPLE_UNWOUND 0x80000000u
 /* Words before the PCs. */
 #define FXT_KSAMPLE_HEAD_WORDS 11u
 #define FXT_KSAMPLE_MAX_WORDS                                             \
 	(FXT_KSAMPLE_HEAD_WORDS + FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX + \
-	 1 + FXT_KSAMPLE_STACK_MAX)
+	 2 + FXT_KSAMPLE_STACK_MAX)
 /* Where the timestamp is (word 1 in every other kernel record). */
 #define FXT_KSAMPLE_TS_WORD 2u
 #define FXT_KSAMPLE_PID_WORD 3u
@@ -85,10 +102,10 @@ static inline __u32 fxt_ksample_user_frames(__u32 nu)
 	return nu < FXT_KSAMPLE_USER_MAX ? nu : FXT_KSAMPLE_USER_MAX;
 }
 
-/* The words after the PCs: none, or the user sp and ns words. */
+/* The words after the PCs: none, or the user sp, bp and ns words. */
 static inline __u32 fxt_ksample_stack_tail(__u32 ns)
 {
-	return ns ? 1 + (ns < FXT_KSAMPLE_STACK_MAX ? ns :
+	return ns ? 2 + (ns < FXT_KSAMPLE_STACK_MAX ? ns :
 			 FXT_KSAMPLE_STACK_MAX) : 0;
 }
 
@@ -121,7 +138,7 @@ static inline __u64 fxt_ksample_weight_arg(unsigned int kind)
  * fxt_ksample_words(nk, nu, ns) words; the caller puts the
  * fxt_ksample_kernel_frames(nk) kernel PCs at w + FXT_KSAMPLE_HEAD_WORDS,
  * then the fxt_ksample_user_frames(nu) user PCs, then (ns > 0) the user
- * sp and min(ns, FXT_KSAMPLE_STACK_MAX) words read at it. ns may be
+ * sp, the user bp and min(ns, FXT_KSAMPLE_STACK_MAX) words read at sp. ns may be
  * FXT_KSAMPLE_UNWOUND instead: user PCs of a walk with tables, no words.
  */
 static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
@@ -146,7 +163,7 @@ static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
 	w[5] = fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, cpu);
 	w[6] = fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, k);
 	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS,
-				   t ? t - 1 : unwound);
+				   t ? t - 2 : unwound);
 	w[8] = fxt_ksample_weight_arg(kind);
 	w[9] = weight_ns;
 	w[10] = (__u64)(k + u + t) * FXT_WORD_BYTES;
@@ -176,6 +193,7 @@ struct fxt_ksample {
 	int unwound;	/* user PCs unwound with tables (ns is 0) */
 	__u64 weight_ns;	/* period_ns or blocked_ns */
 	__u64 user_sp;	/* where stack was read (ns > 0) */
+	__u64 user_bp;	/* the frame pointer register then (ns > 0) */
 	const __u64 *pcs;
 	const __u64 *stack;
 };
@@ -202,7 +220,7 @@ static inline int fxt_ksample_parse(const __u64 *w, __u64 words,
 	s->ns = (__u32)FXT_GET(w[7], FXT_ARG_VALUE32);
 	s->unwound = s->ns == FXT_KSAMPLE_UNWOUND;
 	s->ns = s->unwound ? 0 : s->ns;
-	tail = s->ns ? 1 + (__u64)s->ns : 0;
+	tail = s->ns ? 2 + (__u64)s->ns : 0;
 	if ((w[5] & ~FXT_SET(~0u, FXT_ARG_VALUE32)) !=
 		    fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, 0) ||
 	    w[6] != fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, s->nk) ||
@@ -222,7 +240,8 @@ static inline int fxt_ksample_parse(const __u64 *w, __u64 words,
 	s->weight_ns = w[9];
 	s->pcs = w + FXT_KSAMPLE_HEAD_WORDS;
 	s->user_sp = s->ns ? s->pcs[s->nk + s->nu] : 0;
-	s->stack = s->pcs + s->nk + s->nu + (s->ns ? 1 : 0);
+	s->user_bp = s->ns ? s->pcs[s->nk + s->nu + 1] : 0;
+	s->stack = s->pcs + s->nk + s->nu + (s->ns ? 2 : 0);
 	return 1;
 }
 

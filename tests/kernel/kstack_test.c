@@ -227,6 +227,8 @@ struct seen {
 	uint64_t zero_kernel, zero_deep, zero_named, zero_user;
 	uint64_t bad_pc, bad_period;
 	uint64_t user_records, user_words; /* words read at the user sp */
+	/* the copies' words, those of STACK_MAX, the records' words */
+	uint64_t copied_words, full_copies, record_words;
 	char glue_leaf[64];
 };
 
@@ -254,8 +256,12 @@ static void see(struct seen *s, const struct fxt_ksample *r)
 	for (i = 0; i < r->nk + r->nu; i++)
 		s->bad_pc += (r->pcs[i] >= KERNEL_SPACE) != (i < r->nk);
 	s->user_records += r->nu > 0;
-	s->user_words += r->nu > 0 && r->ns == FXT_KSAMPLE_STACK_MAX &&
+	/* A copy ends at the stack's top: more than a leaf's frame below. */
+	s->user_words += r->nu > 0 && r->ns >= FXT_KSAMPLE_STACK_LEAF &&
 			 r->user_sp && r->user_sp < KERNEL_SPACE;
+	s->copied_words += r->ns;
+	s->full_copies += r->ns == FXT_KSAMPLE_STACK_MAX;
+	s->record_words += fxt_ksample_words(r->nk, r->nu, r->ns);
 	if (r->kind == FXT_KSAMPLE_ONCPU) {
 		s->samples++;
 		s->bad_period += r->weight_ns != 1000000000u / SAMPLE_HZ;
@@ -439,6 +445,12 @@ static int test(void)
 	       PRIu64 " with 3 kernel PCs or more, %" PRIu64 " named, %" PRIu64
 	       " with its user leaf\n",
 	       s.zero_kernel, s.zero_deep, s.zero_named, s.zero_user);
+	printf("  user stack copies: %" PRIu64 " words a stack on average, %"
+	       PRIu64 " of %" PRIu64 " whole (%u words); %" PRIu64
+	       " bytes a record on average\n",
+	       s.user_records ? s.copied_words / s.user_records : 0,
+	       s.full_copies, s.user_records, FXT_KSAMPLE_STACK_MAX,
+	       s.records ? s.record_words * 8 / s.records : 0);
 	CHECK(!s.bad_pc, "%" PRIu64 " PCs on the wrong side", s.bad_pc);
 	/*
 	 * A nofault read cannot bring in a page that is not present (a

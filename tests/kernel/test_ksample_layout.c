@@ -48,7 +48,9 @@ static void string_table(void **state)
 			    "user_stack_words");
 #undef AT
 	/* Perfetto sizes records with 12 bits: stay below 4096 words. */
-	assert_int_equal(FXT_KSAMPLE_MAX_WORDS, 219);
+	assert_int_equal(FXT_KSAMPLE_MAX_WORDS, 716);
+	assert_int_equal(FXT_KSAMPLE_STACK_MAX, 512);
+	assert_int_equal(FXT_KSAMPLE_STACK_LEAF, 16);
 	assert_true(FXT_KSAMPLE_MAX_WORDS < 4096);
 	/* Per-kind counters of the rings. */
 	assert_int_equal(FXT_SCHED_EV_SAMPLE, 1u << FXT_SCHED_EV_BIT_SAMPLE);
@@ -64,8 +66,8 @@ static void cpu_sample(void **state)
 
 	fxt_ksample_write_head(w, FXT_KSAMPLE_ONCPU, 1000, 42, 43, 1, 2, 3, 4,
 			       2004008);
-	/* type 15 [0..3], 21 words [4..35], large type 0, format 0 */
-	EXPECT_WORD(w[0], 0x000000000000015full);
+	/* type 15 [0..3], 22 words [4..35], large type 0, format 0 */
+	EXPECT_WORD(w[0], 0x000000000000016full);
 	/*
 	 * category #0x7f2d "kernel:sample" [0..15], name #0x7f2e
 	 * "cpu_sample" [16..31], 4 args [32..35], thread 0 inline [36..43]
@@ -83,8 +85,8 @@ static void cpu_sample(void **state)
 	/* uint64 4, size 2, "period_ns" #0x7f33 */
 	EXPECT_WORD(w[8], 0x000000007f330024ull);
 	EXPECT_WORD(w[9], 2004008);
-	EXPECT_WORD(w[10], 10 * 8);	/* blob bytes: 5 PCs, sp, 4 words */
-	assert_int_equal(fxt_ksample_words(2, 3, 4), 21);
+	EXPECT_WORD(w[10], 11 * 8);	/* blob bytes: 5 PCs, sp, bp, 4 words */
+	assert_int_equal(fxt_ksample_words(2, 3, 4), 22);
 	assert_int_equal(fxt_ksample_words(2, 3, 0), 16);
 	w[11] = 0xffffffff81000010ull;
 	w[12] = 0xffffffff81000020ull;
@@ -92,9 +94,10 @@ static void cpu_sample(void **state)
 	w[14] = 0x401100;
 	w[15] = 0x401200;
 	w[16] = 0x7ffd0000;	/* user sp */
+	w[17] = 0x7ffd0040;	/* user bp */
 	for (i = 0; i < 4; i++)
-		w[17 + i] = 0x1000 + i;
-	assert_int_equal(fxt_ksample_parse(w, 21, &s), 1);
+		w[18 + i] = 0x1000 + i;
+	assert_int_equal(fxt_ksample_parse(w, 22, &s), 1);
 	assert_int_equal(s.kind, FXT_KSAMPLE_ONCPU);
 	assert_int_equal(s.ts, 1000);
 	assert_int_equal(s.pid, 42);
@@ -104,7 +107,9 @@ static void cpu_sample(void **state)
 	assert_int_equal(s.nu, 3);
 	assert_int_equal(s.ns, 4);
 	assert_int_equal(s.user_sp, 0x7ffd0000);
-	assert_ptr_equal(s.stack, w + 17);
+	assert_int_equal(s.user_bp, 0x7ffd0040);
+	assert_ptr_equal(s.stack, w + 18);
+	assert_int_equal(s.stack[3], 0x1003);
 	assert_int_equal(s.weight_ns, 2004008);
 	assert_ptr_equal(s.pcs, w + 11);
 	assert_int_equal(FXT_KSAMPLE_TS_WORD, 2);
@@ -149,8 +154,9 @@ static void caps(void **state)
 	EXPECT_WORD(w[0], 0xfULL | ((__u64)FXT_KSAMPLE_MAX_WORDS << 4));
 	EXPECT_WORD(w[6] >> 32, FXT_KSAMPLE_KERNEL_MAX);
 	EXPECT_WORD(w[7] >> 32, FXT_KSAMPLE_STACK_MAX);
-	EXPECT_WORD(w[10], (FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX + 1 +
+	EXPECT_WORD(w[10], (FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX + 2 +
 			    FXT_KSAMPLE_STACK_MAX) * 8);
+	EXPECT_WORD(w[10], 705 * 8);
 	assert_int_equal(fxt_ksample_parse(w, FXT_KSAMPLE_MAX_WORDS, &s), 1);
 	assert_int_equal(s.nu, FXT_KSAMPLE_USER_MAX);
 	assert_int_equal(s.ns, FXT_KSAMPLE_STACK_MAX);
@@ -185,18 +191,28 @@ static void refused(void **state)
 	assert_int_equal(fxt_ksample_parse(w, 16, &s), 0);
 	/* More stack words than it holds, or than a record may hold. */
 	memcpy(w, good, sizeof(good));
-	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS, 5);
-	assert_int_equal(fxt_ksample_parse(w, 16, &s), 0);
 	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS, 2);
+	assert_int_equal(fxt_ksample_parse(w, 16, &s), 0);
+	/* 3 words after the 2 kernel PCs: sp, bp and 1 word, no user PC. */
+	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS, 1);
 	assert_int_equal(fxt_ksample_parse(w, 16, &s), 1);
 	assert_int_equal(s.nu, 0);
-	assert_int_equal(s.ns, 2);
-	fxt_ksample_write_head(w, FXT_KSAMPLE_ONCPU, 1, 2, 3, 1, 0, 0, 16, 9);
-	assert_int_equal(fxt_ksample_parse(w, 28, &s), 1);
-	w[0] = fxt_large_blob_header(29, FXT_LARGE_BLOB_WITH_METADATA);
-	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS, 17);
-	w[10] = 18 * 8;
-	assert_int_equal(fxt_ksample_parse(w, 29, &s), 0);
+	assert_int_equal(s.ns, 1);
+	assert_int_equal(s.user_sp, w[13]);
+	assert_int_equal(s.user_bp, w[14]);
+	assert_ptr_equal(s.stack, w + 15);
+	/* The most words a record may hold, and one more. */
+	fxt_ksample_write_head(w, FXT_KSAMPLE_ONCPU, 1, 2, 3, 1, 0, 0,
+			       FXT_KSAMPLE_STACK_MAX, 9);
+	assert_int_equal(fxt_ksample_parse(w, 11 + 2 + FXT_KSAMPLE_STACK_MAX,
+					   &s), 1);
+	w[0] = fxt_large_blob_header(11 + 3 + FXT_KSAMPLE_STACK_MAX,
+				     FXT_LARGE_BLOB_WITH_METADATA);
+	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS,
+				   FXT_KSAMPLE_STACK_MAX + 1);
+	w[10] = (3 + FXT_KSAMPLE_STACK_MAX) * 8;
+	assert_int_equal(fxt_ksample_parse(w, 11 + 3 + FXT_KSAMPLE_STACK_MAX,
+					   &s), 0);
 	/* Too many user frames. */
 	fxt_ksample_write_head(w, FXT_KSAMPLE_ONCPU, 1, 2, 3, 1, 0, 127, 0, 9);
 	assert_int_equal(fxt_ksample_parse(w, 138, &s), 1);

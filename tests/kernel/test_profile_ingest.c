@@ -142,7 +142,7 @@ static int collect(void *ctx, const uint64_t *rec, size_t words)
 	return 0;
 }
 
-/* A raw record with ns words read at user stack pointer sp. */
+/* A raw record with ns words read at user stack pointer sp, bp 0. */
 static size_t raw_stack(uint64_t *w, unsigned int kind, uint64_t ts,
 			uint32_t nk, const uint64_t *kpc, uint32_t nu,
 			const uint64_t *upc, uint32_t ns, const uint64_t *stack,
@@ -158,7 +158,8 @@ static size_t raw_stack(uint64_t *w, unsigned int kind, uint64_t ts,
 		memcpy(w + FXT_KSAMPLE_HEAD_WORDS + nk, upc, nu * sizeof(*upc));
 	if (ns) {
 		at[0] = 0x7ffd1000; /* sp */
-		memcpy(at + 1, stack, ns * sizeof(*stack));
+		at[1] = 0; /* bp */
+		memcpy(at + 2, stack, ns * sizeof(*stack));
 	}
 	return fxt_ksample_words(nk, nu, ns);
 }

@@ -30,7 +30,7 @@
 #include "check.h"
 #include "elf_bias.h"
 #include "proc_maps_line.h"
-#include "spawn_stdout.h"
+#include "unwind_target_ctl.h"
 
 #define MAPS_MAX 64
 #define FRAMES_MAX 64
@@ -44,15 +44,10 @@ struct mapping {
 };
 
 struct target {
-	pid_t pid;
+	struct unwind_target ctl;
 	struct mapping maps[MAPS_MAX];
 	unsigned int nmaps;
-	uint64_t fn[5];		/* level_a, level_b, level_c, main, _start */
 };
-
-static const char *const fn_names[] = { "level_a", "level_b", "level_c",
-					"main", "_start" };
-#define NFN (sizeof(fn_names) / sizeof(*fn_names))
 
 static void build_table(struct mapping *m, uint64_t off)
 {
@@ -77,7 +72,7 @@ static int read_maps(struct target *t)
 	struct proc_maps_line ml;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", t->pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", t->ctl.pid);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
@@ -125,7 +120,7 @@ static int read_word(void *ctx, uint64_t addr, uint64_t *word)
 	struct target *t = ctx;
 	struct iovec local = { word, 8 }, remote = { (void *)addr, 8 };
 
-	return process_vm_readv(t->pid, &local, 1, &remote, 1, 0) == 8 ?
+	return process_vm_readv(t->ctl.pid, &local, 1, &remote, 1, 0) == 8 ?
 		       0 : -EFAULT;
 }
 
@@ -136,11 +131,11 @@ static const char *owner(const struct target *t, uint64_t pc)
 	uint64_t best_start = 0;
 	unsigned int i;
 
-	for (i = 0; i < NFN; i++)
-		if (t->fn[i] <= pc && pc - t->fn[i] < 2048 &&
-		    t->fn[i] >= best_start) {
-			best = fn_names[i];
-			best_start = t->fn[i];
+	for (i = 0; i < UNWIND_TARGET_FNS; i++)
+		if (t->ctl.fn[i] <= pc && pc - t->ctl.fn[i] < 2048 &&
+		    t->ctl.fn[i] >= best_start) {
+			best = unwind_target_fns[i];
+			best_start = t->ctl.fn[i];
 		}
 	for (i = 0; !best && i < t->nmaps; i++)
 		if (pc >= t->maps[i].start && pc < t->maps[i].end)
@@ -148,66 +143,14 @@ static const char *owner(const struct target *t, uint64_t pc)
 	return best ? best : "?";
 }
 
-/* Starts the target; its function addresses read, it blocks in read(). */
-static int start_target(const char *exe, struct target *t)
-{
-	char *const argv[] = { (char *)exe, NULL };
-	char line[128], name[32];
-	FILE *f = spawn_stdout(argv, &t->pid);
-	void *p;
-	int i;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strcmp(line, "blocked\n"))
-			break;
-		if (sscanf(line, "%31[^=]=%p", name, &p) != 2)
-			continue;
-		for (i = 0; i < (int)NFN; i++)
-			if (!strcmp(name, fn_names[i]))
-				t->fn[i] = (uint64_t)(uintptr_t)p;
-	}
-	fclose(f);
-	return 0;
-}
-
-/*
- * Stopped where it blocks: in the read system call. A stop that lands
- * before it is in it (still in stdio) is let go and taken again.
- */
 static int stop_target(struct target *t, struct cfi_regs *regs)
 {
 	struct user_regs_struct r;
-	char wchan[64] = "";
-	int status, tries;
+	int err = unwind_target_stop(&t->ctl, &r);
 
-	for (tries = 0; tries < 600 && strcmp(wchan, "anon_pipe_read") &&
-			strcmp(wchan, "pipe_read");
-	     tries++) {
-		char path[64];
-		FILE *f;
-
-		usleep(50000);
-		snprintf(path, sizeof(path), "/proc/%d/wchan", t->pid);
-		f = fopen(path, "re");
-		if (f) {
-			if (!fgets(wchan, sizeof(wchan), f))
-				wchan[0] = '\0';
-			fclose(f);
-		}
-	}
-	if (ptrace(PTRACE_SEIZE, t->pid, 0, 0) ||
-	    ptrace(PTRACE_INTERRUPT, t->pid, 0, 0))
-		return -errno;
-	if (waitpid(t->pid, &status, 0) != t->pid)
-		return -errno;
-	if (ptrace(PTRACE_GETREGS, t->pid, 0, &r))
-		return -errno;
-	*regs = (struct cfi_regs){ r.rip, r.rsp, r.rbp };
-	printf("stopped in %s: ip %#llx sp %#llx bp %#llx\n", wchan, r.rip,
-	       r.rsp, r.rbp);
-	return 0;
+	if (!err)
+		*regs = (struct cfi_regs){ r.rip, r.rsp, r.rbp };
+	return err;
 }
 
 static const char *const stops[] = { "end", "depth", "unsupported row",
@@ -249,18 +192,19 @@ int main(int argc, char **argv)
 	if (argc != 2)
 		return 2;
 	elf_version(EV_CURRENT);
-	CHECK(!start_target(argv[1], &t), "cannot start %s", argv[1]);
-	CHECK(t.fn[0] && t.fn[3], "the target printed no addresses");
+	CHECK(!unwind_target_start(argv[1], &t.ctl), "cannot start %s",
+	      argv[1]);
+	CHECK(t.ctl.fn[0] && t.ctl.fn[3], "the target printed no addresses");
 	if (stop_target(&t, &regs)) {
 		printf("skip: cannot ptrace the child: %s\n", strerror(errno));
-		kill(t.pid, SIGKILL);
+		kill(t.ctl.pid, SIGKILL);
 		return SKIP;
 	}
 	CHECK(!read_maps(&t), "cannot read the target's maps");
 	stop = walk(&t, &tables, &regs, "rows", names, &n);
 	walk(&t, &fp_only, &regs, "frame pointers alone", fp_names, &fp_n);
-	kill(t.pid, SIGKILL);
-	waitpid(t.pid, NULL, 0);
+	kill(t.ctl.pid, SIGKILL);
+	waitpid(t.ctl.pid, NULL, 0);
 	CHECK(stop == CFI_WALK_END, "the walk stopped early: %s", stops[stop]);
 	CHECK(n > 0 && !strcmp(names[n - 1], "_start"),
 	      "the last frame is not _start: %s", n ? names[n - 1] : "none");

@@ -113,16 +113,17 @@ static __always_inline void sample_lost(unsigned int kind)
 		count_drop(ctrl, kind);
 }
 
-/* The user stack pointer, in the registers saved at kernel entry. */
+/* The user sp and bp, in the registers saved at kernel entry. */
 struct pt_regs___sp {
-	unsigned long sp;
+	unsigned long sp, bp;
 } __attribute__((preserve_access_index));
 
 /*
- * FXT_KSAMPLE_STACK_MAX words at the current thread's user stack
- * pointer into at (sp first): how many, 0 when they cannot be read.
- * The user registers are those saved at kernel entry (task_pt_regs), in
- * an interrupt as at a switch-out.
+ * The current thread's user sp and bp, then FXT_KSAMPLE_STACK_LEAF words
+ * at sp, into at (include/fxt/ksample.h: a leaf's frame, not a copy to
+ * unwind): how many words, 0 when they cannot be read. The user
+ * registers are those saved at kernel entry (task_pt_regs), in an
+ * interrupt as at a switch-out.
  */
 static __always_inline __u32 take_user_words(__u64 *at)
 {
@@ -130,11 +131,12 @@ static __always_inline __u32 take_user_words(__u64 *at)
 	struct pt_regs___sp *regs = (void *)bpf_task_pt_regs(task);
 	__u64 sp = BPF_CORE_READ(regs, sp);
 
-	if (!sp || bpf_probe_read_user(at + 1, FXT_KSAMPLE_STACK_MAX * 8,
+	if (!sp || bpf_probe_read_user(at + 2, FXT_KSAMPLE_STACK_LEAF * 8,
 				       (const void *)sp))
 		return 0;
 	at[0] = sp;
-	return FXT_KSAMPLE_STACK_MAX;
+	at[1] = BPF_CORE_READ(regs, bp);
+	return FXT_KSAMPLE_STACK_LEAF;
 }
 
 /*

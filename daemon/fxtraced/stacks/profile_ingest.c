@@ -194,7 +194,7 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 			return err;
 		k.pc_or_addr = hit.vaddr;
 		/* A walk with tables found the leaf's caller already. */
-		if (leaf && !s->unwound)
+		if (leaf && !s->unwound && !leaf->walked)
 			profile_leaf_caller(p, s, k.mapping, &hit, leaf);
 	} else if (p->r.user_jit) {
 		/* A caller's pc returns past its call: the byte before. */
@@ -236,17 +236,28 @@ static uint32_t offcpu_first(const struct profile_ingest *p,
 }
 
 /*
- * ids: leaf first, kernel frames then user frames (with the caller of a
- * user leaf without a frame, profile_leaf.c).
+ * ids: leaf first, kernel frames then user frames: those unwound from
+ * the copy of the user stack where that found more (profile_unwind.c),
+ * else the record's, with the caller of a user leaf without a frame
+ * (profile_leaf.c).
  */
 static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 			 profile_emit_fn emit, void *ctx, uint32_t *ids,
 			 uint16_t *n)
 {
 	uint32_t i = s->kind == FXT_KSAMPLE_OFFCPU ? offcpu_first(p, s) : 0;
+	uint64_t walked[FXT_KSAMPLE_USER_MAX];
 	struct profile_leaf leaf = { 0 };
-	uint32_t id;
+	const uint64_t *upcs = (const uint64_t *)s->pcs + s->nk;
+	uint32_t id, nu = profile_unwind(p, s, walked);
 	int err;
+
+	if (nu) {
+		upcs = walked;
+		leaf.walked = true;
+	} else {
+		nu = s->nu;
+	}
 
 	*n = 0;
 	for (; i < s->nk; i++) {
@@ -255,8 +266,8 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 			return err;
 		(*n)++;
 	}
-	for (i = 0; i < s->nu; i++) {
-		uint64_t pc = s->pcs[s->nk + i];
+	for (i = 0; i < nu; i++) {
+		uint64_t pc = upcs[i];
 
 		/*
 		 * Over a leaf that keeps no frame, the walk followed whatever

@@ -32,6 +32,8 @@ struct profile_user_hit {
 	uint32_t file;
 };
 
+struct cfi_table;
+
 struct profile_resolver {
 	/* The function holding a kernel pc, and pc's offset in it; -ENOENT. */
 	int (*kernel_lookup)(void *ctx, uint64_t pc, const char **name,
@@ -49,6 +51,13 @@ struct profile_resolver {
 	int (*user_return_slot)(void *ctx, uint32_t file,
 				const uint8_t *build_id, size_t build_id_len,
 				uint64_t vaddr, uint64_t *sp_offset);
+	/*
+	 * The unwinding rows of file (a hit's; cfi_table.h, at the file's
+	 * addresses), valid until the next call; -errno. NULL: the copies
+	 * of user stacks the module writes are not unwound.
+	 */
+	int (*user_cfi)(void *ctx, uint32_t file, const uint8_t *build_id,
+			size_t build_id_len, const struct cfi_table **t);
 	/* The function holding vaddr of file (name valid until the end). */
 	int (*user_symbol)(void *ctx, uint32_t file, const uint8_t *build_id,
 			   size_t build_id_len, uint64_t vaddr,
@@ -96,6 +105,14 @@ struct profile_ingest_stats {
 	 */
 	uint64_t kernel_depth_limit, user_depth_limit;
 	uint64_t user_read_fault, junk_frame_word;
+	/*
+	 * Copies of user stacks unwound (profile_unwind.c): walks whose
+	 * frames replaced the record's frame-pointer walk, and of those the
+	 * ones that stopped early: at a rule not followed, at a word outside
+	 * the copy, at a stack pointer that did not grow.
+	 */
+	uint64_t unwind_walks, unwind_unsupported, unwind_read_fault;
+	uint64_t unwind_bad_frame;
 };
 
 struct profile_ingest;

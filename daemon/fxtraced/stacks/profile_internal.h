@@ -134,6 +134,8 @@ struct fxt_ksample;
 struct profile_leaf {
 	bool frameless; /* its CFA is from the stack pointer: no frame */
 	uint64_t caller; /* the return address the walk skipped, or 0 */
+	/* The stack unwound from its copy (profile_unwind.c): none skipped */
+	bool walked;
 };
 
 /*
@@ -145,6 +147,16 @@ struct profile_leaf {
 void profile_leaf_caller(struct profile_ingest *p, const struct fxt_ksample *s,
 			 uint32_t mapping, const struct profile_user_hit *hit,
 			 struct profile_leaf *leaf);
+
+/*
+ * The user PCs of s unwound from the copy of its user stack (the
+ * module's, more words than a leaf's frame) with each file's call frame
+ * information, into pcs (FXT_KSAMPLE_USER_MAX at most): how many when
+ * more than the record's own walk has (why the walk stopped is counted
+ * then), else 0: the record's PCs stand.
+ */
+uint32_t profile_unwind(struct profile_ingest *p, const struct fxt_ksample *s,
+			uint64_t *pcs);
 
 /* The tables of definitions, in the order they are flushed. */
 enum { PROFILE_TABLE_MAPPINGS, PROFILE_TABLE_FRAMES, PROFILE_TABLE_STACKS };

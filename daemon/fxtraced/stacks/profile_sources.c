@@ -318,6 +318,17 @@ static int user_return_slot(void *ctx, uint32_t file,
 				      build_id_len, vaddr, sp_offset);
 }
 
+static int user_cfi(void *ctx, uint32_t file, const uint8_t *build_id,
+		    size_t build_id_len, const struct cfi_table **t)
+{
+	struct profile_sources *s = ctx;
+
+	if (!s->usyms)
+		return -ENOENT;
+	return usyms_cfi_table(s->usyms, file, build_id_len ? build_id : NULL,
+			       build_id_len, t);
+}
+
 void profile_sources_resolver(struct profile_sources *s,
 			      struct profile_resolver *r)
 {
@@ -326,6 +337,7 @@ void profile_sources_resolver(struct profile_sources *s,
 		.in_sched_text = in_sched_text,
 		.user_find = user_find,
 		.user_return_slot = user_return_slot,
+		.user_cfi = user_cfi,
 		.user_symbol = user_symbol,
 		.user_inline = user_inline,
 		.user_jit = user_jit,

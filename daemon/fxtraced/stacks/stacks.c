@@ -98,6 +98,11 @@ void stacks_losses(const struct stacks *s, bool snapshot,
 	c[FXT_STACK_LOSS_USER_READ_FAULT] += ps.user_read_fault;
 	c[FXT_STACK_LOSS_LEAF_CALLER_UNREAD] += ps.leaf_caller_unknown;
 	c[FXT_STACK_LOSS_JUNK_FRAME_WORD] += ps.junk_frame_word;
+	/* The module's copied stacks, unwound here (BPF's: in the kernel). */
+	c[FXT_STACK_LOSS_UNWIND_UNSUPPORTED] += ps.unwind_unsupported;
+	c[FXT_STACK_LOSS_UNWIND_READ_FAULT] += ps.unwind_read_fault;
+	c[FXT_STACK_LOSS_UNWIND_BAD_FRAME] += ps.unwind_bad_frame;
+	l->copies_unwound += ps.unwind_walks;
 	c[FXT_STACK_LOSS_MAPPINGS_DROPPED] += ss.maps.dropped;
 	c[FXT_STACK_LOSS_MAPPINGS_LOST] += ss.maps.lost;
 	c[FXT_STACK_LOSS_UNNAMED_UNREADABLE] += ss.files_unreadable;

@@ -71,6 +71,8 @@ struct stacks_losses {
 		jit_dumps_unsupported, jit_dumps_truncated;
 	/* The BPF walker's unwinding tables, said in the journal. */
 	struct kernel_unwind_stats unwind;
+	/* User stacks the manager unwound from the module's copies. */
+	uint64_t copies_unwound;
 };
 
 /*

@@ -81,6 +81,10 @@
 #define FXT_KSAMPLE_MAX_WORDS                                             \
 	(FXT_KSAMPLE_HEAD_WORDS + FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX + \
 	 2 + FXT_KSAMPLE_STACK_MAX)
+/* The longest record the BPF program writes (its buffers' size). */
+#define FXT_KSAMPLE_BPF_MAX_WORDS                                         \
+	(FXT_KSAMPLE_HEAD_WORDS + FXT_KSAMPLE_KERNEL_MAX + FXT_KSAMPLE_USER_MAX + \
+	 2 + FXT_KSAMPLE_STACK_LEAF)
 /* Where the timestamp is (word 1 in every other kernel record). */
 #define FXT_KSAMPLE_TS_WORD 2u
 #define FXT_KSAMPLE_PID_WORD 3u

@@ -82,7 +82,7 @@ static __always_inline bool overwrite_oldest(struct fxt_ring_ctrl *ctrl,
 
 	if (long_record) {
 #pragma clang loop unroll(disable)
-		for (i = 0; i < (FXT_KSAMPLE_MAX_WORDS + 1) / 2; i++)
+		for (i = 0; i < (FXT_KSAMPLE_BPF_MAX_WORDS + 1) / 2; i++)
 			if (release_oldest(ctrl, data, head, bytes, &oldest) <= 0)
 				break;
 	} else {
@@ -184,7 +184,7 @@ static __always_inline bool nested_keep(const __u64 *rec, __u32 words,
  * Writes one record into this CPU's ring, the caller being its only
  * writer (ctrl->busy); false when there is no room. Records of up to
  * FXT_SCHED_RECORD_MAX_WORDS words are copied by an unrolled loop; long
- * ones (up to FXT_KSAMPLE_MAX_WORDS) by a bounded one.
+ * ones (up to FXT_KSAMPLE_BPF_MAX_WORDS) by a bounded one.
  */
 static __always_inline bool ring_put(struct fxt_ring_ctrl *ctrl,
 				     const struct fxt_ring_consumer *consumer,
@@ -203,7 +203,7 @@ static __always_inline bool ring_put(struct fxt_ring_ctrl *ctrl,
 	word_mask = ring_bytes - 8;
 	if (long_record) {
 #pragma clang loop unroll(disable)
-		for (i = 0; i < FXT_KSAMPLE_MAX_WORDS && i < words; i++)
+		for (i = 0; i < FXT_KSAMPLE_BPF_MAX_WORDS && i < words; i++)
 			*(__u64 *)(data + ((head + i * 8) & word_mask)) = rec[i];
 	} else {
 #pragma unroll

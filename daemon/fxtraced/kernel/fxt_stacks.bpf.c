@@ -67,7 +67,7 @@ const volatile __u64 offcpu_min_ns;
 /* A blocked thread's record, all but its blocked_ns. */
 struct offcpu_slot {
 	__u64 tag;	/* tid + 1 while it holds that thread's stacks; 0: free */
-	__u64 rec[FXT_KSAMPLE_MAX_WORDS];
+	__u64 rec[FXT_KSAMPLE_BPF_MAX_WORDS];
 };
 
 struct {
@@ -85,7 +85,7 @@ struct {
 #define FXT_SCRATCH_OFFCPU 1u
 
 struct ksample_scratch {
-	__u64 rec[FXT_KSAMPLE_MAX_WORDS];
+	__u64 rec[FXT_KSAMPLE_BPF_MAX_WORDS];
 };
 
 struct {
@@ -280,12 +280,12 @@ static __always_inline void offcpu_resume(const struct task_struct *next,
 		return;
 	words = (__u32)FXT_GET(READ_ONCE(slot->rec[0]), FXT_LARGE_SIZE);
 #pragma clang loop unroll(disable)
-	for (i = 0; i < FXT_KSAMPLE_MAX_WORDS && i < words; i++)
+	for (i = 0; i < FXT_KSAMPLE_BPF_MAX_WORDS && i < words; i++)
 		rec[i] = slot->rec[i];
 	barrier();
 	if (READ_ONCE(slot->tag) != 0 ||
 	    READ_ONCE(slot->rec[FXT_KSAMPLE_TS_WORD]) != out ||
-	    words < FXT_KSAMPLE_HEAD_WORDS || words > FXT_KSAMPLE_MAX_WORDS) {
+	    words < FXT_KSAMPLE_HEAD_WORDS || words > FXT_KSAMPLE_BPF_MAX_WORDS) {
 		sample_lost(FXT_SCHED_EV_BIT_OFFCPU);
 		return;
 	}

@@ -212,7 +212,7 @@ static long unwind_frame(__u32 i, void *ctx)
 	unsigned int cfa;
 
 	if (!w->ip || w->n >= FXT_KSAMPLE_USER_MAX ||
-	    idx >= FXT_KSAMPLE_MAX_WORDS) {
+	    idx >= FXT_KSAMPLE_BPF_MAX_WORDS) {
 		w->stop = w->ip ? UNWIND_DEPTH : UNWIND_END;
 		return 1;
 	}

@@ -46,8 +46,9 @@ static void log_unwind(const struct kernel_unwind_stats *u)
 		" at a rule not followed, %" PRIu64
 		" at an unreadable word, %" PRIu64
 		" at a bad frame. Tables: %" PRIu64 " processes, %" PRIu64
-		" files, %" PRIu64 " rows (%" PRIu64
-		" KiB) compiled in %" PRIu64 " ms; %" PRIu64
+		" files (%" PRIu64 " compiled by an earlier trace), %" PRIu64
+		" rows (%" PRIu64
+		" KiB), %" PRIu64 " ms compiling; %" PRIu64
 		" files without (no .eh_frame, not readable by their owner), %" PRIu64
 		" past the tables' memory",
 		u->walk[FXT_UNWIND_STAT_WALKS],
@@ -57,7 +58,7 @@ static void log_unwind(const struct kernel_unwind_stats *u)
 		u->walk[FXT_UNWIND_STAT_UNSUPPORTED],
 		u->walk[FXT_UNWIND_STAT_READ_FAULT],
 		u->walk[FXT_UNWIND_STAT_BAD_FRAME], u->processes, u->files,
-		u->rows, u->rows * 8 / 1024, u->build_ns / 1000000,
+		u->files_reused, u->rows, u->rows * 8 / 1024, u->build_ns / 1000000,
 		u->files_unread, u->files_full);
 }
 

@@ -360,6 +360,7 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 		.offcpu_min_ns = cfg->offcpu_min_ns,
 		.adopt_fds = cfg->adopt,
 		.nadopt = cfg->nadopt,
+		.unwind_cache = cfg->unwind_cache,
 	};
 	size_t nadopt = cfg->nadopt;
 	struct kernel_source *ks;

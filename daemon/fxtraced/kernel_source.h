@@ -19,6 +19,7 @@
 struct archive;
 struct kernel_kept_fd;
 struct kernel_source;
+struct unwind_cache;
 
 /* A trace's kernel capture as kernel_source_open() is to make it. */
 struct kernel_source_config {
@@ -39,6 +40,8 @@ struct kernel_source_config {
 	 */
 	const struct kernel_kept_fd *adopt;
 	size_t nadopt;
+	/* The manager's files' rows for the BPF walker (NULL: none). */
+	struct unwind_cache *unwind_cache;
 };
 
 /*

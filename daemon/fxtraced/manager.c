@@ -29,6 +29,7 @@
 #include "state_trust.h"
 #include "trigger.h"
 #include "trace.h"
+#include "unwind_cache.h"
 
 static void manager_update_status(struct manager *m);
 /* After a connection came or went: arms or disarms the idle exit. */
@@ -128,6 +129,8 @@ int manager_new(struct manager **ret)
 		free(m);
 		return r;
 	}
+	/* Without it each trace compiles its files' rows itself. */
+	(void)unwind_cache_new(UNWIND_CACHE_BYTES, &m->unwind_cache);
 	*ret = m;
 	return 0;
 }
@@ -163,6 +166,9 @@ struct manager *manager_free(struct manager *m)
 			close(m->stored_kernel[m->nstored_kernel].fd);
 	if (m->state_dir_fd >= 0)
 		close(m->state_dir_fd);
+	/* A trace left running for the next manager may still read it. */
+	if (!m->trace)
+		unwind_cache_free(m->unwind_cache);
 	free(m->state_dir);
 	free(m);
 	return NULL;

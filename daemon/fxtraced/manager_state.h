@@ -147,6 +147,11 @@ struct manager {
 	uint32_t next_provider_id;
 
 	struct trace *trace;	/* NULL when idle */
+	/*
+	 * The BPF walker's files' rows, compiled once for the manager's
+	 * life (kernel/unwind_cache.h); NULL if it could not be made.
+	 */
+	struct unwind_cache *unwind_cache;
 	struct snapshot *snapshots;	/* being written */
 	struct triggers *triggers;	/* armed for the running trace; NULL */
 	bool exiting;		/* exit once the trace is written */

@@ -279,6 +279,7 @@ int trace_open_kernel(struct manager *m, struct trace *t,
 		.archive = t->archive,
 		.adopt = adopt,
 		.nadopt = nadopt,
+		.unwind_cache = m->unwind_cache,
 	};
 
 	return kernel_source_open(m->event, &cfg, &t->kernel, note, note_len);

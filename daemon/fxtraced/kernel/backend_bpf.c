@@ -45,7 +45,7 @@
 /* Set (to anything) for a test: the kernel then refuses the walkers. */
 #define BPF_REFUSE_STACKS_ENV "FXTRACED_TEST_REFUSE_STACKS"
 /* Set for a benchmark: user stacks by frame pointers alone, no tables. */
-#define BPF_NO_UNWIND_TABLES_ENV "FXTRACED_BENCH_NO_UNWIND_TABLES"
+#define BPF_NO_UNWIND_TABLES_ENV "FXTRACED_NO_UNWIND_TABLES"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -367,6 +367,7 @@ static void load_stacks(struct bpf_backend *b,
 		.refuse_for_test = secure_getenv(BPF_REFUSE_STACKS_ENV) != NULL,
 		.no_unwind_tables =
 			secure_getenv(BPF_NO_UNWIND_TABLES_ENV) != NULL,
+		.unwind_cache = cfg->unwind_cache,
 	};
 	int err;
 

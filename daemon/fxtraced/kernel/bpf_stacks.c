@@ -49,7 +49,7 @@ static int load(struct bpf_stacks *s, const struct bpf_stacks_config *cfg)
 	return err;
 }
 
-static int start_unwind(struct bpf_stacks *s)
+static int start_unwind(struct bpf_stacks *s, struct unwind_cache *cache)
 {
 	const struct bpf_unwind_maps maps = {
 		.rows_fd = bpf_map__fd(s->skel->maps.fxt_unwind_rows),
@@ -58,7 +58,7 @@ static int start_unwind(struct bpf_stacks *s)
 		.stats_fd = bpf_map__fd(s->skel->maps.fxt_unwind_stats),
 	};
 
-	return bpf_unwind_start(&maps, &s->unwind);
+	return bpf_unwind_start(&maps, cache, &s->unwind);
 }
 
 int bpf_stacks_load(const struct bpf_stacks_config *cfg,
@@ -78,7 +78,7 @@ int bpf_stacks_load(const struct bpf_stacks_config *cfg,
 	}
 	err = load(s, cfg);
 	if (!err && !cfg->no_unwind_tables)
-		err = start_unwind(s);
+		err = start_unwind(s, cfg->unwind_cache);
 	if (err) {
 		bpf_stacks_free(s);
 		return err < 0 ? err : -EINVAL;

@@ -18,6 +18,7 @@
 #include "kernel_session.h"
 
 struct bpf_stacks;
+struct unwind_cache;
 
 struct bpf_stacks_config {
 	uint32_t events;	/* FXT_SCHED_EV_SAMPLE, _OFFCPU, or both */
@@ -31,6 +32,8 @@ struct bpf_stacks_config {
 	bool refuse_for_test;
 	/* A benchmark of frame pointers alone: no unwinding tables. */
 	bool no_unwind_tables;
+	/* Files' rows kept from trace to trace (NULL: none). */
+	struct unwind_cache *unwind_cache;
 };
 
 /*

@@ -24,11 +24,10 @@
 #include "line_read.h"
 #include "proc_maps_line.h"
 #include "proc_open.h"
+#include "unwind_cache.h"
 
 /* Files known (with rows or refused) at most; past them, none is built. */
 #define UNWIND_FILES_MAX 4096u
-/* Executable segments of a file kept, to place its rows in a mapping. */
-#define UNWIND_SEGS_MAX 4u
 /* Processes taken from the walker's requests per poll. */
 #define UNWIND_BATCH 256u
 /* Processes whose last write is remembered (to write each one seldom). */
@@ -45,10 +44,6 @@ _Static_assert((int)CFI_CFA_NONE == (int)FXT_UNWIND_CFA_NONE &&
 		       (int)CFI_FP_AT_CFA == (int)FXT_UNWIND_FP_AT_CFA &&
 		       (int)CFI_FP_OTHER == (int)FXT_UNWIND_FP_OTHER,
 	       "cfi_table.h's rules are unwind.h's");
-
-struct unwind_seg {
-	uint64_t offset, filesz, vaddr;
-};
 
 /* A file by the identity its mappings show: its rows, or why none. */
 struct unwind_file {
@@ -68,6 +63,7 @@ struct unwind_recent {
 
 struct bpf_unwind {
 	struct bpf_unwind_maps maps;
+	struct unwind_cache *cache;	/* the manager's; NULL: none */
 	uint64_t *rows;		/* the rows' map, mapped */
 	uint32_t rows_used;
 	struct unwind_file *files;
@@ -100,73 +96,91 @@ static void count(struct bpf_unwind *u, uint64_t *c, uint64_t n)
 }
 
 /* The executable segments of elf, for file offsets to addresses. */
-static void read_segments(Elf *elf, struct unwind_file *f)
+static void read_segments(Elf *elf, struct unwind_rows *r)
 {
 	GElf_Phdr ph;
 	size_t i, n;
 
 	if (elf_getphdrnum(elf, &n))
 		return;
-	for (i = 0; i < n && f->nsegs < UNWIND_SEGS_MAX; i++)
+	for (i = 0; i < n && r->nsegs < UNWIND_SEGS_MAX; i++)
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
 		    (ph.p_flags & PF_X))
-			f->seg[f->nsegs++] = (struct unwind_seg){
+			r->seg[r->nsegs++] = (struct unwind_seg){
 				.offset = ph.p_offset, .filesz = ph.p_filesz,
 				.vaddr = ph.p_vaddr };
 }
 
-/* t's rows into the map after those written: 0, -ENOSPC, -E2BIG. */
-static int put_rows(struct bpf_unwind *u, const struct cfi_table *t,
-		    struct unwind_file *f)
+/* t's rows encoded for the walker, pcs from the first: NULL, *err. */
+static struct unwind_rows *encode_rows(const struct cfi_table *t, int *err)
 {
 	uint64_t first = t->rows[0].pc;
+	struct unwind_rows *r;
 	size_t i;
 
-	if (t->end - first > UINT32_MAX)
-		return -E2BIG;
-	if (t->nrows > FXT_UNWIND_ROWS_MAX - u->rows_used)
-		return -ENOSPC;
-	for (i = 0; i < t->nrows; i++) {
-		const struct cfi_row *r = &t->rows[i];
-
-		u->rows[u->rows_used + i] =
-			fxt_unwind_row((__u32)(r->pc - first), r->cfa,
-				       r->cfa_off, r->fp, r->fp_off);
+	if (t->end - first > UINT32_MAX || t->nrows > FXT_UNWIND_ROWS_MAX) {
+		*err = -E2BIG;
+		return NULL;
 	}
-	f->first_row = u->rows_used;
-	f->nrows = (uint32_t)t->nrows;
-	f->len = (uint32_t)(t->end - first);
-	f->first_vaddr = first;
-	u->rows_used += (uint32_t)t->nrows;
-	return 0;
+	r = malloc(sizeof(*r) + t->nrows * sizeof(r->row[0]));
+	if (!r) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*r = (struct unwind_rows){ .first_vaddr = first,
+				   .len = (uint32_t)(t->end - first),
+				   .nrows = (uint32_t)t->nrows };
+	for (i = 0; i < t->nrows; i++) {
+		const struct cfi_row *c = &t->rows[i];
+
+		r->row[i] = fxt_unwind_row((__u32)(c->pc - first), c->cfa,
+					   c->cfa_off, c->fp, c->fp_off);
+	}
+	return r;
 }
 
-/* The rows of the file open at fd into f: 0 or -errno. */
-static int build_file(struct bpf_unwind *u, int fd, struct unwind_file *f)
+/* The rows of the ELF file open at fd, compiled: NULL, *err. */
+static struct unwind_rows *compile_file(struct bpf_unwind *u, int fd,
+					int *err)
 {
 	struct cfi_table t = { 0 };
+	struct unwind_rows *r = NULL;
 	uint64_t t0 = now_ns();
 	Elf *elf;
-	int r;
 
 	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf)
-		return -ENOEXEC;
-	r = elf_kind(elf) == ELF_K_ELF ? cfi_table_build(elf, &t) : -ENOEXEC;
-	if (!r && !t.nrows)
-		r = -ENOENT;
-	if (!r)
-		read_segments(elf, f);
-	if (!r)
-		r = put_rows(u, &t, f);
+	*err = !elf ? -ENOEXEC :
+	       elf_kind(elf) == ELF_K_ELF ? cfi_table_build(elf, &t) :
+					    -ENOEXEC;
+	if (!*err && !t.nrows)
+		*err = -ENOENT;
+	if (!*err)
+		r = encode_rows(&t, err);
+	if (r)
+		read_segments(elf, r);
 	cfi_table_free(&t);
 	elf_end(elf);
 	count(u, &u->st.build_ns, now_ns() - t0);
-	if (!r) {
-		count(u, &u->st.files, 1);
-		count(u, &u->st.rows, f->nrows);
-	}
 	return r;
+}
+
+/* r's rows into the map after those written, f placed: 0, -ENOSPC. */
+static int place_rows(struct bpf_unwind *u, const struct unwind_rows *r,
+		      struct unwind_file *f)
+{
+	if (r->nrows > FXT_UNWIND_ROWS_MAX - u->rows_used)
+		return -ENOSPC;
+	memcpy(u->rows + u->rows_used, r->row, r->nrows * sizeof(r->row[0]));
+	f->first_row = u->rows_used;
+	f->nrows = r->nrows;
+	f->len = r->len;
+	f->first_vaddr = r->first_vaddr;
+	f->nsegs = r->nsegs;
+	memcpy(f->seg, r->seg, sizeof(f->seg));
+	u->rows_used += r->nrows;
+	count(u, &u->st.files, 1);
+	count(u, &u->st.rows, r->nrows);
+	return 0;
 }
 
 static struct unwind_file *file_known(struct bpf_unwind *u, uint64_t dev,
@@ -194,6 +208,8 @@ static struct unwind_file *file_of(struct bpf_unwind *u, uint32_t pid,
 		.dev = m->dev, .ino = m->inode,
 	};
 	struct unwind_file *f = file_known(u, m->dev, m->inode);
+	const struct unwind_rows *known;
+	struct unwind_rows *built = NULL;
 	_cleanup_close_ int fd = -1;
 
 	if (f)
@@ -212,8 +228,21 @@ static struct unwind_file *file_of(struct bpf_unwind *u, uint32_t pid,
 	}
 	f = &u->files[u->nfiles++];
 	*f = (struct unwind_file){ .dev = m->dev, .ino = m->inode };
-	fd = proc_open_mapped(&rq);
-	f->err = fd < 0 ? fd : build_file(u, fd, f);
+	known = u->cache ? unwind_cache_find(u->cache, m->dev, m->inode) :
+			   NULL;
+	if (known) {
+		count(u, &u->st.files_reused, 1);
+	} else {
+		fd = proc_open_mapped(&rq);
+		f->err = fd;
+		if (fd >= 0)
+			known = built = compile_file(u, fd, &f->err);
+	}
+	if (known)
+		f->err = place_rows(u, known, f);
+	if (built && (!u->cache ||
+		      unwind_cache_add(u->cache, m->dev, m->inode, built)))
+		free(built);
 	if (f->err == -ENOSPC)
 		count(u, &u->st.files_full, 1);
 	else if (f->err)
@@ -449,7 +478,7 @@ static int init_sync(struct bpf_unwind *u)
 }
 
 int bpf_unwind_start(const struct bpf_unwind_maps *maps,
-		     struct bpf_unwind **ret)
+		     struct unwind_cache *cache, struct bpf_unwind **ret)
 {
 	struct bpf_unwind *u = calloc(1, sizeof(*u));
 	void *rows;
@@ -458,6 +487,7 @@ int bpf_unwind_start(const struct bpf_unwind_maps *maps,
 	if (!u)
 		return -ENOMEM;
 	u->maps = *maps;
+	u->cache = cache;
 	elf_version(EV_CURRENT);
 	u->proc = calloc(1, sizeof(*u->proc));
 	u->line = malloc(PROC_MAPS_LINE_MAX);

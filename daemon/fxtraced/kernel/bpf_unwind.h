@@ -7,7 +7,8 @@
  * /proc/PID/maps and writes its entry, with the rows of each executable
  * file it maps: compiled from the file's .eh_frame (cfi_table.h) once per
  * file, the file opened as the process's owner could (proc_open.h),
- * shared by every process that maps it.
+ * shared by every process that maps it, and kept for the next traces
+ * (unwind_cache.h).
  *
  * A process asks again when a walk meets a pc in none of its mappings (a
  * library loaded since, a JIT's code): its entry is written anew, at most
@@ -33,9 +34,15 @@ struct bpf_unwind_maps {
 	int rows_fd, procs_fd, wanted_fd, stats_fd;
 };
 
-/* Maps the rows and starts the thread: 0 or -errno. */
+struct unwind_cache;
+
+/*
+ * Maps the rows and starts the thread: 0 or -errno. cache (NULL: none)
+ * gives the rows of files compiled by earlier traces and takes this
+ * one's; it must outlive u.
+ */
 int bpf_unwind_start(const struct bpf_unwind_maps *maps,
-		     struct bpf_unwind **ret);
+		     struct unwind_cache *cache, struct bpf_unwind **ret);
 void bpf_unwind_stats(struct bpf_unwind *u, struct kernel_unwind_stats *st);
 /* Stops the thread (waits for the file it compiles). NULL is fine. */
 void bpf_unwind_free(struct bpf_unwind *u);

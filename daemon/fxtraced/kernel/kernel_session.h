@@ -47,6 +47,7 @@ struct kernel_kept_fd {
 #define KERNEL_KEPT_FDS_MAX 64u
 
 struct kernel_session_stats;
+struct unwind_cache;
 
 /*
  * Where the raw stack records of kernel:sample and kernel:offcpu go
@@ -107,6 +108,8 @@ struct kernel_session_config {
 	size_t nadopt;
 	/* With kernel:sample or kernel:offcpu; outlives the session. */
 	struct kernel_stacks_hook stacks;
+	/* The BPF walker's files' rows, kept across sessions (NULL: none). */
+	struct unwind_cache *unwind_cache;
 };
 
 /* The BPF walker's unwinding tables (bpf_unwind.h). */
@@ -115,6 +118,7 @@ struct kernel_unwind_stats {
 	uint64_t walk[FXT_UNWIND_STAT_COUNT];
 	uint64_t processes;	/* entries written */
 	uint64_t files;		/* files with rows */
+	uint64_t files_reused;	/* of those, compiled by an earlier trace */
 	uint64_t rows;		/* rows written */
 	uint64_t build_ns;	/* spent compiling them */
 	uint64_t files_full;	/* files left without rows: the map full */

@@ -41,15 +41,20 @@ record() {
 }
 
 # expect NAME DEMANGLED MANGLED-PREFIX: the checks above.
+# KERNEL_FRAMES_MAX (default 0): "[kernel]" frames allowed in a process's
+# stacks, per thousand of its hot function's samples.
 expect() {
 	local name=$1 want=$2 mangled=$3
 	jq -e --arg f "$want" '.functions | max_by(.self) |
 		.name == $f and .self > 50' "$T/$name.sum" >/dev/null ||
 		fail "$name: the top function is not $want: $(jq -c \
 			'[.functions[] | {name, self}][:5]' "$T/$name.sum")"
-	jq -e '[.functions[] | select(.name == "[kernel]")] | length == 0' \
-		"$T/$name.sum" >/dev/null ||
-		fail "$name: a [kernel] frame in a user-space program's stacks"
+	jq -e --arg f "$want" --argjson max "${KERNEL_FRAMES_MAX:-0}" \
+		'.functions | (map(select(.name == $f)) | .[0].self) as $hot |
+		(map(select(.name == "[kernel]") | .total) | add // 0) * 1000 <=
+		$hot * $max' "$T/$name.sum" >/dev/null ||
+		fail "$name: a [kernel] frame in a user-space program's stacks: $(jq -c \
+			'[.functions[] | select(.name == "[kernel]")]' "$T/$name.sum")"
 	# Callers up to main, through code without frame pointers (the
 	# walk with unwinding tables): in 80% of the hot function's samples.
 	jq -e --arg f "$want" '.functions |
@@ -81,9 +86,18 @@ record cxx "$DEMANGLE_WORKLOAD" 2
 expect cxx "ns::hot(unsigned char const*, unsigned long)" _ZN2ns3hot
 # A leaf without a frame whose rbp points at a word in the kernel's half:
 # no "[kernel]" caller (expect), its caller main found from its call
-# frame information in nearly every sample.
+# frame information in nearly every sample. The walk with unwinding
+# tables never reads that rbp: this one is by frame pointers alone (a
+# manager without tables), the road of a process whose tables are not
+# written yet.
+# Frame pointers alone meet junk elsewhere too, now and then (bash, then
+# the dynamic loader, before exec and main): 1 in 1000 samples at most.
+stop_manager
+FXTRACED_NO_UNWIND_TABLES=1 start_manager
 record junk "$DEMANGLE_WORKLOAD" 2 --junk-rbp
-expect junk "ns::spin(unsigned long)" _ZN2ns4spin
+stop_manager
+start_manager
+KERNEL_FRAMES_MAX=1 expect junk "ns::spin(unsigned long)" _ZN2ns4spin
 jq -e '.functions | map({(.name): .total}) | add |
 	.main * 10 >= ."ns::spin(unsigned long)" * 9' "$T/junk.sum" >/dev/null ||
 	fail "junk: main is not ns::spin's caller: $(jq -c \

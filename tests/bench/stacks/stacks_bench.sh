@@ -14,7 +14,7 @@
 #              util/build-id.c:1010"; it only lowers perf's own CPU time)
 #   perf_nostack  perf record -e cpu-clock -F HZ: perf's own floor
 #   fxtrace_fp the same by a manager that gives the walkers no unwinding
-#              tables (FXTRACED_BENCH_NO_UNWIND_TABLES): user stacks by
+#              tables (FXTRACED_NO_UNWIND_TABLES): user stacks by
 #              frame pointers alone, as before tables
 #   perf_dwarf perf record --call-graph dwarf -e cpu-clock -F HZ: 8 KiB
 #              of user stack copied per sample, unwound afterwards
@@ -86,7 +86,7 @@ for _ in $(seq 100); do
 done
 "$tracectl" status >/dev/null 2>&1 || fail "fxtraced did not start"
 fp_socket=$work/manager-fp.sock
-FXTRACED_BENCH_NO_UNWIND_TABLES=1 "$fxtraced" --socket "$fp_socket" \
+FXTRACED_NO_UNWIND_TABLES=1 "$fxtraced" --socket "$fp_socket" \
 	>"$work/fxtraced-fp.log" 2>&1 &
 mgr_fp=$!
 for _ in $(seq 100); do

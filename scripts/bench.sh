@@ -293,6 +293,10 @@ line=$(grep "^STACKS_BENCH tables_vs_dwarf " "$logs/stacks.log" || true)
 need "stacks tables_vs_dwarf" "$line"
 set -- $line
 put stacks "kernel:sample (tables)/perf --call-graph dwarf" "$3" "x perf" "overhead per sample; with the tracers' CPU: x$4"
+line=$(grep "^STACKS_BENCH above_bpf_floor_fp_dwarf " "$logs/stacks.log" || true)
+need "stacks above_bpf_floor_fp_dwarf" "$line"
+set -- $line
+put stacks "kernel:sample (tables)/perf --call-graph dwarf above the BPF floor" "$5" "x perf" "frame pointers alone: $3 ns, perf dwarf: $4 ns above the floor"
 prog=$(sed -n 's/^STACKS_BENCH prog_fp //p' "$logs/stacks.log")
 put stacks "BPF program per sample, frame pointers alone" "${prog:-?}" "ns" "kernel.bpf_stats_enabled"
 

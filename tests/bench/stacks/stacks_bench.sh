@@ -17,7 +17,9 @@
 #              tables (FXTRACED_NO_UNWIND_TABLES): user stacks by
 #              frame pointers alone, as before tables
 #   perf_dwarf perf record --call-graph dwarf -e cpu-clock -F HZ: 8 KiB
-#              of user stack copied per sample, unwound afterwards
+#              of user stack copied per sample, unwound afterwards (its
+#              tracer CPU includes perf script's, which unwinds and names
+#              them: ours does both in the trace)
 #   bpf_floor  bpftrace -e 'profile:hz:HZ { }': an empty BPF program on
 #              the same per-CPU cpu-clock perf events as ours, the floor
 #              every BPF sampler pays (the timer's interrupt, perf_event
@@ -38,6 +40,8 @@
 #   STACKS_BENCH tables_over_fp NS NS_WITH_TRACERS  (fxtrace - fxtrace_fp)
 #   STACKS_BENCH tables_vs_dwarf RATIO RATIO_WITH_TRACERS
 #                                       (fxtrace over perf_dwarf)
+#   STACKS_BENCH above_bpf_floor_fp_dwarf FXTRACE_FP_NS PERF_DWARF_NS
+#                                       RATIO (fxtrace over perf_dwarf)
 # (a ratio above the floor is "-" when perf's excess was not positive in
 # any run); then the sampling program's own run time per run
 # (kernel.bpf_stats_enabled for one more capture, then set back):
@@ -178,6 +182,9 @@ capture() {
 			-o "$work/perf.data" -- "${bench[@]}" \
 			>"$work/perf_dwarf.out" 2>&1 ||
 			{ cat "$work/perf_dwarf.out" >&2; fail "perf record --call-graph dwarf"; }
+		# Its stacks unwound and named, as ours are at the stop.
+		perf script -i "$work/perf.data" >/dev/null 2>&1 ||
+			fail "perf script of --call-graph dwarf"
 		children_ns
 		c1=$children
 		tracer_ns "$c0" "$c1" "$work/perf_dwarf.out" >"$work/perf_dwarf.tracer"
@@ -285,6 +292,9 @@ function tracer(t, c) {
 	tr[4, n] = ft; tr[5, n] = dt
 	over_fp[n] = o - f
 	over_fp_t[n] = o + ot - f - ft
+	above_f[n] = f - b; above_d[n] = d - b
+	if (d - b > 0)
+		beyond_d[++nbd] = (o - b) / (d - b)
 	if (d > 0)
 		vs_dwarf[++nd] = o / d
 	if (d + dt > 0)
@@ -321,6 +331,7 @@ END {
 	printf "STACKS_BENCH tracer_fp_dwarf %.0f %.0f\n", t[4], t[5]
 	printf "STACKS_BENCH tables_over_fp %.0f %.0f\n", median(over_fp, n), median(over_fp_t, n)
 	printf "STACKS_BENCH tables_vs_dwarf %s %s\n", fmt("%.2f", median(vs_dwarf, nd)), fmt("%.2f", median(vs_dwarf_t, ndt))
+	printf "STACKS_BENCH above_bpf_floor_fp_dwarf %.0f %.0f %s\n", median(above_f, n), median(above_d, n), fmt("%.2f", median(beyond_d, nbd))
 }' "$work/rows"
 
 # The program's own time per run, from the kernel's BPF statistics: with

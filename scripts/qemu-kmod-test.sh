@@ -75,7 +75,7 @@ progs="daemon/tracectl/tracectl daemon/fxtraced/fxtraced
 tests/integration/proto-provider tests/kernel/check-kcat
 tests/kernel/check-kmem tests/stacks/stack-workload
 tests/stacks/check-stack-samples tests/bench/bpf/bpf_overhead
-tests/stacks/unwind-workload-o2"
+tests/stacks/unwind-workload-o2 tests/stacks/unwind-workload-g"
 if [ ! -x "$build/daemon/tracectl/tracectl" ]; then
 	build=$work/build
 	# shellcheck disable=SC2086

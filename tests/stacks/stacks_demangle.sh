@@ -11,7 +11,7 @@
 #   pointer above its leaf once read as a kernel address: the C++
 #   program's --junk-rbp makes one), each such walk counted in the
 #   archive's stack losses (junk_frame_word);
-#   main the hot function's caller in 80% of its samples (the release
+#   main the hot function's caller in 60% of its samples (the release
 #   builds keep no frame pointers: the walk with unwinding tables);
 # - the archive (its string tables and its Perfetto blobs) holds the
 #   demangled name and never the mangled one; tracectl convert's
@@ -56,11 +56,13 @@ expect() {
 		fail "$name: a [kernel] frame in a user-space program's stacks: $(jq -c \
 			'[.functions[] | select(.name == "[kernel]")]' "$T/$name.sum")"
 	# Callers up to main, through code without frame pointers (the
-	# walk with unwinding tables): in 80% of the hot function's samples.
+	# walk with unwinding tables): in 60% of the hot function's samples
+	# (95-99% seen; those before the tables were written are by frame
+	# pointers, more of them on a loaded machine; without tables: none).
 	jq -e --arg f "$want" '.functions |
 		(map(select(.name == "main") | .total) | max // 0) as $main |
 		(map(select(.name == $f)) | .[0].self) as $hot |
-		$main * 10 >= $hot * 8' "$T/$name.sum" >/dev/null ||
+		$main * 10 >= $hot * 6' "$T/$name.sum" >/dev/null ||
 		fail "$name: main is not the caller of $want: $(jq -c \
 			'[.functions[] | {name, self, total}][:8]' "$T/$name.sum")"
 	jq -r --arg f "$want" '.functions |

@@ -127,13 +127,30 @@ for run in $runs oneshot:off:store; do
 	"$TRACECTL" stop | tee "$T/stop.out"
 	[ -e "$T/$mode.fxt" ] || fail "$mode: no archive at the output"
 	check "$T/$mode.fxt"
-	expect_field "alpha-$mode" events 3500
-	expect_field "alpha-$mode" distinct 3500
+	# Streaming: a half the manager had not saved yet when a loaded
+	# machine's writer filled the other loses its records, counted
+	# (DROPS, the archive's overflow records): every event is there or
+	# counted lost. The other modes keep all.
+	lost=0
+	[ "$mode" != streaming ] ||
+		lost=$(awk -v n="alpha-$mode" '$1 == n { print $5 }' "$T/stop.out")
+	[ -n "$lost" ] || fail "$mode: no DROPS for alpha-$mode in the stop's table"
+	expect_field "alpha-$mode" events $((3500 - lost))
+	expect_field "alpha-$mode" distinct $((3500 - lost))
 	expect_field "alpha-$mode" imax 3499
-	expect_field "alpha-$mode" overflow 0
+	if [ "$lost" -eq 0 ]; then
+		expect_field "alpha-$mode" overflow 0
+	else
+		[ "$(field "alpha-$mode" overflow)" -gt 0 ] ||
+			fail "$mode: $lost records lost and no overflow record says so"
+	fi
 	expect_field "alpha-$mode" recovered 1
-	expect_field "beta-$mode" events 1200
-	expect_field "beta-$mode" distinct 1200
+	lost=0
+	[ "$mode" != streaming ] ||
+		lost=$(awk -v n="beta-$mode" '$1 == n { print $5 }' "$T/stop.out")
+	[ -n "$lost" ] || fail "$mode: no DROPS for beta-$mode in the stop's table"
+	expect_field "beta-$mode" events $((1200 - lost))
+	expect_field "beta-$mode" distinct $((1200 - lost))
 	expect_field "beta-$mode" recovered 1
 	expect_field trace recovered 1
 	if [ "$kernel" != off ]; then

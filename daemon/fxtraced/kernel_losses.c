@@ -30,6 +30,10 @@ void kernel_losses_read(const struct kernel_session_stats *st,
 	l->count[FXT_STACK_LOSS_UNWIND_BAD_FRAME] =
 		st->unwind.walk[FXT_UNWIND_STAT_BAD_FRAME];
 	l->count[FXT_STACK_LOSS_UNWIND_TABLES_FULL] = st->unwind.files_full;
+	l->count[FXT_STACK_LOSS_PYTHON_DEPTH_LIMIT] =
+		st->unwind.python.walk[FXT_PY_STAT_DEPTH];
+	l->count[FXT_STACK_LOSS_PYTHON_READ_FAULT] =
+		st->unwind.python.walk[FXT_PY_STAT_READ_FAULT];
 	l->unwind = st->unwind;
 	stacks_losses(s, snapshot, l);
 }
@@ -60,6 +64,29 @@ static void log_unwind(const struct kernel_unwind_stats *u)
 		u->walk[FXT_UNWIND_STAT_BAD_FRAME], u->processes, u->files,
 		u->files_reused, u->rows, u->rows * 8 / 1024, u->build_ns / 1000000,
 		u->files_unread, u->files_full);
+}
+
+/* What the BPF walker's Python frames did, when it met an interpreter. */
+static void log_python(const struct kernel_python_stats *p, uint64_t unnamed)
+{
+	if (!p->interpreters && !p->interpreters_unread)
+		return;
+	log_info("Python frames: %" PRIu64 " walks, %" PRIu64
+		 " frames (%" PRIu64 " unnamed), %" PRIu64
+		 " placed after the native frames; %" PRIu64
+		 " samples of threads without Python state; stopped: %" PRIu64
+		 " at the depth limit, %" PRIu64
+		 " at an unreadable word. Interpreters: %" PRIu64
+		 " with a layout, %" PRIu64 " processes; %" PRIu64
+		 " without (the last: %s%s%s)",
+		 p->walk[FXT_PY_STAT_WALKS], p->walk[FXT_PY_STAT_FRAMES],
+		 unnamed, p->walk[FXT_PY_STAT_UNPLACED],
+		 p->walk[FXT_PY_STAT_NO_THREAD], p->walk[FXT_PY_STAT_DEPTH],
+		 p->walk[FXT_PY_STAT_READ_FAULT], p->interpreters, p->processes,
+		 p->interpreters_unread,
+		 p->unread_err ? strerror(-p->unread_err) : "-",
+		 p->unread_missing ? ": " : "",
+		 p->unread_missing ? p->unread_missing : "");
 }
 
 void kernel_losses_log(const struct stacks_losses *l)
@@ -124,6 +151,7 @@ void kernel_losses_log(const struct stacks_losses *l)
 			c[FXT_STACK_LOSS_JUNK_FRAME_WORD],
 			c[FXT_STACK_LOSS_KERNEL_DEPTH_LIMIT]);
 	log_unwind(&l->unwind);
+	log_python(&l->unwind.python, c[FXT_STACK_LOSS_PYTHON_UNNAMED]);
 	if (c[FXT_STACK_LOSS_MAPPINGS_DROPPED] ||
 	    c[FXT_STACK_LOSS_MAPPINGS_LOST])
 		log_info(

@@ -390,6 +390,7 @@ int kernel_source_open(sd_event *event, const struct kernel_source_config *cfg,
 	/* Before capture: mappings are tracked before the first sample. */
 	r = stacks_new(session.events, session.nadopt > 0, &ks->stacks);
 	session.stacks = stacks_hook(ks->stacks);
+	session.py_procs = stacks_python(ks->stacks);
 	if (r >= 0)
 		r = kernel_session_open(&ks->session, &session, why, why_len);
 	if (r >= 0 && !session.nadopt)

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "py_frames.h"
@@ -84,30 +85,79 @@ static void read_name(const struct py_layout *l, uint64_t str,
 			out[i] = '?';
 }
 
-/* Frame at addr into f, and its caller's address: 0, or -EFAULT. */
-static int read_frame(const struct py_layout *l, uint64_t addr,
-		      const struct py_frames_ops *ops, void *ctx,
-		      struct py_frame *f, uint64_t *previous, bool *skip)
+int py_code_read(const struct py_layout *l, uint64_t code,
+		 const struct py_frames_ops *ops, void *ctx, struct py_frame *f)
 {
 	uint64_t name, file;
-	char owner;
 	int32_t line;
 
-	if (read_ptr(ops, ctx, addr + l->frame_code, &f->code) ||
-	    read_ptr(ops, ctx, addr + l->frame_previous, previous) ||
-	    ops->read(ctx, addr + l->frame_owner, &owner, 1))
-		return -EFAULT;
-	*skip = owner == PY_FRAME_OWNED_BY_CSTACK || !f->code;
-	if (*skip)
-		return 0;
-	if (read_ptr(ops, ctx, f->code + l->code_qualname, &name) ||
-	    read_ptr(ops, ctx, f->code + l->code_filename, &file) ||
-	    ops->read(ctx, f->code + l->code_firstlineno, &line, sizeof(line)))
+	f->code = code;
+	if (read_ptr(ops, ctx, code + l->code_qualname, &name) ||
+	    read_ptr(ops, ctx, code + l->code_filename, &file) ||
+	    ops->read(ctx, code + l->code_firstlineno, &line, sizeof(line)))
 		return -EFAULT;
 	f->firstlineno = line > 0 ? (uint32_t)line : 0;
 	read_name(l, name, ops, ctx, f->qualname, sizeof(f->qualname));
 	read_name(l, file, ops, ctx, f->filename, sizeof(f->filename));
 	return 0;
+}
+
+/* Frame at addr into f, and its caller's address: 0, or -EFAULT. */
+static int read_frame(const struct py_layout *l, uint64_t addr,
+		      const struct py_frames_ops *ops, void *ctx,
+		      struct py_frame *f, uint64_t *previous, bool *skip)
+{
+	uint64_t code;
+	char owner;
+
+	if (read_ptr(ops, ctx, addr + l->frame_code, &code) ||
+	    read_ptr(ops, ctx, addr + l->frame_previous, previous) ||
+	    ops->read(ctx, addr + l->frame_owner, &owner, 1))
+		return -EFAULT;
+	*skip = owner == PY_FRAME_OWNED_BY_CSTACK || !code;
+	if (*skip)
+		return 0;
+	return py_code_read(l, code, ops, ctx, f);
+}
+
+/*
+ * The module a file name stands for: its base name without ".py" (a
+ * package's __init__.py: its folder's), a frozen module's own name.
+ */
+static void module_of(const char *file, const char **at, size_t *len)
+{
+	const char *base = strrchr(file, '/'), *end;
+	size_t n = strlen(file);
+
+	if (!strncmp(file, "<frozen ", 8) && n > 9 && file[n - 1] == '>') {
+		*at = file + 8;
+		*len = n - 9;
+		return;
+	}
+	base = base ? base + 1 : file;
+	if (!strcmp(base, "__init__.py") && base > file + 1) {
+		end = base - 1;
+		for (base = end; base > file && base[-1] != '/'; base--)
+			;
+		*at = base;
+		*len = (size_t)(end - base);
+		return;
+	}
+	n = strlen(base);
+	if (n > 3 && !strcmp(base + n - 3, ".py"))
+		n -= 3;
+	*at = base;
+	*len = n;
+}
+
+void py_frame_name(const struct py_frame *f, char *out, size_t cap)
+{
+	const char *mod;
+	size_t len;
+
+	module_of(f->filename, &mod, &len);
+	snprintf(out, cap, "%.*s.%s (%s:%u)", (int)len, mod, f->qualname,
+		 f->filename, f->firstlineno);
 }
 
 int py_frames_read(const struct py_layout *l, uint64_t runtime, uint32_t tid,

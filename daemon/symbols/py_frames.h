@@ -47,4 +47,22 @@ int py_frames_read(const struct py_layout *l, uint64_t runtime, uint32_t tid,
 		   const struct py_frames_ops *ops, void *ctx,
 		   struct py_frame *out, size_t max, size_t *n);
 
+/*
+ * The names of the code object at code into f: 0, or -EFAULT when its
+ * words could not be read (a name not a compact ASCII string is "?").
+ */
+int py_code_read(const struct py_layout *l, uint64_t code,
+		 const struct py_frames_ops *ops, void *ctx,
+		 struct py_frame *f);
+
+/* Room for the longest py_frame_name(), its NUL counted. */
+#define PY_FRAME_NAME_MAX (3 * PY_FRAMES_NAME_MAX + 16)
+
+/*
+ * f as a sample's frame names it: "module.qualname (file:line)", the
+ * module from the file's name (a frozen module's own: "<frozen os>"
+ * gives "os"), line the function's first.
+ */
+void py_frame_name(const struct py_frame *f, char *out, size_t cap);
+
 #endif /* FXT_SYMBOLS_PY_FRAMES_H */

@@ -30,48 +30,51 @@ static const char *const type_names[PY_NTYPES] = {
 
 /*
  * Each field: its type and member path; a size when member is NULL, a
- * bit's place when bit.
+ * bit's place when FIELD_BIT; 0 where a layout lacks a FIELD_OPTIONAL one.
  */
+#define FIELD_BIT 1u
+#define FIELD_OPTIONAL 2u
+
 static const struct {
 	enum py_type type;
 	const char *member;
 	size_t at;
-	bool bit;
+	unsigned int flags;
 } fields[] = {
 	{ PY_RUNTIME, "interpreters.head",
-	  offsetof(struct py_layout, runtime_interp_head), false },
-	{ PY_INTERP, "next", offsetof(struct py_layout, interp_next), false },
+	  offsetof(struct py_layout, runtime_interp_head), 0 },
+	{ PY_INTERP, "next", offsetof(struct py_layout, interp_next), 0 },
 	{ PY_INTERP, "threads.head",
-	  offsetof(struct py_layout, interp_threads_head), false },
-	{ PY_TSTATE, "next", offsetof(struct py_layout, tstate_next), false },
+	  offsetof(struct py_layout, interp_threads_head), 0 },
+	{ PY_TSTATE, "next", offsetof(struct py_layout, tstate_next), 0 },
 	{ PY_TSTATE, "native_thread_id",
-	  offsetof(struct py_layout, tstate_native_tid), false },
-	{ PY_TSTATE, "cframe", offsetof(struct py_layout, tstate_cframe), false },
+	  offsetof(struct py_layout, tstate_native_tid), 0 },
+	{ PY_TSTATE, "cframe", offsetof(struct py_layout, tstate_cframe), 0 },
 	{ PY_CFRAME, "current_frame",
-	  offsetof(struct py_layout, cframe_current), false },
-	{ PY_FRAME, "f_code", offsetof(struct py_layout, frame_code), false },
-	{ PY_FRAME, "previous", offsetof(struct py_layout, frame_previous), false },
+	  offsetof(struct py_layout, cframe_current), 0 },
+	{ PY_FRAME, "f_code", offsetof(struct py_layout, frame_code), 0 },
+	{ PY_FRAME, "previous", offsetof(struct py_layout, frame_previous), 0 },
 	{ PY_FRAME, "prev_instr",
-	  offsetof(struct py_layout, frame_prev_instr), false },
-	{ PY_FRAME, "owner", offsetof(struct py_layout, frame_owner), false },
-	{ PY_CODE, "co_filename", offsetof(struct py_layout, code_filename), false },
-	{ PY_CODE, "co_name", offsetof(struct py_layout, code_name), false },
-	{ PY_CODE, "co_qualname", offsetof(struct py_layout, code_qualname), false },
+	  offsetof(struct py_layout, frame_prev_instr), 0 },
+	{ PY_FRAME, "owner", offsetof(struct py_layout, frame_owner), 0 },
+	{ PY_FRAME, "is_entry", offsetof(struct py_layout, frame_is_entry), FIELD_OPTIONAL },
+	{ PY_CODE, "co_filename", offsetof(struct py_layout, code_filename), 0 },
+	{ PY_CODE, "co_name", offsetof(struct py_layout, code_name), 0 },
+	{ PY_CODE, "co_qualname", offsetof(struct py_layout, code_qualname), 0 },
 	{ PY_CODE, "co_firstlineno",
-	  offsetof(struct py_layout, code_firstlineno), false },
+	  offsetof(struct py_layout, code_firstlineno), 0 },
 	{ PY_CODE, "co_linetable",
-	  offsetof(struct py_layout, code_linetable), false },
+	  offsetof(struct py_layout, code_linetable), 0 },
 	{ PY_CODE, "co_code_adaptive",
-	  offsetof(struct py_layout, code_adaptive), false },
-	{ PY_ASCII, "length", offsetof(struct py_layout, ascii_length), false },
-	{ PY_ASCII, "state", offsetof(struct py_layout, ascii_state), false },
-	{ PY_ASCII, NULL, offsetof(struct py_layout, ascii_size), false },
+	  offsetof(struct py_layout, code_adaptive), 0 },
+	{ PY_ASCII, "length", offsetof(struct py_layout, ascii_length), 0 },
+	{ PY_ASCII, "state", offsetof(struct py_layout, ascii_state), 0 },
+	{ PY_ASCII, NULL, offsetof(struct py_layout, ascii_size), 0 },
 	{ PY_ASCII, "state.compact",
-	  offsetof(struct py_layout, ascii_compact_bit), true },
-	{ PY_ASCII, "state.ascii", offsetof(struct py_layout, ascii_ascii_bit),
-	  true },
-	{ PY_BYTES, "ob_base.ob_size", offsetof(struct py_layout, bytes_size), false },
-	{ PY_BYTES, "ob_sval", offsetof(struct py_layout, bytes_data), false },
+	  offsetof(struct py_layout, ascii_compact_bit), FIELD_BIT },
+	{ PY_ASCII, "state.ascii", offsetof(struct py_layout, ascii_ascii_bit), FIELD_BIT },
+	{ PY_BYTES, "ob_base.ob_size", offsetof(struct py_layout, bytes_size), 0 },
+	{ PY_BYTES, "ob_sval", offsetof(struct py_layout, bytes_data), 0 },
 };
 
 const char *const py_layout_names[PY_LAYOUT_FIELDS] = {
@@ -87,6 +90,7 @@ const char *const py_layout_names[PY_LAYOUT_FIELDS] = {
 	"_PyInterpreterFrame.previous",
 	"_PyInterpreterFrame.prev_instr",
 	"_PyInterpreterFrame.owner",
+	"_PyInterpreterFrame.is_entry",
 	"PyCodeObject.co_filename",
 	"PyCodeObject.co_name",
 	"PyCodeObject.co_qualname",
@@ -256,10 +260,16 @@ static int read_field(const Dwarf_Die *types, unsigned int i,
 {
 	uint32_t *out = (uint32_t *)((char *)l + fields[i].at);
 	Dwarf_Die t = types[fields[i].type];
-	int size;
+	int size, err;
 
-	if (fields[i].member)
-		return member_offset(t, fields[i].member, fields[i].bit, out);
+	if (fields[i].member) {
+		err = member_offset(t, fields[i].member, (fields[i].flags & FIELD_BIT), out);
+		if (err == -ENOENT && (fields[i].flags & FIELD_OPTIONAL)) {
+			*out = 0;
+			err = 0;
+		}
+		return err;
+	}
 	size = dwarf_bytesize(&t);
 	if (size <= 0)
 		return -EBADMSG;

@@ -35,6 +35,8 @@ struct py_layout {
 	uint32_t frame_previous;	/* _PyInterpreterFrame.previous */
 	uint32_t frame_prev_instr;	/* _PyInterpreterFrame.prev_instr */
 	uint32_t frame_owner;		/* _PyInterpreterFrame.owner */
+	/* _PyInterpreterFrame.is_entry (3.11; 0 in 3.12, which has none) */
+	uint32_t frame_is_entry;
 	uint32_t code_filename;		/* PyCodeObject.co_filename */
 	uint32_t code_name;		/* PyCodeObject.co_name */
 	uint32_t code_qualname;		/* PyCodeObject.co_qualname */
@@ -53,7 +55,7 @@ struct py_layout {
 };
 
 /* Names the py_layout fields, in order, for those who print them. */
-#define PY_LAYOUT_FIELDS 25u
+#define PY_LAYOUT_FIELDS 26u
 extern const char *const py_layout_names[PY_LAYOUT_FIELDS];
 /* Field i of l (py_layout_names[i]). */
 uint64_t py_layout_field(const struct py_layout *l, unsigned int i);

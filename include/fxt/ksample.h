@@ -48,6 +48,10 @@
  * PCs are then the whole walk, no stack words follow (ns = 0), and
  * "user_stack_words" holds FXT_KSAMPLE_UNWOUND.
  *
+ * A sample of a Python thread (BPF: include/fxt/pyframes.h) has its
+ * Python frames as the last words of its user PCs, their count in bits
+ * 16..23 of "user_stack_words" (FXT_KSAMPLE_PY_*).
+ *
  * Kernel threads have no user PCs; the idle task is never sampled.
  * Off-CPU records are written at the thread's switch-in, with the stacks
  * taken at its switch-out (it was still current then).
@@ -76,6 +80,11 @@
 #define FXT_KSAMPLE_STACK_LEAF 16u
 /* "user_stack_words" of a stack unwound with tables (ns is 0 then). */
 #define FXT_KSAMPLE_UNWOUND 0x80000000u
+/* "user_stack_words": the Python frames among the user PCs. */
+#define FXT_KSAMPLE_PY_SHIFT 16
+#define FXT_KSAMPLE_PY_MASK (0xffu << FXT_KSAMPLE_PY_SHIFT)
+/* "user_stack_words": the stack words' count. */
+#define FXT_KSAMPLE_WORDS_MASK 0xffffu
 /* Words before the PCs. */
 #define FXT_KSAMPLE_HEAD_WORDS 11u
 #define FXT_KSAMPLE_MAX_WORDS                                             \
@@ -144,6 +153,8 @@ static inline __u64 fxt_ksample_weight_arg(unsigned int kind)
  * then the fxt_ksample_user_frames(nu) user PCs, then (ns > 0) the user
  * sp, the user bp and min(ns, FXT_KSAMPLE_STACK_MAX) words read at sp. ns may be
  * FXT_KSAMPLE_UNWOUND instead: user PCs of a walk with tables, no words.
+ * Either may have the count of Python frames, the last of the nu user
+ * PCs, at FXT_KSAMPLE_PY_SHIFT (fewer than nu).
  */
 static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
 					  __u64 ts, __u64 pid, __u64 tid,
@@ -151,9 +162,10 @@ static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
 					  __u32 ns, __u64 weight_ns)
 {
 	__u32 unwound = ns & FXT_KSAMPLE_UNWOUND;
+	__u32 py = ns & FXT_KSAMPLE_PY_MASK;
 	__u32 k, u, t;
 
-	ns = unwound ? 0 : ns;
+	ns = unwound ? 0 : ns & FXT_KSAMPLE_WORDS_MASK;
 	k = fxt_ksample_kernel_frames(nk);
 	u = fxt_ksample_user_frames(nu);
 	t = fxt_ksample_stack_tail(ns);
@@ -167,7 +179,7 @@ static inline void fxt_ksample_write_head(__u64 *w, unsigned int kind,
 	w[5] = fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, cpu);
 	w[6] = fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, k);
 	w[7] = fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS,
-				   t ? t - 2 : unwound);
+				   (t ? t - 2 : unwound) | py);
 	w[8] = fxt_ksample_weight_arg(kind);
 	w[9] = weight_ns;
 	w[10] = (__u64)(k + u + t) * FXT_WORD_BYTES;
@@ -192,7 +204,8 @@ struct fxt_ksample {
 	__u64 tid;
 	__u32 cpu;
 	__u32 nk;	/* kernel PCs, at pcs[0 .. nk - 1] */
-	__u32 nu;	/* user PCs, at pcs[nk .. nk + nu - 1] */
+	__u32 nu;	/* native user PCs, at pcs[nk .. nk + nu - 1] */
+	__u32 npy;	/* Python frames, at pcs[nk + nu .. nk + nu + npy - 1] */
 	__u32 ns;	/* user stack words, at stack[0 .. ns - 1] */
 	int unwound;	/* user PCs unwound with tables (ns is 0) */
 	__u64 weight_ns;	/* period_ns or blocked_ns */
@@ -211,6 +224,7 @@ static inline int fxt_ksample_parse(const __u64 *w, __u64 words,
 				    struct fxt_ksample *s)
 {
 	__u64 frames, tail;
+	__u32 v;
 
 	if (words < FXT_KSAMPLE_HEAD_WORDS || words > FXT_KSAMPLE_MAX_WORDS ||
 	    !fxt_ksample_is(w[0], w[1]) ||
@@ -221,31 +235,35 @@ static inline int fxt_ksample_parse(const __u64 *w, __u64 words,
 			  FXT_KSAMPLE_ONCPU;
 	frames = words - FXT_KSAMPLE_HEAD_WORDS;
 	s->nk = (__u32)FXT_GET(w[6], FXT_ARG_VALUE32);
-	s->ns = (__u32)FXT_GET(w[7], FXT_ARG_VALUE32);
-	s->unwound = s->ns == FXT_KSAMPLE_UNWOUND;
-	s->ns = s->unwound ? 0 : s->ns;
+	v = (__u32)FXT_GET(w[7], FXT_ARG_VALUE32);
+	s->npy = (v & FXT_KSAMPLE_PY_MASK) >> FXT_KSAMPLE_PY_SHIFT;
+	v &= ~FXT_KSAMPLE_PY_MASK;
+	s->unwound = v == FXT_KSAMPLE_UNWOUND;
+	s->ns = s->unwound ? 0 : v;
 	tail = s->ns ? 2 + (__u64)s->ns : 0;
 	if ((w[5] & ~FXT_SET(~0u, FXT_ARG_VALUE32)) !=
 		    fxt_kdev_uint32_arg(FXT_KDEV_STR_CPU, 0) ||
 	    w[6] != fxt_kdev_uint32_arg(FXT_KDEV_STR_KERNEL_FRAMES, s->nk) ||
 	    w[7] != fxt_kdev_uint32_arg(FXT_KDEV_STR_USER_STACK_WORDS,
-					s->unwound ? FXT_KSAMPLE_UNWOUND :
-						     s->ns) ||
+					(s->unwound ? FXT_KSAMPLE_UNWOUND :
+						      s->ns) |
+						(s->npy << FXT_KSAMPLE_PY_SHIFT)) ||
 	    w[8] != fxt_ksample_weight_arg(s->kind) ||
 	    w[10] != frames * FXT_WORD_BYTES || s->nk > FXT_KSAMPLE_KERNEL_MAX ||
 	    s->ns > FXT_KSAMPLE_STACK_MAX || s->nk + tail > frames ||
-	    frames - s->nk - tail > FXT_KSAMPLE_USER_MAX)
+	    frames - s->nk - tail > FXT_KSAMPLE_USER_MAX ||
+	    frames - s->nk - tail < s->npy)
 		return 0;
-	s->nu = (__u32)(frames - s->nk - tail);
+	s->nu = (__u32)(frames - s->nk - tail) - s->npy;
 	s->ts = w[2];
 	s->pid = w[3];
 	s->tid = w[4];
 	s->cpu = (__u32)FXT_GET(w[5], FXT_ARG_VALUE32);
 	s->weight_ns = w[9];
 	s->pcs = w + FXT_KSAMPLE_HEAD_WORDS;
-	s->user_sp = s->ns ? s->pcs[s->nk + s->nu] : 0;
-	s->user_bp = s->ns ? s->pcs[s->nk + s->nu + 1] : 0;
-	s->stack = s->pcs + s->nk + s->nu + (s->ns ? 2 : 0);
+	s->user_sp = s->ns ? s->pcs[s->nk + s->nu + s->npy] : 0;
+	s->user_bp = s->ns ? s->pcs[s->nk + s->nu + s->npy + 1] : 0;
+	s->stack = s->pcs + s->nk + s->nu + s->npy + (s->ns ? 2 : 0);
 	return 1;
 }
 

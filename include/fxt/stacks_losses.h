@@ -85,6 +85,14 @@ enum fxt_stack_loss {
 	FXT_STACK_LOSS_UNWIND_BAD_FRAME,
 	/* mapped files left without tables: the tables' memory full */
 	FXT_STACK_LOSS_UNWIND_TABLES_FULL,
+	/*
+	 * Python frames (include/fxt/pyframes.h): walks cut at the record's
+	 * room or the frames' bound; stopped at a word not readable; frames
+	 * whose code object's names could not be read ("[python]")
+	 */
+	FXT_STACK_LOSS_PYTHON_DEPTH_LIMIT,
+	FXT_STACK_LOSS_PYTHON_READ_FAULT,
+	FXT_STACK_LOSS_PYTHON_UNNAMED,
 	FXT_STACK_LOSS_COUNT,
 };
 
@@ -99,7 +107,8 @@ enum fxt_stack_loss {
 			"unnamed_too_large", "unnamed_over_budget",        \
 			"unwind_no_table", "unwind_unsupported",           \
 			"unwind_read_fault", "unwind_bad_frame",           \
-			"unwind_tables_full"                               \
+			"unwind_tables_full", "python_depth_limit",        \
+			"python_read_fault", "python_unnamed"              \
 	}
 
 #define FXT_STACK_LOSSES_LEN_SHIFT 0

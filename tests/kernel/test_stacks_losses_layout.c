@@ -14,8 +14,8 @@
 #include <fxt/kdev.h>
 #include <fxt/stacks_losses.h>
 
-/* 18 entries: 18 * 2 words, and 44 words of names. */
-#define PAYLOAD_WORDS 80u
+/* 21 entries: 21 * 2 words, and 52 words of names. */
+#define PAYLOAD_WORDS 94u
 
 static void names(void **state)
 {
@@ -53,7 +53,7 @@ static void record_words(void **state)
 	(void)state;
 	for (i = 0; i < FXT_STACK_LOSS_COUNT; i++)
 		counts[i] = 100 + i;
-	counts[FXT_STACK_LOSS_UNWIND_TABLES_FULL] = UINT64_MAX;
+	counts[FXT_STACK_LOSS_PYTHON_UNNAMED] = UINT64_MAX;
 	memset(w, 0xff, sizeof(w));
 	assert_int_equal(fxt_stack_losses_put(w, counts), 1 + PAYLOAD_WORDS);
 	assert_int_equal(w[1 + PAYLOAD_WORDS], UINT64_MAX); /* untouched */
@@ -67,12 +67,11 @@ static void record_words(void **state)
 	assert_int_equal(w[2], 100);
 	assert_int_equal(w[3], 0x5f73656c706d6173); /* "samples_" */
 	assert_int_equal(w[4], 0x646570706f7264); /* "dropped" + 0 */
-	/* the last: "unwind_tables_full", 18 bytes in three words */
-	assert_int_equal(w[PAYLOAD_WORDS - 4], 18);
-	assert_int_equal(w[PAYLOAD_WORDS - 3], UINT64_MAX);
-	assert_int_equal(w[PAYLOAD_WORDS - 2], 0x745f646e69776e75);
-	assert_int_equal(w[PAYLOAD_WORDS - 1], 0x75665f73656c6261);
-	assert_int_equal(w[PAYLOAD_WORDS], 0x6c6c); /* "ll" + zeros */
+	/* the last: "python_unnamed", 14 bytes in two words */
+	assert_int_equal(w[PAYLOAD_WORDS - 3], 14);
+	assert_int_equal(w[PAYLOAD_WORDS - 2], UINT64_MAX);
+	assert_int_equal(w[PAYLOAD_WORDS - 1], 0x755f6e6f68747970);
+	assert_int_equal(w[PAYLOAD_WORDS], 0x64656d616e6e); /* "nnamed" */
 }
 
 static void read_back(void **state)

@@ -150,7 +150,7 @@ expect ' functions=5 ' "top functions table"
 grep -q '<td class="name" title="burn_seventy">burn_seventy</td><td class="name" title="stack_workload">stack_workload</td><td class="num">65.0%</td><td class="num">70.0%</td>' \
 	"$T/stacks.out" || fail "no burn_seventy row of 65.0% self, 70.0% total"
 # the archive's stack losses (stacks_gen's two records) under the graph
-grep -q '<div class="note" id="stack-losses">stack losses while recording: samples_dropped 1, offcpu_dropped 2, kernel_depth_limit 3, .*junk_frame_word 17, .*unnamed_over_budget 13, .*unwind_tables_full 18, unknown 5</div>' \
+grep -q '<div class="note" id="stack-losses">stack losses while recording: samples_dropped 1, offcpu_dropped 2, kernel_depth_limit 3, .*junk_frame_word 17, .*unnamed_over_budget 13, .*unwind_tables_full 18, python_depth_limit 19, python_read_fault 20, python_unnamed 21, unknown 5</div>' \
 	"$T/stacks.out" || fail "no stack losses note: $(grep -o '<div[^>]*id="stack-losses"[^<]*' "$T/stacks.out")"
 for mode in bad-ids truncated cycles; do
 	"$STACKS_GEN" "$mode" "$T/$mode.fxt"

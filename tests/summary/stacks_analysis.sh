@@ -79,7 +79,7 @@ check "$S" '.offcpu.functions | map({(.name): [.self_ns, .total_ns]}) | add | (.
 check "$S" '.slice_samples == null' "slice_samples without --slice"
 # The two stack-losses records added up: a reason not known counted
 # apart, a sum past 2^64 saturated.
-check "$S" '.stack_losses | del(.mappings_lost) == {"recorded": true, "samples_dropped": 1, "offcpu_dropped": 2, "kernel_depth_limit": 3, "user_depth_limit": 4, "user_read_fault": 5, "leaf_caller_unread": 6, "junk_frame_word": 17, "mappings_dropped": 8, "unnamed_unreadable": 10, "unnamed_unopened": 11, "unnamed_too_large": 12, "unnamed_over_budget": 13, "unwind_no_table": 14, "unwind_unsupported": 15, "unwind_read_fault": 16, "unwind_bad_frame": 17, "unwind_tables_full": 18, "unknown": 5} and .mappings_lost > 1.8e19' \
+check "$S" '.stack_losses | del(.mappings_lost) == {"recorded": true, "samples_dropped": 1, "offcpu_dropped": 2, "kernel_depth_limit": 3, "user_depth_limit": 4, "user_read_fault": 5, "leaf_caller_unread": 6, "junk_frame_word": 17, "mappings_dropped": 8, "unnamed_unreadable": 10, "unnamed_unopened": 11, "unnamed_too_large": 12, "unnamed_over_budget": 13, "unwind_no_table": 14, "unwind_unsupported": 15, "unwind_read_fault": 16, "unwind_bad_frame": 17, "unwind_tables_full": 18, "python_depth_limit": 19, "python_read_fault": 20, "python_unnamed": 21, "unknown": 5} and .mappings_lost > 1.8e19' \
 	"stack losses"
 
 "$TRACECTL" summary --json --slice step --top 1 "$T/good.fxt" >"$T/slice1.json"
@@ -99,7 +99,7 @@ grep -q "slice" "$T/err" || fail "--slice '' without a word why"
 "$TRACECTL" summary --slice step "$T/good.fxt" >"$T/sum.txt"
 grep -Eq '^ 65\.0%  70\.0%  burn_seventy \(stack_workload\)$' "$T/sum.txt" || fail "text: burn_seventy row"
 grep -q '^Off-CPU: 20 blocks, 100 ms blocked$' "$T/sum.txt" || fail "text: off-CPU"
-grep -qx 'Stack losses (counted while recording): samples_dropped 1, offcpu_dropped 2, kernel_depth_limit 3, user_depth_limit 4, user_read_fault 5, leaf_caller_unread 6, junk_frame_word 17, mappings_dropped 8, mappings_lost 18446744073709551615, unnamed_unreadable 10, unnamed_unopened 11, unnamed_too_large 12, unnamed_over_budget 13, unwind_no_table 14, unwind_unsupported 15, unwind_read_fault 16, unwind_bad_frame 17, unwind_tables_full 18, unknown reasons 5' \
+grep -qx 'Stack losses (counted while recording): samples_dropped 1, offcpu_dropped 2, kernel_depth_limit 3, user_depth_limit 4, user_read_fault 5, leaf_caller_unread 6, junk_frame_word 17, mappings_dropped 8, mappings_lost 18446744073709551615, unnamed_unreadable 10, unnamed_unopened 11, unnamed_too_large 12, unnamed_over_budget 13, unwind_no_table 14, unwind_unsupported 15, unwind_read_fault 16, unwind_bad_frame 17, unwind_tables_full 18, python_depth_limit 19, python_read_fault 20, python_unnamed 21, unknown reasons 5' \
 	"$T/sum.txt" || fail "text: stack losses: $(grep '^Stack losses' "$T/sum.txt")"
 grep -q 'schedule <- pipe_read <- vfs_read' "$T/sum.txt" || fail "text: blocking stack"
 grep -qF ' blocker (tid 1002) of stack_workload (pid 1000): schedule <- ' "$T/sum.txt" ||

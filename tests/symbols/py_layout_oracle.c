@@ -51,6 +51,8 @@ int main(void)
 	      offsetof(_PyInterpreterFrame, prev_instr));
 	FIELD("_PyInterpreterFrame.owner",
 	      offsetof(_PyInterpreterFrame, owner));
+	FIELD("_PyInterpreterFrame.is_entry",
+	      offsetof(_PyInterpreterFrame, is_entry));
 	FIELD("PyCodeObject.co_filename", offsetof(PyCodeObject, co_filename));
 	FIELD("PyCodeObject.co_name", offsetof(PyCodeObject, co_name));
 	FIELD("PyCodeObject.co_qualname", offsetof(PyCodeObject, co_qualname));

@@ -368,6 +368,7 @@ static void load_stacks(struct bpf_backend *b,
 		.no_unwind_tables =
 			secure_getenv(BPF_NO_UNWIND_TABLES_ENV) != NULL,
 		.unwind_cache = cfg->unwind_cache,
+		.py_procs = cfg->py_procs,
 	};
 	int err;
 

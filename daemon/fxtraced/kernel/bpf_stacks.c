@@ -49,16 +49,20 @@ static int load(struct bpf_stacks *s, const struct bpf_stacks_config *cfg)
 	return err;
 }
 
-static int start_unwind(struct bpf_stacks *s, struct unwind_cache *cache)
+static int start_unwind(struct bpf_stacks *s,
+			const struct bpf_stacks_config *cfg)
 {
 	const struct bpf_unwind_maps maps = {
 		.rows_fd = bpf_map__fd(s->skel->maps.fxt_unwind_rows),
 		.procs_fd = bpf_map__fd(s->skel->maps.fxt_unwind_procs),
 		.wanted_fd = bpf_map__fd(s->skel->maps.fxt_unwind_wanted),
 		.stats_fd = bpf_map__fd(s->skel->maps.fxt_unwind_stats),
+		.py_procs_fd = bpf_map__fd(s->skel->maps.fxt_py_procs),
+		.py_stats_fd = bpf_map__fd(s->skel->maps.fxt_py_stats),
 	};
 
-	return bpf_unwind_start(&maps, cache, &s->unwind);
+	return bpf_unwind_start(&maps, cfg->unwind_cache, cfg->py_procs,
+				&s->unwind);
 }
 
 int bpf_stacks_load(const struct bpf_stacks_config *cfg,
@@ -78,7 +82,7 @@ int bpf_stacks_load(const struct bpf_stacks_config *cfg,
 	}
 	err = load(s, cfg);
 	if (!err && !cfg->no_unwind_tables)
-		err = start_unwind(s, cfg->unwind_cache);
+		err = start_unwind(s, cfg);
 	if (err) {
 		bpf_stacks_free(s);
 		return err < 0 ? err : -EINVAL;

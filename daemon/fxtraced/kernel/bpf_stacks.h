@@ -19,6 +19,7 @@
 
 struct bpf_stacks;
 struct unwind_cache;
+struct py_procs;
 
 struct bpf_stacks_config {
 	uint32_t events;	/* FXT_SCHED_EV_SAMPLE, _OFFCPU, or both */
@@ -34,6 +35,8 @@ struct bpf_stacks_config {
 	bool no_unwind_tables;
 	/* Files' rows kept from trace to trace (NULL: none). */
 	struct unwind_cache *unwind_cache;
+	/* The CPython processes found, for their frames' names (NULL). */
+	struct py_procs *py_procs;
 };
 
 /*

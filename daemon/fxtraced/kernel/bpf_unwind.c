@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_python.h"
 #include "bpf_unwind.h"
 #include "cfi_table.h"
 #include "cleanup.h"
@@ -64,6 +65,7 @@ struct unwind_recent {
 struct bpf_unwind {
 	struct bpf_unwind_maps maps;
 	struct unwind_cache *cache;	/* the manager's; NULL: none */
+	struct bpf_python *py;
 	uint64_t *rows;		/* the rows' map, mapped */
 	uint32_t rows_used;
 	struct unwind_file *files;
@@ -305,8 +307,10 @@ static void add_line(struct bpf_unwind *u, uint32_t pid,
 	struct proc_maps_line m;
 	struct unwind_file *f;
 
-	if (proc_maps_line_parse(line, &m) || !m.exec || m.path[0] != '/' ||
-	    p->nmappings == FXT_UNWIND_MAPPINGS_MAX)
+	if (proc_maps_line_parse(line, &m) || !m.exec || m.path[0] != '/')
+		return;
+	bpf_python_line(u->py, pid, &m, owner);
+	if (p->nmappings == FXT_UNWIND_MAPPINGS_MAX)
 		return;
 	if (!build && !file_known(u, m.dev, m.inode)) {
 		*missing += mapped_bytes(pid, &m) + 1;
@@ -356,6 +360,7 @@ static void write_process(struct bpf_unwind *u, uint32_t pid, bool build,
 
 	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
 	memset(u->proc, 0, sizeof(*u->proc));
+	bpf_python_begin(u->py);
 	u->proc->start_stack = start_stack_of(pid);
 	maps = fopen(path, "re");
 	if (!maps || !u->proc->start_stack ||
@@ -368,6 +373,7 @@ static void write_process(struct bpf_unwind *u, uint32_t pid, bool build,
 		return;
 	if (!bpf_map_update_elem(u->maps.procs_fd, &pid, u->proc, BPF_ANY))
 		count(u, &u->st.processes, 1);
+	bpf_python_commit(u->py, pid, u->proc->start_stack);
 }
 
 /*
@@ -478,8 +484,11 @@ static int init_sync(struct bpf_unwind *u)
 }
 
 int bpf_unwind_start(const struct bpf_unwind_maps *maps,
-		     struct unwind_cache *cache, struct bpf_unwind **ret)
+		     struct unwind_cache *cache, struct py_procs *py,
+		     struct bpf_unwind **ret)
 {
+	const struct bpf_python_maps py_maps = { maps->py_procs_fd,
+						 maps->py_stats_fd };
 	struct bpf_unwind *u = calloc(1, sizeof(*u));
 	void *rows;
 	int r;
@@ -488,6 +497,11 @@ int bpf_unwind_start(const struct bpf_unwind_maps *maps,
 		return -ENOMEM;
 	u->maps = *maps;
 	u->cache = cache;
+	r = bpf_python_new(&py_maps, py, &u->py);
+	if (r) {
+		free(u);
+		return r;
+	}
 	elf_version(EV_CURRENT);
 	u->proc = calloc(1, sizeof(*u->proc));
 	u->line = malloc(PROC_MAPS_LINE_MAX);
@@ -532,6 +546,7 @@ void bpf_unwind_stats(struct bpf_unwind *u, struct kernel_unwind_stats *st)
 	pthread_mutex_unlock(&u->lock);
 	memset(st->walk, 0, sizeof(st->walk));
 	read_walks(u->maps.stats_fd, st->walk);
+	bpf_python_stats(u->py, &st->python);
 }
 
 void bpf_unwind_free(struct bpf_unwind *u)
@@ -547,6 +562,7 @@ void bpf_unwind_free(struct bpf_unwind *u)
 	}
 	if (u->rows)
 		munmap(u->rows, (size_t)FXT_UNWIND_ROWS_MAX * sizeof(uint64_t));
+	bpf_python_free(u->py);
 	free(u->files);
 	free(u->proc);
 	free(u->line);

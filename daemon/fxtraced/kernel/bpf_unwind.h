@@ -8,7 +8,8 @@
  * file it maps: compiled from the file's .eh_frame (cfi_table.h) once per
  * file, the file opened as the process's owner could (proc_open.h),
  * shared by every process that maps it, and kept for the next traces
- * (unwind_cache.h).
+ * (unwind_cache.h). The same reading finds the CPython processes
+ * (bpf_python.h).
  *
  * A process asks again when a walk meets a pc in none of its mappings (a
  * library loaded since, a JIT's code): its entry is written anew, at most
@@ -29,20 +30,27 @@
 
 struct bpf_unwind;
 
-/* The maps of fxt_unwind.bpf.h, by descriptor (not taken over). */
+/*
+ * The maps of fxt_unwind.bpf.h, and fxt_python.bpf.h's, by descriptor
+ * (not taken over).
+ */
 struct bpf_unwind_maps {
 	int rows_fd, procs_fd, wanted_fd, stats_fd;
+	int py_procs_fd, py_stats_fd;
 };
 
 struct unwind_cache;
+struct py_procs;
 
 /*
  * Maps the rows and starts the thread: 0 or -errno. cache (NULL: none)
  * gives the rows of files compiled by earlier traces and takes this
- * one's; it must outlive u.
+ * one's; py (NULL: none) takes the CPython processes found
+ * (bpf_python.h). Both must outlive u.
  */
 int bpf_unwind_start(const struct bpf_unwind_maps *maps,
-		     struct unwind_cache *cache, struct bpf_unwind **ret);
+		     struct unwind_cache *cache, struct py_procs *py,
+		     struct bpf_unwind **ret);
 void bpf_unwind_stats(struct bpf_unwind *u, struct kernel_unwind_stats *st);
 /* Stops the thread (waits for the file it compiles). NULL is fine. */
 void bpf_unwind_free(struct bpf_unwind *u);

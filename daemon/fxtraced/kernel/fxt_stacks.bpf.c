@@ -35,6 +35,7 @@
 
 #include "fxt_ring.bpf.h"
 #include "fxt_unwind.bpf.h"
+#include "fxt_python.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -144,15 +145,18 @@ static __always_inline __u32 take_user_words(__u64 *at)
  * the words at its user stack pointer; the kernel's counts in *nk, *nu
  * and *ns. The user PCs are a walk with the process's tables where the
  * manager gave them (then *ns is FXT_KSAMPLE_UNWOUND: no words), else
- * the kernel's frame-pointer walk. ctx is the program's own.
+ * the kernel's frame-pointer walk; a Python thread's frames follow them
+ * (fxt_python.bpf.h: counted in *nu, their count in *ns). ctx is the
+ * program's own.
  */
 static __always_inline void take_stacks(void *ctx, __u64 *rec, __u32 *nk,
 					__u32 *nu, __u32 *ns)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	const struct fxt_unwind_process *proc = NULL;
+	__u64 start_stack = 0;
+	__u32 k, u, py;
 	long kb, ub;
-	__u32 k, u;
 
 	kb = bpf_get_stack(ctx, rec + FXT_KSAMPLE_HEAD_WORDS,
 			   FXT_KSAMPLE_KERNEL_MAX * 8, 0);
@@ -160,28 +164,45 @@ static __always_inline void take_stacks(void *ctx, __u64 *rec, __u32 *nk,
 	if (k > FXT_KSAMPLE_KERNEL_MAX)
 		k = FXT_KSAMPLE_KERNEL_MAX;
 	*nk = k;
+	if (task->mm)
+		start_stack = BPF_CORE_READ(task, mm, start_stack);
 	if (unwind_tables && task->mm)
-		proc = unwind_process(task->tgid,
-				      BPF_CORE_READ(task, mm, start_stack));
+		proc = unwind_process(task->tgid, start_stack);
 	if (proc) {
-		*nu = unwind_user(proc, task->tgid, rec,
-				  FXT_KSAMPLE_HEAD_WORDS + k);
-		*ns = FXT_KSAMPLE_UNWOUND;
-		return;
+		u = unwind_user(proc, task->tgid, rec,
+				FXT_KSAMPLE_HEAD_WORDS + k);
+	} else {
+		ub = bpf_get_stack(ctx, rec + FXT_KSAMPLE_HEAD_WORDS + k,
+				   FXT_KSAMPLE_USER_MAX * 8, BPF_F_USER_STACK);
+		u = ub > 0 ? (__u32)ub / 8 : 0;
 	}
-	ub = bpf_get_stack(ctx, rec + FXT_KSAMPLE_HEAD_WORDS + k,
-			   FXT_KSAMPLE_USER_MAX * 8, BPF_F_USER_STACK);
-	u = ub > 0 ? (__u32)ub / 8 : 0;
 	if (u > FXT_KSAMPLE_USER_MAX)
 		u = FXT_KSAMPLE_USER_MAX;
-	*nu = u;
-	*ns = u ? take_user_words(rec + FXT_KSAMPLE_HEAD_WORDS + k + u) : 0;
+	py = 0;
+	if (unwind_tables && u && task->mm)
+		py = python_frames(task->tgid, task->pid, start_stack, rec,
+				   FXT_KSAMPLE_HEAD_WORDS + k, u,
+				   FXT_KSAMPLE_USER_MAX - u < FXT_PY_FRAMES_MAX ?
+					   FXT_KSAMPLE_USER_MAX - u :
+					   FXT_PY_FRAMES_MAX);
+	if (py > FXT_KSAMPLE_USER_MAX - u)
+		py = 0;	/* not written so: the record's bound holds */
+	*nu = u + py;
+	if (*nu > FXT_KSAMPLE_USER_MAX)	/* for the verifier */
+		*nu = FXT_KSAMPLE_USER_MAX;
+	if (proc)
+		*ns = FXT_KSAMPLE_UNWOUND;
+	else
+		*ns = u ? take_user_words(rec + FXT_KSAMPLE_HEAD_WORDS + k +
+					  *nu) : 0;
+	*ns |= py << FXT_KSAMPLE_PY_SHIFT;
 }
 
 /* The record's words with ns as take_stacks() gives it. */
 static __always_inline __u32 ksample_words(__u32 nk, __u32 nu, __u32 ns)
 {
-	return fxt_ksample_words(nk, nu, ns == FXT_KSAMPLE_UNWOUND ? 0 : ns);
+	return fxt_ksample_words(nk, nu, ns & FXT_KSAMPLE_UNWOUND ? 0 :
+					 ns & FXT_KSAMPLE_WORDS_MASK);
 }
 
 static __always_inline bool ring_write_long(const __u64 *rec, __u32 words,
@@ -339,6 +360,7 @@ int BPF_PROG(fxt_unwind_exec, struct task_struct *p)
 	__u32 tgid = p->tgid;
 
 	bpf_map_delete_elem(&fxt_unwind_procs, &tgid);
+	bpf_map_delete_elem(&fxt_py_procs, &tgid);
 	return 0;
 }
 
@@ -347,7 +369,9 @@ int BPF_PROG(fxt_unwind_exit, struct task_struct *p)
 {
 	__u32 tgid = p->tgid;
 
-	if (p->pid == p->tgid)
+	if (p->pid == p->tgid) {
 		bpf_map_delete_elem(&fxt_unwind_procs, &tgid);
+		bpf_map_delete_elem(&fxt_py_procs, &tgid);
+	}
 	return 0;
 }

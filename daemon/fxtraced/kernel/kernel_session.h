@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include <fxt/ksyscall.h>
+#include <fxt/pyframes.h>
 #include <fxt/ring.h>
 #include <fxt/unwind.h>
 
@@ -48,6 +49,7 @@ struct kernel_kept_fd {
 
 struct kernel_session_stats;
 struct unwind_cache;
+struct py_procs;
 
 /*
  * Where the raw stack records of kernel:sample and kernel:offcpu go
@@ -110,6 +112,21 @@ struct kernel_session_config {
 	struct kernel_stacks_hook stacks;
 	/* The BPF walker's files' rows, kept across sessions (NULL: none). */
 	struct unwind_cache *unwind_cache;
+	/*
+	 * The CPython processes the BPF walker finds, for the stack side to
+	 * name their frames (NULL: none); outlives the session.
+	 */
+	struct py_procs *py_procs;
+};
+
+/* Python frames in the BPF samples (include/fxt/pyframes.h). */
+struct kernel_python_stats {
+	uint64_t walk[FXT_PY_STAT_COUNT];	/* summed over CPUs */
+	uint64_t interpreters;		/* files with a layout */
+	uint64_t interpreters_unread;	/* without: why, the last one's */
+	int unread_err;
+	const char *unread_missing;	/* a static string, or NULL */
+	uint64_t processes;		/* entries written */
 };
 
 /* The BPF walker's unwinding tables (bpf_unwind.h). */
@@ -123,6 +140,7 @@ struct kernel_unwind_stats {
 	uint64_t build_ns;	/* spent compiling them */
 	uint64_t files_full;	/* files left without rows: the map full */
 	uint64_t files_unread;	/* not opened, or without .eh_frame */
+	struct kernel_python_stats python;
 };
 
 struct kernel_session_stats {

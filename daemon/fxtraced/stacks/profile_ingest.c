@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <fxt/ksample.h>
+#include <fxt/pyframes.h>
 #include <fxt/stacks.h>
 
 #include "profile_internal.h"
@@ -216,6 +217,70 @@ static int user_frame(struct profile_ingest *p, const struct fxt_ksample *s,
 	return err;
 }
 
+/* What a Python frame no name was read for is called. */
+#define PYTHON_UNNAMED "[python]"
+
+/*
+ * The frame of Python word w of s (include/fxt/pyframes.h): its code
+ * object's, of s's process, named when first met.
+ */
+static int python_frame(struct profile_ingest *p, const struct fxt_ksample *s,
+			uint64_t w, profile_emit_fn emit, void *ctx,
+			uint32_t *id)
+{
+	struct profile_frame_key k = {
+		.kind = FXT_STACKS_FRAME_USER,
+		.pc_or_addr = fxt_py_word(fxt_py_word_code(w), 0),
+		.jit_pid = (uint32_t)s->pid,
+	};
+	const char *name = PYTHON_UNNAMED;
+	int added, err;
+
+	err = profile_frame_reserve(p);
+	if (!err)
+		err = profile_intern_get(&p->frames, &k, sizeof(k), id, &added);
+	if (err || !added)
+		return err;
+	if (!p->r.user_python ||
+	    p->r.user_python(p->r.ctx, (uint32_t)s->pid, fxt_py_word_code(w),
+			     &name)) {
+		name = PYTHON_UNNAMED;
+		p->st.python_unnamed++;
+	}
+	p->st.python_frames++;
+	/* No address: the code object's is no frame's pc. */
+	return profile_frame_new(p, *id, FXT_STACKS_FRAME_USER, 0, 0, name,
+				 false, emit, ctx);
+}
+
+/*
+ * The Python frames of s that stand for its native user frame native
+ * (FXT_PY_NATIVE_NONE: those placed nowhere), appended to ids: how many.
+ */
+static int python_push(struct profile_ingest *p, const struct fxt_ksample *s,
+		       uint32_t native, profile_emit_fn emit, void *ctx,
+		       uint32_t *ids, uint16_t *n, uint32_t *pushed)
+{
+	const uint64_t *py = (const uint64_t *)s->pcs + s->nk + s->nu;
+	uint32_t i, id;
+	int err;
+
+	*pushed = 0;
+	for (i = 0; i < s->npy; i++) {
+		if (!fxt_py_word_is(py[i]) ||
+		    fxt_py_word_native(py[i]) != native)
+			continue;
+		if (*n >= PROFILE_STACK_IDS_MAX)
+			return -ENOSPC;
+		err = python_frame(p, s, py[i], emit, ctx, &id);
+		if (err)
+			return err;
+		ids[(*n)++] = id;
+		(*pushed)++;
+	}
+	return 0;
+}
+
 /*
  * Where an off-CPU kernel stack starts: past the glue that took it (the
  * probe, the tracepoint) and the scheduler's own frames, as the kernel's
@@ -249,7 +314,7 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 	uint64_t walked[FXT_KSAMPLE_USER_MAX];
 	struct profile_leaf leaf = { 0 };
 	const uint64_t *upcs = (const uint64_t *)s->pcs + s->nk;
-	uint32_t id, nu = profile_unwind(p, s, walked);
+	uint32_t id, pushed, nu = profile_unwind(p, s, walked);
 	int err;
 
 	if (nu) {
@@ -280,6 +345,11 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 			p->st.junk_frame_word++;
 			break;
 		}
+		err = python_push(p, s, i, emit, ctx, ids, n, &pushed);
+		if (err)
+			return err;
+		if (pushed)
+			continue;	/* in place of the evaluation's frame */
 		err = user_frame(p, s, pc, emit, ctx, &id, i ? NULL : &leaf);
 		if (!err)
 			err = profile_inline_push(p, id, i, emit, ctx, ids, n);
@@ -295,7 +365,9 @@ static int sample_frames(struct profile_ingest *p, const struct fxt_ksample *s,
 		if (err)
 			return err;
 	}
-	return 0;
+	/* Those whose evaluation frame the native walk did not reach. */
+	return python_push(p, s, FXT_PY_NATIVE_NONE, emit, ctx, ids, n,
+			   &pushed);
 }
 
 static int stack_id(struct profile_ingest *p, const uint32_t *ids, uint16_t n,
@@ -399,7 +471,7 @@ static void count_walk_ends(struct profile_ingest *p,
 			    const struct fxt_ksample *s)
 {
 	p->st.kernel_depth_limit += s->nk == FXT_KSAMPLE_KERNEL_MAX;
-	p->st.user_depth_limit += s->nu == FXT_KSAMPLE_USER_MAX;
+	p->st.user_depth_limit += s->nu + s->npy == FXT_KSAMPLE_USER_MAX;
 	/* A walk with tables counts its own stops (kernel capture). */
 	p->st.user_read_fault += s->nu && !s->ns && !s->unwound;
 }

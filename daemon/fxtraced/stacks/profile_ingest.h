@@ -84,6 +84,13 @@ struct profile_resolver {
 	 */
 	int (*user_jit_late)(void *ctx, uint32_t pid, uint64_t pc,
 			     const char **name);
+	/*
+	 * The name of a Python frame of pid, its code object's address
+	 * (include/fxt/pyframes.h): valid until the next call; -errno.
+	 * NULL: such frames are "[python]".
+	 */
+	int (*user_python)(void *ctx, uint32_t pid, uint64_t code,
+			   const char **name);
 	void *ctx;
 };
 
@@ -113,6 +120,8 @@ struct profile_ingest_stats {
 	 */
 	uint64_t unwind_walks, unwind_unsupported, unwind_read_fault;
 	uint64_t unwind_bad_frame;
+	/* Python frames interned, and those whose names were not read. */
+	uint64_t python_frames, python_unnamed;
 };
 
 struct profile_ingest;

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
+/* process_vm_readv() */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "jit_maps.h"
@@ -11,6 +14,8 @@
 #include "mmap_tracker.h"
 #include "proc_open.h"
 #include "profile_sources.h"
+#include "py_frames.h"
+#include "py_procs.h"
 #include "usyms.h"
 #include "usyms_inline.h"
 
@@ -29,6 +34,8 @@ struct profile_sources {
 	struct mmap_tracker *tracker;
 	struct usyms *usyms;
 	struct jit_maps *jit; /* NULL: JIT code stays unnamed */
+	struct py_procs *py; /* NULL: Python frames stay unnamed */
+	char py_name[PY_FRAME_NAME_MAX];
 	/* Samples are on this time namespace's clock, the tracker's perf
 	 * events on the kernel's: this much apart (kernel_clock.h).
 	 */
@@ -62,6 +69,8 @@ int profile_sources_new(const char *kallsyms, bool with_user,
 	if (s->tracker)
 		mmap_tracker_set_observer(s->tracker, observe_mapping, s);
 	if (s->tracker && jit_maps_new("/proc", 0, &s->jit) == -ENOMEM)
+		goto nomem;
+	if (s->tracker && py_procs_new(&s->py))
 		goto nomem;
 	if (kernel_clock_read_offset("/proc/self/timens_offsets",
 				     &s->timens_ns) < 0)
@@ -281,6 +290,43 @@ static int user_jit_late(void *ctx, uint32_t pid, uint64_t pc,
 	return s->jit ? jit_maps_name_late(s->jit, pid, pc, name) : -ENOENT;
 }
 
+/* Another process's memory, as py_frames.h reads it. */
+static int read_pid(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	const uint32_t *pid = ctx;
+	struct iovec local = { buf, len };
+	struct iovec remote = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_readv((pid_t)*pid, &local, 1, &remote, 1, 0) ==
+			       (ssize_t)len ?
+		       0 :
+		       -EFAULT;
+}
+
+/*
+ * The name of the code object at code in pid, a CPython process the
+ * walker read frames of (py_procs.h), from its memory (bounded, escaped:
+ * py_frames.h): valid until the next call; -ENOENT, -EFAULT.
+ */
+static int user_python(void *ctx, uint32_t pid, uint64_t code,
+		       const char **name)
+{
+	static const struct py_frames_ops ops = { .read = read_pid };
+	struct profile_sources *s = ctx;
+	struct py_frame f;
+	struct py_proc p;
+	int err;
+
+	if (!s->py || py_procs_get(s->py, pid, &p))
+		return -ENOENT;
+	err = py_code_read(&p.layout, code, &ops, &pid, &f);
+	if (err)
+		return err;
+	py_frame_name(&f, s->py_name, sizeof(s->py_name));
+	*name = s->py_name;
+	return 0;
+}
+
 static int user_symbol(void *ctx, uint32_t file, const uint8_t *build_id,
 		       size_t build_id_len, uint64_t vaddr, const char **name)
 {
@@ -342,6 +388,7 @@ void profile_sources_resolver(struct profile_sources *s,
 		.user_inline = user_inline,
 		.user_jit = user_jit,
 		.user_jit_late = user_jit_late,
+		.user_python = user_python,
 		.ctx = s,
 	};
 }
@@ -373,6 +420,11 @@ void profile_sources_set_budget(struct profile_sources *s,
 		usyms_set_budget(s->usyms, b);
 }
 
+struct py_procs *profile_sources_python(struct profile_sources *s)
+{
+	return s->py;
+}
+
 size_t profile_sources_kernel_ranges(const struct profile_sources *s,
 				     const uint64_t (**ranges)[2])
 {
@@ -386,6 +438,7 @@ void profile_sources_free(struct profile_sources *s)
 	ksyms_free(s->ksyms);
 	mmap_tracker_free(s->tracker);
 	jit_maps_free(s->jit);
+	py_procs_free(s->py);
 	usyms_free(s->usyms);
 	free(s->kallsyms);
 	free(s);

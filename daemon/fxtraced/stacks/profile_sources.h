@@ -55,6 +55,11 @@ void profile_sources_set_budget(struct profile_sources *s,
 /* The kernel's text ranges (none without kallsyms): for checks. */
 size_t profile_sources_kernel_ranges(const struct profile_sources *s,
 				     const uint64_t (**ranges)[2]);
+/*
+ * Where the kernel side puts the CPython processes it reads frames of,
+ * for their names (NULL: none; owned by s).
+ */
+struct py_procs *profile_sources_python(struct profile_sources *s);
 void profile_sources_free(struct profile_sources *s);
 
 #endif /* FXT_PROFILE_SOURCES_H */

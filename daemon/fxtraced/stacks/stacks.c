@@ -103,6 +103,7 @@ void stacks_losses(const struct stacks *s, bool snapshot,
 	c[FXT_STACK_LOSS_UNWIND_READ_FAULT] += ps.unwind_read_fault;
 	c[FXT_STACK_LOSS_UNWIND_BAD_FRAME] += ps.unwind_bad_frame;
 	l->copies_unwound += ps.unwind_walks;
+	c[FXT_STACK_LOSS_PYTHON_UNNAMED] += ps.python_unnamed;
 	c[FXT_STACK_LOSS_MAPPINGS_DROPPED] += ss.maps.dropped;
 	c[FXT_STACK_LOSS_MAPPINGS_LOST] += ss.maps.lost;
 	c[FXT_STACK_LOSS_UNNAMED_UNREADABLE] += ss.files_unreadable;
@@ -205,6 +206,11 @@ static const struct kernel_stacks_ops stacks_ops = {
 	.add_stats = hook_add_stats,
 	.ksyms_error = hook_ksyms_error,
 };
+
+struct py_procs *stacks_python(struct stacks *s)
+{
+	return s ? profile_sources_python(s->src) : NULL;
+}
 
 struct kernel_stacks_hook stacks_hook(struct stacks *s)
 {

@@ -32,6 +32,11 @@ void stacks_free(struct stacks *s);
 
 /* What capture calls (s must outlive the session). */
 struct kernel_stacks_hook stacks_hook(struct stacks *s);
+/*
+ * Where kernel capture puts the CPython processes whose frames it reads,
+ * for their names (kernel_session_config's py_procs); NULL for none.
+ */
+struct py_procs *stacks_python(struct stacks *s);
 
 /*
  * The processes' new mappings read, their files opened while the

@@ -39,6 +39,12 @@
 #              the walk with unwinding tables over frame pointers alone,
 #              and against perf record --call-graph dwarf
 #              (tests/bench/stacks/stacks_bench.sh)
+#   pyframes   an unmodified CPython program (/usr/bin/python3, pure
+#              Python 20 calls deep) sampled at the default 499 Hz: % of
+#              its work lost with Python frames in the samples, and
+#              without (native frames only), medians of 7 runs; the BPF
+#              program's ns per sample with and without
+#              (tests/bench/stacks/python_frames_bench.sh)
 #   saturation perf bench sched pipe on every CPU for 30 s, streaming, with
 #              default buffer sizes: events lost per million, ours, ftrace
 #              (read by splice, as trace-cmd does) and perf record
@@ -299,6 +305,27 @@ set -- $line
 put stacks "kernel:sample (tables)/perf --call-graph dwarf above the BPF floor" "$5" "x perf" "frame pointers alone: $3 ns, perf dwarf: $4 ns above the floor"
 prog=$(sed -n 's/^STACKS_BENCH prog_fp //p' "$logs/stacks.log")
 put stacks "BPF program per sample, frame pointers alone" "${prog:-?}" "ns" "kernel.bpf_stats_enabled"
+
+# ---- Python frames: an unmodified CPython sampled at the default rate.
+step pyframes tests/bench/stacks/python_frames_bench.sh "$build" 7 3
+for w in fxtrace native; do
+	line=$(grep "^PYFRAMES_BENCH $w " "$logs/pyframes.log" || true)
+	need "pyframes $w" "$line"
+	set -- $line
+	case $w in
+	fxtrace) what="Python program sampled, Python frames (499 Hz)" ;;
+	native) what="Python program sampled, native frames only (499 Hz)" ;;
+	esac
+	put pyframes "$what" "$4" "% slower" "$3 work/s; untraced $(sed -n 's/^PYFRAMES_BENCH none \([0-9]*\).*/\1/p' "$logs/pyframes.log")"
+done
+for w in prog prog_native; do
+	v=$(sed -n "s/^PYFRAMES_BENCH $w //p" "$logs/pyframes.log")
+	case $w in
+	prog) what="BPF program per sample, Python frames" ;;
+	prog_native) what="BPF program per sample, native frames only" ;;
+	esac
+	put pyframes "$what" "${v:-?}" "ns" "kernel.bpf_stats_enabled; 20 Python calls deep"
+done
 
 # ---- saturation.
 step saturation tests/bench/saturation/saturation.sh "$build" 30

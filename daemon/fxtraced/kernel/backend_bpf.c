@@ -46,6 +46,8 @@
 #define BPF_REFUSE_STACKS_ENV "FXTRACED_TEST_REFUSE_STACKS"
 /* Set for a benchmark: user stacks by frame pointers alone, no tables. */
 #define BPF_NO_UNWIND_TABLES_ENV "FXTRACED_NO_UNWIND_TABLES"
+/* ... and for its baseline: no Python frames (native frames as before). */
+#define BPF_NO_PYTHON_FRAMES_ENV "FXTRACED_NO_PYTHON_FRAMES"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON 38
@@ -369,6 +371,8 @@ static void load_stacks(struct bpf_backend *b,
 			secure_getenv(BPF_NO_UNWIND_TABLES_ENV) != NULL,
 		.unwind_cache = cfg->unwind_cache,
 		.py_procs = cfg->py_procs,
+		.no_python_frames =
+			secure_getenv(BPF_NO_PYTHON_FRAMES_ENV) != NULL,
 	};
 	int err;
 

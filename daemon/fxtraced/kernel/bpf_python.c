@@ -105,7 +105,8 @@ static const struct python_file *file_of(struct bpf_python *py, uint32_t pid,
 
 void bpf_python_begin(struct bpf_python *py)
 {
-	py->found = NULL;
+	if (py)
+		py->found = NULL;
 }
 
 void bpf_python_line(struct bpf_python *py, uint32_t pid,
@@ -115,7 +116,7 @@ void bpf_python_line(struct bpf_python *py, uint32_t pid,
 	const struct python_file *f;
 	const struct py_interp *in;
 
-	if (py->found)
+	if (!py || py->found)
 		return;
 	f = file_of(py, pid, m, owner);
 	if (!f || f->err)
@@ -138,7 +139,7 @@ void bpf_python_commit(struct bpf_python *py, uint32_t pid,
 	struct fxt_py_process e;
 	struct py_proc p;
 
-	if (!py->found)
+	if (!py || !py->found)
 		return;
 	in = &py->found->in;
 	l = &in->layout;

@@ -25,7 +25,10 @@ struct bpf_python_maps {
 	int procs_fd, stats_fd;
 };
 
-/* procs (NULL: none kept) must outlive the object. */
+/*
+ * procs must outlive the object. The calls below take a NULL py: no
+ * process is given Python frames (bpf_unwind.c without py_procs).
+ */
 int bpf_python_new(const struct bpf_python_maps *maps, struct py_procs *procs,
 		   struct bpf_python **ret);
 /* A process's entry begins: its maps' lines follow. */

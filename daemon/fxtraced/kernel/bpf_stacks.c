@@ -61,7 +61,8 @@ static int start_unwind(struct bpf_stacks *s,
 		.py_stats_fd = bpf_map__fd(s->skel->maps.fxt_py_stats),
 	};
 
-	return bpf_unwind_start(&maps, cfg->unwind_cache, cfg->py_procs,
+	return bpf_unwind_start(&maps, cfg->unwind_cache,
+				cfg->no_python_frames ? NULL : cfg->py_procs,
 				&s->unwind);
 }
 

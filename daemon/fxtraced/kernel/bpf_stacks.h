@@ -37,6 +37,8 @@ struct bpf_stacks_config {
 	struct unwind_cache *unwind_cache;
 	/* The CPython processes found, for their frames' names (NULL). */
 	struct py_procs *py_procs;
+	/* A benchmark's baseline: no CPython process given frames. */
+	bool no_python_frames;
 };
 
 /*

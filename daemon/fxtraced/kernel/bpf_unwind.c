@@ -497,7 +497,7 @@ int bpf_unwind_start(const struct bpf_unwind_maps *maps,
 		return -ENOMEM;
 	u->maps = *maps;
 	u->cache = cache;
-	r = bpf_python_new(&py_maps, py, &u->py);
+	r = py ? bpf_python_new(&py_maps, py, &u->py) : 0;
 	if (r) {
 		free(u);
 		return r;
@@ -546,7 +546,8 @@ void bpf_unwind_stats(struct bpf_unwind *u, struct kernel_unwind_stats *st)
 	pthread_mutex_unlock(&u->lock);
 	memset(st->walk, 0, sizeof(st->walk));
 	read_walks(u->maps.stats_fd, st->walk);
-	bpf_python_stats(u->py, &st->python);
+	if (u->py)
+		bpf_python_stats(u->py, &st->python);
 }
 
 void bpf_unwind_free(struct bpf_unwind *u)

@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What Python frames in the samples cost an unmodified CPython program:
+# py_bench.py (Debian's /usr/bin/python3, pure Python 20 calls deep,
+# pinned to the last CPU) measures the work it does per second of its
+# own CPU time, RUNS times, each run taking in turn (the order rotating):
+#   none     untraced
+#   fxtrace  tracectl record --mode streaming --kernel=bpf
+#            --categories kernel:sample at the default rate (499 Hz):
+#            native frames by tables, Python frames read by the walker
+#   native   the same by a manager that gives no process Python frames
+#            (FXTRACED_NO_PYTHON_FRAMES): what sampling cost before
+# The overhead of a capture is 1 - its work/s over the same run's
+# untraced work/s. Prints, medians of the runs:
+#   PYFRAMES_BENCH name work_per_s overhead_percent   (each capture)
+#   PYFRAMES_BENCH python_over_native PERCENT_POINTS
+# then the sampling program's own run time per run with Python frames
+# and without (kernel.bpf_stats_enabled for one more capture each):
+#   PYFRAMES_BENCH prog NS
+#   PYFRAMES_BENCH prog_native NS
+# and how many Python frames the walker read per sample (stop's
+# journal line).
+#
+# usage: python_frames_bench.sh BUILDDIR [RUNS [SECONDS]]  (root;
+# defaults 7 runs of 3 s)
+set -eu -o pipefail
+
+build=$(cd "$1" && pwd)
+runs=${2:-7}
+secs=${3:-3}
+here=$(cd "$(dirname "$0")" && pwd)
+fxtraced=$build/daemon/fxtraced/fxtraced
+tracectl=$build/daemon/tracectl/tracectl
+cpu=$(($(nproc) - 1))
+work=$(mktemp -d /var/tmp/pyframes_bench.XXXXXX)
+mgr=""
+mgr_native=""
+cleanup() {
+	[ -z "$mgr" ] || kill "$mgr" 2>/dev/null || true
+	[ -z "$mgr_native" ] || kill "$mgr_native" 2>/dev/null || true
+	wait 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "python_frames_bench: $*" >&2
+	exit 1
+}
+
+# start_manager SOCKET LOG [ENV...]: a manager on SOCKET; its pid in $started.
+start_manager() {
+	local sock=$1 log=$2
+	shift 2
+	env "$@" "$fxtraced" --socket "$sock" >"$log" 2>&1 &
+	started=$!
+	for _ in $(seq 100); do
+		FXTRACE_SOCKET=$sock "$tracectl" status >/dev/null 2>&1 && return
+		sleep 0.1
+	done
+	fail "fxtraced did not start: $(cat "$log")"
+}
+start_manager "$work/py.sock" "$work/fxtraced.log"
+mgr=$started
+start_manager "$work/native.sock" "$work/fxtraced-native.log" \
+	FXTRACED_NO_PYTHON_FRAMES=1
+mgr_native=$started
+
+bench=(taskset -c "$cpu" /usr/bin/python3 "$here/py_bench.py" "$secs")
+
+value() {
+	v=$(sed -n "s/^$1=//p" "$2")
+	[ -n "$v" ] || { cat "$2" >&2; fail "no $1 in $2"; }
+	echo "$v"
+}
+
+# capture NAME: the workload under NAME, its output in $work/NAME.out.
+capture() {
+	local sock=$work/py.sock
+	case $1 in
+	none)
+		"${bench[@]}" >"$work/none.out"
+		return
+		;;
+	native) sock=$work/native.sock ;;
+	esac
+	FXTRACE_SOCKET=$sock "$tracectl" record -o "$work/t.fxt" \
+		--mode streaming --kernel=bpf --categories kernel:sample \
+		-- "${bench[@]}" >"$work/$1.out" 2>&1 ||
+		{ cat "$work/$1.out" >&2; fail "tracectl record ($1)"; }
+	rm -f "$work/t.fxt"
+}
+
+captures=(none fxtrace native)
+n=${#captures[@]}
+: >"$work/rows"
+for run in $(seq "$runs"); do
+	for i in $(seq 0 $((n - 1))); do
+		capture "${captures[$(((i + run) % n))]}"
+	done
+	row=""
+	for c in none fxtrace native; do
+		row="$row $(value iterations_per_sec "$work/$c.out")"
+	done
+	echo "run $run: work/s none fxtrace native:$row"
+	echo "$row" >>"$work/rows"
+done
+
+awk '
+function median(a, n,   i, j, t) {
+	for (i = 1; i <= n; i++)
+		for (j = i + 1; j <= n; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+{
+	n++
+	none[n] = $1; py[n] = $2; nat[n] = $3
+	opy[n] = 100 * (1 - $2 / $1)
+	onat[n] = 100 * (1 - $3 / $1)
+	over[n] = opy[n] - onat[n]
+}
+END {
+	printf "PYFRAMES_BENCH none %.0f 0\n", median(none, n)
+	printf "PYFRAMES_BENCH fxtrace %.0f %.2f\n", median(py, n), median(opy, n)
+	printf "PYFRAMES_BENCH native %.0f %.2f\n", median(nat, n), median(onat, n)
+	printf "PYFRAMES_BENCH python_over_native %.2f\n", median(over, n)
+}' "$work/rows"
+
+# prog_ns NAME SOCKET: the run time per run of fxt_sample in one capture.
+prog_ns() {
+	FXTRACE_SOCKET=$2 "$tracectl" start -o "$work/t.fxt" --mode streaming \
+		--kernel=bpf --categories kernel:sample >/dev/null
+	"${bench[@]}" >/dev/null
+	bpftool prog show name fxt_sample >"$work/prog" 2>&1 || true
+	FXTRACE_SOCKET=$2 "$tracectl" stop >/dev/null
+	rm -f "$work/t.fxt"
+	awk -v name="$1" '{ for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t = $(i + 1)
+		if ($i == "run_cnt") c = $(i + 1) } }
+		END { if (c) printf "PYFRAMES_BENCH %s %.0f\n", name, t / c }' "$work/prog"
+}
+stats=$(cat /proc/sys/kernel/bpf_stats_enabled)
+echo 1 >/proc/sys/kernel/bpf_stats_enabled
+prog_ns prog "$work/py.sock"
+prog_ns prog_native "$work/native.sock"
+echo "$stats" >/proc/sys/kernel/bpf_stats_enabled
+grep 'Python frames:' "$work/fxtraced.log" | tail -n 1 || true

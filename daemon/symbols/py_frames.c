@@ -173,8 +173,12 @@ int py_frames_read(const struct py_layout *l, uint64_t runtime, uint32_t tid,
 	err = find_thread(l, runtime, tid, ops, ctx, &tstate);
 	if (err)
 		return err;
-	if (read_ptr(ops, ctx, tstate + l->tstate_cframe, &cframe) ||
-	    (cframe && read_ptr(ops, ctx, cframe + l->cframe_current, &frame)))
+	if (read_ptr(ops, ctx, tstate + l->tstate_cframe, &cframe))
+		return -EFAULT;
+	if (l->cframe_current == PY_LAYOUT_NO_CFRAME)
+		frame = cframe;	/* 3.13: the thread's current frame */
+	else if (cframe &&
+		 read_ptr(ops, ctx, cframe + l->cframe_current, &frame))
 		return -EFAULT;
 	if (!cframe)
 		return 0;

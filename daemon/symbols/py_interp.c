@@ -119,28 +119,49 @@ static int open_debug(const char *root, const unsigned char *id, size_t len)
 	return fd;
 }
 
-/* The layout in the debug file of elf's build id. */
-static int read_layout(Elf *elf, const char *root, struct py_layout *l,
-		       const char **missing)
+/* Whether the file open at fd is one only root may have written. */
+static bool root_only(int fd)
 {
-	_cleanup_(elf_endp) Elf *debug = NULL;
-	_cleanup_close_ int fd = -1;
-	const void *id;
-	Dwarf *dw;
-	ssize_t len;
+	struct stat st;
+
+	return !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_uid == 0 &&
+	       !(st.st_mode & 022) && (uint64_t)st.st_size <= PY_INTERP_DEBUG_MAX;
+}
+
+/* The layout in elf's DWARF: -ENODATA when it has none. */
+static int layout_of(Elf *elf, struct py_layout *l, const char **missing)
+{
+	Dwarf *dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	int err;
 
-	len = dwelf_elf_gnu_build_id(elf, &id);
-	fd = len > 0 ? open_debug(root, id, (size_t)len) : -ENODATA;
-	if (fd < 0)
-		return fd;
-	debug = elf_begin(fd, ELF_C_READ, NULL);
-	dw = debug ? dwarf_begin_elf(debug, DWARF_C_READ, NULL) : NULL;
 	if (!dw)
 		return -ENODATA;
 	err = py_layout_read(dw, l, missing);
 	dwarf_end(dw);
 	return err == -ENOENT ? -EPROTONOSUPPORT : err;
+}
+
+/*
+ * The layout in the debug file of elf's build id, or where there is
+ * none, in elf's own DWARF if only root may have written elf (open at
+ * fd): an interpreter built with -g and installed by root.
+ */
+static int read_layout(Elf *elf, int fd, const char *root,
+		       struct py_layout *l, const char **missing)
+{
+	_cleanup_(elf_endp) Elf *debug = NULL;
+	_cleanup_close_ int dfd = -1;
+	const void *id;
+	ssize_t len;
+
+	len = dwelf_elf_gnu_build_id(elf, &id);
+	dfd = len > 0 ? open_debug(root, id, (size_t)len) : -ENODATA;
+	if (dfd == -ENODATA)
+		return root_only(fd) ? layout_of(elf, l, missing) : -ENODATA;
+	if (dfd < 0)
+		return dfd;
+	debug = elf_begin(dfd, ELF_C_READ, NULL);
+	return debug ? layout_of(debug, l, missing) : -ENODATA;
 }
 
 int py_interp_read(int fd, const char *debug_root, struct py_interp *out,
@@ -164,7 +185,7 @@ int py_interp_read(int fd, const char *debug_root, struct py_interp *out,
 	err = read_text(elf, out);
 	if (err)
 		return err;
-	err = read_layout(elf, debug_root ? debug_root : "/usr/lib/debug",
+	err = read_layout(elf, fd, debug_root ? debug_root : "/usr/lib/debug",
 			  &out->layout, missing);
 	if (err == -ENODATA)
 		*missing = "the interpreter's debug file (python3.X-dbg)";

@@ -5,9 +5,11 @@
  * program), and what a reader of its frames needs of it: its layout
  * (py_layout.h), read from the DWARF of its debug file, found by the
  * file's build id under the root-owned /usr/lib/debug/.build-id/
- * (Debian's python3.X-dbg), never from the file itself, which its
- * process's owner may have written; the runtime's and the evaluation
- * function's addresses, from the file's dynamic symbols (bounded).
+ * (Debian's python3.X-dbg), or where there is none from the file's own
+ * DWARF when only root may have written the file (an interpreter built
+ * with -g and installed by root, pyenv's); never from a file its
+ * process's owner may have written. The runtime's and the evaluation
+ * function's addresses come from the file's dynamic symbols (bounded).
  */
 #ifndef FXT_SYMBOLS_PY_INTERP_H
 #define FXT_SYMBOLS_PY_INTERP_H

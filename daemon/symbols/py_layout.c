@@ -49,12 +49,15 @@ static const struct {
 	{ PY_TSTATE, "next", offsetof(struct py_layout, tstate_next), 0 },
 	{ PY_TSTATE, "native_thread_id",
 	  offsetof(struct py_layout, tstate_native_tid), 0 },
-	{ PY_TSTATE, "cframe", offsetof(struct py_layout, tstate_cframe), 0 },
+	/* 3.13: the thread's current frame itself, no _PyCFrame */
+	{ PY_TSTATE, "cframe|current_frame",
+	  offsetof(struct py_layout, tstate_cframe), 0 },
 	{ PY_CFRAME, "current_frame",
-	  offsetof(struct py_layout, cframe_current), 0 },
-	{ PY_FRAME, "f_code", offsetof(struct py_layout, frame_code), 0 },
+	  offsetof(struct py_layout, cframe_current), FIELD_OPTIONAL },
+	{ PY_FRAME, "f_code|f_executable",
+	  offsetof(struct py_layout, frame_code), 0 },
 	{ PY_FRAME, "previous", offsetof(struct py_layout, frame_previous), 0 },
-	{ PY_FRAME, "prev_instr",
+	{ PY_FRAME, "prev_instr|instr_ptr",
 	  offsetof(struct py_layout, frame_prev_instr), 0 },
 	{ PY_FRAME, "owner", offsetof(struct py_layout, frame_owner), 0 },
 	{ PY_FRAME, "is_entry", offsetof(struct py_layout, frame_is_entry), FIELD_OPTIONAL },
@@ -255,15 +258,38 @@ static int runtime_address(Dwarf_Die *var, uint64_t *addr)
 	return 0;
 }
 
-static int read_field(const Dwarf_Die *types, unsigned int i,
-		      struct py_layout *l)
+/* The first of the '|'-separated paths of alts that t has. */
+static int member_offset_alts(Dwarf_Die t, const char *alts, bool bit,
+			      uint32_t *off)
+{
+	char path[64];
+	size_t len;
+	int err = -ENOENT;
+
+	while (err == -ENOENT && *alts) {
+		len = strcspn(alts, "|");
+		if (len >= sizeof(path))
+			return -ENOENT;
+		memcpy(path, alts, len);
+		path[len] = '\0';
+		err = member_offset(t, path, bit, off);
+		alts += len + (alts[len] == '|');
+	}
+	return err;
+}
+
+static int read_field(const Dwarf_Die *types, const bool *found,
+		      unsigned int i, struct py_layout *l)
 {
 	uint32_t *out = (uint32_t *)((char *)l + fields[i].at);
 	Dwarf_Die t = types[fields[i].type];
-	int size, err;
+	int size, err = -ENOENT;
 
 	if (fields[i].member) {
-		err = member_offset(t, fields[i].member, (fields[i].flags & FIELD_BIT), out);
+		if (found[fields[i].type])
+			err = member_offset_alts(t, fields[i].member,
+						 fields[i].flags & FIELD_BIT,
+						 out);
 		if (err == -ENOENT && (fields[i].flags & FIELD_OPTIONAL)) {
 			*out = 0;
 			err = 0;
@@ -287,8 +313,9 @@ int py_layout_read(Dwarf *dw, struct py_layout *l, const char **missing)
 	memset(l, 0, sizeof(*l));
 	*missing = NULL;
 	find_all(dw, types, found, &runtime, &has_runtime);
+	/* 3.13 has no _PyCFrame: the thread holds its current frame. */
 	for (i = 0; i < PY_NTYPES; i++)
-		if (!found[i]) {
+		if (!found[i] && i != PY_CFRAME) {
 			*missing = type_names[i];
 			return -ENOENT;
 		}
@@ -298,9 +325,11 @@ int py_layout_read(Dwarf *dw, struct py_layout *l, const char **missing)
 	}
 	err = runtime_address(&runtime, &l->runtime);
 	for (i = 0; !err && i < sizeof(fields) / sizeof(*fields); i++) {
-		err = read_field(types, i, l);
+		err = read_field(types, found, i, l);
 		if (err)
 			*missing = py_layout_names[i + 1];
 	}
+	if (!err && !found[PY_CFRAME])
+		l->cframe_current = PY_LAYOUT_NO_CFRAME;
 	return err;
 }

@@ -11,8 +11,9 @@
  * runtime's address its variable's location.
  *
  * Supported: the layouts of CPython 3.11 and 3.12 (a thread's frames
- * through _PyCFrame). Another layout lacks one of the members: -ENOENT,
- * naming it.
+ * through _PyCFrame) and 3.13 (the thread's current frame its own
+ * member, a frame's code f_executable). Another layout lacks one of the
+ * members: -ENOENT, naming it.
  */
 #ifndef FXT_SYMBOLS_PY_LAYOUT_H
 #define FXT_SYMBOLS_PY_LAYOUT_H
@@ -20,6 +21,9 @@
 #include <stdint.h>
 
 #include <elfutils/libdw.h>
+
+/* cframe_current of a layout without _PyCFrame (3.13). */
+#define PY_LAYOUT_NO_CFRAME UINT32_MAX
 
 struct py_layout {
 	uint64_t runtime;		/* _PyRuntime, an ELF address */
@@ -29,9 +33,12 @@ struct py_layout {
 	uint32_t interp_threads_head;	/* PyInterpreterState.threads.head */
 	uint32_t tstate_next;		/* PyThreadState.next */
 	uint32_t tstate_native_tid;	/* PyThreadState.native_thread_id */
-	uint32_t tstate_cframe;		/* PyThreadState.cframe */
-	uint32_t cframe_current;	/* _PyCFrame.current_frame */
-	uint32_t frame_code;		/* _PyInterpreterFrame.f_code */
+	uint32_t tstate_cframe;		/* PyThreadState.cframe (3.13:
+					 * .current_frame) */
+	uint32_t cframe_current;	/* _PyCFrame.current_frame (3.13:
+					 * PY_LAYOUT_NO_CFRAME) */
+	uint32_t frame_code;		/* _PyInterpreterFrame.f_code (3.13:
+					 * .f_executable) */
 	uint32_t frame_previous;	/* _PyInterpreterFrame.previous */
 	uint32_t frame_prev_instr;	/* _PyInterpreterFrame.prev_instr */
 	uint32_t frame_owner;		/* _PyInterpreterFrame.owner */

@@ -59,6 +59,9 @@
 #define FXT_PY_NATIVE_NONE 0xffu
 #define FXT_PY_CODE_MASK ((1ull << 48) - 1)
 
+/* cframe_current of 3.13: the thread state holds its frame itself. */
+#define FXT_PY_NO_CFRAME 0xffffffffu
+
 /* 3.12's frames the C stack owns (_frameowner's FRAME_OWNED_BY_CSTACK). */
 #define FXT_PY_OWNED_BY_CSTACK 3
 
@@ -72,8 +75,8 @@ struct fxt_py_process {
 	__u32 interp_threads_head;
 	__u32 tstate_next;
 	__u32 tstate_native_tid;
-	__u32 tstate_cframe;
-	__u32 cframe_current;
+	__u32 tstate_cframe;	/* 3.13: the current frame's own */
+	__u32 cframe_current;	/* 3.13: FXT_PY_NO_CFRAME */
 	__u32 frame_code;
 	__u32 frame_previous;
 	__u32 frame_owner;

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # Python frames in BPF stack samples of an unmodified CPython (Debian's
-# /usr/bin/python3, no import of ours; its layout from python3.X-dbg):
+# /usr/bin/python3, no import of ours; its layout from python3.X-dbg;
+# then 3.12 and 3.13 where installed, pyenv's with their own DWARF):
 # py_workload.py recorded with kernel:sample and kernel:offcpu through
 # fxtraced, then checked by python_frames.py on tracectl summary --json
 # --pid and tracectl convert (the checks are said there); the archive
@@ -16,32 +17,64 @@ PY=/usr/bin/python3
 SCRIPT="$(dirname "$0")/py_workload.py"
 CHECK="$(dirname "$0")/python_frames.py"
 [ -x "$PY" ] || fail "no $PY"
-ver=$("$PY" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+
+# pythons: Debian's interpreter, then each of 3.12 and 3.13 installed
+# (by Debian, by hand, or by pyenv: the first found).
+pythons() {
+	local v p
+	echo "$PY"
+	for v in 3.12 3.13; do
+		for p in /usr/bin/python$v /usr/local/bin/python$v \
+			/root/.pyenv/versions/$v*/bin/python$v; do
+			if [ -x "$p" ]; then
+				echo "$p"
+				break
+			fi
+		done
+	done
+}
+
+# run NAME PYTHON: the script under PYTHON recorded and checked; 0 when
+# every check held.
+run() {
+	local b=$1 py=$2 pid seventy thirty ver
+	ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+	echo "=== $b: $py (python $ver)"
+	"$TRACECTL" record -o "$T/$b.fxt" --kernel=bpf \
+		--kernel-buffer-size 8M \
+		--categories kernel:sample,kernel:offcpu --sample-rate 997 \
+		-- "$py" "$SCRIPT" 3 >"$T/$b.out" 2>&1 ||
+		{ cat "$T/$b.out"; fail "$b: tracectl record"; }
+	pid=$(sed -n 's/^pid=//p' "$T/$b.out")
+	seventy=$(sed -n 's/^seventy_ns=//p' "$T/$b.out")
+	thirty=$(sed -n 's/^thirty_ns=//p' "$T/$b.out")
+	[ -n "$pid" ] && [ -n "$seventy" ] && [ -n "$thirty" ] ||
+		{ cat "$T/$b.out"; fail "$b: the script did not run"; }
+	echo "$b: pid $pid, seventy_ns $seventy, thirty_ns $thirty"
+	"$TRACECTL" dump --strict "$T/$b.fxt" >"$T/$b.dump" 2>&1 ||
+		{ tail -20 "$T/$b.dump"; fail "$b: tracectl dump --strict"; }
+	"$TRACECTL" summary --json --top 200 --pid "$pid" "$T/$b.fxt" \
+		>"$T/$b.json" || fail "$b: summary --json"
+	"$TRACECTL" summary --top 6 --pid "$pid" "$T/$b.fxt" >"$T/$b.text" ||
+		fail "$b: summary"
+	"$TRACECTL" convert "$T/$b.fxt" -o "$T/$b.trace.json" ||
+		fail "$b: convert"
+	sed -n '/^Off-CPU: /,/^$/p' "$T/$b.text" | cut -c1-400
+	grep '^Stack losses' "$T/$b.text" ||
+		echo "(summary shows no stack losses)"
+	python3 "$CHECK" "$T/$b.json" "$T/$b.trace.json" "$T/$b.fxt" \
+		"$pid" "$seventy" "$thirty"
+}
 
 start_manager
-"$TRACECTL" record -o "$T/py.fxt" --kernel=bpf --kernel-buffer-size 8M \
-	--categories kernel:sample,kernel:offcpu --sample-rate 997 \
-	-- "$PY" "$SCRIPT" 3 >"$T/py.out" 2>&1 ||
-	{ cat "$T/py.out"; fail "tracectl record"; }
+failed=""
+i=0
+for py in $(pythons); do
+	i=$((i + 1))
+	run "py$i" "$py" || failed="$failed $py"
+done
 stop_manager
-pid=$(sed -n 's/^pid=//p' "$T/py.out")
-seventy=$(sed -n 's/^seventy_ns=//p' "$T/py.out")
-thirty=$(sed -n 's/^thirty_ns=//p' "$T/py.out")
-[ -n "$pid" ] && [ -n "$seventy" ] && [ -n "$thirty" ] ||
-	{ cat "$T/py.out"; fail "the script did not run"; }
-echo "python $ver, pid $pid, seventy_ns $seventy, thirty_ns $thirty"
 grep 'Python frames' "$T/fxtraced.log" ||
 	fail "the journal says nothing of Python frames"
-
-"$TRACECTL" dump --strict "$T/py.fxt" >"$T/py.dump" 2>&1 ||
-	{ tail -20 "$T/py.dump"; fail "tracectl dump --strict"; }
-"$TRACECTL" summary --json --top 200 --pid "$pid" "$T/py.fxt" \
-	>"$T/py.json" || fail "summary --json"
-"$TRACECTL" summary --top 6 --pid "$pid" "$T/py.fxt" >"$T/py.text" ||
-	fail "summary"
-"$TRACECTL" convert "$T/py.fxt" -o "$T/py.trace.json" || fail "convert"
-sed -n '/^Off-CPU: /,/^$/p' "$T/py.text" | cut -c1-400
-grep '^Stack losses' "$T/py.text" || echo "(summary shows no stack losses)"
-python3 "$CHECK" "$T/py.json" "$T/py.trace.json" "$T/py.fxt" "$pid" \
-	"$seventy" "$thirty" || fail "Python frames checks"
+[ -z "$failed" ] || fail "checks failed for:$failed"
 echo "stacks_python: ok"

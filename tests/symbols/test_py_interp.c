@@ -5,7 +5,9 @@
  * runtime and the evaluation function where nm -D -S puts them; a
  * program that is not one refused as none; the debug file not taken
  * when it is missing, a symlink, writable by others than root, or
- * another user's (a debug root of the test's own).
+ * another user's (a debug root of the test's own); an interpreter's own
+ * DWARF taken only when only root may have written it (pyenv's 3.12
+ * libpython, where installed, then a copy of it others may write).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -162,12 +164,65 @@ static void debug_file_refused(void **state)
 	assert_int_equal(system(path), 0);
 }
 
+/* A libpython with DWARF of its own and no debug file, where installed. */
+static const char *const own_dwarf_libs[] = {
+	"/root/.pyenv/versions/3.12.1/lib/libpython3.12.so.1.0",
+	"/root/.pyenv/versions/3.13.0/lib/libpython3.13.so.1.0",
+};
+
+static int read_file(const char *path)
+{
+	const char *missing = NULL;
+	struct py_interp in;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+
+	assert_true(fd >= 0);
+	err = py_interp_read(fd, "/nonexistent", &in, &missing);
+	close(fd);
+	if (!err)
+		assert_int_not_equal(in.layout.frame_previous, 0);
+	return err;
+}
+
+static void own_dwarf(void **state)
+{
+	char copy[] = "/tmp/py-interp-lib-XXXXXX", cmd[2 * PATH_MAX];
+	const char *lib = NULL;
+	size_t i;
+	int fd;
+
+	(void)state;
+	for (i = 0; i < sizeof(own_dwarf_libs) / sizeof(*own_dwarf_libs); i++)
+		if (!lib && !access(own_dwarf_libs[i], R_OK))
+			lib = own_dwarf_libs[i];
+	if (!lib || geteuid()) {
+		print_message("skip: no libpython with DWARF of its own, or "
+			      "not root\n");
+		skip();
+	}
+	assert_int_equal(read_file(lib), 0);
+	fd = mkstemp(copy);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", lib, copy);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(chmod(copy, 0644), 0);
+	assert_int_equal(read_file(copy), 0);	/* root's, root-only */
+	assert_int_equal(chmod(copy, 0664), 0);
+	assert_int_equal(read_file(copy), -ENODATA);	/* group-writable */
+	assert_int_equal(chmod(copy, 0644), 0);
+	assert_int_equal(chown(copy, 65534, 65534), 0);
+	assert_int_equal(read_file(copy), -ENODATA);	/* nobody's */
+	unlink(copy);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interpreter),
 		cmocka_unit_test(not_python),
 		cmocka_unit_test(debug_file_refused),
+		cmocka_unit_test(own_dwarf),
 	};
 
 	if (!realpath("/usr/bin/python3", python)) {

@@ -17,6 +17,9 @@
 #include "py_interp.h"
 #include "py_procs.h"
 
+_Static_assert(PY_LAYOUT_NO_CFRAME == FXT_PY_NO_CFRAME,
+	       "py_layout.h's 3.13 marker is pyframes.h's");
+
 /* Files looked at at most (each is once); past them none is. */
 #define PYTHON_FILES_MAX 4096u
 

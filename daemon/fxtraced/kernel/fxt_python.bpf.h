@@ -218,10 +218,13 @@ static __always_inline __u32 python_frames(__u32 tgid, __u32 tid,
 	if (!tstate)
 		return 0;
 	if (py_read(&cframe, tstate + proc->tstate_cframe) ||
-	    (cframe && py_read(&w.frame, cframe + proc->cframe_current))) {
+	    (cframe && proc->cframe_current != FXT_PY_NO_CFRAME &&
+	     py_read(&w.frame, cframe + proc->cframe_current))) {
 		py_count(FXT_PY_STAT_READ_FAULT, 1);
 		return 0;
 	}
+	if (proc->cframe_current == FXT_PY_NO_CFRAME)
+		w.frame = cframe;	/* 3.13: the thread's current frame */
 	if (!cframe || !w.frame)
 		return 0;
 	bpf_loop(FXT_KSAMPLE_USER_MAX, py_native_step, &s, 0);

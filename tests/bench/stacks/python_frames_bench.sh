@@ -10,10 +10,15 @@
 #            native frames by tables, Python frames read by the walker
 #   native   the same by a manager that gives no process Python frames
 #            (FXTRACED_NO_PYTHON_FRAMES): what sampling cost before
+#   bpf_floor bpftrace -e 'profile:hz:499 { }': an empty BPF program on
+#            the same per-CPU cpu-clock perf events, the floor every BPF
+#            sampler pays (the timer's interrupt, perf_event and the BPF
+#            dispatch; in a VM, most of the cost)
 # The overhead of a capture is 1 - its work/s over the same run's
 # untraced work/s. Prints, medians of the runs:
 #   PYFRAMES_BENCH name work_per_s overhead_percent   (each capture)
 #   PYFRAMES_BENCH python_over_native PERCENT_POINTS
+#   PYFRAMES_BENCH above_bpf_floor PYTHON_POINTS NATIVE_POINTS
 # then the sampling program's own run time per run with Python frames
 # and without (kernel.bpf_stats_enabled for one more capture each):
 #   PYFRAMES_BENCH prog NS
@@ -35,7 +40,9 @@ cpu=$(($(nproc) - 1))
 work=$(mktemp -d /var/tmp/pyframes_bench.XXXXXX)
 mgr=""
 mgr_native=""
+bt=""
 cleanup() {
+	[ -z "$bt" ] || kill "$bt" 2>/dev/null || true
 	[ -z "$mgr" ] || kill "$mgr" 2>/dev/null || true
 	[ -z "$mgr_native" ] || kill "$mgr_native" 2>/dev/null || true
 	wait 2>/dev/null || true
@@ -47,6 +54,8 @@ fail() {
 	echo "python_frames_bench: $*" >&2
 	exit 1
 }
+
+command -v bpftrace >/dev/null || fail "bpftrace not found (apt-get install bpftrace)"
 
 # start_manager SOCKET LOG [ENV...]: a manager on SOCKET; its pid in $started.
 start_manager() {
@@ -82,6 +91,30 @@ capture() {
 		"${bench[@]}" >"$work/none.out"
 		return
 		;;
+	bpf_floor)
+		# BEGIN runs once every other probe is attached.
+		bpftrace -e 'BEGIN { printf("attached\n") } profile:hz:499 { }' \
+			>"$work/bpftrace.log" 2>&1 &
+		bt=$!
+		for _ in $(seq 300); do
+			grep -q '^attached' "$work/bpftrace.log" && break
+			kill -0 "$bt" 2>/dev/null || break
+			sleep 0.1
+		done
+		grep -q '^attached' "$work/bpftrace.log" ||
+			{ cat "$work/bpftrace.log" >&2; fail "bpftrace did not attach"; }
+		"${bench[@]}" >"$work/bpf_floor.out"
+		# It may hang in its exit at SIGINT: TERM after 5 s.
+		kill -INT "$bt"
+		for _ in $(seq 50); do
+			kill -0 "$bt" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -TERM "$bt" 2>/dev/null || true
+		wait "$bt" || true
+		bt=""
+		return
+		;;
 	native) sock=$work/native.sock ;;
 	esac
 	FXTRACE_SOCKET=$sock "$tracectl" record -o "$work/t.fxt" \
@@ -91,7 +124,7 @@ capture() {
 	rm -f "$work/t.fxt"
 }
 
-captures=(none fxtrace native)
+captures=(none fxtrace native bpf_floor)
 n=${#captures[@]}
 : >"$work/rows"
 for run in $(seq "$runs"); do
@@ -99,10 +132,10 @@ for run in $(seq "$runs"); do
 		capture "${captures[$(((i + run) % n))]}"
 	done
 	row=""
-	for c in none fxtrace native; do
+	for c in none fxtrace native bpf_floor; do
 		row="$row $(value iterations_per_sec "$work/$c.out")"
 	done
-	echo "run $run: work/s none fxtrace native:$row"
+	echo "run $run: work/s none fxtrace native bpf_floor:$row"
 	echo "$row" >>"$work/rows"
 done
 
@@ -115,16 +148,21 @@ function median(a, n,   i, j, t) {
 }
 {
 	n++
-	none[n] = $1; py[n] = $2; nat[n] = $3
+	none[n] = $1; py[n] = $2; nat[n] = $3; fl[n] = $4
 	opy[n] = 100 * (1 - $2 / $1)
 	onat[n] = 100 * (1 - $3 / $1)
+	ofl[n] = 100 * (1 - $4 / $1)
 	over[n] = opy[n] - onat[n]
+	apy[n] = opy[n] - ofl[n]
+	anat[n] = onat[n] - ofl[n]
 }
 END {
 	printf "PYFRAMES_BENCH none %.0f 0\n", median(none, n)
 	printf "PYFRAMES_BENCH fxtrace %.0f %.2f\n", median(py, n), median(opy, n)
 	printf "PYFRAMES_BENCH native %.0f %.2f\n", median(nat, n), median(onat, n)
+	printf "PYFRAMES_BENCH bpf_floor %.0f %.2f\n", median(fl, n), median(ofl, n)
 	printf "PYFRAMES_BENCH python_over_native %.2f\n", median(over, n)
+	printf "PYFRAMES_BENCH above_bpf_floor %.2f %.2f\n", median(apy, n), median(anat, n)
 }' "$work/rows"
 
 # prog_ns NAME SOCKET: the run time per run of fxt_sample in one capture.

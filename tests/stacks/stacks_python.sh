@@ -18,20 +18,11 @@ SCRIPT="$(dirname "$0")/py_workload.py"
 CHECK="$(dirname "$0")/python_frames.py"
 [ -x "$PY" ] || fail "no $PY"
 
-# pythons: Debian's interpreter, then each of 3.12 and 3.13 installed
-# (by Debian, by hand, or by pyenv: the first found).
+. "$(dirname "$0")/../integration/py_versions.sh"
+# pythons: Debian's interpreter, then 3.12 and 3.13 where installed.
 pythons() {
-	local v p
 	echo "$PY"
-	for v in 3.12 3.13; do
-		for p in /usr/bin/python$v /usr/local/bin/python$v \
-			/root/.pyenv/versions/$v*/bin/python$v; do
-			if [ -x "$p" ]; then
-				echo "$p"
-				break
-			fi
-		done
-	done
+	py_versions
 }
 
 # run NAME PYTHON: the script under PYTHON recorded and checked; 0 when

@@ -4,7 +4,8 @@
 # two functions, hot_seventy and hot_thirty, in a split it times itself
 # (thread CPU time, printed as seventy_ns and thirty_ns); a thread sleeps
 # in time.sleep under sleeper -> nap, another blocks reading a socket
-# under reader -> wait_for_bytes, fed a byte every 20 ms by a third.
+# under reader -> wait_for_bytes, fed a byte every 20 ms by a third; a
+# fourth sleeps 100 calls deep (past the 64 frames a walk reads).
 # Prints pid= first, the figures last.
 import os
 import socket
@@ -53,6 +54,13 @@ def feeder(sock):
         sock.send(b'x')
 
 
+def deep(level):
+    if level:
+        return deep(level - 1)
+    while not DONE.is_set():
+        time.sleep(0.02)
+
+
 def work(seconds):
     seventy = thirty = 0
     end = time.monotonic() + seconds
@@ -73,7 +81,8 @@ SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
 A, B = socket.socketpair()
 threads = [threading.Thread(target=sleeper, daemon=True),
            threading.Thread(target=reader, args=(B,), daemon=True),
-           threading.Thread(target=feeder, args=(A,), daemon=True)]
+           threading.Thread(target=feeder, args=(A,), daemon=True),
+           threading.Thread(target=deep, args=(100,), daemon=True)]
 for t in threads:
     t.start()
 SEVENTY, THIRTY = work(SECONDS)

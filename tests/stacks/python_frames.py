@@ -11,6 +11,8 @@ the checks of stacks_python.sh on an unmodified CPython's recording:
   py_workload.wait_for_bytes under the socket read's, each below
   Thread.run (mixed: native frames, then the Python ones in place);
 - tracectl convert's stackFrames name hot_seventy (TEF);
+- the thread 100 calls deep has its walks cut counted
+  (stack_losses.python_depth_limit);
 - no 8-byte word of FXT inside the kernel's text (/proc/kallsyms's
   _stext.._etext): no raw kernel address.
 Prints the figures; exit 1 when a check fails."""
@@ -100,6 +102,10 @@ blocked('socket read', lambda f: f.startswith('sock_recv'), 'wait_for_bytes')
 
 check(any(named(f.get('name', ''), 'hot_seventy') for f in frames.values()),
       'convert: stackFrames name hot_seventy')
+
+cut = s.get('stack_losses', {}).get('python_depth_limit', 0)
+print('Python walks cut at the depth limit: %d' % cut)
+check(cut > 0, 'cut walks counted (python_depth_limit)')
 
 lo = hi = None
 for line in open('/proc/kallsyms'):

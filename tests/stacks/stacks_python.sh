@@ -6,7 +6,8 @@
 # py_workload.py recorded with kernel:sample and kernel:offcpu through
 # fxtraced, then checked by python_frames.py on tracectl summary --json
 # --pid and tracectl convert (the checks are said there); the archive
-# reads back with tracectl dump --strict. The Python frames the walker
+# reads back with tracectl dump --strict; report's flame graph names
+# hot_seventy. The Python frames the walker
 # read and the walks it stopped are printed from stop's journal lines.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
@@ -53,6 +54,9 @@ run() {
 	sed -n '/^Off-CPU: /,/^$/p' "$T/$b.text" | cut -c1-400
 	grep '^Stack losses' "$T/$b.text" ||
 		echo "(summary shows no stack losses)"
+	"$TRACECTL" report "$T/$b.fxt" -o "$T/$b.html" || fail "$b: report"
+	grep -qF "py_workload.hot_seventy (" "$T/$b.html" ||
+		{ echo "FAIL: report: the flame graph lacks hot_seventy"; return 1; }
 	python3 "$CHECK" "$T/$b.json" "$T/$b.trace.json" "$T/$b.fxt" \
 		"$pid" "$seventy" "$thirty"
 }

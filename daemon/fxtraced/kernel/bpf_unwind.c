@@ -25,6 +25,7 @@
 #include "line_read.h"
 #include "proc_maps_line.h"
 #include "proc_open.h"
+#include "proc_stat.h"
 #include "unwind_cache.h"
 
 /* Files known (with rows or refused) at most; past them, none is built. */
@@ -321,26 +322,9 @@ static void add_line(struct bpf_unwind *u, uint32_t pid,
 		p->nmappings++;
 }
 
-/* pid's mm->start_stack (/proc/PID/stat's 28th field), 0 if not read. */
 static uint64_t start_stack_of(uint32_t pid)
 {
-	_cleanup_(fclosep) FILE *f = NULL;
-	unsigned long long v = 0;
-	char path[64], buf[1024], *p;
-	size_t n;
-	int i;
-
-	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
-	f = fopen(path, "re");
-	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	buf[n] = '\0';
-	/* After the name (which may hold anything): state is field 3. */
-	p = strrchr(buf, ')');
-	for (i = 3; p && i <= 28; i++)
-		p = strchr(p + 1, ' ');
-	if (p && sscanf(p, " %llu", &v) != 1)
-		v = 0;
-	return v;
+	return proc_start_stack("/proc", pid);
 }
 
 /*

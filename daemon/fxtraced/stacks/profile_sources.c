@@ -13,6 +13,7 @@
 #include "ksyms.h"
 #include "mmap_tracker.h"
 #include "proc_open.h"
+#include "proc_stat.h"
 #include "profile_sources.h"
 #include "py_frames.h"
 #include "py_procs.h"
@@ -306,7 +307,8 @@ static int read_pid(void *ctx, uint64_t addr, void *buf, size_t len)
 /*
  * The name of the code object at code in pid, a CPython process the
  * walker read frames of (py_procs.h), from its memory (bounded, escaped:
- * py_frames.h): valid until the next call; -ENOENT, -EFAULT.
+ * py_frames.h) while it runs that program: valid until the next call;
+ * -ENOENT, -ESRCH (gone, or another program), -EFAULT.
  */
 static int user_python(void *ctx, uint32_t pid, uint64_t code,
 		       const char **name)
@@ -319,6 +321,9 @@ static int user_python(void *ctx, uint32_t pid, uint64_t code,
 
 	if (!s->py || py_procs_get(s->py, pid, &p))
 		return -ENOENT;
+	/* Not another program's memory (an exec, a pid reused since). */
+	if (proc_start_stack("/proc", pid) != p.start_stack)
+		return -ESRCH;
 	err = py_code_read(&p.layout, code, &ops, &pid, &f);
 	if (err)
 		return err;

@@ -24,6 +24,7 @@
 #include "cleanup.h"
 #include "line_read.h"
 #include "mount_table.h"
+#include "proc_maps_line.h"
 #include "proc_open.h"
 
 #define STATUS_LINE_MAX 4096
@@ -303,4 +304,17 @@ int proc_open_mapped(const struct proc_open_request *rq)
 		return handle;
 	r = check_handle(rq, handle, mountinfo);
 	return r < 0 ? r : reopen(rq->owner, handle);
+}
+
+int proc_open_maps_line(const char *proc, uint32_t pid,
+			const struct proc_maps_line *m,
+			const struct proc_owner *owner)
+{
+	const struct proc_open_request rq = {
+		.proc = proc, .pid = pid, .start = m->start, .end = m->end,
+		.path = m->path, .owner = owner, .check_inode = true,
+		.dev = m->dev, .ino = m->inode,
+	};
+
+	return proc_open_mapped(&rq);
 }

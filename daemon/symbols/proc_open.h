@@ -62,4 +62,14 @@ struct proc_open_request {
  */
 int proc_open_mapped(const struct proc_open_request *rq);
 
+struct proc_maps_line;
+
+/*
+ * The same for the file of line m of pid's proc/PID/maps, its identity
+ * checked: what a reader of a live process's maps opens.
+ */
+int proc_open_maps_line(const char *proc, uint32_t pid,
+			const struct proc_maps_line *m,
+			const struct proc_owner *owner);
+
 #endif /* FXT_SYMBOLS_PROC_OPEN_H */

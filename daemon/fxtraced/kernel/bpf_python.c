@@ -63,11 +63,6 @@ static const struct python_file *file_of(struct bpf_python *py, uint32_t pid,
 					 const struct proc_maps_line *m,
 					 const struct proc_owner *owner)
 {
-	struct proc_open_request rq = {
-		.proc = "/proc", .pid = pid, .start = m->start, .end = m->end,
-		.path = m->path, .owner = owner, .check_inode = true,
-		.dev = m->dev, .ino = m->inode,
-	};
 	_cleanup_close_ int fd = -1;
 	const char *missing = NULL;
 	struct python_file *f;
@@ -89,7 +84,7 @@ static const struct python_file *file_of(struct bpf_python *py, uint32_t pid,
 	}
 	f = &py->files[py->nfiles++];
 	*f = (struct python_file){ .dev = m->dev, .ino = m->inode };
-	fd = proc_open_mapped(&rq);
+	fd = proc_open_maps_line("/proc", pid, m, owner);
 	/* One not opened is said by the tables' counts (files_unread). */
 	f->err = fd < 0 ? -ENOENT : py_interp_read(fd, NULL, &f->in, &missing);
 	if (f->err == -ENOENT)

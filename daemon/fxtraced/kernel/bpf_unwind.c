@@ -205,11 +205,6 @@ static struct unwind_file *file_of(struct bpf_unwind *u, uint32_t pid,
 				   const struct proc_maps_line *m,
 				   const struct proc_owner *owner)
 {
-	struct proc_open_request rq = {
-		.proc = "/proc", .pid = pid, .start = m->start, .end = m->end,
-		.path = m->path, .owner = owner, .check_inode = true,
-		.dev = m->dev, .ino = m->inode,
-	};
 	struct unwind_file *f = file_known(u, m->dev, m->inode);
 	const struct unwind_rows *known;
 	struct unwind_rows *built = NULL;
@@ -236,7 +231,7 @@ static struct unwind_file *file_of(struct bpf_unwind *u, uint32_t pid,
 	if (known) {
 		count(u, &u->st.files_reused, 1);
 	} else {
-		fd = proc_open_mapped(&rq);
+		fd = proc_open_maps_line("/proc", pid, m, owner);
 		f->err = fd;
 		if (fd >= 0)
 			known = built = compile_file(u, fd, &f->err);

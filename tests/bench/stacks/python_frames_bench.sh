@@ -40,9 +40,8 @@ cpu=$(($(nproc) - 1))
 work=$(mktemp -d /var/tmp/pyframes_bench.XXXXXX)
 mgr=""
 mgr_native=""
-bt=""
 cleanup() {
-	[ -z "$bt" ] || kill "$bt" 2>/dev/null || true
+	[ -z "${floor_pid:-}" ] || kill -TERM "$floor_pid" 2>/dev/null || true
 	[ -z "$mgr" ] || kill "$mgr" 2>/dev/null || true
 	[ -z "$mgr_native" ] || kill "$mgr_native" 2>/dev/null || true
 	wait 2>/dev/null || true
@@ -55,33 +54,14 @@ fail() {
 	exit 1
 }
 
-command -v bpftrace >/dev/null || fail "bpftrace not found (apt-get install bpftrace)"
-
-# start_manager SOCKET LOG [ENV...]: a manager on SOCKET; its pid in $started.
-start_manager() {
-	local sock=$1 log=$2
-	shift 2
-	env "$@" "$fxtraced" --socket "$sock" >"$log" 2>&1 &
-	started=$!
-	for _ in $(seq 100); do
-		FXTRACE_SOCKET=$sock "$tracectl" status >/dev/null 2>&1 && return
-		sleep 0.1
-	done
-	fail "fxtraced did not start: $(cat "$log")"
-}
-start_manager "$work/py.sock" "$work/fxtraced.log"
+. "$here/sampler_lib.sh"
+start_fxtraced "$work/py.sock" "$work/fxtraced.log"
 mgr=$started
-start_manager "$work/native.sock" "$work/fxtraced-native.log" \
+start_fxtraced "$work/native.sock" "$work/fxtraced-native.log" \
 	FXTRACED_NO_PYTHON_FRAMES=1
 mgr_native=$started
 
 bench=(taskset -c "$cpu" /usr/bin/python3 "$here/py_bench.py" "$secs")
-
-value() {
-	v=$(sed -n "s/^$1=//p" "$2")
-	[ -n "$v" ] || { cat "$2" >&2; fail "no $1 in $2"; }
-	echo "$v"
-}
 
 # capture NAME: the workload under NAME, its output in $work/NAME.out.
 capture() {
@@ -92,27 +72,7 @@ capture() {
 		return
 		;;
 	bpf_floor)
-		# BEGIN runs once every other probe is attached.
-		bpftrace -e 'BEGIN { printf("attached\n") } profile:hz:499 { }' \
-			>"$work/bpftrace.log" 2>&1 &
-		bt=$!
-		for _ in $(seq 300); do
-			grep -q '^attached' "$work/bpftrace.log" && break
-			kill -0 "$bt" 2>/dev/null || break
-			sleep 0.1
-		done
-		grep -q '^attached' "$work/bpftrace.log" ||
-			{ cat "$work/bpftrace.log" >&2; fail "bpftrace did not attach"; }
-		"${bench[@]}" >"$work/bpf_floor.out"
-		# It may hang in its exit at SIGINT: TERM after 5 s.
-		kill -INT "$bt"
-		for _ in $(seq 50); do
-			kill -0 "$bt" 2>/dev/null || break
-			sleep 0.1
-		done
-		kill -TERM "$bt" 2>/dev/null || true
-		wait "$bt" || true
-		bt=""
+		bpf_floor 499 "$work/bpf_floor.out" "${bench[@]}"
 		return
 		;;
 	native) sock=$work/native.sock ;;
@@ -165,21 +125,10 @@ END {
 	printf "PYFRAMES_BENCH above_bpf_floor %.2f %.2f\n", median(apy, n), median(anat, n)
 }' "$work/rows"
 
-# prog_ns NAME SOCKET: the run time per run of fxt_sample in one capture.
-prog_ns() {
-	FXTRACE_SOCKET=$2 "$tracectl" start -o "$work/t.fxt" --mode streaming \
-		--kernel=bpf --categories kernel:sample >/dev/null
-	"${bench[@]}" >/dev/null
-	bpftool prog show name fxt_sample >"$work/prog" 2>&1 || true
-	FXTRACE_SOCKET=$2 "$tracectl" stop >/dev/null
-	rm -f "$work/t.fxt"
-	awk -v name="$1" '{ for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t = $(i + 1)
-		if ($i == "run_cnt") c = $(i + 1) } }
-		END { if (c) printf "PYFRAMES_BENCH %s %.0f\n", name, t / c }' "$work/prog"
-}
+# The program's own time per run, with Python frames and without.
 stats=$(cat /proc/sys/kernel/bpf_stats_enabled)
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
-prog_ns prog "$work/py.sock"
-prog_ns prog_native "$work/native.sock"
+prog_ns PYFRAMES_BENCH prog "$work/py.sock" "" "${bench[@]}"
+prog_ns PYFRAMES_BENCH prog_native "$work/native.sock" "" "${bench[@]}"
 echo "$stats" >/proc/sys/kernel/bpf_stats_enabled
 grep 'Python frames:' "$work/fxtraced.log" | tail -n 1 || true

@@ -64,9 +64,8 @@ cpu=$(($(nproc) - 1))
 work=$(mktemp -d /var/tmp/stacks_bench.XXXXXX)
 mgr=""
 mgr_fp=""
-bt=""
 cleanup() {
-	[ -z "$bt" ] || kill "$bt" 2>/dev/null || true
+	[ -z "${floor_pid:-}" ] || kill -TERM "$floor_pid" 2>/dev/null || true
 	[ -z "$mgr" ] || kill "$mgr" 2>/dev/null || true
 	[ -z "$mgr_fp" ] || kill "$mgr_fp" 2>/dev/null || true
 	wait 2>/dev/null || true
@@ -80,32 +79,13 @@ fail() {
 }
 
 command -v perf >/dev/null || fail "perf not found (apt-get install linux-perf)"
-command -v bpftrace >/dev/null || fail "bpftrace not found (apt-get install bpftrace)"
+. "$(dirname "$0")/sampler_lib.sh"
 export FXTRACE_SOCKET=$work/manager.sock
-"$fxtraced" --socket "$FXTRACE_SOCKET" >"$work/fxtraced.log" 2>&1 &
-mgr=$!
-for _ in $(seq 100); do
-	"$tracectl" status >/dev/null 2>&1 && break
-	sleep 0.1
-done
-"$tracectl" status >/dev/null 2>&1 || fail "fxtraced did not start"
+start_fxtraced "$FXTRACE_SOCKET" "$work/fxtraced.log"
+mgr=$started
 fp_socket=$work/manager-fp.sock
-FXTRACED_NO_UNWIND_TABLES=1 "$fxtraced" --socket "$fp_socket" \
-	>"$work/fxtraced-fp.log" 2>&1 &
-mgr_fp=$!
-for _ in $(seq 100); do
-	FXTRACE_SOCKET=$fp_socket "$tracectl" status >/dev/null 2>&1 && break
-	sleep 0.1
-done
-FXTRACE_SOCKET=$fp_socket "$tracectl" status >/dev/null 2>&1 ||
-	fail "fxtraced (no tables) did not start"
-
-# value KEY OUT: the KEY= figure the workload printed in OUT.
-value() {
-	v=$(sed -n "s/^$1=//p" "$2")
-	[ -n "$v" ] || { cat "$2" >&2; fail "no $1 in $2"; }
-	echo "$v"
-}
+start_fxtraced "$fp_socket" "$work/fxtraced-fp.log" FXTRACED_NO_UNWIND_TABLES=1
+mgr_fp=$started
 
 # children_ns: sets children to the CPU time of this shell's finished
 # children, in ns (from times, which must run in this shell, not in a
@@ -203,21 +183,7 @@ capture() {
 		rm -f "$work/perf.data"
 		;;
 	bpf_floor)
-		# BEGIN runs once every other probe is attached.
-		bpftrace -e "BEGIN { printf(\"attached\\n\") } profile:hz:$hz { }" \
-			>"$work/bpftrace.log" 2>&1 &
-		bt=$!
-		for _ in $(seq 300); do
-			grep -q '^attached' "$work/bpftrace.log" && break
-			kill -0 "$bt" 2>/dev/null || break
-			sleep 0.1
-		done
-		grep -q '^attached' "$work/bpftrace.log" ||
-			{ cat "$work/bpftrace.log" >&2; fail "bpftrace did not attach"; }
-		"${bench[@]}" >"$work/bpf_floor.out"
-		kill -INT "$bt"
-		wait "$bt" || true
-		bt=""
+		bpf_floor "$hz" "$work/bpf_floor.out" "${bench[@]}"
 		;;
 	esac
 }
@@ -336,20 +302,8 @@ END {
 
 # The program's own time per run, from the kernel's BPF statistics: with
 # tables, then by frame pointers alone.
-# prog_ns NAME SOCKET: the run time per run of fxt_sample in one capture.
-prog_ns() {
-	FXTRACE_SOCKET=$2 "$tracectl" start -o "$work/t.fxt" --mode streaming \
-		--kernel=bpf --categories kernel:sample --sample-rate "$hz" >/dev/null
-	"${bench[@]}" >/dev/null
-	bpftool prog show name fxt_sample >"$work/prog" 2>&1 || true
-	FXTRACE_SOCKET=$2 "$tracectl" stop >/dev/null
-	rm -f "$work/t.fxt"
-	awk -v name="$1" '{ for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t = $(i + 1)
-		if ($i == "run_cnt") c = $(i + 1) } }
-		END { if (c) printf "STACKS_BENCH %s %.0f\n", name, t / c }' "$work/prog"
-}
 stats=$(cat /proc/sys/kernel/bpf_stats_enabled)
 echo 1 >/proc/sys/kernel/bpf_stats_enabled
-prog_ns prog "$FXTRACE_SOCKET"
-prog_ns prog_fp "$fp_socket"
+prog_ns STACKS_BENCH prog "$FXTRACE_SOCKET" "--sample-rate $hz" "${bench[@]}"
+prog_ns STACKS_BENCH prog_fp "$fp_socket" "--sample-rate $hz" "${bench[@]}"
 echo "$stats" >/proc/sys/kernel/bpf_stats_enabled

@@ -10,6 +10,10 @@
  * line where the script has it; the worker's Condition.wait, Event.wait,
  * worker_leaf, worker, then threading's own up to Thread._bootstrap. A
  * thread id of no Python thread is -ESRCH.
+ *
+ * test_py_frames SCRIPT [PYTHON ELF]: Debian's interpreter, or PYTHON
+ * whose runtime and DWARF are in ELF (its libpython: pyenv's 3.12 and
+ * 3.13, py_frames.sh).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -180,26 +184,32 @@ int main(int argc, char **argv)
 	struct py_frame f[FRAMES_MAX];
 	struct py_layout l;
 	struct target t = { 0 };
-	char python[256];
+	char python[256], elf[256];
 	uint64_t runtime;
 	ssize_t len;
 	size_t n;
 	int r;
 
-	if (argc != 2)
+	if (argc != 2 && argc != 4)
 		return 2;
-	len = readlink("/usr/bin/python3", python, sizeof(python) - 1);
-	CHECK(len > 0, "no /usr/bin/python3");
-	python[len > 0 ? len : 0] = '\0';
-	if (python[0] != '/') { /* python3.11, beside the link */
-		memmove(python + 9, python, strlen(python) + 1);
-		memcpy(python, "/usr/bin/", 9);
+	if (argc == 4) {
+		snprintf(python, sizeof(python), "%s", argv[2]);
+		snprintf(elf, sizeof(elf), "%s", argv[3]);
+	} else {
+		len = readlink("/usr/bin/python3", python, sizeof(python) - 1);
+		CHECK(len > 0, "no /usr/bin/python3");
+		python[len > 0 ? len : 0] = '\0';
+		if (python[0] != '/') { /* python3.11, beside the link */
+			memmove(python + 9, python, strlen(python) + 1);
+			memcpy(python, "/usr/bin/", 9);
+		}
+		snprintf(elf, sizeof(elf), "%s", python);
 	}
-	r = layout_of(python, &l);
+	r = layout_of(elf, &l);
 	if (r)
 		return r;
 	CHECK(!start_target(python, argv[1], &t), "%s did not start", python);
-	runtime = l.runtime + load_bias(t.pid, python);
+	runtime = l.runtime + load_bias(t.pid, elf);
 	n = frames_of(&l, runtime, &t, t.main_tid, "main", f);
 	expect(f, n, main_want, 4, "main");
 	CHECK(n == 4, "main: %zu frames, not 4", n);

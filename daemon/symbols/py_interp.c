@@ -16,6 +16,7 @@
 #include <elfutils/libdwelf.h>
 
 #include "cleanup.h"
+#include "py_debug_offsets.h"
 #include "py_interp.h"
 
 #define BUILD_ID_MAX 64u
@@ -25,6 +26,7 @@ DEFINE_TRIVIAL_CLEANUP_FUNC(Elf *, elf_end);
 /* The dynamic symbols sought, by name. */
 struct wanted_syms {
 	bool runtime;
+	uint64_t runtime_addr;
 	uint64_t eval_start, eval_end;
 };
 
@@ -38,8 +40,10 @@ static void match_sym(Elf *elf, size_t strtab, const GElf_Sym *sym,
 	name = elf_strptr(elf, strtab, sym->st_name);
 	if (!name)
 		return;
-	if (!strcmp(name, "_PyRuntime"))
+	if (!strcmp(name, "_PyRuntime")) {
 		w->runtime = true;
+		w->runtime_addr = sym->st_value;
+	}
 	else if (!strcmp(name, "_PyEval_EvalFrameDefault") &&
 		 GELF_ST_TYPE(sym->st_info) == STT_FUNC && sym->st_size &&
 		 sym->st_value + sym->st_size > sym->st_value) {
@@ -144,24 +148,35 @@ static int layout_of(Elf *elf, struct py_layout *l, const char **missing)
 /*
  * The layout in the debug file of elf's build id, or where there is
  * none, in elf's own DWARF if only root may have written elf (open at
- * fd): an interpreter built with -g and installed by root.
+ * fd): an interpreter built with -g and installed by root; else in the
+ * offsets 3.13 publishes in its initial _PyRuntime at runtime (a fixed
+ * structure, read whoever wrote the file).
  */
-static int read_layout(Elf *elf, int fd, const char *root,
+static int read_layout(Elf *elf, int fd, uint64_t runtime, const char *root,
 		       struct py_layout *l, const char **missing)
 {
 	_cleanup_(elf_endp) Elf *debug = NULL;
 	_cleanup_close_ int dfd = -1;
 	const void *id;
 	ssize_t len;
+	int err = -ENODATA;
 
 	len = dwelf_elf_gnu_build_id(elf, &id);
 	dfd = len > 0 ? open_debug(root, id, (size_t)len) : -ENODATA;
-	if (dfd == -ENODATA)
-		return root_only(fd) ? layout_of(elf, l, missing) : -ENODATA;
-	if (dfd < 0)
+	if (dfd >= 0) {
+		debug = elf_begin(dfd, ELF_C_READ, NULL);
+		err = debug ? layout_of(debug, l, missing) : -ENODATA;
+	} else if (dfd == -ENODATA && root_only(fd)) {
+		err = layout_of(elf, l, missing);
+	} else if (dfd != -ENODATA) {
 		return dfd;
-	debug = elf_begin(dfd, ELF_C_READ, NULL);
-	return debug ? layout_of(debug, l, missing) : -ENODATA;
+	}
+	if (err != -ENODATA)
+		return err;
+	err = py_debug_offsets_read(elf, runtime, l);
+	if (err == -EPROTONOSUPPORT)
+		*missing = "_Py_DebugOffsets of 3.13";
+	return err == -ENOENT ? -ENODATA : err;
 }
 
 int py_interp_read(int fd, const char *debug_root, struct py_interp *out,
@@ -185,7 +200,8 @@ int py_interp_read(int fd, const char *debug_root, struct py_interp *out,
 	err = read_text(elf, out);
 	if (err)
 		return err;
-	err = read_layout(elf, fd, debug_root ? debug_root : "/usr/lib/debug",
+	err = read_layout(elf, fd, w.runtime_addr,
+			  debug_root ? debug_root : "/usr/lib/debug",
 			  &out->layout, missing);
 	if (err == -ENODATA)
 		*missing = "the interpreter's debug file (python3.X-dbg)";

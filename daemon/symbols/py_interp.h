@@ -7,9 +7,12 @@
  * file's build id under the root-owned /usr/lib/debug/.build-id/
  * (Debian's python3.X-dbg), or where there is none from the file's own
  * DWARF when only root may have written the file (an interpreter built
- * with -g and installed by root, pyenv's); never from a file its
- * process's owner may have written. The runtime's and the evaluation
- * function's addresses come from the file's dynamic symbols (bounded).
+ * with -g and installed by root, pyenv's); never the DWARF of a file its
+ * process's owner may have written. Else, for 3.13, from the offsets
+ * the interpreter publishes in its file (py_debug_offsets.h: a fixed
+ * structure, whoever wrote it: it only tells how to read that owner's
+ * own process). The runtime's and the evaluation function's addresses
+ * come from the file's dynamic symbols (bounded).
  */
 #ifndef FXT_SYMBOLS_PY_INTERP_H
 #define FXT_SYMBOLS_PY_INTERP_H

@@ -7,7 +7,9 @@
  * when it is missing, a symlink, writable by others than root, or
  * another user's (a debug root of the test's own); an interpreter's own
  * DWARF taken only when only root may have written it (pyenv's 3.12
- * libpython, where installed, then a copy of it others may write).
+ * libpython, where installed, then a copy of it others may write);
+ * 3.13's published offsets (_Py_DebugOffsets) giving the layout its
+ * DWARF gives, and a stripped copy another user owns read by them.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +28,7 @@
 
 #include <elfutils/libdwelf.h>
 
+#include "py_debug_offsets.h"
 #include "py_interp.h"
 
 static char python[PATH_MAX];
@@ -170,18 +173,24 @@ static const char *const own_dwarf_libs[] = {
 	"/root/.pyenv/versions/3.13.0/lib/libpython3.13.so.1.0",
 };
 
-static int read_file(const char *path)
+static int read_interp(const char *path, struct py_interp *in)
 {
 	const char *missing = NULL;
-	struct py_interp in;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
 	assert_true(fd >= 0);
-	err = py_interp_read(fd, "/nonexistent", &in, &missing);
+	err = py_interp_read(fd, "/nonexistent", in, &missing);
 	close(fd);
 	if (!err)
-		assert_int_not_equal(in.layout.frame_previous, 0);
+		assert_int_not_equal(in->layout.frame_previous, 0);
 	return err;
+}
+
+static int read_file(const char *path)
+{
+	struct py_interp in;
+
+	return read_interp(path, &in);
 }
 
 static void own_dwarf(void **state)
@@ -216,6 +225,52 @@ static void own_dwarf(void **state)
 	unlink(copy);
 }
 
+/* 3.13's libpython, where installed: DWARF and published offsets. */
+#define LIBPYTHON_313 "/root/.pyenv/versions/3.13.0/lib/libpython3.13.so.1.0"
+
+static void debug_offsets(void **state)
+{
+	char copy[] = "/tmp/py-interp-313-XXXXXX", cmd[2 * PATH_MAX];
+	struct py_interp dwarf, offsets;
+	struct py_layout l;
+	unsigned int i;
+	Elf *elf;
+	int fd;
+
+	(void)state;
+	if (access(LIBPYTHON_313, R_OK) || geteuid()) {
+		print_message("skip: no %s, or not root\n", LIBPYTHON_313);
+		skip();
+	}
+	assert_int_equal(read_interp(LIBPYTHON_313, &dwarf), 0);
+	fd = open(LIBPYTHON_313, O_RDONLY | O_CLOEXEC);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_int_equal(py_debug_offsets_read(elf, dwarf.layout.runtime, &l),
+			 0);
+	/* Every field the offsets give, as the DWARF gives it. */
+	for (i = 0; i < PY_LAYOUT_FIELDS; i++)
+		if (py_layout_field(&l, i))
+			assert_int_equal(py_layout_field(&l, i),
+					 py_layout_field(&dwarf.layout, i));
+	assert_int_equal(py_debug_offsets_read(elf, dwarf.layout.runtime + 8,
+					       &l),
+			 -ENOENT);
+	elf_end(elf);
+	close(fd);
+	/* Stripped, another user's: its own offsets, the same layout. */
+	fd = mkstemp(copy);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "strip --strip-debug -o '%s' '%s'", copy,
+		 LIBPYTHON_313);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(chown(copy, 65534, 65534), 0);
+	assert_int_equal(read_interp(copy, &offsets), 0);
+	assert_memory_equal(&offsets.layout, &l, sizeof(l));
+	unlink(copy);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +278,7 @@ int main(void)
 		cmocka_unit_test(not_python),
 		cmocka_unit_test(debug_file_refused),
 		cmocka_unit_test(own_dwarf),
+		cmocka_unit_test(debug_offsets),
 	};
 
 	if (!realpath("/usr/bin/python3", python)) {

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "py_debug_offsets.h"
@@ -73,19 +74,44 @@ static int read_at(Elf *elf, uint64_t at, void *out, size_t len)
 	return -ENOENT;
 }
 
-/* Offset off of a structure of size: into *out, if it fits in 32 bits. */
-static bool take(uint64_t off, uint64_t size, uint32_t *out)
-{
-	if (off >= size || size > UINT32_MAX)
-		return false;
-	*out = (uint32_t)off;
-	return true;
-}
+/* Where each layout field is in the offsets: its member, its size's. */
+#define OFFSET(group, member, field, at_end)                               \
+	{ offsetof(struct py_debug_offsets_313, group.member),              \
+	  offsetof(struct py_debug_offsets_313, group.size),                \
+	  offsetof(struct py_layout, field), at_end }
+
+static const struct {
+	size_t member, size, field;
+	bool at_end; /* a flexible array's: may be the structure's size */
+} offsets[] = {
+	OFFSET(runtime_state, interpreters_head, runtime_interp_head, false),
+	OFFSET(interpreter_state, next, interp_next, false),
+	OFFSET(interpreter_state, threads_head, interp_threads_head, false),
+	OFFSET(thread_state, next, tstate_next, false),
+	OFFSET(thread_state, native_thread_id, tstate_native_tid, false),
+	OFFSET(thread_state, current_frame, tstate_cframe, false),
+	OFFSET(interpreter_frame, executable, frame_code, false),
+	OFFSET(interpreter_frame, previous, frame_previous, false),
+	OFFSET(interpreter_frame, instr_ptr, frame_prev_instr, false),
+	OFFSET(interpreter_frame, owner, frame_owner, false),
+	OFFSET(code_object, filename, code_filename, false),
+	OFFSET(code_object, name, code_name, false),
+	OFFSET(code_object, qualname, code_qualname, false),
+	OFFSET(code_object, firstlineno, code_firstlineno, false),
+	OFFSET(code_object, linetable, code_linetable, false),
+	OFFSET(code_object, co_code_adaptive, code_adaptive, true),
+	OFFSET(unicode_object, length, ascii_length, false),
+	OFFSET(unicode_object, state, ascii_state, false),
+	OFFSET(unicode_object, asciiobject_size, ascii_size, true),
+	OFFSET(bytes_object, ob_size, bytes_size, false),
+	OFFSET(bytes_object, ob_sval, bytes_data, true),
+};
 
 int py_debug_offsets_read(Elf *elf, uint64_t runtime, struct py_layout *l)
 {
 	struct py_debug_offsets_313 o;
-	bool ok;
+	uint64_t off, size;
+	size_t i;
 
 	if (read_at(elf, runtime, &o, sizeof(o)) ||
 	    memcmp(o.cookie, "xdebugpy", 8))
@@ -94,48 +120,15 @@ int py_debug_offsets_read(Elf *elf, uint64_t runtime, struct py_layout *l)
 		return -EPROTONOSUPPORT;
 	memset(l, 0, sizeof(*l));
 	l->runtime = runtime;
-	ok = take(o.runtime_state.interpreters_head, o.runtime_state.size,
-		  &l->runtime_interp_head) &&
-	     take(o.interpreter_state.next, o.interpreter_state.size,
-		  &l->interp_next) &&
-	     take(o.interpreter_state.threads_head, o.interpreter_state.size,
-		  &l->interp_threads_head) &&
-	     take(o.thread_state.next, o.thread_state.size, &l->tstate_next) &&
-	     take(o.thread_state.native_thread_id, o.thread_state.size,
-		  &l->tstate_native_tid) &&
-	     take(o.thread_state.current_frame, o.thread_state.size,
-		  &l->tstate_cframe) &&
-	     take(o.interpreter_frame.executable, o.interpreter_frame.size,
-		  &l->frame_code) &&
-	     take(o.interpreter_frame.previous, o.interpreter_frame.size,
-		  &l->frame_previous) &&
-	     take(o.interpreter_frame.instr_ptr, o.interpreter_frame.size,
-		  &l->frame_prev_instr) &&
-	     take(o.interpreter_frame.owner, o.interpreter_frame.size,
-		  &l->frame_owner) &&
-	     take(o.code_object.filename, o.code_object.size,
-		  &l->code_filename) &&
-	     take(o.code_object.name, o.code_object.size, &l->code_name) &&
-	     take(o.code_object.qualname, o.code_object.size,
-		  &l->code_qualname) &&
-	     take(o.code_object.firstlineno, o.code_object.size,
-		  &l->code_firstlineno) &&
-	     take(o.code_object.linetable, o.code_object.size,
-		  &l->code_linetable) &&
-	     take(o.code_object.co_code_adaptive, o.code_object.size + 1,
-		  &l->code_adaptive) &&
-	     take(o.unicode_object.length, o.unicode_object.size,
-		  &l->ascii_length) &&
-	     take(o.unicode_object.state, o.unicode_object.size,
-		  &l->ascii_state) &&
-	     take(o.unicode_object.asciiobject_size,
-		  o.unicode_object.size + 1, &l->ascii_size) &&
-	     take(o.bytes_object.ob_size, o.bytes_object.size,
-		  &l->bytes_size) &&
-	     take(o.bytes_object.ob_sval, o.bytes_object.size + 1,
-		  &l->bytes_data);
-	if (!ok)
-		return -EPROTONOSUPPORT;
+	for (i = 0; i < sizeof(offsets) / sizeof(*offsets); i++) {
+		memcpy(&off, (const char *)&o + offsets[i].member, sizeof(off));
+		memcpy(&size, (const char *)&o + offsets[i].size, sizeof(size));
+		if (size > UINT32_MAX || off > size ||
+		    (off == size && !offsets[i].at_end))
+			return -EPROTONOSUPPORT;
+		memcpy((char *)l + offsets[i].field, &(uint32_t){ (uint32_t)off },
+		       sizeof(uint32_t));
+	}
 	l->cframe_current = PY_LAYOUT_NO_CFRAME;
 	l->ascii_compact_bit = l->ascii_state * 8 + STATE_COMPACT_BIT;
 	l->ascii_ascii_bit = l->ascii_state * 8 + STATE_ASCII_BIT;

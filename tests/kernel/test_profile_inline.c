@@ -24,6 +24,7 @@
 #include <fxt/ksample.h>
 #include <fxt/stacks.h>
 
+#include "ingest_out.h"
 #include "profile_ingest.h"
 
 #define PID 100u
@@ -92,21 +93,6 @@ static const struct profile_resolver fake = {
 	.user_symbol = fake_user_symbol,
 	.user_inline = fake_user_inline,
 };
-
-struct out {
-	uint64_t w[1 << 14];
-	size_t len;
-};
-
-static int collect(void *ctx, const uint64_t *rec, size_t words)
-{
-	struct out *o = ctx;
-
-	assert_true(o->len + words <= sizeof(o->w) / sizeof(*o->w));
-	memcpy(o->w + o->len, rec, words * sizeof(*rec));
-	o->len += words;
-	return 0;
-}
 
 /* An on-CPU sample of user pcs upc (leaf first), no kernel frames. */
 static void ingest(struct profile_ingest *p, struct out *o, const uint64_t *upc,

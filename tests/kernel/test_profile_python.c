@@ -23,6 +23,7 @@
 #include <fxt/pyframes.h>
 #include <fxt/stacks.h>
 
+#include "ingest_out.h"
 #include "profile_ingest.h"
 
 #define PID 300u
@@ -68,21 +69,6 @@ static const struct profile_resolver fake = {
 	.user_find = fake_user_find,
 	.user_python = fake_user_python,
 };
-
-struct out {
-	uint64_t w[1 << 14];
-	size_t len;
-};
-
-static int collect(void *ctx, const uint64_t *rec, size_t words)
-{
-	struct out *o = ctx;
-
-	assert_true(o->len + words <= sizeof(o->w) / sizeof(*o->w));
-	memcpy(o->w + o->len, rec, words * sizeof(*rec));
-	o->len += words;
-	return 0;
-}
 
 /* The frames of the last stack o holds, leaf first: names or addresses. */
 static size_t last_stack(const struct out *o, char (*names)[64], size_t max)

@@ -7,7 +7,8 @@
 # fxtraced, then checked by python_frames.py on tracectl summary --json
 # --pid and tracectl convert (the checks are said there); the archive
 # reads back with tracectl dump --strict; report's flame graph names
-# hot_seventy. The Python frames the walker
+# hot_seventy; 3.12 (or 3.13) under -X perf has its trampolines named
+# from its perf map (py::spin:FILE). The Python frames the walker
 # read and the walks it stopped are printed from stop's journal lines.
 if [ "$(id -u)" -ne 0 ] || [ ! -r /sys/kernel/btf/vmlinux ]; then
 	echo "skip: needs root and kernel BTF"
@@ -68,6 +69,27 @@ for py in $(pythons); do
 	i=$((i + 1))
 	run "py$i" "$py" || failed="$failed $py"
 done
+# 3.12's -X perf: its trampolines named from its /tmp/perf-PID.map.
+xperf=$(py_versions | head -n 1)
+if [ -n "$xperf" ]; then
+	echo "=== $xperf -X perf"
+	"$TRACECTL" record -o "$T/xperf.fxt" --kernel=bpf \
+		--categories kernel:sample --sample-rate 997 \
+		-- "$xperf" -X perf "$SCRIPT" 2 >"$T/xperf.out" 2>&1 ||
+		{ cat "$T/xperf.out"; fail "-X perf: tracectl record"; }
+	pid=$(sed -n 's/^pid=//p' "$T/xperf.out")
+	"$TRACECTL" summary --json --top 200 --pid "$pid" "$T/xperf.fxt" \
+		>"$T/xperf.json" || fail "-X perf: summary --json"
+	# Its trampolines stand for the calls it makes through C, the
+	# hot loop's spin among them (perf record --call-graph dwarf of
+	# the same names py::spin 91% of the samples, no py::hot_seventy).
+	n=$(jq '[.functions[] | select(.name |
+		startswith("py::spin:") and endswith("py_workload.py"))] |
+		length' "$T/xperf.json")
+	echo "-X perf: $n functions named py::spin:...py_workload.py"
+	[ "$n" -ge 1 ] || { failed="$failed -X-perf"; echo "FAIL: -X perf:" \
+		"$(jq -c '[.functions[].name][:8]' "$T/xperf.json")"; }
+fi
 stop_manager
 grep 'Python frames' "$T/fxtraced.log" ||
 	fail "the journal says nothing of Python frames"
